@@ -1,0 +1,33 @@
+# The README's two commands: `make run` and `make test`. Both set everything up first.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck pytest bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m battlemap $(ARGS)
+
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+pytest: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

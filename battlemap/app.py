@@ -1,0 +1,73 @@
+"""Composition root and command line: builds the Document and the windows.
+
+``battlemap [FILE]`` opens the app; ``--smoke`` renders one frame headless and exits;
+``--screenshot OUT.png`` saves the main window as an image.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from battlemap import APP_NAME, __version__
+from battlemap.io.errors import FileFormatError
+from battlemap.io.loader import load_demo_encounter, load_encounter
+from battlemap.model.document import Document
+from battlemap.model.encounter import Encounter
+
+EXIT_BAD_INPUT = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="battlemap", description="A battle map for the table.")
+    parser.add_argument("file", nargs="?", type=Path, help="encounter file to open (default: demo)")
+    parser.add_argument(
+        "--smoke", action="store_true", help="load, render one frame offscreen and exit 0"
+    )
+    parser.add_argument(
+        "--screenshot", type=Path, metavar="OUT.png", help="save the main window to a PNG and exit"
+    )
+    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        encounter = load_encounter(args.file) if args.file else load_demo_encounter()
+    except (FileFormatError, FileNotFoundError) as error:
+        print(f"{APP_NAME}: cannot open {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.smoke or args.screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    return run_gui(encounter, smoke=args.smoke, screenshot=args.screenshot)
+
+
+def run_gui(encounter: Encounter, *, smoke: bool, screenshot: Path | None) -> int:
+    # Qt is imported here so the rest of the command line works without a display.
+    from PySide6.QtWidgets import QApplication
+
+    from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.render import render_scene
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setApplicationVersion(__version__)
+    window = MainWindow(Document(encounter))
+    if smoke:
+        image = render_scene(window.scene, window.map_rect(), width=800)
+        ok = not image.isNull() and image.width() == 800
+        print(f"smoke: rendered {image.width()}x{image.height()} of '{encounter.name}'")
+        return 0 if ok else 1
+    window.show()
+    window.fit_map()
+    if screenshot is not None:
+        app.processEvents()
+        if not window.grab().save(str(screenshot)):
+            print(f"{APP_NAME}: could not write {screenshot}", file=sys.stderr)
+            return 1
+        return 0
+    return app.exec()

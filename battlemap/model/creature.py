@@ -1,0 +1,106 @@
+"""Creatures on the map: size, side, position and the numbers the geometry and rules need."""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from battlemap.model.ids import EntityId, new_id
+
+
+class Size(StrEnum):
+    """Size categories, in order; ``space_feet`` is the side of the square a creature controls."""
+
+    TINY = "tiny"
+    SMALL = "small"
+    MEDIUM = "medium"
+    LARGE = "large"
+    HUGE = "huge"
+    GARGANTUAN = "gargantuan"
+
+    @property
+    def space_feet(self) -> float:
+        return _SPACE_FEET[self]
+
+    @property
+    def rank(self) -> int:
+        """0 for Tiny up to 5 for Gargantuan: "two sizes larger" means a rank difference of 2."""
+        return list(Size).index(self)
+
+
+_SPACE_FEET: dict[Size, float] = {
+    Size.TINY: 2.5,
+    Size.SMALL: 5.0,
+    Size.MEDIUM: 5.0,
+    Size.LARGE: 10.0,
+    Size.HUGE: 15.0,
+    Size.GARGANTUAN: 20.0,
+}
+
+
+class Side(StrEnum):
+    """Whose side a creature is on: party and hostile creatures are each other's enemies."""
+
+    PARTY = "party"
+    HOSTILE = "hostile"
+    NEUTRAL = "neutral"
+
+    def is_hostile_to(self, other: Side) -> bool:
+        return {self, other} == {Side.PARTY, Side.HOSTILE}
+
+
+class Speeds(BaseModel):
+    """Speeds in feet per round; 0 means the creature lacks that mode of movement."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    walk: int = Field(default=30, ge=0, le=1000)
+    fly: int = Field(default=0, ge=0, le=1000)
+    swim: int = Field(default=0, ge=0, le=1000)
+    climb: int = Field(default=0, ge=0, le=1000)
+    burrow: int = Field(default=0, ge=0, le=1000)
+    hover: bool = False
+
+
+class Creature(BaseModel):
+    """A creature placed on the map.
+
+    ``x`` and ``y`` are the top-left corner of its space, in cells. Positions snap to whole
+    cells, or to half cells for Tiny creatures.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: EntityId = Field(default_factory=lambda: new_id("creature"))
+    name: str = Field(min_length=1, max_length=80)
+    size: Size = Size.MEDIUM
+    side: Side = Side.HOSTILE
+    x: float = Field(default=0.0, ge=-1000, le=2000)
+    y: float = Field(default=0.0, ge=-1000, le=2000)
+    speeds: Speeds = Speeds()
+    reach: int = Field(default=5, ge=0, le=100, description="Melee reach in feet.")
+    max_hp: int = Field(default=10, ge=0, le=100_000)
+    hp: int = Field(default=10, ge=0, le=100_000)
+    temp_hp: int = Field(default=0, ge=0, le=100_000)
+    ac: int = Field(default=10, ge=0, le=50)
+    hidden: bool = Field(default=False, description="Hidden from the players' window.")
+
+    @property
+    def speed(self) -> int:
+        """Walking speed in feet."""
+        return self.speeds.walk
+
+    def space_cells(self, cell_feet: float) -> float:
+        """Side of the creature's space in cells on a grid of ``cell_feet``."""
+        return self.size.space_feet / cell_feet
+
+    def snap_step(self) -> float:
+        """The grid step a position snaps to, in cells: half cells for Tiny creatures."""
+        return 0.5 if self.size is Size.TINY else 1.0
+
+
+def snap_position(value: float, step: float) -> float:
+    """Round a coordinate in cells to the nearest multiple of ``step`` (halves round up)."""
+    return math.floor(value / step + 0.5) * step

@@ -1,0 +1,187 @@
+"""The Document: the one owner of the open encounter, and the commands that change it.
+
+Commands are pure values that refer to entities by id. ``apply`` and ``revert`` each take
+an encounter and return the changed copy, so any sequence of commands can be undone by
+reverting them in reverse order. The UI wraps them in ``QUndoCommand`` (``battlemap.ui.undo``)
+to get an undo stack, a history view and the clean state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from battlemap.model.creature import Creature
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+
+
+@dataclass(frozen=True)
+class Change:
+    """What differs between two versions of an encounter, for listeners to redraw."""
+
+    creatures: frozenset[EntityId] = frozenset()
+    """Ids of creatures added, removed or changed."""
+    map: bool = False
+    """Grid, background, walls, obstacles, terrain or lights changed."""
+    other: bool = False
+    """Name, ruleset, notes or any other field changed."""
+
+    @staticmethod
+    def between(old: Encounter, new: Encounter) -> Change:
+        old_by_id = {c.id: c for c in old.creatures}
+        new_by_id = {c.id: c for c in new.creatures}
+        changed = {
+            cid
+            for cid in old_by_id.keys() | new_by_id.keys()
+            if old_by_id.get(cid) != new_by_id.get(cid)
+        }
+        map_fields = ("grid", "background", "walls", "obstacles", "terrain", "lights")
+        other_fields = set(Encounter.model_fields) - set(map_fields) - {"creatures"}
+        return Change(
+            creatures=frozenset(changed),
+            map=any(getattr(old, f) != getattr(new, f) for f in map_fields),
+            other=any(getattr(old, f) != getattr(new, f) for f in other_fields),
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.creatures) or self.map or self.other
+
+
+class Command:
+    """A change to an encounter that can be applied and reverted.
+
+    Subclasses set ``text`` (shown in the undo history) and may set ``merge_key``: two
+    consecutive commands with the same non-None key merge into one undo step.
+    """
+
+    text: str = "Change"
+    merge_key: str | None = None
+
+    def apply(self, encounter: Encounter) -> Encounter:
+        raise NotImplementedError
+
+    def revert(self, encounter: Encounter) -> Encounter:
+        raise NotImplementedError
+
+    def merged_with(self, later: Command) -> Command | None:
+        """One command doing ``self`` then ``later``, or None when they cannot merge."""
+        return None
+
+
+@dataclass(frozen=True)
+class MoveCreature(Command):
+    """Move a creature's space so its top-left corner is at ``(to_x, to_y)`` cells."""
+
+    creature_id: EntityId
+    from_xy: tuple[float, float]
+    to_xy: tuple[float, float]
+    text: str = "Move creature"
+
+    def _place(self, encounter: Encounter, xy: tuple[float, float]) -> Encounter:
+        creature = encounter.creature(self.creature_id)
+        return encounter.replace_creature(creature.model_copy(update={"x": xy[0], "y": xy[1]}))
+
+    def apply(self, encounter: Encounter) -> Encounter:
+        return self._place(encounter, self.to_xy)
+
+    def revert(self, encounter: Encounter) -> Encounter:
+        return self._place(encounter, self.from_xy)
+
+
+@dataclass(frozen=True)
+class AddCreature(Command):
+    creature: Creature
+    text: str = "Add creature"
+
+    def apply(self, encounter: Encounter) -> Encounter:
+        return encounter.model_copy(update={"creatures": (*encounter.creatures, self.creature)})
+
+    def revert(self, encounter: Encounter) -> Encounter:
+        kept = tuple(c for c in encounter.creatures if c.id != self.creature.id)
+        return encounter.model_copy(update={"creatures": kept})
+
+
+@dataclass(frozen=True)
+class ReplaceEncounterField(Command):
+    """Swap one top-level field of the encounter between two values (Tiled's ChangeValue)."""
+
+    field_name: str
+    old: object
+    new: object
+    text: str = "Change"
+
+    def apply(self, encounter: Encounter) -> Encounter:
+        return encounter.model_copy(update={self.field_name: self.new})
+
+    def revert(self, encounter: Encounter) -> Encounter:
+        return encounter.model_copy(update={self.field_name: self.old})
+
+
+@dataclass(frozen=True)
+class UpdateCreature(Command):
+    """Replace a creature with an edited version of itself (same id)."""
+
+    old: Creature
+    new: Creature
+    text: str = "Edit creature"
+
+    def __post_init__(self) -> None:
+        if self.old.id != self.new.id:
+            raise ValueError(f"UpdateCreature ids differ: {self.old.id} != {self.new.id}")
+
+    def apply(self, encounter: Encounter) -> Encounter:
+        return encounter.replace_creature(self.new)
+
+    def revert(self, encounter: Encounter) -> Encounter:
+        return encounter.replace_creature(self.old)
+
+
+@dataclass(frozen=True)
+class RemoveCreature(Command):
+    creature: Creature
+    index: int
+    text: str = "Remove creature"
+
+    def apply(self, encounter: Encounter) -> Encounter:
+        kept = tuple(c for c in encounter.creatures if c.id != self.creature.id)
+        return encounter.model_copy(update={"creatures": kept})
+
+    def revert(self, encounter: Encounter) -> Encounter:
+        creatures = list(encounter.creatures)
+        creatures.insert(self.index, self.creature)
+        return encounter.model_copy(update={"creatures": tuple(creatures)})
+
+
+Listener = Callable[[Change], None]
+
+
+@dataclass
+class Document:
+    """Owns the open encounter and tells listeners what changed.
+
+    The undo history lives in the UI's ``QUndoStack``, which calls ``apply``/``revert`` here.
+    """
+
+    encounter: Encounter
+    listeners: list[Listener] = field(default_factory=list)
+
+    def subscribe(self, listener: Listener) -> None:
+        self.listeners.append(listener)
+
+    def apply(self, command: Command) -> None:
+        self._set(command.apply(self.encounter))
+
+    def revert(self, command: Command) -> None:
+        self._set(command.revert(self.encounter))
+
+    def replace(self, encounter: Encounter) -> None:
+        """Swap in a whole new encounter (after opening a file); not an undoable step."""
+        self._set(encounter)
+
+    def _set(self, encounter: Encounter) -> None:
+        change = Change.between(self.encounter, encounter)
+        self.encounter = encounter
+        if change:
+            for listener in list(self.listeners):
+                listener(change)

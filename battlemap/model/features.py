@@ -1,0 +1,134 @@
+"""Map features the geometry knows: walls, doors and windows, obstacles, terrain, lights.
+
+All coordinates are in cells (see ``battlemap.model.grid``).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from battlemap.model.ids import EntityId, new_id
+
+Point = tuple[float, float]
+COORD_LIMIT = 10_000.0
+
+
+def _check_points(points: list[Point], minimum: int) -> list[Point]:
+    if len(points) < minimum:
+        raise ValueError(f"needs at least {minimum} points, got {len(points)}")
+    for x, y in points:
+        if not (abs(x) <= COORD_LIMIT and abs(y) <= COORD_LIMIT):  # also rejects NaN
+            raise ValueError(f"coordinate ({x}, {y}) is not a finite number within ±{COORD_LIMIT}")
+    return points
+
+
+class WallKind(StrEnum):
+    """What a wall segment does to movement and sight."""
+
+    WALL = "wall"
+    """Blocks movement and sight."""
+    DOOR = "door"
+    """Blocks movement and sight while closed; nothing while open."""
+    WINDOW = "window"
+    """Blocks movement but not sight (windows, arrow slits)."""
+
+
+class Wall(BaseModel):
+    """A straight wall segment from ``a`` to ``b``. Walls that share an end form one barrier."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: EntityId = Field(default_factory=lambda: new_id("wall"))
+    a: Point
+    b: Point
+    kind: WallKind = WallKind.WALL
+    open: bool = Field(default=False, description="Only meaningful for doors.")
+
+    @field_validator("a", "b")
+    @classmethod
+    def _finite(cls, value: Point) -> Point:
+        return _check_points([value], 1)[0]
+
+    @property
+    def blocks_movement(self) -> bool:
+        return not (self.kind is WallKind.DOOR and self.open)
+
+    @property
+    def blocks_sight(self) -> bool:
+        return self.kind is WallKind.WALL or (self.kind is WallKind.DOOR and not self.open)
+
+
+class CoverDegree(StrEnum):
+    """Degrees of cover, weakest first."""
+
+    NONE = "none"
+    HALF = "half"
+    THREE_QUARTERS = "three-quarters"
+    TOTAL = "total"
+
+    @property
+    def rank(self) -> int:
+        return list(CoverDegree).index(self)
+
+
+class Obstacle(BaseModel):
+    """A solid thing on the map (a low wall, a table, a pillar) that gives up to ``cover``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: EntityId = Field(default_factory=lambda: new_id("obstacle"))
+    name: str = Field(default="obstacle", max_length=80)
+    points: list[Point]
+    cover: CoverDegree = CoverDegree.HALF
+    blocks_movement: bool = True
+
+    @field_validator("points")
+    @classmethod
+    def _polygon(cls, value: list[Point]) -> list[Point]:
+        return _check_points(value, 3)
+
+
+class TerrainKind(StrEnum):
+    """What a terrain region does to movement."""
+
+    DIFFICULT = "difficult"
+    """Each foot of movement costs one extra foot."""
+    WATER = "water"
+    """Swimming: costs one extra foot per foot without a swim speed."""
+    IMPASSABLE = "impassable"
+    """Cannot be entered."""
+
+
+class TerrainRegion(BaseModel):
+    """A polygon of terrain; cells whose centre lies inside it take on its kind."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: EntityId = Field(default_factory=lambda: new_id("terrain"))
+    kind: TerrainKind = TerrainKind.DIFFICULT
+    points: list[Point]
+    secret: bool = Field(default=False, description="Known to the DM only (a trap, a pit).")
+
+    @field_validator("points")
+    @classmethod
+    def _polygon(cls, value: list[Point]) -> list[Point]:
+        return _check_points(value, 3)
+
+
+class Light(BaseModel):
+    """A light source (from imported maps), kept for the players' fog of war."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: EntityId = Field(default_factory=lambda: new_id("light"))
+    position: Point
+    range_cells: float = Field(ge=0, le=1000)
+    intensity: float = Field(default=1.0, ge=0, le=100)
+    color: str = Field(default="#ffffffff", max_length=16)
+
+    @field_validator("position")
+    @classmethod
+    def _finite(cls, value: Point) -> Point:
+        return _check_points([value], 1)[0]

@@ -1,0 +1,113 @@
+"""The DM's main window: the map in the middle, menus, docks and the status bar."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QUndoView, QWidget
+
+from battlemap import APP_NAME, __version__
+from battlemap.model.document import Document
+from battlemap.ui.map_scene import MapScene
+from battlemap.ui.map_view import MapView
+from battlemap.ui.style import cell_to_scene
+
+STATUS_MESSAGE_MS = 5000
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.undo_stack = QUndoStack(self)
+        self.scene = MapScene(document, self.undo_stack)
+        self.view = MapView(self.scene, self)
+        self.setCentralWidget(self.view)
+        self.resize(1280, 800)
+        self._cell_label = QLabel()
+        self.statusBar().addPermanentWidget(self._cell_label)
+        self.view.cell_hovered.connect(self._show_cell)
+        self.scene.message.connect(
+            lambda text: self.statusBar().showMessage(text, STATUS_MESSAGE_MS)
+        )
+        self.undo_stack.cleanChanged.connect(lambda clean: self.setWindowModified(not clean))
+        self._build_docks()
+        self._build_menus()
+        self._update_title()
+
+    # --- construction ------------------------------------------------------
+
+    def _build_docks(self) -> None:
+        history = QDockWidget("History", self)
+        history.setObjectName("history-dock")
+        history.setWidget(QUndoView(self.undo_stack))
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, history)
+        self.history_dock = history
+
+    def _action(
+        self,
+        text: str,
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None,
+        slot: object,
+    ) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        return action
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        file_menu.addAction(self._action("&Quit", QKeySequence.StandardKey.Quit, self.close))
+
+        edit_menu = self.menuBar().addMenu("&Edit")
+        undo = self.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.undo_stack.createRedoAction(self, "&Redo")
+        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        edit_menu.addActions([undo, redo])
+
+        view_menu = self.menuBar().addMenu("&View")
+        view_menu.addAction(self._action("&Fit map", "Ctrl+0", self.fit_map))
+        view_menu.addAction(
+            self._action(
+                "Zoom &in", QKeySequence.StandardKey.ZoomIn, lambda: self.view.zoom_by(1.25)
+            )
+        )
+        view_menu.addAction(
+            self._action(
+                "Zoom &out", QKeySequence.StandardKey.ZoomOut, lambda: self.view.zoom_by(0.8)
+            )
+        )
+        view_menu.addSeparator()
+        view_menu.addAction(self.history_dock.toggleViewAction())
+
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(self._action("&About Battlemap", None, self._about))
+
+    # --- behaviour -----------------------------------------------------------
+
+    def map_rect(self) -> QRectF:
+        grid = self.document.encounter.grid
+        return QRectF(0, 0, cell_to_scene(grid.width), cell_to_scene(grid.height))
+
+    def fit_map(self) -> None:
+        self.view.fit_map(self.map_rect())
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.document.encounter.name}[*] — {APP_NAME}")
+
+    def _show_cell(self, col: int, row: int) -> None:
+        grid = self.document.encounter.grid
+        if 0 <= col < grid.width and 0 <= row < grid.height:
+            self._cell_label.setText(f"Cell {col}, {row}")
+        else:
+            self._cell_label.setText("Off the map")
+
+    def _about(self) -> None:
+        QMessageBox.about(
+            self,
+            f"About {APP_NAME}",
+            f"<b>{APP_NAME} {__version__}</b><p>A battle map for tabletop role-playing games "
+            "played around a real table.</p>",
+        )

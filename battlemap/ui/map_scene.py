@@ -1,0 +1,107 @@
+"""The DM's scene: a view of the Document's encounter that redraws on every change."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+
+from battlemap.model.creature import snap_position
+from battlemap.model.document import Change, Document, MoveCreature
+from battlemap.model.ids import EntityId
+from battlemap.ui import style
+from battlemap.ui.map_items import GridItem, obstacle_item, terrain_item, wall_item
+from battlemap.ui.style import cell_to_scene, scene_to_cell
+from battlemap.ui.token_item import TokenItem
+from battlemap.ui.undo import push
+
+MAP_MARGIN_CELLS = 2
+
+
+class MapScene(QGraphicsScene):
+    """Builds items from the model; token drops become ``MoveCreature`` commands.
+
+    Signals:
+        message(str): a short explanation for the status bar (e.g. why a drop was refused).
+    """
+
+    message = Signal(str)
+
+    def __init__(self, document: Document, undo_stack: QUndoStack) -> None:
+        super().__init__()
+        self.document = document
+        self.undo_stack = undo_stack
+        self.setBackgroundBrush(style.OUTSIDE_MAP)
+        self.tokens: dict[EntityId, TokenItem] = {}
+        self._map_items: list[QGraphicsItem] = []
+        self._rebuild_map()
+        self._sync_tokens()
+        document.subscribe(self._on_change)
+
+    # --- model -> items -------------------------------------------------
+
+    def _on_change(self, change: Change) -> None:
+        if change.map:
+            self._rebuild_map()
+        if change.creatures or change.map:
+            self._sync_tokens()
+
+    def _rebuild_map(self) -> None:
+        for item in self._map_items:
+            self.removeItem(item)
+        encounter = self.document.encounter
+        items: list[QGraphicsItem] = [GridItem(encounter.grid)]
+        items += [terrain_item(region) for region in encounter.terrain]
+        items += [obstacle_item(obstacle) for obstacle in encounter.obstacles]
+        items += [wall_item(wall) for wall in encounter.walls]
+        for item in items:
+            self.addItem(item)
+        self._map_items = items
+        margin = cell_to_scene(MAP_MARGIN_CELLS)
+        grid = encounter.grid
+        self.setSceneRect(
+            QRectF(
+                -margin,
+                -margin,
+                cell_to_scene(grid.width) + 2 * margin,
+                cell_to_scene(grid.height) + 2 * margin,
+            )
+        )
+
+    def _sync_tokens(self) -> None:
+        encounter = self.document.encounter
+        cell_feet = encounter.grid.cell_feet
+        present = {creature.id for creature in encounter.creatures}
+        for creature_id in list(self.tokens):
+            if creature_id not in present:
+                self.removeItem(self.tokens.pop(creature_id))
+        for creature in encounter.creatures:
+            token = self.tokens.get(creature.id)
+            if token is None:
+                token = TokenItem(creature, cell_feet, self._on_token_dropped)
+                self.tokens[creature.id] = token
+                self.addItem(token)
+            else:
+                token.update_from(creature, cell_feet)
+
+    # --- items -> commands ----------------------------------------------
+
+    def _on_token_dropped(self, creature_id: EntityId, scene_pos: QPointF) -> None:
+        encounter = self.document.encounter
+        creature = encounter.creature(creature_id)
+        step = creature.snap_step()
+        x = snap_position(scene_to_cell(scene_pos.x()), step)
+        y = snap_position(scene_to_cell(scene_pos.y()), step)
+        side = creature.space_cells(encounter.grid.cell_feet)
+        if (x, y) == (creature.x, creature.y):
+            self._sync_tokens()
+        elif not encounter.grid.contains_rect(x, y, side, side):
+            self._sync_tokens()
+            self.message.emit(f"{creature.name} can't be placed off the map.")
+        else:
+            push(
+                self.undo_stack,
+                self.document,
+                MoveCreature(creature_id, (creature.x, creature.y), (x, y)),
+            )
+            self._sync_tokens()  # put back any other selected token the drag carried along

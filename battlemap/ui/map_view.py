@@ -1,0 +1,103 @@
+"""The view onto a map scene: zoom around the cursor, pan, fit, and the cell under the mouse."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
+
+from battlemap.ui.style import scene_to_cell
+
+MIN_SCALE, MAX_SCALE = 0.05, 8.0
+ZOOM_STEP = 1.15
+
+
+class MapView(QGraphicsView):
+    """Signals:
+    cell_hovered(int, int): the cell under the cursor, or (-1, -1) off the map.
+    """
+
+    cell_hovered = Signal(int, int)
+
+    def __init__(self, scene: QGraphicsScene, parent: QWidget | None = None) -> None:
+        super().__init__(scene, parent)
+        self.setRenderHints(
+            QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform
+        )
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setMouseTracking(True)
+        self._space_held = False
+        self._pan_from: QPoint | None = None
+
+    # --- zoom ------------------------------------------------------------
+
+    def current_scale(self) -> float:
+        return self.transform().m11()
+
+    def zoom_by(self, factor: float) -> None:
+        target = min(MAX_SCALE, max(MIN_SCALE, self.current_scale() * factor))
+        factor = target / self.current_scale()
+        if not math.isclose(factor, 1.0):
+            self.scale(factor, factor)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.zoom_by(ZOOM_STEP**steps)
+        event.accept()
+
+    def fit_map(self, map_rect: QRectF) -> None:
+        self.fitInView(map_rect, Qt.AspectRatioMode.KeepAspectRatio)
+
+    # --- pan: middle-drag, or space + left-drag ---------------------------
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_held = True
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_held = False
+            self.viewport().unsetCursor()
+            return
+        super().keyReleaseEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        panning = event.button() == Qt.MouseButton.MiddleButton or (
+            event.button() == Qt.MouseButton.LeftButton and self._space_held
+        )
+        if panning:
+            self._pan_from = event.position().toPoint()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            now = event.position().toPoint()
+            delta = now - self._pan_from
+            self._pan_from = now
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
+            event.accept()
+            return
+        scene_pos = self.mapToScene(event.position().toPoint())
+        self.cell_hovered.emit(
+            math.floor(scene_to_cell(scene_pos.x())), math.floor(scene_to_cell(scene_pos.y()))
+        )
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            self._pan_from = None
+            self.viewport().unsetCursor()
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)

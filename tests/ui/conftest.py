@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import Creature, Document, Encounter, Grid, Side, Size
+from battlemap.ui.main_window import MainWindow
+
+
+@pytest.fixture
+def encounter() -> Encounter:
+    creatures = (
+        Creature(id="c-tiny", name="Owl", size=Size.TINY, side=Side.PARTY, x=0.5, y=0.5),
+        Creature(id="c-medium", name="Fighter", size=Size.MEDIUM, side=Side.PARTY, x=2, y=2),
+        Creature(id="c-large", name="Ogre", size=Size.LARGE, side=Side.HOSTILE, x=5, y=2),
+        Creature(id="c-huge", name="Giant", size=Size.HUGE, side=Side.HOSTILE, x=0, y=5),
+        Creature(id="c-garg", name="Dragon", size=Size.GARGANTUAN, side=Side.HOSTILE, x=6, y=5),
+    )
+    return Encounter(grid=Grid(width=12, height=10), creatures=creatures)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def window(qtbot: QtBot, encounter: Encounter) -> MainWindow:
+    window = MainWindow(Document(encounter))
+    qtbot.addWidget(window)
+    window.resize(1000, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    window.view.resetTransform()
+    window.view.centerOn(window.map_rect().center())
+    return window
