@@ -8,6 +8,7 @@ to get an undo stack, a history view and the clean state.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -164,7 +165,16 @@ class Document:
     """
 
     encounter: Encounter
+    images: dict[str, bytes] = field(default_factory=dict)
+    """Image files the encounter refers to by name (``Background.image``), saved with it."""
     listeners: list[Listener] = field(default_factory=list)
+
+    def add_image(self, data: bytes, suffix: str) -> str:
+        """Store image bytes and return their name. Names are content hashes, so storing the
+        same image twice keeps one copy, and an undone import never leaves a dangling name."""
+        name = f"{hashlib.sha256(data).hexdigest()[:16]}{suffix.lower()}"
+        self.images.setdefault(name, data)
+        return name
 
     def subscribe(self, listener: Listener) -> None:
         self.listeners.append(listener)

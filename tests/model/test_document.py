@@ -54,3 +54,13 @@ def test_add_update_remove_round_trip() -> None:
     for command in reversed(commands):
         document.revert(command)
     assert document.encounter == start
+
+
+def test_images_are_stored_once_by_content() -> None:
+    document, _ = make_document()
+    first = document.add_image(b"\x89PNG fake", ".PNG")
+    second = document.add_image(b"\x89PNG fake", ".png")
+    other = document.add_image(b"\x89PNG other", ".png")
+    assert first == second and first.endswith(".png")
+    assert other != first
+    assert len(document.images) == 2
