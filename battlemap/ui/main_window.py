@@ -33,6 +33,7 @@ class MainWindow(QMainWindow):
         self.undo_stack.cleanChanged.connect(lambda clean: self.setWindowModified(not clean))
         self._build_docks()
         self._build_menus()
+        self._install_features()
         self._update_title()
 
     # --- construction ------------------------------------------------------
@@ -57,33 +58,36 @@ class MainWindow(QMainWindow):
         return action
 
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        file_menu.addAction(self._action("&Quit", QKeySequence.StandardKey.Quit, self.close))
+        # Feature modules (files, tools, players' window, ...) add their own actions to these
+        # menus and the toolbar from an ``install(window)`` function, so this class stays small.
+        self.file_menu = self.menuBar().addMenu("&File")
+        self.edit_menu = self.menuBar().addMenu("&Edit")
+        self.view_menu = self.menuBar().addMenu("&View")
+        self.help_menu = self.menuBar().addMenu("&Help")
+        self.tools_toolbar = self.addToolBar("Tools")
+        self.tools_toolbar.setObjectName("tools-toolbar")
 
-        edit_menu = self.menuBar().addMenu("&Edit")
+        self.quit_action = self._action("&Quit", QKeySequence.StandardKey.Quit, self.close)
+        self.file_menu.addAction(self.quit_action)
+
         undo = self.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.undo_stack.createRedoAction(self, "&Redo")
         redo.setShortcut(QKeySequence.StandardKey.Redo)
-        edit_menu.addActions([undo, redo])
+        self.edit_menu.addActions([undo, redo])
 
-        view_menu = self.menuBar().addMenu("&View")
-        view_menu.addAction(self._action("&Fit map", "Ctrl+0", self.fit_map))
-        view_menu.addAction(
-            self._action(
-                "Zoom &in", QKeySequence.StandardKey.ZoomIn, lambda: self.view.zoom_by(1.25)
-            )
+        zoom_in = self._action("Zoom &in", QKeySequence.StandardKey.ZoomIn, self.view.zoom_in)
+        zoom_out = self._action("Zoom &out", QKeySequence.StandardKey.ZoomOut, self.view.zoom_out)
+        self.view_menu.addActions(
+            [self._action("&Fit map", "Ctrl+0", self.fit_map), zoom_in, zoom_out]
         )
-        view_menu.addAction(
-            self._action(
-                "Zoom &out", QKeySequence.StandardKey.ZoomOut, lambda: self.view.zoom_by(0.8)
-            )
-        )
-        view_menu.addSeparator()
-        view_menu.addAction(self.history_dock.toggleViewAction())
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self.history_dock.toggleViewAction())
 
-        help_menu = self.menuBar().addMenu("&Help")
-        help_menu.addAction(self._action("&About Battlemap", None, self._about))
+        self.help_menu.addAction(self._action("&About Battlemap", None, self._about))
+
+    def _install_features(self) -> None:
+        """Let each feature module add its menus, docks and tools: one line per feature."""
 
     # --- behaviour -----------------------------------------------------------
 

@@ -43,6 +43,12 @@ class MapView(QGraphicsView):
         if not math.isclose(factor, 1.0):
             self.scale(factor, factor)
 
+    def zoom_in(self) -> None:
+        self.zoom_by(ZOOM_STEP * ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.zoom_by(1 / (ZOOM_STEP * ZOOM_STEP))
+
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120
         if steps:
