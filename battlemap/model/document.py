@@ -25,6 +25,8 @@ class Change:
     """Ids of creatures added, removed or changed."""
     map: bool = False
     """Grid, background, walls, obstacles, terrain or lights changed."""
+    fog: bool = False
+    """The fog of war changed."""
     other: bool = False
     """Name, ruleset, notes or any other field changed."""
 
@@ -38,15 +40,16 @@ class Change:
             if old_by_id.get(cid) != new_by_id.get(cid)
         }
         map_fields = ("grid", "background", "walls", "obstacles", "terrain", "lights")
-        other_fields = set(Encounter.model_fields) - set(map_fields) - {"creatures"}
+        other_fields = set(Encounter.model_fields) - set(map_fields) - {"creatures", "fog"}
         return Change(
             creatures=frozenset(changed),
             map=any(getattr(old, f) != getattr(new, f) for f in map_fields),
+            fog=old.fog != new.fog,
             other=any(getattr(old, f) != getattr(new, f) for f in other_fields),
         )
 
     def __bool__(self) -> bool:
-        return bool(self.creatures) or self.map or self.other
+        return bool(self.creatures) or self.map or self.fog or self.other
 
 
 class Command:

@@ -6,6 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from battlemap.model.creature import Creature
 from battlemap.model.features import Light, Obstacle, TerrainRegion, Wall
+from battlemap.model.fog import FogOfWar
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
 
@@ -41,6 +42,7 @@ class Encounter(BaseModel):
     notes: str = Field(
         default="", max_length=100_000, description="DM notes, never shown to players."
     )
+    fog: FogOfWar = FogOfWar()
 
     def creature(self, creature_id: EntityId) -> Creature:
         """The creature with this id.
