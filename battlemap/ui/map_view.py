@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPoint, QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
 
 from battlemap.ui.style import scene_to_cell
@@ -17,9 +17,11 @@ ZOOM_STEP = 1.15
 class MapView(QGraphicsView):
     """Signals:
     cell_hovered(int, int): the cell under the cursor, or (-1, -1) off the map.
+    visible_rect_changed(QRectF): the scene area shown changed (pan, zoom or resize).
     """
 
     cell_hovered = Signal(int, int)
+    visible_rect_changed = Signal(QRectF)
 
     def __init__(self, scene: QGraphicsScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -32,6 +34,17 @@ class MapView(QGraphicsView):
         self._space_held = False
         self._pan_from: QPoint | None = None
 
+    def visible_scene_rect(self) -> QRectF:
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        self.visible_rect_changed.emit(self.visible_scene_rect())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.visible_rect_changed.emit(self.visible_scene_rect())
+
     # --- zoom ------------------------------------------------------------
 
     def current_scale(self) -> float:
@@ -42,6 +55,7 @@ class MapView(QGraphicsView):
         factor = target / self.current_scale()
         if not math.isclose(factor, 1.0):
             self.scale(factor, factor)
+            self.visible_rect_changed.emit(self.visible_scene_rect())
 
     def zoom_in(self) -> None:
         self.zoom_by(ZOOM_STEP * ZOOM_STEP)
@@ -57,6 +71,7 @@ class MapView(QGraphicsView):
 
     def fit_map(self, map_rect: QRectF) -> None:
         self.fitInView(map_rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self.visible_rect_changed.emit(self.visible_scene_rect())
 
     # --- pan: middle-drag, or space + left-drag ---------------------------
 
