@@ -1,0 +1,112 @@
+"""A map read from a file (Universal VTT or a plain image) and the command that applies it.
+
+Importing is two steps so the io layer stays pure: a reader returns a ``MapImport`` value
+(grid, background, walls, lights and the image bytes); the UI stores the bytes with
+``Document.add_image`` and pushes the ``ReplaceMap`` command that ``MapImport.command`` builds,
+so one undo step takes the whole import back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from battlemap.io.images import ImageInfo, read_image_file
+from battlemap.model.document import Command
+from battlemap.model.encounter import Background, Encounter
+from battlemap.model.features import Light, Wall
+from battlemap.model.grid import MAX_MAP_CELLS, Grid
+
+DEFAULT_IMAGE_PIXELS_PER_CELL = 100
+"""Cell size guessed for a plain image until the DM aligns the grid (Roll20 uses 70,
+Dungeondraft 256, many battle-map artists 100 or 140)."""
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
+UVTT_SUFFIXES = (".dd2vtt", ".uvtt", ".df2vtt")
+
+
+@dataclass(frozen=True)
+class ReplaceMap(Command):
+    """Replace several map fields of the encounter at once (grid, background, walls...).
+
+    ``fields`` holds ``(name, old, new)`` triples; apply sets every ``new``, revert every
+    ``old``. Creatures are left where they are.
+    """
+
+    fields: tuple[tuple[str, object, object], ...]
+    text: str = "Import map"
+
+    def apply(self, encounter: Encounter) -> Encounter:
+        return encounter.model_copy(update={name: new for name, _old, new in self.fields})
+
+    def revert(self, encounter: Encounter) -> Encounter:
+        return encounter.model_copy(update={name: old for name, old, _new in self.fields})
+
+
+@dataclass(frozen=True)
+class MapImport:
+    """A map read from ``source``, ready to become part of an encounter.
+
+    ``walls`` and ``lights`` are None for a plain image: importing it keeps the encounter's
+    walls, obstacles, terrain and lights and only lays the picture under a resized grid.
+    """
+
+    source: Path
+    grid: Grid
+    pixels_per_cell: float
+    image: bytes
+    image_info: ImageInfo
+    walls: tuple[Wall, ...] | None = None
+    lights: tuple[Light, ...] | None = None
+
+    def background(self, image_name: str) -> Background:
+        """The background for this map once its image is stored under ``image_name``."""
+        return Background(image=image_name, pixels_per_cell=self.pixels_per_cell)
+
+    def command(self, encounter: Encounter, image_name: str) -> ReplaceMap:
+        """The undoable command that puts this map into ``encounter``.
+
+        A Universal VTT import replaces the walls and lights and clears the obstacles and
+        terrain drawn for the old map; an image import replaces only grid and background.
+        The grid keeps the encounter's ``cell_feet``.
+        """
+        grid = self.grid.model_copy(update={"cell_feet": encounter.grid.cell_feet})
+        new: dict[str, object] = {"grid": grid, "background": self.background(image_name)}
+        if self.walls is not None:
+            new |= {"walls": self.walls, "obstacles": (), "terrain": ()}
+        if self.lights is not None:
+            new["lights"] = self.lights
+        fields = tuple((name, getattr(encounter, name), value) for name, value in new.items())
+        return ReplaceMap(fields, text=f"Import map {self.source.name}")
+
+
+def grid_for_image(width: int, height: int, pixels_per_cell: float) -> Grid:
+    """The grid that covers an image of ``width`` x ``height`` pixels.
+
+    A partial cell at the right or bottom edge counts as a cell (rounded up), and each side
+    is clamped to ``1..MAX_MAP_CELLS``.
+    """
+
+    def cells(pixels: int) -> int:
+        return max(1, min(MAX_MAP_CELLS, -(-pixels // max(1, round(pixels_per_cell)))))
+
+    return Grid(width=cells(width), height=cells(height))
+
+
+def import_image_map(
+    path: Path, pixels_per_cell: float = DEFAULT_IMAGE_PIXELS_PER_CELL
+) -> MapImport:
+    """Read a PNG, JPEG or WEBP file as a map background.
+
+    Raises:
+        FileFormatError: unreadable file, not an image, or an image too large (checked from
+            its header before any decoding).
+    """
+    data, info = read_image_file(path)
+    return MapImport(
+        source=path,
+        grid=grid_for_image(info.width, info.height, pixels_per_cell),
+        pixels_per_cell=pixels_per_cell,
+        image=data,
+        image_info=info,
+    )
