@@ -54,6 +54,7 @@ def run_gui(encounter: Encounter, *, smoke: bool, screenshot: Path | None) -> in
     from battlemap.ui.render import render_scene
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName(APP_NAME)
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)
     window = MainWindow(Document(encounter))

@@ -86,6 +86,9 @@ class Creature(BaseModel):
     temp_hp: int = Field(default=0, ge=0, le=100_000)
     ac: int = Field(default=10, ge=0, le=50)
     hidden: bool = Field(default=False, description="Hidden from the players' window.")
+    name_shown_to_players: bool = Field(
+        default=True, description="False: the players' window shows a generic label instead."
+    )
 
     @property
     def speed(self) -> int:

@@ -11,7 +11,6 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-
 Cell = tuple[int, int]
 MAX_FOG_CELLS = 1_000_000
 

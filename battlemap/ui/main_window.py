@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QUndoView, QWidget
 
@@ -10,15 +10,23 @@ from battlemap import APP_NAME, __version__
 from battlemap.model.document import Document
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.map_view import MapView
+from battlemap.ui.players.controller import PlayersController
 from battlemap.ui.style import cell_to_scene
 
 STATUS_MESSAGE_MS = 5000
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        document: Document,
+        parent: QWidget | None = None,
+        settings: QSettings | None = None,
+    ) -> None:
         super().__init__(parent)
         self.document = document
+        # Tests pass an ini file in a temp folder; the app uses the user's settings.
+        self.settings = settings if settings is not None else QSettings()
         self.undo_stack = QUndoStack(self)
         self.scene = MapScene(document, self.undo_stack)
         self.view = MapView(self.scene, self)
@@ -88,6 +96,7 @@ class MainWindow(QMainWindow):
 
     def _install_features(self) -> None:
         """Let each feature module add its menus, docks and tools: one line per feature."""
+        self.players = PlayersController(self, self.document, self.undo_stack, self.settings)
 
     # --- behaviour -----------------------------------------------------------
 

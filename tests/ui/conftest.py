@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side, Size
@@ -20,8 +23,13 @@ def encounter() -> Encounter:
 
 
 @pytest.fixture
-def window(qtbot: QtBot, encounter: Encounter) -> MainWindow:
-    window = MainWindow(Document(encounter))
+def settings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot: QtBot, encounter: Encounter, settings: QSettings) -> MainWindow:
+    window = MainWindow(Document(encounter), settings=settings)
     qtbot.addWidget(window)
     window.resize(1000, 800)
     window.show()

@@ -1,0 +1,277 @@
+"""Wires the players' window to the Document and the DM's window: menus, camera, fog."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+
+import shiboken6
+from PySide6.QtCore import QObject, QPointF, QRectF, QSettings
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
+
+from battlemap.model.document import Change, Document, ReplaceEncounterField
+from battlemap.model.encounter import Encounter
+from battlemap.model.fog import Cell, FogMode, FogOfWar, hide, reveal
+from battlemap.ui.players.camera import CameraOutlineItem
+from battlemap.ui.players.dm_fog import DmFogOverlay
+from battlemap.ui.players.projection import CombatFacts, PlayerView, project
+from battlemap.ui.players.window import PlayerWindow
+from battlemap.ui.style import SCENE_UNITS_PER_CELL
+from battlemap.ui.undo import push
+
+DEFAULT_TABLETOP_PPI = 40.0
+SightProvider = Callable[[Encounter], frozenset[Cell]]
+CombatProvider = Callable[[Encounter], CombatFacts | None]
+
+
+class CameraMode(StrEnum):
+    FOLLOW = "follow"
+    """The players see what the DM's view shows."""
+    STEER = "steer"
+    """The players see the outline the DM moves and resizes on the map."""
+    TABLETOP = "tabletop"
+    """One cell is one inch on the players' screen, for miniatures on a flat TV."""
+
+
+class PlayersController(QObject):
+    """Owns the players' window and keeps it in step with the Document.
+
+    ``sight`` returns the cells the party sees now; ``combat`` the turn facts. Both are
+    optional so the window works before a combat starts or without dynamic fog.
+    """
+
+    def __init__(
+        self,
+        main_window: QMainWindow,
+        document: Document,
+        undo_stack: object,
+        settings: QSettings,
+        sight: SightProvider | None = None,
+        combat: CombatProvider | None = None,
+    ) -> None:
+        super().__init__(main_window)
+        self.main_window = main_window
+        self.document = document
+        self.undo_stack = undo_stack
+        self.settings = settings
+        self.sight = sight
+        self.combat = combat
+        self.window = PlayerWindow(main_window)
+        self.window.closed.connect(lambda: self.toggle_action.setChecked(False))
+        self.camera_mode = CameraMode(str(settings.value("players/camera", CameraMode.FOLLOW)))
+        self.tabletop_ppi = float(str(settings.value("players/tabletop_ppi", DEFAULT_TABLETOP_PPI)))
+        dm_scene = main_window.scene  # type: ignore[attr-defined]
+        self.dm_view = main_window.view  # type: ignore[attr-defined]
+        self.outline = CameraOutlineItem(self._map_rect())
+        self.outline.moved.connect(self._update_camera)
+        dm_scene.addItem(self.outline)
+        self.fog_overlay = DmFogOverlay(document.encounter.grid)
+        dm_scene.addItem(self.fog_overlay)
+        self.last_view: PlayerView | None = None
+        self._build_actions()
+        self.dm_view.visible_rect_changed.connect(self._on_dm_view_moved)
+        document.subscribe(self._on_change)
+        self.refresh()
+
+    # --- actions ---------------------------------------------------------------
+
+    def _build_actions(self) -> None:
+        menu: QMenu = self.main_window.view_menu  # type: ignore[attr-defined]
+        menu.addSeparator()
+        self.toggle_action = QAction("&Players' window", self, checkable=True)
+        self.toggle_action.setShortcut(QKeySequence("F10"))
+        self.toggle_action.setStatusTip("Open the window for the TV or projector")
+        self.toggle_action.toggled.connect(self.set_window_open)
+        menu.addAction(self.toggle_action)
+
+        self.screen_menu = menu.addMenu("Players' &screen")
+        self.screen_menu.aboutToShow.connect(self._fill_screen_menu)
+
+        camera_menu = menu.addMenu("Players' &camera")
+        group = QActionGroup(self)
+        labels = {
+            CameraMode.FOLLOW: "&Follow my view",
+            CameraMode.STEER: "&Steer with the outline",
+            CameraMode.TABLETOP: "&Tabletop (1 cell = 1 inch)",
+        }
+        self.camera_actions: dict[CameraMode, QAction] = {}
+        for mode, label in labels.items():
+            action = QAction(label, self, checkable=True)
+            action.setChecked(mode is self.camera_mode)
+            action.triggered.connect(lambda _=False, m=mode: self.set_camera_mode(m))
+            group.addAction(action)
+            camera_menu.addAction(action)
+            self.camera_actions[mode] = action
+        camera_menu.addSeparator()
+        self.send_view_action = QAction("Send &my view to the players", self)
+        self.send_view_action.setShortcut(QKeySequence("Ctrl+Shift+V"))
+        self.send_view_action.triggered.connect(self.send_my_view)
+        camera_menu.addAction(self.send_view_action)
+        calibrate = QAction("&Calibrate tabletop…", self)
+        calibrate.triggered.connect(self._ask_calibration)
+        camera_menu.addAction(calibrate)
+
+        fog_menu = menu.addMenu("&Fog of war")
+        fog_group = QActionGroup(self)
+        self.fog_actions: dict[FogMode, QAction] = {}
+        fog_labels = {
+            FogMode.OFF: "&Off",
+            FogMode.MANUAL: "&Manual (reveal by hand)",
+            FogMode.DYNAMIC: "&Dynamic (what the party sees)",
+            FogMode.BOTH: "&Both",
+        }
+        for fog_mode, label in fog_labels.items():
+            action = QAction(label, self, checkable=True)
+            action.triggered.connect(lambda _=False, m=fog_mode: self.set_fog_mode(m))
+            fog_group.addAction(action)
+            fog_menu.addAction(action)
+            self.fog_actions[fog_mode] = action
+        fog_menu.addSeparator()
+        reveal_all = QAction("&Reveal whole map", self)
+        reveal_all.triggered.connect(
+            lambda: self.change_fog(reveal, self._all_cells(), "Reveal map")
+        )
+        hide_all = QAction("&Hide whole map", self)
+        hide_all.triggered.connect(lambda: self.change_fog(hide, self._all_cells(), "Hide map"))
+        fog_menu.addActions([reveal_all, hide_all])
+        self._sync_fog_actions()
+
+    def _fill_screen_menu(self) -> None:
+        self.screen_menu.clear()
+        chosen = self.settings.value("players/screen", "")
+        for screen in QGuiApplication.screens():
+            size = screen.geometry()
+            action = QAction(f"{screen.name()} ({size.width()}×{size.height()})", self.screen_menu)
+            action.setCheckable(True)
+            action.setChecked(screen.name() == chosen)
+            name = screen.name()
+            action.triggered.connect(lambda _=False, n=name: self.choose_screen(n))
+            self.screen_menu.addAction(action)
+
+    # --- window and screen -------------------------------------------------------
+
+    def set_window_open(self, open_: bool) -> None:
+        if not open_:
+            self.window.hide()
+            return
+        self._place_window()
+        self.refresh()
+        self._update_camera()
+
+    def choose_screen(self, name: str) -> None:
+        self.settings.setValue("players/screen", name)
+        if self.window.isVisible():
+            self._place_window()
+            self._update_camera()
+
+    def _place_window(self) -> None:
+        screens = QGuiApplication.screens()
+        chosen = str(self.settings.value("players/screen", ""))
+        screen = next((s for s in screens if s.name() == chosen), None)
+        dm_screen = self.main_window.screen()
+        if screen is None:  # default: any screen that is not the DM's
+            screen = next((s for s in screens if s is not dm_screen), dm_screen)
+        self.window.place_on(screen, full_screen=screen is not dm_screen)
+
+    # --- camera --------------------------------------------------------------------
+
+    def set_camera_mode(self, mode: CameraMode) -> None:
+        self.camera_mode = mode
+        self.settings.setValue("players/camera", mode.value)
+        self.camera_actions[mode].setChecked(True)
+        self._update_camera()
+
+    def send_my_view(self) -> None:
+        """Put the outline on the DM's current view and steer the players' camera with it."""
+        self.outline.set_area(self.dm_view.visible_scene_rect())
+        self.set_camera_mode(CameraMode.STEER)
+
+    def _ask_calibration(self) -> None:
+        ppi, ok = QInputDialog.getDouble(
+            self.main_window,
+            "Calibrate tabletop",
+            "Hold a ruler to the players' screen: how many pixels make one inch?",
+            self.tabletop_ppi,
+            5.0,
+            1000.0,
+            1,
+        )
+        if ok:
+            self.set_tabletop_ppi(ppi)
+
+    def set_tabletop_ppi(self, ppi: float) -> None:
+        self.tabletop_ppi = ppi
+        self.settings.setValue("players/tabletop_ppi", ppi)
+        self._update_camera()
+
+    def _on_dm_view_moved(self, _rect: QRectF) -> None:
+        if self.camera_mode is CameraMode.FOLLOW:
+            self._update_camera()
+
+    def _update_camera(self) -> None:
+        if not shiboken6.isValid(self.outline):  # the DM's scene is being torn down
+            return
+        self.outline.setVisible(self.camera_mode is CameraMode.STEER)
+        if self.camera_mode is CameraMode.FOLLOW:
+            self.window.show_area(self.dm_view.visible_scene_rect())
+        elif self.camera_mode is CameraMode.STEER:
+            self.window.show_area(self.outline.area())
+        else:
+            centre = self.dm_view.visible_scene_rect().center()
+            self.window.show_at_scale(centre, self.tabletop_ppi / SCENE_UNITS_PER_CELL)
+
+    # --- fog -----------------------------------------------------------------------
+
+    def set_fog_mode(self, mode: FogMode) -> None:
+        fog = self.document.encounter.fog
+        if fog.mode is not mode:
+            self._push_fog(fog, fog.model_copy(update={"mode": mode}), f"Fog: {mode.value}")
+
+    def change_fog(
+        self,
+        operation: Callable[[FogOfWar, frozenset[Cell]], FogOfWar],
+        cells: frozenset[Cell],
+        text: str,
+    ) -> None:
+        fog = self.document.encounter.fog
+        new = operation(fog, cells)
+        if new != fog:
+            self._push_fog(fog, new, text)
+
+    def _push_fog(self, old: FogOfWar, new: FogOfWar, text: str) -> None:
+        command = ReplaceEncounterField("fog", old, new, text=text)
+        push(self.undo_stack, self.document, command)  # type: ignore[arg-type]
+
+    def _sync_fog_actions(self) -> None:
+        self.fog_actions[self.document.encounter.fog.mode].setChecked(True)
+
+    def _all_cells(self) -> frozenset[Cell]:
+        grid = self.document.encounter.grid
+        return frozenset((c, r) for c in range(grid.width) for r in range(grid.height))
+
+    # --- projection ------------------------------------------------------------------
+
+    def _on_change(self, change: Change) -> None:
+        if change.map:
+            self.outline.set_bounds(self._map_rect())
+        if change.fog:
+            self._sync_fog_actions()
+        self.refresh()
+
+    def refresh(self) -> None:
+        if not shiboken6.isValid(self.fog_overlay):
+            return
+        encounter = self.document.encounter
+        sight = self.sight(encounter) if self.sight and encounter.fog.mode.uses_sight else None
+        combat = self.combat(encounter) if self.combat else None
+        view = project(encounter, sight, combat)
+        self.last_view = view
+        self.fog_overlay.show_view(view)
+        if self.window.isVisible():
+            self.window.show_view(view)
+
+    def _map_rect(self) -> QRectF:
+        grid = self.document.encounter.grid
+        side = SCENE_UNITS_PER_CELL
+        return QRectF(QPointF(0, 0), QPointF(grid.width * side, grid.height * side))

@@ -1,0 +1,202 @@
+"""The players' projection of an encounter: only what the party may know.
+
+Pure Python (no Qt), so the rule "nothing secret reaches the players' screen" is tested on
+plain data. The players' scene is built from a ``PlayerView`` alone and never sees the
+``Encounter``: a hidden creature, a monster's HP, a DM note or a secret trap cannot leak
+into it because they are not in the projection.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+
+from battlemap.model.creature import Creature, Side, Size
+from battlemap.model.encounter import Background, Encounter
+from battlemap.model.features import Obstacle, Point, TerrainRegion, Wall
+from battlemap.model.fog import Cell, FogMode
+from battlemap.model.grid import Grid
+from battlemap.model.ids import EntityId
+
+
+class HealthState(StrEnum):
+    """What players may know of a creature's health, instead of numbers."""
+
+    UNHURT = "unhurt"
+    """More than half its hit points."""
+    BLOODIED = "bloodied"
+    """Half its hit points or fewer, but above 0."""
+    DOWN = "down"
+    """At 0 hit points and not dead."""
+    DEAD = "dead"
+
+
+def health_state(creature: Creature, dead: bool = False) -> HealthState:
+    if dead:
+        return HealthState.DEAD
+    if creature.hp <= 0:
+        return HealthState.DOWN
+    if creature.hp * 2 <= creature.max_hp:
+        return HealthState.BLOODIED
+    return HealthState.UNHURT
+
+
+@dataclass(frozen=True)
+class PlayerToken:
+    """A creature as the players see it: a label, a place and a health state; no numbers."""
+
+    key: EntityId
+    label: str
+    side: Side
+    size: Size
+    x: float
+    y: float
+    space_cells: float
+    health: HealthState
+    conditions: tuple[str, ...] = ()
+    acting_now: bool = False
+
+
+@dataclass(frozen=True)
+class TurnInfo:
+    round: int
+    acting_label: str | None
+    order: tuple[str, ...]
+    """Labels of the visible combatants in initiative order."""
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Everything the players' window may draw."""
+
+    grid: Grid
+    background: Background | None
+    walls: tuple[Wall, ...]
+    obstacles: tuple[Obstacle, ...]
+    terrain: tuple[TerrainRegion, ...]
+    tokens: tuple[PlayerToken, ...]
+    visible: frozenset[Cell] | None
+    """Cells shown clearly; None when there is no fog."""
+    explored: frozenset[Cell]
+    """Cells shown dimmed, without creatures."""
+    turn: TurnInfo | None = None
+
+
+@dataclass(frozen=True)
+class CombatFacts:
+    """What the combat engine knows that the projection needs, by creature id."""
+
+    round: int = 0
+    order: tuple[EntityId, ...] = ()
+    acting: EntityId | None = None
+    conditions: dict[EntityId, tuple[str, ...]] | None = None
+    dead: frozenset[EntityId] = frozenset()
+
+
+def generic_label(creature: Creature) -> str:
+    return f"{creature.size.value.capitalize()} creature"
+
+
+def creature_cells(creature: Creature, cell_feet: float) -> frozenset[Cell]:
+    """Every grid cell the creature's space overlaps (a Tiny creature overlaps one)."""
+    side = creature.space_cells(cell_feet)
+    cols = range(math.floor(creature.x), math.ceil(creature.x + side - 1e-9))
+    rows = range(math.floor(creature.y), math.ceil(creature.y + side - 1e-9))
+    return frozenset((c, r) for c in cols for r in rows)
+
+
+def _segment_cells(a: Point, b: Point) -> set[Cell]:
+    """Cells a segment passes through or touches, sampled every quarter cell."""
+    steps = max(1, math.ceil(math.dist(a, b) * 4))
+    cells = set()
+    for i in range(steps + 1):
+        x = a[0] + (b[0] - a[0]) * i / steps
+        y = a[1] + (b[1] - a[1]) * i / steps
+        for dx in (-1e-6, 1e-6):
+            for dy in (-1e-6, 1e-6):
+                cells.add((math.floor(x + dx), math.floor(y + dy)))
+    return cells
+
+
+def _bounding_cells(points: list[Point]) -> set[Cell]:
+    """Cells under a polygon's bounding box: generous, so a feature is never cut off."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return {
+        (c, r)
+        for c in range(math.floor(min(xs)), math.ceil(max(xs)))
+        for r in range(math.floor(min(ys)), math.ceil(max(ys)))
+    }
+
+
+def project(
+    encounter: Encounter,
+    visible_now: frozenset[Cell] | None,
+    combat: CombatFacts | None = None,
+) -> PlayerView:
+    """The players' view of ``encounter``.
+
+    Args:
+        visible_now: cells the party sees now (from the geometry's sight), or None when the
+            fog mode does not use sight. Ignored when the fog is off.
+        combat: turn order and conditions, when a combat is running.
+
+    A creature is shown only when it is not hidden by the DM and, under fog, when one of its
+    cells is visible now (explored cells show the map but never creatures). Map features are
+    kept only where they touch a visible or explored cell; secret terrain never.
+    """
+    fog = encounter.fog
+    known: frozenset[Cell] | None
+    if fog.mode is FogMode.OFF:
+        visible, explored, known = None, frozenset[Cell](), None
+    else:
+        visible = (fog.revealed if fog.mode.uses_reveals else frozenset()) | (
+            visible_now or frozenset() if fog.mode.uses_sight else frozenset()
+        )
+        explored = (fog.explored - visible) if fog.mode.uses_sight else frozenset()
+        known = visible | explored
+
+    def on_known(cells: set[Cell] | frozenset[Cell]) -> bool:
+        return known is None or not known.isdisjoint(cells)
+
+    combat = combat or CombatFacts()
+    conditions = combat.conditions or {}
+    cell_feet = encounter.grid.cell_feet
+    tokens = tuple(
+        PlayerToken(
+            key=creature.id,
+            label=creature.name if creature.name_shown_to_players else generic_label(creature),
+            side=creature.side,
+            size=creature.size,
+            x=creature.x,
+            y=creature.y,
+            space_cells=creature.space_cells(cell_feet),
+            health=health_state(creature, dead=creature.id in combat.dead),
+            conditions=conditions.get(creature.id, ()),
+            acting_now=creature.id == combat.acting,
+        )
+        for creature in encounter.creatures
+        if not creature.hidden
+        and (visible is None or not visible.isdisjoint(creature_cells(creature, cell_feet)))
+    )
+    shown = {token.key: token.label for token in tokens}
+    turn = None
+    if combat.round > 0:
+        turn = TurnInfo(
+            round=combat.round,
+            acting_label=shown.get(combat.acting) if combat.acting else None,
+            order=tuple(shown[cid] for cid in combat.order if cid in shown),
+        )
+    return PlayerView(
+        grid=encounter.grid,
+        background=encounter.background,
+        walls=tuple(w for w in encounter.walls if on_known(_segment_cells(w.a, w.b))),
+        obstacles=tuple(o for o in encounter.obstacles if on_known(_bounding_cells(o.points))),
+        terrain=tuple(
+            t for t in encounter.terrain if not t.secret and on_known(_bounding_cells(t.points))
+        ),
+        tokens=tokens,
+        visible=visible,
+        explored=explored,
+        turn=turn,
+    )

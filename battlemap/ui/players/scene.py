@@ -1,0 +1,209 @@
+"""The players' scene: drawn from a ``PlayerView`` only, never from the encounter itself."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsScene,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from battlemap.model.fog import Cell
+from battlemap.model.ids import EntityId
+from battlemap.ui import style
+from battlemap.ui.map_items import (
+    Z_TOKEN,
+    GridItem,
+    obstacle_item,
+    terrain_item,
+    wall_item,
+)
+from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
+from battlemap.ui.style import cell_to_scene
+
+Z_FOG = 50
+UNSEEN = QColor("#000000")
+EXPLORED_DIM = QColor(0, 0, 0, 150)
+HEALTH_RING = {
+    HealthState.UNHURT: None,
+    HealthState.BLOODIED: QColor("#b00020"),
+    HealthState.DOWN: QColor("#555555"),
+    HealthState.DEAD: QColor("#111111"),
+}
+
+
+class PlayerTokenItem(QGraphicsItem):
+    """A token for the players: label, side colour, health ring, condition initials."""
+
+    def __init__(self, token: PlayerToken) -> None:
+        super().__init__()
+        self.setZValue(Z_TOKEN)
+        self.token = token
+        self.update_from(token)
+
+    def update_from(self, token: PlayerToken) -> None:
+        self.prepareGeometryChange()
+        self.token = token
+        self.setPos(cell_to_scene(token.x), cell_to_scene(token.y))
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        side = cell_to_scene(self.token.space_cells)
+        return QRectF(0, 0, side, side)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        token = self.token
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        side = cell_to_scene(token.space_cells)
+        margin = side * 0.06
+        disc = QRectF(margin, margin, side - 2 * margin, side - 2 * margin)
+        colour = QColor(style.SIDE_COLOURS[token.side])
+        if token.health in (HealthState.DOWN, HealthState.DEAD):
+            colour = colour.darker(250)
+        ring = HEALTH_RING[token.health]
+        outline = QColor("#ffe066") if token.acting_now else (ring or colour.darker(160))
+        painter.setPen(QPen(outline, max(3.0, side * (0.1 if token.acting_now else 0.07))))
+        painter.setBrush(QBrush(colour))
+        painter.drawEllipse(disc)
+        if token.health is HealthState.DEAD:
+            painter.setPen(QPen(QColor("#dddddd"), side * 0.06))
+            painter.drawLine(disc.topLeft(), disc.bottomRight())
+            painter.drawLine(disc.topRight(), disc.bottomLeft())
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(max(8, int(min(side * 0.22, 28))))
+        painter.setFont(font)
+        painter.setPen(style.TOKEN_LABEL)
+        label = painter.fontMetrics().elidedText(
+            token.label, Qt.TextElideMode.ElideRight, int(disc.width() * 0.9)
+        )
+        painter.drawText(disc, Qt.AlignmentFlag.AlignCenter, label)
+        if token.conditions:
+            font.setPixelSize(max(7, int(side * 0.16)))
+            painter.setFont(font)
+            badges = " ".join(name[:2].capitalize() for name in token.conditions)
+            painter.setPen(QColor("#ffe066"))
+            painter.drawText(
+                QRectF(0, side * 0.62, side, side * 0.3), Qt.AlignmentFlag.AlignCenter, badges
+            )
+
+
+class FogItem(QGraphicsItem):
+    """Black over cells the players have never seen, a dim veil over explored ones."""
+
+    def __init__(self, view: PlayerView) -> None:
+        super().__init__()
+        self.setZValue(Z_FOG)
+        self.grid = view.grid
+        self.unseen = QPainterPath()
+        self.dimmed = QPainterPath()
+        if view.visible is None:
+            return
+        all_cells = {(c, r) for c in range(view.grid.width) for r in range(view.grid.height)}
+        known = view.visible | view.explored
+        self.unseen = cells_path(all_cells - known)
+        self.dimmed = cells_path(set(view.explored))
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0, 0, cell_to_scene(self.grid.width), cell_to_scene(self.grid.height))
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.fillPath(self.dimmed, EXPLORED_DIM)
+        painter.fillPath(self.unseen, UNSEEN)
+
+
+def cells_path(cells: set[Cell]) -> QPainterPath:
+    """One path covering the cells, built from horizontal runs so it holds few rectangles."""
+    path = QPainterPath()
+    path.setFillRule(Qt.FillRule.WindingFill)
+    for row, start, length in _row_runs(cells):
+        path.addRect(
+            QRectF(
+                cell_to_scene(start), cell_to_scene(row), cell_to_scene(length), cell_to_scene(1)
+            )
+        )
+    return path
+
+
+def _row_runs(cells: set[Cell]) -> list[tuple[int, int, int]]:
+    """``(row, first column, length)`` for each horizontal run of consecutive cells."""
+    runs: list[tuple[int, int, int]] = []
+    for col, row in sorted(cells, key=lambda cell: (cell[1], cell[0])):
+        if runs and runs[-1][0] == row and runs[-1][1] + runs[-1][2] == col:
+            runs[-1] = (row, runs[-1][1], runs[-1][2] + 1)
+        else:
+            runs.append((row, col, 1))
+    return runs
+
+
+class PlayerScene(QGraphicsScene):
+    """Shows one ``PlayerView``; ``show_view`` swaps in the next one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setBackgroundBrush(UNSEEN)
+        self.tokens: dict[EntityId, PlayerTokenItem] = {}
+        self._map_items: list[QGraphicsItem] = []
+        self.view_data: PlayerView | None = None
+
+    def show_view(self, view: PlayerView) -> None:
+        previous = self.view_data
+        self.view_data = view
+        map_same = previous is not None and (
+            previous.grid,
+            previous.background,
+            previous.walls,
+            previous.obstacles,
+            previous.terrain,
+            previous.visible,
+            previous.explored,
+        ) == (
+            view.grid,
+            view.background,
+            view.walls,
+            view.obstacles,
+            view.terrain,
+            view.visible,
+            view.explored,
+        )
+        if not map_same:
+            self._rebuild_map(view)
+        self._sync_tokens(view)
+
+    def _rebuild_map(self, view: PlayerView) -> None:
+        for item in self._map_items:
+            self.removeItem(item)
+        items: list[QGraphicsItem] = [GridItem(view.grid)]
+        items += [terrain_item(region) for region in view.terrain]
+        items += [obstacle_item(obstacle) for obstacle in view.obstacles]
+        items += [wall_item(wall) for wall in view.walls]
+        items.append(FogItem(view))
+        for item in items:
+            item.setToolTip("")
+            self.addItem(item)
+        self._map_items = items
+        self.setSceneRect(
+            QRectF(0, 0, cell_to_scene(view.grid.width), cell_to_scene(view.grid.height))
+        )
+
+    def _sync_tokens(self, view: PlayerView) -> None:
+        wanted = {token.key: token for token in view.tokens}
+        for key in list(self.tokens):
+            if key not in wanted:
+                self.removeItem(self.tokens.pop(key))
+        for key, token in wanted.items():
+            item = self.tokens.get(key)
+            if item is None:
+                item = PlayerTokenItem(token)
+                self.tokens[key] = item
+                self.addItem(item)
+            elif item.token != token:
+                item.update_from(token)

@@ -1,0 +1,114 @@
+"""The players' window: full screen on the TV or projector, no chrome, no interaction."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QColor, QPainter, QScreen
+from PySide6.QtWidgets import QFrame, QGraphicsView, QLabel, QVBoxLayout, QWidget
+
+from battlemap import APP_NAME
+from battlemap.ui.players.projection import PlayerView
+from battlemap.ui.players.scene import PlayerScene
+
+BANNER_STYLE = (
+    "background: rgba(20, 20, 20, 210); color: #f4efe4; font-size: 26px; font-weight: bold;"
+    "padding: 8px 18px;"
+)
+
+
+class PlayerWindow(QWidget):
+    """Shows a ``PlayerScene`` plus the round, whose turn it is and the initiative strip.
+
+    Signals:
+        closed(): the window was closed from its own side (it only hides).
+    """
+
+    closed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setWindowTitle(f"{APP_NAME} — Players")
+        self.setStyleSheet("background: black;")
+        self.scene = PlayerScene()
+        self.view = QGraphicsView(self.scene, self)
+        self.view.setFrameShape(QFrame.Shape.NoFrame)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view.setInteractive(False)
+        self.view.setBackgroundBrush(QColor("black"))
+        self.view.setRenderHints(
+            QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform
+        )
+        self.view.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.banner = QLabel(self)
+        self.banner.setStyleSheet(BANNER_STYLE)
+        self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.banner.hide()
+        self.strip = QLabel(self)
+        self.strip.setStyleSheet(BANNER_STYLE.replace("26px", "20px"))
+        self.strip.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.strip.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.strip)
+        self.resize(960, 540)
+        self._area: QRectF | None = None
+        self._scale: tuple[QPointF, float] | None = None
+
+    def show_view(self, view: PlayerView) -> None:
+        self.scene.show_view(view)
+        turn = view.turn
+        if turn is None:
+            self.banner.hide()
+            self.strip.hide()
+            return
+        acting = f" — {turn.acting_label}'s turn" if turn.acting_label else ""
+        self.banner.setText(f"Round {turn.round}{acting}")
+        self.banner.show()
+        self.strip.setText("   ›   ".join(turn.order))
+        self.strip.setVisible(bool(turn.order))
+
+    # --- camera ------------------------------------------------------------
+
+    def show_area(self, rect: QRectF) -> None:
+        """Frame ``rect`` (scene coordinates), keeping its aspect ratio."""
+        self._area, self._scale = QRectF(rect), None
+        self.view.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+
+    def show_at_scale(self, centre: QPointF, view_pixels_per_scene_unit: float) -> None:
+        """Centre on ``centre`` at a fixed scale (tabletop mode)."""
+        self._area, self._scale = None, (QPointF(centre), view_pixels_per_scene_unit)
+        self.view.resetTransform()
+        self.view.scale(view_pixels_per_scene_unit, view_pixels_per_scene_unit)
+        self.view.centerOn(centre)
+
+    def visible_scene_rect(self) -> QRectF:
+        return self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+
+    def resizeEvent(self, event: object) -> None:  # keep the framing when the window resizes
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        if self._area is not None:
+            self.view.fitInView(self._area, Qt.AspectRatioMode.KeepAspectRatio)
+        elif self._scale is not None:
+            self.view.centerOn(self._scale[0])
+
+    # --- screen ------------------------------------------------------------
+
+    def place_on(self, screen: QScreen, full_screen: bool) -> None:
+        """Move to ``screen``; full screen there hides every bit of window chrome."""
+        self.setScreen(screen)
+        self.move(screen.geometry().topLeft())
+        if full_screen:
+            self.setWindowFlag(Qt.WindowType.FramelessWindowHint, True)
+            self.showFullScreen()
+        else:
+            self.setWindowFlag(Qt.WindowType.FramelessWindowHint, False)
+            self.showNormal()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        event.ignore()  # hide rather than destroy, so reopening keeps the camera and screen
+        self.hide()
+        self.closed.emit()

@@ -1,0 +1,92 @@
+"""The players' projection (pure data): hidden things never reach it."""
+
+from __future__ import annotations
+
+from battlemap.model import Creature, Encounter, Grid, Side, Size, TerrainRegion, Wall
+from battlemap.model.fog import FogMode, FogOfWar, hide, reveal
+from battlemap.ui.players.projection import CombatFacts, HealthState, health_state, project
+
+HERO = Creature(id="hero", name="Thorin", side=Side.PARTY, x=1, y=1, max_hp=40, hp=40)
+ORC = Creature(id="orc", name="Orc Chief", side=Side.HOSTILE, x=6, y=1, max_hp=59, hp=37)
+SPY = Creature(id="spy", name="Hidden Spy", side=Side.HOSTILE, x=3, y=3, hidden=True)
+
+
+def encounter(fog: FogOfWar | None = None, *creatures: Creature) -> Encounter:
+    return Encounter(
+        grid=Grid(width=10, height=6),
+        creatures=creatures or (HERO, ORC, SPY),
+        walls=(Wall(a=(5, 0), b=(5, 6)),),
+        terrain=(
+            TerrainRegion(kind="difficult", points=[(0, 4), (2, 4), (2, 6), (0, 6)]),
+            TerrainRegion(kind="impassable", points=[(7, 4), (8, 4), (8, 5)], secret=True),
+        ),
+        notes="The orc chief carries the key.",
+        fog=fog or FogOfWar(),
+    )
+
+
+def test_hidden_creatures_and_secret_terrain_never_reach_the_players() -> None:
+    view = project(encounter(), None)
+    assert {token.label for token in view.tokens} == {"Thorin", "Orc Chief"}
+    assert all(not region.secret for region in view.terrain)
+    assert len(view.terrain) == 1
+
+
+def test_the_projection_carries_health_states_not_numbers() -> None:
+    view = project(encounter(), None)
+    orc = next(t for t in view.tokens if t.key == "orc")
+    assert orc.health is HealthState.UNHURT
+    assert not any(isinstance(value, int) and value in (37, 59) for value in vars(orc).values())
+
+
+def test_health_states_follow_half_hit_points() -> None:
+    assert health_state(ORC.model_copy(update={"hp": 30})) is HealthState.UNHURT
+    assert health_state(ORC.model_copy(update={"hp": 29})) is HealthState.BLOODIED  # 29*2 <= 59
+    assert health_state(ORC.model_copy(update={"hp": 1})) is HealthState.BLOODIED
+    assert health_state(ORC.model_copy(update={"hp": 0})) is HealthState.DOWN
+    assert health_state(ORC.model_copy(update={"hp": 0}), dead=True) is HealthState.DEAD
+
+
+def test_a_generic_label_replaces_the_name_when_the_dm_says_so() -> None:
+    masked = ORC.model_copy(update={"name_shown_to_players": False, "size": Size.LARGE})
+    view = project(encounter(None, HERO, masked), None)
+    assert {t.label for t in view.tokens} == {"Thorin", "Large creature"}
+
+
+def test_manual_fog_shows_only_revealed_cells_and_creatures_in_them() -> None:
+    fog = reveal(FogOfWar(mode=FogMode.MANUAL), frozenset({(1, 1), (2, 1)}))
+    view = project(encounter(fog), None)
+    assert view.visible == {(1, 1), (2, 1)}
+    assert [t.label for t in view.tokens] == ["Thorin"]
+    assert view.walls == ()  # the wall at x=5 touches no revealed cell
+
+
+def test_explored_cells_show_the_map_but_no_creatures() -> None:
+    fog = FogOfWar(mode=FogMode.DYNAMIC, explored=frozenset({(6, 1), (5, 1)}))
+    view = project(encounter(fog), frozenset({(1, 1)}))
+    assert view.explored == {(6, 1), (5, 1)}
+    assert [t.label for t in view.tokens] == ["Thorin"]  # the orc stands in an explored cell
+    assert len(view.walls) == 1  # the wall runs along explored cell (5, 1)
+
+
+def test_hiding_cells_forgets_reveals_and_memory() -> None:
+    fog = FogOfWar(mode=FogMode.BOTH, revealed=frozenset({(1, 1)}), explored=frozenset({(2, 2)}))
+    hidden = hide(fog, frozenset({(1, 1), (2, 2)}))
+    assert hidden.revealed == frozenset() and hidden.explored == frozenset()
+
+
+def test_a_large_creature_shows_when_any_of_its_cells_is_visible() -> None:
+    ogre = Creature(id="ogre", name="Ogre", size=Size.LARGE, x=6, y=2)  # cells (6..7, 2..3)
+    fog = reveal(FogOfWar(mode=FogMode.MANUAL), frozenset({(7, 3)}))
+    assert [t.label for t in project(encounter(fog, ogre), None).tokens] == ["Ogre"]
+    fog = reveal(FogOfWar(mode=FogMode.MANUAL), frozenset({(8, 3)}))
+    assert project(encounter(fog, ogre), None).tokens == ()
+
+
+def test_turn_info_lists_only_visible_combatants() -> None:
+    combat = CombatFacts(round=2, order=("orc", "spy", "hero"), acting="spy")  # type: ignore[arg-type]
+    view = project(encounter(), None, combat)
+    assert view.turn is not None
+    assert view.turn.round == 2
+    assert view.turn.order == ("Orc Chief", "Thorin")
+    assert view.turn.acting_label is None  # a hidden creature's turn is not announced
