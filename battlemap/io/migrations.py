@@ -1,0 +1,86 @@
+"""Bring an ``encounter.json`` written by an older Battlemap up to the current format.
+
+Format changelog (one migration function per step, each with its own test):
+
+- **0**: the plain encounter layout, the pydantic ``Encounter`` fields at the top level and no
+  ``format_version`` (``assets/demo-encounter.json`` and hand-written fixtures use it).
+- **1**: an envelope ``{"format_version": 1, "encounter": {...}}``; the encounter inside is
+  the same pydantic model. Images live beside it in the ``.battlemap`` zip.
+
+Migrations work on plain JSON data (dicts and lists) and never on models, so an old file can
+be read after the models have moved on. Each step takes data at version N and returns data at
+version N + 1 without changing its argument.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from battlemap.io.errors import FileFormatError
+
+CURRENT_FORMAT_VERSION = 1
+FORMAT_VERSION_KEY = "format_version"
+ENCOUNTER_KEY = "encounter"
+
+JsonObject = dict[str, Any]
+Migration = Callable[[JsonObject], JsonObject]
+
+
+class NewerFormatError(FileFormatError):
+    """The file was written by a newer Battlemap whose format this version cannot read."""
+
+
+def migrate_0_to_1(data: JsonObject) -> JsonObject:
+    """Wrap a plain version-0 encounter in the version-1 envelope.
+
+    A version-0 document is the encounter itself; every key moves into ``encounter``
+    unchanged (the model validates them afterwards, so unknown keys are still reported).
+    """
+    return {FORMAT_VERSION_KEY: 1, ENCOUNTER_KEY: dict(data)}
+
+
+MIGRATIONS: dict[int, Migration] = {0: migrate_0_to_1}
+"""``MIGRATIONS[n]`` turns format ``n`` into format ``n + 1``."""
+
+
+def format_version_of(data: JsonObject, source: str) -> int:
+    """The integer ``format_version`` of a decoded ``encounter.json``; 0 when it has none.
+
+    Raises:
+        FileFormatError: the version is present but not a non-negative integer (``true`` and
+            ``1.0`` are refused: a version is a count, not a flag or a measurement).
+    """
+    if FORMAT_VERSION_KEY not in data:
+        return 0
+    version = data[FORMAT_VERSION_KEY]
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise FileFormatError(
+            source, f"{FORMAT_VERSION_KEY}: expected a whole number >= 0, got {version!r}"
+        )
+    return version
+
+
+def migrate(data: JsonObject, source: str) -> JsonObject:
+    """Run every step from the data's version up to ``CURRENT_FORMAT_VERSION``.
+
+    Args:
+        data: the decoded ``encounter.json`` (not modified).
+        source: the file's name, for messages.
+
+    Raises:
+        NewerFormatError: the data is newer than this Battlemap reads; the message names both
+            versions.
+        FileFormatError: the version is malformed.
+    """
+    version = format_version_of(data, source)
+    if version > CURRENT_FORMAT_VERSION:
+        raise NewerFormatError(
+            source,
+            f"saved by a newer Battlemap in format version {version}; this Battlemap reads "
+            f"format versions up to {CURRENT_FORMAT_VERSION}. Update Battlemap to open it.",
+        )
+    while version < CURRENT_FORMAT_VERSION:
+        data = MIGRATIONS[version](data)
+        version += 1
+    return data

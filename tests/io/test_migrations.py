@@ -1,0 +1,83 @@
+"""Format migrations: one test per step, the chain, and the refusal of newer files."""
+
+from __future__ import annotations
+
+import copy
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from battlemap.io.encounter_file import ENCOUNTER_ENTRY, load_battlemap
+from battlemap.io.errors import FileFormatError
+from battlemap.io.loader import DEMO_ENCOUNTER, load_demo_encounter
+from battlemap.io.migrations import (
+    CURRENT_FORMAT_VERSION,
+    MIGRATIONS,
+    NewerFormatError,
+    format_version_of,
+    migrate,
+    migrate_0_to_1,
+)
+from battlemap.model import Encounter
+from battlemap.resources import asset_path
+
+
+def version_0_demo() -> dict[str, object]:
+    """The demo encounter as shipped: the plain version-0 layout."""
+    data: dict[str, object] = json.loads(asset_path(DEMO_ENCOUNTER).read_text(encoding="utf-8"))
+    return data
+
+
+def test_every_version_below_the_current_one_has_a_step() -> None:
+    assert sorted(MIGRATIONS) == list(range(CURRENT_FORMAT_VERSION))
+
+
+@pytest.mark.parametrize("version", sorted(MIGRATIONS))
+def test_each_step_raises_the_version_by_exactly_one(version: int) -> None:
+    # Every step's own test below feeds it a real document; this only checks the bookkeeping.
+    samples = {0: version_0_demo()}
+    result = MIGRATIONS[version](samples[version])
+    assert format_version_of(result, "sample") == version + 1
+
+
+def test_0_to_1_wraps_the_plain_encounter_in_the_envelope() -> None:
+    plain = version_0_demo()
+    before = copy.deepcopy(plain)
+    migrated = migrate_0_to_1(plain)
+    assert plain == before, "a migration must not change its argument"
+    assert migrated == {"format_version": 1, "encounter": before}
+    assert Encounter.model_validate(migrated["encounter"]) == load_demo_encounter()
+
+
+def test_0_to_1_keeps_unknown_fields_for_the_model_to_report() -> None:
+    migrated = migrate_0_to_1({"name": "x", "mystery": 3})
+    assert migrated["encounter"] == {"name": "x", "mystery": 3}
+
+
+def test_a_document_without_a_version_is_version_0() -> None:
+    assert format_version_of({"name": "x"}, "f") == 0
+    assert format_version_of({"format_version": 1}, "f") == 1
+
+
+def test_the_current_version_passes_through_unchanged() -> None:
+    current = {"format_version": CURRENT_FORMAT_VERSION, "encounter": {"name": "x"}}
+    assert migrate(current, "f") == current
+
+
+def test_the_chain_opens_a_version_0_battlemap_file(tmp_path: Path) -> None:
+    path = tmp_path / "old.battlemap"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(ENCOUNTER_ENTRY, json.dumps(version_0_demo()))
+    assert load_battlemap(path).encounter == load_demo_encounter()
+
+
+def test_a_newer_version_is_refused_naming_both_versions() -> None:
+    with pytest.raises(NewerFormatError) as caught:
+        migrate({"format_version": CURRENT_FORMAT_VERSION + 1}, "future.battlemap")
+    message = str(caught.value)
+    assert message.startswith("future.battlemap: ")
+    assert f"format version {CURRENT_FORMAT_VERSION + 1}" in message
+    assert f"format versions up to {CURRENT_FORMAT_VERSION}" in message
+    assert isinstance(caught.value, FileFormatError) and isinstance(caught.value, ValueError)
