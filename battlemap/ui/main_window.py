@@ -38,7 +38,7 @@ class MainWindow(QMainWindow):
         self.scene.message.connect(
             lambda text: self.statusBar().showMessage(text, STATUS_MESSAGE_MS)
         )
-        self.undo_stack.cleanChanged.connect(lambda clean: self.setWindowModified(not clean))
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._build_docks()
         self._build_menus()
         self._install_features()
@@ -106,6 +106,9 @@ class MainWindow(QMainWindow):
 
     def fit_map(self) -> None:
         self.view.fit_map(self.map_rect())
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.setWindowModified(not clean)
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"{self.document.encounter.name}[*] — {APP_NAME}")

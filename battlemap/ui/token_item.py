@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsSceneMouseEvent,
@@ -18,6 +18,9 @@ from battlemap.model.ids import EntityId
 from battlemap.ui import style
 from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.style import cell_to_scene
+from battlemap.ui.token_look import HIGHLIGHT, NamePlate, initials, paint_disc
+
+HP_COLOURS = (QColor("#3cb371"), QColor("#e0a030"))
 
 DropHandler = Callable[[EntityId, QPointF], None]
 
@@ -38,6 +41,7 @@ class TokenItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setCursor(Qt.CursorShape.OpenHandCursor)
         self.setZValue(Z_TOKEN)
+        self.plate = NamePlate(self)
         self.update_from(creature, cell_feet)
 
     def update_from(self, creature: Creature, cell_feet: float) -> None:
@@ -45,7 +49,13 @@ class TokenItem(QGraphicsItem):
         self.creature = creature
         self._side_px = cell_to_scene(creature.space_cells(cell_feet))
         self.setPos(cell_to_scene(creature.x), cell_to_scene(creature.y))
-        self.setToolTip(f"{creature.name} ({creature.size.value}, {creature.side.value})")
+        hidden = " — hidden from players" if creature.hidden else ""
+        self.setToolTip(
+            f"{creature.name} ({creature.size.value}, {creature.side.value}), "
+            f"HP {creature.hp}/{creature.max_hp}, AC {creature.ac}{hidden}"
+        )
+        self.setOpacity(0.55 if creature.hidden else 1.0)
+        self.plate.place(creature.name, self._side_px)
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -54,24 +64,27 @@ class TokenItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         side = self._side_px
-        margin = side * 0.06
-        disc = QRectF(margin, margin, side - 2 * margin, side - 2 * margin)
-        colour = style.SIDE_COLOURS[self.creature.side]
-        outline = QColor("#ffe066") if self.isSelected() else colour.darker(160)
-        painter.setPen(QPen(outline, max(2.0, side * 0.05)))
-        painter.setBrush(QBrush(colour))
-        painter.drawEllipse(disc)
-        painter.setPen(style.TOKEN_LABEL)
-        font = QFont()
-        font.setPixelSize(max(8, int(min(side * 0.22, 28))))
-        font.setBold(True)
-        painter.setFont(font)
-        label = (
-            self.creature.name if side >= 2 * style.SCENE_UNITS_PER_CELL else self.creature.name[:3]
+        creature = self.creature
+        colour = style.SIDE_COLOURS[creature.side]
+        outline = HIGHLIGHT if self.isSelected() else colour.darker(160)
+        paint_disc(
+            painter,
+            side,
+            colour,
+            outline,
+            max(2.0, side * 0.05),
+            initials(creature.name),
+            dashed=creature.hidden,
         )
-        painter.drawText(disc, Qt.AlignmentFlag.AlignCenter, label)
+        if creature.max_hp > 0:  # the DM's glance at hit points; never drawn for players
+            bar = QRectF(side * 0.2, side * 0.78, side * 0.6, max(3.0, side * 0.07))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(0, 0, 0, 160))
+            painter.drawRect(bar)
+            share = max(0.0, min(1.0, creature.hp / creature.max_hp))
+            painter.setBrush(HP_COLOURS[0] if share > 0.5 else HP_COLOURS[1])
+            painter.drawRect(QRectF(bar.left(), bar.top(), bar.width() * share, bar.height()))
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         self._dragging = event.button() == Qt.MouseButton.LeftButton

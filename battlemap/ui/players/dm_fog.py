@@ -11,7 +11,7 @@ from battlemap.ui.players.projection import PlayerView
 from battlemap.ui.players.scene import cells_path
 from battlemap.ui.style import cell_to_scene
 
-Z_DM_FOG = 40
+Z_DM_FOG = 5  # over the map, under the tokens (Z_TOKEN = 10)
 UNSEEN_VEIL = QColor(20, 20, 60, 90)
 EXPLORED_VEIL = QColor(20, 20, 60, 40)
 

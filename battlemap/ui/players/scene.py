@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
@@ -23,6 +23,7 @@ from battlemap.ui.map_items import (
 )
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
+from battlemap.ui.token_look import HIGHLIGHT, NamePlate, disc_rect, initials, paint_disc
 
 Z_FOG = 50
 UNSEEN = QColor("#000000")
@@ -42,12 +43,14 @@ class PlayerTokenItem(QGraphicsItem):
         super().__init__()
         self.setZValue(Z_TOKEN)
         self.token = token
+        self.plate = NamePlate(self)
         self.update_from(token)
 
     def update_from(self, token: PlayerToken) -> None:
         self.prepareGeometryChange()
         self.token = token
         self.setPos(cell_to_scene(token.x), cell_to_scene(token.y))
+        self.plate.place(token.label, cell_to_scene(token.space_cells))
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -58,39 +61,27 @@ class PlayerTokenItem(QGraphicsItem):
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
         token = self.token
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         side = cell_to_scene(token.space_cells)
-        margin = side * 0.06
-        disc = QRectF(margin, margin, side - 2 * margin, side - 2 * margin)
         colour = QColor(style.SIDE_COLOURS[token.side])
         if token.health in (HealthState.DOWN, HealthState.DEAD):
             colour = colour.darker(250)
         ring = HEALTH_RING[token.health]
-        outline = QColor("#ffe066") if token.acting_now else (ring or colour.darker(160))
-        painter.setPen(QPen(outline, max(3.0, side * (0.1 if token.acting_now else 0.07))))
-        painter.setBrush(QBrush(colour))
-        painter.drawEllipse(disc)
+        outline = HIGHLIGHT if token.acting_now else (ring or colour.darker(160))
+        width = max(3.0, side * (0.1 if token.acting_now else 0.07))
+        paint_disc(painter, side, colour, outline, width, initials(token.label))
+        disc = disc_rect(side)
         if token.health is HealthState.DEAD:
             painter.setPen(QPen(QColor("#dddddd"), side * 0.06))
             painter.drawLine(disc.topLeft(), disc.bottomRight())
             painter.drawLine(disc.topRight(), disc.bottomLeft())
-        font = QFont()
-        font.setBold(True)
-        font.setPixelSize(max(8, int(min(side * 0.22, 28))))
-        painter.setFont(font)
-        painter.setPen(style.TOKEN_LABEL)
-        label = painter.fontMetrics().elidedText(
-            token.label, Qt.TextElideMode.ElideRight, int(disc.width() * 0.9)
-        )
-        painter.drawText(disc, Qt.AlignmentFlag.AlignCenter, label)
         if token.conditions:
+            font = QFont()
+            font.setBold(True)
             font.setPixelSize(max(7, int(side * 0.16)))
             painter.setFont(font)
             badges = " ".join(name[:2].capitalize() for name in token.conditions)
-            painter.setPen(QColor("#ffe066"))
-            painter.drawText(
-                QRectF(0, side * 0.62, side, side * 0.3), Qt.AlignmentFlag.AlignCenter, badges
-            )
+            painter.setPen(HIGHLIGHT)
+            painter.drawText(QRectF(0, 0, side, side * 0.3), Qt.AlignmentFlag.AlignCenter, badges)
 
 
 class FogItem(QGraphicsItem):
