@@ -1,0 +1,147 @@
+"""Undo as a property: any sequence of commands, reverted in reverse, gives back the start;
+applying them again gives the end state, and every intermediate state on the way.
+
+Commands are drawn against the encounter they will be applied to (moving a creature that
+exists, toggling a door that is there...), the way the UI builds them.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battlemap.io.loader import load_demo_encounter
+from battlemap.model import Creature, Document, Encounter, Grid, Side, Size, Wall, WallKind
+from battlemap.model.document import (
+    AddCreature,
+    Command,
+    MoveCreature,
+    RemoveCreature,
+    ReplaceEncounterField,
+    UpdateCreature,
+)
+from battlemap.model.features import Obstacle, TerrainKind, TerrainRegion
+from battlemap.model.map_commands import (
+    AddObstacle,
+    AddTerrain,
+    AddWalls,
+    CommandGroup,
+    RemoveFeature,
+    SetGrid,
+    ToggleDoor,
+)
+
+cells = st.integers(min_value=0, max_value=18).map(float)
+points = st.tuples(cells, cells)
+triangles = st.lists(points, min_size=3, max_size=5)
+names = st.text(min_size=1, max_size=20).filter(str.strip)
+
+
+def _draw_creature(data: st.DataObject) -> Creature:
+    return Creature(
+        name=data.draw(names),
+        size=data.draw(st.sampled_from(list(Size))),
+        side=data.draw(st.sampled_from(list(Side))),
+        x=data.draw(cells),
+        y=data.draw(cells),
+        hp=data.draw(st.integers(0, 50)),
+        max_hp=50,
+    )
+
+
+def _creature_command(data: st.DataObject, encounter: Encounter) -> Command:
+    if not encounter.creatures or data.draw(st.booleans()):
+        return AddCreature(_draw_creature(data))
+    index = data.draw(st.integers(0, len(encounter.creatures) - 1))
+    creature = encounter.creatures[index]
+    kind = data.draw(st.sampled_from(["move", "update", "remove"]))
+    if kind == "move":
+        return MoveCreature(
+            creature.id, (creature.x, creature.y), (data.draw(cells), data.draw(cells))
+        )
+    if kind == "update":
+        edited = creature.model_copy(
+            update={"hp": data.draw(st.integers(0, 50)), "hidden": data.draw(st.booleans())}
+        )
+        return UpdateCreature(creature, edited)
+    return RemoveCreature(creature, index)
+
+
+def _map_command(data: st.DataObject, encounter: Encounter) -> Command:
+    features = [f.id for f in (*encounter.walls, *encounter.obstacles, *encounter.terrain)]
+    doors = [w.id for w in encounter.walls if w.kind is WallKind.DOOR]
+    kinds = ["walls", "obstacle", "terrain", "grid"]
+    kinds += ["remove"] * bool(features) + ["door"] * bool(doors)
+    kind = data.draw(st.sampled_from(kinds))
+    if kind == "walls":
+        count = data.draw(st.integers(1, 3))
+        walls = tuple(
+            Wall(
+                a=data.draw(points),
+                b=data.draw(points),
+                kind=data.draw(st.sampled_from(list(WallKind))),
+            )
+            for _ in range(count)
+        )
+        return AddWalls(walls)
+    if kind == "obstacle":
+        return AddObstacle(Obstacle(points=data.draw(triangles)))
+    if kind == "terrain":
+        region = TerrainRegion(
+            points=data.draw(triangles), kind=data.draw(st.sampled_from(list(TerrainKind)))
+        )
+        return AddTerrain((region,))
+    if kind == "grid":
+        new = Grid(width=data.draw(st.integers(5, 40)), height=data.draw(st.integers(5, 40)))
+        return SetGrid(encounter.grid, new)
+    if kind == "door":
+        return ToggleDoor(data.draw(st.sampled_from(doors)))
+    return RemoveFeature.of(encounter, (data.draw(st.sampled_from(features))))
+
+
+def _field_command(data: st.DataObject, encounter: Encounter) -> Command:
+    field = data.draw(st.sampled_from(["name", "notes"]))
+    return ReplaceEncounterField(field, getattr(encounter, field), data.draw(names))
+
+
+def draw_command(data: st.DataObject, encounter: Encounter) -> Command:
+    """One command that fits ``encounter``; sometimes two of them grouped as one step."""
+    makers = [_creature_command, _map_command, _field_command]
+    maker = data.draw(st.sampled_from(makers))
+    command: Command = maker(data, encounter)
+    if data.draw(st.integers(0, 5)) == 0:  # a compound step: this command, then one more
+        second = data.draw(st.sampled_from(makers))(data, command.apply(encounter))
+        command = CommandGroup((command, second))
+    return command
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), steps=st.integers(min_value=0, max_value=25))
+def test_undo_all_restores_the_start_and_redo_all_the_end(data: st.DataObject, steps: int) -> None:
+    start = load_demo_encounter()
+    document = Document(start)
+    changes = []
+    document.subscribe(changes.append)
+    commands: list[Command] = []
+    states = [start]
+    for _ in range(steps):
+        command = draw_command(data, document.encounter)
+        document.apply(command)
+        commands.append(command)
+        states.append(document.encounter)
+    end = document.encounter
+
+    for command, before in zip(reversed(commands), reversed(states[:-1]), strict=True):
+        document.revert(command)
+        assert document.encounter == before
+    assert document.encounter == start
+
+    for command, after in zip(commands, states[1:], strict=True):
+        document.apply(command)
+        assert document.encounter == after
+    assert document.encounter == end
+    # Listeners hear of every step that changed something, going back and forth, and no other.
+    changed_steps = sum(a != b for a, b in itertools.pairwise(states))
+    assert len(changes) == 3 * changed_steps
