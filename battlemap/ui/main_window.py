@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QUn
 
 from battlemap import APP_NAME, __version__
 from battlemap.model.document import Document
+from battlemap.ui import creature_dock
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.map_view import MapView
 from battlemap.ui.players.controller import PlayersController
@@ -29,6 +30,7 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings()
         self.undo_stack = QUndoStack(self)
         self.scene = MapScene(document, self.undo_stack)
+        self.scene.setParent(self)  # torn down with the window, after the view and docks
         self.view = MapView(self.scene, self)
         self.setCentralWidget(self.view)
         self.resize(1280, 800)
@@ -97,6 +99,8 @@ class MainWindow(QMainWindow):
     def _install_features(self) -> None:
         """Let each feature module add its menus, docks and tools: one line per feature."""
         self.players = PlayersController(self, self.document, self.undo_stack, self.settings)
+        self.creature_dock = creature_dock.install(self)
+        creature_dock.add_token_menu_entries(self)
 
     # --- behaviour -----------------------------------------------------------
 

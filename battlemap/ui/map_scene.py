@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QPointF, QRectF, Signal
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneContextMenuEvent, QMenu
 
 from battlemap.model.creature import snap_position
 from battlemap.model.document import Change, Document, MoveCreature
@@ -33,6 +35,8 @@ class MapScene(QGraphicsScene):
         self.undo_stack = undo_stack
         self.setBackgroundBrush(style.OUTSIDE_MAP)
         self.tokens: dict[EntityId, TokenItem] = {}
+        # Features add entries to a token's right-click menu: build(menu, creature_id).
+        self.token_menu_builders: list[Callable[[QMenu, EntityId], None]] = []
         self._map_items: list[QGraphicsItem] = []
         self._rebuild_map()
         self._sync_tokens()
@@ -83,6 +87,22 @@ class MapScene(QGraphicsScene):
                 self.addItem(token)
             else:
                 token.update_from(creature, cell_feet)
+
+    # --- token context menu -------------------------------------------------
+
+    def contextMenuEvent(self, event: QGraphicsSceneContextMenuEvent) -> None:
+        token = next(
+            (item for item in self.items(event.scenePos()) if isinstance(item, TokenItem)), None
+        )
+        if token is None:
+            super().contextMenuEvent(event)
+            return
+        menu = QMenu()
+        for build in self.token_menu_builders:
+            build(menu, token.creature_id)
+        if not menu.isEmpty():
+            menu.exec(event.screenPos())
+        event.accept()
 
     # --- items -> commands ----------------------------------------------
 
