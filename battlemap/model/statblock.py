@@ -1,0 +1,157 @@
+"""Stat blocks: the numbers of a monster or player character, as a library keeps them.
+
+A ``StatBlock`` is a template; a ``Creature`` on the map is made from one (see
+``battlemap.io.monsters.creature_from_statblock``). Only facts and numbers are kept, no
+description prose. Distances are in feet; dice are in ``NdS+M`` notation.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from fractions import Fraction
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from battlemap.model.creature import Size, Speeds
+
+DICE_PATTERN = r"^(\d{1,3}d\d{1,3}([+-]\d{1,4})?|\d{1,4})$"
+"""``2d6``, ``1d8+3``, ``3d6-1`` or a flat number such as ``1``."""
+Dice = Annotated[str, Field(pattern=DICE_PATTERN, max_length=16)]
+Feet = Annotated[int, Field(ge=0, le=10_000)]
+ShortText = Annotated[str, Field(max_length=200)]
+
+
+class Ability(StrEnum):
+    STR = "strength"
+    DEX = "dexterity"
+    CON = "constitution"
+    INT = "intelligence"
+    WIS = "wisdom"
+    CHA = "charisma"
+
+
+class AbilityScores(BaseModel):
+    """The six ability scores (1-30)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    strength: int = Field(default=10, ge=1, le=30)
+    dexterity: int = Field(default=10, ge=1, le=30)
+    constitution: int = Field(default=10, ge=1, le=30)
+    intelligence: int = Field(default=10, ge=1, le=30)
+    wisdom: int = Field(default=10, ge=1, le=30)
+    charisma: int = Field(default=10, ge=1, le=30)
+
+    def modifier(self, ability: Ability) -> int:
+        """The ability modifier: (score - 10) / 2 rounded down, so 9 gives -1 and 11 gives 0."""
+        score: int = getattr(self, ability.value)
+        return (score - 10) // 2
+
+
+class Senses(BaseModel):
+    """Special senses in feet (0: none) and passive Wisdom (Perception)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    passive_perception: int = Field(default=10, ge=0, le=50)
+    darkvision: Feet = 0
+    blindsight: Feet = 0
+    truesight: Feet = 0
+    tremorsense: Feet = 0
+
+
+class AttackKind(StrEnum):
+    MELEE = "melee"
+    RANGED = "ranged"
+    MELEE_OR_RANGED = "melee or ranged"
+    """A thrown weapon: it has both a reach and a range."""
+
+
+class Damage(BaseModel):
+    """One damage roll of a hit. Rolls with the same ``choice`` number are alternatives."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dice: Dice
+    type: ShortText = Field(min_length=1, description="slashing, fire, ...")
+    choice: int | None = Field(
+        default=None, ge=0, le=100, description="Alternatives share a number; None: always."
+    )
+    note: ShortText = ""
+
+
+class Attack(BaseModel):
+    """An attack: to-hit bonus, reach (melee) and/or normal/long range (ranged), damage."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: ShortText = Field(min_length=1)
+    kind: AttackKind
+    spell: bool = Field(default=False, description="A spell attack rather than a weapon's.")
+    to_hit: int = Field(ge=-10, le=40)
+    reach: Feet | None = Field(default=None, description="Melee reach in feet.")
+    range_normal: Feet | None = None
+    range_long: Feet | None = Field(default=None, description="None: no long range.")
+    damage: tuple[Damage, ...] = Field(default=(), max_length=20)
+
+    @model_validator(mode="after")
+    def _distances_match_kind(self) -> Attack:
+        if self.kind is not AttackKind.RANGED and self.reach is None:
+            raise ValueError(f"a {self.kind.value} attack needs a reach")
+        if self.kind is not AttackKind.MELEE and self.range_normal is None:
+            raise ValueError(f"a {self.kind.value} attack needs a range")
+        if self.range_long is not None and (
+            self.range_normal is None or self.range_long < self.range_normal
+        ):
+            raise ValueError("long range must be at least the normal range")
+        return self
+
+
+class StatBlock(BaseModel):
+    """A monster or player character as a library keeps it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, max_length=80)
+    size: Size = Size.MEDIUM
+    type: ShortText = Field(default="humanoid", min_length=1)
+    subtype: ShortText = ""
+    alignment: ShortText = ""
+    challenge_rating: float = Field(default=0, ge=0, le=30, allow_inf_nan=False)
+    xp: int = Field(default=0, ge=0, le=1_000_000)
+    proficiency_bonus: int = Field(default=2, ge=0, le=10)
+    armor_class: int = Field(default=10, ge=0, le=50)
+    armor_notes: ShortText = Field(default="", description="e.g. 'natural armor'")
+    hit_points: int = Field(default=1, ge=1, le=100_000, description="Average hit points.")
+    hit_dice: Dice = "1d8"
+    """The hit point roll, e.g. ``2d6`` or ``12d10+36``: rolled HP use it."""
+    speeds: Speeds = Speeds()
+    abilities: AbilityScores = AbilityScores()
+    saving_throws: dict[Ability, int] = Field(default_factory=dict)
+    """Only proficient saves; the others are the ability modifier."""
+    skills: dict[Annotated[str, Field(max_length=40)], int] = Field(
+        default_factory=dict, max_length=30
+    )
+    senses: Senses = Senses()
+    languages: ShortText = ""
+    damage_resistances: tuple[ShortText, ...] = Field(default=(), max_length=30)
+    damage_immunities: tuple[ShortText, ...] = Field(default=(), max_length=30)
+    damage_vulnerabilities: tuple[ShortText, ...] = Field(default=(), max_length=30)
+    condition_immunities: tuple[ShortText, ...] = Field(default=(), max_length=30)
+    attacks: tuple[Attack, ...] = Field(default=(), max_length=50)
+
+    @property
+    def cr_text(self) -> str:
+        """The challenge rating as printed: ``1/8``, ``1/4``, ``1/2``, ``0``, ``5``."""
+        return str(Fraction(self.challenge_rating).limit_denominator(8))
+
+    @property
+    def reach(self) -> int:
+        """The longest melee reach of its attacks in feet; 5 when it has none."""
+        reaches = [a.reach for a in self.attacks if a.reach is not None]
+        return max(reaches, default=5)
+
+    def saving_throw(self, ability: Ability) -> int:
+        """The saving throw bonus: the listed one, else the ability modifier."""
+        return self.saving_throws.get(ability, self.abilities.modifier(ability))
