@@ -55,12 +55,16 @@ class CreatureDock(QDockWidget):
         self.side_box = QComboBox()
         for side in Side:
             self.side_box.addItem(side.value.capitalize(), side)
-        self.side_box.activated.connect(lambda _: self._edit(side=Side(self.side_box.currentData())))
+        self.side_box.activated.connect(
+            lambda _: self._edit(side=Side(self.side_box.currentData()))
+        )
         form.addRow("Side", self.side_box)
         self.size_box = QComboBox()
         for size in Size:
             self.size_box.addItem(f"{size.value.capitalize()} ({size.space_feet:g} ft)", size)
-        self.size_box.activated.connect(lambda _: self._edit(size=Size(self.size_box.currentData())))
+        self.size_box.activated.connect(
+            lambda _: self._edit(size=Size(self.size_box.currentData()))
+        )
         form.addRow("Size", self.size_box)
         self.hp_bar = QProgressBar()
         self.hp_bar.setFormat("%v / %m HP")
