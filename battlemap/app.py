@@ -35,6 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["rulesets"]:  # `battlemap rulesets check|schema|list`: no Qt needed
+        from battlemap.rules.cli import main as rulesets_main
+
+        return rulesets_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         encounter = load_encounter(args.file) if args.file else load_demo_encounter()
@@ -48,8 +53,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_gui(encounter: Encounter, *, smoke: bool, screenshot: Path | None) -> int:
     # Qt is imported here so the rest of the command line works without a display.
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from battlemap.resources import app_icon_files
     from battlemap.ui.main_window import MainWindow
     from battlemap.ui.render import render_scene
 
