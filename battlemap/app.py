@@ -53,10 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_gui(encounter: Encounter, *, smoke: bool, screenshot: Path | None) -> int:
     # Qt is imported here so the rest of the command line works without a display.
-    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    from battlemap.resources import app_icon_files
     from battlemap.ui.main_window import MainWindow
     from battlemap.ui.render import render_scene
 
