@@ -53,8 +53,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_gui(encounter: Encounter, *, smoke: bool, screenshot: Path | None) -> int:
     # Qt is imported here so the rest of the command line works without a display.
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from battlemap.resources import app_icon_files
     from battlemap.ui.main_window import MainWindow
     from battlemap.ui.render import render_scene
 
@@ -62,6 +64,11 @@ def run_gui(encounter: Encounter, *, smoke: bool, screenshot: Path | None) -> in
     app.setOrganizationName(APP_NAME)
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)
+    QApplication.setDesktopFileName("battlemap")  # Wayland matches the window to battlemap.desktop
+    icon = QIcon()
+    for png in app_icon_files():
+        icon.addFile(str(png))
+    QApplication.setWindowIcon(icon)
     window = MainWindow(Document(encounter))
     if smoke:
         image = render_scene(window.scene, window.map_rect(), width=800)
