@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QUn
 
 from battlemap import APP_NAME, __version__
 from battlemap.model.document import Document
-from battlemap.ui import creature_dock
+from battlemap.ui import creature_dock, tools
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.map_view import MapView
 from battlemap.ui.players.controller import PlayersController
@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
 
     def _install_features(self) -> None:
         """Let each feature module add its menus, docks and tools: one line per feature."""
+        self.tools = tools.install(self)
         self.players = PlayersController(self, self.document, self.undo_stack, self.settings)
         self.creature_dock = creature_dock.install(self)
         creature_dock.add_token_menu_entries(self)

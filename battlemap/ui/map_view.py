@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
-from PySide6.QtCore import QPoint, QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QResizeEvent, QWheelEvent
+from PySide6.QtCore import QEvent, QPoint, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
 
 from battlemap.ui.style import scene_to_cell
@@ -33,6 +41,22 @@ class MapView(QGraphicsView):
         self.setMouseTracking(True)
         self._space_held = False
         self._pan_from: QPoint | None = None
+        # The map tools (battlemap.ui.tools) see mouse and key events after panning does;
+        # the hook returns True when the active tool used the event.
+        self.tool_hook: Callable[[QEvent], bool] | None = None
+        self.tool_cursor: Qt.CursorShape | None = None
+
+    def _use_tool(self, event: QEvent) -> bool:
+        if self.tool_hook is not None and self.tool_hook(event):
+            event.accept()
+            return True
+        return False
+
+    def _restore_cursor(self) -> None:
+        if self.tool_cursor is None:
+            self.viewport().unsetCursor()
+        else:
+            self.viewport().setCursor(self.tool_cursor)
 
     def visible_scene_rect(self) -> QRectF:
         return self.mapToScene(self.viewport().rect()).boundingRect()
@@ -80,12 +104,14 @@ class MapView(QGraphicsView):
             self._space_held = True
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
             return
+        if self._use_tool(event):
+            return
         super().keyPressEvent(event)
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space_held = False
-            self.viewport().unsetCursor()
+            self._restore_cursor()
             return
         super().keyReleaseEvent(event)
 
@@ -97,6 +123,8 @@ class MapView(QGraphicsView):
             self._pan_from = event.position().toPoint()
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             event.accept()
+            return
+        if self._use_tool(event):
             return
         super().mousePressEvent(event)
 
@@ -113,12 +141,26 @@ class MapView(QGraphicsView):
         self.cell_hovered.emit(
             math.floor(scene_to_cell(scene_pos.x())), math.floor(scene_to_cell(scene_pos.y()))
         )
+        if self._use_tool(event):
+            return
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._pan_from is not None:
             self._pan_from = None
-            self.viewport().unsetCursor()
+            self._restore_cursor()
             event.accept()
             return
+        if self._use_tool(event):
+            return
         super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        if self._use_tool(event):
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        if self._use_tool(event):
+            return
+        super().contextMenuEvent(event)

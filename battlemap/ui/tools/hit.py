@@ -1,0 +1,25 @@
+"""Finding the map feature under the pointer, with a tolerance that suits mouse and finger."""
+
+from __future__ import annotations
+
+from battlemap.model.features import WallKind
+from battlemap.ui.tools.base import PointerEvent, ToolContext
+from battlemap.ui.tools.shapes import distance_to_segment, feature_at
+
+HIT_TOLERANCE_PX = 12
+"""How close (screen pixels) a click must be to a wall; wide enough for a fingertip."""
+
+
+def feature_under(context: ToolContext, event: PointerEvent) -> str | None:
+    """The id of the wall, door, obstacle or terrain region under the pointer, or None."""
+    tolerance = HIT_TOLERANCE_PX * event.cells_per_pixel
+    return feature_at(context.document.encounter, event.cell, tolerance)
+
+
+def door_under(context: ToolContext, event: PointerEvent) -> str | None:
+    """The id of the nearest door within reach of the pointer, or None."""
+    tolerance = HIT_TOLERANCE_PX * event.cells_per_pixel
+    doors = [w for w in context.document.encounter.walls if w.kind is WallKind.DOOR]
+    scored = [(distance_to_segment(event.cell, d.a, d.b), d.id) for d in doors]
+    near = [entry for entry in scored if entry[0] <= tolerance]
+    return min(near)[1] if near else None
