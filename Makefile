@@ -31,3 +31,17 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# `make bundle`: the desktop app in dist/battlemap/ (PyInstaller; packaging/battlemap.spec).
+# Not part of `make test`. PyInstaller's cache goes to build/, inside the checkout.
+BUNDLE_STAMP := $(VENV)/.bundle-installed
+
+$(BUNDLE_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet --no-cache-dir -e '.[bundle]'
+	touch $(BUNDLE_STAMP)
+
+.PHONY: bundle
+bundle: $(BUNDLE_STAMP)
+	PYINSTALLER_CONFIG_DIR=$(CURDIR)/build/pyinstaller-cache $(PY) -m PyInstaller --noconfirm \
+		--clean --log-level WARN --distpath dist --workpath build/pyinstaller packaging/battlemap.spec
+	@du -sh dist/battlemap

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Start a built bundle as a user would and fail loudly if it cannot: `--version` must print
+# this checkout's version, `--smoke` must load the demo and render a frame offscreen, and
+# `rulesets check` must find and validate the shipped rulesets. Usage after `make bundle`:
+#   packaging/smoke-bundle.sh [dist/battlemap]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bundle=${1:-dist/battlemap}
+program="$bundle/battlemap"
+[ -x "$program" ] || { echo "smoke-bundle: no program at $program (run make bundle)" >&2; exit 1; }
+
+expected="Battlemap $(sed -n 's/^__version__ = "\(.*\)"$/\1/p' battlemap/__init__.py)"
+version=$("$program" --version)
+if [ "$version" != "$expected" ]; then
+  echo "smoke-bundle: --version printed '$version', expected '$expected'" >&2
+  exit 1
+fi
+echo "smoke-bundle: --version ok ($version)"
+
+QT_QPA_PLATFORM=offscreen "$program" --smoke
+"$program" rulesets check
+
+# d20 reads d20/grammar.lark by path when first imported; without it dice rolling dies.
+grammar="$bundle/_internal/d20/grammar.lark"
+[ -f "$grammar" ] || { echo "smoke-bundle: $grammar missing from the bundle" >&2; exit 1; }
+echo "smoke-bundle: ok"
