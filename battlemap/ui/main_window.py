@@ -7,8 +7,9 @@ from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QUndoView, QWidget
 
 from battlemap import APP_NAME, __version__
+from battlemap.io.monsters import SRD_ATTRIBUTION
 from battlemap.model.document import Document
-from battlemap.ui import creature_dock, tools
+from battlemap.ui import creature_dock, import_actions, tools
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.map_view import MapView
 from battlemap.ui.players.controller import PlayersController
@@ -102,6 +103,7 @@ class MainWindow(QMainWindow):
         self.players = PlayersController(self, self.document, self.undo_stack, self.settings)
         self.creature_dock = creature_dock.install(self)
         creature_dock.add_token_menu_entries(self)
+        self.map_importer = import_actions.install(self)
 
     # --- behaviour -----------------------------------------------------------
 
@@ -130,5 +132,5 @@ class MainWindow(QMainWindow):
             self,
             f"About {APP_NAME}",
             f"<b>{APP_NAME} {__version__}</b><p>A battle map for tabletop role-playing games "
-            "played around a real table.</p>",
+            f"played around a real table.</p><p><small>{SRD_ATTRIBUTION}</small></p>",
         )

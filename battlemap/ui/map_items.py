@@ -31,9 +31,10 @@ def _polygon(points: list[Point]) -> QPolygonF:
 class GridItem(QGraphicsItem):
     """The map's paper and its cell lines, with a border around the playable area."""
 
-    def __init__(self, grid: Grid) -> None:
+    def __init__(self, grid: Grid, paper: bool = True) -> None:
         super().__init__()
         self.grid = grid
+        self.paper = paper  # False over a background image, which must show through
         self.setZValue(Z_GRID)
 
     def boundingRect(self) -> QRectF:
@@ -43,7 +44,8 @@ class GridItem(QGraphicsItem):
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
         rect = self.boundingRect()
-        painter.fillRect(rect, style.MAP_BACKGROUND)
+        if self.paper:
+            painter.fillRect(rect, style.MAP_BACKGROUND)
         pen = QPen(style.GRID_LINE, 0)  # cosmetic: one pixel at any zoom
         painter.setPen(pen)
         exposed = option.exposedRect.intersected(rect)

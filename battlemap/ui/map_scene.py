@@ -12,6 +12,7 @@ from battlemap.model.creature import snap_position
 from battlemap.model.document import Change, Document, MoveCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
+from battlemap.ui.background_item import BackgroundLayer
 from battlemap.ui.map_items import GridItem, obstacle_item, terrain_item, wall_item
 from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.token_item import TokenItem
@@ -38,6 +39,7 @@ class MapScene(QGraphicsScene):
         # Features add entries to a token's right-click menu: build(menu, creature_id).
         self.token_menu_builders: list[Callable[[QMenu, EntityId], None]] = []
         self._map_items: list[QGraphicsItem] = []
+        self.background_layer = BackgroundLayer(self, document)
         self._rebuild_map()
         self._sync_tokens()
         document.subscribe(self._on_change)
@@ -54,7 +56,9 @@ class MapScene(QGraphicsScene):
         for item in self._map_items:
             self.removeItem(item)
         encounter = self.document.encounter
-        items: list[QGraphicsItem] = [GridItem(encounter.grid)]
+        self.background_layer.sync(encounter)
+        paper = self.background_layer.item is None
+        items: list[QGraphicsItem] = [GridItem(encounter.grid, paper=paper)]
         items += [terrain_item(region) for region in encounter.terrain]
         items += [obstacle_item(obstacle) for obstacle in encounter.obstacles]
         items += [wall_item(wall) for wall in encounter.walls]

@@ -1,0 +1,140 @@
+"""File > Import map… and drag-and-drop of map files onto the window.
+
+Universal VTT files (``.dd2vtt``, ``.uvtt``, ``.df2vtt``) bring their grid, walls, doors,
+windows, lights and image; PNG, JPEG and WEBP images become the background of a grid sized
+to them (align it with View > Align grid to image). Each import is one undo step. A file that
+cannot be read shows a dialog with the reader's message (file, field, what is wrong).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from battlemap.io.errors import FileFormatError
+from battlemap.io.map_import import IMAGE_SUFFIXES, UVTT_SUFFIXES, MapImport, import_image_map
+from battlemap.io.uvtt import read_uvtt
+from battlemap.ui.background_item import ImageDecodeError
+from battlemap.ui.undo import push
+
+if TYPE_CHECKING:
+    from battlemap.ui.main_window import MainWindow
+
+MAP_SUFFIXES = UVTT_SUFFIXES + IMAGE_SUFFIXES
+FILE_FILTER = (
+    "Maps (*.dd2vtt *.uvtt *.df2vtt *.png *.jpg *.jpeg *.webp);;"
+    "Universal VTT (*.dd2vtt *.uvtt *.df2vtt);;Images (*.png *.jpg *.jpeg *.webp)"
+)
+
+
+def is_map_file(path: Path) -> bool:
+    return path.suffix.lower() in MAP_SUFFIXES
+
+
+def read_map_file(path: Path) -> MapImport:
+    """Read a Universal VTT file or an image, chosen by suffix.
+
+    Raises:
+        FileFormatError: from the reader, or for a suffix that is neither.
+    """
+    suffix = path.suffix.lower()
+    if suffix in UVTT_SUFFIXES:
+        return read_uvtt(path)
+    if suffix in IMAGE_SUFFIXES:
+        return import_image_map(path)
+    raise FileFormatError(path, f"'{suffix}' is not a map file ({', '.join(MAP_SUFFIXES)})")
+
+
+def show_error(parent: QWidget, title: str, text: str) -> QMessageBox:
+    """A window-modal warning that does not block the caller (tests can find and close it)."""
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
+    box.setObjectName("import-error")
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
+
+
+class MapImporter(QObject):
+    """The import action and the drop target for map files on the window's map view."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.action = QAction("Import &map…", window)
+        self.action.setShortcut(QKeySequence("Ctrl+I"))
+        self.action.setStatusTip("Import a Universal VTT map or a map image")
+        self.action.triggered.connect(self.choose_and_import)
+        window.view.viewport().setAcceptDrops(True)
+        window.view.viewport().installEventFilter(self)
+
+    def choose_and_import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, "Import map", "", FILE_FILTER)
+        if path:
+            self.import_file(Path(path))
+
+    def import_file(self, path: Path) -> bool:
+        """Import ``path`` as one undo step; on failure show the message and change nothing."""
+        window = self.window
+        try:
+            result = read_map_file(path)
+        except FileFormatError as error:
+            show_error(window, "Cannot import map", str(error))
+            return False
+        document = window.document
+        name = document.add_image(result.image, result.image_info.format.suffix)
+        try:
+            window.scene.background_layer.preload(name)
+        except ImageDecodeError as error:
+            show_error(window, "Cannot import map", f"{path}: image: {error}")
+            return False
+        push(window.undo_stack, document, result.command(document.encounter, name))
+        window.fit_map()
+        walls = f", {len(result.walls)} walls, doors and windows" if result.walls else ""
+        info = result.image_info
+        window.statusBar().showMessage(
+            f"Imported {path.name}: {result.grid.width} x {result.grid.height} cells, "
+            f"{info.width} x {info.height} {info.format.name}{walls}",
+            8000,
+        )
+        return True
+
+    # --- drag and drop of files onto the map -------------------------------------------
+
+    def _dropped_map(self, event: QDragEnterEvent | QDropEvent) -> Path | None:
+        mime = event.mimeData()
+        if not mime.hasUrls():
+            return None
+        paths = [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()]
+        return paths[0] if len(paths) == 1 and is_map_file(paths[0]) else None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
+            assert isinstance(event, QDragEnterEvent | QDropEvent)
+            if self._dropped_map(event) is not None:
+                event.acceptProposedAction()
+                return True
+        elif kind == QEvent.Type.Drop:
+            assert isinstance(event, QDropEvent)
+            path = self._dropped_map(event)
+            if path is not None:
+                event.acceptProposedAction()
+                self.import_file(path)
+                return True
+        return False
+
+
+def install(window: MainWindow) -> MapImporter:
+    """Add File > Import map… (before Quit) and accept map files dropped on the map."""
+    importer = MapImporter(window)
+    menu = window.file_menu
+    if window.quit_action in menu.actions():
+        menu.insertAction(window.quit_action, importer.action)
+        menu.insertSeparator(window.quit_action)
+    else:
+        menu.addAction(importer.action)
+    return importer

@@ -1,0 +1,168 @@
+"""File > Import map… and dropping map files: the encounter, the drawn background, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import WallKind
+from battlemap.ui.background_item import TILE, BackgroundItem
+from battlemap.ui.main_window import MainWindow
+from battlemap.ui.render import render_scene
+from battlemap.ui.style import MAP_BACKGROUND, cell_to_scene
+
+FIXTURES = Path(__file__).resolve().parents[1] / "io" / "fixtures"
+TINY_UVTT = FIXTURES / "tiny-format-0.2.uvtt"
+TINY_PNG = FIXTURES / "tiny.png"
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+def error_box(window: MainWindow) -> QMessageBox | None:
+    return window.findChild(QMessageBox, "import-error")
+
+
+def pixel_at_cell(window: MainWindow, x: float, y: float) -> QColor:
+    """The rendered colour at cell coordinates (x, y), rendering the map at 8 px per cell."""
+    rect = window.map_rect()
+    image = render_scene(window.scene, rect, width=round(rect.width() / 8))
+    return image.pixelColor(round(x * 8), round(y * 8))
+
+
+def test_file_menu_has_import_map(window: MainWindow) -> None:
+    texts = [action.text() for action in window.file_menu.actions()]
+    assert "Import &map…" in texts
+
+
+def test_import_uvtt_sets_map_draws_image_and_undoes(window: MainWindow) -> None:
+    before = window.document.encounter
+    assert pixel_at_cell(window, 1.5, 1.5) == MAP_BACKGROUND
+    assert window.map_importer.import_file(TINY_UVTT)
+    encounter = window.document.encounter
+    assert (encounter.grid.width, encounter.grid.height) == (4, 3)
+    assert sum(w.kind is WallKind.DOOR for w in encounter.walls) == 1
+    item = window.scene.background_layer.item
+    assert isinstance(item, BackgroundItem)
+    assert (item.image_width, item.image_height) == (40, 30)
+    # 10 image pixels per cell: the 40 px image spans the 4 cells.
+    assert item.mapToScene(QPointF(40, 30)) == QPointF(cell_to_scene(4), cell_to_scene(3))
+    colour = pixel_at_cell(window, 0.5, 2.5)  # the fixture image is (200, 180, 140)
+    assert abs(colour.red() - 200) <= 3 and abs(colour.blue() - 140) <= 3
+    assert window.undo_stack.count() == 1
+    window.undo_stack.undo()
+    assert window.document.encounter == before
+    assert window.scene.background_layer.item is None
+    assert pixel_at_cell(window, 1.5, 1.5) == MAP_BACKGROUND
+
+
+def test_import_png_image_sizes_grid_and_keeps_walls(window: MainWindow) -> None:
+    walls = window.document.encounter.walls
+    assert window.map_importer.import_file(TINY_PNG)
+    encounter = window.document.encounter
+    assert encounter.walls == walls
+    assert encounter.background is not None and encounter.background.image.endswith(".png")
+    assert (encounter.grid.width, encounter.grid.height) == (1, 1)  # 40x30 px at 100 px/cell
+
+
+def test_bad_file_shows_the_message_and_changes_nothing(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    data = json.loads(TINY_UVTT.read_text())
+    data["line_of_sight"][0][0]["x"] = 1e9
+    bad = tmp_path / "broken.dd2vtt"
+    bad.write_text(json.dumps(data))
+    before = window.document.encounter
+    assert not window.map_importer.import_file(bad)
+    box = error_box(window)
+    assert box is not None and box.isVisible()
+    assert "broken.dd2vtt" in box.text() and "line_of_sight.0.0.x" in box.text()
+    assert window.document.encounter == before and window.undo_stack.count() == 0
+    box.close()
+
+
+def test_image_with_a_good_header_but_broken_pixels_is_refused(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    png = TINY_PNG.read_bytes()
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(png[:40])  # header says 40x30, the pixel data is cut off
+    assert not window.map_importer.import_file(broken)
+    box = error_box(window)
+    assert box is not None and "broken.png" in box.text()
+    box.close()
+    assert window.undo_stack.count() == 0
+
+
+def drop(window: MainWindow, path: Path) -> bool:
+    """Drag ``path`` over the map view and drop it; True when the drop was accepted."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    viewport = window.view.viewport()
+    pos = QPointF(viewport.rect().center())
+    enter = QDragEnterEvent(
+        pos.toPoint(),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(viewport, enter)
+    if not enter.isAccepted():
+        return False
+    dropped = QDropEvent(
+        pos,
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(viewport, dropped)
+    return dropped.isAccepted()
+
+
+def test_dropping_a_map_file_imports_it(window: MainWindow) -> None:
+    assert drop(window, TINY_UVTT)
+    assert window.document.encounter.grid.width == 4
+    assert window.undo_stack.count() == 1
+
+
+def test_dropping_another_file_is_not_accepted(window: MainWindow, tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("hello")
+    before = window.document.encounter
+    drop(window, text)  # the view may take the drag, but nothing is imported
+    assert window.document.encounter == before and window.undo_stack.count() == 0
+    assert error_box(window) is None
+
+
+def test_real_webp_map_is_decoded_and_drawn(window: MainWindow) -> None:
+    path = DATA / "vtt-maps_azheim-meeting.dd2vtt"
+    if not path.is_file():
+        pytest.skip(f"real test data {path.name} is not present in {DATA}")
+    assert window.map_importer.import_file(path)
+    item = window.scene.background_layer.item
+    assert item is not None and (item.image_width, item.image_height) == (2048, 2048)
+    assert item.tile(0, 1, 1).width() == TILE  # 2048 px = two tiles across
+    assert item.tile(3, 0, 0).width() == TILE // 8  # a level-of-detail copy
+    assert pixel_at_cell(window, 4, 4) != MAP_BACKGROUND
+
+
+def test_moving_the_background_does_not_decode_again(window: MainWindow) -> None:
+    from battlemap.io.map_import import ReplaceMap
+    from battlemap.ui.undo import push
+
+    window.map_importer.import_file(TINY_UVTT)
+    item = window.scene.background_layer.item
+    background = window.document.encounter.background
+    assert item is not None and background is not None
+    moved = background.model_copy(update={"offset_x": 10.0, "pixels_per_cell": 20.0})
+    push(window.undo_stack, window.document, ReplaceMap((("background", background, moved),)))
+    assert window.scene.background_layer.item is item
+    # Image pixel 10 (the offset) lies on the map's left edge; 20 px per cell.
+    assert item.mapToScene(QPointF(10, 0)).x() == pytest.approx(0)
+    assert item.mapToScene(QPointF(30, 0)).x() == pytest.approx(cell_to_scene(1))
