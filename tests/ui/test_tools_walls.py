@@ -144,3 +144,26 @@ def test_switching_tool_mid_chain_keeps_what_was_drawn(window: MainWindow) -> No
     window.tools.actions["measure"].trigger()
     assert len(window.document.encounter.walls) == 1
     assert window.tools.context.overlay.items == []
+
+
+def test_drawn_walls_and_doors_show_in_their_colours(window: MainWindow) -> None:
+    from PySide6.QtGui import QColor
+
+    from battlemap.ui import style
+    from battlemap.ui.render import render_scene
+
+    def close(a: QColor, b: QColor) -> bool:
+        return all(abs(p - q) <= 40 for p, q in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True))
+
+    window.tools.activate("walls")
+    click(window.view, 8, 1)
+    double_click(window.view, 11, 1)
+    window.tools.activate("doors")
+    click(window.view, 8, 3)
+    double_click(window.view, 10, 3)
+    window.tools.activate("select")  # no preview handles over the probes
+    pixels = 40
+    image = render_scene(window.scene, window.map_rect(), width=12 * pixels)
+    assert close(image.pixelColor(int(9.5 * pixels), pixels), style.WALL)
+    assert close(image.pixelColor(9 * pixels, 3 * pixels), style.DOOR_CLOSED)
+    assert close(image.pixelColor(int(9.5 * pixels), 2 * pixels), style.MAP_BACKGROUND)

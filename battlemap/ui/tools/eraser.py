@@ -10,11 +10,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem
 
-from battlemap.model.features import Wall
+from battlemap.model.features import Point, Wall
 from battlemap.model.map_commands import UnknownFeatureError, find_feature, remove_entities
 from battlemap.ui.tools.base import PointerEvent, Tool, ToolContext
-from battlemap.ui.tools.hit import feature_under
+from battlemap.ui.tools.hit import HIT_TOLERANCE_PX, feature_under
 from battlemap.ui.tools.preview import ERASE, cosmetic_pen, polyline
+from battlemap.ui.tools.shapes import feature_at, points_along
 
 
 class EraserTool(Tool):
@@ -30,6 +31,7 @@ class EraserTool(Tool):
     def __init__(self, context: ToolContext) -> None:
         super().__init__(context)
         self.doomed: list[str] = []
+        self._last: Point | None = None
         self._erasing = False
 
     def _outline(self, feature_ids: list[str]) -> list[QGraphicsItem]:
@@ -53,7 +55,7 @@ class EraserTool(Tool):
     def press(self, event: PointerEvent) -> bool:
         if event.left:
             self._erasing = True
-            self.doomed = []
+            self.doomed, self._last = [], None
             self._collect(event)
         return True
 
@@ -71,13 +73,19 @@ class EraserTool(Tool):
         return True
 
     def _collect(self, event: PointerEvent) -> None:
-        hit = feature_under(self.context, event)
-        if hit is not None and hit not in self.doomed:
-            self.doomed.append(hit)
+        """Add what lies under the pointer, and along its path since the last event."""
+        start = self._last if self._last is not None else event.cell
+        self._last = event.cell
+        tolerance = HIT_TOLERANCE_PX * event.cells_per_pixel
+        encounter = self.context.document.encounter
+        for point in points_along(start, event.cell, tolerance):
+            hit = feature_at(encounter, point, tolerance)
+            if hit is not None and hit not in self.doomed:
+                self.doomed.append(hit)
         self.context.overlay.show(self._outline(self.doomed))
 
     def finish(self) -> None:
-        doomed, self.doomed, self._erasing = self.doomed, [], False
+        doomed, self.doomed, self._erasing, self._last = self.doomed, [], False, None
         command = remove_entities(self.context.document.encounter, doomed)
         if command is not None:
             self.context.push(command)

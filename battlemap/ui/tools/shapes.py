@@ -38,6 +38,15 @@ def snap_to_centre(point: Point, grid: Grid) -> Point:
     return (col + 0.5, row + 0.5)
 
 
+def points_along(a: Point, b: Point, step: float) -> list[Point]:
+    """Points from ``a`` to ``b`` inclusive, at most ``step`` apart (a fast drag, filled in)."""
+    count = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / step))
+    return [
+        (a[0] + (b[0] - a[0]) * i / count, a[1] + (b[1] - a[1]) * i / count)
+        for i in range(count + 1)
+    ]
+
+
 def distance_to_segment(point: Point, a: Point, b: Point) -> float:
     """Shortest distance from ``point`` to the segment ``a``-``b`` (a point when a == b)."""
     ax, ay = a

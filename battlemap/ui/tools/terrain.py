@@ -8,8 +8,6 @@ nothing.
 
 from __future__ import annotations
 
-import math
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem, QWidget
@@ -21,7 +19,13 @@ from battlemap.ui.tools.base import PointerEvent, ToolContext
 from battlemap.ui.tools.chain import PolygonTool
 from battlemap.ui.tools.options import choice, options_row
 from battlemap.ui.tools.preview import PREVIEW, cell_squares
-from battlemap.ui.tools.shapes import Cell, cell_at, cells_to_rectangles, point_in_polygon
+from battlemap.ui.tools.shapes import (
+    Cell,
+    cell_at,
+    cells_to_rectangles,
+    point_in_polygon,
+    points_along,
+)
 
 PAINT, POLYGON = "paint", "polygon"
 KIND_CHOICES = [
@@ -35,13 +39,7 @@ BRUSH_STEP_CELLS = 0.25
 
 def cells_along(a: Point, b: Point) -> list[Cell]:
     """The cells the straight stroke from ``a`` to ``b`` passes through (sampled)."""
-    steps = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / BRUSH_STEP_CELLS))
-    return list(
-        dict.fromkeys(
-            cell_at((a[0] + (b[0] - a[0]) * i / steps, a[1] + (b[1] - a[1]) * i / steps))
-            for i in range(steps + 1)
-        )
-    )
+    return list(dict.fromkeys(cell_at(point) for point in points_along(a, b, BRUSH_STEP_CELLS)))
 
 
 class TerrainTool(PolygonTool):

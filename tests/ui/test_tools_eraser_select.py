@@ -1,0 +1,174 @@
+"""Eraser, selecting and deleting map features and tokens, map settings, shortcuts and pan."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QSpinBox
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import Obstacle, TerrainRegion, Wall, WallKind
+from battlemap.model.map_commands import AddObstacle, AddTerrain, AddWalls
+from battlemap.ui.main_window import MainWindow
+from battlemap.ui.tools.map_settings import MapSettingsDialog
+from battlemap.ui.tools.select import SelectTool
+from tests.ui.tool_input import at, click, hover, send_mouse, stroke
+
+
+def furnish(window: MainWindow) -> None:
+    """A wall, a door, an obstacle and a terrain region in the empty top-right corner."""
+    window.tools.context.push(
+        AddWalls(
+            (
+                Wall(id="w-top", a=(8, 1), b=(11, 1)),  # type: ignore[arg-type]
+                Wall(id="d-top", a=(11, 1), b=(11, 2), kind=WallKind.DOOR),  # type: ignore[arg-type]
+            )
+        )
+    )
+    square = [(8, 3), (10, 3), (10, 5), (8, 5)]
+    window.tools.context.push(AddObstacle(Obstacle(id="o-box", points=square)))  # type: ignore[arg-type]
+    region = TerrainRegion(id="t-mud", points=[(3, 0), (5, 0), (5, 2), (3, 2)])  # type: ignore[arg-type]
+    window.tools.context.push(AddTerrain((region,)))
+
+
+def feature_ids(window: MainWindow) -> set[str]:
+    encounter = window.document.encounter
+    return {f.id for f in (*encounter.walls, *encounter.obstacles, *encounter.terrain)}
+
+
+def test_eraser_removes_what_it_clicks_and_undo_restores(window: MainWindow) -> None:
+    furnish(window)
+    window.tools.activate("eraser")
+    view = window.view
+    hover(view, 9.5, 1.05)
+    assert window.tools.context.overlay.items, "the wall under the pointer is outlined"
+    click(view, 9.5, 1.05)
+    click(view, 9, 4)
+    click(view, 4, 1)
+    assert feature_ids(window) == {"d-top"}
+    assert window.undo_stack.undoText() == "Erase terrain"
+    for _ in range(3):
+        window.undo_stack.undo()
+    assert feature_ids(window) == {"w-top", "d-top", "o-box", "t-mud"}
+    click(view, 6.5, 7)  # nothing there but a token: nothing happens
+    assert window.undo_stack.index() == window.undo_stack.count() - 3
+
+
+def test_eraser_drag_removes_several_in_one_step(window: MainWindow) -> None:
+    furnish(window)
+    window.tools.activate("eraser")
+    before = window.undo_stack.count()
+    stroke(window.view, [(9, 0.8), (10.9, 1.5), (9, 4)], steps=1)
+    assert feature_ids(window) == {"t-mud"}
+    assert window.undo_stack.count() == before + 1
+    window.undo_stack.undo()
+    assert len(feature_ids(window)) == 4
+
+
+def test_select_a_wall_and_delete_it(window: MainWindow) -> None:
+    furnish(window)
+    view = window.view
+    click(view, 9.5, 1.05)
+    select = window.tools.tools["select"]
+    assert isinstance(select, SelectTool)
+    assert select.selected_feature == "w-top"
+    window.tools.delete_action.trigger()
+    assert "w-top" not in feature_ids(window)
+    assert select.selected_feature is None  # the outline goes with it
+    window.undo_stack.undo()
+    assert "w-top" in feature_ids(window)
+
+
+def test_delete_removes_selected_tokens_as_one_step(window: MainWindow) -> None:
+    window.scene.tokens["c-medium"].setSelected(True)  # type: ignore[index]
+    window.scene.tokens["c-large"].setSelected(True)  # type: ignore[index]
+    window.tools.delete_action.trigger()
+    names = [c.name for c in window.document.encounter.creatures]
+    assert names == ["Owl", "Giant", "Dragon"]
+    assert window.undo_stack.count() == 1
+    window.undo_stack.undo()
+    assert len(window.document.encounter.creatures) == 5
+    assert window.document.encounter.creatures[1].name == "Fighter"
+
+
+def test_delete_with_nothing_selected_says_so(window: MainWindow) -> None:
+    window.tools.delete_action.trigger()
+    assert window.undo_stack.count() == 0
+    assert window.tools.hint_label.text() == "Nothing selected to delete."
+
+
+def test_clicking_a_token_does_not_select_the_terrain_under_it(window: MainWindow) -> None:
+    region = TerrainRegion(points=[(1, 1), (4, 1), (4, 4), (1, 4)])
+    window.tools.context.push(AddTerrain((region,)))
+    click(window.view, 2.5, 2.5)  # the fighter stands on it
+    select = window.tools.tools["select"]
+    assert isinstance(select, SelectTool)
+    assert select.selected_feature is None
+    assert window.scene.tokens["c-medium"].isSelected()  # type: ignore[index]
+
+
+def test_map_settings_dialog_changes_the_grid_in_one_undo_step(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    window.tools.map_settings_action.trigger()
+    dialog = window.findChild(MapSettingsDialog)
+    assert dialog is not None and dialog.isVisible()
+    dialog.findChild(QSpinBox, "map-width").setValue(30)
+    dialog.findChild(QSpinBox, "map-height").setValue(25)
+    dialog.findChild(QDoubleSpinBox, "cell-feet").setValue(10)
+    dialog.accept()
+    grid = window.document.encounter.grid
+    assert (grid.width, grid.height, grid.cell_feet) == (30, 25, 10)
+    assert window.map_rect().width() == 30 * 64
+    window.undo_stack.undo()
+    assert window.document.encounter.grid.width == 12
+
+
+def test_map_settings_cancel_or_no_change_records_nothing(window: MainWindow) -> None:
+    dialog = window.tools.open_map_settings()
+    dialog.accept()
+    dialog = window.tools.open_map_settings()
+    dialog.findChild(QSpinBox, "map-width").setValue(40)
+    dialog.reject()
+    assert window.undo_stack.count() == 0
+
+
+def test_tools_have_shortcuts_tooltips_and_hints(window: MainWindow, qtbot: QtBot) -> None:
+    expected = {
+        "select": "V",
+        "measure": "M",
+        "walls": "W",
+        "doors": "D",
+        "obstacles": "O",
+        "terrain": "T",
+        "eraser": "E",
+    }
+    for key, shortcut in expected.items():
+        action = window.tools.actions[key]
+        assert action.shortcut().toString() == shortcut
+        assert f"({shortcut})" in action.toolTip()
+        assert not action.icon().isNull()
+        assert action in window.tools_toolbar.actions()
+    window.activateWindow()
+    qtbot.waitActive(window)
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_W)
+    assert window.tools.active.key == "walls"
+    assert window.tools.hint_label.text().startswith("Walls:")
+    assert window.tools.actions["walls"].isChecked()
+    qtbot.keyClick(window.view, Qt.Key.Key_Escape)  # nothing drawn: back to Select
+    assert window.tools.active.key == "select"
+
+
+def test_middle_drag_pans_without_drawing(window: MainWindow) -> None:
+    window.tools.activate("walls")
+    view = window.view
+    before = view.horizontalScrollBar().value()
+    middle = Qt.MouseButton.MiddleButton
+    start, end = at(view, 6, 5), at(view, 4, 5)
+    send_mouse(view, QEvent.Type.MouseButtonPress, start, middle, middle)
+    send_mouse(view, QEvent.Type.MouseMove, end, Qt.MouseButton.NoButton, middle)
+    send_mouse(view, QEvent.Type.MouseButtonRelease, end, middle, Qt.MouseButton.NoButton)
+    QApplication.processEvents()
+    assert view.horizontalScrollBar().value() != before
+    assert window.tools.tools["walls"].points == []  # type: ignore[attr-defined]
+    assert view.viewport().cursor().shape() == Qt.CursorShape.CrossCursor
