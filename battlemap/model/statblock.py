@@ -22,6 +22,11 @@ Feet = Annotated[int, Field(ge=0, le=10_000)]
 ShortText = Annotated[str, Field(max_length=200)]
 
 
+def format_cr(challenge_rating: float) -> str:
+    """A challenge rating as printed: ``1/8``, ``1/4``, ``1/2``, ``0``, ``5``."""
+    return str(Fraction(challenge_rating).limit_denominator(8))
+
+
 class Ability(StrEnum):
     STR = "strength"
     DEX = "dexterity"
@@ -144,7 +149,7 @@ class StatBlock(BaseModel):
     @property
     def cr_text(self) -> str:
         """The challenge rating as printed: ``1/8``, ``1/4``, ``1/2``, ``0``, ``5``."""
-        return str(Fraction(self.challenge_rating).limit_denominator(8))
+        return format_cr(self.challenge_rating)
 
     @property
     def reach(self) -> int:

@@ -1,0 +1,387 @@
+"""The creature library dock: find SRD (or your own) monsters and put them on the map.
+
+Search by name and filter by challenge rating, size and type; drag a monster onto the map,
+or add N numbered copies (Goblin 1..N, continuing after any already there) placed on free
+cells around the middle of the view. Hit points are the average or rolled. Each drop or
+"Add" is one undo step.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battlemap.io.errors import FileFormatError
+from battlemap.io.monsters import (
+    HitPoints,
+    creature_from_statblock,
+    import_5e_monsters,
+    load_library,
+    numbered_names,
+)
+from battlemap.model.creature import Creature, Size
+from battlemap.model.document import AddCreature, Command, Document
+from battlemap.model.encounter import Encounter
+from battlemap.model.map_commands import CommandGroup
+from battlemap.model.statblock import StatBlock, format_cr
+from battlemap.resources import asset_path
+from battlemap.ui.import_actions import show_error
+from battlemap.ui.style import scene_to_cell
+from battlemap.ui.undo import push
+
+if TYPE_CHECKING:
+    from battlemap.ui.main_window import MainWindow
+
+MIME_TYPE = "application/x-battlemap-statblock"
+"""Drag payload: the monster's name (UTF-8)."""
+ANY = "Any"
+MAX_COPIES = 50
+NAME_COLUMN, CR_COLUMN, SIZE_COLUMN, TYPE_COLUMN = range(4)
+
+
+def free_spaces(
+    encounter: Encounter, size: Size, count: int, near: tuple[float, float]
+) -> list[tuple[float, float]]:
+    """Top-left corners (in cells) of up to ``count`` spaces for creatures of ``size``.
+
+    Spaces lie wholly on the map, overlap no creature nor each other, sit on whole cells,
+    and are the ones whose centres are nearest ``near`` (ties: top row first, then left).
+    Tiny creatures take a whole cell each. Fewer are returned when the map is full.
+    """
+    grid = encounter.grid
+    side = max(1, math.ceil(size.space_feet / grid.cell_feet - 1e-9))
+    taken: set[tuple[int, int]] = set()
+    for creature in encounter.creatures:
+        extent = creature.space_cells(grid.cell_feet)
+        for cx in range(math.floor(creature.x), math.ceil(creature.x + extent - 1e-9)):
+            for cy in range(math.floor(creature.y), math.ceil(creature.y + extent - 1e-9)):
+                taken.add((cx, cy))
+    # Look in a window around ``near`` first (a 1000 x 1000 map has a million candidates).
+    radius = side * math.ceil(math.sqrt(count)) + 10
+    spaces = _fill(grid.width, grid.height, side, count, near, taken, radius)
+    if len(spaces) < count:
+        spaces += _fill(grid.width, grid.height, side, count - len(spaces), near, taken, None)
+    return spaces
+
+
+def _fill(
+    width: int,
+    height: int,
+    side: int,
+    count: int,
+    near: tuple[float, float],
+    taken: set[tuple[int, int]],
+    radius: int | None,
+) -> list[tuple[float, float]]:
+    """Place up to ``count`` spaces (marking them in ``taken``) within ``radius`` cells of
+    ``near``, or anywhere when ``radius`` is None."""
+    xs, ys = range(width - side + 1), range(height - side + 1)
+    if radius is not None:
+        xs = range(max(0, int(near[0]) - radius), min(width - side, int(near[0]) + radius) + 1)
+        ys = range(max(0, int(near[1]) - radius), min(height - side, int(near[1]) + radius) + 1)
+    candidates = [(x, y) for y in ys for x in xs]
+    candidates.sort(key=lambda p: (math.dist((p[0] + side / 2, p[1] + side / 2), near), p[1]))
+    spaces: list[tuple[float, float]] = []
+    for x, y in candidates:
+        cells = {(x + dx, y + dy) for dx in range(side) for dy in range(side)}
+        if cells & taken:
+            continue
+        taken |= cells
+        spaces.append((float(x), float(y)))
+        if len(spaces) == count:
+            break
+    return spaces
+
+
+def add_creatures_command(creatures: Iterable[Creature], text: str) -> Command:
+    """One undo step adding every creature."""
+    return CommandGroup(tuple(AddCreature(creature) for creature in creatures), text=text)
+
+
+class MonsterList(QTreeWidget):
+    """The filtered monsters; dragging a row carries the monster's name."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setHeaderLabels(["Name", "CR", "Size", "Type"])
+        self.setRootIsDecorated(False)
+        self.setDragEnabled(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setSortingEnabled(True)
+        self.sortByColumn(NAME_COLUMN, Qt.SortOrder.AscendingOrder)
+
+    def mimeTypes(self) -> list[str]:
+        return [MIME_TYPE]
+
+    def mimeData(self, items: list[QTreeWidgetItem]) -> QMimeData:  # type: ignore[override]
+        mime = QMimeData()
+        if items:
+            mime.setData(MIME_TYPE, QByteArray(items[0].text(NAME_COLUMN).encode("utf-8")))
+        return mime
+
+
+class LibraryDock(QDockWidget):
+    """Search, filter and place monsters (see the module docstring)."""
+
+    def __init__(self, window: MainWindow, monsters: Iterable[StatBlock]) -> None:
+        super().__init__("Creature library", window)
+        self.setObjectName("library-dock")
+        self.window_ = window
+        self.document: Document = window.document
+        self.monsters: dict[str, StatBlock] = {}
+        self.drop_target: MonsterDropTarget | None = None
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search by name")
+        self.search.setClearButtonEnabled(True)
+        layout.addWidget(self.search)
+        filters = QHBoxLayout()
+        self.cr_box, self.size_box, self.type_box = QComboBox(), QComboBox(), QComboBox()
+        for label, box in (("CR", self.cr_box), ("Size", self.size_box), ("Type", self.type_box)):
+            filters.addWidget(QLabel(label))
+            filters.addWidget(box, 1)
+        layout.addLayout(filters)
+        self.list = MonsterList()
+        layout.addWidget(self.list, 1)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.summary)
+        form = QFormLayout()
+        self.count = QSpinBox()
+        self.count.setRange(1, MAX_COPIES)
+        self.hit_points = QComboBox()
+        self.hit_points.addItem("Average", HitPoints.AVERAGE)
+        self.hit_points.addItem("Rolled", HitPoints.ROLLED)
+        form.addRow("Copies", self.count)
+        form.addRow("Hit points", self.hit_points)
+        layout.addLayout(form)
+        buttons = QHBoxLayout()
+        self.add_button = QPushButton("Add to map")
+        self.load_button = QPushButton("Load monsters…")
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.load_button)
+        layout.addLayout(buttons)
+        self.setWidget(body)
+
+        self.add_monsters(monsters)
+        self.search.textChanged.connect(self.refilter)
+        for box in (self.cr_box, self.size_box, self.type_box):
+            box.currentIndexChanged.connect(self.refilter)
+        self.list.currentItemChanged.connect(self._show_summary)
+        self.list.itemDoubleClicked.connect(lambda *_: self.add_selected())
+        self.add_button.clicked.connect(self.add_selected)
+        self.load_button.clicked.connect(self.choose_and_load)
+
+    # --- the list ---------------------------------------------------------------------
+
+    def add_monsters(self, monsters: Iterable[StatBlock]) -> None:
+        """Add (or replace, by name) monsters and rebuild the filters and the list."""
+        for block in monsters:
+            self.monsters[block.name] = block
+        crs = sorted({b.challenge_rating for b in self.monsters.values()})
+        types = sorted({b.type for b in self.monsters.values()})
+        for box, values in (
+            (self.cr_box, [(format_cr(cr), cr) for cr in crs]),
+            (self.size_box, [(size.value.capitalize(), size) for size in Size]),
+            (self.type_box, [(kind, kind) for kind in types]),
+        ):
+            box.blockSignals(True)
+            box.clear()
+            box.addItem(ANY, None)
+            for text, data in values:
+                box.addItem(text, data)
+            box.blockSignals(False)
+        self.list.clear()
+        for block in self.monsters.values():
+            row = QTreeWidgetItem([block.name, block.cr_text, block.size.value, block.type])
+            row.setData(CR_COLUMN, Qt.ItemDataRole.UserRole, block.challenge_rating)
+            self.list.addTopLevelItem(row)
+        for column in (CR_COLUMN, SIZE_COLUMN):
+            self.list.resizeColumnToContents(column)
+        self.refilter()
+
+    def matches(self, block: StatBlock) -> bool:
+        """True when the monster passes the search text and the CR, size and type filters."""
+        text = self.search.text().strip().lower()
+        cr, size, kind = (box.currentData() for box in (self.cr_box, self.size_box, self.type_box))
+        return (
+            (not text or text in block.name.lower())
+            and (cr is None or block.challenge_rating == cr)
+            and (size is None or block.size == size)  # Qt hands enums back as str
+            and (kind is None or block.type == kind)
+        )
+
+    def _rows(self) -> list[QTreeWidgetItem]:
+        rows = (self.list.topLevelItem(i) for i in range(self.list.topLevelItemCount()))
+        return [row for row in rows if row is not None]
+
+    def refilter(self) -> None:
+        for row in self._rows():
+            row.setHidden(not self.matches(self.monsters[row.text(NAME_COLUMN)]))
+
+    def visible_names(self) -> list[str]:
+        """Names of the monsters the filters let through, in list order."""
+        return [row.text(NAME_COLUMN) for row in self._rows() if not row.isHidden()]
+
+    def select(self, name: str) -> None:
+        found = self.list.findItems(name, Qt.MatchFlag.MatchExactly, NAME_COLUMN)
+        if found:
+            self.list.setCurrentItem(found[0])
+
+    def selected(self) -> StatBlock | None:
+        row = self.list.currentItem()
+        return self.monsters.get(row.text(NAME_COLUMN)) if row and not row.isHidden() else None
+
+    def _show_summary(self) -> None:
+        block = self.selected()
+        if block is None:
+            self.summary.clear()
+            return
+        speeds = ", ".join(
+            f"{mode} {feet}"
+            for mode in ("walk", "fly", "swim", "climb", "burrow")
+            if (feet := getattr(block.speeds, mode))
+        )
+        attacks = "; ".join(
+            f"{a.name} {a.to_hit:+d}"
+            + (f" reach {a.reach}" if a.reach is not None else "")
+            + (f" range {a.range_normal}" if a.range_normal is not None else "")
+            + (f"/{a.range_long}" if a.range_long is not None else "")
+            for a in block.attacks
+        )
+        self.summary.setText(
+            f"<b>{block.name}</b> — {block.size.value} {block.type}, CR {block.cr_text}<br>"
+            f"AC {block.armor_class}, HP {block.hit_points} ({block.hit_dice}), {speeds} ft<br>"
+            f"Passive Perception {block.senses.passive_perception}<br>{attacks}"
+        )
+
+    # --- adding creatures ---------------------------------------------------------------
+
+    def _hit_point_mode(self) -> HitPoints:
+        return HitPoints(self.hit_points.currentData())
+
+    def add_copies(
+        self, block: StatBlock, count: int, near: tuple[float, float] | None = None
+    ) -> list[Creature]:
+        """Add ``count`` numbered copies on free spaces nearest ``near`` (default: the middle
+        of the view) as one undo step; returns them (fewer when the map is full)."""
+        encounter = self.document.encounter
+        if near is None:
+            centre = self.window_.view.mapToScene(self.window_.view.viewport().rect().center())
+            near = (scene_to_cell(centre.x()), scene_to_cell(centre.y()))
+        spaces = free_spaces(encounter, block.size, count, near)
+        names = numbered_names(block.name, len(spaces), (c.name for c in encounter.creatures))
+        creatures = [
+            creature_from_statblock(
+                block, name=name, hit_points=self._hit_point_mode(), position=space
+            )
+            for name, space in zip(names, spaces, strict=True)
+        ]
+        if not creatures:
+            self.window_.statusBar().showMessage(f"No free space on the map for {block.name}.")
+            return []
+        text = f"Add {block.name}" if count == 1 else f"Add {len(creatures)} × {block.name}"
+        push(self.window_.undo_stack, self.document, add_creatures_command(creatures, text))
+        if len(creatures) < count:
+            self.window_.statusBar().showMessage(
+                f"Only {len(creatures)} of {count} {block.name} fit on the map."
+            )
+        return creatures
+
+    def add_selected(self) -> None:
+        block = self.selected()
+        if block is not None:
+            self.add_copies(block, self.count.value())
+
+    def choose_and_load(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Load monsters (5e-database JSON)", "", "JSON (*.json)"
+        )
+        if path:
+            self.load_file(Path(path))
+
+    def load_file(self, path: Path) -> bool:
+        """Add the monsters of a 5e-database JSON file; on failure show the message."""
+        try:
+            monsters = import_5e_monsters(path)
+        except FileFormatError as error:
+            show_error(self.window_, "Cannot load monsters", str(error))
+            return False
+        self.add_monsters(monsters)
+        self.window_.statusBar().showMessage(f"Loaded {len(monsters)} monsters from {path.name}")
+        return True
+
+
+class MonsterDropTarget(QObject):
+    """Accepts monsters dragged from the library onto the map view."""
+
+    def __init__(self, dock: LibraryDock) -> None:
+        super().__init__(dock)
+        self.dock = dock
+        viewport = dock.window_.view.viewport()
+        viewport.setAcceptDrops(True)
+        viewport.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind not in (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop):
+            return False
+        assert isinstance(event, QDragEnterEvent | QDropEvent)
+        if not event.mimeData().hasFormat(MIME_TYPE):
+            return False
+        name = bytes(event.mimeData().data(MIME_TYPE).data()).decode("utf-8", "replace")
+        block = self.dock.monsters.get(name)
+        if block is None:
+            event.ignore()
+            return True
+        event.acceptProposedAction()
+        if kind == QEvent.Type.Drop:
+            self.drop(block, event.position())
+        return True
+
+    def drop(self, block: StatBlock, viewport_pos: QPointF) -> None:
+        scene_pos = self.dock.window_.view.mapToScene(viewport_pos.toPoint())
+        near = (scene_to_cell(scene_pos.x()), scene_to_cell(scene_pos.y()))
+        self.dock.add_copies(block, 1, near=near)
+
+
+def install(window: MainWindow) -> LibraryDock:
+    """Add the dock (a tab beside the History) with the bundled SRD monsters."""
+    try:
+        monsters = load_library(asset_path("srd-monsters.json")).monsters
+    except (FileFormatError, FileNotFoundError):
+        monsters = ()  # the app still runs; the dock says why it is empty
+    dock = LibraryDock(window, monsters)
+    if not monsters:
+        dock.summary.setText("The bundled monster library could not be read.")
+    dock.drop_target = MonsterDropTarget(dock)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    # A tab beside the History: a third dock stacked on the right leaves each too short.
+    window.tabifyDockWidget(window.history_dock, dock)
+    dock.raise_()
+    window.view_menu.addAction(dock.toggleViewAction())
+    return dock

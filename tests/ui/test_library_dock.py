@@ -1,0 +1,148 @@
+"""The creature library dock: filters, numbered copies, HP modes, drops, loading files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QMimeData, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from battlemap.model import Creature, Encounter, Grid, Size
+from battlemap.ui.library_dock import MIME_TYPE, LibraryDock, free_spaces
+from battlemap.ui.main_window import MainWindow
+from tests.ui.helpers import cell_centre_in_view
+
+
+def dock_of(window: MainWindow) -> LibraryDock:
+    return window.library_dock
+
+
+def set_filter(dock: LibraryDock, box_name: str, text: str) -> None:
+    box = getattr(dock, box_name)
+    index = box.findText(text)
+    assert index >= 0, f"{text} not in {box_name}"
+    box.setCurrentIndex(index)
+
+
+def cells_of(creature: Creature, cell_feet: float = 5) -> set[tuple[int, int]]:
+    side = max(1, int(creature.space_cells(cell_feet)))
+    x, y = int(creature.x), int(creature.y)
+    return {(x + dx, y + dy) for dx in range(side) for dy in range(side)}
+
+
+def test_bundled_srd_monsters_are_listed(window: MainWindow) -> None:
+    dock = dock_of(window)
+    assert len(dock.visible_names()) == len(dock.monsters) >= 300
+    assert "Goblin" in dock.monsters
+
+
+def test_search_and_filters_narrow_the_list(window: MainWindow) -> None:
+    dock = dock_of(window)
+    dock.search.setText("goblin")
+    assert set(dock.visible_names()) == {"Goblin", "Hobgoblin"}  # a substring match
+    dock.search.setText("")
+    set_filter(dock, "cr_box", "1/4")
+    set_filter(dock, "type_box", "humanoid")
+    names = dock.visible_names()
+    assert "Goblin" in names and "Acolyte" in names
+    assert all(dock.monsters[n].challenge_rating == 0.25 for n in names)
+    set_filter(dock, "size_box", "Small")
+    assert "Goblin" in dock.visible_names()
+    assert all(dock.monsters[n].size is Size.SMALL for n in dock.visible_names())
+
+
+def test_add_numbered_copies_on_free_cells_as_one_undo_step(window: MainWindow) -> None:
+    dock = dock_of(window)
+    before = window.document.encounter
+    dock.select("Goblin")
+    dock.count.setValue(3)
+    dock.add_button.click()
+    added = window.document.encounter.creatures[len(before.creatures) :]
+    assert [c.name for c in added] == ["Goblin 1", "Goblin 2", "Goblin 3"]
+    assert all(c.hp == c.max_hp == 7 and c.ac == 15 for c in added)
+    occupied: set[tuple[int, int]] = set()
+    for creature in window.document.encounter.creatures:
+        assert not cells_of(creature) & occupied, f"{creature.name} overlaps another creature"
+        occupied |= cells_of(creature)
+    assert window.undo_stack.count() == 1
+    dock.count.setValue(2)
+    dock.add_selected()
+    assert [c.name for c in window.document.encounter.creatures[-2:]] == ["Goblin 4", "Goblin 5"]
+    window.undo_stack.undo()
+    window.undo_stack.undo()
+    assert window.document.encounter == before
+
+
+def test_rolled_hit_points_come_from_the_hit_dice(window: MainWindow) -> None:
+    dock = dock_of(window)
+    dock.hit_points.setCurrentIndex(dock.hit_points.findText("Rolled"))
+    dock.select("Goblin")
+    dock.count.setValue(10)
+    dock.add_selected()
+    goblins = [c for c in window.document.encounter.creatures if c.name.startswith("Goblin ")]
+    assert len(goblins) == 10
+    assert all(2 <= c.hp <= 12 and c.hp == c.max_hp for c in goblins)
+
+
+def send_drag(window: MainWindow, name: str, cell: tuple[float, float]) -> None:
+    mime = QMimeData()
+    mime.setData(MIME_TYPE, QByteArray(name.encode()))
+    pos = QPointF(cell_centre_in_view(window.view, *cell))
+    buttons, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    viewport = window.view.viewport()
+    enter = QDragEnterEvent(pos.toPoint(), Qt.DropAction.CopyAction, mime, buttons, none)
+    QApplication.sendEvent(viewport, enter)
+    assert enter.isAccepted()
+    QApplication.sendEvent(viewport, QDropEvent(pos, Qt.DropAction.CopyAction, mime, buttons, none))
+
+
+def test_dragging_a_monster_onto_the_map_places_it_under_the_cursor(window: MainWindow) -> None:
+    send_drag(window, "Ogre", (11.0, 1.0))  # a free corner; the 2x2 space centred there
+    ogre = window.document.encounter.creatures[-1]
+    assert ogre.name == "Ogre 1" and ogre.size is Size.LARGE
+    assert (ogre.x, ogre.y) == (10.0, 0.0)
+    assert window.undo_stack.count() == 1
+
+
+def test_loading_a_monster_file_adds_it_and_a_bad_file_says_why(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    dock = dock_of(window)
+    mine = {
+        "name": "Cave Goose",
+        "size": "Small",
+        "type": "beast",
+        "armor_class": [{"type": "natural", "value": 12}],
+        "hit_points": 9,
+        "hit_dice": "2d6",
+        "speed": {"walk": "30 ft.", "fly": "40 ft."},
+        "strength": 8, "dexterity": 14, "constitution": 12,
+        "intelligence": 2, "wisdom": 10, "charisma": 5,
+        "senses": {"passive_perception": 12},
+        "challenge_rating": 0.125,
+        "actions": [{"name": "Beak", "desc": "Melee Weapon Attack: +4 to hit, reach 5 ft."}],
+    }  # fmt: skip
+    good = tmp_path / "goose.json"
+    good.write_text(json.dumps([mine]))
+    assert dock.load_file(good)
+    assert dock.monsters["Cave Goose"].attacks[0].reach == 5
+    dock.search.setText("goose")
+    assert dock.visible_names() == ["Cave Goose"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{**mine, "hit_points": -1}]))
+    assert not dock.load_file(bad)
+    box = window.findChild(QMessageBox, "import-error")
+    assert box is not None and "monster 0 (Cave Goose): hit_points" in box.text()
+    box.close()
+
+
+def test_free_spaces_skip_occupied_cells_and_stop_when_the_map_is_full() -> None:
+    ogre = Creature(name="Ogre", size=Size.LARGE, x=0, y=0)
+    encounter = Encounter(grid=Grid(width=3, height=2), creatures=(ogre,))
+    assert free_spaces(encounter, Size.MEDIUM, 5, near=(0, 0)) == [(2.0, 0.0), (2.0, 1.0)]
+    assert free_spaces(encounter, Size.LARGE, 1, near=(0, 0)) == []
+    empty = Encounter(grid=Grid(width=4, height=4))
+    spaces = free_spaces(empty, Size.HUGE, 2, near=(2, 2))
+    assert spaces == [(0.0, 0.0)]  # one 3x3 fits; a second would overlap it
