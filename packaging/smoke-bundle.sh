@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Start a built bundle as a user would and fail loudly if it cannot: `--version` must print
-# this checkout's version, `--smoke` must load the demo and render a frame offscreen, and
-# `rulesets check` must find and validate the shipped rulesets. Usage after `make bundle`:
+# this checkout's version, `--smoke` must load the demo and render a frame offscreen,
+# `rulesets check` must find and validate the shipped rulesets, and WEBP and JPEG maps must
+# be drawn. Usage after `make bundle`:
 #   packaging/smoke-bundle.sh [dist/battlemap]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,9 @@ echo "smoke-bundle: --version ok ($version)"
 
 QT_QPA_PLATFORM=offscreen "$program" --smoke
 "$program" rulesets check
+
+# The bundled program must draw WEBP and JPEG maps (checked with the development venv).
+QT_QPA_PLATFORM=offscreen "${PYTHON:-.venv/bin/python}" packaging/check_image_formats.py "$program"
 
 # d20 reads d20/grammar.lark by path when first imported; without it dice rolling dies.
 grammar="$bundle/_internal/d20/grammar.lark"

@@ -1,0 +1,115 @@
+"""Check that a built bundle draws WEBP and JPEG map images (its Qt image format plugins work).
+
+The bundle keeps only some Qt plugins (packaging/hooks/hook-PySide6.QtGui.py). A missing
+decoder does not crash the app: the map just stays blank. So for each format this writes a
+.battlemap whose whole background is one colour, has the *bundled* program take a screenshot
+of it, and counts pixels of that colour; a map without a background is the control.
+
+Run with the development venv (it needs battlemap and PySide6 to make and read the files)::
+
+    .venv/bin/python packaging/check_image_formats.py dist/battlemap/battlemap
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+from PySide6.QtGui import QColor, QGuiApplication, QImage
+
+from battlemap.io.encounter_file import save_battlemap
+from battlemap.model.encounter import Background, Encounter
+from battlemap.model.grid import Grid
+
+MAP_COLOUR = QColor(192, 48, 144)
+TOLERANCE = 24  # per channel; JPEG shifts a flat colour by a few levels
+MIN_SHARE = 0.15  # the map fills most of the view; the control must stay far below this
+CELL_PX = 40
+GRID = Grid(width=12, height=9)
+
+
+def encoded(image: QImage, fmt: str) -> bytes:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, fmt.upper()):
+        raise RuntimeError(f"this Qt cannot write {fmt} to make the test file")
+    return bytes(data.data())
+
+
+def write_map(folder: Path, fmt: str | None) -> Path:
+    """A .battlemap with a flat-coloured background in ``fmt``, or none when ``fmt`` is None."""
+    images: dict[str, bytes] = {}
+    background = None
+    if fmt is not None:
+        image = QImage(GRID.width * CELL_PX, GRID.height * CELL_PX, QImage.Format.Format_RGB32)
+        image.fill(MAP_COLOUR)
+        name = f"map.{fmt}"
+        images[name] = encoded(image, fmt)
+        background = Background(image=name, pixels_per_cell=CELL_PX)
+    encounter = Encounter(name=f"{fmt} map", grid=GRID, background=background)
+    path = folder / f"{fmt or 'none'}.battlemap"
+    save_battlemap(path, encounter, images)
+    return path
+
+
+def share_of_map_colour(shot: Path) -> float:
+    image = QImage(str(shot)).convertToFormat(QImage.Format.Format_RGB32)
+    if image.isNull():
+        raise RuntimeError(f"no screenshot at {shot}")
+    step = 4  # every 4th pixel each way is plenty
+    total = hits = 0
+    for y in range(0, image.height(), step):
+        for x in range(0, image.width(), step):
+            colour = image.pixelColor(x, y)
+            total += 1
+            hits += all(
+                abs(a - b) <= TOLERANCE
+                for a, b in zip(
+                    (colour.red(), colour.green(), colour.blue()),
+                    (MAP_COLOUR.red(), MAP_COLOUR.green(), MAP_COLOUR.blue()),
+                    strict=True,
+                )
+            )
+    return hits / total
+
+
+def screenshot_share(program: Path, folder: Path, fmt: str | None) -> float:
+    shot = folder / f"{fmt or 'none'}.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    command = [str(program), str(write_map(folder, fmt)), "--screenshot", str(shot)]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited {result.returncode}: {result.stderr}")
+    return share_of_map_colour(shot)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    program = Path(argv[0]).resolve()
+    app = QGuiApplication.instance() or QGuiApplication(["check_image_formats"])
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        control = screenshot_share(program, folder, None)
+        if control >= MIN_SHARE / 3:
+            print(f"check_image_formats: control map already {control:.0%} map colour; bad test")
+            return 1
+        for fmt in ("webp", "jpeg"):
+            share = screenshot_share(program, folder, fmt)
+            ok = share >= MIN_SHARE
+            failed |= not ok
+            verdict = "ok" if ok else "NOT DRAWN (image format plugin missing?)"
+            print(f"check_image_formats: {fmt} map {share:.0%} of the window: {verdict}")
+    del app
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
