@@ -32,19 +32,40 @@ def test_ruler_through_waypoints_under_the_ruleset_rule(window: MainWindow) -> N
     tool = measure_tool(window)
     view = window.view
     click(view, 8.3, 0.7)  # snaps to the centre of cell (8, 0)
-    click(view, 11.2, 3.9)  # 3 across, 3 down: 5-5-5 counts 3 cells
+    click(view, 11.2, 3.9)  # 3 across, 3 down: srd-5e's 5-10-5 counts 5 + 10 + 5
     hover(view, 11.5, 6.5)
-    assert labels(window) == ["15 ft", "30 ft"]  # waypoint, then the live end at the pointer
-    assert "30 ft over 2 legs (diagonals 5-5-5)" in window.tools.hint_label.text()
+    assert labels(window) == ["20 ft", "35 ft"]  # waypoint, then the live end at the pointer
+    assert "35 ft over 2 legs (diagonals 5-10-5)" in window.tools.hint_label.text()
+    combo = window.tools.options_bar.findChild(QComboBox, "measure-rule")
+    assert combo.itemText(0) == "srd-5e (5-10-5)"
     double_click(view, 11.5, 6.5)
     assert tool.finished
     assert tool.points == [(8.5, 0.5), (11.5, 3.5), (11.5, 6.5)]
     hover(view, 1.5, 1.5)  # a finished ruler stays put
-    assert labels(window) == ["15 ft", "30 ft"]
+    assert labels(window) == ["20 ft", "35 ft"]
     assert window.undo_stack.count() == 0, "measuring changes nothing"
     key(view, Qt.Key.Key_Escape)
     assert window.tools.context.overlay.items == []
     assert tool.points == []
+
+
+def test_five_five_five_chosen_in_the_options_bar(window: MainWindow) -> None:
+    tool = measure_tool(window)
+    choose_rule(window, "5-5-5")
+    click(window.view, 0.5, 0.5)
+    double_click(window.view, 3.5, 3.5)
+    assert labels(window) == ["15 ft"]
+    assert tool.total_feet() == 15
+
+
+def test_ruleset_rule_follows_the_encounter_ruleset(window: MainWindow) -> None:
+    from battlemap.model.document import ReplaceEncounterField
+
+    tool = measure_tool(window)
+    window.document.apply(ReplaceEncounterField("ruleset", "srd-5e", "gms-den"))
+    assert tool.rule == "5-5-5"  # gms-den: "diagonal movement is 5 feet"
+    window.document.apply(ReplaceEncounterField("ruleset", "gms-den", "no-such-rules"))
+    assert tool.rule == "5-5-5"  # unknown: the simplest count, never a crash
 
 
 def test_five_ten_five_counts_diagonals_across_waypoints(window: MainWindow) -> None:

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from battlemap.model import Encounter, Grid, Obstacle, TerrainRegion, Wall
+from battlemap.rules.loader import load_registry
 from battlemap.ui.tools.distance import path_feet, ruleset_diagonal_rule
 from battlemap.ui.tools.shapes import (
     cell_at,
@@ -113,7 +114,13 @@ def test_path_feet_scales_with_cell_size_and_rejects_unknown_rules() -> None:
     assert path_feet([(0, 0), (2, 0)], 10.0, "5-5-5") == [0, 20]
     with pytest.raises(ValueError, match="unknown diagonal rule"):
         path_feet([(0, 0), (1, 1)], 5.0, "manhattan")
-    assert ruleset_diagonal_rule("srd-5e") == "5-5-5"
+
+
+def test_each_ruleset_names_its_diagonal_rule() -> None:
+    registry = load_registry()
+    assert ruleset_diagonal_rule("srd-5e", registry) == "5-10-5"
+    assert ruleset_diagonal_rule("gms-den", registry) == "5-5-5"
+    assert ruleset_diagonal_rule("missing", registry) == "5-5-5"
 
 
 @given(

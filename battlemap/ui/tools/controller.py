@@ -7,12 +7,14 @@ events to the active tool.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeyEvent, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import QLabel, QStackedWidget, QToolBar
 
+from battlemap.model.document import Change, Document
 from battlemap.model.map_commands import remove_entities
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.tools.base import Overlay, PointerEvent, Tool, ToolContext, scene_to_cell_point
@@ -73,7 +75,11 @@ class ToolController(QObject):
         self._build_actions()
         self.active: Tool = self.tools["select"]
         self.activate("select")
-        window.document.subscribe(lambda change: self._refresh_after_change())
+        # Redraw previews after undo/redo; stop listening when the window goes, because the
+        # Document may outlive it (a test, or a window reopened on the same document).
+        listener = partial(_refresh_after_change, self)
+        window.document.subscribe(listener)
+        window.destroyed.connect(partial(_unsubscribe, window.document, listener))
         self.view.tool_hook = self.handle_view_event
 
     # --- construction ---------------------------------------------------
@@ -200,11 +206,6 @@ class ToolController(QObject):
             return True
         return False
 
-    def _refresh_after_change(self) -> None:
-        refresh = getattr(self.active, "refresh", None)
-        if callable(refresh):
-            refresh()
-
     # --- delete ---------------------------------------------------------
 
     def selected_ids(self) -> list[str]:
@@ -225,6 +226,17 @@ class ToolController(QObject):
             self.hint_label.setText("Nothing selected to delete.")
             return
         self.context.push(command)
+
+
+def _refresh_after_change(controller: ToolController, change: Change) -> None:
+    refresh = getattr(controller.active, "refresh", None)
+    if callable(refresh):
+        refresh()
+
+
+def _unsubscribe(document: Document, listener: object) -> None:
+    if listener in document.listeners:
+        document.listeners.remove(listener)
 
 
 def install(window: MainWindow) -> ToolController:

@@ -1,9 +1,9 @@
-"""Distances along a ruler path under a diagonal rule.
+"""Distances along a ruler path under a diagonal rule, and which rule a ruleset uses.
 
-STOPGAP: the geometry engineer is writing ``battlemap.geometry`` with the canonical
-``DiagonalRule`` and distance functions, and the ruleset loader will say which rule a
-ruleset uses. Until both land, the ruler calls only ``path_feet`` and
-``ruleset_diagonal_rule`` below; swap their bodies for the geometry/rules calls then.
+STOPGAP: the geometry engineer is writing ``battlemap.geometry.metrics`` with the canonical
+``DiagonalRule`` and ``grid_steps_to_feet``; it was not committed when the ruler was written.
+``path_feet`` below counts the same way (and keeps the 5-10-5 parity across waypoints, which
+a per-leg call would not); swap its body for the geometry call once that lands.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 
 from battlemap.model.features import Point
+from battlemap.rules.loader import RulesetError, RulesetRegistry
 
 FIVE_FIVE_FIVE = "5-5-5"
 """Every diagonal step costs one cell (the SRD's grid variant; gms-den says so outright)."""
@@ -23,14 +24,16 @@ EUCLIDEAN = "euclidean"
 DIAGONAL_RULES = (FIVE_FIVE_FIVE, FIVE_TEN_FIVE, EUCLIDEAN)
 
 
-def ruleset_diagonal_rule(ruleset: str) -> str:
-    """The diagonal rule the named ruleset uses.
+def ruleset_diagonal_rule(ruleset: str, registry: RulesetRegistry) -> str:
+    """The diagonal rule the named ruleset uses (``movement.diagonal`` in its YAML file).
 
-    Every shipped ruleset counts diagonals as 5 ft (srd-5e's grid rule, inherited by the
-    variants; gms-den: "diagonal movement is 5 feet"), so this is 5-5-5 until the ruleset
-    loader can be asked.
+    A ruleset that is unknown or fails to load falls back to 5-5-5, the simplest count, so
+    the ruler always works; the ruleset's own problem is reported where rulesets are loaded.
     """
-    return FIVE_FIVE_FIVE
+    try:
+        return str(registry.get(ruleset).movement.diagonal.value)
+    except RulesetError:
+        return FIVE_FIVE_FIVE
 
 
 def path_feet(points: Sequence[Point], cell_feet: float, rule: str) -> list[float]:

@@ -9,9 +9,10 @@ of cell centres.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGraphicsItem, QWidget
+from PySide6.QtWidgets import QComboBox, QGraphicsItem, QWidget
 
 from battlemap.model.features import Point
+from battlemap.rules.loader import RulesetRegistry, load_registry
 from battlemap.ui.tools.base import PointerEvent, Tool, ToolContext
 from battlemap.ui.tools.chain import format_feet
 from battlemap.ui.tools.distance import (
@@ -44,12 +45,19 @@ class MeasureTool(Tool):
         self._cursor: Point | None = None
         self._pressed_at: Point | None = None
         self._options: QWidget | None = None
+        self._registry: RulesetRegistry | None = None
+        self._rule_combo: QComboBox | None = None
+
+    @property
+    def ruleset_rule(self) -> str:
+        """The diagonal rule of the encounter's ruleset (the rulesets load on first use)."""
+        if self._registry is None:
+            self._registry = load_registry()
+        return ruleset_diagonal_rule(self.context.document.encounter.ruleset, self._registry)
 
     @property
     def rule(self) -> str:
-        if self.rule_choice == RULESET_RULE:
-            return ruleset_diagonal_rule(self.context.document.encounter.ruleset)
-        return self.rule_choice
+        return self.ruleset_rule if self.rule_choice == RULESET_RULE else self.rule_choice
 
     def snapped(self, event: PointerEvent) -> Point:
         grid = self.context.document.encounter.grid
@@ -159,18 +167,24 @@ class MeasureTool(Tool):
 
     # --- options --------------------------------------------------------
 
+    def activate(self) -> None:
+        """Name the ruleset's rule in the options bar (the ruleset may have changed)."""
+        if self._rule_combo is not None:
+            encounter = self.context.document.encounter
+            self._rule_combo.setItemText(0, f"{encounter.ruleset} ({self.ruleset_rule})")
+
     def set_rule_choice(self, rule: str) -> None:
         self.rule_choice = rule
         self.refresh()
 
     def options_widget(self) -> QWidget:
         if self._options is None:
-            ruleset_rule = ruleset_diagonal_rule(self.context.document.encounter.ruleset)
-            values = [(f"Ruleset ({ruleset_rule})", RULESET_RULE)]
+            values = [("Ruleset's rule", RULESET_RULE)]
             values += [(rule.capitalize(), rule) for rule in DIAGONAL_RULES]
             caption, combo = choice(
                 "Diagonals:", "measure-rule", values, self.rule_choice, self.set_rule_choice
             )
             combo.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            self._rule_combo = combo
             self._options = options_row(caption, combo)
         return self._options
