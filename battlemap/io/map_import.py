@@ -8,6 +8,7 @@ so one undo step takes the whole import back.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,3 +111,62 @@ def import_image_map(
         image=data,
         image_info=info,
     )
+
+
+MIN_ALIGNED_PIXELS_PER_CELL = 4.0
+
+
+def align_grid(
+    background: Background,
+    image_size: tuple[int, int],
+    first: tuple[float, float],
+    second: tuple[float, float],
+    cells: int,
+    grid: Grid,
+) -> tuple[Background, Grid]:
+    """The background and grid that put grid corners on two clicked image pixels.
+
+    Args:
+        first, second: two grid corners the DM clicked, in image pixels.
+        cells: how many cells lie between them along the axis where they are further apart;
+            along the other axis the count is whatever the resulting cell size makes it
+            (0 when they are on one grid line, which then gives no size information).
+        grid: the current grid; its ``cell_feet`` is kept.
+
+    Returns:
+        ``pixels_per_cell`` = the mean cell size measured on the axes that have cells
+        between the corners; ``offset_x/y`` = the first grid line at or right of / below the
+        image's edge (in ``[0, pixels_per_cell)``); a grid covering the image from there,
+        a partial cell of 5% or less at the right/bottom edge dropped.
+
+    Raises:
+        ValueError: ``cells`` < 1, or a cell smaller than ``MIN_ALIGNED_PIXELS_PER_CELL``.
+    """
+    if cells < 1:
+        raise ValueError(f"cells between the corners must be at least 1, not {cells}")
+    spans = (abs(second[0] - first[0]), abs(second[1] - first[1]))
+    major = max(spans)
+    rough = major / cells
+    if rough < MIN_ALIGNED_PIXELS_PER_CELL:
+        raise ValueError(
+            f"the corners are {major:.0f} pixels apart: less than "
+            f"{MIN_ALIGNED_PIXELS_PER_CELL:.0f} pixels per cell"
+        )
+    sizes = [span / round(span / rough) for span in spans if round(span / rough) >= 1]
+    pixels_per_cell = sum(sizes) / len(sizes)
+    offset_x, offset_y = (first[0] % pixels_per_cell, first[1] % pixels_per_cell)
+
+    def cells_across(pixels: int, offset: float) -> int:
+        count = math.ceil((pixels - offset) / pixels_per_cell - 0.05)
+        return max(1, min(MAX_MAP_CELLS, count))
+
+    aligned = background.model_copy(
+        update={"pixels_per_cell": pixels_per_cell, "offset_x": offset_x, "offset_y": offset_y}
+    )
+    new_grid = grid.model_copy(
+        update={
+            "width": cells_across(image_size[0], offset_x),
+            "height": cells_across(image_size[1], offset_y),
+        }
+    )
+    return aligned, new_grid

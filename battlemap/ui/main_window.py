@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QUn
 from battlemap import APP_NAME, __version__
 from battlemap.io.monsters import SRD_ATTRIBUTION
 from battlemap.model.document import Document
-from battlemap.ui import creature_dock, import_actions, library_dock, tools
+from battlemap.ui import creature_dock, grid_align, import_actions, library_dock, tools
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.map_view import MapView
 from battlemap.ui.players.controller import PlayersController
@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
         creature_dock.add_token_menu_entries(self)
         self.map_importer = import_actions.install(self)
         self.library_dock = library_dock.install(self)
+        self.grid_aligner = grid_align.install(self)
 
     # --- behaviour -----------------------------------------------------------
 

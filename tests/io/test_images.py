@@ -6,11 +6,13 @@ import struct
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from battlemap.io.errors import FileFormatError
 from battlemap.io.images import ImageFormat, ImageFormatError, sniff_image
-from battlemap.io.map_import import grid_for_image, import_image_map
-from battlemap.model import Document, Encounter, Wall
+from battlemap.io.map_import import align_grid, grid_for_image, import_image_map
+from battlemap.model import Background, Document, Encounter, Grid, Wall
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -96,3 +98,50 @@ def test_image_map_rejects_a_text_file(tmp_path: Path) -> None:
     path.write_text("hello")
     with pytest.raises(FileFormatError, match=r"map\.png: file: not a PNG"):
         import_image_map(path)
+
+
+# --- grid alignment from two clicked corners -------------------------------------------------
+
+
+def background_for(ppc: float = 100) -> Background:
+    return Background(image="map.png", pixels_per_cell=ppc)
+
+
+def test_align_grid_from_two_diagonal_corners() -> None:
+    # True grid: 70 px cells, first line at x=15, y=30 on a 1000 x 800 image.
+    first, second = (15 + 70 * 2, 30 + 70 * 1), (15 + 70 * 5, 30 + 70 * 4)
+    background, grid = align_grid(background_for(), (1000, 800), first, second, 3, Grid())
+    assert background.pixels_per_cell == pytest.approx(70)
+    assert (background.offset_x, background.offset_y) == pytest.approx((15, 30))
+    assert (grid.width, grid.height) == (15, 11)  # 985/70 = 14.07 -> 15; 770/70 = 11
+    assert background.image == "map.png"
+
+
+def test_align_grid_along_one_line_ignores_the_other_axis() -> None:
+    background, _ = align_grid(background_for(), (2000, 900), (15, 30), (715, 30.4), 10, Grid())
+    assert background.pixels_per_cell == pytest.approx(70)
+
+
+def test_align_grid_refuses_nonsense() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        align_grid(background_for(), (100, 100), (0, 0), (50, 50), 0, Grid())
+    with pytest.raises(ValueError, match="less than 4 pixels per cell"):
+        align_grid(background_for(), (100, 100), (0, 0), (3, 3), 1, Grid())
+
+
+@given(
+    ppc=st.floats(min_value=20, max_value=300),
+    offset=st.tuples(st.floats(0, 0.99), st.floats(0, 0.99)),
+    a=st.tuples(st.integers(0, 10), st.integers(0, 10)),
+    steps=st.tuples(st.integers(1, 10), st.integers(0, 10)),
+)
+def test_align_grid_recovers_any_grid(
+    ppc: float, offset: tuple[float, float], a: tuple[int, int], steps: tuple[int, int]
+) -> None:
+    origin = (offset[0] * ppc, offset[1] * ppc)
+    first = (origin[0] + a[0] * ppc, origin[1] + a[1] * ppc)
+    second = (first[0] + steps[0] * ppc, first[1] + steps[1] * ppc)
+    background, _ = align_grid(background_for(), (5000, 5000), first, second, max(steps), Grid())
+    assert background.pixels_per_cell == pytest.approx(ppc)
+    for found, true in zip((background.offset_x, background.offset_y), origin, strict=True):
+        assert min(abs(found - true), abs(found - true - ppc), abs(found - true + ppc)) < 1e-6
