@@ -172,3 +172,42 @@ def test_middle_drag_pans_without_drawing(window: MainWindow) -> None:
     assert view.horizontalScrollBar().value() != before
     assert window.tools.tools["walls"].points == []  # type: ignore[attr-defined]
     assert view.viewport().cursor().shape() == Qt.CursorShape.CrossCursor
+
+
+def test_a_finger_has_a_wider_reach_than_a_mouse(window: MainWindow) -> None:
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QInputDevice, QMouseEvent, QPointingDevice
+
+    furnish(window)
+    window.tools.activate("eraser")
+    view = window.view
+    near = at(view, 9.5, 1.3)  # about 19 px from the wall at 64 px per cell
+    finger = QPointingDevice(
+        "test finger",
+        1,
+        QInputDevice.DeviceType.TouchScreen,
+        QPointingDevice.PointerType.Finger,
+        QInputDevice.Capability.Position,
+        1,
+        0,
+    )
+
+    def tap(device: QPointingDevice | None) -> None:
+        left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+        for kind, buttons in (
+            (QEvent.Type.MouseButtonPress, left),
+            (QEvent.Type.MouseButtonRelease, none),
+        ):
+            local = QPointF(near)
+            global_pos = QPointF(view.viewport().mapToGlobal(near))
+            modifiers = Qt.KeyboardModifier.NoModifier
+            if device is None:
+                event = QMouseEvent(kind, local, global_pos, left, buttons, modifiers)
+            else:
+                event = QMouseEvent(kind, local, global_pos, left, buttons, modifiers, device)
+            QApplication.sendEvent(view.viewport(), event)
+
+    tap(None)
+    assert "w-top" in feature_ids(window)
+    tap(finger)
+    assert "w-top" not in feature_ids(window)

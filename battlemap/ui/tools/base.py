@@ -38,6 +38,7 @@ class PointerEvent:
         modifiers: keyboard modifiers held.
         cells_per_pixel: the size of one screen pixel in cells at the current zoom, for hit
             tolerances that stay the same size on screen.
+        touch: True when a finger on a touch screen made the event (hit areas grow).
     """
 
     cell: Point
@@ -45,6 +46,7 @@ class PointerEvent:
     buttons: Qt.MouseButton
     modifiers: Qt.KeyboardModifier
     cells_per_pixel: float
+    touch: bool = False
 
     @property
     def free(self) -> bool:

@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeyEvent, QKeySequence, QMouseEvent
+from PySide6.QtGui import QAction, QActionGroup, QInputDevice, QKeyEvent, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import QLabel, QStackedWidget, QToolBar
 
 from battlemap.model.document import Change, Document
@@ -192,6 +192,7 @@ class ToolController(QObject):
             buttons=event.buttons(),
             modifiers=event.modifiers(),
             cells_per_pixel=1.0 / (scale * SCENE_UNITS_PER_CELL),
+            touch=event.device().type() == QInputDevice.DeviceType.TouchScreen,
         )
 
     def _key(self, key: Qt.Key) -> bool:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from battlemap.model.features import Point, Wall
 from battlemap.model.map_commands import UnknownFeatureError, find_feature, remove_entities
 from battlemap.ui.tools.base import PointerEvent, Tool, ToolContext
-from battlemap.ui.tools.hit import HIT_TOLERANCE_PX, feature_under
+from battlemap.ui.tools.hit import feature_under, hit_tolerance
 from battlemap.ui.tools.preview import ERASE, cosmetic_pen, polyline
 from battlemap.ui.tools.shapes import feature_at, points_along
 
@@ -76,7 +76,7 @@ class EraserTool(Tool):
         """Add what lies under the pointer, and along its path since the last event."""
         start = self._last if self._last is not None else event.cell
         self._last = event.cell
-        tolerance = HIT_TOLERANCE_PX * event.cells_per_pixel
+        tolerance = hit_tolerance(event)
         encounter = self.context.document.encounter
         for point in points_along(start, event.cell, tolerance):
             hit = feature_at(encounter, point, tolerance)
