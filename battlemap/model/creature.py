@@ -64,6 +64,52 @@ class Speeds(BaseModel):
     hover: bool = False
 
 
+class CombatStats(BaseModel):
+    """The numbers the turn engine reads: ability scores and the checks it rolls.
+
+    ``None`` bonuses fall back to the ability modifier (Stealth: Dex; initiative: the
+    ruleset's ability) and passive Perception to 10 + Wis modifier.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    strength: int = Field(default=10, ge=1, le=30)
+    dexterity: int = Field(default=10, ge=1, le=30)
+    constitution: int = Field(default=10, ge=1, le=30)
+    intelligence: int = Field(default=10, ge=1, le=30)
+    wisdom: int = Field(default=10, ge=1, le=30)
+    charisma: int = Field(default=10, ge=1, le=30)
+    initiative_bonus: int = Field(default=0, ge=-20, le=40, description="Added to the check.")
+    stealth: int | None = Field(default=None, ge=-20, le=40, description="Stealth bonus.")
+    passive_perception: int | None = Field(default=None, ge=0, le=50)
+
+    def score(self, ability: str) -> int:
+        """The score of ``ability`` given as ``str``/``dex``/... or ``strength``/``dexterity``."""
+        return int(getattr(self, _ABILITY_FIELDS.get(ability, ability)))
+
+    def modifier(self, ability: str) -> int:
+        """(score - 10) / 2 rounded down: 9 gives -1, 11 gives 0."""
+        return (self.score(ability) - 10) // 2
+
+    def stealth_bonus(self) -> int:
+        return self.stealth if self.stealth is not None else self.modifier("dex")
+
+    def passive_perception_score(self) -> int:
+        if self.passive_perception is not None:
+            return self.passive_perception
+        return 10 + self.modifier("wis")
+
+
+_ABILITY_FIELDS = {
+    "str": "strength",
+    "dex": "dexterity",
+    "con": "constitution",
+    "int": "intelligence",
+    "wis": "wisdom",
+    "cha": "charisma",
+}
+
+
 class Creature(BaseModel):
     """A creature placed on the map.
 
@@ -86,6 +132,9 @@ class Creature(BaseModel):
     temp_hp: int = Field(default=0, ge=0, le=100_000)
     ac: int = Field(default=10, ge=0, le=50)
     hidden: bool = Field(default=False, description="Hidden from the players' window.")
+    stats: CombatStats | None = Field(
+        default=None, description="Ability scores and checks; None: all 10s, no bonuses."
+    )
     name_shown_to_players: bool = Field(
         default=True, description="False: the players' window shows a generic label instead."
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from battlemap.model.combat import CombatState
 from battlemap.model.creature import Creature
 from battlemap.model.features import Light, Obstacle, TerrainRegion, Wall
 from battlemap.model.fog import FogOfWar
@@ -42,6 +43,7 @@ class Encounter(BaseModel):
     notes: str = Field(
         default="", max_length=100_000, description="DM notes, never shown to players."
     )
+    combat: CombatState | None = Field(default=None, description="The fight in progress.")
     fog: FogOfWar = FogOfWar()
 
     def creature(self, creature_id: EntityId) -> Creature:

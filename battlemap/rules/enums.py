@@ -170,18 +170,6 @@ class Resolver(DocEnum):
     DM = "dm", "The DM adjudicates; the engine only spends the economy."
 
 
-class ConditionExpiry(DocEnum):
-    """When an applied condition or effect ends on its own."""
-
-    NEVER = "never", "Until removed by the DM or by a rule."
-    START_OF_TURN = "start-of-turn", "At the start of the named creature's next turn."
-    END_OF_TURN = "end-of-turn", "At the end of the named creature's current or next turn."
-    START_OF_GROUP_TURN = (
-        "start-of-group-turn",
-        ("At the start of the named creature's group's next turn (legends-of-hyrule)."),
-    )
-
-
 class DisengageDuration(DocEnum):
     """How long Disengage protects from opportunity attacks."""
 
@@ -399,16 +387,6 @@ class ExhaustionEffect(DocEnum):
     HALF_HP_MAX = "half-hp-max", "Hit point maximum halved."
     SPEED_ZERO = "speed-zero", "Speed reduced to 0."
     DEATH = "death", "Death."
-
-
-class SpeedMode(DocEnum):
-    """A mode of movement with its own speed."""
-
-    WALK = "walk", "Walking (also crawling and jumping)."
-    FLY = "fly", "Flying."
-    SWIM = "swim", "Swimming."
-    CLIMB = "climb", "Climbing."
-    BURROW = "burrow", "Burrowing."
 
 
 class ImmersionEffect(DocEnum):

@@ -1,0 +1,217 @@
+"""Per-combat state, saved with the encounter: who is fighting, in what order, with what left.
+
+Everything here is a frozen pydantic model and holds ids, never objects, so a combat can be
+saved, undone and replayed. The rules that change this state live in ``battlemap.rules``
+(``turns``, ``initiative``, ``economy``); this module only describes it. Movement is in feet.
+
+The dice are part of the state (``DiceState``: a seed and how many draws were taken), so
+undoing a command restores the dice too and redoing it rolls the same numbers.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from battlemap.model.ids import EntityId
+
+MAX_LOG = 100_000
+MAX_COMBATANTS = 2_000
+MAX_SEED = 2**63 - 1
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SpeedMode(StrEnum):
+    """A mode of movement with its own speed (``Creature.speeds`` has one field per mode)."""
+
+    WALK = "walk"
+    FLY = "fly"
+    SWIM = "swim"
+    CLIMB = "climb"
+    BURROW = "burrow"
+
+
+class Expiry(StrEnum):
+    """When a lasting effect ends on its own; ``expiry_creature`` names whose turn counts."""
+
+    NEVER = "never"
+    """Until the DM or a rule removes it."""
+    START_OF_TURN = "start-of-turn"
+    """At the start of ``expiry_creature``'s next turn ("until the start of your next turn")."""
+    END_OF_TURN = "end-of-turn"
+    """At the end of ``expiry_creature``'s current turn, or its next one if it isn't acting."""
+    START_OF_GROUP_TURN = "start-of-group-turn"
+    """At the start of the next turn of ``expiry_creature``'s initiative group (Hyrule)."""
+
+
+class DiceState(_Frozen):
+    """A counter-based random source: draw ``n`` is a pure function of ``(seed, n)``."""
+
+    seed: int = Field(ge=0, le=MAX_SEED)
+    draws: int = Field(default=0, ge=0, description="Random draws taken so far.")
+
+
+class RollRecord(_Frozen):
+    """One roll: the expression, its total, the dice shown as d20 prints them, and why."""
+
+    expression: str = Field(max_length=200)
+    total: int
+    detail: str = Field(max_length=2000, description="e.g. '1d20 (14) + 5 = `19`'.")
+    purpose: str = Field(default="", max_length=200)
+    natural: int | None = Field(
+        default=None, description="The kept d20 when the roll starts with one kept d20."
+    )
+    kept: tuple[tuple[int, int], ...] = Field(
+        default=(), max_length=1000, description="(sides, face) of every kept die, in order."
+    )
+    first_draw: int = Field(default=0, ge=0, description="DiceState.draws before this roll.")
+
+
+class ActiveCondition(_Frozen):
+    """A condition on a combatant. ``name`` is a key of the ruleset's ``conditions``."""
+
+    name: str = Field(min_length=1, max_length=80)
+    value: int = Field(default=1, ge=0, le=100, description="For valued conditions (Wounded 2).")
+    source_id: EntityId | None = Field(default=None, description="Who caused it (frightened).")
+    expiry: Expiry = Expiry.NEVER
+    expiry_creature: EntityId | None = None
+    note: str = Field(default="", max_length=200)
+
+
+class Readied(_Frozen):
+    """A readied action or move, released with the reaction when ``trigger`` happens."""
+
+    trigger: str = Field(min_length=1, max_length=300)
+    action: str | None = Field(default=None, description="Action id; None: move up to speed.")
+
+
+class TurnState(_Frozen):
+    """What a combatant has spent this turn; reset at the start of each of its turns."""
+
+    action_used: bool = False
+    bonus_action_used: bool = False
+    object_interactions: int = Field(default=0, ge=0)
+    movement_used: float = Field(default=0, ge=0, description="Feet spent, over all speeds.")
+    dash_count: int = Field(default=0, ge=0)
+    speed_mode: SpeedMode = SpeedMode.WALK
+    attacks_left: int = Field(default=0, ge=0, description="Set by the Attack action.")
+    actions_taken: tuple[str, ...] = Field(default=(), max_length=100)
+    cantrip_only: bool = Field(default=False, description="A bonus-action spell was cast.")
+
+
+class DeathState(_Frozen):
+    """Dying and death; the attack-and-damage engine updates these."""
+
+    successes: int = Field(default=0, ge=0)
+    failures: int = Field(default=0, ge=0)
+    stable: bool = False
+    dead: bool = False
+    brink: bool = False
+    last_breath: bool = False
+
+
+class Combatant(_Frozen):
+    """A creature's state in this combat; its stats stay on the ``Creature``."""
+
+    creature_id: EntityId
+    group: str = Field(max_length=120, description="Initiative group (shared roll or side).")
+    initiative: int | None = None
+    initiative_tiebreak: tuple[int, ...] = Field(
+        default=(), max_length=8, description="Sort keys after the total: higher goes first."
+    )
+    surprised: bool = False
+    extra_turn: bool = Field(default=False, description="gms-den natural 20: extra turn, round 1.")
+    reaction_move_left: float = Field(default=0, ge=0, description="Feet of a readied move.")
+    turns_taken: int = Field(default=0, ge=0)
+    acted_this_round: bool = False
+    reaction_used: bool = False
+    bonus_action_features: tuple[str, ...] = Field(
+        default=(),
+        max_length=50,
+        description="Action ids a feature lets it take as a bonus action.",
+    )
+    extra_attacks: int = Field(default=0, ge=0, le=10, description="Extra Attack feature.")
+    conditions: tuple[ActiveCondition, ...] = Field(default=(), max_length=100)
+    exhaustion: int = Field(default=0, ge=0, le=10)
+    disengaged: bool = False
+    disengage_expiry: Expiry = Expiry.END_OF_TURN
+    dodging: bool = False
+    readied: Readied | None = None
+    helping: EntityId | None = Field(default=None, description="Ally given the Help action.")
+    hidden_stealth: int | None = Field(default=None, description="Stealth total when hiding.")
+    turn: TurnState = TurnState()
+    death: DeathState = DeathState()
+
+    def has_condition(self, name: str) -> bool:
+        return any(c.name == name for c in self.conditions)
+
+
+class TurnSlot(_Frozen):
+    """One turn in the round: ``extra`` marks gms-den's natural-20 turn at the end of round 1."""
+
+    creature_id: EntityId
+    extra: bool = False
+
+
+class CombatEvent(_Frozen):
+    """A line of the combat log."""
+
+    round: int = Field(ge=0)
+    kind: str = Field(max_length=40, description="e.g. turn-start, action, move, roll.")
+    creature_id: EntityId | None = None
+    text: str = Field(max_length=2000)
+
+
+class CombatState(_Frozen):
+    """One combat: combatants, order, round and turn, the dice, every roll and the log.
+
+    ``round`` is 0 while initiative is being set up and 1 from the first turn. ``turn_index``
+    indexes ``order``. Rounds of gms-den's extra turns include them only in round 1.
+    """
+
+    ruleset: str = Field(max_length=80)
+    round: int = Field(default=0, ge=0)
+    turn_index: int = Field(default=0, ge=0)
+    order: tuple[TurnSlot, ...] = Field(default=(), max_length=2 * MAX_COMBATANTS)
+    combatants: tuple[Combatant, ...] = Field(default=(), max_length=MAX_COMBATANTS)
+    group_order: tuple[str, ...] = Field(default=(), max_length=MAX_COMBATANTS)
+    dice: DiceState
+    rolls: tuple[RollRecord, ...] = Field(default=(), max_length=MAX_LOG)
+    log: tuple[CombatEvent, ...] = Field(default=(), max_length=MAX_LOG)
+
+    @property
+    def started(self) -> bool:
+        return self.round > 0
+
+    @property
+    def current(self) -> TurnSlot | None:
+        """The slot whose turn it is, or None before the first round."""
+        if not self.started or not self.order:
+            return None
+        return self.order[self.turn_index]
+
+    def combatant(self, creature_id: EntityId) -> Combatant:
+        """The combatant for ``creature_id``.
+
+        Raises:
+            KeyError: when the creature is not in this combat.
+        """
+        for combatant in self.combatants:
+            if combatant.creature_id == creature_id:
+                return combatant
+        raise KeyError(creature_id)
+
+    def has(self, creature_id: EntityId) -> bool:
+        return any(c.creature_id == creature_id for c in self.combatants)
+
+    def with_combatant(self, combatant: Combatant) -> CombatState:
+        """A copy with the combatant of the same creature replaced."""
+        self.combatant(combatant.creature_id)
+        combatants = tuple(
+            combatant if c.creature_id == combatant.creature_id else c for c in self.combatants
+        )
+        return self.model_copy(update={"combatants": combatants})

@@ -1,0 +1,181 @@
+"""Conditions and exhaustion on combatants, and what they deny in the action economy.
+
+Conditions are the ruleset's data (``Ruleset.conditions``); a condition's effects include those
+of the conditions it implies (paralyzed -> incapacitated). This module applies the effects on
+the turn (actions, reactions, movement); the attack engine applies those on rolls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from battlemap.model.combat import ActiveCondition, Combatant, CombatState, Expiry
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.combat_ops import Log, Outcome, combatant_of, name_of
+from battlemap.rules.enums import ConditionEffect, DodgeEnd, EconomyPart, ExhaustionEffect
+from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.schema import Ruleset
+
+_INCAPACITATING = {ConditionEffect.INCAPACITATED}
+_SPEED_ZERO = {ConditionEffect.SPEED_ZERO, ConditionEffect.CANT_MOVE}
+
+
+def effects_of(ruleset: Ruleset, combatant: Combatant) -> frozenset[ConditionEffect]:
+    """Every condition effect on the combatant, implied conditions included.
+
+    Conditions the ruleset doesn't define (a file changed under a saved combat) add nothing.
+    """
+    effects: set[ConditionEffect] = set()
+    for condition in combatant.conditions:
+        effects |= ruleset.condition_effects(condition.name)
+    return frozenset(effects)
+
+
+def exhaustion_effects(ruleset: Ruleset, combatant: Combatant) -> frozenset[ExhaustionEffect]:
+    """Cumulative effects of the combatant's exhaustion level."""
+    return ruleset.exhaustion_effects(combatant.exhaustion)
+
+
+def is_incapacitated(ruleset: Ruleset, combatant: Combatant) -> bool:
+    return bool(effects_of(ruleset, combatant) & _INCAPACITATING)
+
+
+def speed_is_zero_by_conditions(ruleset: Ruleset, combatant: Combatant) -> bool:
+    effects = effects_of(ruleset, combatant)
+    return bool(effects & _SPEED_ZERO) or ExhaustionEffect.SPEED_ZERO in exhaustion_effects(
+        ruleset, combatant
+    )
+
+
+@dataclass(frozen=True)
+class Denial:
+    """Why a part of the economy is unavailable; ``reason`` is None when it is available."""
+
+    part: EconomyPart
+    reason: str | None
+
+
+def denial(ruleset: Ruleset, combatant: Combatant, part: EconomyPart, name: str) -> Denial:
+    """Whether conditions or surprise deny ``part`` to the combatant now, and why.
+
+    Surprise denies what the ruleset lists until the creature's first turn ends (the
+    reaction included, although that can come up before the turn).
+    """
+    effects = effects_of(ruleset, combatant)
+    first_turn = combatant.surprised and combatant.turns_taken == 0
+    if first_turn and part in ruleset.surprise.denied_on_first_turn:
+        return Denial(part, f"{name} is surprised: no {part.value} until its first turn ends")
+    if part is not EconomyPart.MOVE and ConditionEffect.INCAPACITATED in effects:
+        names = [c.name for c in combatant.conditions]
+        return Denial(part, f"{name} is incapacitated ({', '.join(names)})")
+    if part is EconomyPart.BONUS_ACTION and ConditionEffect.NO_BONUS_ACTION in effects:
+        return Denial(part, f"{name} can't take bonus actions")
+    if part is EconomyPart.REACTION and ConditionEffect.NO_REACTION in effects:
+        return Denial(part, f"{name} can't take reactions")
+    return Denial(part, None)
+
+
+def apply_condition(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    creature_id: EntityId,
+    name: str,
+    *,
+    expiry: Expiry = Expiry.NEVER,
+    expiry_creature: EntityId | None = None,
+    source_id: EntityId | None = None,
+    value: int = 1,
+) -> Outcome:
+    """Give a combatant a condition from the ruleset (again: replaces the old one).
+
+    An incapacitating condition (and, where the ruleset says so, one that makes speed 0) ends
+    Dodge. Unconscious (``drops-held``) also makes the creature prone.
+
+    Raises:
+        InvalidRequestError: the ruleset has no such condition, or the creature isn't fighting.
+    """
+    if name not in ruleset.conditions:
+        known = ", ".join(sorted(ruleset.conditions))
+        raise InvalidRequestError(f"'{name}' is not a condition of this ruleset; known: {known}")
+    combatant = combatant_of(state, creature_id)
+    if expiry is not Expiry.NEVER and expiry_creature is None:
+        expiry_creature = creature_id
+    condition = ActiveCondition(
+        name=name,
+        value=value,
+        source_id=source_id,
+        expiry=expiry,
+        expiry_creature=expiry_creature,
+    )
+    conditions = [c for c in combatant.conditions if c.name != name] + [condition]
+    effects = ruleset.condition_effects(name)
+    falls_prone = ConditionEffect.DROPS_HELD in effects and "prone" in ruleset.conditions
+    if falls_prone and not any(c.name == "prone" for c in conditions):
+        conditions.append(ActiveCondition(name="prone"))
+    log = Log(state)
+    updated = combatant.model_copy(update={"conditions": tuple(conditions)})
+    who = name_of(encounter, creature_id)
+    log.add("condition", f"{who} is {name}" + (f" {value}" if value != 1 else ""), creature_id)
+    updated = _end_dodge_if_lost(log, ruleset, updated, who)
+    log.put(updated)
+    return log.commit()
+
+
+def _end_dodge_if_lost(log: Log, ruleset: Ruleset, combatant: Combatant, who: str) -> Combatant:
+    if not combatant.dodging:
+        return combatant
+    ends = ruleset.economy.dodge_ends_when
+    reason = None
+    if DodgeEnd.INCAPACITATED in ends and is_incapacitated(ruleset, combatant):
+        reason = "incapacitated"
+    elif DodgeEnd.SPEED_ZERO in ends and speed_is_zero_by_conditions(ruleset, combatant):
+        reason = "speed 0"
+    if reason is None:
+        return combatant
+    log.add("effect-ends", f"{who}: Dodge ends ({reason})", combatant.creature_id)
+    return combatant.model_copy(update={"dodging": False})
+
+
+def remove_condition(
+    state: CombatState, encounter: Encounter, creature_id: EntityId, name: str
+) -> Outcome:
+    """Remove a condition (nothing happens if the creature doesn't have it)."""
+    combatant = combatant_of(state, creature_id)
+    if not combatant.has_condition(name):
+        return state, ()
+    log = Log(state)
+    kept = tuple(c for c in combatant.conditions if c.name != name)
+    log.put(combatant.model_copy(update={"conditions": kept}))
+    log.add("condition-ends", f"{name_of(encounter, creature_id)}: {name} removed", creature_id)
+    return log.commit()
+
+
+def set_exhaustion(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId, level: int
+) -> Outcome:
+    """Set the exhaustion level (0 = none). The level whose effect is ``death`` kills.
+
+    Raises:
+        InvalidRequestError: a level outside 0..the table's last level.
+    """
+    top = len(ruleset.exhaustion)
+    if not 0 <= level <= top:
+        raise InvalidRequestError(f"exhaustion level {level} is outside 0..{top}")
+    combatant = combatant_of(state, creature_id)
+    log = Log(state)
+    who = name_of(encounter, creature_id)
+    updated = combatant.model_copy(update={"exhaustion": level})
+    rows = [r.description for r in ruleset.exhaustion if r.level <= level]
+    log.add(
+        "exhaustion", f"{who}: exhaustion {level}" + (f" ({rows[-1]})" if rows else ""), creature_id
+    )
+    if ExhaustionEffect.DEATH in ruleset.exhaustion_effects(level):
+        updated = updated.model_copy(
+            update={"death": updated.death.model_copy(update={"dead": True})}
+        )
+        log.add("death", f"{who} dies of exhaustion", creature_id)
+    updated = _end_dodge_if_lost(log, ruleset, updated, who)
+    log.put(updated)
+    return log.commit()

@@ -1,0 +1,385 @@
+"""Setting up a combat: combatants, surprise, initiative in every mode, manual order.
+
+Pure functions: each takes a ``CombatState`` (plus the ruleset and the encounter) and
+returns ``(new_state, events)``, or raises a ``CombatError`` and leaves the input as it was.
+
+Ordering rules:
+
+- ``individual``: every group (one creature, or identical monsters sharing one roll) rolls
+  1d20 + ability modifier + initiative bonus; higher totals first; ties by the ruleset's
+  ``tie_break`` (``dex-score``: higher Dexterity score; ``roll-off``: a d20 each;
+  ``dm-order``: as the creatures are listed in the encounter, which the DM can reorder).
+- ``group-median`` (legends-of-hyrule): every creature rolls; each side's median (the mean of
+  the middle two for an even count) is its score; sides act highest first, tied sides reroll
+  (at most ``MAX_REROLLS`` times, then DM order); members of a side act in any order.
+- ``manual``: nothing is rolled; the DM enters every value.
+
+gms-den: a natural 20 on initiative adds an extra turn for that creature at the end of round 1.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Collection, Sequence
+
+from battlemap.model.combat import Combatant, CombatState, TurnSlot
+from battlemap.model.creature import Creature, Side
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.combat_ops import (
+    Log,
+    Outcome,
+    combatant_of,
+    creature_of,
+    name_of,
+    require,
+    signed,
+    stats_of,
+)
+from battlemap.rules.dice import new_dice_state
+from battlemap.rules.enums import InitiativeMode, InitiativeTieBreak, SurpriseMode
+from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.schema import Ruleset
+
+MAX_REROLLS = 50
+
+
+def start_combat(
+    encounter: Encounter,
+    ruleset_id: str,
+    seed: int,
+    creature_ids: Sequence[EntityId] | None = None,
+) -> CombatState:
+    """A new combat in round 0 (setting up) with the given creatures, or all of them.
+
+    Raises:
+        InvalidRequestError: an id not in the encounter, or a creature listed twice.
+    """
+    ids = list(creature_ids) if creature_ids is not None else [c.id for c in encounter.creatures]
+    if len(set(ids)) != len(ids):
+        raise InvalidRequestError("a creature is listed twice")
+    for creature_id in ids:
+        creature_of(encounter, creature_id)
+    combatants = tuple(Combatant(creature_id=i, group=str(i)) for i in ids)
+    return CombatState(ruleset=ruleset_id, combatants=combatants, dice=new_dice_state(seed))
+
+
+# --- surprise ------------------------------------------------------------------------------
+
+
+def determine_surprise(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, stealthy: Collection[EntityId]
+) -> Outcome:
+    """Roll Stealth for the ``stealthy`` creatures and mark who is surprised.
+
+    A creature is surprised when every hostile combatant is stealthy and each one's Stealth
+    total is at least its passive Perception (the passive score is the DC to beat). With no
+    stealthy side nobody is surprised. gms-den (``group-average``): the stealthy members of a
+    side each roll and all use the average roll, rounded down.
+
+    Raises:
+        IllegalActionError: after the first round has started.
+        InvalidRequestError: a stealthy id that isn't a combatant.
+    """
+    require(not state.started, "surprise is determined before the first round")
+    for creature_id in stealthy:
+        combatant_of(state, creature_id)
+    log = Log(state)
+    totals: dict[EntityId, int] = {}
+    for creature_id in stealthy:
+        bonus = stats_of(creature_of(encounter, creature_id)).stealth_bonus()
+        totals[creature_id] = log.roll(
+            f"1d20{signed(bonus)}", f"{name_of(encounter, creature_id)} Stealth", creature_id
+        ).total
+    if ruleset.surprise.mode is SurpriseMode.GROUP_AVERAGE:
+        for side in Side:
+            members = [i for i in totals if creature_of(encounter, i).side is side]
+            if members:
+                average = sum(totals[i] for i in members) // len(members)
+                log.add("surprise", f"{side.value} group Stealth: average {average}")
+                totals.update(dict.fromkeys(members, average))
+    for combatant in log.state.combatants:
+        creature = creature_of(encounter, combatant.creature_id)
+        hostiles = [
+            creature_of(encounter, other.creature_id)
+            for other in log.state.combatants
+            if creature_of(encounter, other.creature_id).side.is_hostile_to(creature.side)
+        ]
+        perception = stats_of(creature).passive_perception_score()
+        surprised = bool(hostiles) and all(
+            h.id in totals and totals[h.id] >= perception for h in hostiles
+        )
+        updated = combatant.model_copy(
+            update={"surprised": surprised, "hidden_stealth": totals.get(combatant.creature_id)}
+        )
+        log.put(updated)
+        if surprised:
+            log.add(
+                "surprise",
+                f"{creature.name} is surprised (passive Perception {perception})",
+                creature.id,
+            )
+    return log.commit()
+
+
+def set_surprised(state: CombatState, creature_id: EntityId, surprised: bool) -> Outcome:
+    """The DM marks a creature surprised or not (before the first round)."""
+    require(not state.started, "surprise is determined before the first round")
+    log = Log(state)
+    log.put(combatant_of(state, creature_id).model_copy(update={"surprised": surprised}))
+    log.add("surprise", f"surprised set to {surprised}", creature_id)
+    return log.commit()
+
+
+# --- initiative ----------------------------------------------------------------------------
+
+
+def _group_key(creature: Creature, ruleset: Ruleset, encounter: Encounter) -> str:
+    """Initiative group: the side (group-median), identical monsters' name, or the creature."""
+    if ruleset.initiative.mode is InitiativeMode.GROUP_MEDIAN:
+        return f"side:{creature.side.value}"
+    if ruleset.initiative.identical_monsters_share_roll and creature.side is not Side.PARTY:
+        twins = [
+            c for c in encounter.creatures if c.name == creature.name and c.side is creature.side
+        ]
+        if len(twins) > 1 and all(c.stats == creature.stats for c in twins):
+            return f"same:{creature.side.value}:{creature.name}"
+    return str(creature.id)
+
+
+def _initiative_roll(
+    log: Log, creature: Creature, ruleset: Ruleset, purpose: str
+) -> tuple[int, int]:
+    """Roll initiative for ``creature``: (total, natural d20)."""
+    stats = stats_of(creature)
+    bonus = stats.modifier(ruleset.initiative.ability.value) + stats.initiative_bonus
+    record = log.roll(f"1d20{signed(bonus)}", purpose, creature.id)
+    return record.total, record.natural or 0
+
+
+def roll_initiative(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> Outcome:
+    """Roll initiative for every combatant as the ruleset's mode says and set the order.
+
+    Raises:
+        IllegalActionError: once the first round has started (use ``set_initiative`` or
+            ``reorder`` to change the order then).
+    """
+    require(not state.started, "initiative is rolled before the first round")
+    log = Log(state)
+    mode = ruleset.initiative.mode
+    creatures = {c.creature_id: creature_of(encounter, c.creature_id) for c in state.combatants}
+    groups: dict[str, list[EntityId]] = {}
+    for combatant in state.combatants:
+        key = _group_key(creatures[combatant.creature_id], ruleset, encounter)
+        groups.setdefault(key, []).append(combatant.creature_id)
+    for key, members in groups.items():
+        for creature_id in members:
+            log.put(combatant_of(log.state, creature_id).model_copy(update={"group": key}))
+    if mode is InitiativeMode.MANUAL:
+        log.add("initiative", "manual initiative: the DM enters every value")
+        return log.commit()
+    if mode is InitiativeMode.GROUP_MEDIAN:
+        _roll_group_median(log, ruleset, creatures, groups)
+    else:
+        _roll_individual(log, ruleset, creatures, groups)
+    log.update(_sorted(log.state, ruleset, encounter))
+    order = ", ".join(name_of(encounter, s.creature_id) for s in log.state.order)
+    log.add("initiative", f"order: {order}")
+    return log.commit()
+
+
+def _roll_individual(
+    log: Log,
+    ruleset: Ruleset,
+    creatures: dict[EntityId, Creature],
+    groups: dict[str, list[EntityId]],
+) -> None:
+    totals: dict[str, int] = {}
+    for key, members in groups.items():
+        first = creatures[members[0]]
+        label = first.name if len(members) == 1 else f"{first.name} (group of {len(members)})"
+        total, natural = _initiative_roll(log, first, ruleset, f"{label} initiative")
+        totals[key] = total
+        extra = ruleset.initiative.natural_20_extra_turn and natural == 20
+        for creature_id in members:
+            tiebreak: tuple[int, ...] = ()
+            if ruleset.initiative.tie_break is InitiativeTieBreak.DEX_SCORE:
+                tiebreak = (stats_of(creatures[creature_id]).score("dex"),)
+            update = {"initiative": total, "initiative_tiebreak": tiebreak, "extra_turn": extra}
+            log.put(combatant_of(log.state, creature_id).model_copy(update=update))
+        if extra:
+            log.add("initiative", f"{label}: natural 20, an extra turn at the end of round 1")
+    if ruleset.initiative.tie_break is InitiativeTieBreak.ROLL_OFF:
+        by_total: dict[int, list[str]] = {}
+        for key, total in totals.items():
+            by_total.setdefault(total, []).append(key)
+        for total, keys in by_total.items():
+            if len(keys) < 2:
+                continue
+            for key in keys:
+                first = creatures[groups[key][0]]
+                tie = log.roll("1d20", f"{first.name} initiative roll-off at {total}", first.id)
+                for creature_id in groups[key]:
+                    log.put(
+                        combatant_of(log.state, creature_id).model_copy(
+                            update={"initiative_tiebreak": (tie.total,)}
+                        )
+                    )
+
+
+def _roll_group_median(
+    log: Log,
+    ruleset: Ruleset,
+    creatures: dict[EntityId, Creature],
+    groups: dict[str, list[EntityId]],
+) -> None:
+    medians: dict[str, float] = {}
+    pending = list(groups)
+    for attempt in range(MAX_REROLLS + 1):
+        for key in pending:
+            rolls = []
+            for creature_id in groups[key]:
+                creature = creatures[creature_id]
+                total, _ = _initiative_roll(log, creature, ruleset, f"{creature.name} initiative")
+                rolls.append(total)
+                log.put(
+                    combatant_of(log.state, creature_id).model_copy(update={"initiative": total})
+                )
+            medians[key] = float(statistics.median(rolls))
+            log.add("initiative", f"{key.removeprefix('side:')} side median {medians[key]:g}")
+        values = list(medians.values())
+        pending = [k for k, v in medians.items() if values.count(v) > 1]
+        if not pending:
+            break
+        if attempt == MAX_REROLLS:
+            log.add("initiative", "tie still unbroken; the DM orders the tied sides")
+            break
+        log.add("initiative", f"tie at {medians[pending[0]]:g}: tied sides reroll")
+    ranked = sorted(groups, key=lambda k: -medians[k])  # stable: DM order breaks leftover ties
+    log.update(log.state.model_copy(update={"group_order": tuple(ranked)}))
+
+
+def _sorted(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> CombatState:
+    """The state with ``order`` rebuilt from initiative, keeping the current turn's creature."""
+    listed = {c.id: index for index, c in enumerate(encounter.creatures)}
+    position = {c.creature_id: i for i, c in enumerate(state.combatants)}
+    if ruleset.initiative.mode is InitiativeMode.GROUP_MEDIAN:
+        rank = {key: i for i, key in enumerate(state.group_order)}
+
+        def key(c: Combatant) -> tuple[object, ...]:
+            return (rank.get(c.group, len(rank)), position[c.creature_id])
+    else:
+
+        def key(c: Combatant) -> tuple[object, ...]:
+            initiative = c.initiative if c.initiative is not None else -1000
+            tiebreak = tuple(-t for t in c.initiative_tiebreak)
+            group_first = min(
+                listed.get(o.creature_id, 0) for o in state.combatants if o.group == c.group
+            )
+            return (-initiative, tiebreak, group_first, position[c.creature_id])
+
+    ordered = sorted(state.combatants, key=key)
+    slots = [TurnSlot(creature_id=c.creature_id) for c in ordered]
+    if state.round <= 1:
+        slots += [TurnSlot(creature_id=c.creature_id, extra=True) for c in ordered if c.extra_turn]
+    return _with_order(state, tuple(slots), ordered)
+
+
+def _with_order(
+    state: CombatState, slots: tuple[TurnSlot, ...], combatants: Sequence[Combatant]
+) -> CombatState:
+    current = state.current
+    index = 0
+    if current is not None:
+        index = next(
+            (i for i, s in enumerate(slots) if s == current),
+            min(state.turn_index, max(len(slots) - 1, 0)),
+        )
+    return state.model_copy(
+        update={"order": slots, "combatants": tuple(combatants), "turn_index": index}
+    )
+
+
+def set_initiative(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId, value: int
+) -> Outcome:
+    """The DM enters ``value`` as the creature's initiative and the order is re-sorted.
+
+    Allowed at any time; once combat runs, the creature whose turn it is keeps its turn.
+    """
+    if not -100 <= value <= 100:
+        raise InvalidRequestError(f"initiative {value} is outside -100..100")
+    log = Log(state)
+    log.put(combatant_of(state, creature_id).model_copy(update={"initiative": value}))
+    log.update(_sorted(log.state, ruleset, encounter))
+    log.add(
+        "initiative", f"{name_of(encounter, creature_id)}: initiative set to {value}", creature_id
+    )
+    return log.commit()
+
+
+def reorder(state: CombatState, encounter: Encounter, creature_ids: Sequence[EntityId]) -> Outcome:
+    """The DM puts the combatants' regular turns in exactly this order (extra turns stay last).
+
+    Raises:
+        InvalidRequestError: ``creature_ids`` is not a permutation of the combatants.
+    """
+    regular = [s.creature_id for s in state.order if not s.extra]
+    if sorted(creature_ids) != sorted(regular) or len(set(creature_ids)) != len(creature_ids):
+        raise InvalidRequestError("the new order must list every combatant exactly once")
+    extras = tuple(s for s in state.order if s.extra)
+    slots = tuple(TurnSlot(creature_id=i) for i in creature_ids) + extras
+    by_id = {c.creature_id: c for c in state.combatants}
+    log = Log(state)
+    log.update(_with_order(state, slots, [by_id[i] for i in creature_ids]))
+    log.add(
+        "initiative",
+        "order set by the DM: " + ", ".join(name_of(encounter, i) for i in creature_ids),
+    )
+    return log.commit()
+
+
+def insert_sorted(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> CombatState:
+    """Re-sort after a combatant was added, keeping whose turn it is (used by ``turns``)."""
+    return _sorted(state, ruleset, encounter)
+
+
+def roll_one(log: Log, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId) -> Combatant:
+    """Initiative for a creature joining mid-combat: its own roll, or its side (group-median)."""
+    creature = creature_of(encounter, creature_id)
+    key = _group_key(creature, ruleset, encounter)
+    existing = [c for c in log.state.combatants if c.group == key]
+    combatant = Combatant(creature_id=creature_id, group=key)
+    if ruleset.initiative.mode is InitiativeMode.MANUAL:
+        return combatant
+    if (
+        existing
+        and existing[0].initiative is not None
+        and ruleset.initiative.mode is not (InitiativeMode.GROUP_MEDIAN)
+    ):
+        return combatant.model_copy(
+            update={
+                "initiative": existing[0].initiative,
+                "initiative_tiebreak": existing[0].initiative_tiebreak,
+            }
+        )
+    total, _ = _initiative_roll(log, creature, ruleset, f"{creature.name} initiative")
+    tiebreak: tuple[int, ...] = ()
+    if ruleset.initiative.tie_break is InitiativeTieBreak.DEX_SCORE:
+        tiebreak = (stats_of(creature).score("dex"),)
+    if ruleset.initiative.mode is InitiativeMode.GROUP_MEDIAN and key not in log.state.group_order:
+        log.update(log.state.model_copy(update={"group_order": (*log.state.group_order, key)}))
+    return combatant.model_copy(update={"initiative": total, "initiative_tiebreak": tiebreak})
+
+
+__all__ = [
+    "IllegalActionError",
+    "determine_surprise",
+    "insert_sorted",
+    "reorder",
+    "roll_initiative",
+    "roll_one",
+    "set_initiative",
+    "set_surprised",
+    "start_combat",
+]

@@ -1,0 +1,246 @@
+"""The movement budget: speed after modifiers, Dash, several speeds, prone, spending feet.
+
+- Speed after modifiers: the creature's speed for the mode; 0 with a ``speed-zero`` or
+  ``cant-move`` condition or exhaustion 5; halved (rounded down) by ``half-speed`` effects
+  (exhaustion 2), once however many apply.
+- Dash adds the speed after modifiers, so a slowed creature gains less (srd "Dash": 30 -> 60;
+  reduced to 15 -> 30). Without ``dash_stacks`` a second Dash in a turn adds nothing; with it
+  (legends-of-hyrule) each Dash adds the speed again: twice triples, thrice quadruples.
+- Several speeds: one ``movement_used`` counter in feet; what is left in a mode is that mode's
+  budget minus everything already moved (srd: fly 20, walk 10, fly 30 with walk 30 / fly 60).
+- Prone: standing up costs ``stand_up_fraction_of_speed`` of the walking speed after
+  modifiers, rounded down (30 -> 15); impossible with speed 0 or too little left. Crawling
+  adds ``crawl_extra_cost_per_foot`` per foot of distance to what the geometry charged.
+- The geometry layer computes what a move costs in feet (difficult terrain included); this
+  module only checks it against the budget and spends it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from battlemap.model.combat import Combatant, CombatState, SpeedMode
+from battlemap.model.creature import Creature
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.combat_ops import (
+    Log,
+    Outcome,
+    combatant_of,
+    creature_of,
+    name_of,
+    require,
+)
+from battlemap.rules.conditions import apply_condition, denial, effects_of, exhaustion_effects
+from battlemap.rules.enums import ConditionEffect, EconomyPart, ExhaustionEffect
+from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.schema import Ruleset
+
+EPSILON = 1e-6
+
+
+@dataclass(frozen=True)
+class SpeedReport:
+    """A speed after modifiers, with every modifier that applied."""
+
+    mode: SpeedMode
+    base: int
+    speed: int
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MovementBudget:
+    """What a combatant can still move this turn in ``mode``, and why."""
+
+    mode: SpeedMode
+    speed: int
+    """Speed after modifiers."""
+    dashes_counted: int
+    total: int
+    """Speed x (1 + dashes counted)."""
+    used: float
+    remaining: float
+    reasons: tuple[str, ...]
+
+
+def effective_speed(
+    ruleset: Ruleset, creature: Creature, combatant: Combatant, mode: SpeedMode
+) -> SpeedReport:
+    """The creature's ``mode`` speed after conditions and exhaustion."""
+    base = int(getattr(creature.speeds, mode.value))
+    speed = base
+    reasons: list[str] = []
+    effects = effects_of(ruleset, combatant)
+    exhaustion = exhaustion_effects(ruleset, combatant)
+    zero_by = [
+        c.name
+        for c in combatant.conditions
+        if ruleset.condition_effects(c.name)
+        & {ConditionEffect.SPEED_ZERO, ConditionEffect.CANT_MOVE}
+    ]
+    if zero_by:
+        reasons.append(f"speed 0: {', '.join(zero_by)}")
+        speed = 0
+    if ExhaustionEffect.SPEED_ZERO in exhaustion:
+        reasons.append(f"speed 0: exhaustion {combatant.exhaustion}")
+        speed = 0
+    if speed and (
+        ConditionEffect.HALF_SPEED in effects or ExhaustionEffect.HALF_SPEED in exhaustion
+    ):
+        speed //= 2
+        reasons.append("speed halved (rounded down)")
+    if base == 0:
+        reasons.append(f"no {mode.value} speed")
+    return SpeedReport(mode, base, speed, tuple(reasons))
+
+
+def movement_budget(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    creature_id: EntityId,
+    mode: SpeedMode | None = None,
+) -> MovementBudget:
+    """The combatant's movement this turn in ``mode`` (default: its current mode)."""
+    combatant = combatant_of(state, creature_id)
+    creature = creature_of(encounter, creature_id)
+    mode = mode or combatant.turn.speed_mode
+    report = effective_speed(ruleset, creature, combatant, mode)
+    dashes = combatant.turn.dash_count
+    counted = dashes if ruleset.economy.dash_stacks else min(dashes, 1)
+    reasons = list(report.reasons)
+    if counted:
+        reasons.append(f"Dash x{counted}: +{report.speed * counted} ft")
+    if dashes > counted:
+        reasons.append(f"{dashes - counted} further Dash adds nothing in this ruleset")
+    total = report.speed * (1 + counted)
+    used = combatant.turn.movement_used
+    return MovementBudget(
+        mode, report.speed, counted, total, used, max(0.0, total - used), tuple(reasons)
+    )
+
+
+def _check_can_move(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId
+) -> Combatant:
+    combatant = combatant_of(state, creature_id)
+    name = name_of(encounter, creature_id)
+    current = state.current
+    on_turn = current is not None and current.creature_id == creature_id
+    require(
+        on_turn or combatant.reaction_move_left > 0,
+        f"it isn't {name}'s turn",
+    )
+    reason = denial(ruleset, combatant, EconomyPart.MOVE, name).reason
+    require(reason is None, reason or "")
+    return combatant
+
+
+def spend_movement(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    creature_id: EntityId,
+    feet: float,
+    *,
+    mode: SpeedMode | None = None,
+    distance_feet: float | None = None,
+) -> Outcome:
+    """Spend ``feet`` of movement (the geometry's cost of the move) in ``mode``.
+
+    While prone the creature crawls: ``crawl_extra_cost_per_foot`` x ``distance_feet``
+    (default: ``feet``) is added. A readied move released as a reaction spends its own budget.
+
+    Raises:
+        InvalidRequestError: negative or non-finite feet.
+        IllegalActionError: not its turn, surprised, speed 0, or more than is left.
+    """
+    if not math.isfinite(feet) or feet < 0:
+        raise InvalidRequestError(f"a move can't cost {feet} ft")
+    combatant = _check_can_move(state, ruleset, encounter, creature_id)
+    name = name_of(encounter, creature_id)
+    mode = mode or combatant.turn.speed_mode
+    cost = feet
+    notes = []
+    if ConditionEffect.CRAWL_ONLY in effects_of(ruleset, combatant):
+        require(mode is SpeedMode.WALK, f"{name} is prone: it can only crawl or stand up")
+        extra = ruleset.movement.crawl_extra_cost_per_foot * (
+            feet if distance_feet is None else distance_feet
+        )
+        cost += extra
+        notes.append(f"crawling +{extra:g} ft")
+    current = state.current
+    if current is None or current.creature_id != creature_id:
+        left = combatant.reaction_move_left
+        require(cost <= left + EPSILON, f"{name} has {left:g} ft of readied move, needs {cost:g}")
+        log = Log(state)
+        log.put(combatant.model_copy(update={"reaction_move_left": left - cost}))
+        log.add("move", f"{name} moves {cost:g} ft (readied move)", creature_id)
+        return log.commit()
+    budget = movement_budget(state, ruleset, encounter, creature_id, mode)
+    require(budget.speed > 0, f"{name}'s {mode.value} speed is 0 ({'; '.join(budget.reasons)})")
+    require(
+        cost <= budget.remaining + EPSILON,
+        f"{name} has {budget.remaining:g} ft of {mode.value} movement left; the move costs "
+        f"{cost:g}",
+    )
+    log = Log(state)
+    turn = combatant.turn.model_copy(
+        update={"movement_used": combatant.turn.movement_used + cost, "speed_mode": mode}
+    )
+    log.put(combatant.model_copy(update={"turn": turn}))
+    extra_text = f" ({', '.join(notes)})" if notes else ""
+    log.add(
+        "move",
+        f"{name} moves {cost:g} ft by {mode.value}{extra_text}; "
+        f"{budget.remaining - cost:g} ft left",
+        creature_id,
+    )
+    return log.commit()
+
+
+def stand_up(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId
+) -> Outcome:
+    """Stand up from prone for a fraction (half) of the walking speed after modifiers.
+
+    Raises:
+        IllegalActionError: not prone, not its turn, speed 0, or not enough movement left.
+    """
+    combatant = _check_can_move(state, ruleset, encounter, creature_id)
+    name = name_of(encounter, creature_id)
+    require(combatant.has_condition("prone"), f"{name} isn't prone")
+    creature = creature_of(encounter, creature_id)
+    speed = effective_speed(ruleset, creature, combatant, SpeedMode.WALK).speed
+    require(speed > 0, f"{name} can't stand up with speed 0")
+    cost = math.floor(speed * ruleset.movement.stand_up_fraction_of_speed)
+    budget = movement_budget(state, ruleset, encounter, creature_id, SpeedMode.WALK)
+    require(
+        cost <= budget.remaining + EPSILON,
+        f"{name} needs {cost} ft to stand up and has {budget.remaining:g} ft left",
+    )
+    conditions = tuple(c for c in combatant.conditions if c.name != "prone")
+    turn = combatant.turn.model_copy(update={"movement_used": combatant.turn.movement_used + cost})
+    log = Log(state)
+    log.put(combatant.model_copy(update={"conditions": conditions, "turn": turn}))
+    log.add("stand-up", f"{name} stands up ({cost} ft of movement)", creature_id)
+    return log.commit()
+
+
+def drop_prone(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId
+) -> Outcome:
+    """Drop prone, for ``drop_prone_cost`` (0) feet, on the creature's turn."""
+    combatant = _check_can_move(state, ruleset, encounter, creature_id)
+    require(not combatant.has_condition("prone"), f"{name_of(encounter, creature_id)} is prone")
+    cost = ruleset.movement.drop_prone_cost
+    if cost:
+        budget = movement_budget(state, ruleset, encounter, creature_id, SpeedMode.WALK)
+        require(cost <= budget.remaining + EPSILON, "not enough movement left to drop prone")
+        turn = combatant.turn.model_copy(
+            update={"movement_used": combatant.turn.movement_used + cost}
+        )
+        state = state.with_combatant(combatant.model_copy(update={"turn": turn}))
+    return apply_condition(state, ruleset, encounter, creature_id, "prone")

@@ -1,0 +1,324 @@
+"""Turns and rounds: starting the fight, ending a turn, lasting effects, joining and leaving.
+
+Start of a creature's turn: its reaction and movement come back (``TurnState`` resets), its
+Dodge, Help and readied action end, and effects lasting "until the start of its next turn" end
+on everyone. In legends-of-hyrule, effects lasting "until the start of the group's next turn"
+(Disengage) end when the first member of that group starts a turn. End of its turn: effects
+lasting "until the end of its turn" end, Disengage (srd: "for the rest of the turn") ends, and
+a surprised creature stops being surprised. gms-den's extra turns (natural 20) come after
+everyone's round-1 turn and are dropped when round 1 ends.
+
+The start-of-turn death saving throw belongs to the damage engine: pass it in ``hooks``;
+without one, the log notes that a save is due.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from battlemap.model.combat import (
+    ActiveCondition,
+    Combatant,
+    CombatState,
+    Expiry,
+    TurnState,
+)
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.combat_ops import (
+    Log,
+    Outcome,
+    combatant_of,
+    creature_of,
+    name_of,
+    require,
+)
+from battlemap.rules.enums import DisengageDuration
+from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.initiative import insert_sorted, roll_one
+from battlemap.rules.schema import Ruleset
+
+TurnHook = Callable[[CombatState, Ruleset, Encounter, EntityId], Outcome]
+"""Called at the start of a creature's turn after the resets (e.g. the death saving throw)."""
+
+
+def begin_combat(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, hooks: Sequence[TurnHook] = ()
+) -> Outcome:
+    """Round 1 begins with the first creature in the order.
+
+    Raises:
+        IllegalActionError: already started, no combatants, or someone has no initiative.
+    """
+    require(not state.started, "the combat has already begun")
+    require(bool(state.order), "roll or enter initiative first")
+    missing = [name_of(encounter, c.creature_id) for c in state.combatants if c.initiative is None]
+    require(not missing, f"no initiative yet for {', '.join(missing)}")
+    log = Log(state.model_copy(update={"round": 1, "turn_index": 0}))
+    log.add("round", "round 1 begins")
+    _start_turn(log, ruleset, encounter, hooks)
+    return log.commit()
+
+
+def end_turn(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, hooks: Sequence[TurnHook] = ()
+) -> Outcome:
+    """End the current turn and start the next one (a new round after the last slot).
+
+    Raises:
+        IllegalActionError: the combat hasn't begun.
+    """
+    require(state.started and bool(state.order), "the combat hasn't begun")
+    log = Log(state)
+    _finish_turn(log, encounter)
+    index = log.state.turn_index + 1
+    if index >= len(log.state.order):
+        _new_round(log)
+    else:
+        log.update(log.state.model_copy(update={"turn_index": index}))
+    _start_turn(log, ruleset, encounter, hooks)
+    return log.commit()
+
+
+def _new_round(log: Log) -> None:
+    state = log.state
+    order = tuple(s for s in state.order if not s.extra)  # extra turns happen in round 1 only
+    combatants = tuple(
+        c.model_copy(update={"acted_this_round": False, "extra_turn": False})
+        for c in state.combatants
+    )
+    log.update(
+        state.model_copy(
+            update={
+                "round": state.round + 1,
+                "turn_index": 0,
+                "order": order,
+                "combatants": combatants,
+            }
+        )
+    )
+    log.add("round", f"round {state.round + 1} begins")
+
+
+def _expire(
+    log: Log, encounter: Encounter, expiry: Expiry, owners: set[EntityId], why: str
+) -> None:
+    """End conditions with ``expiry`` tied to any creature in ``owners``, on every combatant."""
+    for combatant in log.state.combatants:
+        kept: list[ActiveCondition] = []
+        for condition in combatant.conditions:
+            if condition.expiry is expiry and condition.expiry_creature in owners:
+                log.add(
+                    "condition-ends",
+                    f"{name_of(encounter, combatant.creature_id)}: {condition.name} ends ({why})",
+                    combatant.creature_id,
+                )
+            else:
+                kept.append(condition)
+        if len(kept) != len(combatant.conditions):
+            log.put(combatant.model_copy(update={"conditions": tuple(kept)}))
+
+
+def _start_turn(
+    log: Log, ruleset: Ruleset, encounter: Encounter, hooks: Sequence[TurnHook]
+) -> None:
+    state = log.state
+    slot = state.order[state.turn_index]
+    creature_id = slot.creature_id
+    name = name_of(encounter, creature_id)
+    log.add("turn-start", f"{name}'s {'extra ' if slot.extra else ''}turn", creature_id)
+    combatant = combatant_of(state, creature_id)
+    previous = state.order[state.turn_index - 1] if state.turn_index > 0 else None
+    group_starts = previous is None or combatant_of(state, previous.creature_id).group != (
+        combatant.group
+    )
+    if group_starts:
+        members = {c.creature_id for c in state.combatants if c.group == combatant.group}
+        _expire(log, encounter, Expiry.START_OF_GROUP_TURN, members, "its group's turn began")
+        for member_id in members:
+            member = combatant_of(log.state, member_id)
+            if member.disengaged and member.disengage_expiry is Expiry.START_OF_GROUP_TURN:
+                log.put(member.model_copy(update={"disengaged": False}))
+                log.add(
+                    "effect-ends", f"{name_of(encounter, member_id)}: Disengage ends", member_id
+                )
+    _expire(log, encounter, Expiry.START_OF_TURN, {creature_id}, f"start of {name}'s turn")
+    combatant = combatant_of(log.state, creature_id)
+    for flag, label in (("dodging", "Dodge"), ("helping", "Help"), ("readied", "readied action")):
+        if getattr(combatant, flag):
+            log.add("effect-ends", f"{name}: {label} ends", creature_id)
+    log.put(
+        combatant.model_copy(
+            update={
+                "reaction_used": False,
+                "reaction_move_left": 0,
+                "turn": TurnState(),
+                "dodging": False,
+                "helping": None,
+                "readied": None,
+            }
+        )
+    )
+    if combatant.surprised and combatant.turns_taken == 0:
+        denied = ", ".join(part.value for part in ruleset.surprise.denied_on_first_turn)
+        log.add("surprised", f"{name} is surprised: no {denied} this turn", creature_id)
+    creature = creature_of(encounter, creature_id)
+    dying = creature.hp == 0 and not combatant.death.dead and not combatant.death.stable
+    if dying and not hooks:
+        log.add("death-save-due", f"{name} starts the turn at 0 HP: death save due", creature_id)
+    for hook in hooks:
+
+        def step(current: CombatState, hook: TurnHook = hook) -> Outcome:
+            return hook(current, ruleset, encounter, creature_id)
+
+        log.run(step)
+
+
+def _finish_turn(log: Log, encounter: Encounter) -> None:
+    slot = log.state.order[log.state.turn_index]
+    creature_id = slot.creature_id
+    name = name_of(encounter, creature_id)
+    _expire(log, encounter, Expiry.END_OF_TURN, {creature_id}, f"end of {name}'s turn")
+    combatant = combatant_of(log.state, creature_id)
+    update: dict[str, object] = {
+        "turns_taken": combatant.turns_taken + 1,
+        "acted_this_round": True,
+        "surprised": False,
+        "reaction_move_left": 0,
+    }
+    if combatant.disengaged and combatant.disengage_expiry is Expiry.END_OF_TURN:
+        update["disengaged"] = False
+        log.add("effect-ends", f"{name}: Disengage ends", creature_id)
+    if combatant.surprised:
+        log.add("surprise-ends", f"{name} is no longer surprised", creature_id)
+    log.put(combatant.model_copy(update=update))
+    log.add("turn-end", f"{name}'s turn ends", creature_id)
+
+
+def take_turn_now(state: CombatState, encounter: Encounter, creature_id: EntityId) -> Outcome:
+    """legends-of-hyrule: a member of the acting group who hasn't gone yet takes the turn now.
+
+    Allowed while the current creature has spent nothing this turn; the two swap places.
+
+    Raises:
+        IllegalActionError: not the same group, already acted, or the current turn is used.
+    """
+    require(state.started, "the combat hasn't begun")
+    current = state.order[state.turn_index]
+    if current.creature_id == creature_id:
+        return state, ()
+    mover = combatant_of(state, creature_id)
+    now = combatant_of(state, current.creature_id)
+    require(mover.group == now.group, "only a member of the acting group can go now")
+    index = next(
+        (i for i, s in enumerate(state.order) if s.creature_id == creature_id and not s.extra),
+        -1,
+    )
+    require(index > state.turn_index, f"{name_of(encounter, creature_id)} has already acted")
+    require(now.turn == TurnState(), "the current creature has already started its turn")
+    order = list(state.order)
+    order[state.turn_index], order[index] = order[index], order[state.turn_index]
+    log = Log(state.model_copy(update={"order": tuple(order)}))
+    log.put(mover.model_copy(update={"turn": TurnState(), "reaction_used": False}))
+    log.add("turn-start", f"{name_of(encounter, creature_id)} goes now instead", creature_id)
+    return log.commit()
+
+
+def add_combatant(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    creature_id: EntityId,
+    initiative: int | None = None,
+) -> Outcome:
+    """A creature joins: rolls initiative (or takes ``initiative``) and slots into the order.
+
+    Joining mid-round after its place has passed, it acts from the next round.
+
+    Raises:
+        InvalidRequestError: the creature isn't in the encounter or is already fighting.
+    """
+    creature_of(encounter, creature_id)
+    if state.has(creature_id):
+        raise InvalidRequestError(f"{name_of(encounter, creature_id)} is already in the combat")
+    log = Log(state)
+    combatant = roll_one(log, ruleset, encounter, creature_id)
+    if initiative is not None:
+        combatant = combatant.model_copy(update={"initiative": initiative})
+    log.update(log.state.model_copy(update={"combatants": (*log.state.combatants, combatant)}))
+    if log.state.order or state.started:
+        log.update(insert_sorted(log.state, ruleset, encounter))
+    log.add("joins", f"{name_of(encounter, creature_id)} joins the combat", creature_id)
+    return log.commit()
+
+
+def remove_combatant(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    creature_id: EntityId,
+    hooks: Sequence[TurnHook] = (),
+) -> Outcome:
+    """A creature leaves the combat. If it was its turn, the next creature's turn starts.
+
+    Raises:
+        InvalidRequestError: it isn't in the combat.
+        IllegalActionError: it is the last combatant of a running combat.
+    """
+    combatant_of(state, creature_id)
+    was_current = state.current is not None and state.current.creature_id == creature_id
+    order = [s for s in state.order if s.creature_id != creature_id]
+    require(not (state.started and not order), "the last combatant can't leave; end the combat")
+    before = sum(
+        1
+        for i, s in enumerate(state.order)
+        if s.creature_id == creature_id and i < state.turn_index
+    )
+    index = state.turn_index - before
+    combatants = tuple(c for c in state.combatants if c.creature_id != creature_id)
+    new_round = state.started and index >= len(order)
+    log = Log(
+        state.model_copy(
+            update={
+                "order": tuple(order),
+                "combatants": combatants,
+                "turn_index": 0 if new_round else index,
+            }
+        )
+    )
+    log.add("leaves", f"{name_of(encounter, creature_id)} leaves the combat", creature_id)
+    if new_round:
+        _new_round(log)
+    if was_current:
+        _start_turn(log, ruleset, encounter, hooks)
+    return log.commit()
+
+
+def disengage_expiry(ruleset: Ruleset) -> Expiry:
+    """When Disengage ends under ``ruleset``."""
+    if ruleset.economy.disengage_duration is DisengageDuration.START_OF_GROUP_NEXT_TURN:
+        return Expiry.START_OF_GROUP_TURN
+    return Expiry.END_OF_TURN
+
+
+def current_creature(state: CombatState) -> EntityId:
+    """The creature whose turn it is.
+
+    Raises:
+        IllegalActionError: the combat hasn't begun.
+    """
+    slot = state.current
+    if slot is None:
+        raise IllegalActionError("the combat hasn't begun")
+    return slot.creature_id
+
+
+def combatants_in_order(state: CombatState) -> list[Combatant]:
+    """Combatants in turn order (each once)."""
+    seen: set[EntityId] = set()
+    ordered = []
+    for slot in state.order:
+        if slot.creature_id not in seen:
+            seen.add(slot.creature_id)
+            ordered.append(combatant_of(state, slot.creature_id))
+    return ordered
