@@ -211,3 +211,31 @@ def test_a_finger_has_a_wider_reach_than_a_mouse(window: MainWindow) -> None:
     assert "w-top" in feature_ids(window)
     tap(finger)
     assert "w-top" not in feature_ids(window)
+
+
+def test_no_two_actions_share_a_shortcut(window: MainWindow) -> None:
+    from PySide6.QtGui import QAction
+
+    seen: dict[str, str] = {}
+    for action in window.findChildren(QAction):
+        for sequence in action.shortcuts():
+            text = sequence.toString()
+            assert text not in seen, f"{text} is both {seen[text]!r} and {action.text()!r}"
+            seen[text] = action.text()
+    assert {"V", "M", "W", "D", "O", "T", "E"} <= seen.keys()
+
+
+def test_icons_follow_a_palette_change(window: MainWindow) -> None:
+    from PySide6.QtGui import QColor, QPalette
+
+    before = window.tools.actions["walls"].icon().pixmap(32, 32).toImage()
+    original = QPalette(QApplication.palette())
+    palette = QPalette(original)
+    palette.setColor(QPalette.ColorRole.WindowText, QColor("#f0f0f0"))
+    QApplication.setPalette(palette)
+    try:
+        QApplication.processEvents()
+        after = window.tools.actions["walls"].icon().pixmap(32, 32).toImage()
+        assert after != before
+    finally:
+        QApplication.setPalette(original)

@@ -81,6 +81,18 @@ class ToolController(QObject):
         window.document.subscribe(listener)
         window.destroyed.connect(partial(_unsubscribe, window.document, listener))
         self.view.tool_hook = self.handle_view_event
+        window.installEventFilter(self)  # redraw the icons when the theme changes
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self.redraw_icons()
+        return False
+
+    def redraw_icons(self) -> None:
+        """Draw the tool icons again in the current palette's text colour."""
+        for key, action in self.actions.items():
+            action.setIcon(tool_icon(key))
+        self.map_settings_action.setIcon(tool_icon("map-settings"))
 
     # --- construction ---------------------------------------------------
 
