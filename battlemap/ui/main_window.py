@@ -10,6 +10,7 @@ from battlemap import APP_NAME, __version__
 from battlemap.io.monsters import SRD_ATTRIBUTION
 from battlemap.model.document import Document
 from battlemap.ui import creature_dock, grid_align, import_actions, library_dock, tools
+from battlemap.ui.file_actions import install as install_file_actions
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.map_view import MapView
 from battlemap.ui.players.controller import PlayersController
@@ -99,6 +100,7 @@ class MainWindow(QMainWindow):
 
     def _install_features(self) -> None:
         """Let each feature module add its menus, docks and tools: one line per feature."""
+        self.files = install_file_actions(self)
         self.tools = tools.install(self)
         self.players = PlayersController(self, self.document, self.undo_stack, self.settings)
         self.creature_dock = creature_dock.install(self)
@@ -120,7 +122,7 @@ class MainWindow(QMainWindow):
         self.setWindowModified(not clean)
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.document.encounter.name}[*] — {APP_NAME}")
+        self.files.refresh_title()  # the file's name, or the encounter's while it has none
 
     def _show_cell(self, col: int, row: int) -> None:
         grid = self.document.encounter.grid
