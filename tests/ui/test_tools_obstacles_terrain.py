@@ -124,3 +124,14 @@ def test_terrain_polygon(window: MainWindow) -> None:
     (region,) = window.document.encounter.terrain
     assert region.points == [(8, 0), (12, 0), (12, 4)]
     assert region.kind is TerrainKind.DIFFICULT
+
+
+def test_options_bar_shows_settings_changed_from_code(window: MainWindow) -> None:
+    tool = window.tools.tools["terrain"]
+    tool.set_kind(TerrainKind.IMPASSABLE)  # type: ignore[attr-defined]
+    combo = window.tools.options_bar.findChild(QComboBox, "terrain-kind")
+    assert combo.currentData() == TerrainKind.IMPASSABLE
+    obstacles = window.tools.tools["obstacles"]
+    obstacles.set_shape("polygon")  # type: ignore[attr-defined]
+    shape = window.tools.options_bar.findChild(QComboBox, "obstacle-shape")
+    assert shape.currentData() == "polygon"

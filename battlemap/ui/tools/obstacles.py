@@ -15,7 +15,7 @@ from battlemap.model.map_commands import AddObstacle
 from battlemap.ui import style
 from battlemap.ui.tools.base import PointerEvent, ToolContext
 from battlemap.ui.tools.chain import PolygonTool
-from battlemap.ui.tools.options import choice, options_row
+from battlemap.ui.tools.options import choice, options_row, show_choice
 from battlemap.ui.tools.preview import PREVIEW, cosmetic_pen, handles, polyline
 
 RECTANGLE, POLYGON = "rectangle", "polygon"
@@ -106,9 +106,11 @@ class ObstacleTool(PolygonTool):
         self.cancel()
         self._drag_from = None
         self.shape = shape
+        show_choice(self._options, "obstacle-shape", self.shape)
 
     def set_cover(self, cover: CoverDegree) -> None:
         self.cover = cover
+        show_choice(self._options, "obstacle-cover", self.cover)
 
     def set_blocks_movement(self, blocks: bool) -> None:
         self.blocks_movement = blocks

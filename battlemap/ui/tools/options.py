@@ -39,3 +39,19 @@ def choice(
     caption_label = QLabel(caption)
     caption_label.setBuddy(combo)
     return caption_label, combo
+
+
+def show_choice(options: QWidget | None, name: str, value: object) -> None:
+    """Make the combo box ``name`` inside ``options`` show ``value`` without calling back.
+
+    Used when a tool's setting changes from code, so the options bar never shows a stale
+    choice. Does nothing before the options bar is built.
+    """
+    combo = options.findChild(QComboBox, name) if options is not None else None
+    if combo is None:
+        return
+    index = combo.findData(value)
+    if index >= 0 and index != combo.currentIndex():
+        blocked = combo.blockSignals(True)
+        combo.setCurrentIndex(index)
+        combo.blockSignals(blocked)

@@ -17,7 +17,7 @@ from battlemap.model.map_commands import AddTerrain
 from battlemap.ui import style
 from battlemap.ui.tools.base import PointerEvent, ToolContext
 from battlemap.ui.tools.chain import PolygonTool
-from battlemap.ui.tools.options import choice, options_row
+from battlemap.ui.tools.options import choice, options_row, show_choice
 from battlemap.ui.tools.preview import PREVIEW, cell_squares
 from battlemap.ui.tools.shapes import (
     Cell,
@@ -155,10 +155,12 @@ class TerrainTool(PolygonTool):
     def set_kind(self, kind: TerrainKind) -> None:
         self.kind = kind
         self.refresh()
+        show_choice(self._options, "terrain-kind", self.kind)
 
     def set_mode(self, mode: str) -> None:
         self.cancel()
         self.mode = mode
+        show_choice(self._options, "terrain-mode", self.mode)
 
     def options_widget(self) -> QWidget:
         if self._options is None:
