@@ -1,1 +1,75 @@
-"""geometry layer."""
+"""Geometry of the battle map with shapely 2, no Qt: distance, reach and range, cover,
+flanking, movement cost and reachable area, opportunity attacks, sight and visibility.
+
+Coordinates are cells as in ``battlemap.model``. Build one ``MapIndex`` per map change and pass
+it to every query; creatures enter queries as ``Body`` values (a ``Creature`` plus the combat
+flags the caller tracks). Results carry their reasons for the UI to draw and the rules to use.
+"""
+
+from battlemap.geometry.body import Body, bodies_from_encounter_creatures
+from battlemap.geometry.errors import (
+    GeometryError,
+    InvalidMapError,
+    InvalidPathError,
+    OffMapError,
+    UnknownDiagonalRuleError,
+)
+from battlemap.geometry.map_index import MapIndex, MapProblem
+from battlemap.geometry.metrics import (
+    DiagonalRule,
+    Space,
+    cells_to_feet,
+    feet_to_cells,
+    grid_steps_to_feet,
+    space_distance_feet,
+)
+from battlemap.geometry.reach import (
+    InvalidRangeError,
+    RangeBand,
+    RangeResult,
+    ReachResult,
+    distance_feet,
+    range_band,
+    ranged_attack,
+    within_reach,
+)
+from battlemap.geometry.sight import (
+    SightReason,
+    SightResult,
+    can_see,
+    line_of_sight,
+    point_sees_point,
+    visibility_polygon,
+)
+
+__all__ = [
+    "Body",
+    "DiagonalRule",
+    "GeometryError",
+    "InvalidMapError",
+    "InvalidPathError",
+    "InvalidRangeError",
+    "MapIndex",
+    "MapProblem",
+    "OffMapError",
+    "RangeBand",
+    "RangeResult",
+    "ReachResult",
+    "SightReason",
+    "SightResult",
+    "Space",
+    "UnknownDiagonalRuleError",
+    "bodies_from_encounter_creatures",
+    "can_see",
+    "cells_to_feet",
+    "distance_feet",
+    "feet_to_cells",
+    "grid_steps_to_feet",
+    "line_of_sight",
+    "point_sees_point",
+    "range_band",
+    "ranged_attack",
+    "space_distance_feet",
+    "visibility_polygon",
+    "within_reach",
+]

@@ -1,0 +1,187 @@
+"""Sight (rule 8): can one creature see another through the walls, and what a point sees.
+
+What blocks sight: walls, closed doors and the outlines of obstacles that give total cover
+(pillars). Open doors, windows and arrow slits, lower obstacles and creatures do not.
+Lines follow the boundary rule of ``barriers``: grazing a wall's end or a corner, or running
+along a wall, does not block; crossing a wall or passing through a joint does.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely.geometry.base import BaseGeometry
+
+from battlemap.geometry.body import Body
+from battlemap.geometry.map_index import MapIndex
+from battlemap.geometry.metrics import PointXY, Space
+
+_INSET = 1e-3
+"""Cells the sight points are moved inside a space, so a creature pressed against a wall
+does not see through it from a corner lying on the wall."""
+
+
+class SightReason(StrEnum):
+    """Why a creature can or cannot see another."""
+
+    CLEAR_LINE = "clear-line"
+    """Some line from the observer's space to the target's space is unblocked."""
+    BLINDED = "blinded"
+    """The observer is blinded."""
+    INVISIBLE = "invisible"
+    """The target is invisible."""
+    WALLS = "walls"
+    """Every line between the two spaces crosses a wall or a pillar."""
+
+
+@dataclass(frozen=True, slots=True)
+class SightResult:
+    """Whether the observer sees the target, why, and the first clear line found (if any)."""
+
+    visible: bool
+    reason: SightReason
+    line: tuple[PointXY, PointXY] | None = None
+
+
+def sight_points(space: Space) -> list[PointXY]:
+    """The centre, then the four corners moved ``_INSET`` cells inside the space."""
+    cx, cy = space.centre
+    inset = min(_INSET, space.w / 4)
+    return [
+        (cx, cy),
+        (space.x + inset, space.y + inset),
+        (space.x1 - inset, space.y + inset),
+        (space.x1 - inset, space.y1 - inset),
+        (space.x + inset, space.y1 - inset),
+    ]
+
+
+def can_see(index: MapIndex, observer: Body, target: Body) -> SightResult:
+    """Whether ``observer`` can see any part of ``target``'s space.
+
+    Blinded observers and invisible targets are never seen. Otherwise the target is visible
+    when any of the 25 lines between the centres and (inset) corners of the two spaces is not
+    blocked by ``index.sight_walls``; the centre-to-centre line is tried first.
+    """
+    if observer.blinded:
+        return SightResult(False, SightReason.BLINDED)
+    if target.invisible:
+        return SightResult(False, SightReason.INVISIBLE)
+    return line_of_sight(index, observer.space, target.space)
+
+
+def line_of_sight(index: MapIndex, a: Space, b: Space) -> SightResult:
+    """Whether some line between the two spaces is clear of sight-blocking walls."""
+    pa, pb = sight_points(a), sight_points(b)
+    first = np.array([[pa[0], pb[0]]], dtype=np.float64)
+    if not index.sight_walls.blocks(first)[0]:
+        return SightResult(True, SightReason.CLEAR_LINE, (pa[0], pb[0]))
+    lines = np.array([[p, q] for p in pa for q in pb], dtype=np.float64)
+    blocked = index.sight_walls.blocks(lines)
+    clear = np.flatnonzero(~blocked)
+    if len(clear):
+        start, end = lines[clear[0]]
+        return SightResult(True, SightReason.CLEAR_LINE, ((start[0], start[1]), (end[0], end[1])))
+    return SightResult(False, SightReason.WALLS)
+
+
+def point_sees_point(index: MapIndex, a: PointXY, b: PointXY) -> bool:
+    """True when the segment from ``a`` to ``b`` is not blocked by sight-blocking walls."""
+    return not bool(index.sight_walls.blocks(np.array([[a, b]], dtype=np.float64))[0])
+
+
+def visibility_polygon(
+    index: MapIndex, origin: PointXY, radius: float | None = None
+) -> BaseGeometry:
+    """The region visible from ``origin`` (cells), clipped to the map (for fog of war).
+
+    Rays are cast towards every end of every sight-blocking wall segment (and a hair to each
+    side of it) and towards the map's corners; each ray stops at the nearest wall it meets,
+    and the polygon joins the stopping points in angle order, so wall ends, joints and
+    corners are exact. A ray stops at a wall it touches; a ray exactly along a wall does not
+    stop at it. ``radius`` (cells) limits the view to a circle when given.
+
+    Returns:
+        A shapely Polygon (empty when ``origin`` is off the map).
+    """
+    ox, oy = origin
+    if not (0 <= ox <= index.width and 0 <= oy <= index.height):
+        return shapely.Polygon()
+    coords = index.sight_walls.coords
+    border = np.array(
+        [
+            [[0, 0], [index.width, 0]],
+            [[index.width, 0], [index.width, index.height]],
+            [[index.width, index.height], [0, index.height]],
+            [[0, index.height], [0, 0]],
+        ],
+        dtype=np.float64,
+    )
+    segments = np.concatenate([coords, border]) if len(coords) else border
+    if radius is not None:
+        segments = _near(segments, origin, radius)
+    rel = segments - np.array(origin)
+    ends = rel.reshape(-1, 2)
+    angles = np.arctan2(ends[:, 1], ends[:, 0])
+    eps = 1e-5
+    ray_angles = np.unique(np.concatenate([angles - eps, angles, angles + eps]))
+    if radius is not None:
+        ray_angles = np.unique(np.concatenate([ray_angles, np.linspace(-math.pi, math.pi, 181)]))
+    distances = _cast(rel, ray_angles, math.inf if radius is None else radius)
+    xs = ox + np.cos(ray_angles) * distances
+    ys = oy + np.sin(ray_angles) * distances
+    polygon: BaseGeometry = shapely.Polygon(np.stack([xs, ys], axis=1))
+    if not polygon.is_valid:
+        polygon = shapely.make_valid(polygon)
+    clipped = shapely.intersection(polygon, shapely.box(0, 0, index.width, index.height))
+    return clipped
+
+
+def _near(segments: NDArray[np.float64], origin: PointXY, radius: float) -> NDArray[np.float64]:
+    geoms = shapely.linestrings(segments)
+    keep = shapely.dwithin(geoms, shapely.Point(origin), radius)
+    kept: NDArray[np.float64] = segments[np.asarray(keep, dtype=bool)]
+    return kept
+
+
+def _cast(
+    rel: NDArray[np.float64], ray_angles: NDArray[np.float64], limit: float
+) -> NDArray[np.float64]:
+    """Distance along each ray (from the origin at 0, 0) to the nearest segment, at most
+    ``limit``. Only segment/ray pairs whose angular span covers the ray are evaluated."""
+    n_rays = len(ray_angles)
+    best = np.full(n_rays, limit, dtype=np.float64)
+    a, b = rel[:, 0, :], rel[:, 1, :]
+    ta = np.arctan2(a[:, 1], a[:, 0])
+    tb = np.arctan2(b[:, 1], b[:, 0])
+    lo, hi = np.minimum(ta, tb), np.maximum(ta, tb)
+    wraps = hi - lo > math.pi
+    # Angular interval of each segment as seen from the origin; wrapping ones split in two.
+    starts = np.concatenate([np.where(wraps, -math.pi, lo), np.where(wraps, hi, lo)[wraps]])
+    stops = np.concatenate([np.where(wraps, lo, hi), np.full(int(wraps.sum()), math.pi)])
+    owner = np.concatenate([np.arange(len(rel)), np.flatnonzero(wraps)])
+    first = np.searchsorted(ray_angles, starts - 1e-12, side="left")
+    last = np.searchsorted(ray_angles, stops + 1e-12, side="right")
+    counts = np.maximum(last - first, 0)
+    total = int(counts.sum())
+    if total == 0:
+        return best
+    seg = np.repeat(owner, counts)
+    offsets = np.repeat(first - np.cumsum(counts) + counts, counts) + np.arange(total)
+    ray = offsets
+    dx, dy = np.cos(ray_angles[ray]), np.sin(ray_angles[ray])
+    ax, ay = a[seg, 0], a[seg, 1]
+    ex, ey = b[seg, 0] - ax, b[seg, 1] - ay
+    denom = dx * ey - dy * ex
+    ok = np.abs(denom) > 1e-12
+    safe = np.where(ok, denom, 1.0)
+    t = (ax * ey - ay * ex) / safe  # distance along the ray
+    u = (ax * dy - ay * dx) / safe  # position along the segment, 0..1
+    hit = ok & (t >= 0) & (u >= -1e-9) & (u <= 1 + 1e-9)
+    np.minimum.at(best, ray[hit], t[hit])
+    return best
