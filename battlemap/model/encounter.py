@@ -10,6 +10,7 @@ from battlemap.model.features import Light, Obstacle, TerrainRegion, Wall
 from battlemap.model.fog import FogOfWar
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
+from battlemap.model.statblock import StatBlock
 
 MAX_CREATURES = 2_000
 MAX_WALLS = 50_000
@@ -42,6 +43,9 @@ class Encounter(BaseModel):
     lights: tuple[Light, ...] = Field(default=(), max_length=10_000)
     notes: str = Field(
         default="", max_length=100_000, description="DM notes, never shown to players."
+    )
+    party: tuple[StatBlock, ...] = Field(
+        default=(), max_length=100, description="Player characters' stat blocks."
     )
     combat: CombatState | None = Field(default=None, description="The fight in progress.")
     fog: FogOfWar = FogOfWar()

@@ -9,7 +9,14 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QUn
 from battlemap import APP_NAME, __version__
 from battlemap.io.monsters import SRD_ATTRIBUTION
 from battlemap.model.document import Document
-from battlemap.ui import creature_dock, grid_align, import_actions, library_dock, tools
+from battlemap.ui import (
+    creature_dock,
+    grid_align,
+    import_actions,
+    library_dock,
+    party_dock,
+    tools,
+)
 from battlemap.ui.file_actions import install as install_file_actions
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.map_view import MapView
@@ -108,6 +115,7 @@ class MainWindow(QMainWindow):
         self.map_importer = import_actions.install(self)
         self.library_dock = library_dock.install(self)
         self.grid_aligner = grid_align.install(self)
+        self.party_dock = party_dock.install(self)
 
     # --- behaviour -----------------------------------------------------------
 

@@ -1,0 +1,91 @@
+"""Player characters: the form, the party saved with the encounter, the roster, placing."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import Document, Encounter, Side
+from battlemap.model.statblock import Ability, AttackKind
+from battlemap.ui.main_window import MainWindow
+from battlemap.ui.party_dock import PlayerCharacterDialog
+
+
+def fill_ranger(dialog: PlayerCharacterDialog) -> None:
+    dialog.name.setText("Mira")
+    dialog.ac.setValue(16)
+    dialog.hp.setValue(27)
+    dialog.dex.setValue(3)
+    dialog.wis.setValue(2)
+    dialog.perception.setValue(14)
+    dialog.speeds["walk"].setValue(35)
+    dialog.add_attack_row("Longbow", "+7", "", "150", "600", "1d8+3", "piercing")
+    dialog.add_attack_row("Shortsword", "7", "5", "", "", "1d6+3", "piercing")
+
+
+def test_new_character_joins_the_party_as_one_undo_step(window: MainWindow) -> None:
+    dock = window.party_dock
+    dialog = dock.new_character()
+    fill_ranger(dialog)
+    dialog.accept()
+    (mira,) = window.document.encounter.party
+    assert (mira.name, mira.armor_class, mira.hit_points, mira.speeds.walk) == ("Mira", 16, 27, 35)
+    assert mira.abilities.modifier(Ability.DEX) == 3 and mira.abilities.modifier(Ability.WIS) == 2
+    assert mira.senses.passive_perception == 14
+    bow, sword = mira.attacks
+    assert (bow.kind, bow.to_hit, bow.range_normal, bow.range_long) == (
+        AttackKind.RANGED, 7, 150, 600,
+    )  # fmt: skip
+    assert (sword.kind, sword.reach, sword.damage[0].dice) == (AttackKind.MELEE, 5, "1d6+3")
+    assert dock.list.count() == 1
+    window.undo_stack.undo()
+    assert window.document.encounter.party == () and dock.list.count() == 0
+
+
+def test_bad_form_keeps_the_dialog_open_with_the_reason(window: MainWindow) -> None:
+    dialog = window.party_dock.new_character()
+    dialog.name.setText("")
+    dialog.accept()
+    assert dialog.isVisible() and "name" in dialog.error.text()
+    assert window.document.encounter.party == ()
+    dialog.reject()
+
+
+def test_editing_replaces_the_character(window: MainWindow) -> None:
+    dock = window.party_dock
+    first = dock.new_character()
+    fill_ranger(first)
+    first.accept()
+    dock.list.setCurrentRow(0)
+    edit = dock.edit_selected()
+    assert edit is not None and edit.name.text() == "Mira" and edit.attacks.rowCount() == 2
+    edit.hp.setValue(31)
+    edit.accept()
+    (mira,) = window.document.encounter.party
+    assert mira.hit_points == 31 and len(mira.attacks) == 2
+
+
+def test_place_on_map_adds_a_party_creature(window: MainWindow) -> None:
+    dock = window.party_dock
+    dialog = dock.new_character()
+    fill_ranger(dialog)
+    dialog.accept()
+    dock.list.setCurrentRow(0)
+    dock.place_selected()
+    creature = window.document.encounter.creatures[-1]
+    assert (creature.name, creature.side, creature.hp, creature.ac) == ("Mira", Side.PARTY, 27, 16)
+
+
+def test_party_is_saved_with_the_encounter_and_roster_carries_to_the_next(
+    window: MainWindow, settings: QSettings, qtbot: QtBot
+) -> None:
+    dialog = window.party_dock.new_character()
+    fill_ranger(dialog)
+    dialog.accept()
+    saved = window.document.encounter
+    assert Encounter.model_validate_json(saved.model_dump_json()).party == saved.party
+    other = MainWindow(Document(Encounter(name="Next fight")), settings=settings)
+    qtbot.addWidget(other)
+    assert [b.name for b in other.party_dock.roster()] == ["Mira"]
+    other.party_dock.add_from_roster("Mira")
+    assert other.document.encounter.party == saved.party
