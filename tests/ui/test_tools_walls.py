@@ -167,3 +167,17 @@ def test_drawn_walls_and_doors_show_in_their_colours(window: MainWindow) -> None
     assert close(image.pixelColor(int(9.5 * pixels), pixels), style.WALL)
     assert close(image.pixelColor(9 * pixels, 3 * pixels), style.DOOR_CLOSED)
     assert close(image.pixelColor(int(9.5 * pixels), 2 * pixels), style.MAP_BACKGROUND)
+
+
+def test_doors_tool_double_click_on_a_door_toggles_it(window: MainWindow) -> None:
+    window.tools.activate("doors")
+    view = window.view
+    click(view, 8, 2)
+    double_click(view, 9, 2)
+    double_click(view, 8.5, 2.02)
+    (door,) = window.document.encounter.walls
+    assert door.open
+    assert window.tools.tools["doors"].points == []  # type: ignore[attr-defined]
+    click(view, 8, 4)  # a chain from elsewhere may still end on a door
+    double_click(view, 8.5, 2.02)
+    assert len(window.document.encounter.walls) == 2

@@ -10,10 +10,12 @@ from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QButtonGroup, QGraphicsItem, QHBoxLayout, QRadioButton, QWidget
 
 from battlemap.model.features import Point, Wall, WallKind
-from battlemap.model.map_commands import AddWalls
+from battlemap.model.ids import EntityId
+from battlemap.model.map_commands import AddWalls, ToggleDoor
 from battlemap.ui import style
-from battlemap.ui.tools.base import ToolContext
+from battlemap.ui.tools.base import PointerEvent, ToolContext
 from battlemap.ui.tools.chain import ChainTool
+from battlemap.ui.tools.hit import door_under
 from battlemap.ui.tools.preview import PREVIEW, cosmetic_pen, handles, polyline
 
 WALL_COLOURS = {
@@ -70,13 +72,22 @@ class DoorTool(WallTool):
     shortcut = "D"
     hint = (
         "Doors: click two grid corners for a door (Door or Window above) · Shift: free-draw · "
-        "double-click, right-click or Esc ends · with Select (V), double-click a door to open it"
+        "double-click, right-click or Esc ends · double-click a door to open or close it"
     )
 
     def __init__(self, context: ToolContext) -> None:
         super().__init__(context)
         self.kind = WallKind.DOOR
         self._options: QWidget | None = None
+
+    def double_click(self, event: PointerEvent) -> bool:
+        """A double-click on a door (not ending a chain) opens or closes it."""
+        door = door_under(self.context, event) if event.left and len(self.points) <= 1 else None
+        if door is None:
+            return super().double_click(event)
+        self.cancel()  # the double-click's first press started a chain: drop it
+        self.context.push(ToggleDoor(EntityId(door)))
+        return True
 
     def set_kind(self, kind: WallKind) -> None:
         self.kind = kind
