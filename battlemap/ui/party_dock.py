@@ -362,5 +362,7 @@ def install(window: MainWindow) -> PartyDock:
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     library = getattr(window, "library_dock", None)
     window.tabifyDockWidget(library or window.history_dock, dock)
+    if library is not None:
+        library.raise_()  # the library is the tab a DM wants first
     window.view_menu.addAction(dock.toggleViewAction())
     return dock

@@ -23,6 +23,12 @@ def fill_ranger(dialog: PlayerCharacterDialog) -> None:
     dialog.add_attack_row("Shortsword", "7", "5", "", "", "1d6+3", "piercing")
 
 
+def saved_ranger(window: MainWindow) -> None:
+    dialog = window.party_dock.new_character()
+    fill_ranger(dialog)
+    dialog.accept()
+
+
 def test_new_character_joins_the_party_as_one_undo_step(window: MainWindow) -> None:
     dock = window.party_dock
     dialog = dock.new_character()
@@ -53,9 +59,7 @@ def test_bad_form_keeps_the_dialog_open_with_the_reason(window: MainWindow) -> N
 
 def test_editing_replaces_the_character(window: MainWindow) -> None:
     dock = window.party_dock
-    first = dock.new_character()
-    fill_ranger(first)
-    first.accept()
+    saved_ranger(window)
     dock.list.setCurrentRow(0)
     edit = dock.edit_selected()
     assert edit is not None and edit.name.text() == "Mira" and edit.attacks.rowCount() == 2
@@ -67,9 +71,7 @@ def test_editing_replaces_the_character(window: MainWindow) -> None:
 
 def test_place_on_map_adds_a_party_creature(window: MainWindow) -> None:
     dock = window.party_dock
-    dialog = dock.new_character()
-    fill_ranger(dialog)
-    dialog.accept()
+    saved_ranger(window)
     dock.list.setCurrentRow(0)
     dock.place_selected()
     creature = window.document.encounter.creatures[-1]
@@ -79,9 +81,7 @@ def test_place_on_map_adds_a_party_creature(window: MainWindow) -> None:
 def test_party_is_saved_with_the_encounter_and_roster_carries_to_the_next(
     window: MainWindow, settings: QSettings, qtbot: QtBot
 ) -> None:
-    dialog = window.party_dock.new_character()
-    fill_ranger(dialog)
-    dialog.accept()
+    saved_ranger(window)
     saved = window.document.encounter
     assert Encounter.model_validate_json(saved.model_dump_json()).party == saved.party
     other = MainWindow(Document(Encounter(name="Next fight")), settings=settings)
