@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battlemap.io.bounded import read_bounded
 from battlemap.io.errors import FileFormatError, describe_validation_error
-from battlemap.model.creature import Creature, Side, Size, Speeds
+from battlemap.model.creature import CombatStats, Creature, Side, Size, Speeds
 from battlemap.model.statblock import (
     Ability,
     AbilityScores,
@@ -347,6 +347,9 @@ def creature_from_statblock(
         hit_points: AVERAGE uses the printed average; ROLLED rolls ``block.hit_dice`` with
             ``roll`` and keeps at least 1 hit point (``2d6-4`` can roll below 1).
         position: top-left corner of its space, in cells.
+
+    The creature's ``stats`` carry the ability scores, the Stealth skill bonus (None: the
+    Dex modifier applies) and passive Perception for the turn engine.
     """
     hp = block.hit_points if hit_points is HitPoints.AVERAGE else max(1, roll(block.hit_dice))
     return Creature(
@@ -360,6 +363,11 @@ def creature_from_statblock(
         max_hp=hp,
         hp=hp,
         ac=block.armor_class,
+        stats=CombatStats(
+            **block.abilities.model_dump(),
+            stealth=block.skills.get("Stealth"),
+            passive_perception=block.senses.passive_perception,
+        ),
     )
 
 

@@ -221,6 +221,15 @@ def test_creature_from_statblock_average_hp() -> None:
     assert (creature.hp, creature.max_hp, creature.ac) == (ogre.hit_points, 59, 11)
     assert (creature.x, creature.y, creature.reach) == (3, 4, 5)
     assert creature.speeds == ogre.speeds
+    assert creature.stats is not None and creature.stats.strength == 19
+    assert creature.stats.passive_perception_score() == 8
+
+
+def test_creature_stats_carry_stealth_and_perception_for_the_turn_engine() -> None:
+    goblin = creature_from_statblock(bundled()["Goblin"])
+    assert goblin.stats is not None
+    assert (goblin.stats.stealth_bonus(), goblin.stats.passive_perception_score()) == (6, 9)
+    assert goblin.stats.modifier("dex") == 2
 
 
 def test_rolled_hp_uses_the_hit_dice_and_never_drops_below_one() -> None:
