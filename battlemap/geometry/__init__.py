@@ -7,6 +7,14 @@ flags the caller tracks). Results carry their reasons for the UI to draw and the
 """
 
 from battlemap.geometry.body import Body, bodies_from_encounter_creatures
+from battlemap.geometry.cover import (
+    BlockerKind,
+    CoverResult,
+    LineTrace,
+    cover,
+    cover_from_point,
+    cover_to_many,
+)
 from battlemap.geometry.errors import (
     GeometryError,
     InvalidMapError,
@@ -43,12 +51,15 @@ from battlemap.geometry.sight import (
 )
 
 __all__ = [
+    "BlockerKind",
     "Body",
+    "CoverResult",
     "DiagonalRule",
     "GeometryError",
     "InvalidMapError",
     "InvalidPathError",
     "InvalidRangeError",
+    "LineTrace",
     "MapIndex",
     "MapProblem",
     "OffMapError",
@@ -62,6 +73,9 @@ __all__ = [
     "bodies_from_encounter_creatures",
     "can_see",
     "cells_to_feet",
+    "cover",
+    "cover_from_point",
+    "cover_to_many",
     "distance_feet",
     "feet_to_cells",
     "grid_steps_to_feet",

@@ -38,7 +38,9 @@ def wall(a: tuple[float, float], b: tuple[float, float], name: str = "", **kw: o
     return Wall(id=EntityId(name or f"wall-{a}-{b}"), a=a, b=b, **kw)  # type: ignore[arg-type]
 
 
-def door(a: tuple[float, float], b: tuple[float, float], *, open_: bool, name: str = "door") -> Wall:
+def door(
+    a: tuple[float, float], b: tuple[float, float], *, open_: bool, name: str = "door"
+) -> Wall:
     return Wall(id=EntityId(name), a=a, b=b, kind=WallKind.DOOR, open=open_)
 
 
@@ -59,7 +61,9 @@ def obstacle(
 
 
 def terrain(kind: TerrainKind, x0: float, y0: float, x1: float, y1: float) -> TerrainRegion:
-    return TerrainRegion(id=EntityId(f"{kind}-{x0}-{y0}"), kind=kind, points=box_points(x0, y0, x1, y1))
+    return TerrainRegion(
+        id=EntityId(f"{kind}-{x0}-{y0}"), kind=kind, points=box_points(x0, y0, x1, y1)
+    )
 
 
 def index(
@@ -72,4 +76,15 @@ def index(
     return MapIndex(Grid(width=width, height=height), walls, obstacles, terrain_regions)
 
 
-__all__ = ["Speeds", "body", "box_points", "door", "foe", "index", "obstacle", "terrain", "wall", "window"]
+__all__ = [
+    "Speeds",
+    "body",
+    "box_points",
+    "door",
+    "foe",
+    "index",
+    "obstacle",
+    "terrain",
+    "wall",
+    "window",
+]

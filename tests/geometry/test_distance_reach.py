@@ -38,7 +38,9 @@ def test_unknown_diagonal_rule_is_a_value_error_naming_the_choices() -> None:
 
 @pytest.mark.parametrize("dx, dy", [(1, 0), (0, 1), (1, 1), (-1, -1), (1, -1)])
 @pytest.mark.parametrize("rule", list(DiagonalRule))
-def test_adjacent_by_side_or_corner_is_5_ft_under_every_rule(rule: DiagonalRule, dx: int, dy: int) -> None:
+def test_adjacent_by_side_or_corner_is_5_ft_under_every_rule(
+    rule: DiagonalRule, dx: int, dy: int
+) -> None:
     assert distance_feet(body("a", 5, 5), body("b", 5 + dx, 5 + dy), rule) == 5
 
 
@@ -87,8 +89,9 @@ sizes = st.sampled_from(list(Size))
 
 
 @given(positions, sizes, positions, sizes, st.sampled_from(list(DiagonalRule)))
-def test_distance_is_symmetric(p: tuple[int, int], sa: Size, q: tuple[int, int], sb: Size,
-                               rule: DiagonalRule) -> None:
+def test_distance_is_symmetric(
+    p: tuple[int, int], sa: Size, q: tuple[int, int], sb: Size, rule: DiagonalRule
+) -> None:
     a, b = body("a", *p, size=sa), body("b", *q, size=sb)
     assert distance_feet(a, b, rule) == distance_feet(b, a, rule)
 
@@ -119,7 +122,12 @@ def test_reach_0_reaches_nothing_not_even_a_shared_square() -> None:
 
 @pytest.mark.parametrize(
     "distance, band",
-    [(80, RangeBand.NORMAL), (85, RangeBand.LONG), (320, RangeBand.LONG), (325, RangeBand.OUT_OF_RANGE)],
+    [
+        (80, RangeBand.NORMAL),
+        (85, RangeBand.LONG),
+        (320, RangeBand.LONG),
+        (325, RangeBand.OUT_OF_RANGE),
+    ],
 )
 def test_range_bands_of_a_shortbow_80_320(distance: float, band: RangeBand) -> None:
     assert range_band(distance, 80, 320) is band
@@ -143,7 +151,9 @@ def test_ranged_attack_at_disadvantage_next_to_a_hostile_that_sees_you() -> None
     assert result.disadvantage
 
 
-def test_incapacitated_or_blinded_or_walled_off_neighbours_do_not_threaten_a_ranged_attack() -> None:
+def test_incapacitated_blinded_or_walled_off_neighbours_do_not_threaten_ranged_attacks() -> (
+    None
+):
     archer = body("archer", 5, 5)
     target = foe("t", 15, 5)
     sleeping = foe("sleeping", 6, 5, incapacitated=True)

@@ -1,0 +1,124 @@
+"""The boundary rule for lines against walls (rule 3): crossing and joints block; touching,
+grazing an end or a corner, and running along a wall do not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battlemap.geometry.barriers import BarrierSet
+from battlemap.model import EntityId
+
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+def blocked(segments: list[Segment], a: tuple[float, float], b: tuple[float, float]) -> bool:
+    barrier = BarrierSet(segments, [EntityId(f"w{i}") for i in range(len(segments))])
+    return bool(barrier.blocks(np.array([[a, b]], dtype=np.float64))[0])
+
+
+def test_a_proper_crossing_blocks() -> None:
+    assert blocked([((3, 0), (3, 10))], (0, 5), (6, 5))
+
+
+def test_touching_a_wall_with_the_lines_end_does_not_block() -> None:
+    assert not blocked([((3, 0), (3, 10))], (0, 5), (3, 5))
+
+
+def test_grazing_a_walls_free_end_does_not_block() -> None:
+    assert not blocked([((3, 0), (3, 5))], (0, 5), (6, 5))
+    assert not blocked([((3, 0), (3, 5))], (0, 8), (6, 2))
+
+
+def test_running_along_a_wall_does_not_block() -> None:
+    assert not blocked([((0, 5), (10, 5))], (1, 5), (6, 5))
+
+
+def test_the_joint_of_two_collinear_segments_blocks() -> None:
+    assert blocked([((3, 0), (3, 5)), ((3, 5), (3, 10))], (0, 5), (6, 5))
+
+
+def test_an_l_corner_blocks_a_line_passing_from_inside_to_outside() -> None:
+    corner = [((3, 3), (6, 3)), ((3, 3), (3, 6))]
+    assert blocked(corner, (1, 1), (5, 5))
+
+
+def test_an_l_corner_grazed_from_outside_does_not_block() -> None:
+    corner = [((3, 3), (6, 3)), ((3, 3), (3, 6))]
+    assert not blocked(corner, (0, 6), (6, 0))
+
+
+def test_running_along_the_stem_of_a_t_into_its_bar_blocks() -> None:
+    t_junction = [((0, 5), (3, 5)), ((3, 2), (3, 5)), ((3, 5), (3, 8))]
+    assert blocked(t_junction, (1, 5), (6, 5))
+
+
+def test_running_along_a_wall_past_a_side_branch_does_not_block() -> None:
+    branch = [((0, 5), (3, 5)), ((3, 5), (3, 8))]
+    assert not blocked(branch, (1, 5), (6, 5))
+
+
+def test_wall_ends_grazed_from_opposite_sides_at_different_places_do_not_block() -> None:
+    stubs = [((3, 5), (3, 3)), ((6, 5), (6, 7))]
+    assert not blocked(stubs, (1, 5), (9, 5))
+
+
+def test_a_zero_length_line_is_never_blocked() -> None:
+    assert not blocked([((3, 0), (3, 10))], (3, 5), (3, 5))
+
+
+def test_no_walls_block_nothing() -> None:
+    barrier = BarrierSet([], [])
+    assert not barrier.blocks(np.array([[(0, 0), (5, 5)]], dtype=np.float64)).any()
+    assert barrier.first_blocker(np.array([(0.0, 0.0), (5.0, 5.0)])) is None
+
+
+def test_first_blocker_names_the_wall_nearest_the_start() -> None:
+    barrier = BarrierSet(
+        [((6, 0), (6, 10)), ((3, 0), (3, 10))], [EntityId("far"), EntityId("near")]
+    )
+    assert barrier.first_blocker(np.array([(0.0, 5.0), (9.0, 5.0)])) == "near"
+
+
+def _crosses_exactly(seg: Segment, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Proper crossing of two segments by orientation signs (no touching, no collinear)."""
+
+    def orient(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    (c, d) = seg
+    o1, o2 = orient(a, b, c), orient(a, b, d)
+    o3, o4 = orient(c, d, a), orient(c, d, b)
+    return o1 * o2 < 0 and o3 * o4 < 0
+
+
+coordinate = st.integers(0, 8).map(float)
+point = st.tuples(coordinate, coordinate)
+
+
+@settings(max_examples=200, deadline=None)
+@given(point, point, point, point)
+def test_single_wall_blocks_exactly_when_segments_properly_cross(
+    c: tuple[float, float], d: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
+) -> None:
+    if c == d:
+        return
+    assert blocked([(c, d)], a, b) == _crosses_exactly((c, d), a, b)
+
+
+@pytest.mark.parametrize("offset", [0.0, 0.25])
+def test_a_vectorised_batch_agrees_with_lines_one_by_one(offset: float) -> None:
+    segments: list[Segment] = [
+        ((3, 0), (3, 5)),
+        ((3, 5), (3, 10)),
+        ((5, 2), (8, 2)),
+        ((1, 7), (4, 9)),
+    ]
+    barrier = BarrierSet(segments, [EntityId(f"w{i}") for i in range(len(segments))])
+    rng = np.random.default_rng(7)
+    lines = rng.integers(0, 10, size=(60, 2, 2)).astype(np.float64) + offset
+    batch = barrier.blocks(lines)
+    single = [bool(barrier.blocks(lines[i : i + 1])[0]) for i in range(len(lines))]
+    assert batch.tolist() == single
