@@ -162,15 +162,26 @@ def _convert(raw: _UvttFile, path: Path) -> MapImport:
         if _reaches(light.position.shifted(origin), light.range, box)
     ]
     image = _decode_image(raw.image, path)
+    info = sniff_image(image, path, field="image")
     return MapImport(
         source=path,
         grid=grid,
-        pixels_per_cell=resolution.pixels_per_grid,
+        pixels_per_cell=_image_pixels_per_cell(info.width, resolution),
         image=image,
-        image_info=sniff_image(image, path, field="image"),
+        image_info=info,
         walls=tuple(walls),
         lights=tuple(lights),
     )
+
+
+def _image_pixels_per_cell(image_width: int, resolution: _Resolution) -> float:
+    """``pixels_per_grid``, unless the image was scaled after export: the image always spans
+    ``map_size`` cells, so when its width disagrees by more than 1% the cell size is the
+    image width over the map width."""
+    measured = image_width / resolution.map_size.x
+    if abs(measured - resolution.pixels_per_grid) > 0.01 * resolution.pixels_per_grid:
+        return measured
+    return resolution.pixels_per_grid
 
 
 def _decode_image(text: str, path: Path) -> bytes:

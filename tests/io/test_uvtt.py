@@ -174,6 +174,12 @@ def test_portal_without_bounds_uses_position_and_rotation(tmp_path: Path) -> Non
     assert sorted([window.a, window.b]) == [(0.5, 1.0), (1.5, 1.0)]
 
 
+def test_image_scaled_after_export_sets_the_cell_size(tmp_path: Path) -> None:
+    data = json.loads(TINY.read_text())
+    data["resolution"]["pixels_per_grid"] = 50  # but the 40 px image spans 4 cells
+    assert read_uvtt(write(tmp_path, data)).pixels_per_cell == 10
+
+
 def test_lights_far_outside_the_map_are_dropped(tmp_path: Path) -> None:
     data = json.loads(TINY.read_text())
     data["lights"].append({"position": {"x": 50, "y": 50}, "range": 3})
