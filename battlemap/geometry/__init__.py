@@ -22,6 +22,7 @@ from battlemap.geometry.errors import (
     OffMapError,
     UnknownDiagonalRuleError,
 )
+from battlemap.geometry.flanking import FlankReason, FlankResult, flanking, line_flanks, threatens
 from battlemap.geometry.map_index import MapIndex, MapProblem
 from battlemap.geometry.metrics import (
     DiagonalRule,
@@ -55,6 +56,8 @@ __all__ = [
     "Body",
     "CoverResult",
     "DiagonalRule",
+    "FlankReason",
+    "FlankResult",
     "GeometryError",
     "InvalidMapError",
     "InvalidPathError",
@@ -78,12 +81,15 @@ __all__ = [
     "cover_to_many",
     "distance_feet",
     "feet_to_cells",
+    "flanking",
     "grid_steps_to_feet",
+    "line_flanks",
     "line_of_sight",
     "point_sees_point",
     "range_band",
     "ranged_attack",
     "space_distance_feet",
+    "threatens",
     "visibility_polygon",
     "within_reach",
 ]
