@@ -9,15 +9,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battlemap.model.combat import ActiveCondition, Combatant, CombatState, Expiry
+from battlemap.model.combat import ActiveCondition, Combatant, CombatState, Expiry, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import Log, Outcome, combatant_of, name_of
-from battlemap.rules.enums import ConditionEffect, DodgeEnd, EconomyPart, ExhaustionEffect
+from battlemap.rules.enums import (
+    ConditionDuration,
+    ConditionEffect,
+    DodgeEnd,
+    EconomyPart,
+    ExhaustionEffect,
+)
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.schema import Ruleset
 
 _INCAPACITATING = {ConditionEffect.INCAPACITATED}
+_DEFAULT_EXPIRY = {
+    ConditionDuration.UNTIL_REMOVED: Expiry.NEVER,
+    ConditionDuration.UNTIL_START_OF_TURN: Expiry.START_OF_TURN,
+    ConditionDuration.UNTIL_END_OF_TURN: Expiry.END_OF_TURN,
+}
 _SPEED_ZERO = {ConditionEffect.SPEED_ZERO, ConditionEffect.CANT_MOVE}
 
 
@@ -83,15 +94,18 @@ def apply_condition(
     creature_id: EntityId,
     name: str,
     *,
-    expiry: Expiry = Expiry.NEVER,
+    expiry: Expiry | None = None,
     expiry_creature: EntityId | None = None,
     source_id: EntityId | None = None,
     value: int = 1,
 ) -> Outcome:
     """Give a combatant a condition from the ruleset (again: replaces the old one).
 
-    An incapacitating condition (and, where the ruleset says so, one that makes speed 0) ends
-    Dodge. Unconscious (``drops-held``) also makes the creature prone.
+    ``expiry`` None takes the condition's ``default_duration`` from the ruleset. An
+    incapacitating condition (and, where the ruleset says so, one that makes speed 0) ends
+    Dodge. Unconscious (``drops-held``) also makes the creature prone. legends-of-hyrule: a
+    creature flying this turn without hover falls when knocked prone or its speed drops to 0
+    (logged as ``falls``; the fall itself is the DM's or the damage engine's).
 
     Raises:
         InvalidRequestError: the ruleset has no such condition, or the creature isn't fighting.
@@ -100,6 +114,8 @@ def apply_condition(
         known = ", ".join(sorted(ruleset.conditions))
         raise InvalidRequestError(f"'{name}' is not a condition of this ruleset; known: {known}")
     combatant = combatant_of(state, creature_id)
+    if expiry is None:
+        expiry = _DEFAULT_EXPIRY[ruleset.conditions[name].default_duration]
     if expiry is not Expiry.NEVER and expiry_creature is None:
         expiry_creature = creature_id
     condition = ActiveCondition(
@@ -120,7 +136,21 @@ def apply_condition(
     log.add("condition", f"{who} is {name}" + (f" {value}" if value != 1 else ""), creature_id)
     updated = _end_dodge_if_lost(log, ruleset, updated, who)
     log.put(updated)
+    _fall_if_flying(log, ruleset, encounter, updated, who)
     return log.commit()
+
+
+def _fall_if_flying(
+    log: Log, ruleset: Ruleset, encounter: Encounter, combatant: Combatant, who: str
+) -> None:
+    if not ruleset.movement.flying_falls_when_prone_or_speed_zero:
+        return
+    creature = encounter.creature(combatant.creature_id)
+    if creature.speeds.hover or combatant.turn.speed_mode is not SpeedMode.FLY:
+        return
+    effects = effects_of(ruleset, combatant)
+    if ConditionEffect.CRAWL_ONLY in effects or speed_is_zero_by_conditions(ruleset, combatant):
+        log.add("falls", f"{who} is flying without hovering and falls", combatant.creature_id)
 
 
 def _end_dodge_if_lost(log: Log, ruleset: Ruleset, combatant: Combatant, who: str) -> Combatant:

@@ -375,6 +375,14 @@ class ConditionEffect(DocEnum):
     HEAVILY_OBSCURED = "heavily-obscured", "Counts as heavily obscured for hiding."
 
 
+class ConditionDuration(DocEnum):
+    """How long a condition lasts when the rule applying it names no duration."""
+
+    UNTIL_REMOVED = "until-removed", "Until a rule or the DM removes it."
+    UNTIL_START_OF_TURN = "start-of-turn", "Until the start of the creature's next turn."
+    UNTIL_END_OF_TURN = "end-of-turn", "Until the end of the creature's current or next turn."
+
+
 class ExhaustionEffect(DocEnum):
     """The cumulative effect of one exhaustion level."""
 

@@ -269,14 +269,15 @@ def _sorted(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> Comba
         def key(c: Combatant) -> tuple[object, ...]:
             return (rank.get(c.group, len(rank)), position[c.creature_id])
     else:
+        group_first: dict[str, int] = {}
+        for c in state.combatants:
+            listed_at = listed.get(c.creature_id, 0)
+            group_first[c.group] = min(group_first.get(c.group, listed_at), listed_at)
 
         def key(c: Combatant) -> tuple[object, ...]:
             initiative = c.initiative if c.initiative is not None else -1000
             tiebreak = tuple(-t for t in c.initiative_tiebreak)
-            group_first = min(
-                listed.get(o.creature_id, 0) for o in state.combatants if o.group == c.group
-            )
-            return (-initiative, tiebreak, group_first, position[c.creature_id])
+            return (-initiative, tiebreak, group_first[c.group], position[c.creature_id])
 
     ordered = sorted(state.combatants, key=key)
     slots = [TurnSlot(creature_id=c.creature_id) for c in ordered]

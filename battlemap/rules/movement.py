@@ -244,3 +244,46 @@ def drop_prone(
         )
         state = state.with_combatant(combatant.model_copy(update={"turn": turn}))
     return apply_condition(state, ruleset, encounter, creature_id, "prone")
+
+
+def mount_or_dismount(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    creature_id: EntityId,
+    mount_id: EntityId,
+) -> Outcome:
+    """Mount or dismount ``mount_id`` (legends-of-hyrule, gms-den "Mounting a Steed").
+
+    Costs ``cost_fraction_of_speed`` (half) of the walking speed after modifiers, rounded
+    down: 15 ft with speed 30; impossible with speed 0 or less movement left. Once per move
+    is the DM's call (a mount is not tracked here; the geometry places the rider).
+
+    Raises:
+        InvalidRequestError: the ruleset has no mounted-combat rules, or the mount isn't fighting.
+        IllegalActionError: not its turn, speed 0, or not enough movement left.
+    """
+    rules = ruleset.movement.mounting
+    if rules is None:
+        raise InvalidRequestError("this ruleset has no mounted combat rules")
+    combatant_of(state, mount_id)
+    combatant = _check_can_move(state, ruleset, encounter, creature_id)
+    name = name_of(encounter, creature_id)
+    creature = creature_of(encounter, creature_id)
+    speed = effective_speed(ruleset, creature, combatant, SpeedMode.WALK).speed
+    require(speed > 0, f"{name} can't mount or dismount with speed 0")
+    cost = math.floor(speed * rules.cost_fraction_of_speed)
+    budget = movement_budget(state, ruleset, encounter, creature_id, SpeedMode.WALK)
+    require(
+        cost <= budget.remaining + EPSILON,
+        f"{name} needs {cost} ft to mount or dismount and has {budget.remaining:g} ft left",
+    )
+    turn = combatant.turn.model_copy(update={"movement_used": combatant.turn.movement_used + cost})
+    log = Log(state)
+    log.put(combatant.model_copy(update={"turn": turn}))
+    log.add(
+        "mount",
+        f"{name} mounts or dismounts {name_of(encounter, mount_id)} ({cost} ft of movement)",
+        creature_id,
+    )
+    return log.commit()

@@ -18,6 +18,7 @@ from battlemap.rules.enums import (
     ActionCost,
     ActionKind,
     BrinkOption,
+    ConditionDuration,
     ConditionEffect,
     CriticalDamage,
     DamageStep,
@@ -404,6 +405,7 @@ class ConditionDef(Described):
         default=(), description="Other conditions this one includes (paralyzed -> incapacitated)."
     )
     has_value: bool = Field(default=False, description="Carries a number (Wounded 2).")
+    default_duration: ConditionDuration = ConditionDuration.UNTIL_REMOVED
 
 
 class ExhaustionLevel(Section):

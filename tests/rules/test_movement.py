@@ -13,7 +13,13 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import apply_condition, set_exhaustion
 from battlemap.rules.economy import grant_bonus_action, take_action
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
-from battlemap.rules.movement import drop_prone, movement_budget, spend_movement, stand_up
+from battlemap.rules.movement import (
+    drop_prone,
+    mount_or_dismount,
+    movement_budget,
+    spend_movement,
+    stand_up,
+)
 from battlemap.rules.schema import Ruleset
 from tests.rules.helpers import creature, encounter, fight
 
@@ -210,3 +216,43 @@ def test_movement_never_exceeds_the_budget(
     used = state.combatant(HERO).turn.movement_used
     assert 0 <= used <= total
     assert movement_budget(state, ruleset, enc, HERO).remaining == total - used
+
+
+@pytest.mark.parametrize(("ruleset_id", "has_mounts"), [("srd-5e", False), ("gms-den", True)])
+def test_mounting_costs_half_speed(rulesets: Rulesets, ruleset_id: str, has_mounts: bool) -> None:
+    """legends-of-hyrule / gms-den: "if your speed is 30 feet, you must spend 15 feet"."""
+    ruleset = rulesets[ruleset_id]
+    enc = encounter(creature("Hero", Side.PARTY, init_bonus=40), creature("Horse", Side.PARTY))
+    state = fight(ruleset, enc)
+    horse = EntityId("horse")
+    if not has_mounts:
+        with pytest.raises(InvalidRequestError, match="no mounted combat"):
+            mount_or_dismount(state, ruleset, enc, HERO, horse)
+        return
+    state, _ = spend_movement(state, ruleset, enc, HERO, 10)
+    state, _ = mount_or_dismount(state, ruleset, enc, HERO, horse)
+    assert remaining(state, ruleset, enc) == 5
+    with pytest.raises(IllegalActionError, match="needs 15 ft"):
+        mount_or_dismount(state, ruleset, enc, HERO, horse)
+
+
+@pytest.mark.parametrize(("ruleset_id", "falls"), [("srd-5e", False), ("legends-of-hyrule", True)])
+def test_flying_creature_knocked_prone_falls(
+    rulesets: Rulesets, ruleset_id: str, falls: bool
+) -> None:
+    ruleset = rulesets[ruleset_id]
+    state, enc = solo(ruleset, fly=60)
+    state, _ = spend_movement(state, ruleset, enc, HERO, 10, mode=SpeedMode.FLY)
+    _, events = apply_condition(state, ruleset, enc, HERO, "prone")
+    assert any(e.kind == "falls" for e in events) is falls
+    hovering = enc.model_copy(
+        update={
+            "creatures": (
+                enc.creatures[0].model_copy(
+                    update={"speeds": enc.creatures[0].speeds.model_copy(update={"hover": True})}
+                ),
+            )
+        }
+    )
+    _, events = apply_condition(state, ruleset, hovering, HERO, "prone")
+    assert not any(e.kind == "falls" for e in events)

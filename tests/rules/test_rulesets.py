@@ -200,3 +200,8 @@ def test_underwater_rows(rulesets: dict[str, Ruleset]) -> None:
 def test_ruleset_round_trips_through_json(rulesets: dict[str, Ruleset], ruleset_id: str) -> None:
     ruleset = rulesets[ruleset_id]
     assert Ruleset.model_validate_json(ruleset.model_dump_json()) == ruleset
+
+
+def test_diagonal_rule_values_match_the_geometry_layer() -> None:
+    metrics = pytest.importorskip("battlemap.geometry.metrics")
+    assert {rule.value for rule in DiagonalRule} == {rule.value for rule in metrics.DiagonalRule}

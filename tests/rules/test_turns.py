@@ -289,3 +289,18 @@ def test_combat_state_saves_with_the_encounter(rulesets: Rulesets) -> None:
     again, _ = take_action(loaded.combat, ruleset, enc, A, "hide")  # type: ignore[arg-type]
     first, _ = take_action(state, ruleset, enc, A, "hide")
     assert again.rolls[-1] == first.rolls[-1]
+
+
+def test_condition_default_duration_comes_from_the_ruleset(rulesets: Rulesets) -> None:
+    base = rulesets["srd-5e"]
+    dazed = base.conditions["stunned"].model_copy(
+        update={"name": "Dazed", "default_duration": "start-of-turn"}
+    )
+    ruleset = base.model_copy(update={"conditions": {**base.conditions, "dazed": dazed}})
+    state, enc = three(ruleset)
+    state, _ = apply_condition(state, ruleset, enc, B, "dazed")
+    assert state.combatant(B).conditions[0].expiry is Expiry.START_OF_TURN
+    state, _ = end_turn(state, ruleset, enc)  # B's turn starts: dazed ends
+    assert not state.combatant(B).has_condition("dazed")
+    with pytest.raises(InvalidRequestError, match="not a condition of this ruleset"):
+        apply_condition(state, ruleset, enc, B, "wounded")  # final-fantasy-d20 only
