@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QMimeData, QPointF, Qt
+from PySide6.QtCore import QMimeData, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -86,9 +86,15 @@ def test_rolled_hit_points_come_from_the_hit_dice(window: MainWindow) -> None:
     assert all(2 <= c.hp <= 12 and c.hp == c.max_hp for c in goblins)
 
 
+def list_drag_data(window: MainWindow, name: str) -> QMimeData:
+    """What the list hands to a drag that starts on ``name``'s row."""
+    dock = dock_of(window)
+    (row,) = dock.list.findItems(name, Qt.MatchFlag.MatchExactly, 0)
+    return dock.list.mimeData([row])
+
+
 def send_drag(window: MainWindow, name: str, cell: tuple[float, float]) -> None:
-    mime = QMimeData()
-    mime.setData(MIME_TYPE, QByteArray(name.encode()))
+    mime = list_drag_data(window, name)
     pos = QPointF(cell_centre_in_view(window.view, *cell))
     buttons, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     viewport = window.view.viewport()
@@ -99,6 +105,7 @@ def send_drag(window: MainWindow, name: str, cell: tuple[float, float]) -> None:
 
 
 def test_dragging_a_monster_onto_the_map_places_it_under_the_cursor(window: MainWindow) -> None:
+    assert bytes(list_drag_data(window, "Ogre").data(MIME_TYPE).data()) == b"Ogre"
     send_drag(window, "Ogre", (11.0, 1.0))  # a free corner; the 2x2 space centred there
     ogre = window.document.encounter.creatures[-1]
     assert ogre.name == "Ogre 1" and ogre.size is Size.LARGE
