@@ -1,1 +1,18 @@
-"""rules layer."""
+"""Rules layer: rulesets as validated data, dice, and the combat engine. No Qt.
+
+- ``schema`` / ``enums``: the ``Ruleset`` model and its documented enumerations.
+- ``loader``: YAML files -> ``Ruleset`` (``load_registry(user_dir)``, ``RulesetError``).
+- ``cli``: ``battlemap rulesets check|schema|list``.
+- ``dice``: d20 notation rolled from the combat's ``DiceState`` (``roll``).
+- ``initiative``: ``start_combat``, ``determine_surprise``, ``roll_initiative``,
+  ``set_initiative``, ``reorder``.
+- ``turns``: ``begin_combat``, ``end_turn``, ``take_turn_now``, ``add_combatant``,
+  ``remove_combatant``.
+- ``economy``: ``take_action``, ``spend_attack``, ``use_reaction``, ``interact_with_object``.
+- ``movement``: ``movement_budget``, ``spend_movement``, ``stand_up``, ``drop_prone``,
+  ``mount_or_dismount``.
+- ``conditions``: ``apply_condition``, ``remove_condition``, ``set_exhaustion``, ``denial``.
+
+Every engine call takes the ``CombatState`` (``battlemap.model.combat``) plus the ruleset and
+the encounter, and returns ``(new_state, events)`` or raises a ``CombatError`` (``errors``).
+"""

@@ -9,7 +9,7 @@ import pytest
 from battlemap.model.combat import CombatState
 from battlemap.model.creature import Side
 from battlemap.model.ids import EntityId
-from battlemap.rules.enums import InitiativeMode
+from battlemap.rules.enums import InitiativeMode, InitiativeTieBreak
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.initiative import (
     determine_surprise,
@@ -251,3 +251,33 @@ def test_initiative_cannot_be_rerolled_once_begun(rulesets: Rulesets) -> None:
     state = fight(ruleset, enc)
     with pytest.raises(IllegalActionError):
         roll_initiative(state, ruleset, enc)
+
+
+def test_optional_roll_off_orders_tied_creatures_by_a_d20(rulesets: Rulesets) -> None:
+    """srd "Initiative": "Optionally, the DM can have the tied characters and monster each roll
+    a d20 to determine the order, the highest roll going first"."""
+    base = rulesets["srd-5e"]
+    ruleset = base.model_copy(
+        update={
+            "initiative": base.initiative.model_copy(
+                update={"tie_break": InitiativeTieBreak.ROLL_OFF}
+            )
+        }
+    )
+    enc = encounter(*(creature(f"T{i}", init_bonus=-20) for i in range(4)))  # totals clamp low
+    for seed in range(100):
+        state = start_combat(enc, "srd-5e", seed)
+        state, _ = roll_initiative(state, ruleset, enc)
+        roll_offs = [r for r in state.rolls if "roll-off" in r.purpose]
+        if roll_offs:
+            break
+    else:
+        raise AssertionError("no tie in 100 seeds")
+    ordered = [state.combatant(s.creature_id) for s in state.order]
+    keys = [(c.initiative, c.initiative_tiebreak) for c in ordered]
+    assert keys == sorted(keys, reverse=True)
+    assert all(
+        len(c.initiative_tiebreak) == 1
+        for c in ordered
+        if any(o.initiative == c.initiative and o is not c for o in ordered)
+    )
