@@ -114,21 +114,40 @@ def read_ruleset_file(path: Path) -> RulesetSource:
     if not isinstance(data, dict):
         raise fail(1, f"expected a mapping of ruleset fields, got {type(data).__name__}")
     lines: dict[FieldPath, int] = {(): 1}
+    duplicates: list[RulesetProblem] = []
     if root is not None:
-        _collect_lines(root, (), lines)
-    return RulesetSource(ruleset_id(path), path, data, lines)
+        _collect_lines(root, (), lines, path, duplicates)
+    if duplicates:
+        raise RulesetError(duplicates)
+    source = RulesetSource(ruleset_id(path), path, data, lines)
+    if "extends" in data and not isinstance(data["extends"], str):
+        raise RulesetError([source.problem(("extends",), "must be the id of a ruleset")])
+    return source
 
 
-def _collect_lines(node: yaml.Node, where: FieldPath, lines: dict[FieldPath, int]) -> None:
+def _collect_lines(
+    node: yaml.Node,
+    where: FieldPath,
+    lines: dict[FieldPath, int],
+    path: Path,
+    duplicates: list[RulesetProblem],
+) -> None:
+    """Record the line of every key and list item; a key written twice is a problem (YAML
+    would silently keep the last one)."""
     if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
         for key_node, value_node in node.value:
             key = (str(key_node.value),)
-            lines[where + key] = key_node.start_mark.line + 1
-            _collect_lines(value_node, where + key, lines)
+            line = key_node.start_mark.line + 1
+            if key[0] in seen:
+                duplicates.append(RulesetProblem(path, line, _dotted(where + key), "duplicate key"))
+            seen.add(key[0])
+            lines[where + key] = line
+            _collect_lines(value_node, where + key, lines, path, duplicates)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             lines[(*where, index)] = item.start_mark.line + 1
-            _collect_lines(item, (*where, index), lines)
+            _collect_lines(item, (*where, index), lines, path, duplicates)
 
 
 def _line_for(lines: Mapping[FieldPath, int], where: FieldPath) -> int:

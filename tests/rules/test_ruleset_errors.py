@@ -174,3 +174,18 @@ def test_cli_list_and_schema() -> None:
     assert code == 0 and "legends-of-hyrule" in out and "(extends srd-5e)" in out
     code, out, _ = run_cli("schema")
     assert code == 0 and '"schema_version"' in out
+
+
+def test_duplicate_keys_are_refused(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, "x.yaml", VARIANT_HEAD + "economy:\n  dash_stacks: true\n  dash_stacks: false\n"
+    )
+    with pytest.raises(RulesetError) as caught:
+        read_ruleset_file(path)
+    assert str(caught.value) == f"{path}:6: economy.dash_stacks: duplicate key"
+
+
+def test_extends_must_be_a_ruleset_id(tmp_path: Path) -> None:
+    path = write(tmp_path, "x.yaml", "schema_version: 1\nextends: [srd-5e]\nname: X\n")
+    with pytest.raises(RulesetError, match=r"x.yaml:2: extends: must be the id of a ruleset"):
+        read_ruleset_file(path)
