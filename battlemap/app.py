@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from battlemap import APP_NAME, __version__
+from battlemap.io.encounter_file import EncounterFile
 from battlemap.io.errors import FileFormatError
-from battlemap.io.loader import load_demo_encounter, load_encounter
+from battlemap.io.loader import load_demo_encounter, load_encounter_file
 from battlemap.model.document import Document
-from battlemap.model.encounter import Encounter
 
 EXIT_BAD_INPUT = 2
 
@@ -42,16 +42,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return rulesets_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
-        encounter = load_encounter(args.file) if args.file else load_demo_encounter()
+        loaded = load_encounter_file(args.file) if args.file else None
     except (FileFormatError, FileNotFoundError) as error:
         print(f"{APP_NAME}: cannot open {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.smoke or args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    return run_gui(encounter, smoke=args.smoke, screenshot=args.screenshot)
+    opened = loaded or EncounterFile(load_demo_encounter())
+    return run_gui(opened, smoke=args.smoke, screenshot=args.screenshot, path=args.file)
 
 
-def run_gui(encounter: Encounter, *, smoke: bool, screenshot: Path | None) -> int:
+def run_gui(
+    opened: EncounterFile, *, smoke: bool, screenshot: Path | None, path: Path | None = None
+) -> int:
     # Qt is imported here so the rest of the command line works without a display.
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
@@ -69,7 +72,9 @@ def run_gui(encounter: Encounter, *, smoke: bool, screenshot: Path | None) -> in
     for png in app_icon_files():
         icon.addFile(str(png))
     QApplication.setWindowIcon(icon)
-    window = MainWindow(Document(encounter))
+    encounter = opened.encounter
+    window = MainWindow(Document(encounter, dict(opened.images)))
+    window.files.set_opened_file(path)
     if smoke:
         image = render_scene(window.scene, window.map_rect(), width=800)
         ok = not image.isNull() and image.width() == 800
@@ -83,4 +88,5 @@ def run_gui(encounter: Encounter, *, smoke: bool, screenshot: Path | None) -> in
             print(f"{APP_NAME}: could not write {screenshot}", file=sys.stderr)
             return 1
         return 0
+    window.files.start_session()  # ask before losing changes; autosave; offer crash recovery
     return app.exec()
