@@ -137,21 +137,25 @@ class BackgroundLayer:
         self.item: BackgroundItem | None = None
         self.error: str | None = None
         """Why the current background could not be shown, or None."""
-        self._decoded: tuple[str, QImage] | None = None
+        self._decoded: tuple[bytes, QImage] | None = None
 
-    def preload(self, name: str) -> None:
-        """Decode the stored image ``name`` now, so an import can refuse an undecodable image
-        before it changes the encounter; the next ``sync`` uses the decoded copy.
+    def preload(self, data: bytes, name: str) -> None:
+        """Decode image bytes now, so an import can refuse an undecodable image before it
+        changes the encounter; the next ``sync`` showing the same bytes uses this copy.
 
         Raises:
-            ImageDecodeError: Qt cannot decode it (or it is not stored).
+            ImageDecodeError: Qt cannot decode it (the message starts with ``name``).
         """
-        data = self.document.images.get(name)
-        if data is None:
-            raise ImageDecodeError(f"{name}: image missing")
-        self._decoded = (name, decode_image(data, name))
+        self._decoded = (data, decode_image(data, name))
 
     def sync(self, encounter: Encounter) -> None:
+        """Show the encounter's background: add, move, replace or remove the item."""
+        try:
+            self._sync(encounter)
+        finally:
+            self._decoded = None  # a preloaded image serves the next sync only
+
+    def _sync(self, encounter: Encounter) -> None:
         background = encounter.background
         images = self.document.images  # looked up each time: opening a file may replace it
         if background is None or background.image not in images:
@@ -173,11 +177,10 @@ class BackgroundLayer:
         self.scene.addItem(self.item)
 
     def _decode(self, name: str, data: bytes) -> QImage:
-        if self._decoded is not None and self._decoded[0] == name:
+        if self._decoded is not None and self._decoded[0] == data:
             image = self._decoded[1]
         else:
             image = decode_image(data, name)
-        self._decoded = None  # the item holds the tiles now; don't keep a second copy
         return image
 
     def _remove(self) -> None:

@@ -63,7 +63,8 @@ class GridAligner(QObject):
         if on:
             viewport.installEventFilter(self)
             view.installEventFilter(self)  # Escape arrives at the view, clicks at its viewport
-            self.window.statusBar().addWidget(self.panel)
+            # Permanent: a temporary status message would hide a normal status bar widget.
+            self.window.statusBar().addPermanentWidget(self.panel)
             self.panel.show()
             self._set_first(None)
         else:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from battlemap.io.errors import FileFormatError
 from battlemap.io.map_import import IMAGE_SUFFIXES, UVTT_SUFFIXES, MapImport, import_image_map
@@ -79,18 +79,20 @@ class MapImporter(QObject):
     def import_file(self, path: Path) -> bool:
         """Import ``path`` as one undo step; on failure show the message and change nothing."""
         window = self.window
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # big maps take a moment
         try:
             result = read_map_file(path)
+            window.scene.background_layer.preload(result.image, str(path))
         except FileFormatError as error:
             show_error(window, "Cannot import map", str(error))
             return False
+        except ImageDecodeError as error:
+            show_error(window, "Cannot import map", f"{error} (the image could not be decoded)")
+            return False
+        finally:
+            QApplication.restoreOverrideCursor()
         document = window.document
         name = document.add_image(result.image, result.image_info.format.suffix)
-        try:
-            window.scene.background_layer.preload(name)
-        except ImageDecodeError as error:
-            show_error(window, "Cannot import map", f"{path}: image: {error}")
-            return False
         push(window.undo_stack, document, result.command(document.encounter, name))
         window.fit_map()
         walls = f", {len(result.walls)} walls, doors and windows" if result.walls else ""
