@@ -1,0 +1,454 @@
+"""Movement (rules 5 and 6): the cost and legality of a dragged path, the cheapest path to a
+cell, and every cell a creature can reach.
+
+Positions are the top-left cell of the mover's space (``Creature.x/y``), whole cells; a Tiny
+mover keeps its offset inside its square and moves square to square. Spaces that are not a
+whole number of cells (Huge on a 10-ft grid) move as the next whole number of cells.
+
+Costs (SRD "Movement and Position", Legends of Hyrule "Squeezing into a Smaller Space"):
+
+* each step costs one cell of feet; a diagonal per the diagonal rule (``5-10-5``: every second
+  diagonal of the whole move costs double; the search keeps that parity in its state);
+* entering difficult terrain or another creature's space, crawling while prone, squeezing, and
+  entering water without a swim speed each add the step's base cost again (difficult terrain
+  and a creature's space together still add it once: "even if multiple things in a space count
+  as difficult terrain"); so crawling through difficult terrain costs 3 ft per foot;
+  a flying mover ignores difficult terrain and water, not creatures;
+* a step is blocked when the segment between the two squares' centres touches or crosses a
+  movement-blocking wall (walls, closed doors, windows) or obstacle: no slipping diagonally
+  past a wall's end; a space of more than one cell needs every one of its cells' segments clear
+  and room where it lands (no impassable cell, no wall inside it), or else squeezes: it may pass
+  where a space one size smaller fits, at double cost;
+* the mover may pass through a non-hostile creature's space, through a hostile one only if that
+  creature is at least two sizes larger or smaller, and may never end in another creature's
+  space (spaces that only touch are fine; Tiny creatures may share a square if their spaces do
+  not overlap).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+
+from battlemap.geometry.body import Body
+from battlemap.geometry.errors import InvalidPathError, OffMapError
+from battlemap.geometry.map_index import DIRECTIONS, BoolGrid, MapIndex, shift_grid, window_any
+from battlemap.geometry.metrics import Cell, DiagonalRule, Space
+from battlemap.model import EntityId, Size
+
+_SMALLER = {
+    Size.SMALL: Size.TINY,
+    Size.MEDIUM: Size.SMALL,
+    Size.LARGE: Size.MEDIUM,
+    Size.HUGE: Size.LARGE,
+    Size.GARGANTUAN: Size.HUGE,
+}
+
+
+class StepReason(StrEnum):
+    """Why a step cost what it did (beyond one plain step)."""
+
+    DIAGONAL_DOUBLE = "diagonal-double"
+    """5-10-5: this is an even-numbered diagonal of the move, so its base cost is doubled."""
+    DIFFICULT_TERRAIN = "difficult-terrain"
+    """The space entered lies (partly) in difficult terrain: +1 base cost."""
+    CREATURE_SPACE = "creature-space"
+    """The space entered overlaps another creature's: difficult terrain, +1 base cost."""
+    WATER = "water"
+    """Water without a swim speed: +1 base cost."""
+    PRONE_CRAWL = "prone-crawl"
+    """Crawling while prone: +1 base cost."""
+    SQUEEZE = "squeeze"
+    """Squeezing through a space one size smaller: +1 base cost."""
+
+
+class IllegalReason(StrEnum):
+    """Why a move is not allowed."""
+
+    WALL = "wall"
+    """A step's centre-to-centre segment touches or crosses a wall or blocking obstacle, or a
+    large mover has no room even when squeezing."""
+    IMPASSABLE = "impassable"
+    """A step enters impassable terrain."""
+    OFF_MAP = "off-map"
+    """A step leaves the map."""
+    HOSTILE_SPACE = "hostile-space"
+    """A step enters a hostile creature's space less than two sizes apart."""
+    ENDS_IN_CREATURE = "ends-in-creature"
+    """The move ends in another creature's space."""
+    TOO_FAR = "too-far"
+    """The move costs more than the movement left."""
+    NO_PATH = "no-path"
+    """No path reaches the destination."""
+
+
+@dataclass(frozen=True, slots=True)
+class StepCost:
+    """One step of a move: where from and to (top-left cells), its cost and why."""
+
+    start: Cell
+    end: Cell
+    cost_feet: float
+    base_feet: float
+    reasons: tuple[StepReason, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OpportunityAttack:
+    """A hostile creature's opportunity attack, triggered as the mover leaves its reach.
+
+    ``step_index`` is the index in ``MoveResult.steps`` of the step that leaves the reach; the
+    attack happens right before it, with the mover at ``steps[step_index].start``.
+    """
+
+    attacker_id: EntityId
+    step_index: int
+    position: Cell
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """Cost and legality of a move.
+
+    Attributes:
+        cost_feet: feet spent on the steps taken (up to the first blocked step).
+        remaining_feet: movement left afterwards (negative when the move is too long).
+        legal: True when the whole path can be walked and ended where it ends.
+        reason: why not, when illegal.
+        blocker_id: the creature that blocks or is ended in, when that is the reason.
+        blocked_step: index of the first step that cannot be taken, if any.
+        cells: top-left cell after each step taken (the cells it enters).
+        steps: every step taken with its cost and reasons.
+        opportunity_attacks: filled by ``opportunity.move_with_opportunity_attacks``.
+    """
+
+    cost_feet: float
+    remaining_feet: float
+    legal: bool
+    reason: IllegalReason | None = None
+    blocker_id: EntityId | None = None
+    blocked_step: int | None = None
+    cells: tuple[Cell, ...] = ()
+    steps: tuple[StepCost, ...] = ()
+    opportunity_attacks: tuple[OpportunityAttack, ...] = field(default=())
+
+
+FULL = -1
+"""Core index meaning "the whole space carries the mover" (not squeezing)."""
+FULL_SPACE = frozenset({FULL})
+
+
+def footprint_cells(body: Body) -> int:
+    """Side, in whole cells, of the square a mover occupies on the grid (Tiny: 1)."""
+    return max(1, math.ceil(body.side_cells - 1e-9))
+
+
+def _squeeze_cells(body: Body) -> int | None:
+    smaller = _SMALLER.get(body.size)
+    if smaller is None:
+        return None
+    k_small = max(1, math.ceil(smaller.space_feet / body.cell_feet - 1e-9))
+    return k_small if k_small < footprint_cells(body) else None
+
+
+class MoveContext:
+    """Everything a move query needs about the mover and the other creatures, built per query.
+
+    Arrays are full-map grids indexed ``[y, x]`` by the mover's top-left cell.
+    """
+
+    def __init__(
+        self, index: MapIndex, mover: Body, others: Sequence[Body], rule: DiagonalRule
+    ) -> None:
+        self.index = index
+        self.mover = mover
+        self.rule = rule
+        self.k = footprint_cells(mover)
+        self.k_small = _squeeze_cells(mover)
+        self.offset = (mover.x - math.floor(mover.x), mover.y - math.floor(mover.y))
+        self.others = [o for o in others if o.id != mover.id]
+        self.free = index.step_free(self.k)
+        self.room = index.room(self.k)
+        # Squeezing: the mover's body is carried by a smaller "core" square at offset
+        # ``core_offsets[c]`` inside its space; core_steps[c][d] says that core may step.
+        self.core_offsets: list[Cell] = []
+        self.core_steps: list[list[BoolGrid]] = []
+        self.core_room: list[BoolGrid] = []
+        if self.k_small is not None:
+            small = index.step_free(self.k_small)
+            small_room = index.room(self.k_small)
+            span = self.k - self.k_small + 1
+            valid = np.zeros((index.height, index.width), dtype=bool)
+            valid[: index.height - self.k + 1, : index.width - self.k + 1] = True
+            for oy in range(span):
+                for ox in range(span):
+                    self.core_offsets.append((ox, oy))
+                    self.core_room.append(shift_grid(small_room, ox, oy) & valid)
+                    self.core_steps.append(
+                        [
+                            shift_grid(small[d], ox, oy) & valid & shift_grid(valid, dx, dy)
+                            for d, (dx, dy) in enumerate(DIRECTIONS)
+                        ]
+                    )
+        difficult, water = index.terrain_under(self.k)
+        if mover.flying:
+            difficult = np.zeros_like(difficult)
+            water = np.zeros_like(water)
+        elif mover.speeds.swim > 0:
+            water = np.zeros_like(water)
+        self.difficult = difficult
+        self.water = water
+        self.cells_of: dict[Cell, list[Body]] = {}
+        occupied = np.zeros((index.height, index.width), dtype=bool)
+        hostile_block = np.zeros_like(occupied)
+        for other in self.others:
+            cx0, cy0, cx1, cy1 = other.space.cell_range()
+            for cy in range(cy0, cy1 + 1):
+                for cx in range(cx0, cx1 + 1):
+                    self.cells_of.setdefault((cx, cy), []).append(other)
+            ys = slice(max(cy0, 0), max(min(cy1 + 1, index.height), 0))
+            xs = slice(max(cx0, 0), max(min(cx1 + 1, index.width), 0))
+            occupied[ys, xs] = True
+            if self._blocks_passage(other):
+                hostile_block[ys, xs] = True
+        self.creature_space = window_any(occupied, self.k, self.k)
+        self.hostile_block = window_any(hostile_block, self.k, self.k)
+
+    def _blocks_passage(self, other: Body) -> bool:
+        """SRD: through a hostile creature's space only if it is 2+ sizes larger or smaller."""
+        return other.is_hostile_to(self.mover) and abs(other.size.rank - self.mover.size.rank) < 2
+
+    def start_cell(self) -> Cell:
+        return (math.floor(self.mover.x), math.floor(self.mover.y))
+
+    def space_at(self, cell: Cell) -> Space:
+        side = self.mover.side_cells
+        return Space(cell[0] + self.offset[0], cell[1] + self.offset[1], side, side)
+
+    def footprint_bodies(self, cell: Cell) -> list[Body]:
+        found: dict[str, Body] = {}
+        for cy in range(cell[1], cell[1] + self.k):
+            for cx in range(cell[0], cell[0] + self.k):
+                for body in self.cells_of.get((cx, cy), ()):
+                    found[body.id] = body
+        return list(found.values())
+
+    def end_blocker(self, cell: Cell) -> Body | None:
+        """The creature whose space the mover would end in at ``cell``, if any."""
+        if not self.creature_space[cell[1], cell[0]]:
+            return None
+        space = self.space_at(cell)
+        for body in self.footprint_bodies(cell):
+            if body.space.overlaps(space):
+                return body
+        return None
+
+    def base_cost(self, dx: int, dy: int, parity: int) -> tuple[float, int, bool]:
+        """(base feet, new diagonal parity, doubled) of a step in direction (dx, dy)."""
+        feet = self.mover.cell_feet
+        if dx == 0 or dy == 0:
+            return feet, parity, False
+        if self.rule is DiagonalRule.FIVE_FIVE_FIVE:
+            return feet, parity, False
+        if self.rule is DiagonalRule.FIVE_TEN_FIVE:
+            return (2 * feet, 0, True) if parity else (feet, 1, False)
+        return feet * math.sqrt(2), parity, False
+
+    def start_cores(self, cell: Cell) -> frozenset[int]:
+        """Which cores may carry the mover at ``cell``: ``FULL`` when its whole space fits,
+        else every core square that fits there (``FULL`` if none does, so a creature placed
+        in a tight spot can still try to move)."""
+        x, y = cell
+        if self.room[y, x] or not self.core_offsets:
+            return FULL_SPACE
+        fitting = frozenset(c for c, room in enumerate(self.core_room) if room[y, x])
+        return fitting or FULL_SPACE
+
+    def next_cores(self, cell: Cell, d: int, cores: frozenset[int]) -> frozenset[int]:
+        """Cores that can carry the mover after stepping from ``cell`` in direction ``d``.
+
+        The whole space may step when every cell's segment is clear and it fits where it
+        lands; a core may step on its own (squeezing) if it already carried the mover or the
+        whole space did. Landing where the whole space fits makes it whole again.
+        """
+        x, y = cell
+        dx, dy = DIRECTIONS[d]
+        if self.free[d][y, x]:
+            return FULL_SPACE
+        moved = frozenset(
+            c
+            for c, steps in enumerate(self.core_steps)
+            if (c in cores or FULL in cores) and steps[d][y, x]
+        )
+        if moved and self.room[y + dy, x + dx]:
+            return FULL_SPACE
+        return moved
+
+    def step(
+        self, cell: Cell, d: int, parity: int, cores: frozenset[int] = frozenset({-1})
+    ) -> tuple[StepCost | None, IllegalReason | None, int, frozenset[int]]:
+        """Cost of stepping from ``cell`` in direction ``d``, or why it is not allowed.
+
+        Returns the step (or None), the reason when None, the new diagonal parity and the
+        cores that carry the mover afterwards.
+        """
+        dx, dy = DIRECTIONS[d]
+        x, y = cell
+        nx, ny = x + dx, y + dy
+        index = self.index
+        if not (0 <= nx <= index.width - self.k and 0 <= ny <= index.height - self.k):
+            return None, IllegalReason.OFF_MAP, parity, cores
+        new_cores = self.next_cores(cell, d, cores)
+        if not new_cores:
+            if self._lands_impassable(nx, ny):
+                return None, IllegalReason.IMPASSABLE, parity, cores
+            return None, IllegalReason.WALL, parity, cores
+        if self.hostile_block[ny, nx]:
+            return None, IllegalReason.HOSTILE_SPACE, parity, cores
+        base, new_parity, doubled = self.base_cost(dx, dy, parity)
+        reasons: list[StepReason] = []
+        if doubled:
+            reasons.append(StepReason.DIAGONAL_DOUBLE)
+        if self.difficult[ny, nx]:
+            reasons.append(StepReason.DIFFICULT_TERRAIN)
+        if self.creature_space[ny, nx] and self.footprint_bodies((nx, ny)):
+            reasons.append(StepReason.CREATURE_SPACE)
+        extra = int(StepReason.DIFFICULT_TERRAIN in reasons or StepReason.CREATURE_SPACE in reasons)
+        if self.water[ny, nx]:
+            reasons.append(StepReason.WATER)
+            extra += 1
+        if self.mover.prone:
+            reasons.append(StepReason.PRONE_CRAWL)
+            extra += 1
+        if not self.room[ny, nx]:
+            reasons.append(StepReason.SQUEEZE)
+            extra += 1
+        cost = StepCost(cell, (nx, ny), base * (1 + extra), base, tuple(reasons))
+        return cost, None, new_parity, new_cores
+
+    def _lands_impassable(self, nx: int, ny: int) -> bool:
+        k = self.k
+        return bool(self.index.impassable[ny : ny + k, nx : nx + k].any())
+
+    def blocker_in(self, cell: Cell) -> EntityId | None:
+        for body in self.footprint_bodies(cell):
+            if self._blocks_passage(body):
+                return body.id
+        return None
+
+
+def _direction(dx: int, dy: int) -> int:
+    return DIRECTIONS.index((dx, dy))
+
+
+def expand_waypoints(start: Cell, waypoints: Sequence[tuple[float, float]]) -> list[Cell]:
+    """Cells visited from ``start`` through ``waypoints`` in single king steps.
+
+    Waypoints are top-left cells; a first waypoint equal to ``start`` is skipped, repeated
+    waypoints are ignored, and two waypoints that are not neighbours are joined by diagonal
+    steps first, then straight ones.
+
+    Raises:
+        InvalidPathError: when a waypoint is not a finite number.
+    """
+    cells = [start]
+    for wx, wy in waypoints:
+        if not (math.isfinite(wx) and math.isfinite(wy)):
+            raise InvalidPathError(f"waypoint ({wx}, {wy}) is not a finite position in cells")
+        target = (math.floor(wx + 1e-9), math.floor(wy + 1e-9))
+        x, y = cells[-1]
+        while (x, y) != target:
+            x += (target[0] > x) - (target[0] < x)
+            y += (target[1] > y) - (target[1] < y)
+            cells.append((x, y))
+    return cells
+
+
+def check_on_map(ctx: MoveContext) -> None:
+    """Raise ``OffMapError`` unless the mover stands wholly on the map."""
+    space = ctx.mover.space
+    if not ctx.index.on_map(space.x, space.y, space.w, space.h):
+        raise OffMapError(
+            f"creature {ctx.mover.id} at ({ctx.mover.x}, {ctx.mover.y}) is not wholly on the "
+            f"{ctx.index.width}x{ctx.index.height} map"
+        )
+
+
+def path_cost(
+    index: MapIndex,
+    mover: Body,
+    waypoints: Sequence[tuple[float, float]],
+    others: Sequence[Body],
+    rule: DiagonalRule,
+    movement_left: float,
+) -> MoveResult:
+    """Cost and legality of moving ``mover`` along ``waypoints`` (rule 5).
+
+    Walks the steps in order and stops at the first one that cannot be taken (wall, off map,
+    impassable, hostile space). A walked path is still illegal when it costs more than
+    ``movement_left`` or ends in another creature's space. An empty path is legal and free.
+
+    Raises:
+        OffMapError: when the mover does not start wholly on the map.
+        InvalidPathError: for a non-finite waypoint.
+    """
+    ctx = MoveContext(index, mover, others, rule)
+    check_on_map(ctx)
+    return walk(ctx, expand_waypoints(ctx.start_cell(), waypoints), movement_left)
+
+
+def walk(ctx: MoveContext, cells: Sequence[Cell], movement_left: float) -> MoveResult:
+    """Evaluate the single-step path ``cells`` (first = start) in ``ctx``."""
+    steps: list[StepCost] = []
+    parity = 0
+    total = 0.0
+    cores = ctx.start_cores(cells[0]) if cells else FULL_SPACE
+    for i in range(len(cells) - 1):
+        (x, y), (nx, ny) = cells[i], cells[i + 1]
+        if max(abs(nx - x), abs(ny - y)) != 1:
+            raise InvalidPathError(f"cells {cells[i]} and {cells[i + 1]} are not neighbours")
+        step, illegal, parity, cores = ctx.step((x, y), _direction(nx - x, ny - y), parity, cores)
+        if step is None:
+            blocker = ctx.blocker_in((nx, ny)) if illegal is IllegalReason.HOSTILE_SPACE else None
+            return MoveResult(
+                total,
+                movement_left - total,
+                False,
+                illegal,
+                blocker,
+                i,
+                tuple(s.end for s in steps),
+                tuple(steps),
+            )
+        steps.append(step)
+        total += step.cost_feet
+    entered = tuple(s.end for s in steps)
+    if steps:
+        ender = ctx.end_blocker(steps[-1].end)
+        if ender is not None:
+            return MoveResult(
+                total,
+                movement_left - total,
+                False,
+                IllegalReason.ENDS_IN_CREATURE,
+                ender.id,
+                None,
+                entered,
+                tuple(steps),
+            )
+    if total > movement_left + 1e-9:
+        return MoveResult(
+            total,
+            movement_left - total,
+            False,
+            IllegalReason.TOO_FAR,
+            None,
+            None,
+            entered,
+            tuple(steps),
+        )
+    return MoveResult(total, movement_left - total, True, None, None, None, entered, tuple(steps))

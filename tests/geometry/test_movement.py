@@ -1,0 +1,222 @@
+"""Rule 5: the cost and legality of a dragged path (SRD "Movement and Position": difficult
+terrain, being prone, moving around other creatures; Legends of Hyrule "Squeezing into a
+Smaller Space")."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from battlemap.geometry import (
+    DiagonalRule,
+    IllegalReason,
+    InvalidPathError,
+    OffMapError,
+    StepReason,
+    path_cost,
+)
+from battlemap.model import CoverDegree, Size, Speeds, TerrainKind
+from tests.geometry.helpers import body, door, foe, index, obstacle, terrain, wall, window
+
+R555, R5105, EUC = DiagonalRule.FIVE_FIVE_FIVE, DiagonalRule.FIVE_TEN_FIVE, DiagonalRule.EUCLIDEAN
+OPEN = index()
+HERO = body("hero", 5, 5)
+
+
+def straight(n: int, start: tuple[int, int] = (5, 5)) -> list[tuple[float, float]]:
+    return [(start[0] + i, start[1]) for i in range(1, n + 1)]
+
+
+def diagonal(n: int, start: tuple[int, int] = (5, 5)) -> list[tuple[float, float]]:
+    return [(start[0] + i, start[1] + i) for i in range(1, n + 1)]
+
+
+def test_six_straight_steps_cost_30_ft() -> None:
+    result = path_cost(OPEN, HERO, straight(6), [], R555, 30)
+    assert result.legal and result.cost_feet == 30 and result.remaining_feet == 0
+    assert result.cells == tuple((5 + i, 5) for i in range(1, 7))
+
+
+def test_three_diagonals_under_each_rule() -> None:
+    assert path_cost(OPEN, HERO, diagonal(3), [], R555, 30).cost_feet == 15
+    assert path_cost(OPEN, HERO, diagonal(3), [], R5105, 30).cost_feet == 20
+    assert path_cost(OPEN, HERO, diagonal(3), [], EUC, 30).cost_feet == pytest.approx(
+        15 * math.sqrt(2)
+    )
+
+
+def test_5_10_5_parity_runs_across_straight_steps() -> None:
+    path = [(6, 6), (7, 6), (8, 7)]  # diagonal, straight, diagonal
+    result = path_cost(OPEN, HERO, path, [], R5105, 30)
+    assert [s.cost_feet for s in result.steps] == [5, 5, 10]
+    assert result.steps[2].reasons == (StepReason.DIAGONAL_DOUBLE,)
+
+
+def test_entering_difficult_terrain_costs_double_and_leaving_it_does_not() -> None:
+    mud = index(terrain_regions=(terrain(TerrainKind.DIFFICULT, 6, 0, 8, 30),))
+    result = path_cost(mud, HERO, straight(3), [], R555, 30)
+    assert [s.cost_feet for s in result.steps] == [10, 10, 5]
+    assert result.steps[0].reasons == (StepReason.DIFFICULT_TERRAIN,)
+
+
+def test_difficult_diagonal_under_5_10_5_doubles_the_dear_diagonal() -> None:
+    mud = index(terrain_regions=(terrain(TerrainKind.DIFFICULT, 0, 0, 30, 30),))
+    assert [s.cost_feet for s in path_cost(mud, HERO, diagonal(2), [], R5105, 60).steps] == [10, 20]
+
+
+def test_crawling_while_prone_costs_double_and_triple_in_difficult_terrain() -> None:
+    prone = body("hero", 5, 5, prone=True)
+    assert path_cost(OPEN, prone, straight(2), [], R555, 30).cost_feet == 20
+    mud = index(terrain_regions=(terrain(TerrainKind.DIFFICULT, 0, 0, 30, 30),))
+    result = path_cost(mud, prone, straight(2), [], R555, 30)
+    assert result.cost_feet == 30  # "Crawling 1 foot in difficult terrain costs 3 feet"
+    assert result.steps[0].reasons == (StepReason.DIFFICULT_TERRAIN, StepReason.PRONE_CRAWL)
+
+
+def test_another_creatures_space_is_difficult_terrain_and_counts_once_with_mud() -> None:
+    ally = body("ally", 6, 5)
+    result = path_cost(OPEN, HERO, straight(2), [ally], R555, 30)
+    assert result.legal and [s.cost_feet for s in result.steps] == [10, 5]
+    assert result.steps[0].reasons == (StepReason.CREATURE_SPACE,)
+    mud = index(terrain_regions=(terrain(TerrainKind.DIFFICULT, 0, 0, 30, 30),))
+    assert path_cost(mud, HERO, straight(2), [ally], R555, 30).steps[0].cost_feet == 10
+
+
+def test_a_hostile_of_similar_size_blocks_the_way() -> None:
+    orc = foe("orc", 6, 5)
+    result = path_cost(OPEN, HERO, straight(2), [orc], R555, 30)
+    assert not result.legal and result.reason is IllegalReason.HOSTILE_SPACE
+    assert result.blocker_id == "orc" and result.blocked_step == 0
+    small = foe("kobold", 6, 5, Size.SMALL)  # one size apart: still blocks
+    assert (
+        path_cost(OPEN, HERO, straight(2), [small], R555, 30).reason is IllegalReason.HOSTILE_SPACE
+    )
+
+
+def test_a_hostile_two_sizes_larger_or_smaller_can_be_passed_through() -> None:
+    giant = foe("giant", 6, 4, Size.HUGE)  # squares 6..8 x 4..6
+    assert path_cost(OPEN, HERO, straight(4), [giant], R555, 60).legal
+    rat = foe("rat", 6, 5, Size.TINY)
+    assert path_cost(OPEN, HERO, straight(2), [rat], R555, 30).legal
+
+
+def test_a_move_may_not_end_in_another_creatures_space() -> None:
+    ally = body("ally", 7, 5)
+    result = path_cost(OPEN, HERO, straight(2), [ally], R555, 30)
+    assert not result.legal and result.reason is IllegalReason.ENDS_IN_CREATURE
+    assert result.blocker_id == "ally"
+
+
+def test_tiny_creatures_may_end_in_the_same_square_when_their_spaces_do_not_overlap() -> None:
+    fairy = body("fairy", 5.0, 5.0, Size.TINY)
+    sprite = body("sprite", 6.5, 5.5, Size.TINY)  # bottom-right quarter of square (6, 5)
+    assert path_cost(OPEN, fairy, [(6.0, 5.0)], [sprite], R555, 30).legal
+    overlapping = body("sprite", 6.0, 5.0, Size.TINY)
+    blocked = path_cost(OPEN, fairy, [(6.0, 5.0)], [overlapping], R555, 30)
+    assert blocked.reason is IllegalReason.ENDS_IN_CREATURE
+
+
+def test_a_wall_between_squares_blocks_the_step() -> None:
+    walled = index(wall((7, 0), (7, 30), "w"))
+    result = path_cost(walled, HERO, straight(3), [], R555, 30)
+    assert not result.legal and result.reason is IllegalReason.WALL
+    assert result.blocked_step == 1 and result.cost_feet == 5 and result.cells == ((6, 5),)
+
+
+def test_no_slipping_diagonally_past_the_end_of_a_wall() -> None:
+    stub = index(wall((6, 0), (6, 6)))  # ends at the corner between (5,5), (6,5), (5,6), (6,6)
+    assert path_cost(stub, HERO, [(6, 6)], [], R555, 30).reason is IllegalReason.WALL
+    assert path_cost(stub, HERO, [(5, 6), (6, 6)], [], R555, 30).legal
+
+
+def test_closed_doors_and_windows_block_movement_and_open_doors_do_not() -> None:
+    def through(feature: object) -> bool:
+        return path_cost(index(feature), HERO, straight(2), [], R555, 30).legal  # type: ignore[arg-type]
+
+    assert not through(door((6, 0), (6, 30), open_=False))
+    assert through(door((6, 0), (6, 30), open_=True))
+    assert not through(window((6, 0), (6, 30)))
+
+
+def test_impassable_terrain_and_blocking_obstacles_stop_the_move() -> None:
+    chasm = index(terrain_regions=(terrain(TerrainKind.IMPASSABLE, 6, 0, 7, 30),))
+    assert path_cost(chasm, HERO, straight(2), [], R555, 30).reason is IllegalReason.IMPASSABLE
+    boulder = index(obstacles=(obstacle("boulder", 6.2, 5.2, 6.8, 5.8, CoverDegree.HALF),))
+    assert path_cost(boulder, HERO, straight(2), [], R555, 30).reason is IllegalReason.IMPASSABLE
+    post = index(obstacles=(obstacle("post", 5.9, 5.4, 6.1, 5.6, CoverDegree.HALF),))
+    assert path_cost(post, HERO, straight(2), [], R555, 30).reason is IllegalReason.WALL
+    rug = index(obstacles=(obstacle("rug", 6, 5, 7, 6, CoverDegree.NONE, moves=False),))
+    assert path_cost(rug, HERO, straight(2), [], R555, 30).legal
+
+
+def test_water_costs_double_without_a_swim_speed_and_flyers_ignore_terrain() -> None:
+    lake = index(terrain_regions=(terrain(TerrainKind.WATER, 6, 0, 30, 30),))
+    assert path_cost(lake, HERO, straight(2), [], R555, 30).cost_feet == 20
+    swimmer = body("hero", 5, 5, speeds=Speeds(swim=30))
+    assert path_cost(lake, swimmer, straight(2), [], R555, 30).cost_feet == 10
+    mud = index(terrain_regions=(terrain(TerrainKind.DIFFICULT, 0, 0, 30, 30),))
+    flyer = body("hero", 5, 5, flying=True)
+    assert path_cost(mud, flyer, straight(2), [], R555, 30).cost_feet == 10
+
+
+def test_a_path_costing_more_than_the_movement_left_is_illegal() -> None:
+    result = path_cost(OPEN, HERO, straight(7), [], R555, 30)
+    assert not result.legal and result.reason is IllegalReason.TOO_FAR
+    assert result.remaining_feet == -5
+
+
+def test_leaving_the_map_is_illegal_and_starting_off_it_is_an_error() -> None:
+    edge = body("hero", 29, 5)
+    assert path_cost(OPEN, edge, [(30, 5)], [], R555, 30).reason is IllegalReason.OFF_MAP
+    with pytest.raises(OffMapError):
+        path_cost(OPEN, body("ghost", -1, 5), [(0, 5)], [], R555, 30)
+
+
+def test_waypoints_are_joined_diagonal_first_and_bad_ones_rejected() -> None:
+    result = path_cost(OPEN, HERO, [(5, 5), (8, 6)], [], R555, 30)
+    assert result.cells == ((6, 6), (7, 6), (8, 6))
+    with pytest.raises(InvalidPathError):
+        path_cost(OPEN, HERO, [(math.nan, 5)], [], R555, 30)
+
+
+def test_an_empty_path_is_legal_and_free() -> None:
+    result = path_cost(OPEN, HERO, [], [], R555, 30)
+    assert result.legal and result.cost_feet == 0 and result.steps == ()
+
+
+def corridor(gap_top: float, gap_bottom: float) -> list[object]:
+    """A wall at x = 8 with an opening from ``gap_top`` to ``gap_bottom``."""
+    return [wall((8, 0), (8, gap_top)), wall((8, gap_bottom), (8, 30))]
+
+
+def test_a_large_creature_needs_room_for_its_whole_space() -> None:
+    ogre = body("ogre", 5, 5, Size.LARGE)
+    wide = index(*corridor(5, 7))  # gap two cells wide: the ogre walks through
+    result = path_cost(wide, ogre, straight(4), [], R555, 30)
+    assert result.legal and result.cost_feet == 20
+    assert all(StepReason.SQUEEZE not in s.reasons for s in result.steps)
+
+
+def test_a_large_creature_squeezes_through_a_5_ft_gap_at_double_cost() -> None:
+    ogre = body("ogre", 5, 5, Size.LARGE)
+    narrow = index(*corridor(5, 6))  # one cell: room for a Medium creature
+    result = path_cost(narrow, ogre, straight(4), [], R555, 40)
+    assert result.legal
+    # Only at (7, 5) does its space straddle the wall; at (8, 5) it stands clear again.
+    assert [StepReason.SQUEEZE in s.reasons for s in result.steps] == [False, True, False, False]
+    assert result.cost_feet == 25
+
+
+def test_a_huge_creature_cannot_pass_a_gap_only_a_medium_creature_fits() -> None:
+    giant = body("giant", 4, 5, Size.HUGE)
+    narrow = index(*corridor(5, 6))
+    result = path_cost(narrow, giant, straight(5, (4, 5)), [], R555, 60)
+    assert not result.legal and result.reason is IllegalReason.WALL
+
+
+def test_a_gargantuan_creature_squeezes_where_a_huge_one_fits() -> None:
+    dragon = body("dragon", 2, 5, Size.GARGANTUAN)
+    gap = index(*corridor(5, 8))  # three cells
+    result = path_cost(gap, dragon, straight(6, (2, 5)), [], R555, 90)
+    assert result.legal and any(StepReason.SQUEEZE in s.reasons for s in result.steps)

@@ -1,0 +1,126 @@
+"""Rules 5 and 6: the cheapest path to a cell and the reachable area, and the property that
+the cheapest path is never dearer than any path the DM drags."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battlemap.geometry import (
+    DiagonalRule,
+    IllegalReason,
+    cheapest_path,
+    path_cost,
+    reachable_area,
+)
+from battlemap.geometry.map_index import DIRECTIONS
+from battlemap.model import Size, TerrainKind
+from tests.geometry.helpers import body, foe, index, terrain, wall
+
+R555, R5105, EUC = DiagonalRule.FIVE_FIVE_FIVE, DiagonalRule.FIVE_TEN_FIVE, DiagonalRule.EUCLIDEAN
+HERO = body("hero", 10, 10)
+
+
+def test_speed_30_reaches_the_13_by_13_square_under_5_5_5() -> None:
+    area = reachable_area(index(), HERO, [], R555, 30)
+    assert area.cells == {(x, y) for x in range(4, 17) for y in range(4, 17)}
+    assert area.cost_feet[(10, 10)] == 0 and area.cost_feet[(16, 16)] == 30
+
+
+def test_speed_30_reaches_an_octagon_under_5_10_5() -> None:
+    area = reachable_area(index(), HERO, [], R5105, 30)
+    assert (14, 14) in area.cells  # 4 diagonals: 5+10+5+10 = 30
+    assert (15, 15) not in area.cells  # 5 diagonals: 35
+    assert area.cost_feet[(15, 12)] == 30  # 2 diagonals (5 + 10) and 3 straight steps
+    assert (16, 12) not in area.cells  # 2 diagonals and 4 straight steps: 35 ft
+
+
+def test_reachable_area_goes_around_walls_and_pays_for_difficult_terrain() -> None:
+    walled = index(wall((12, 0), (12, 30)))
+    assert all(x < 12 for x, _ in reachable_area(walled, HERO, [], R555, 30).cells)
+    mud = index(terrain_regions=(terrain(TerrainKind.DIFFICULT, 11, 0, 30, 30),))
+    area = reachable_area(mud, HERO, [], R555, 30)
+    assert (13, 10) in area.cells and (14, 10) not in area.cells  # 10 + 10 + 10
+
+
+def test_occupied_cells_can_be_crossed_but_are_not_offered_as_destinations() -> None:
+    ally = body("ally", 11, 10)
+    area = reachable_area(index(), HERO, [ally], R555, 30)
+    assert (11, 10) not in area.cells and (11, 10) in area.passable
+    assert area.cost_feet[(12, 10)] == 10  # through the ally (10) is as cheap as around (10)
+
+
+def test_path_to_returns_the_cheapest_route_from_the_start() -> None:
+    walled = index(wall((12, 0), (12, 12)))
+    area = reachable_area(walled, HERO, [], R555, 60)
+    route = area.path_to((13, 10))
+    assert route[0] == (10, 10) and route[-1] == (13, 10)
+    walked = path_cost(walled, HERO, route[1:], [], R555, 60)
+    assert walked.legal and walked.cost_feet == area.cost_feet[(13, 10)]
+
+
+def test_cheapest_path_goes_around_a_wall() -> None:
+    walled = index(wall((12, 0), (12, 12)))
+    result = cheapest_path(walled, HERO, (14, 10), [], R555, 60)
+    assert result.legal and result.cells[-1] == (14, 10)
+    # Round the wall's end at (12, 12): no cutting its corner diagonally, so 5 steps.
+    assert result.cost_feet == 25
+    assert (12, 12) in result.cells
+
+
+def test_cheapest_path_to_an_occupied_cell_or_behind_a_closed_wall_is_illegal() -> None:
+    ally = body("ally", 14, 10)
+    assert cheapest_path(index(), HERO, (14, 10), [ally], R555).reason is (
+        IllegalReason.ENDS_IN_CREATURE
+    )
+    boxed = index(wall((12, 0), (12, 30)))
+    assert cheapest_path(boxed, HERO, (14, 10), [], R555).reason is IllegalReason.NO_PATH
+
+
+def test_cheapest_path_weaves_around_hostile_creatures() -> None:
+    guards = [foe(f"g{y}", 12, y) for y in range(5, 15)]
+    result = cheapest_path(index(), HERO, (14, 10), guards, R555, 60)
+    assert result.legal and all(cell[0] != 12 or not 5 <= cell[1] < 15 for cell in result.cells)
+
+
+def test_a_large_creature_finds_the_squeeze_through_a_narrow_gap() -> None:
+    ogre = body("ogre", 5, 5, Size.LARGE)
+    narrow = index(wall((8, 0), (8, 5)), wall((8, 6), (8, 30)))
+    result = cheapest_path(narrow, ogre, (10, 5), [], R555)
+    assert result.legal and result.cost_feet == 30  # 5 steps, one squeezed
+
+
+def test_5_10_5_search_keeps_the_diagonal_parity() -> None:
+    result = cheapest_path(index(), HERO, (14, 13), [], R5105)
+    assert result.cost_feet == 25  # 3 diagonals (5+10+5) and one straight step
+
+
+paths = st.lists(st.sampled_from(range(8)), min_size=1, max_size=10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(paths, st.sampled_from(list(DiagonalRule)), st.booleans())
+def test_the_cheapest_path_is_never_dearer_than_a_dragged_path(
+    directions: list[int], rule: DiagonalRule, prone: bool
+) -> None:
+    mover = body("hero", 10, 10, prone=prone)
+    world = index(
+        wall((12, 8), (12, 13)),
+        wall((8, 12), (11, 12)),
+        terrain_regions=(terrain(TerrainKind.DIFFICULT, 9, 7, 11, 9),),
+        width=20,
+        height=20,
+    )
+    others = [body("ally", 9, 10), foe("orc", 11, 11, Size.HUGE)]
+    cells = [(10, 10)]
+    for d in directions:
+        dx, dy = DIRECTIONS[d]
+        cells.append((cells[-1][0] + dx, cells[-1][1] + dy))
+    dragged = path_cost(world, mover, cells[1:], others, rule, 1000)
+    if not dragged.legal or not dragged.steps:
+        return
+    best = cheapest_path(world, mover, dragged.cells[-1], others, rule, 1000)
+    assert best.legal
+    assert best.cost_feet <= dragged.cost_feet + 1e-9
+    area = reachable_area(world, mover, others, rule, dragged.cost_feet)
+    assert area.cost_feet[dragged.cells[-1]] == best.cost_feet
