@@ -31,8 +31,16 @@ from battlemap.rules.combat_ops import (
     creature_of,
     name_of,
     require,
+    signed,
+    stats_of,
 )
-from battlemap.rules.conditions import apply_condition, denial, effects_of, exhaustion_effects
+from battlemap.rules.conditions import (
+    apply_condition,
+    denial,
+    effects_of,
+    exhaustion_effects,
+    set_exhaustion,
+)
 from battlemap.rules.enums import ConditionEffect, EconomyPart, ExhaustionEffect
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.schema import Ruleset
@@ -152,6 +160,9 @@ def spend_movement(
 
     While prone the creature crawls: ``crawl_extra_cost_per_foot`` x ``distance_feet``
     (default: ``feet``) is added. A readied move released as a reaction spends its own budget.
+    Climbing or swimming without that speed, where the ruleset allows it (gms-den), moves at
+    ``speed_fraction`` (half) of the walking speed: the cost is divided by it and taken from
+    the walking budget; ``climb_swim_check`` rolls the Athletics check that goes with it.
 
     Raises:
         InvalidRequestError: negative or non-finite feet.
@@ -171,6 +182,15 @@ def spend_movement(
         )
         cost += extra
         notes.append(f"crawling +{extra:g} ft")
+    without = ruleset.movement.climb_swim_without_speed
+    creature = creature_of(encounter, creature_id)
+    lacks_speed = mode in (SpeedMode.CLIMB, SpeedMode.SWIM) and not getattr(
+        creature.speeds, mode.value
+    )
+    if without is not None and lacks_speed:
+        cost /= without.speed_fraction
+        notes.append(f"{mode.value} without a {mode.value} speed: x{1 / without.speed_fraction:g}")
+        mode = SpeedMode.WALK
     current = state.current
     if current is None or current.creature_id != creature_id:
         left = combatant.reaction_move_left
@@ -287,3 +307,71 @@ def mount_or_dismount(
         creature_id,
     )
     return log.commit()
+
+
+def climb_swim_check(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    creature_id: EntityId,
+    dc: int,
+) -> Outcome:
+    """gms-den "Climb/Swim/Crawl": a Strength (Athletics) check to climb or swim without that
+    speed; a failure adds ``exhaustion_on_failure`` levels (either way at half speed).
+
+    The Athletics bonus is the Strength modifier (creatures carry no skill list here).
+
+    Raises:
+        InvalidRequestError: the ruleset has no such rule, or a DC outside 1..40.
+    """
+    rules = ruleset.movement.climb_swim_without_speed
+    if rules is None:
+        raise InvalidRequestError("this ruleset has no climbing or swimming check")
+    if not 1 <= dc <= 40:
+        raise InvalidRequestError(f"DC {dc} is outside 1..40")
+    combatant = combatant_of(state, creature_id)
+    creature = creature_of(encounter, creature_id)
+    name = name_of(encounter, creature_id)
+    bonus = stats_of(creature).modifier(rules.check_ability.value)
+    log = Log(state)
+    record = log.roll(f"1d20{signed(bonus)}", f"{name} {rules.check_skill} (DC {dc})", creature_id)
+    if record.total >= dc:
+        log.add("check", f"{name} succeeds: half speed", creature_id)
+        return log.commit()
+    level = min(combatant.exhaustion + rules.exhaustion_on_failure, len(ruleset.exhaustion))
+    log.add("check", f"{name} fails: half speed and exhaustion {level}", creature_id)
+    state, events = log.commit()
+    after, more = set_exhaustion(state, ruleset, encounter, creature_id, level)
+    return after, events + more
+
+
+@dataclass(frozen=True)
+class JumpReport:
+    """How far a creature can jump, in feet, and how that was worked out."""
+
+    feet: float
+    reason: str
+
+
+def jump_distance(ruleset: Ruleset, creature: Creature, *, high: bool, running: bool) -> JumpReport:
+    """gms-den "High Jump" / "Long Jump": 3 + Str modifier high, Str score long, after a run-up
+    of ``run_up_feet``; standing jumps cover ``standing_fraction`` (half). Each foot costs a
+    foot of movement. Never below 0.
+
+    Raises:
+        InvalidRequestError: the ruleset has no jumping rules.
+    """
+    rules = ruleset.movement.jumping
+    if rules is None:
+        raise InvalidRequestError("this ruleset has no jumping rules")
+    stats = stats_of(creature)
+    if high:
+        base = float(rules.high_jump_base + stats.modifier("str"))
+        what = f"{rules.high_jump_base} + Str modifier"
+    else:
+        base = float(stats.score("str") if rules.long_jump_uses_str_score else 0)
+        what = "Strength score"
+    if not running:
+        base *= rules.standing_fraction
+        what += f", standing x{rules.standing_fraction:g}"
+    return JumpReport(max(0.0, base), what)

@@ -7,14 +7,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemap.model.combat import CombatState, SpeedMode
-from battlemap.model.creature import Side
+from battlemap.model.creature import CombatStats, Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import apply_condition, set_exhaustion
 from battlemap.rules.economy import grant_bonus_action, take_action
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.movement import (
+    climb_swim_check,
     drop_prone,
+    jump_distance,
     mount_or_dismount,
     movement_budget,
     spend_movement,
@@ -256,3 +258,36 @@ def test_flying_creature_knocked_prone_falls(
     )
     _, events = apply_condition(state, ruleset, hovering, HERO, "prone")
     assert not any(e.kind == "falls" for e in events)
+
+
+def test_gms_den_climbing_without_a_climb_speed_is_half_speed(rulesets: Rulesets) -> None:
+    ruleset = rulesets["gms-den"]
+    state, enc = solo(ruleset)
+    state, events = spend_movement(state, ruleset, enc, HERO, 10, mode=SpeedMode.CLIMB)
+    assert remaining(state, ruleset, enc) == 10 and "x2" in events[-1].text
+    srd = rulesets["srd-5e"]
+    srd_state, enc = solo(srd)
+    with pytest.raises(IllegalActionError, match="climb speed is 0"):
+        spend_movement(srd_state, srd, enc, HERO, 10, mode=SpeedMode.CLIMB)
+
+
+def test_gms_den_failed_climb_check_adds_exhaustion(rulesets: Rulesets) -> None:
+    ruleset = rulesets["gms-den"]
+    state, enc = solo(ruleset)
+    failed, events = climb_swim_check(state, ruleset, enc, HERO, dc=40)
+    assert failed.combatant(HERO).exhaustion == 1 and any("fails" in e.text for e in events)
+    passed, _ = climb_swim_check(state, ruleset, enc, HERO, dc=1)
+    assert passed.combatant(HERO).exhaustion == 0
+    with pytest.raises(InvalidRequestError, match="no climbing"):
+        climb_swim_check(state, rulesets["srd-5e"], enc, HERO, dc=10)
+
+
+def test_gms_den_jump_distances(rulesets: Rulesets) -> None:
+    ruleset = rulesets["gms-den"]
+    strong = creature("Hero", Side.PARTY).model_copy(update={"stats": CombatStats(strength=16)})
+    assert jump_distance(ruleset, strong, high=True, running=True).feet == 6  # 3 + 3
+    assert jump_distance(ruleset, strong, high=True, running=False).feet == 3
+    assert jump_distance(ruleset, strong, high=False, running=True).feet == 16
+    assert jump_distance(ruleset, strong, high=False, running=False).feet == 8
+    with pytest.raises(InvalidRequestError):
+        jump_distance(rulesets["srd-5e"], strong, high=True, running=True)
