@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphic
 
 from battlemap.io.images import MAX_IMAGE_PIXELS
 from battlemap.model.document import Document
-from battlemap.model.encounter import Background, Encounter
+from battlemap.model.encounter import Background
 from battlemap.ui.map_items import Z_BACKGROUND
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
 
@@ -125,7 +125,8 @@ class BackgroundItem(QGraphicsItem):
 
 
 class BackgroundLayer:
-    """Keeps a scene's background item in step with the encounter.
+    """Keeps a scene's background item in step with the encounter (any scene: the players'
+    scene can own one too and call ``sync`` with its view's background).
 
     The decoded image is kept while the background names the same image, so moving or
     scaling it (the alignment tool) and unrelated map edits never decode it again.
@@ -148,15 +149,15 @@ class BackgroundLayer:
         """
         self._decoded = (data, decode_image(data, name))
 
-    def sync(self, encounter: Encounter) -> None:
-        """Show the encounter's background: add, move, replace or remove the item."""
+    def sync(self, background: Background | None) -> None:
+        """Show ``background`` (the encounter's, or a player view's): add, move, replace or
+        remove the item."""
         try:
-            self._sync(encounter)
+            self._sync(background)
         finally:
             self._decoded = None  # a preloaded image serves the next sync only
 
-    def _sync(self, encounter: Encounter) -> None:
-        background = encounter.background
+    def _sync(self, background: Background | None) -> None:
         images = self.document.images  # looked up each time: opening a file may replace it
         if background is None or background.image not in images:
             self._remove()

@@ -56,7 +56,7 @@ class MapScene(QGraphicsScene):
         for item in self._map_items:
             self.removeItem(item)
         encounter = self.document.encounter
-        self.background_layer.sync(encounter)
+        self.background_layer.sync(encounter.background)
         paper = self.background_layer.item is None
         items: list[QGraphicsItem] = [GridItem(encounter.grid, paper=paper)]
         items += [terrain_item(region) for region in encounter.terrain]
