@@ -40,6 +40,11 @@ from battlemap.geometry.movement import (
     StepReason,
     path_cost,
 )
+from battlemap.geometry.opportunity import (
+    HowMoved,
+    move_with_opportunity_attacks,
+    opportunity_attacks,
+)
 from battlemap.geometry.reach import (
     InvalidRangeError,
     RangeBand,
@@ -68,6 +73,7 @@ __all__ = [
     "FlankReason",
     "FlankResult",
     "GeometryError",
+    "HowMoved",
     "IllegalReason",
     "InvalidMapError",
     "InvalidPathError",
@@ -101,6 +107,8 @@ __all__ = [
     "grid_steps_to_feet",
     "line_flanks",
     "line_of_sight",
+    "move_with_opportunity_attacks",
+    "opportunity_attacks",
     "path_cost",
     "point_sees_point",
     "range_band",

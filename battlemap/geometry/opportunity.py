@@ -1,0 +1,137 @@
+"""Opportunity attacks along a path (rule 7).
+
+SRD "Opportunity Attacks": "You can make an opportunity attack when a hostile creature that you
+can see moves out of your reach ... The attack interrupts the provoking creature's movement,
+occurring right before it leaves your reach. You can avoid provoking an opportunity attack by
+taking the Disengage action. You also don't provoke an opportunity attack when you teleport or
+when someone or something moves you without using your movement, action, or reaction."
+
+So, for each creature hostile to the mover that is not incapacitated, still has its reaction,
+has reach above 0 and can see the mover (not blinded, mover not invisible, a clear line through
+the walls at that moment): the first step that takes the mover from within its reach to beyond
+it. Moving within reach, or into reach, provokes nothing. Each creature attacks at most once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from enum import StrEnum
+
+from battlemap.geometry.body import Body
+from battlemap.geometry.map_index import MapIndex
+from battlemap.geometry.metrics import Cell, DiagonalRule, grid_steps_to_feet
+from battlemap.geometry.movement import MoveResult, OpportunityAttack, path_cost
+from battlemap.geometry.sight import line_of_sight
+
+
+class HowMoved(StrEnum):
+    """How the mover changes place: only its own movement provokes opportunity attacks."""
+
+    OWN_MOVEMENT = "own-movement"
+    """Walking, flying, swimming, crawling on its own: provokes unless it Disengaged."""
+    TELEPORT = "teleport"
+    """Teleportation: never provokes."""
+    FORCED = "forced"
+    """Moved by someone or something else (shoved, hurled, falling): never provokes."""
+
+
+def _cell_range(body: Body) -> tuple[int, int, int, int]:
+    return body.space.cell_range()
+
+
+def opportunity_attacks(
+    index: MapIndex,
+    mover: Body,
+    cells: Sequence[Cell],
+    others: Sequence[Body],
+    rule: DiagonalRule,
+    how: HowMoved = HowMoved.OWN_MOVEMENT,
+) -> tuple[OpportunityAttack, ...]:
+    """Opportunity attacks provoked by ``mover`` walking through ``cells`` (first = start).
+
+    ``cells`` are the top-left cells of the mover's space after each step, as in
+    ``MoveResult``; the result is ordered by step, then by ``others`` order.
+    """
+    if how is not HowMoved.OWN_MOVEMENT or mover.disengaged or len(cells) < 2:
+        return ()
+    offset_x = mover.x - math.floor(mover.x)
+    offset_y = mover.y - math.floor(mover.y)
+    side = mover.side_cells
+    # The cell range the mover occupies at each position, as integers.
+    spans = []
+    for cx, cy in cells:
+        x0, y0 = cx + offset_x, cy + offset_y
+        spans.append(
+            (
+                math.floor(x0 + 1e-9),
+                math.floor(y0 + 1e-9),
+                max(math.floor(x0 + 1e-9), math.ceil(x0 + side - 1e-9) - 1),
+                max(math.floor(y0 + 1e-9), math.ceil(y0 + side - 1e-9) - 1),
+            )
+        )
+    lo_x = min(s[0] for s in spans)
+    lo_y = min(s[1] for s in spans)
+    hi_x = max(s[2] for s in spans)
+    hi_y = max(s[3] for s in spans)
+    feet = mover.cell_feet
+    found: list[OpportunityAttack] = []
+    for other in others:
+        if (
+            other.id == mover.id
+            or not other.is_hostile_to(mover)
+            or other.incapacitated
+            or other.reaction_spent
+            or other.reach_feet <= 0
+            or other.blinded
+            or mover.invisible
+        ):
+            continue
+        reach_cells = int(other.reach_feet // feet) + 1
+        ox0, oy0, ox1, oy1 = _cell_range(other)
+        if ox0 - reach_cells > hi_x or ox1 + reach_cells < lo_x:
+            continue
+        if oy0 - reach_cells > hi_y or oy1 + reach_cells < lo_y:
+            continue
+        within_before = False
+        for i, (sx0, sy0, sx1, sy1) in enumerate(spans):
+            dx = max(0, ox0 - sx1, sx0 - ox1)
+            dy = max(0, oy0 - sy1, sy0 - oy1)
+            within = grid_steps_to_feet(dx, dy, rule, feet) <= other.reach_feet + 1e-9
+            if i > 0 and within_before and not within:
+                position = cells[i - 1]
+                seen = line_of_sight(
+                    index,
+                    other.space,
+                    mover.moved_to(position[0] + offset_x, position[1] + offset_y).space,
+                )
+                if seen.visible:
+                    found.append(OpportunityAttack(other.id, i - 1, position))
+                    break
+            within_before = within
+    found.sort(key=lambda oa: oa.step_index)
+    return tuple(found)
+
+
+def move_with_opportunity_attacks(
+    index: MapIndex,
+    mover: Body,
+    waypoints: Sequence[tuple[float, float]],
+    others: Sequence[Body],
+    rule: DiagonalRule,
+    movement_left: float,
+    how: HowMoved = HowMoved.OWN_MOVEMENT,
+) -> MoveResult:
+    """The drag update: ``path_cost`` plus the opportunity attacks along the walked steps.
+
+    Opportunity attacks are listed for the steps actually walked (up to a blocked step).
+
+    Raises:
+        OffMapError: when the mover does not start wholly on the map.
+        InvalidPathError: for a non-finite waypoint.
+    """
+    result = path_cost(index, mover, waypoints, others, rule, movement_left)
+    walked = [(math.floor(mover.x), math.floor(mover.y)), *result.cells]
+    attacks = opportunity_attacks(index, mover, walked, others, rule, how)
+    return replace(result, opportunity_attacks=attacks)
