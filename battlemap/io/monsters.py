@@ -16,7 +16,6 @@ import re
 from collections.abc import Callable, Iterable
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
 import d20  # type: ignore[import-untyped]  # d20 ships no type hints
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -82,12 +81,31 @@ class _Proficiency(BaseModel):
     proficiency: _Ref
 
 
+class _DamageRoll(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    damage_dice: str | None = Field(default=None, max_length=20)
+    damage_type: _Ref | None = None
+    notes: str = Field(default="", max_length=200)
+
+
+class _DamageOptions(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    options: list[_DamageRoll] = Field(default=[], max_length=20)
+
+
+class _Damage(_DamageRoll):
+    """A damage roll, or (with ``choose``) a set of alternative rolls under ``from``."""
+
+    choose: int | None = Field(default=None, ge=0, le=20)
+    choices: _DamageOptions | None = Field(default=None, alias="from")
+
+
 class _Action(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     name: str = Field(min_length=1, max_length=200)
     desc: str = Field(default="", max_length=20_000)
     attack_bonus: int | None = Field(default=None, ge=-10, le=40)
-    damage: list[dict[str, Any]] = Field(default=[], max_length=20)
+    damage: list[_Damage] = Field(default=[], max_length=20)
 
 
 class _Monster(BaseModel):
@@ -204,25 +222,25 @@ def _dice(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def _damage(entries: list[dict[str, Any]]) -> tuple[Damage, ...]:
+def _damage(entries: list[_Damage]) -> tuple[Damage, ...]:
+    """Damage rolls; rolls of one ``choose`` entry share a ``choice`` number. Entries without
+    dice or type (a save's text-only effect) are skipped."""
     damage: list[Damage] = []
     for group, entry in enumerate(entries):
-        if "choose" in entry:
-            options = entry.get("from", {}).get("options", [])
-            damage += [
-                Damage(
-                    dice=_dice(option["damage_dice"]),
-                    type=option["damage_type"]["index"],
-                    choice=group,
-                    note=str(option.get("notes", ""))[:200],
-                )
-                for option in options
-                if "damage_dice" in option and "damage_type" in option
-            ]
-        elif "damage_dice" in entry and "damage_type" in entry:
-            damage.append(
-                Damage(dice=_dice(entry["damage_dice"]), type=entry["damage_type"]["index"])
+        if entry.choose is not None:
+            rolls, choice = (entry.choices.options if entry.choices else []), group
+        else:
+            rolls, choice = [entry], None
+        damage += [
+            Damage(
+                dice=_dice(roll.damage_dice),
+                type=roll.damage_type.index,
+                choice=choice,
+                note=roll.notes,
             )
+            for roll in rolls
+            if roll.damage_dice is not None and roll.damage_type is not None
+        ]
     return tuple(damage)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemap.io.errors import FileFormatError
@@ -249,3 +249,68 @@ def test_numbered_names_continue_after_existing_numbers() -> None:
     assert numbered_names("Goblin", 3, []) == ["Goblin 1", "Goblin 2", "Goblin 3"]
     existing = ["Goblin 1", "Goblin 3", "Goblin Boss 7", "Goblin"]
     assert numbered_names("Goblin", 2, existing) == ["Goblin 4", "Goblin 5"]
+
+
+# --- never crash: any mangled monster is read or refused with a FileFormatError -----------------
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=10,
+)
+GOOSE = {
+    "name": "Cave Goose",
+    "size": "Small",
+    "type": "beast",
+    "armor_class": [{"type": "natural", "value": 12}],
+    "hit_points": 9,
+    "hit_points_roll": "2d6+2",
+    "speed": {"walk": "30 ft.", "fly": "40 ft.", "hover": True},
+    "strength": 8, "dexterity": 14, "constitution": 12,
+    "intelligence": 2, "wisdom": 10, "charisma": 5,
+    "proficiencies": [{"value": 4, "proficiency": {"index": "saving-throw-dex", "name": "x"}}],
+    "senses": {"passive_perception": 12, "darkvision": "60 ft."},
+    "condition_immunities": [{"index": "charmed", "name": "Charmed"}],
+    "challenge_rating": 0.125,
+    "actions": [
+        {
+            "name": "Beak",
+            "desc": "Melee Weapon Attack: +4 to hit, reach 5 ft., one target.",
+            "attack_bonus": 4,
+            "damage": [{"damage_dice": "1d4+2", "damage_type": {"index": "piercing"}}],
+        }
+    ],
+}  # fmt: skip
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*prefix, index))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(where=st.sampled_from(_paths(GOOSE)), value=json_values)
+def test_any_mangled_monster_is_read_or_refused_with_a_file_format_error(
+    tmp_path_factory: pytest.TempPathFactory, where: tuple[Any, ...], value: Any
+) -> None:
+    monster = json.loads(json.dumps(GOOSE))
+    target = monster
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    path = tmp_path_factory.mktemp("mangled") / "monsters.json"
+    path.write_text(json.dumps([monster]))
+    try:
+        import_5e_monsters(path)
+    except FileFormatError as error:
+        assert str(path) in str(error)

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from battlemap.io.errors import FileFormatError
 from battlemap.io.map_import import ReplaceMap
@@ -263,3 +265,51 @@ def test_oversized_file_is_refused_before_reading(
     monkeypatch.setattr("battlemap.io.uvtt.MAX_UVTT_BYTES", 100)
     with pytest.raises(FileFormatError, match="more than the 100 allowed"):
         read_uvtt(TINY)
+
+
+# --- never crash: any mangled file gives a result or a FileFormatError -------------------------
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key != "image":
+                found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*prefix, index))
+    return found
+
+
+TINY_PATHS = _paths(json.loads(TINY.read_text()))
+
+
+@settings(max_examples=150, deadline=None)
+@given(where=st.sampled_from(TINY_PATHS), value=json_values)
+def test_any_mangled_field_is_read_or_refused_with_a_file_format_error(
+    tmp_path_factory: pytest.TempPathFactory, where: tuple[Any, ...], value: Any
+) -> None:
+    data = json.loads(TINY.read_text())
+    target = data
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    path = tmp_path_factory.mktemp("mangled") / "m.uvtt"
+    path.write_text(json.dumps(data))
+    try:
+        read_uvtt(path)
+    except FileFormatError as error:
+        assert str(path) in str(error)
