@@ -196,16 +196,16 @@ class MapIndex:
         self, feature_id: EntityId, points: list[tuple[float, float]]
     ) -> BaseGeometry | None:
         polygon: BaseGeometry = shapely.Polygon(points)
-        if not polygon.is_valid:
-            polygon = shapely.make_valid(polygon)
-            polygonal = [
-                g for g in shapely.get_parts(polygon) if g.geom_type in ("Polygon", "MultiPolygon")
-            ]
+        repaired = not polygon.is_valid
+        if repaired:
+            parts = shapely.get_parts(shapely.make_valid(polygon))
+            polygonal = [g for g in parts if g.geom_type in ("Polygon", "MultiPolygon")]
             polygon = shapely.union_all(polygonal) if polygonal else shapely.Polygon()
-            self.problems.append(MapProblem(feature_id, "self-intersecting polygon repaired"))
         if polygon.is_empty or polygon.area <= 0:
             self.problems.append(MapProblem(feature_id, "empty or zero-area polygon ignored"))
             return None
+        if repaired:
+            self.problems.append(MapProblem(feature_id, "self-intersecting polygon repaired"))
         return polygon
 
     def _obstacle_shape(self, obstacle: Obstacle) -> ObstacleShape | None:

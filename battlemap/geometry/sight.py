@@ -129,10 +129,20 @@ def visibility_polygon(
     ends = rel.reshape(-1, 2)
     angles = np.arctan2(ends[:, 1], ends[:, 0])
     eps = 1e-5
-    ray_angles = np.unique(np.concatenate([angles - eps, angles, angles + eps]))
+    # Rays at each end's angle and a hair to either side; a side ray is placed back on the
+    # exact angle afterwards, on the segment it hit, so shadow edges are exact.
+    candidates = np.concatenate([angles - eps, angles, angles + eps])
+    bases = np.concatenate([angles, angles, angles])
     if radius is not None:
-        ray_angles = np.unique(np.concatenate([ray_angles, np.linspace(-math.pi, math.pi, 181)]))
-    distances = _cast(rel, ray_angles, math.inf if radius is None else radius)
+        circle = np.linspace(-math.pi, math.pi, 181)
+        candidates = np.concatenate([candidates, circle])
+        bases = np.concatenate([bases, circle])
+    candidates = (candidates + math.pi) % (2 * math.pi) - math.pi
+    ray_angles, first_of = np.unique(candidates, return_index=True)
+    ray_bases = bases[first_of]
+    limit = math.hypot(index.width, index.height) * 2 if radius is None else radius
+    distances, hit = _cast(rel, ray_angles, limit)
+    ray_angles, distances = _onto_exact_angles(rel, ray_angles, ray_bases, distances, hit, limit)
     xs = ox + np.cos(ray_angles) * distances
     ys = oy + np.sin(ray_angles) * distances
     polygon: BaseGeometry = shapely.Polygon(np.stack([xs, ys], axis=1))
@@ -151,11 +161,13 @@ def _near(segments: NDArray[np.float64], origin: PointXY, radius: float) -> NDAr
 
 def _cast(
     rel: NDArray[np.float64], ray_angles: NDArray[np.float64], limit: float
-) -> NDArray[np.float64]:
+) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
     """Distance along each ray (from the origin at 0, 0) to the nearest segment, at most
-    ``limit``. Only segment/ray pairs whose angular span covers the ray are evaluated."""
+    ``limit``, and the index of that segment (-1 when none is nearer than ``limit``). Only
+    segment/ray pairs whose angular span covers the ray are evaluated."""
     n_rays = len(ray_angles)
     best = np.full(n_rays, limit, dtype=np.float64)
+    nearest = np.full(n_rays, -1, dtype=np.intp)
     a, b = rel[:, 0, :], rel[:, 1, :]
     ta = np.arctan2(a[:, 1], a[:, 0])
     tb = np.arctan2(b[:, 1], b[:, 0])
@@ -170,18 +182,56 @@ def _cast(
     counts = np.maximum(last - first, 0)
     total = int(counts.sum())
     if total == 0:
-        return best
+        return best, nearest
     seg = np.repeat(owner, counts)
-    offsets = np.repeat(first - np.cumsum(counts) + counts, counts) + np.arange(total)
-    ray = offsets
-    dx, dy = np.cos(ray_angles[ray]), np.sin(ray_angles[ray])
-    ax, ay = a[seg, 0], a[seg, 1]
-    ex, ey = b[seg, 0] - ax, b[seg, 1] - ay
+    ray = np.repeat(first - np.cumsum(counts) + counts, counts) + np.arange(total)
+    t = _ray_hits(a[seg], b[seg], ray_angles[ray])
+    hit = np.isfinite(t)
+    np.minimum.at(best, ray[hit], t[hit])
+    winners = hit & (t <= best[ray])
+    nearest[ray[winners]] = seg[winners]
+    return best, nearest
+
+
+def _ray_hits(
+    a: NDArray[np.float64], b: NDArray[np.float64], angles: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Distance along rays from (0, 0) at ``angles`` to segments ``a``-``b`` (inf: no hit).
+    A ray exactly along a segment does not hit it."""
+    dx, dy = np.cos(angles), np.sin(angles)
+    ex, ey = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
     denom = dx * ey - dy * ex
     ok = np.abs(denom) > 1e-12
     safe = np.where(ok, denom, 1.0)
-    t = (ax * ey - ay * ex) / safe  # distance along the ray
-    u = (ax * dy - ay * dx) / safe  # position along the segment, 0..1
+    t = (a[:, 0] * ey - a[:, 1] * ex) / safe
+    u = (a[:, 0] * dy - a[:, 1] * dx) / safe
     hit = ok & (t >= 0) & (u >= -1e-9) & (u <= 1 + 1e-9)
-    np.minimum.at(best, ray[hit], t[hit])
-    return best
+    return np.where(hit, t, np.inf)
+
+
+def _onto_exact_angles(
+    rel: NDArray[np.float64],
+    angles: NDArray[np.float64],
+    bases: NDArray[np.float64],
+    distances: NDArray[np.float64],
+    hit: NDArray[np.intp],
+    limit: float,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Move each side ray back onto its exact base angle, on the line of the segment it hit."""
+    side = (angles != bases) & (hit >= 0)
+    if not side.any():
+        return angles, distances
+    seg = rel[hit[side]]
+    base = bases[side]
+    dx, dy = np.cos(base), np.sin(base)
+    ex, ey = seg[:, 1, 0] - seg[:, 0, 0], seg[:, 1, 1] - seg[:, 0, 1]
+    denom = dx * ey - dy * ex
+    ok = np.abs(denom) > 1e-12
+    t = (seg[:, 0, 0] * ey - seg[:, 0, 1] * ex) / np.where(ok, denom, 1.0)
+    usable = ok & (t > 0)
+    new_angles, new_distances = angles.copy(), distances.copy()
+    idx = np.flatnonzero(side)[usable]
+    new_angles[idx] = base[usable]
+    new_distances[idx] = np.minimum(t[usable], limit)
+    order = np.argsort(new_angles, kind="stable")
+    return new_angles[order], new_distances[order]
