@@ -77,8 +77,9 @@ def migrate(data: JsonObject, source: str) -> JsonObject:
     if version > CURRENT_FORMAT_VERSION:
         raise NewerFormatError(
             source,
-            f"saved by a newer Battlemap in format version {version}; this Battlemap reads "
-            f"format versions up to {CURRENT_FORMAT_VERSION}. Update Battlemap to open it.",
+            f"this file was saved by a newer Battlemap (format version {version}); this "
+            f"Battlemap reads format versions up to {CURRENT_FORMAT_VERSION}. "
+            "Update Battlemap to open it.",
         )
     while version < CURRENT_FORMAT_VERSION:
         data = MIGRATIONS[version](data)

@@ -109,6 +109,13 @@ def ask_save_path(parent: QWidget, suggested: str) -> Path | None:
     return path if path.suffix.lower() == SUFFIX else path.with_name(path.name + SUFFIX)
 
 
+def _describe(error: FileFormatError) -> str:
+    """What is wrong first, then the file on a line of its own (paths can be long)."""
+    problem = error.problem[:1].upper() + error.problem[1:]
+    stop = "" if problem.endswith((".", "?", "!")) else "."
+    return f"{problem}{stop}\n\nFile: {error.path}"
+
+
 def _openable(path: Path) -> bool:
     return path.suffix.lower() in OPENABLE_SUFFIXES
 
@@ -225,7 +232,7 @@ class FileActions(QObject):
         try:
             loaded = load_encounter_file(path)
         except FileFormatError as error:
-            self.show_error(self.window, "Cannot open the file", str(error))
+            self.show_error(self.window, "Cannot open the file", _describe(error))
             if not path.exists():
                 self._forget_recent(path)
             return False
@@ -251,7 +258,7 @@ class FileActions(QObject):
         try:
             save_battlemap(path, self.document.encounter, self.document.images)
         except FileFormatError as error:
-            self.show_error(self.window, "Cannot save the file", str(error))
+            self.show_error(self.window, "Cannot save the file", _describe(error))
             return False
         self.undo_stack.setClean()
         self._set_path(path.resolve())
@@ -366,7 +373,7 @@ class FileActions(QObject):
         try:
             loaded = load_battlemap(recovery.path)
         except FileFormatError as error:
-            self.show_error(self.window, "Cannot restore the autosave", str(error))
+            self.show_error(self.window, "Cannot restore the autosave", _describe(error))
             recovery.release()
             return False
         self.adopt(loaded.encounter, loaded.images, recovery.source)
