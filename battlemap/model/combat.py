@@ -112,6 +112,17 @@ class DeathState(_Frozen):
     dead: bool = False
     brink: bool = False
     last_breath: bool = False
+    # Added by the attack-and-damage engine (battlemap.rules.damage / death):
+    hp_max_reduction: int = Field(
+        default=0, ge=0, description="Life drain: the HP maximum is lowered by this much."
+    )
+    unconscious_at_zero: bool | None = Field(
+        default=None, description="DM switch: None follows the ruleset (monsters die at 0)."
+    )
+    knocked_out: bool = Field(default=False, description="Knocked out (bloodied-brink: 1 HP).")
+    revival: str = Field(
+        default="", max_length=80, description="How the dead can return, if limited."
+    )
 
 
 class Combatant(_Frozen):

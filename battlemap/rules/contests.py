@@ -1,0 +1,454 @@
+"""Contests: grapple, shove, escape, gms-den's disarm and grapple move, dragging speed.
+
+Rulesets without ``grappling`` (srd-5e's text has no grapple rules) refuse them. A contest is
+won by the higher total; a tie keeps things as they are, so the one trying loses.
+
+- Grapple / shove: target at most ``max_size_larger`` sizes larger, within reach, a free hand
+  for a grapple; the target picks Athletics or Acrobatics (its bonus is passed in). gms-den:
+  automatic success against an incapacitated target. Success: grappled (source: the
+  grappler), or prone / pushed ``shove_push_feet`` away.
+- Escape (an action): legends-of-hyrule against the grappler's escape DC when it has one, else
+  a contest with the grappler's Athletics; success ends grappled.
+- Disarm (gms-den): the attack roll contested by Athletics or Acrobatics.
+- Grapple move (gms-den, an action): opposed Strength checks; the grappler moves the grappled
+  creature up to half its speed on a win.
+- Dragging: speed halved unless the grappled creature is ``drag_halves_speed_unless_smaller_by``
+  (2) or more sizes smaller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from battlemap.model.combat import CombatState
+from battlemap.model.creature import Size
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.conditions import is_incapacitated
+from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.schema import GrappleRules, Ruleset
+from battlemap.rules.vitals import Applied, NotTargetableError, Work
+
+GRAPPLED = "grappled"
+
+
+class ShoveEffect(StrEnum):
+    PRONE = "prone"
+    PUSH = "push"
+
+
+@dataclass(frozen=True)
+class ContestResult:
+    """Both sides' dice and totals, who won, and what it did."""
+
+    kind: str
+    success: bool
+    automatic: bool
+    attacker_natural: int | None
+    attacker_total: int | None
+    defender_natural: int | None
+    defender_total: int | None
+    effect: str
+    reasons: tuple[str, ...]
+    push_feet: int = 0
+    move_feet: float = 0
+
+
+def _rules(ruleset: Ruleset, what: str) -> GrappleRules:
+    if ruleset.grappling is None:
+        raise IllegalActionError(f"{ruleset.name} has no {what} rules")
+    return ruleset.grappling
+
+
+def _spend(
+    work: Work, creature_id: EntityId, target_id: EntityId | None, action_id: str | None
+) -> None:
+    if action_id is None:
+        return
+    from battlemap.rules.economy import take_action
+
+    ruleset, encounter = work.ruleset, work.encounter
+    work.run(
+        lambda s: take_action(s, ruleset, encounter, creature_id, action_id, target_id=target_id)
+    )
+
+
+def _contest(
+    work: Work,
+    attacker_id: EntityId,
+    defender_id: EntityId,
+    attacker_bonus: int,
+    defender_bonus: int,
+    attacker_d20: int | None,
+    defender_d20: int | None,
+    label: str,
+) -> tuple[int, int, int, int, bool]:
+    a = work.d20(f"{work.name(attacker_id)}: {label}", attacker_id, attacker_d20)
+    d = work.d20(f"{work.name(defender_id)} resists {label}", defender_id, defender_d20)
+    a_total, d_total = a + attacker_bonus, d + defender_bonus
+    return a, a_total, d, d_total, a_total > d_total
+
+
+def _size_and_reach(
+    rules: GrappleRules,
+    attacker_size: Size,
+    target_size: Size,
+    name: str,
+    distance_feet: float,
+    reach_feet: float,
+) -> None:
+    if target_size.rank - attacker_size.rank > rules.max_size_larger:
+        raise IllegalActionError(
+            f"{name} is {target_size.value}: more than {rules.max_size_larger} size larger"
+        )
+    if distance_feet > reach_feet + 1e-9:
+        raise NotTargetableError(
+            f"{name} is {distance_feet:g} ft away, beyond {reach_feet:g} ft reach"
+        )
+
+
+def _opening(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    attacker_id: EntityId,
+    target_id: EntityId,
+    distance_feet: float,
+    what: str,
+) -> tuple[Work, GrappleRules, bool]:
+    rules = _rules(ruleset, what)
+    work = Work(encounter, combat, ruleset)
+    attacker = work.require_alive(attacker_id)
+    target = work.require_alive(target_id)
+    work.fighting(attacker_id)
+    target_c = work.fighting(target_id)
+    _size_and_reach(rules, attacker.size, target.size, target.name, distance_feet, attacker.reach)
+    automatic = rules.auto_success_vs_incapacitated and is_incapacitated(ruleset, target_c)
+    return work, rules, automatic
+
+
+@dataclass(frozen=True)
+class Contest:
+    """Both sides of an Athletics contest: bonuses, the defender's skill, typed-in d20s."""
+
+    bonus: int = 0
+    defender_bonus: int = 0
+    defender_skill: str = "Athletics"
+    d20: int | None = None
+    defender_d20: int | None = None
+
+
+def _athletics(
+    work: Work,
+    attacker_id: EntityId,
+    target_id: EntityId,
+    contest: Contest,
+    automatic: bool,
+    kind: str,
+    effect: str,
+    push_feet: int = 0,
+) -> ContestResult:
+    """Roll (or skip, when automatic) the contest; the effect applies only on success."""
+    if automatic:
+        return ContestResult(
+            kind,
+            True,
+            True,
+            None,
+            None,
+            None,
+            None,
+            effect,
+            ("the target is incapacitated: automatic success",),
+            push_feet=push_feet,
+        )
+    a, at, d, dt, success = _contest(
+        work,
+        attacker_id,
+        target_id,
+        contest.bonus,
+        contest.defender_bonus,
+        contest.d20,
+        contest.defender_d20,
+        f"{kind} (Athletics)",
+    )
+    verdict = "wins" if success else "fails (ties fail)"
+    reason = f"{at} vs {dt} ({contest.defender_skill}): {verdict}"
+    return ContestResult(
+        kind,
+        success,
+        False,
+        a,
+        at,
+        d,
+        dt,
+        effect if success else "none",
+        (reason,),
+        push_feet=push_feet if success else 0,
+    )
+
+
+def grapple(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    attacker_id: EntityId,
+    target_id: EntityId,
+    contest: Contest = Contest(),
+    *,
+    distance_feet: float = 5,
+    has_free_hand: bool = True,
+    action_id: str | None = "grapple",
+) -> Applied[ContestResult]:
+    """A grapple in place of one attack: Athletics vs the target's Athletics or Acrobatics.
+    Success: the target is grappled (``source_id`` the grappler).
+
+    Raises:
+        IllegalActionError: no grapple rules, too large, no free hand, economy spent.
+        NotTargetableError: out of reach. AbsentTargetError, DeadTargetError.
+    """
+    work, _, automatic = _opening(
+        encounter, combat, ruleset, attacker_id, target_id, distance_feet, "grapple"
+    )
+    if ruleset.grappling is not None and ruleset.grappling.needs_free_hand and not has_free_hand:
+        raise IllegalActionError(f"{work.name(attacker_id)} needs a free hand to grapple")
+    _spend(work, attacker_id, target_id, action_id)
+    result = _athletics(work, attacker_id, target_id, contest, automatic, "grapple", GRAPPLED)
+    if result.success:
+        work.condition(target_id, GRAPPLED, source_id=attacker_id)
+    verb = "grapples" if result.success else "fails to grapple"
+    work.add("grapple", f"{work.name(attacker_id)} {verb} {work.name(target_id)}", attacker_id)
+    return work.done(result)
+
+
+def shove(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    attacker_id: EntityId,
+    target_id: EntityId,
+    effect: ShoveEffect,
+    contest: Contest = Contest(),
+    *,
+    distance_feet: float = 5,
+    action_id: str | None = "shove",
+) -> Applied[ContestResult]:
+    """A shove in place of one attack: on a win the target is knocked prone (applied here) or
+    pushed ``push_feet`` away (the result says how far; the caller moves the token).
+
+    Raises: as ``grapple``.
+    """
+    work, rules, automatic = _opening(
+        encounter, combat, ruleset, attacker_id, target_id, distance_feet, "shove"
+    )
+    _spend(work, attacker_id, target_id, action_id)
+    push = rules.shove_push_feet if effect is ShoveEffect.PUSH else 0
+    result = _athletics(
+        work, attacker_id, target_id, contest, automatic, "shove", effect.value, push
+    )
+    if result.success and effect is ShoveEffect.PRONE:
+        work.condition(target_id, "prone")
+    work.add(
+        "shove",
+        f"{work.name(attacker_id)} shoves {work.name(target_id)}: {result.effect}",
+        attacker_id,
+    )
+    return work.done(result)
+
+
+def escape(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    creature_id: EntityId,
+    *,
+    check_bonus: int = 0,
+    skill: str = "Athletics",
+    escape_dc: int | None = None,
+    grappler_athletics: int = 0,
+    d20: int | None = None,
+    grappler_d20: int | None = None,
+    action_id: str | None = "escape",
+) -> Applied[ContestResult]:
+    """Escape a grapple (an action). Hyrule: against ``escape_dc`` when the grappler has one
+    (>= succeeds); otherwise a contest with the grappler's Athletics (ties fail).
+
+    Raises:
+        IllegalActionError: no grapple rules, not grappled, economy spent.
+    """
+    rules = _rules(ruleset, "grapple")
+    work = Work(encounter, combat, ruleset)
+    creature = work.require_alive(creature_id)
+    combatant = work.fighting(creature_id)
+    grappled = [c for c in combatant.conditions if c.name == GRAPPLED]
+    if not grappled:
+        raise IllegalActionError(f"{creature.name} is not grappled")
+    grappler_id = grappled[0].source_id
+    _spend(work, creature_id, None, action_id)
+    natural = work.d20(f"{creature.name} escapes ({skill})", creature_id, d20)
+    total = natural + check_bonus
+    if rules.escape_uses_escape_dc and escape_dc is not None:
+        success = total >= escape_dc
+        g_nat, g_total = None, escape_dc
+        reason = f"{total} vs escape DC {escape_dc}"
+    else:
+        who = grappler_id if grappler_id is not None else creature_id
+        g_nat = work.d20(f"{work.name(who)} holds on (Athletics)", who, grappler_d20)
+        g_total = g_nat + grappler_athletics
+        success = total > g_total
+        reason = f"{total} vs {g_total} (ties fail)"
+    if success:
+        work.uncondition(creature_id, GRAPPLED)
+    work.add(
+        "escape",
+        f"{creature.name} {'escapes' if success else 'fails to escape'} ({reason})",
+        creature_id,
+    )
+    return work.done(
+        ContestResult(
+            "escape",
+            success,
+            False,
+            natural,
+            total,
+            g_nat,
+            g_total,
+            "free" if success else "none",
+            (reason,),
+        )
+    )
+
+
+def disarm(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    attacker_id: EntityId,
+    target_id: EntityId,
+    *,
+    to_hit: int,
+    defender_bonus: int = 0,
+    defender_skill: str = "Athletics",
+    distance_feet: float = 5,
+    attacker_d20: int | None = None,
+    defender_d20: int | None = None,
+    action_id: str | None = "disarm",
+) -> Applied[ContestResult]:
+    """gms-den: a weapon attack roll contested by Athletics or Acrobatics; a win knocks the
+    item from the target's grasp (the DM places it).
+
+    Raises:
+        IllegalActionError: no Disarm in this ruleset, economy spent. NotTargetableError.
+    """
+    if "disarm" not in ruleset.actions:
+        raise IllegalActionError(f"{ruleset.name} has no Disarm action")
+    work = Work(encounter, combat, ruleset)
+    attacker = work.require_alive(attacker_id)
+    work.require_alive(target_id)
+    work.fighting(attacker_id)
+    work.fighting(target_id)
+    if distance_feet > attacker.reach + 1e-9:
+        raise NotTargetableError(f"{work.name(target_id)} is beyond reach")
+    _spend(work, attacker_id, target_id, action_id)
+    a, at, d, dt, success = _contest(
+        work,
+        attacker_id,
+        target_id,
+        to_hit,
+        defender_bonus,
+        attacker_d20,
+        defender_d20,
+        "disarm (attack roll)",
+    )
+    reason = f"{at} vs {dt} ({defender_skill}): {'wins' if success else 'fails (ties fail)'}"
+    work.add(
+        "disarm",
+        f"{attacker.name} {'disarms' if success else 'fails to disarm'} {work.name(target_id)}",
+        attacker_id,
+    )
+    return work.done(
+        ContestResult(
+            "disarm", success, False, a, at, d, dt, "disarmed" if success else "none", (reason,)
+        )
+    )
+
+
+def grapple_move(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    grappler_id: EntityId,
+    target_id: EntityId,
+    *,
+    strength_bonus: int = 0,
+    target_strength_bonus: int = 0,
+    speed_feet: int = 30,
+    grappler_d20: int | None = None,
+    target_d20: int | None = None,
+    action_id: str | None = "grapple-move",
+) -> Applied[ContestResult]:
+    """gms-den: opposed Strength checks; on a higher roll the grappler may move the grappled
+    creature up to ``grapple_move_fraction_of_speed`` x ``speed_feet`` (result ``move_feet``).
+
+    Raises:
+        IllegalActionError: no grapple move here, the target isn't grappled by the grappler.
+    """
+    rules = _rules(ruleset, "grapple")
+    if not rules.grapple_move:
+        raise IllegalActionError(f"{ruleset.name} has no Grapple Move")
+    work = Work(encounter, combat, ruleset)
+    work.require_alive(grappler_id)
+    work.require_alive(target_id)
+    target_c = work.fighting(target_id)
+    work.fighting(grappler_id)
+    if not any(c.name == GRAPPLED and c.source_id == grappler_id for c in target_c.conditions):
+        raise IllegalActionError(
+            f"{work.name(target_id)} is not grappled by {work.name(grappler_id)}"
+        )
+    _spend(work, grappler_id, target_id, action_id)
+    a, at, d, dt, success = _contest(
+        work,
+        grappler_id,
+        target_id,
+        strength_bonus,
+        target_strength_bonus,
+        grappler_d20,
+        target_d20,
+        "grapple move (Strength)",
+    )
+    feet = rules.grapple_move_fraction_of_speed * speed_feet if success else 0
+    reason = f"{at} vs {dt}: {'moves' if success else 'does not move'} the grappled creature"
+    work.add("grapple-move", f"{work.name(grappler_id)}: {reason}", grappler_id)
+    return work.done(
+        ContestResult(
+            "grapple-move",
+            success,
+            False,
+            a,
+            at,
+            d,
+            dt,
+            "moved" if success else "none",
+            (reason,),
+            move_feet=feet,
+        )
+    )
+
+
+def dragging_speed(ruleset: Ruleset, speed: int, grappler: Size, grappled: Size) -> tuple[int, str]:
+    """The grappler's speed while dragging or carrying a grappled creature, and why.
+
+    Halved (rounded down) unless the grappled creature is ``drag_halves_speed_unless_smaller_by``
+    or more sizes smaller. Rulesets without grappling rules: unchanged.
+    """
+    rules = ruleset.grappling
+    if rules is None:
+        return speed, "no grappling rules"
+    if grappler.rank - grappled.rank >= rules.drag_halves_speed_unless_smaller_by:
+        return (
+            speed,
+            f"{grappled.value} is {rules.drag_halves_speed_unless_smaller_by}+ sizes smaller:"
+            " full speed",
+        )
+    return speed // 2, "dragging a grappled creature halves speed"

@@ -1,0 +1,653 @@
+"""Dropping to 0 hit points, dying, death saving throws, the Brink of Death, stabilising.
+
+Per ruleset (see the rules-sources README):
+
+- Dropping to 0: a creature that ``dies_at_zero`` (monsters, unless the DM flips
+  ``DeathState.unconscious_at_zero``) dies; others fall Unconscious (and prone). Instant death
+  when the damage left over after reaching 0 is >= ``instant_death_fraction_of_max`` x the HP
+  maximum, rounded as ``instant_death_rounding`` says (srd: the maximum, 12 for a cleric with
+  12; bloodied-brink: half rounded up, 9 for a maximum of 17).
+- final-fantasy-d20's Wounded: dropping to 0 unstable starts with that many failures; becoming
+  stable adds 1 Wounded.
+- Damage at 0: one failure (two on a critical hit); damage >= the kill threshold
+  (srd: maximum; bloodied-brink: half, rounded up) kills. A stable creature stops being stable.
+- Death saves: srd d20 >= 10 succeeds (10 succeeds), natural 1 = two failures, natural 20 =
+  1 HP, 3 successes stable, 3 failures dead. bloodied-brink: d20 <= 10 fails (10 fails),
+  successes aren't counted, natural 1 = Brink at once, natural 20 = stable, 2 failures = Brink.
+- Brink of Death (bloodied-brink): Adrenaline, Sentence (DC 13 Wis: four outcomes), Last
+  Breath (one final turn, then death: ``end_last_breath``).
+- Knocking out with a melee attack: srd 0 HP, unconscious and stable; bloodied-brink 1 HP and
+  Unconscious until a short rest ends; gms-den must be declared before the attack roll.
+- Short and long rests (bloodied-brink) live in ``battlemap.rules.rests``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from battlemap.model.combat import CombatState
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.enums import (
+    BrinkOption,
+    DeathSaveNatural,
+    FailuresReached,
+    KnockoutResult,
+    SentenceOutcome,
+    StabilizeMethod,
+)
+from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import Applied, Work, dies_at_zero, rounded
+
+UNCONSCIOUS = "unconscious"
+STABLE = "stable"
+PRONE = "prone"
+
+
+# --- primitives used by the damage pipeline ------------------------------------------------
+
+
+def kill_threshold(ruleset: Ruleset, maximum: int, fraction: float) -> int:
+    """Damage that kills: ``fraction`` x ``maximum`` rounded per ruleset, at least 1."""
+    return max(1, rounded(fraction * maximum, ruleset.hit_points.instant_death_rounding))
+
+
+@dataclass(frozen=True)
+class ZeroOutcome:
+    """What reaching or taking damage at 0 did."""
+
+    died: bool = False
+    reason: str = ""
+    unconscious: bool = False
+    knocked_out: bool = False
+    failures_added: int = 0
+    brink: bool = False
+
+
+def die(work: Work, creature_id: EntityId, reason: str, revival: str = "") -> None:
+    """Mark the creature dead (no more death saves, no Brink, no Last Breath)."""
+    work.put_death(
+        creature_id,
+        dead=True,
+        stable=False,
+        brink=False,
+        last_breath=False,
+        successes=0,
+        failures=0,
+        revival=revival,
+    )
+    work.add("death", f"{work.name(creature_id)} dies ({reason})", creature_id)
+
+
+def wake(work: Work, creature_id: EntityId) -> None:
+    """After regaining HP from 0: conscious, death saves reset, no longer stable or on the Brink.
+
+    Prone stays: the creature has to stand up.
+    """
+    death = work.death(creature_id)
+    if work.has_condition(creature_id, UNCONSCIOUS):
+        work.uncondition(creature_id, UNCONSCIOUS)
+    work.uncondition(creature_id, STABLE)
+    if death.successes or death.failures or death.stable or death.brink or death.knocked_out:
+        work.put_death(
+            creature_id, successes=0, failures=0, stable=False, brink=False, knocked_out=False
+        )
+
+
+def become_stable(work: Work, creature_id: EntityId, why: str) -> None:
+    """Stable at 0 HP: no death saves; final-fantasy-d20 adds 1 Wounded."""
+    work.put_death(creature_id, stable=True, successes=0, failures=0, brink=False)
+    work.condition(creature_id, STABLE)
+    work.add("stable", f"{work.name(creature_id)} is stable ({why})", creature_id)
+    wounded = work.ruleset.death_saves.wounded
+    if wounded is not None:
+        value = work.condition_value(creature_id, wounded.condition) + wounded.gained_on_stabilising
+        work.condition(creature_id, wounded.condition, value=value)
+
+
+def _fail(work: Work, creature_id: EntityId, count: int, why: str) -> ZeroOutcome:
+    """Add death-save failures; the last one kills or puts the creature on the Brink."""
+    rules = work.ruleset.death_saves
+    death = work.death(creature_id)
+    failures = death.failures + count
+    work.put_death(creature_id, failures=min(failures, rules.failures_limit), stable=False)
+    work.uncondition(creature_id, STABLE)
+    work.add(
+        "death-save",
+        f"{work.name(creature_id)}: {count} death-save failure{'s' if count > 1 else ''} ({why}),"
+        f" {min(failures, rules.failures_limit)} of {rules.failures_limit}",
+        creature_id,
+    )
+    if failures < rules.failures_limit:
+        return ZeroOutcome(failures_added=count)
+    if rules.on_failures_reached is FailuresReached.BRINK_OF_DEATH:
+        enter_brink(work, creature_id, f"{rules.failures_limit} failures")
+        return ZeroOutcome(failures_added=count, brink=True)
+    die(work, creature_id, f"{rules.failures_limit} death-save failures")
+    return ZeroOutcome(died=True, reason="death-save failures", failures_added=count)
+
+
+def enter_brink(work: Work, creature_id: EntityId, why: str) -> None:
+    work.put_death(creature_id, brink=True)
+    options = work.ruleset.death_saves.brink_of_death
+    choices = ", ".join(o.value for o in options.options) if options else ""
+    work.add(
+        "brink-of-death",
+        f"{work.name(creature_id)} is on the Brink of Death ({why}): choose {choices}",
+        creature_id,
+    )
+
+
+def drop_to_zero(
+    work: Work,
+    creature_id: EntityId,
+    leftover: int,
+    *,
+    knockout: bool,
+    attacker_id: EntityId | None,
+) -> ZeroOutcome:
+    """The creature has just been reduced to 0 HP with ``leftover`` damage remaining.
+
+    ``knockout`` (already checked against the ruleset by the caller) spares it: srd leaves it
+    at 0, unconscious and stable; bloodied-brink at 1 HP and unconscious.
+    """
+    ruleset = work.ruleset
+    creature = work.creature(creature_id)
+    combatant = work.combatant(creature_id)
+    name = creature.name
+    if knockout:
+        return knock_out(work, creature_id)
+    maximum = work.max_hp(creature_id)
+    threshold = kill_threshold(ruleset, maximum, ruleset.hit_points.instant_death_fraction_of_max)
+    if leftover >= threshold:
+        die(work, creature_id, f"instant death: {leftover} damage left over >= {threshold}")
+        return ZeroOutcome(died=True, reason=f"instant death ({leftover} >= {threshold})")
+    if dies_at_zero(ruleset, creature, combatant):
+        die(work, creature_id, "a monster dies at 0 hit points")
+        return ZeroOutcome(died=True, reason="monster at 0 hit points")
+    work.condition(creature_id, UNCONSCIOUS)
+    work.add("unconscious", f"{name} drops to 0 hit points and falls unconscious", creature_id)
+    work.put_death(creature_id, successes=0, failures=0, stable=False, brink=False)
+    wounded = ruleset.death_saves.wounded
+    if wounded is not None and wounded.starting_failures_equal_wounded:
+        value = work.condition_value(creature_id, wounded.condition)
+        if value > 0:
+            outcome = _fail(work, creature_id, value, f"Wounded {value}")
+            return ZeroOutcome(
+                died=outcome.died,
+                reason=outcome.reason,
+                unconscious=True,
+                failures_added=value,
+                brink=outcome.brink,
+            )
+    return ZeroOutcome(unconscious=True)
+
+
+def knock_out(work: Work, creature_id: EntityId) -> ZeroOutcome:
+    """Knocked out instead of killed, as the ruleset's ``knockout.result`` says."""
+    result = work.ruleset.knockout.result
+    name = work.name(creature_id)
+    work.condition(creature_id, UNCONSCIOUS)
+    if result is KnockoutResult.ONE_HP_UNCONSCIOUS_SHORT_REST:
+        creature = work.creature(creature_id)
+        work.put_creature(creature.model_copy(update={"hp": 1}))
+        work.put_death(creature_id, knocked_out=True, failures=0, successes=0, stable=False)
+        work.add(
+            "knocked-out",
+            f"{name} is knocked out: 1 HP, unconscious until a short rest ends",
+            creature_id,
+        )
+    else:
+        work.put_death(creature_id, knocked_out=True)
+        become_stable(work, creature_id, "knocked out")
+        work.add("knocked-out", f"{name} is knocked out: 0 HP, unconscious and stable", creature_id)
+    return ZeroOutcome(unconscious=True, knocked_out=True)
+
+
+def damage_at_zero(
+    work: Work, creature_id: EntityId, hp_damage: int, *, critical: bool
+) -> ZeroOutcome:
+    """Damage (after temporary HP) taken while already at 0 HP."""
+    rules = work.ruleset.death_saves
+    maximum = work.max_hp(creature_id)
+    threshold = kill_threshold(work.ruleset, maximum, rules.damage_at_zero_kill_fraction_of_max)
+    if hp_damage >= threshold:
+        die(work, creature_id, f"{hp_damage} damage at 0 HP >= {threshold}")
+        return ZeroOutcome(died=True, reason=f"damage at 0 HP ({hp_damage} >= {threshold})")
+    if work.death(creature_id).brink:
+        return ZeroOutcome(brink=True)
+    count = rules.critical_damage_at_zero_failures if critical else rules.damage_at_zero_failures
+    if work.death(creature_id).stable:
+        work.add(
+            "stable-ends",
+            f"{work.name(creature_id)} is no longer stable (took damage)",
+            creature_id,
+        )
+    return _fail(work, creature_id, count, "critical hit at 0 HP" if critical else "damage at 0 HP")
+
+
+# --- death saving throws --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeathSaveResult:
+    """One death saving throw: the die, the total, what it counted as and where it leaves us."""
+
+    natural: int
+    total: int
+    success: bool
+    effect: str
+    """``success``, ``failure``, ``two-failures``, ``regain-1-hp``, ``stable``, ``brink``."""
+    successes: int
+    failures: int
+    stable: bool
+    dead: bool
+    brink: bool
+    regained_hp: bool
+
+
+def _needs_save(work: Work, creature_id: EntityId) -> None:
+    creature = work.require_alive(creature_id)
+    death = work.fighting(creature_id).death
+    if creature.hp > 0:
+        raise IllegalActionError(f"{creature.name} has {creature.hp} HP: no death saving throw")
+    if death.stable:
+        raise IllegalActionError(f"{creature.name} is stable: no death saving throw")
+    if death.brink:
+        raise IllegalActionError(f"{creature.name} is on the Brink of Death: choose an option")
+    if death.last_breath:
+        raise IllegalActionError(f"{creature.name} has the Last Breath condition")
+
+
+def death_save(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    creature_id: EntityId,
+    *,
+    d20: int | None = None,
+    bonus: int = 0,
+) -> Applied[DeathSaveResult]:
+    """Make the death saving throw due at the start of the creature's turn.
+
+    ``d20`` is a face typed in from a physical die (else the combat's dice roll). ``bonus``
+    comes from spells and features (the natural 1 and 20 ignore it).
+
+    Raises:
+        AbsentTargetError, DeadTargetError; IllegalActionError when no save is due (HP above
+        0, stable, on the Brink of Death).
+    """
+    work = Work(encounter, combat, ruleset)
+    _needs_save(work, creature_id)
+    rules = ruleset.death_saves
+    name = work.name(creature_id)
+    natural = work.d20(f"{name}'s death saving throw", creature_id, d20)
+    total = natural + bonus
+    effect, regained = "", False
+    special = {1: rules.natural_1, 20: rules.natural_20}.get(natural, DeathSaveNatural.NORMAL)
+    if special is DeathSaveNatural.TWO_FAILURES:
+        effect = "two-failures"
+        _fail(work, creature_id, 2, "natural 1")
+    elif special is DeathSaveNatural.BRINK:
+        effect = "brink"
+        work.put_death(creature_id, failures=rules.failures_limit)
+        enter_brink(work, creature_id, "natural 1")
+    elif special is DeathSaveNatural.REGAIN_1_HP:
+        effect, regained = "regain-1-hp", True
+        creature = work.creature(creature_id)
+        work.put_creature(creature.model_copy(update={"hp": 1}))
+        wake(work, creature_id)
+        work.add("death-save", f"{name} rolls a natural 20 and regains 1 hit point", creature_id)
+    elif special is DeathSaveNatural.STABLE:
+        effect = "stable"
+        become_stable(work, creature_id, "natural 20")
+    else:
+        succeeded = total >= rules.dc if rules.success_on_equal else total > rules.dc
+        if succeeded:
+            effect = "success"
+            _succeed(work, creature_id, total)
+        else:
+            effect = "failure"
+            _fail(work, creature_id, 1, f"rolled {total}")
+    death = work.death(creature_id)
+    result = DeathSaveResult(
+        natural=natural,
+        total=total,
+        success=effect in ("success", "regain-1-hp", "stable"),
+        effect=effect,
+        successes=death.successes,
+        failures=death.failures,
+        stable=death.stable,
+        dead=death.dead,
+        brink=death.brink,
+        regained_hp=regained,
+    )
+    return work.done(result)
+
+
+def _succeed(work: Work, creature_id: EntityId, total: int) -> None:
+    rules = work.ruleset.death_saves
+    name = work.name(creature_id)
+    if not rules.count_successes:
+        work.add("death-save", f"{name}'s death saving throw succeeds ({total})", creature_id)
+        return
+    successes = work.death(creature_id).successes + 1
+    work.put_death(creature_id, successes=successes)
+    work.add(
+        "death-save",
+        f"{name}'s death saving throw succeeds ({total}):"
+        f" {successes} of {rules.successes_to_stabilise}",
+        creature_id,
+    )
+    if successes >= rules.successes_to_stabilise:
+        become_stable(work, creature_id, f"{successes} successes")
+
+
+# --- the Brink of Death ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BrinkResult:
+    """The choice made on the Brink of Death and its outcome."""
+
+    option: BrinkOption
+    points_spent: int = 0
+    natural: int | None = None
+    total: int | None = None
+    sentence: SentenceOutcome | None = None
+    hp: int = 0
+    temp_hp: int = 0
+    stable: bool = False
+    dead: bool = False
+    last_breath: bool = False
+    allies_empowered: bool = False
+    note: str = ""
+
+
+def brink_choice(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    creature_id: EntityId,
+    option: BrinkOption,
+    *,
+    level: int = 1,
+    empowering_points: int = 0,
+    wis_save_bonus: int = 0,
+    d20: int | None = None,
+) -> Applied[BrinkResult]:
+    """Resolve the choice of a creature on the Brink of Death (bloodied-brink).
+
+    - Adrenaline: spend ceil(level x 0.5) Empowering Points (``empowering_points`` is what the
+      creature has; the result says how many to cross off): 1 HP, conscious, temporary HP =
+      3 x level (never fewer than it has).
+    - Sentence: DC 13 Wisdom save (``d20`` typed in or rolled, plus ``wis_save_bonus``):
+      natural 1 dies (only True Resurrection or Wish); below 13 dies, allies empowered; 13+
+      stable with the maximum temporary HP (half the HP maximum, rounded down); natural 20 1 HP
+      and that maximum.
+    - Last Breath: the Last Breath condition, stands up; the creature takes one final full turn
+      with an extra action, then ``end_last_breath`` kills it.
+
+    Raises:
+        IllegalActionError: the ruleset has no Brink, the creature isn't on it, the option isn't
+            offered, or too few Empowering Points for Adrenaline.
+        InvalidRequestError: a level below 1.
+    """
+    rules = ruleset.death_saves.brink_of_death
+    work = Work(encounter, combat, ruleset)
+    creature = work.require_alive(creature_id)
+    if rules is None:
+        raise IllegalActionError(f"{ruleset.name} has no Brink of Death")
+    if not work.fighting(creature_id).death.brink:
+        raise IllegalActionError(f"{creature.name} is not on the Brink of Death")
+    if option not in rules.options:
+        raise IllegalActionError(f"'{option.value}' is not a Brink of Death option here")
+    if level < 1:
+        raise InvalidRequestError(f"level must be at least 1, got {level}")
+    name = creature.name
+    maximum = work.max_hp(creature_id)
+    max_temp = rounded(ruleset.hit_points.temp_hp_cap_fraction * maximum, ruleset.damage.rounding)
+    work.put_death(creature_id, brink=False, failures=0, successes=0)
+    if option is BrinkOption.ADRENALINE:
+        cost = math.ceil(level * rules.adrenaline_points_fraction_of_level - 1e-9)
+        if empowering_points < cost:
+            raise IllegalActionError(
+                f"Adrenaline needs {cost} Empowering Points; {name} has {empowering_points}"
+            )
+        temp = max(creature.temp_hp, rules.adrenaline_temp_hp_per_level * level)
+        work.put_creature(creature.model_copy(update={"hp": 1, "temp_hp": temp}))
+        wake(work, creature_id)
+        work.add(
+            "brink", f"{name} cheats death with Adrenaline: 1 HP, {temp} temporary HP", creature_id
+        )
+        return work.done(BrinkResult(option, points_spent=cost, hp=1, temp_hp=temp))
+    if option is BrinkOption.SENTENCE:
+        return work.done(_sentence(work, creature_id, max_temp, wis_save_bonus, d20))
+    work.put_death(creature_id, last_breath=True)
+    work.condition(creature_id, rules.last_breath_condition)
+    work.uncondition(creature_id, PRONE)
+    work.add(
+        "last-breath",
+        f"{name} embraces death with Last Breath: a final full turn and an extra action now,"
+        " then death",
+        creature_id,
+    )
+    return work.done(BrinkResult(option, last_breath=True, note="final turn, then death"))
+
+
+def _sentence(
+    work: Work, creature_id: EntityId, max_temp: int, bonus: int, typed: int | None
+) -> BrinkResult:
+    rules = work.ruleset.death_saves.brink_of_death
+    assert rules is not None
+    sentence = rules.sentence
+    name = work.name(creature_id)
+    natural = work.d20(
+        f"{name}'s Sentence ({sentence.ability.value} save DC {sentence.dc})", creature_id, typed
+    )
+    total = natural + bonus
+    if natural == 1:
+        outcome = sentence.natural_1
+    elif natural == 20:
+        outcome = sentence.natural_20
+    elif total >= sentence.dc:
+        outcome = sentence.success
+    else:
+        outcome = sentence.failure
+    creature = work.creature(creature_id)
+    base = BrinkResult(BrinkOption.SENTENCE, natural=natural, total=total, sentence=outcome)
+    if outcome is SentenceOutcome.DIES_TRUE_RESURRECTION_ONLY:
+        die(work, creature_id, "Sentence: critical failure", "true-resurrection-or-wish-only")
+        return _with(base, dead=True, note="only True Resurrection or Wish can revive")
+    if outcome is SentenceOutcome.DIES_ALLIES_EMPOWERED:
+        die(work, creature_id, f"Sentence failed ({total} < {sentence.dc})")
+        return _with(
+            base,
+            dead=True,
+            allies_empowered=True,
+            note="each ally regains 1 Empowering Point or advantage on its next d20 test",
+        )
+    temp = max(creature.temp_hp, max_temp)
+    if outcome is SentenceOutcome.STABLE_MAX_TEMP_HP:
+        work.put_creature(creature.model_copy(update={"temp_hp": temp}))
+        become_stable(work, creature_id, f"Sentence succeeded ({total})")
+        return _with(base, stable=True, temp_hp=temp)
+    work.put_creature(creature.model_copy(update={"hp": 1, "temp_hp": temp}))
+    wake(work, creature_id)
+    work.add("brink", f"{name}'s Sentence: natural 20, 1 HP and {temp} temporary HP", creature_id)
+    return _with(base, hp=1, temp_hp=temp)
+
+
+def _with(result: BrinkResult, **update: object) -> BrinkResult:
+    from dataclasses import replace
+
+    return replace(result, **update)  # type: ignore[arg-type]
+
+
+def end_last_breath(
+    encounter: Encounter, combat: CombatState, ruleset: Ruleset, creature_id: EntityId
+) -> Applied[bool]:
+    """At the end of its Last Breath turn the creature dies; nothing can resurrect it.
+
+    Raises:
+        IllegalActionError: it doesn't have Last Breath.
+    """
+    work = Work(encounter, combat, ruleset)
+    creature = work.require_alive(creature_id)
+    if not work.fighting(creature_id).death.last_breath:
+        raise IllegalActionError(f"{creature.name} doesn't have the Last Breath condition")
+    rules = ruleset.death_saves.brink_of_death
+    if rules is not None:
+        work.uncondition(creature_id, rules.last_breath_condition)
+    work.uncondition(creature_id, UNCONSCIOUS)
+    die(work, creature_id, "Last Breath: farewell", "never")
+    return work.done(True)
+
+
+# --- stabilising ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StabilizeResult:
+    method: StabilizeMethod
+    success: bool
+    natural: int | None
+    total: int | None
+    dc: int
+
+
+def stabilize(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    healer_id: EntityId,
+    target_id: EntityId,
+    *,
+    method: StabilizeMethod = StabilizeMethod.MEDICINE_CHECK,
+    check_bonus: int = 0,
+    d20: int | None = None,
+    spend_action: bool = True,
+) -> Applied[StabilizeResult]:
+    """First aid to a dying creature: a Medicine check against the DC, or (gms-den) a healer's
+    kit with no check. ``spend_action`` takes the ruleset's ``stabilizing.uses`` action
+    (srd: the Stabilize action; bloodied-brink: Help) for the healer.
+
+    Raises:
+        IllegalActionError: the method isn't allowed here, the target isn't dying, or the
+            healer can't take the action now (turn engine reasons).
+    """
+    rules = ruleset.stabilizing
+    work = Work(encounter, combat, ruleset)
+    target = work.require_alive(target_id)
+    work.fighting(healer_id)
+    death = work.fighting(target_id).death
+    if method not in rules.methods:
+        allowed = ", ".join(m.value for m in rules.methods)
+        raise IllegalActionError(f"{method.value} can't stabilise here; allowed: {allowed}")
+    if target.hp > 0 or death.stable or death.brink or death.last_breath:
+        raise IllegalActionError(f"{target.name} is not dying (HP {target.hp})")
+    if spend_action:
+        from battlemap.rules.economy import take_action
+
+        use = rules.uses
+        current = work.encounter
+        work.run(lambda st: take_action(st, ruleset, current, healer_id, use, target_id=target_id))
+    natural = total = None
+    success = True
+    if method is StabilizeMethod.MEDICINE_CHECK:
+        natural = work.d20(
+            f"{work.name(healer_id)}'s {rules.skill} ({rules.ability.value}) check DC {rules.dc}",
+            healer_id,
+            d20,
+        )
+        total = natural + check_bonus
+        success = total >= rules.dc
+    if success:
+        become_stable(work, target_id, f"first aid by {work.name(healer_id)}")
+    else:
+        work.add("stabilize", f"{work.name(healer_id)} fails to stabilise {target.name}", target_id)
+    return work.done(StabilizeResult(method, success, natural, total, rules.dc))
+
+
+def recover_stable(
+    encounter: Encounter, combat: CombatState, ruleset: Ruleset, creature_id: EntityId
+) -> Applied[int]:
+    """A stable creature that wasn't healed regains 1 HP (after 1d4 hours, or Hyrule: a short
+    rest); the DM triggers this when the time has passed.
+
+    Raises:
+        IllegalActionError: not stable.
+    """
+    work = Work(encounter, combat, ruleset)
+    creature = work.require_alive(creature_id)
+    if creature.hp > 0 or not work.fighting(creature_id).death.stable:
+        raise IllegalActionError(f"{creature.name} is not stable at 0 HP")
+    work.put_creature(creature.model_copy(update={"hp": 1}))
+    wake(work, creature_id)
+    work.add(
+        "recover",
+        f"{creature.name} regains 1 hit point"
+        f" ({ruleset.stabilizing.stable_regains_1_hp.description})",
+        creature_id,
+    )
+    return work.done(1)
+
+
+def set_unconscious_at_zero(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    creature_id: EntityId,
+    unconscious: bool | None,
+) -> Applied[bool | None]:
+    """The DM's switch: this monster falls unconscious at 0 (True), dies (False), or follows
+    the ruleset (None)."""
+    work = Work(encounter, combat, ruleset)
+    work.fighting(creature_id)
+    work.put_death(creature_id, unconscious_at_zero=unconscious)
+    return work.done(unconscious)
+
+
+def reduce_hp_max(
+    encounter: Encounter, combat: CombatState, ruleset: Ruleset, creature_id: EntityId, amount: int
+) -> Applied[int]:
+    """Lower the HP maximum by ``amount`` (life drain); current HP is capped at the new maximum.
+    bloodied-brink: a maximum of 0 kills. A long rest there restores the maximum.
+
+    Returns the new maximum.
+
+    Raises:
+        NegativeAmountError, AbsentTargetError, DeadTargetError.
+    """
+    from battlemap.rules.vitals import NegativeAmountError
+
+    if amount < 0:
+        raise NegativeAmountError(f"HP maximum reduction must be >= 0, got {amount}")
+    work = Work(encounter, combat, ruleset)
+    creature = work.require_alive(creature_id)
+    reduction = work.fighting(creature_id).death.hp_max_reduction + amount
+    work.put_death(creature_id, hp_max_reduction=min(reduction, creature.max_hp))
+    maximum = work.max_hp(creature_id)
+    if creature.hp > maximum:
+        work.put_creature(creature.model_copy(update={"hp": maximum}))
+    work.add("hp-max", f"{creature.name}'s HP maximum drops by {amount} to {maximum}", creature_id)
+    if maximum == 0 and ruleset.hit_points.zero_hp_max_kills:
+        die(work, creature_id, "HP maximum 0")
+    return work.done(maximum)
+
+
+__all__ = [
+    "BrinkResult",
+    "DeathSaveResult",
+    "StabilizeResult",
+    "ZeroOutcome",
+    "brink_choice",
+    "death_save",
+    "end_last_breath",
+    "recover_stable",
+    "reduce_hp_max",
+    "set_unconscious_at_zero",
+    "stabilize",
+]

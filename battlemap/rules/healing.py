@@ -1,0 +1,172 @@
+"""Healing and temporary hit points, per ruleset.
+
+Healing is capped at the (effective) maximum and the excess is lost; the dead can't be healed;
+regaining HP at 0 ends unconsciousness and resets the death saves. Temporary HP don't add up
+(keep the old or take the new) except in bloodied-brink, where they stack up to half the HP
+maximum; they never wake a creature at 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from battlemap.model.combat import CombatState
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.conditions import effects_of
+from battlemap.rules.death import wake
+from battlemap.rules.enums import ConditionEffect, TempHpStacking
+from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import (
+    Applied,
+    DeadTargetError,
+    NegativeAmountError,
+    Work,
+    is_bloodied,
+    rounded,
+)
+
+
+@dataclass(frozen=True)
+class HealResult:
+    amount: int
+    regained: int
+    wasted: int
+    hp_before: int
+    hp_after: int
+    max_hp: int
+    woke: bool
+    wounded_ended: bool = False
+    bloodied: bool = False
+
+
+def heal(
+    encounter: Encounter,
+    combat: CombatState | None,
+    ruleset: Ruleset,
+    target_id: EntityId,
+    amount: int,
+    *,
+    healers_kit: bool = False,
+) -> Applied[HealResult]:
+    """Restore ``amount`` HP, capped at the (effective) maximum; the excess is lost.
+
+    Regaining any HP at 0 ends unconsciousness and resets death saves (prone stays).
+    final-fantasy-d20: healing with a healer's kit ends Wounded. Example (srd, bloodied-brink,
+    final-fantasy-d20, hyrule): 8 healing at 14 of 20 -> regains 6.
+
+    Raises:
+        NegativeAmountError; AbsentTargetError; DeadTargetError (the dead can't be healed);
+        IllegalActionError (Last Breath: can't be healed).
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        raise NegativeAmountError(f"healing must be a whole number >= 0, got {amount!r}")
+    work = Work(encounter, combat, ruleset)
+    target = work.creature(target_id)
+    if work.death(target_id).dead and ruleset.hit_points.dead_cannot_be_healed:
+        raise DeadTargetError(f"{target.name} is dead and can't regain hit points")
+    combatant = work.combatant(target_id)
+    if combatant is not None and ConditionEffect.CANT_BE_HEALED in effects_of(ruleset, combatant):
+        raise IllegalActionError(
+            f"{target.name} can't be healed ({', '.join(c.name for c in combatant.conditions)})"
+        )
+    maximum = work.max_hp(target_id)
+    room = max(0, maximum - target.hp)
+    regained = min(amount, room) if ruleset.hit_points.healing_capped_at_max else amount
+    hp_after = target.hp + regained
+    work.put_creature(target.model_copy(update={"hp": hp_after}))
+    work.add(
+        "heal",
+        f"{target.name} regains {regained} HP ({amount} healing): {target.hp} -> {hp_after}",
+        target_id,
+    )
+    woke = False
+    if target.hp == 0 and regained > 0:
+        wake(work, target_id)
+        woke = True
+    wounded_ended = False
+    wounded = ruleset.death_saves.wounded
+    if (
+        healers_kit
+        and regained > 0
+        and wounded is not None
+        and wounded.ends_on_healers_kit_healing
+        and work.has_condition(target_id, wounded.condition)
+    ):
+        work.uncondition(target_id, wounded.condition)
+        wounded_ended = True
+    after = work.creature(target_id)
+    return work.done(
+        HealResult(
+            amount,
+            regained,
+            amount - regained,
+            target.hp,
+            hp_after,
+            maximum,
+            woke,
+            wounded_ended,
+            is_bloodied(ruleset, after, maximum),
+        )
+    )
+
+
+class TempChoice(StrEnum):
+    """keep-higher rulesets: which temporary HP to keep (the creature's choice)."""
+
+    HIGHER = "higher"
+    OLD = "old"
+    NEW = "new"
+
+
+@dataclass(frozen=True)
+class TempHpResult:
+    granted: int
+    before: int
+    after: int
+    rule: TempHpStacking
+    cap: int | None
+    reason: str
+
+
+def grant_temp_hp(
+    encounter: Encounter,
+    combat: CombatState | None,
+    ruleset: Ruleset,
+    target_id: EntityId,
+    amount: int,
+    *,
+    choice: TempChoice = TempChoice.HIGHER,
+) -> Applied[TempHpResult]:
+    """Give temporary hit points.
+
+    keep-higher (srd, hyrule...): they don't add up; keep the old or take the new (``choice``;
+    default the higher): 12 over 10 -> 12, not 22. stack-to-cap (bloodied-brink): they add up
+    to at most half the HP maximum, rounded down: 12 over 10 with a maximum of 37 -> 18. Temp
+    HP above the cap from elsewhere are kept, not cut. They never wake a creature at 0.
+
+    Raises:
+        NegativeAmountError, AbsentTargetError, DeadTargetError.
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        raise NegativeAmountError(
+            f"temporary hit points must be a whole number >= 0, got {amount!r}"
+        )
+    work = Work(encounter, combat, ruleset)
+    target = work.require_alive(target_id)
+    rules = ruleset.hit_points
+    old = target.temp_hp
+    cap: int | None = None
+    if rules.temp_hp_stacking is TempHpStacking.STACK_TO_CAP:
+        cap = rounded(rules.temp_hp_cap_fraction * work.max_hp(target_id), ruleset.damage.rounding)
+        after = max(old, min(old + amount, cap))
+        reason = f"they stack up to {cap} (half the HP maximum)"
+    else:
+        options = {TempChoice.HIGHER: max(old, amount), TempChoice.OLD: old, TempChoice.NEW: amount}
+        after = options[choice]
+        reason = f"they don't add up: kept the {choice.value} ones"
+    work.put_creature(target.model_copy(update={"temp_hp": after}))
+    work.add("temp-hp", f"{target.name}: temporary HP {old} -> {after} ({reason})", target_id)
+    return work.done(TempHpResult(amount, old, after, rules.temp_hp_stacking, cap, reason))

@@ -1,0 +1,141 @@
+"""Opportunity attacks as an engine step: offer the reaction, take it or ignore it, go on.
+
+The geometry reports which hostile creatures the mover leaves the reach of, and at which step
+(``geometry.movement.OpportunityAttack``). The engine then, for each in turn:
+
+1. ``opportunity_offers`` says which of them may react now, and why not for the others
+   (reaction spent, incapacitated, surprised, the mover Disengaged, can't see the mover);
+2. the DM decides: ``resolve_opportunity`` with ``take=False`` just logs the declined offer;
+   with ``take=True`` it spends the reaction and resolves one melee attack (with damage) right
+   before the mover leaves reach, in one new state;
+3. the result says whether the move goes on: not if the mover died, dropped to 0 or can't move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from battlemap.model.combat import CombatState
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.attacks import (
+    AttackOptions,
+    AttackProfile,
+    AttackResult,
+    AttackSituation,
+    Delivery,
+    make_attack,
+)
+from battlemap.rules.conditions import denial, speed_is_zero_by_conditions
+from battlemap.rules.enums import EconomyPart
+from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import Applied, Work
+
+ACTION_ID = "opportunity-attack"
+
+
+@dataclass(frozen=True)
+class OpportunityOffer:
+    """One creature's chance to attack the mover; ``reason`` says why it can't, if it can't."""
+
+    attacker_id: EntityId
+    mover_id: EntityId
+    available: bool
+    reason: str
+    step_index: int | None = None
+
+
+@dataclass(frozen=True)
+class OpportunityResult:
+    taken: bool
+    attack: AttackResult | None
+    move_continues: bool
+    reason: str
+
+
+def opportunity_offers(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    mover_id: EntityId,
+    attacker_ids: Sequence[EntityId],
+    *,
+    step_indexes: Sequence[int | None] | None = None,
+    sees_mover: Sequence[bool] | None = None,
+) -> tuple[OpportunityOffer, ...]:
+    """Which of the creatures whose reach the mover leaves can make the attack now."""
+    work = Work(encounter, combat, ruleset)
+    mover = work.fighting(mover_id)
+    offers = []
+    for index, attacker_id in enumerate(attacker_ids):
+        step = step_indexes[index] if step_indexes is not None else None
+        reason = ""
+        attacker = work.combatant(attacker_id)
+        if attacker is None:
+            reason = f"{work.name(attacker_id)} is not in the combat"
+        elif attacker.death.dead:
+            reason = f"{work.name(attacker_id)} is dead"
+        elif mover.disengaged:
+            reason = f"{work.name(mover_id)} took the Disengage action"
+        elif attacker.reaction_used:
+            reason = f"{work.name(attacker_id)} has already used its reaction"
+        elif sees_mover is not None and not sees_mover[index]:
+            reason = f"{work.name(attacker_id)} can't see {work.name(mover_id)}"
+        else:
+            denied = denial(ruleset, attacker, EconomyPart.REACTION, work.name(attacker_id)).reason
+            reason = denied or ""
+        offers.append(
+            OpportunityOffer(attacker_id, mover_id, not reason, reason or "can attack", step)
+        )
+    return tuple(offers)
+
+
+def resolve_opportunity(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    offer: OpportunityOffer,
+    *,
+    take: bool,
+    profile: AttackProfile | None = None,
+    situation: AttackSituation | None = None,
+    options: AttackOptions | None = None,
+) -> Applied[OpportunityResult]:
+    """Take (one melee attack, spending the reaction) or ignore an offered opportunity attack.
+
+    Raises:
+        IllegalActionError: the offer isn't available, the profile isn't a melee attack, or
+            the attack itself is refused (see ``make_attack``); the state is unchanged.
+    """
+    if not take:
+        work = Work(encounter, combat, ruleset)
+        work.add(
+            "opportunity-declined",
+            f"{work.name(offer.attacker_id)} lets {work.name(offer.mover_id)} go",
+            offer.attacker_id,
+        )
+        return work.done(OpportunityResult(False, None, True, "declined"))
+    if not offer.available:
+        raise IllegalActionError(offer.reason)
+    if profile is None or profile.delivery is not Delivery.MELEE:
+        raise IllegalActionError("an opportunity attack is one melee attack")
+    options = replace(options or AttackOptions(), action_id=ACTION_ID)
+    situation = situation or AttackSituation()
+    applied = make_attack(
+        encounter, combat, ruleset, offer.attacker_id, offer.mover_id, profile, situation, options
+    )
+    work = Work(applied.encounter, applied.combat, ruleset)
+    mover = work.creature(offer.mover_id)
+    mover_c = work.fighting(offer.mover_id)
+    if mover_c.death.dead:
+        continues, reason = False, "the mover died"
+    elif mover.hp == 0:
+        continues, reason = False, "the mover dropped to 0 hit points"
+    elif speed_is_zero_by_conditions(ruleset, mover_c):
+        continues, reason = False, "the mover's speed is now 0"
+    else:
+        continues, reason = True, "the move continues"
+    result = OpportunityResult(True, applied.result, continues, reason)
+    return Applied(applied.encounter, applied.combat, result, applied.events)

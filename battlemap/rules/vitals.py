@@ -1,0 +1,300 @@
+"""Shared plumbing of the attack, damage and death engine: one unit of work, errors, HP facts.
+
+Hit points live on the ``Creature`` (in the ``Encounter``); dying, conditions and the dice live
+on the ``Combatant`` (in the ``CombatState``). An engine call changes both, so it collects its
+changes in a ``Work`` and returns one ``Applied``: the new encounter, the new combat state,
+the structured result and the log events. The UI turns one ``Applied`` into one undo step.
+
+Nothing is mutated: the inputs stay as they were, also when an error is raised.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from battlemap.model.combat import (
+    ActiveCondition,
+    Combatant,
+    CombatEvent,
+    CombatState,
+    DeathState,
+    Expiry,
+    RollRecord,
+)
+from battlemap.model.creature import Creature, Side
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.combat_ops import Log, Outcome, name_of
+from battlemap.rules.conditions import apply_condition, remove_condition
+from battlemap.rules.enums import ExhaustionEffect, MonsterDeathAtZero, Rounding
+from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.schema import Ruleset
+
+R = TypeVar("R")
+
+
+class UnknownDamageTypeError(InvalidRequestError):
+    """A damage type the encounter's ruleset doesn't have (final-fantasy-d20 has its own)."""
+
+
+class NegativeAmountError(InvalidRequestError):
+    """Damage, healing or temporary hit points below 0."""
+
+
+class AbsentTargetError(InvalidRequestError):
+    """The creature isn't in the encounter (or not in the combat when one is needed)."""
+
+
+class DeadTargetError(IllegalActionError):
+    """The creature is dead: it can't take damage, be healed or act."""
+
+
+class NotTargetableError(IllegalActionError):
+    """The target can't be attacked: total cover, out of reach or range."""
+
+
+class BadDieError(InvalidRequestError):
+    """A typed-in die result outside the die's faces."""
+
+
+@dataclass(frozen=True)
+class Applied(Generic[R]):
+    """What an engine call returns: the new encounter and combat state, the result, the log.
+
+    ``encounter.combat`` is not touched; ``combat`` is the new combat state (None when the
+    call was made outside a combat).
+    """
+
+    encounter: Encounter
+    combat: CombatState | None
+    result: R
+    events: tuple[CombatEvent, ...]
+
+
+def rounded(value: float, rounding: Rounding) -> int:
+    """``value`` to a whole number: down is floor, up is ceiling (exact for .0)."""
+    return math.floor(value + 1e-9) if rounding is Rounding.DOWN else math.ceil(value - 1e-9)
+
+
+def check_die(value: int, sides: int, what: str) -> int:
+    """A typed-in die face, checked.
+
+    Raises:
+        BadDieError: outside 1..sides.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+        raise BadDieError(f"{what}: {value!r} is not a face of a d{sides}")
+    return value
+
+
+def is_monster(creature: Creature) -> bool:
+    """Anything not on the party's side counts as a monster for "monsters die at 0"."""
+    return creature.side is not Side.PARTY
+
+
+def effective_max_hp(ruleset: Ruleset, creature: Creature, combatant: Combatant | None) -> int:
+    """The HP maximum after life drain (``hp_max_reduction``) and exhaustion's "max HP halved".
+
+    Halving rounds down and is applied once, after the reduction. Never below 0.
+    """
+    maximum = creature.max_hp
+    if combatant is None:
+        return maximum
+    maximum = max(0, maximum - combatant.death.hp_max_reduction)
+    if ExhaustionEffect.HALF_HP_MAX in ruleset.exhaustion_effects(combatant.exhaustion):
+        maximum //= 2
+    return maximum
+
+
+def is_bloodied(ruleset: Ruleset, creature: Creature, maximum: int) -> bool:
+    """bloodied-brink: at or below half the maximum (other rulesets: never)."""
+    rules = ruleset.hit_points.bloodied
+    if rules is None or maximum <= 0:
+        return False
+    limit = rules.fraction_of_max * maximum
+    return creature.hp <= limit + 1e-9 if rules.at_or_below else creature.hp < limit - 1e-9
+
+
+def dies_at_zero(ruleset: Ruleset, creature: Creature, combatant: Combatant | None) -> bool:
+    """Whether this creature dies outright at 0 HP (the monsters rule and the DM's switch)."""
+    if combatant is not None and combatant.death.unconscious_at_zero is not None:
+        return not combatant.death.unconscious_at_zero
+    return ruleset.hit_points.monsters_at_zero is MonsterDeathAtZero.DIE and is_monster(creature)
+
+
+class Work:
+    """The changes of one engine call, applied to copies; ``done`` packs them into ``Applied``."""
+
+    def __init__(self, encounter: Encounter, combat: CombatState | None, ruleset: Ruleset) -> None:
+        self.encounter = encounter
+        self.ruleset = ruleset
+        self.log: Log | None = Log(combat) if combat is not None else None
+        self._loose: list[CombatEvent] = []
+
+    # --- look-ups --------------------------------------------------------------------------
+
+    def creature(self, creature_id: EntityId) -> Creature:
+        try:
+            return self.encounter.creature(creature_id)
+        except KeyError:
+            raise AbsentTargetError(f"no creature '{creature_id}' in the encounter") from None
+
+    def combatant(self, creature_id: EntityId) -> Combatant | None:
+        if self.log is None or not self.log.state.has(creature_id):
+            return None
+        return self.log.state.combatant(creature_id)
+
+    def fighting(self, creature_id: EntityId) -> Combatant:
+        """The combatant; a combat is required.
+
+        Raises:
+            AbsentTargetError: no combat, or the creature isn't in it.
+        """
+        combatant = self.combatant(creature_id)
+        if combatant is None:
+            who = name_of(self.encounter, creature_id)
+            if self.log is None:
+                raise AbsentTargetError(f"no combat is running ({who})")
+            raise AbsentTargetError(f"{who} is not in this combat")
+        return combatant
+
+    def name(self, creature_id: EntityId) -> str:
+        return name_of(self.encounter, creature_id)
+
+    def death(self, creature_id: EntityId) -> DeathState:
+        combatant = self.combatant(creature_id)
+        return combatant.death if combatant is not None else DeathState()
+
+    def max_hp(self, creature_id: EntityId) -> int:
+        return effective_max_hp(
+            self.ruleset, self.creature(creature_id), self.combatant(creature_id)
+        )
+
+    def require_alive(self, creature_id: EntityId) -> Creature:
+        """The creature, which must exist and not be dead.
+
+        Raises:
+            AbsentTargetError, DeadTargetError.
+        """
+        creature = self.creature(creature_id)
+        if self.death(creature_id).dead:
+            raise DeadTargetError(f"{creature.name} is dead")
+        return creature
+
+    # --- changes ---------------------------------------------------------------------------
+
+    def put_creature(self, creature: Creature) -> None:
+        self.encounter = self.encounter.replace_creature(creature)
+
+    def put(self, combatant: Combatant) -> None:
+        if self.log is not None:
+            self.log.put(combatant)
+
+    def put_death(self, creature_id: EntityId, **update: object) -> None:
+        combatant = self.combatant(creature_id)
+        if combatant is not None:
+            self.put(
+                combatant.model_copy(update={"death": combatant.death.model_copy(update=update)})
+            )
+
+    def add(self, kind: str, text: str, creature_id: EntityId | None = None) -> None:
+        if self.log is not None:
+            self.log.add(kind, text, creature_id)
+        else:
+            self._loose.append(CombatEvent(round=0, kind=kind, creature_id=creature_id, text=text))
+
+    def run(self, step: Callable[[CombatState], Outcome]) -> None:
+        """Let a turn-engine call (conditions, economy) continue from the current state."""
+        if self.log is not None:
+            self.log.run(step)
+
+    def has_condition(self, creature_id: EntityId, name: str) -> bool:
+        combatant = self.combatant(creature_id)
+        return combatant is not None and combatant.has_condition(name)
+
+    def condition(
+        self,
+        creature_id: EntityId,
+        name: str,
+        *,
+        expiry: Expiry = Expiry.NEVER,
+        source_id: EntityId | None = None,
+        value: int = 1,
+    ) -> None:
+        """Give a condition (needs a combat; outside one conditions aren't tracked)."""
+        if self.combatant(creature_id) is None or name not in self.ruleset.conditions:
+            return
+        ruleset, encounter = self.ruleset, self.encounter
+        self.run(
+            lambda state: apply_condition(
+                state,
+                ruleset,
+                encounter,
+                creature_id,
+                name,
+                expiry=expiry,
+                source_id=source_id,
+                value=value,
+            )
+        )
+
+    def uncondition(self, creature_id: EntityId, name: str) -> None:
+        if self.has_condition(creature_id, name):
+            encounter = self.encounter
+            self.run(lambda state: remove_condition(state, encounter, creature_id, name))
+
+    def condition_value(self, creature_id: EntityId, name: str) -> int:
+        combatant = self.combatant(creature_id)
+        if combatant is None:
+            return 0
+        found: list[ActiveCondition] = [c for c in combatant.conditions if c.name == name]
+        return found[0].value if found else 0
+
+    # --- dice ------------------------------------------------------------------------------
+
+    def roll(
+        self,
+        expression: str,
+        purpose: str,
+        creature_id: EntityId | None,
+        typed: int | None = None,
+    ) -> RollRecord:
+        """Roll from the combat's dice, or record a result typed in from physical dice.
+
+        Raises:
+            InvalidRequestError: nothing typed and no combat to roll the dice of.
+        """
+        if typed is not None:
+            record = RollRecord(
+                expression=expression,
+                total=typed,
+                detail=f"{expression} typed in: {typed}",
+                purpose=purpose[:200],
+                natural=typed if expression in ("1d20", "d20") else None,
+                first_draw=self.log.state.dice.draws if self.log is not None else 0,
+            )
+            if self.log is not None:
+                self.log.rolls.append(record)
+            self.add("roll", f"{purpose}: {record.detail}", creature_id)
+            return record
+        if self.log is None:
+            raise InvalidRequestError(f"{purpose}: no combat dice to roll; type the result in")
+        return self.log.roll(expression, purpose, creature_id)
+
+    def d20(self, purpose: str, creature_id: EntityId | None, typed: int | None = None) -> int:
+        """One d20's face (typed in or rolled)."""
+        if typed is not None:
+            check_die(typed, 20, purpose)
+        record = self.roll("1d20", purpose, creature_id, typed)
+        return record.natural if record.natural is not None else record.total
+
+    # --- result ----------------------------------------------------------------------------
+
+    def done(self, result: R) -> Applied[R]:
+        if self.log is None:
+            return Applied(self.encounter, None, result, tuple(self._loose))
+        state, events = self.log.commit()
+        return Applied(self.encounter, state, result, events)
