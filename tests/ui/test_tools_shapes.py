@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from battlemap.geometry import UnknownDiagonalRuleError
 from battlemap.model import Encounter, Grid, Obstacle, TerrainRegion, Wall
 from battlemap.rules.loader import load_registry
 from battlemap.ui.tools.distance import path_feet, ruleset_diagonal_rule
@@ -112,7 +113,7 @@ def test_path_feet(rule: str, points: list[tuple[float, float]], expected: list[
 
 def test_path_feet_scales_with_cell_size_and_rejects_unknown_rules() -> None:
     assert path_feet([(0, 0), (2, 0)], 10.0, "5-5-5") == [0, 20]
-    with pytest.raises(ValueError, match="unknown diagonal rule"):
+    with pytest.raises(UnknownDiagonalRuleError, match="unknown diagonal rule"):
         path_feet([(0, 0), (1, 1)], 5.0, "manhattan")
 
 

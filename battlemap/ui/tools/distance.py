@@ -1,9 +1,8 @@
 """Distances along a ruler path under a diagonal rule, and which rule a ruleset uses.
 
-STOPGAP: the geometry engineer is writing ``battlemap.geometry.metrics`` with the canonical
-``DiagonalRule`` and ``grid_steps_to_feet``; it was not committed when the ruler was written.
-``path_feet`` below counts the same way (and keeps the 5-10-5 parity across waypoints, which
-a per-leg call would not); swap its body for the geometry call once that lands.
+Steps are counted by ``battlemap.geometry.grid_steps_to_feet`` (the same count the movement
+engine uses), over the whole path at once, so the 5-10-5 alternation runs on across
+waypoints as it does for a move broken into legs.
 """
 
 from __future__ import annotations
@@ -12,16 +11,12 @@ import itertools
 import math
 from collections.abc import Sequence
 
+from battlemap.geometry import DiagonalRule, grid_steps_to_feet
 from battlemap.model.features import Point
 from battlemap.rules.loader import RulesetError, RulesetRegistry
 
-FIVE_FIVE_FIVE = "5-5-5"
-"""Every diagonal step costs one cell (the SRD's grid variant; gms-den says so outright)."""
-FIVE_TEN_FIVE = "5-10-5"
-"""Diagonal steps alternate one and two cells, counted along the whole path."""
-EUCLIDEAN = "euclidean"
-"""Straight-line distance."""
-DIAGONAL_RULES = (FIVE_FIVE_FIVE, FIVE_TEN_FIVE, EUCLIDEAN)
+DIAGONAL_RULES = tuple(rule.value for rule in DiagonalRule)
+FALLBACK_RULE = DiagonalRule.FIVE_FIVE_FIVE.value
 
 
 def ruleset_diagonal_rule(ruleset: str, registry: RulesetRegistry) -> str:
@@ -33,34 +28,36 @@ def ruleset_diagonal_rule(ruleset: str, registry: RulesetRegistry) -> str:
     try:
         return str(registry.get(ruleset).movement.diagonal.value)
     except RulesetError:
-        return FIVE_FIVE_FIVE
+        return FALLBACK_RULE
 
 
 def path_feet(points: Sequence[Point], cell_feet: float, rule: str) -> list[float]:
     """Cumulative distance in feet at each point of a path (the first is 0).
 
-    Grid rules count whole cells: each leg's horizontal and vertical extents are rounded
-    to the nearest whole cell (halves round up) before counting steps. Under 5-10-5 the
-    alternation continues across waypoints, as it does for a move broken into legs.
+    Grid rules count whole cells: each leg's horizontal and vertical extents are rounded to
+    the nearest whole cell (halves round up); a leg of dx by dy cells is ``min`` diagonal
+    steps and ``|dx - dy|`` straight ones. Euclidean is the exact straight-line length
+    (points need not be cell centres when the DM measures free-hand).
 
     Raises:
-        ValueError: for an unknown rule name.
+        UnknownDiagonalRuleError: (a ValueError) for an unknown rule name.
     """
-    if rule not in DIAGONAL_RULES:
-        raise ValueError(f"unknown diagonal rule '{rule}'; expected one of {DIAGONAL_RULES}")
+    diagonal_rule = DiagonalRule.parse(rule)
     totals = [0.0] if points else []
-    diagonals_so_far = 0
-    cells = 0.0
+    straight = diagonals = 0
+    exact = 0.0
     for a, b in itertools.pairwise(points):
-        if rule == EUCLIDEAN:
-            cells += math.hypot(b[0] - a[0], b[1] - a[1])
-        else:
-            dx = math.floor(abs(b[0] - a[0]) + 0.5)
-            dy = math.floor(abs(b[1] - a[1]) + 0.5)
-            diagonal, straight = min(dx, dy), abs(dx - dy)
-            cells += straight + diagonal
-            if rule == FIVE_TEN_FIVE:
-                cells += (diagonals_so_far + diagonal) // 2 - diagonals_so_far // 2
-            diagonals_so_far += diagonal
-        totals.append(cells * cell_feet)
+        if diagonal_rule is DiagonalRule.EUCLIDEAN:
+            exact += math.hypot(b[0] - a[0], b[1] - a[1])
+            totals.append(exact * cell_feet)
+            continue
+        dx = math.floor(abs(b[0] - a[0]) + 0.5)
+        dy = math.floor(abs(b[1] - a[1]) + 0.5)
+        straight += abs(dx - dy)
+        diagonals += min(dx, dy)
+        # n diagonals cost the same as an n-by-n displacement; straight steps one cell each
+        totals.append(
+            straight * cell_feet
+            + grid_steps_to_feet(diagonals, diagonals, diagonal_rule, cell_feet)
+        )
     return totals
