@@ -160,3 +160,22 @@ def test_any_encounter_round_trips(tmp_path: Path, encounter: Encounter) -> None
     path = tmp_path / "random.battlemap"
     save_battlemap(path, encounter, {})
     assert load_battlemap(path).encounter == encounter
+
+
+def test_a_fight_in_progress_round_trips_with_its_dice_stream(tmp_path: Path) -> None:
+    from battlemap.rules.initiative import roll_initiative, start_combat
+    from battlemap.rules.loader import load_registry
+    from battlemap.rules.turns import begin_combat, end_turn
+
+    ruleset = load_registry().get("srd-5e")
+    demo = load_demo_encounter()
+    state, _ = roll_initiative(start_combat(demo, demo.ruleset, seed=7), ruleset, demo)
+    state, _ = begin_combat(state, ruleset, demo)
+    fighting = demo.model_copy(update={"combat": state})
+    path = tmp_path / "fight.battlemap"
+    save_battlemap(path, fighting, {})
+    loaded = load_battlemap(path).encounter
+    assert loaded == fighting
+    assert loaded.combat is not None and loaded.combat.dice == state.dice
+    # The reopened fight goes on exactly as the saved one would have.
+    assert end_turn(loaded.combat, ruleset, loaded) == end_turn(state, ruleset, fighting)

@@ -1,5 +1,6 @@
 """Undo as a property: any sequence of commands, reverted in reverse, gives back the start;
-applying them again gives the end state, and every intermediate state on the way.
+applying them again gives the end state, and every intermediate state on the way. Combat steps
+carry the dice stream in the CombatState, so undo and redo give back the same dice too.
 
 Commands are drawn against the encounter they will be applied to (moving a creature that
 exists, toggling a door that is there...), the way the UI builds them.
@@ -7,9 +8,10 @@ exists, toggling a door that is there...), the way the UI builds them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from battlemap.io.loader import load_demo_encounter
@@ -32,6 +34,10 @@ from battlemap.model.map_commands import (
     SetGrid,
     ToggleDoor,
 )
+from battlemap.rules.initiative import roll_initiative, start_combat
+from battlemap.rules.loader import load_registry
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.turns import begin_combat, end_turn
 
 cells = st.integers(min_value=0, max_value=18).map(float)
 points = st.tuples(cells, cells)
@@ -106,9 +112,33 @@ def _field_command(data: st.DataObject, encounter: Encounter) -> Command:
     return ReplaceEncounterField(field, getattr(encounter, field), data.draw(names))
 
 
+@functools.cache
+def _srd() -> Ruleset:
+    return load_registry().get("srd-5e")
+
+
+def _combat_command(data: st.DataObject, encounter: Encounter) -> Command:
+    """A combat step as the combat UI records it: the whole CombatState, dice stream included,
+    swapped for the next one. Starts a fight (initiative rolled), ends a turn, or stops it."""
+    old = encounter.combat
+    try:
+        if old is None:
+            seed = data.draw(st.integers(0, 2**31 - 1))
+            state, _ = roll_initiative(start_combat(encounter, "srd-5e", seed), _srd(), encounter)
+            new, _ = begin_combat(state, _srd(), encounter)
+        else:
+            new, _ = end_turn(old, _srd(), encounter)
+    except ValueError:  # e.g. a combatant was removed from the map: the DM ends the fight
+        new = None
+    event("combat step" if new is not None else "combat ended")
+    if data.draw(st.integers(0, 6)) == 0:
+        new = None
+    return ReplaceEncounterField("combat", old, new, text="Combat")
+
+
 def draw_command(data: st.DataObject, encounter: Encounter) -> Command:
     """One command that fits ``encounter``; sometimes two of them grouped as one step."""
-    makers = [_creature_command, _map_command, _field_command]
+    makers = [_creature_command, _map_command, _field_command, _combat_command]
     maker = data.draw(st.sampled_from(makers))
     command: Command = maker(data, encounter)
     if data.draw(st.integers(0, 5)) == 0:  # a compound step: this command, then one more
