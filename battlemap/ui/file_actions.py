@@ -111,9 +111,9 @@ def ask_save_path(parent: QWidget, suggested: str) -> Path | None:
 
 def _describe(error: FileFormatError) -> str:
     """What is wrong first, then the file on a line of its own (paths can be long)."""
-    problem = error.problem[:1].upper() + error.problem[1:]
-    stop = "" if problem.endswith((".", "?", "!")) else "."
-    return f"{problem}{stop}\n\nFile: {error.path}"
+    # Not capitalised: problems often start with a field name ("grid.width: ...").
+    stop = "" if error.problem.endswith((".", "?", "!")) else "."
+    return f"{error.problem}{stop}\n\nFile: {error.path}"
 
 
 def _openable(path: Path) -> bool:

@@ -6,6 +6,9 @@ no test waits on a modal box; two tests drive the real message boxes.
 
 from __future__ import annotations
 
+import io
+import json
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +18,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
-from battlemap.io.encounter_file import load_battlemap, save_battlemap
+from battlemap.io.encounter_file import MAX_JSON_BYTES, load_battlemap, save_battlemap
 from battlemap.model import Background, Creature, Encounter, Grid
 from battlemap.ui import file_actions
 from battlemap.ui.file_actions import MAX_RECENT, SaveChoice
@@ -133,11 +136,51 @@ def test_open_through_the_menu_asks_for_a_file(
     assert window.document.encounter.name == "Crypt"
 
 
+def zip_bytes(entries: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def envelope(encounter: dict[str, object], version: int = 1) -> bytes:
+    return json.dumps({"format_version": version, "encounter": encounter}).encode()
+
+
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
         (b"not a zip", "damaged or truncated"),
         (b"PK\x03\x04 truncated", "damaged or truncated"),
+        (zip_bytes({"encounter.json": envelope({}, 5)}), "format version 5"),
+        (zip_bytes({"encounter.json": envelope({"mystery": 1})}), "mystery: Extra inputs"),
+        (zip_bytes({"encounter.json": envelope({"grid": {"width": "x"}})}), "grid.width"),
+        (
+            zip_bytes(
+                {
+                    "encounter.json": envelope(
+                        {"background": {"image": "a.png", "pixels_per_cell": 9}}
+                    )
+                }
+            ),
+            "image 'a.png' used by background.image is missing",
+        ),
+        (
+            zip_bytes({"encounter.json": envelope({}), "../../escape.png": b"x"}),
+            "escapes the file's folder",
+        ),
+        (b"bomb", "zip bomb"),  # built in the test: 64 MiB is too big to keep at import
+    ],
+    ids=[
+        "not-zip",
+        "truncated",
+        "newer",
+        "unknown-field",
+        "wrong-type",
+        "missing-image",
+        "path-escape",
+        "zip-bomb",
     ],
 )
 def test_a_bad_file_shows_the_message_and_changes_nothing(
@@ -145,6 +188,8 @@ def test_a_bad_file_shows_the_message_and_changes_nothing(
 ) -> None:
     move_fighter(window, (3, 3))
     before = (window.document.encounter, dict(window.document.images), window.windowTitle())
+    if content == b"bomb":
+        content = zip_bytes({"encounter.json": envelope({}) + b" " * (MAX_JSON_BYTES + 1)})
     bad = tmp_path / "bad.battlemap"
     bad.write_bytes(content)
     listing = sorted(tmp_path.iterdir())
@@ -237,7 +282,7 @@ def test_a_vanished_recent_file_is_reported_and_forgotten(
     window.files.open_path(path)
     path.unlink()
     assert not window.files.open_path(path)
-    assert answers.errors[0][1].startswith("No such file.\n\nFile: ")
+    assert answers.errors[0][1].startswith("no such file.\n\nFile: ")
     assert window.files.recent_files() == []
 
 
