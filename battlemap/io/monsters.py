@@ -386,6 +386,7 @@ def creature_from_statblock(
             stealth=block.skills.get("Stealth"),
             passive_perception=block.senses.passive_perception,
         ),
+        statblock=block,
     )
 
 

@@ -13,7 +13,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from battlemap.model.creature import Size, Speeds
+from battlemap.model.traits import Size, Speeds
 
 DICE_PATTERN = r"^(\d{1,3}d\d{1,3}([+-]\d{1,4})?|\d{1,4})$"
 """``2d6``, ``1d8+3``, ``3d6-1`` or a flat number such as ``1``."""

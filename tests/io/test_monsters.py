@@ -223,6 +223,8 @@ def test_creature_from_statblock_average_hp() -> None:
     assert creature.speeds == ogre.speeds
     assert creature.stats is not None and creature.stats.strength == 19
     assert creature.stats.passive_perception_score() == 8
+    assert creature.statblock is ogre  # attacks and resistances travel with the creature
+    assert creature.statblock.attacks[0].name == "Greatclub"
 
 
 def test_creature_stats_carry_stealth_and_perception_for_the_turn_engine() -> None:

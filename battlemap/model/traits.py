@@ -1,0 +1,61 @@
+"""Traits shared by creatures and stat blocks: size, side and speeds."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Size(StrEnum):
+    """Size categories, in order; ``space_feet`` is the side of the square a creature controls."""
+
+    TINY = "tiny"
+    SMALL = "small"
+    MEDIUM = "medium"
+    LARGE = "large"
+    HUGE = "huge"
+    GARGANTUAN = "gargantuan"
+
+    @property
+    def space_feet(self) -> float:
+        return _SPACE_FEET[self]
+
+    @property
+    def rank(self) -> int:
+        """0 for Tiny up to 5 for Gargantuan: "two sizes larger" means a rank difference of 2."""
+        return list(Size).index(self)
+
+
+_SPACE_FEET: dict[Size, float] = {
+    Size.TINY: 2.5,
+    Size.SMALL: 5.0,
+    Size.MEDIUM: 5.0,
+    Size.LARGE: 10.0,
+    Size.HUGE: 15.0,
+    Size.GARGANTUAN: 20.0,
+}
+
+
+class Side(StrEnum):
+    """Whose side a creature is on: party and hostile creatures are each other's enemies."""
+
+    PARTY = "party"
+    HOSTILE = "hostile"
+    NEUTRAL = "neutral"
+
+    def is_hostile_to(self, other: Side) -> bool:
+        return {self, other} == {Side.PARTY, Side.HOSTILE}
+
+
+class Speeds(BaseModel):
+    """Speeds in feet per round; 0 means the creature lacks that mode of movement."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    walk: int = Field(default=30, ge=0, le=1000)
+    fly: int = Field(default=0, ge=0, le=1000)
+    swim: int = Field(default=0, ge=0, le=1000)
+    climb: int = Field(default=0, ge=0, le=1000)
+    burrow: int = Field(default=0, ge=0, le=1000)
+    hover: bool = False
