@@ -348,9 +348,13 @@ class FileActions(QObject):
         if self.path is not None:
             self._remember_recent(self.path)
         self.offer_recoveries(folder)
-        self.autosave = Autosave(
-            self.document, self.undo_stack, folder, source=lambda: self.path, parent=self
-        )
+        try:
+            self.autosave = Autosave(
+                self.document, self.undo_stack, folder, source=lambda: self.path, parent=self
+            )
+        except OSError as error:  # no user data folder: run without autosave, and say so
+            self._status(f"Autosave is off: cannot use {folder} ({error.strerror or error})")
+            return
         self.autosave.failed.connect(lambda message: self._status(message))
 
     def offer_recoveries(self, folder: Path) -> bool:

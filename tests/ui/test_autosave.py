@@ -298,3 +298,14 @@ def test_a_killed_app_leaves_an_autosave_the_next_start_offers(folder: Path) -> 
         assert restored.creature("creature-1").x == 9  # type: ignore[arg-type]
     finally:
         recovery.release()
+
+
+def test_an_unusable_recovery_folder_turns_autosave_off_without_failing(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    window.files.start_session(blocker / "recovery")
+    window.files.confirm_close = False
+    assert window.files.autosave is None
+    assert window.statusBar().currentMessage().startswith("Autosave is off: cannot use")
