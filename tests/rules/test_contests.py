@@ -1,0 +1,168 @@
+"""Grapple, shove, escape, gms-den's disarm and grapple move, dragging speed."""
+
+from __future__ import annotations
+
+import pytest
+
+from battlemap.model.combat import ActiveCondition, CombatState
+from battlemap.model.creature import Side, Size
+from battlemap.model.encounter import Encounter
+from battlemap.rules.contests import (
+    Contest,
+    ShoveEffect,
+    disarm,
+    dragging_speed,
+    escape,
+    grapple,
+    grapple_move,
+    shove,
+)
+from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import NotTargetableError
+from tests.rules.fighters import creature, fight
+
+
+def ring(
+    ruleset: str, foe_size: Size = Size.MEDIUM, foe: tuple[str, ...] = ()
+) -> tuple[Encounter, CombatState]:
+    encounter, combat = fight(
+        creature("hero"),
+        creature("foe", side=Side.HOSTILE),
+        ruleset=ruleset,
+        conditions={"foe": foe},
+    )
+    foe_creature = encounter.creature("foe").model_copy(update={"size": foe_size})
+    return encounter.replace_creature(foe_creature), combat
+
+
+WIN = Contest(bonus=5, defender_bonus=2, d20=10, defender_d20=10)
+TIE = Contest(bonus=2, defender_bonus=2, d20=10, defender_d20=10)
+
+
+@pytest.mark.parametrize("ruleset_id", ["legends-of-hyrule", "gms-den"])
+def test_grapple_contest_success_grapples_a_tie_fails(
+    rulesets: dict[str, Ruleset], ruleset_id: str
+) -> None:
+    ruleset = rulesets[ruleset_id]
+    won = grapple(*ring(ruleset_id), ruleset, "hero", "foe", WIN)
+    assert won.result.success and won.combat is not None
+    grappled = [c for c in won.combat.combatant("foe").conditions if c.name == "grappled"]
+    assert grappled and grappled[0].source_id == "hero"
+    assert won.combat.combatant("hero").turn.action_used  # one attack of the Attack action
+    tied = grapple(*ring(ruleset_id), ruleset, "hero", "foe", TIE)
+    assert not tied.result.success
+
+
+def test_grapple_limits(rulesets: dict[str, Ruleset]) -> None:
+    hyrule = rulesets["legends-of-hyrule"]
+    assert grapple(
+        *ring("legends-of-hyrule", Size.LARGE), hyrule, "hero", "foe", WIN
+    ).result.success
+    with pytest.raises(IllegalActionError, match="size"):
+        grapple(*ring("legends-of-hyrule", Size.HUGE), hyrule, "hero", "foe", WIN)
+    with pytest.raises(IllegalActionError, match="free hand"):
+        grapple(*ring("legends-of-hyrule"), hyrule, "hero", "foe", WIN, has_free_hand=False)
+    with pytest.raises(NotTargetableError):
+        grapple(*ring("legends-of-hyrule"), hyrule, "hero", "foe", WIN, distance_feet=10)
+    with pytest.raises(IllegalActionError, match="no grapple"):
+        grapple(*ring("srd-5e"), rulesets["srd-5e"], "hero", "foe", WIN)
+
+
+def test_gms_den_automatic_success_against_the_incapacitated(rulesets: dict[str, Ruleset]) -> None:
+    lose = Contest(bonus=0, defender_bonus=10, d20=1, defender_d20=20)
+    gms = grapple(*ring("gms-den", foe=("stunned",)), rulesets["gms-den"], "hero", "foe", lose)
+    assert gms.result.success and gms.result.automatic
+    hyrule = grapple(
+        *ring("legends-of-hyrule", foe=("stunned",)),
+        rulesets["legends-of-hyrule"],
+        "hero",
+        "foe",
+        lose,
+    )
+    assert not hyrule.result.success
+
+
+def test_shove_prone_or_push(rulesets: dict[str, Ruleset]) -> None:
+    hyrule = rulesets["legends-of-hyrule"]
+    prone = shove(*ring("legends-of-hyrule"), hyrule, "hero", "foe", ShoveEffect.PRONE, WIN)
+    assert prone.combat is not None and prone.combat.combatant("foe").has_condition("prone")
+    push = shove(*ring("legends-of-hyrule"), hyrule, "hero", "foe", ShoveEffect.PUSH, WIN)
+    assert push.result.push_feet == 5
+    failed = shove(*ring("legends-of-hyrule"), hyrule, "hero", "foe", ShoveEffect.PUSH, TIE)
+    assert failed.result.push_feet == 0
+
+
+def _grappled(ruleset_id: str) -> tuple[Encounter, CombatState]:
+    encounter, combat = ring(ruleset_id)
+    foe = combat.combatant("foe").model_copy(
+        update={"conditions": (ActiveCondition(name="grappled", source_id="hero"),)}
+    )
+    return encounter, combat.with_combatant(foe).model_copy(update={"turn_index": 1})
+
+
+def test_escape_against_escape_dc_or_contest(rulesets: dict[str, Ruleset]) -> None:
+    hyrule = rulesets["legends-of-hyrule"]
+    out = escape(
+        *_grappled("legends-of-hyrule"), hyrule, "foe", check_bonus=3, escape_dc=13, d20=10
+    )
+    assert out.result.success and out.combat is not None
+    assert not out.combat.combatant("foe").has_condition("grappled")
+    assert not escape(
+        *_grappled("legends-of-hyrule"), hyrule, "foe", check_bonus=2, escape_dc=13, d20=10
+    ).result.success
+    gms = escape(
+        *_grappled("gms-den"),
+        rulesets["gms-den"],
+        "foe",
+        check_bonus=3,
+        escape_dc=5,
+        d20=10,
+        grappler_athletics=3,
+        grappler_d20=10,
+    )
+    assert not gms.result.success  # gms-den ignores escape DCs: 13 vs 13 tie fails
+    with pytest.raises(IllegalActionError, match="not grappled"):
+        escape(*ring("gms-den"), rulesets["gms-den"], "foe", action_id=None)
+
+
+def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
+    gms = rulesets["gms-den"]
+    won = disarm(
+        *ring("gms-den"),
+        gms,
+        "hero",
+        "foe",
+        to_hit=5,
+        defender_bonus=2,
+        attacker_d20=10,
+        defender_d20=10,
+    )
+    assert won.result.effect == "disarmed"
+    with pytest.raises(IllegalActionError, match="Disarm"):
+        disarm(*ring("legends-of-hyrule"), rulesets["legends-of-hyrule"], "hero", "foe", to_hit=5)
+    encounter, combat = _grappled("gms-den")
+    combat = combat.model_copy(update={"turn_index": 0})
+    moved = grapple_move(
+        encounter,
+        combat,
+        gms,
+        "hero",
+        "foe",
+        strength_bonus=3,
+        grappler_d20=10,
+        target_d20=10,
+        speed_feet=30,
+    )
+    assert moved.result.success and moved.result.move_feet == 15
+    with pytest.raises(IllegalActionError):
+        grapple_move(*ring("gms-den"), gms, "hero", "foe")
+    with pytest.raises(IllegalActionError, match="Grapple Move"):
+        grapple_move(encounter, combat, rulesets["legends-of-hyrule"], "hero", "foe")
+
+
+def test_dragging_halves_speed_unless_two_sizes_smaller(rulesets: dict[str, Ruleset]) -> None:
+    hyrule = rulesets["legends-of-hyrule"]
+    assert dragging_speed(hyrule, 30, Size.MEDIUM, Size.MEDIUM)[0] == 15
+    assert dragging_speed(hyrule, 30, Size.MEDIUM, Size.SMALL)[0] == 15
+    assert dragging_speed(hyrule, 30, Size.MEDIUM, Size.TINY)[0] == 30

@@ -1,0 +1,107 @@
+"""Opportunity attacks as an engine step: offer, take or ignore, the move goes on or stops."""
+
+from __future__ import annotations
+
+import pytest
+
+from battlemap.model.combat import CombatState
+from battlemap.model.creature import Side
+from battlemap.model.encounter import Encounter
+from battlemap.rules.attacks import AttackOptions, AttackProfile, Delivery
+from battlemap.rules.damage import DamageRoll
+from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.opportunity import opportunity_offers, resolve_opportunity
+from battlemap.rules.schema import Ruleset
+from tests.rules.fighters import creature, fight
+
+AXE = AttackProfile(
+    "Greataxe", to_hit=5, damage=(DamageRoll("1d12", "slashing"),), ability_modifier=3
+)
+
+
+def chase(mover_hp: int = 20) -> tuple[Encounter, CombatState]:
+    encounter, combat = fight(
+        creature("runner", hp=mover_hp),
+        creature("orc", side=Side.HOSTILE),
+        creature("goblin", side=Side.HOSTILE),
+    )
+    return encounter, combat  # the runner's turn (turn_index 0)
+
+
+def test_offers_say_who_can_react_and_why_not(rulesets: dict[str, Ruleset]) -> None:
+    srd = rulesets["srd-5e"]
+    encounter, combat = chase()
+    goblin = combat.combatant("goblin").model_copy(update={"reaction_used": True})
+    offers = opportunity_offers(
+        encounter, combat.with_combatant(goblin), srd, "runner", ["orc", "goblin"]
+    )
+    assert [o.available for o in offers] == [True, False]
+    assert "reaction" in offers[1].reason
+    runner = combat.combatant("runner").model_copy(update={"disengaged": True})
+    assert not any(
+        o.available
+        for o in opportunity_offers(
+            encounter, combat.with_combatant(runner), srd, "runner", ["orc"]
+        )
+    )
+    blind = opportunity_offers(encounter, combat, srd, "runner", ["orc"], sees_mover=[False])
+    assert "can't see" in blind[0].reason
+
+
+def test_take_spends_the_reaction_and_the_move_continues(rulesets: dict[str, Ruleset]) -> None:
+    srd = rulesets["srd-5e"]
+    encounter, combat = chase()
+    (offer,) = opportunity_offers(encounter, combat, srd, "runner", ["orc"])
+    taken = resolve_opportunity(
+        encounter,
+        combat,
+        srd,
+        offer,
+        take=True,
+        profile=AXE,
+        options=AttackOptions(d20=(15,), damage_rolls=(9,)),
+    )
+    assert taken.result.taken and taken.result.move_continues
+    assert taken.encounter.creature("runner").hp == 11
+    assert taken.combat is not None and taken.combat.combatant("orc").reaction_used
+    (again,) = opportunity_offers(taken.encounter, taken.combat, srd, "runner", ["orc"])
+    assert not again.available
+
+
+def test_move_stops_when_the_mover_drops(rulesets: dict[str, Ruleset]) -> None:
+    srd = rulesets["srd-5e"]
+    encounter, combat = chase(mover_hp=5)
+    (offer,) = opportunity_offers(encounter, combat, srd, "runner", ["orc"])
+    taken = resolve_opportunity(
+        encounter,
+        combat,
+        srd,
+        offer,
+        take=True,
+        profile=AXE,
+        options=AttackOptions(d20=(15,), damage_rolls=(9,)),
+    )
+    assert not taken.result.move_continues and "0 hit points" in taken.result.reason
+
+
+def test_ignore_changes_nothing_but_the_log(rulesets: dict[str, Ruleset]) -> None:
+    srd = rulesets["srd-5e"]
+    encounter, combat = chase()
+    (offer,) = opportunity_offers(encounter, combat, srd, "runner", ["orc"])
+    ignored = resolve_opportunity(encounter, combat, srd, offer, take=False)
+    assert ignored.result.move_continues and not ignored.result.taken
+    assert ignored.combat is not None and not ignored.combat.combatant("orc").reaction_used
+    assert ignored.combat.combatants == combat.combatants
+
+
+def test_only_a_melee_attack_and_only_when_available(rulesets: dict[str, Ruleset]) -> None:
+    srd = rulesets["srd-5e"]
+    encounter, combat = chase()
+    (offer,) = opportunity_offers(encounter, combat, srd, "runner", ["orc"])
+    bow = AttackProfile("Shortbow", 4, Delivery.RANGED, damage=(DamageRoll("1d6", "piercing"),))
+    with pytest.raises(IllegalActionError, match="melee"):
+        resolve_opportunity(encounter, combat, srd, offer, take=True, profile=bow)
+    orc = combat.combatant("orc").model_copy(update={"reaction_used": True})
+    (spent,) = opportunity_offers(encounter, combat.with_combatant(orc), srd, "runner", ["orc"])
+    with pytest.raises(IllegalActionError, match="reaction"):
+        resolve_opportunity(encounter, combat, srd, spent, take=True, profile=AXE)
