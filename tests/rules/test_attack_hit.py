@@ -393,3 +393,24 @@ def test_statblock_attack_profile() -> None:
     assert AttackProfile.from_statblock(versatile, choice=1).damage == (
         DamageRoll("1d10+3", "slashing"),
     )
+
+
+def test_hyrule_thrown_handaxe_adds_no_offhand_dice(rulesets: dict[str, Ruleset]) -> None:
+    # hyrule "Two-Weapon Fighting": a thrown handaxe (ranged) can't add the other weapon's dice.
+    handaxe = AttackProfile(
+        "Handaxe",
+        5,
+        Delivery.RANGED,
+        damage=(DamageRoll("1d6", "slashing"),),
+        light=True,
+        thrown=True,
+        weapon="handaxe",
+    )
+    with pytest.raises(IllegalActionError, match="melee"):
+        attack(
+            rulesets,
+            "legends-of-hyrule",
+            profile=handaxe,
+            offhand_dice=DamageRoll("1d6", "slashing"),
+            situation=AttackSituation(distance_feet=15, range_band=RangeBand.NORMAL),
+        )

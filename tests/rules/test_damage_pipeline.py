@@ -194,3 +194,56 @@ def test_bad_input_leaves_state_unchanged(
     assert (encounter, combat) == before
     with pytest.raises(ValueError):
         apply_damage(encounter, combat, srd, "hero", [DamageInstance(3, "fire")], knockout=True)
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "damage_type"),
+    [
+        ("srd-5e", "fire"),
+        ("bloodied-brink", "fire"),
+        ("final-fantasy-d20", "fire"),
+        ("legends-of-hyrule", "acid"),
+    ],
+)
+def test_area_damage_is_rolled_once_for_every_target(
+    rulesets: dict[str, Ruleset], ruleset_id: str, damage_type: str
+) -> None:
+    # srd/bloodied-brink Fireball, ff Fira, hyrule acid splash: "rolled once for all".
+    from battlemap.rules.damage import AreaTarget, DamageRoll, apply_area_damage
+
+    encounter, combat = fight(
+        creature("a", hp=60), creature("b", hp=60), creature("c", hp=60), ruleset=ruleset_id
+    )
+    applied = apply_area_damage(
+        encounter,
+        combat,
+        rulesets[ruleset_id],
+        [DamageRoll("8d6", damage_type)],
+        [AreaTarget("a"), AreaTarget("b"), AreaTarget("c", saved=True)],
+    )
+    a, b, c = applied.result
+    assert a.total == b.total and c.total == a.total // 2
+    assert applied.combat is not None
+    assert [r.expression for r in applied.combat.rolls] == ["8d6"]
+
+
+def test_bloodied_brink_necrotic_and_resistance_to_all_halves_once(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # bloodied-brink "No Stacking": Resistance to Necrotic and to all damage: halved once.
+    (result,) = compute_damage(
+        rulesets["bloodied-brink"],
+        [DamageInstance(15, "necrotic")],
+        Defenses(resistances=("necrotic", "all")),
+    )
+    assert result.final == 7
+
+
+def test_bloodied_brink_resistance_and_vulnerability_together(rulesets: dict[str, Ruleset]) -> None:
+    (result,) = compute_damage(
+        rulesets["bloodied-brink"],
+        [DamageInstance(9, "cold")],
+        Defenses(resistances=("cold",), vulnerabilities=("cold",)),
+    )
+    assert [s.step for s in result.steps] == ["rolled", "resistance", "vulnerability"]
+    assert result.final == 8

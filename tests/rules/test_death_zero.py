@@ -174,3 +174,13 @@ def test_hp_maximum_reduction_and_bloodied_brink_zero_maximum_kills(
     assert drained.result == 6 and drained.encounter.creature("pc").hp == 6
     assert reduce_hp_max(encounter, combat, bb, "pc", 10).combat.combatant("pc").death.dead  # type: ignore[union-attr]
     assert not reduce_hp_max(encounter, combat, srd, "pc", 10).combat.combatant("pc").death.dead  # type: ignore[union-attr]
+
+
+def test_exhaustion_4_halves_the_maximum_for_healing(rulesets: dict[str, Ruleset]) -> None:
+    from battlemap.rules.healing import heal
+
+    srd = rulesets["srd-5e"]
+    encounter, combat = fight(creature("pc", hp=5, max_hp=30))
+    tired = combat.with_combatant(combat.combatant("pc").model_copy(update={"exhaustion": 4}))
+    assert heal(encounter, tired, srd, "pc", 20).result.hp_after == 15
+    assert heal(encounter, combat, srd, "pc", 20).result.hp_after == 25
