@@ -110,6 +110,8 @@ class AttackProfile:
     damage: tuple[DamageRoll, ...] = ()
     ability_modifier: int = 0
     reach_feet: int = 5
+    range_normal: int | None = None
+    range_long: int | None = None
     weapon: str = ""
     light: bool = False
     thrown: bool = False
@@ -138,6 +140,8 @@ class AttackProfile:
             delivery=Delivery.RANGED if is_ranged else Delivery.MELEE,
             damage=parts,
             reach_feet=attack.reach or 5,
+            range_normal=attack.range_normal,
+            range_long=attack.range_long,
             weapon=attack.name.lower(),
             thrown=attack.kind is AttackKind.MELEE_OR_RANGED,
             spell=attack.spell,

@@ -1,0 +1,130 @@
+"""Build an ``AttackSituation`` from the geometry: distance, range band, cover, flanking, sight.
+
+The attack engine takes the geometry's answers as plain values so it doesn't depend on
+geometry internals; this is the one place that asks the geometry. Combat flags on the bodies
+(prone, incapacitated, invisible, blinded, reaction spent, Disengaged) come from the
+combatants' conditions under the ruleset.
+"""
+
+from __future__ import annotations
+
+from battlemap.geometry.body import Body
+from battlemap.geometry.cover import cover
+from battlemap.geometry.flanking import flanking
+from battlemap.geometry.map_index import MapIndex
+from battlemap.geometry.metrics import DiagonalRule
+from battlemap.geometry.reach import RangeBand as GeometryBand
+from battlemap.geometry.reach import distance_feet, ranged_attack
+from battlemap.geometry.sight import can_see
+from battlemap.model.combat import CombatState
+from battlemap.model.encounter import Encounter
+from battlemap.model.features import CoverDegree
+from battlemap.model.ids import EntityId
+from battlemap.rules.attacks import AttackProfile, AttackSituation, Delivery, RangeBand
+from battlemap.rules.conditions import is_incapacitated
+from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.schema import Ruleset
+
+_BANDS = {
+    GeometryBand.NORMAL: RangeBand.NORMAL,
+    GeometryBand.LONG: RangeBand.LONG,
+    GeometryBand.OUT_OF_RANGE: RangeBand.OUT_OF_RANGE,
+}
+
+
+def combat_bodies(encounter: Encounter, combat: CombatState | None, ruleset: Ruleset) -> list[Body]:
+    """A body per creature, with the flags its conditions give (none outside a combat)."""
+    bodies = []
+    for creature in encounter.creatures:
+        combatant = (
+            combat.combatant(creature.id)
+            if combat is not None and combat.has(creature.id)
+            else None
+        )
+        if combatant is None:
+            bodies.append(Body.from_creature(creature, encounter.grid))
+            continue
+        bodies.append(
+            Body.from_creature(
+                creature,
+                encounter.grid,
+                prone=combatant.has_condition("prone"),
+                incapacitated=is_incapacitated(ruleset, combatant),
+                invisible=combatant.has_condition("invisible"),
+                blinded=combatant.has_condition("blinded"),
+                reaction_spent=combatant.reaction_used,
+                disengaged=combatant.disengaged,
+            )
+        )
+    return bodies
+
+
+def attack_situation(
+    index: MapIndex,
+    encounter: Encounter,
+    combat: CombatState | None,
+    ruleset: Ruleset,
+    attacker_id: EntityId,
+    target_id: EntityId,
+    profile: AttackProfile,
+    *,
+    underwater: bool = False,
+) -> AttackSituation:
+    """Ask the geometry everything the attack needs, with its reasons.
+
+    ``index`` is ``MapIndex.build(encounter)`` (build it once per map change, not per attack).
+
+    Raises:
+        InvalidRequestError: unknown creature, or a ranged profile without a range.
+    """
+    bodies = combat_bodies(encounter, combat, ruleset)
+    by_id = {b.id: b for b in bodies}
+    if attacker_id not in by_id or target_id not in by_id:
+        raise InvalidRequestError(
+            f"no creature '{attacker_id if attacker_id not in by_id else target_id}'"
+        )
+    attacker, target = by_id[attacker_id], by_id[target_id]
+    rule = DiagonalRule.parse(ruleset.movement.diagonal.value)
+    others = [b for b in bodies if b.id != attacker_id]
+    reasons: list[str] = []
+    distance = distance_feet(attacker, target, rule)
+    band = RangeBand.REACH
+    hostile_near = False
+    if profile.delivery is Delivery.RANGED:
+        if profile.range_normal is None:
+            raise InvalidRequestError(f"{profile.name} is ranged but has no range")
+        ranged = ranged_attack(
+            index, attacker, target, others, rule, profile.range_normal, profile.range_long
+        )
+        band = _BANDS[ranged.band]
+        hostile_near = bool(ranged.threatened_by)
+        if hostile_near:
+            names = ", ".join(encounter.creature(i).name for i in ranged.threatened_by)
+            reasons.append(f"hostile within 5 ft: {names}")
+    cover_result = cover(index, attacker, target, bodies)
+    if cover_result.degree is not CoverDegree.NONE:
+        source = cover_result.source.value if cover_result.source is not None else "cover"
+        reasons.append(f"{cover_result.degree.value} cover from a {source}")
+    flanked = False
+    if ruleset.attacks.flanking.enabled and profile.delivery is Delivery.MELEE:
+        flank = flanking(attacker, target, bodies, rule)
+        flanked = flank.flanked
+        if flanked and flank.partner_id is not None:
+            reasons.append(f"flanked with {encounter.creature(EntityId(flank.partner_id)).name}")
+    sees = can_see(index, attacker, target)
+    seen = can_see(index, target, attacker)
+    if not sees.visible:
+        reasons.append(f"attacker can't see the target ({sees.reason.value})")
+    if not seen.visible:
+        reasons.append(f"target can't see the attacker ({seen.reason.value})")
+    return AttackSituation(
+        distance_feet=distance,
+        range_band=band,
+        cover=cover_result.degree,
+        flanked=flanked,
+        attacker_sees_target=sees.visible,
+        target_sees_attacker=seen.visible,
+        hostile_within_5ft=hostile_near,
+        underwater=underwater,
+        reasons=tuple(reasons),
+    )

@@ -1,0 +1,94 @@
+"""The attack situation built from the real geometry: range, cover, flanking, sight."""
+
+from __future__ import annotations
+
+from battlemap.geometry.map_index import MapIndex
+from battlemap.model.creature import Side
+from battlemap.model.encounter import Encounter
+from battlemap.model.features import CoverDegree, Wall
+from battlemap.rules.attack_situation import attack_situation
+from battlemap.rules.attacks import (
+    AttackOptions,
+    AttackProfile,
+    Delivery,
+    RangeBand,
+    RollMode,
+    make_attack,
+)
+from battlemap.rules.damage import DamageRoll
+from battlemap.rules.schema import Ruleset
+from tests.rules.fighters import combat_of, creature
+
+SWORD = AttackProfile("Shortsword", 5, damage=(DamageRoll("1d6", "piercing"),))
+BOW = AttackProfile(
+    "Shortbow",
+    5,
+    Delivery.RANGED,
+    damage=(DamageRoll("1d6", "piercing"),),
+    range_normal=80,
+    range_long=320,
+)
+
+
+def test_adjacent_melee_no_cover_everyone_sees(rulesets: dict[str, Ruleset]) -> None:
+    encounter = Encounter(
+        creatures=(creature("a", x=2, y=2), creature("t", x=3, y=2, side=Side.HOSTILE))
+    )
+    situation = attack_situation(
+        MapIndex.build(encounter), encounter, None, rulesets["srd-5e"], "a", "t", SWORD
+    )
+    assert situation.distance_feet == 5 and situation.cover is CoverDegree.NONE
+    assert situation.attacker_sees_target and situation.target_sees_attacker
+
+
+def test_ranged_with_a_hostile_adjacent_and_long_range(rulesets: dict[str, Ruleset]) -> None:
+    encounter = Encounter(
+        creatures=(
+            creature("a", x=0, y=0),
+            creature("t", x=19, y=0, side=Side.HOSTILE),
+            creature("g", x=1, y=0, side=Side.HOSTILE),
+        ),
+        grid=Encounter().grid.model_copy(update={"cell_feet": 5.0, "width": 40}),
+    )
+    situation = attack_situation(
+        MapIndex.build(encounter), encounter, None, rulesets["srd-5e"], "a", "t", BOW
+    )
+    assert situation.hostile_within_5ft and situation.range_band is RangeBand.LONG  # 95 ft > 80
+    assert situation.cover is CoverDegree.HALF  # G stands in the way
+    assert any("hostile within 5 ft" in r for r in situation.reasons)
+
+
+def test_a_wall_blocks_sight_and_gives_cover(rulesets: dict[str, Ruleset]) -> None:
+    wall = Wall(a=(5.0, 0.0), b=(5.0, 15.0))
+    encounter = Encounter(
+        creatures=(creature("a", x=2, y=5), creature("t", x=8, y=5, side=Side.HOSTILE)),
+        walls=(wall,),
+    )
+    situation = attack_situation(
+        MapIndex.build(encounter), encounter, None, rulesets["srd-5e"], "a", "t", BOW
+    )
+    assert situation.cover is CoverDegree.TOTAL
+    assert not situation.attacker_sees_target
+
+
+def test_gms_den_flanking_gives_advantage_end_to_end(rulesets: dict[str, Ruleset]) -> None:
+    gms = rulesets["gms-den"]
+    encounter = Encounter(
+        ruleset="gms-den",
+        creatures=(
+            creature("a", x=2, y=2),
+            creature("t", x=3, y=2, side=Side.HOSTILE, ac=30),
+            creature("b", x=4, y=2),
+        ),
+    )
+    combat = combat_of(encounter)
+    situation = attack_situation(MapIndex.build(encounter), encounter, combat, gms, "a", "t", SWORD)
+    assert situation.flanked and any("flanked with B" in r for r in situation.reasons)
+    applied = make_attack(
+        encounter, combat, gms, "a", "t", SWORD, situation, AttackOptions(d20=(4, 9))
+    )
+    assert applied.result.roll_mode.mode is RollMode.ADVANTAGE and applied.result.natural == 9
+    srd_situation = attack_situation(
+        MapIndex.build(encounter), encounter, combat, rulesets["srd-5e"], "a", "t", SWORD
+    )
+    assert not srd_situation.flanked
