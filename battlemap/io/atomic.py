@@ -7,14 +7,17 @@ itself survives a power cut.
 
 A kill between creating the temporary file and the rename leaves a stray
 ``.NAME.XXXXXXXX.tmp`` file beside the destination; the destination itself is untouched.
+``remove_stale_temp_files`` deletes such files once they are old enough to be surely dead.
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -92,3 +95,32 @@ def write_atomic(path: Path, data: bytes) -> None:
     """
     with atomic_writer(path) as stream:
         stream.write(data)
+
+
+def stale_temp_files(path: Path, older_than_s: float, now: float | None = None) -> list[Path]:
+    """Temporary files of writes to ``path`` that were killed before their rename.
+
+    Only files older than ``older_than_s`` seconds count, so a save still running in another
+    process is never mistaken for a dead one.
+    """
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    moment = time.time() if now is None else now
+    found = []
+    for candidate in folder.glob(f"{glob.escape(temp_prefix(path))}*{TEMP_SUFFIX}"):
+        try:
+            if moment - candidate.stat().st_mtime > older_than_s:
+                found.append(candidate)
+        except OSError:
+            continue  # removed meanwhile
+    return found
+
+
+def remove_stale_temp_files(path: Path, older_than_s: float = 3600.0) -> int:
+    """Delete ``stale_temp_files(path, older_than_s)``; returns how many were removed."""
+    removed = 0
+    for stale in stale_temp_files(path, older_than_s):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+            removed += 1
+    return removed

@@ -32,7 +32,7 @@ from pathlib import Path
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal, Slot
 from PySide6.QtGui import QUndoStack
 
-from battlemap.io.atomic import write_atomic
+from battlemap.io.atomic import remove_stale_temp_files, write_atomic
 from battlemap.io.encounter_file import save_battlemap
 from battlemap.model.document import Change, Document
 from battlemap.model.encounter import Encounter
@@ -60,9 +60,15 @@ def _session_lock(folder: Path, session: str) -> QLockFile:
 
 
 def _remove_session_files(folder: Path, session: str) -> None:
+    """Delete a session's autosave, its ``.json`` and temporary files of killed writes.
+
+    Only called by the lock's holder, so no write of that session can be running.
+    """
     for suffix in (_FILE_SUFFIX, _META_SUFFIX):
+        path = folder / f"{session}{suffix}"
         with contextlib.suppress(FileNotFoundError):
-            (folder / f"{session}{suffix}").unlink()
+            path.unlink()
+        remove_stale_temp_files(path, older_than_s=0)
 
 
 @dataclass

@@ -21,6 +21,7 @@ from PySide6.QtGui import QAction, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from battlemap import APP_NAME
+from battlemap.io.atomic import remove_stale_temp_files
 from battlemap.io.encounter_file import SUFFIX, load_battlemap, save_battlemap
 from battlemap.io.errors import FileFormatError
 from battlemap.io.loader import OPENABLE_SUFFIXES, load_encounter_file
@@ -263,6 +264,7 @@ class FileActions(QObject):
         self.undo_stack.setClean()
         self._set_path(path.resolve())
         self._remember_recent(path)
+        remove_stale_temp_files(path)  # left by saves killed mid-write, an hour or more ago
         self._status(f"Saved {path.name}")
         return True
 

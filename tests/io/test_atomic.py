@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from pathlib import Path
 
 import pytest
 
-from battlemap.io.atomic import atomic_writer, write_atomic
+from battlemap.io.atomic import (
+    atomic_writer,
+    remove_stale_temp_files,
+    stale_temp_files,
+    write_atomic,
+)
 
 
 def test_write_creates_and_replaces(tmp_path: Path) -> None:
@@ -56,3 +62,27 @@ def test_a_new_file_gets_the_usual_permissions_not_owner_only(tmp_path: Path) ->
     finally:
         os.umask(old_umask)
     assert stat.S_IMODE((tmp_path / "new.bin").stat().st_mode) == 0o644
+
+
+def test_stale_temporary_files_are_found_by_age_and_removed(tmp_path: Path) -> None:
+    path = tmp_path / "fight.battlemap"
+    path.write_bytes(b"whole")
+    old = tmp_path / ".fight.battlemap.abc123.tmp"
+    fresh = tmp_path / ".fight.battlemap.def456.tmp"  # maybe a save running right now
+    other = tmp_path / ".other.battlemap.abc123.tmp"
+    for temp in (old, fresh, other):
+        temp.write_bytes(b"half")
+    os.utime(old, (0, time.time() - 7200))
+    os.utime(other, (0, time.time() - 7200))
+    assert stale_temp_files(path, older_than_s=3600) == [old]
+    assert remove_stale_temp_files(path, older_than_s=3600) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, fresh.name, other.name])
+
+
+def test_names_with_glob_characters_match_only_themselves(tmp_path: Path) -> None:
+    path = tmp_path / "[a]*.battlemap"
+    mine = tmp_path / ".[a]*.battlemap.x.tmp"
+    not_mine = tmp_path / ".a-and-more.battlemap.x.tmp"
+    mine.write_bytes(b"")
+    not_mine.write_bytes(b"")
+    assert stale_temp_files(path, older_than_s=-1) == [mine]

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from battlemap.io.atomic import TEMP_SUFFIX, temp_prefix
+from battlemap.io.atomic import remove_stale_temp_files, stale_temp_files
 from battlemap.io.encounter_file import load_battlemap, save_battlemap, write_battlemap
 from battlemap.model import Background, Creature, Encounter
 
@@ -135,9 +135,11 @@ def test_a_killed_save_leaves_the_old_or_the_new_file(tmp_path: Path) -> None:
     assert "broken" not in outcomes, outcomes
     assert "B" in outcomes, "no child ever finished a save: the kills test nothing"
     assert load_battlemap(target).encounter.name in ("Encounter A", "Encounter B")
-    strays = [p.name for p in tmp_path.iterdir() if p != target]
-    prefix = temp_prefix(target)
-    assert all(s.startswith(prefix) and s.endswith(TEMP_SUFFIX) for s in strays), strays
+    # Killed saves leave only their temporary files, which the cleanup recognises as theirs.
+    strays = sorted(p for p in tmp_path.iterdir() if p != target)
+    assert strays == sorted(stale_temp_files(target, older_than_s=-1))
+    remove_stale_temp_files(target, older_than_s=-1)
+    assert list(tmp_path.iterdir()) == [target]
 
 
 def test_the_same_kills_break_a_naive_save(tmp_path: Path) -> None:

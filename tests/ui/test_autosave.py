@@ -112,6 +112,7 @@ def test_leftovers_of_dead_sessions_are_cleared_but_not_a_running_ones(
     autosave: Autosave, folder: Path
 ) -> None:
     (folder / "dead.json").write_text('{"source": null, "name": "x"}')
+    (folder / ".dead.battlemap.k1ll3d.tmp").write_bytes(b"half a zip")  # killed mid-write
     # A lock left by a process on this machine that no longer runs.
     (folder / "dead.lock").write_text(f"999999999\nBattlemap\n{QSysInfo.machineHostName()}\n")
     assert find_recoveries(folder) == []
