@@ -6,14 +6,14 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QPointF, QRectF, Signal
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneContextMenuEvent, QMenu
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneContextMenuEvent, QMenu
 
 from battlemap.model.creature import snap_position
 from battlemap.model.document import Change, Document, MoveCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
 from battlemap.ui.background_item import BackgroundLayer
-from battlemap.ui.map_items import GridItem, obstacle_item, terrain_item, wall_item
+from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.undo import push
@@ -38,7 +38,7 @@ class MapScene(QGraphicsScene):
         self.tokens: dict[EntityId, TokenItem] = {}
         # Features add entries to a token's right-click menu: build(menu, creature_id).
         self.token_menu_builders: list[Callable[[QMenu, EntityId], None]] = []
-        self._map_items: list[QGraphicsItem] = []
+        self.map_layer = MapLayer(self)
         self.background_layer = BackgroundLayer(self, document)
         self._rebuild_map()
         self._sync_tokens()
@@ -53,18 +53,12 @@ class MapScene(QGraphicsScene):
             self._sync_tokens()
 
     def _rebuild_map(self) -> None:
-        for item in self._map_items:
-            self.removeItem(item)
         encounter = self.document.encounter
         self.background_layer.sync(encounter.background)
         paper = self.background_layer.item is None
-        items: list[QGraphicsItem] = [GridItem(encounter.grid, paper=paper)]
-        items += [terrain_item(region) for region in encounter.terrain]
-        items += [obstacle_item(obstacle) for obstacle in encounter.obstacles]
-        items += [wall_item(wall) for wall in encounter.walls]
-        for item in items:
-            self.addItem(item)
-        self._map_items = items
+        self.map_layer.sync(
+            encounter.grid, paper, encounter.terrain, encounter.obstacles, encounter.walls
+        )
         margin = cell_to_scene(MAP_MARGIN_CELLS)
         grid = encounter.grid
         self.setSceneRect(

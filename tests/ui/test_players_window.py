@@ -129,3 +129,37 @@ def test_tabletop_mode_draws_one_cell_per_calibrated_inch(window: MainWindow, qt
     window.players.set_camera_mode(CameraMode.TABLETOP)
     assert window.players.window.view.transform().m11() * 64 == pytest.approx(96)
     assert window.settings.value("players/tabletop_ppi") in (96, 96.0, "96", "96.0")
+
+
+def test_players_see_the_map_image(window: MainWindow, qtbot: QtBot) -> None:
+    from PySide6.QtCore import QBuffer, QIODevice
+    from PySide6.QtGui import QImage
+
+    from battlemap.model import Background
+    from battlemap.model.document import ReplaceEncounterField
+
+    image = QImage(12 * 10, 8 * 10, QImage.Format.Format_RGB32)
+    image.fill(QColor("#2e8b57"))
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    name = window.document.add_image(bytes(buffer.data()), ".png")
+    background = Background(image=name, pixels_per_cell=10)
+    window.document.apply(ReplaceEncounterField("background", None, background))
+    open_players(window, qtbot)
+    assert colour_at(window, 10.5, 6.5) == QColor("#2e8b57")
+
+
+def test_editing_one_wall_keeps_the_other_items(window: MainWindow) -> None:
+    from battlemap.model import Wall
+    from battlemap.model.document import ReplaceEncounterField
+
+    first, second = Wall(a=(1, 1), b=(1, 4)), Wall(a=(2, 1), b=(2, 4))
+    window.document.apply(ReplaceEncounterField("walls", (), (first,)))
+    first_item = window.scene.map_layer.item_for(first.id)
+    window.document.apply(ReplaceEncounterField("walls", (first,), (first, second)))
+    assert window.scene.map_layer.item_for(first.id) is first_item
+    assert window.scene.map_layer.item_for(second.id) is not None
+    window.document.apply(ReplaceEncounterField("walls", (first, second), (second,)))
+    assert window.scene.map_layer.item_for(first.id) is None
+    assert first_item.scene() is None

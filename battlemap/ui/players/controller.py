@@ -57,7 +57,7 @@ class PlayersController(QObject):
         self.settings = settings
         self.sight = sight
         self.combat = combat
-        self.window = PlayerWindow(main_window)
+        self.window = PlayerWindow(document, main_window)
         self.window.closed.connect(lambda: self.toggle_action.setChecked(False))
         self.camera_mode = CameraMode(str(settings.value("players/camera", CameraMode.FOLLOW)))
         self.tabletop_ppi = float(str(settings.value("players/tabletop_ppi", DEFAULT_TABLETOP_PPI)))

@@ -11,16 +11,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlemap.model.document import Document
 from battlemap.model.fog import Cell
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
-from battlemap.ui.map_items import (
-    Z_TOKEN,
-    GridItem,
-    obstacle_item,
-    terrain_item,
-    wall_item,
-)
+from battlemap.ui.background_item import BackgroundLayer
+from battlemap.ui.map_items import Z_TOKEN
+from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_look import HIGHLIGHT, NamePlate, disc_rect, initials, paint_disc
@@ -136,54 +133,41 @@ def _row_runs(cells: set[Cell]) -> list[tuple[int, int, int]]:
 
 
 class PlayerScene(QGraphicsScene):
-    """Shows one ``PlayerView``; ``show_view`` swaps in the next one."""
+    """Shows one ``PlayerView``; ``show_view`` swaps in the next one.
 
-    def __init__(self) -> None:
+    The document is used for one thing only: the image bytes a background names.
+    """
+
+    def __init__(self, document: Document) -> None:
         super().__init__()
         self.setBackgroundBrush(UNSEEN)
         self.tokens: dict[EntityId, PlayerTokenItem] = {}
-        self._map_items: list[QGraphicsItem] = []
+        self.map_layer = MapLayer(self, tooltips=False)
+        self.background_layer = BackgroundLayer(self, document)
+        self.fog_item: FogItem | None = None
         self.view_data: PlayerView | None = None
 
     def show_view(self, view: PlayerView) -> None:
         previous = self.view_data
         self.view_data = view
-        map_same = previous is not None and (
+        self.background_layer.sync(view.background)
+        paper = self.background_layer.item is None
+        self.map_layer.sync(view.grid, paper, view.terrain, view.obstacles, view.walls)
+        fog_key = (view.grid, view.visible, view.explored)
+        fog_same = previous is not None and fog_key == (
             previous.grid,
-            previous.background,
-            previous.walls,
-            previous.obstacles,
-            previous.terrain,
             previous.visible,
             previous.explored,
-        ) == (
-            view.grid,
-            view.background,
-            view.walls,
-            view.obstacles,
-            view.terrain,
-            view.visible,
-            view.explored,
         )
-        if not map_same:
-            self._rebuild_map(view)
+        if not fog_same or self.fog_item is None:
+            if self.fog_item is not None:
+                self.removeItem(self.fog_item)
+            self.fog_item = FogItem(view)
+            self.addItem(self.fog_item)
+            self.setSceneRect(
+                QRectF(0, 0, cell_to_scene(view.grid.width), cell_to_scene(view.grid.height))
+            )
         self._sync_tokens(view)
-
-    def _rebuild_map(self, view: PlayerView) -> None:
-        for item in self._map_items:
-            self.removeItem(item)
-        items: list[QGraphicsItem] = [GridItem(view.grid)]
-        items += [terrain_item(region) for region in view.terrain]
-        items += [obstacle_item(obstacle) for obstacle in view.obstacles]
-        items += [wall_item(wall) for wall in view.walls]
-        items.append(FogItem(view))
-        for item in items:
-            item.setToolTip("")
-            self.addItem(item)
-        self._map_items = items
-        self.setSceneRect(
-            QRectF(0, 0, cell_to_scene(view.grid.width), cell_to_scene(view.grid.height))
-        )
 
     def _sync_tokens(self, view: PlayerView) -> None:
         wanted = {token.key: token for token in view.tokens}

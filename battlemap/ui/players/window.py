@@ -7,6 +7,7 @@ from PySide6.QtGui import QCloseEvent, QColor, QPainter, QScreen
 from PySide6.QtWidgets import QFrame, QGraphicsView, QLabel, QVBoxLayout, QWidget
 
 from battlemap import APP_NAME
+from battlemap.model.document import Document
 from battlemap.ui.players.projection import PlayerView
 from battlemap.ui.players.scene import PlayerScene
 
@@ -25,11 +26,11 @@ class PlayerWindow(QWidget):
 
     closed = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle(f"{APP_NAME} — Players")
         self.setStyleSheet("background: black;")
-        self.scene = PlayerScene()
+        self.scene = PlayerScene(document)
         self.view = QGraphicsView(self.scene, self)
         self.view.setFrameShape(QFrame.Shape.NoFrame)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
