@@ -145,11 +145,12 @@ def autosave_with(window: MainWindow, folder: Path) -> Iterator[Callable[[Writer
 def test_a_slow_write_does_not_block_the_ui(
     window: MainWindow, autosave_with: Callable[[Writer], Autosave], qtbot: QtBot
 ) -> None:
-    release = threading.Event()
+    started, release = threading.Event(), threading.Event()
     calls: list[float] = []
 
     def slow_writer(path: Path, encounter: Encounter, images: Images, source: Path | None) -> None:
         calls.append(float(encounter.creature("c-medium").x))  # type: ignore[arg-type]
+        started.set()
         release.wait(timeout=30)
         save_battlemap(path, encounter, images)
 
@@ -158,7 +159,7 @@ def test_a_slow_write_does_not_block_the_ui(
     saver.written.connect(written.append)
     try:
         move_fighter(window, (3, 3))
-        qtbot.waitUntil(lambda: saver.busy)
+        qtbot.waitUntil(started.is_set)
         # The write is stuck on the worker; the UI thread still runs timers and takes edits.
         ticked: list[bool] = []
         QTimer.singleShot(0, lambda: ticked.append(True))
