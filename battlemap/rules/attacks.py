@@ -148,6 +148,19 @@ class AttackProfile:
         )
 
 
+def unarmed_strike(ruleset: Ruleset, attacker: Creature, to_hit: int) -> AttackProfile:
+    """The ruleset's unarmed strike: 1 + Strength modifier bludgeoning (gms-den: at least 1).
+
+    The damage is a flat amount (no dice), so a critical hit doesn't change it.
+    """
+    rules = ruleset.attacks.unarmed_strike
+    amount = max(rules.minimum_damage, 1 + stats_of(attacker).modifier("str"))
+    damage_type = "bludgeoning" if "bludgeoning" in ruleset.damage.types else "blunt"
+    return AttackProfile(
+        "Unarmed Strike", to_hit, damage=(DamageRoll(str(amount), damage_type),), reach_feet=5
+    )
+
+
 class TargetStrikePayment(StrEnum):
     STAMINA = "stamina"
     DISADVANTAGE = "disadvantage"
@@ -223,6 +236,8 @@ class AttackResult:
     profile: AttackProfile
     roll_mode: RollModeReport
     d20_faces: tuple[int, ...]
+    """Typed-in faces, or the kept face when the app rolled (``roll_detail`` shows all)."""
+    roll_detail: str
     natural: int
     to_hit: int
     total: int
@@ -430,7 +445,8 @@ def _spend(work: Work, attacker_id: EntityId, target_id: EntityId, action_id: st
 
 def _faces(
     work: Work, mode: RollMode, typed: tuple[int, ...] | None, who: str, cid: EntityId
-) -> tuple[tuple[int, ...], int]:
+) -> tuple[tuple[int, ...], int, str]:
+    """The d20 faces (typed in, or the kept one when rolled), the natural and the roll detail."""
     expression = {
         RollMode.NORMAL: "1d20",
         RollMode.ADVANTAGE: "2d20kh1",
@@ -448,12 +464,18 @@ def _faces(
             f"{who}'s attack roll ({mode.value})",
             cid,
             natural,
+            faces,
         )
-        return faces, natural
+        return faces, natural, work_detail(work)
     record = work.roll(expression, f"{who}'s attack roll ({mode.value})", cid)
     faces = tuple(face for sides, face in record.kept if sides == 20) or (record.total,)
     natural = record.natural if record.natural is not None else record.total
-    return faces, natural
+    return faces, natural, record.detail
+
+
+def work_detail(work: Work) -> str:
+    """The detail of the roll just recorded."""
+    return work.log.rolls[-1].detail if work.log is not None and work.log.rolls else ""
 
 
 def make_attack(
@@ -526,14 +548,17 @@ def make_attack(
             )
     if options.target_strike is not None:
         stamina, maximise, report = _target_strike(ruleset, report, options)
-    spent = _spend(work, attacker_id, target_id, options.action_id)
+    action_id = options.action_id
+    if options.offhand and action_id == "attack" and "offhand-attack" in ruleset.actions:
+        action_id = "offhand-attack"  # the bonus-action attack, after the Attack action
+    spent = _spend(work, attacker_id, target_id, action_id)
     if helper is not None:
         work.put(work.fighting(helper.creature_id).model_copy(update={"helping": None}))
         notes.append(f"Help from {helper_name} is used up")
     if attacker_c.hidden_stealth is not None:
         work.put(work.fighting(attacker_id).model_copy(update={"hidden_stealth": None}))
         notes.append(f"{attacker.name} gives away its location")
-    faces, natural = _faces(work, report.mode, options.d20, attacker.name, attacker_id)
+    faces, natural, detail = _faces(work, report.mode, options.d20, attacker.name, attacker_id)
     to_hit = profile.to_hit + options.attack_penalty
     total = natural + to_hit
     hit, critical, fumble = _outcome(
@@ -585,6 +610,7 @@ def make_attack(
         profile=profile,
         roll_mode=report,
         d20_faces=faces,
+        roll_detail=detail,
         natural=natural,
         to_hit=to_hit,
         total=total,

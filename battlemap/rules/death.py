@@ -169,7 +169,9 @@ def drop_to_zero(
         return ZeroOutcome(died=True, reason="monster at 0 hit points")
     work.condition(creature_id, UNCONSCIOUS)
     work.add("unconscious", f"{name} drops to 0 hit points and falls unconscious", creature_id)
-    work.put_death(creature_id, successes=0, failures=0, stable=False, brink=False)
+    work.put_death(
+        creature_id, successes=0, failures=0, stable=False, brink=False, knocked_out=False
+    )
     wounded = ruleset.death_saves.wounded
     if wounded is not None and wounded.starting_failures_equal_wounded:
         value = work.condition_value(creature_id, wounded.condition)
@@ -532,7 +534,8 @@ def stabilize(
 ) -> Applied[StabilizeResult]:
     """First aid to a dying creature: a Medicine check against the DC, or (gms-den) a healer's
     kit with no check. ``spend_action`` takes the ruleset's ``stabilizing.uses`` action
-    (srd: the Stabilize action; bloodied-brink: Help) for the healer.
+    (srd: the Stabilize action; bloodied-brink: Help) for the healer. On a knocked-out
+    bloodied-brink entity (1 HP, unconscious) success ends the Unconscious condition.
 
     Raises:
         IllegalActionError: the method isn't allowed here, the target isn't dying, or the
@@ -546,7 +549,9 @@ def stabilize(
     if method not in rules.methods:
         allowed = ", ".join(m.value for m in rules.methods)
         raise IllegalActionError(f"{method.value} can't stabilise here; allowed: {allowed}")
-    if target.hp > 0 or death.stable or death.brink or death.last_breath:
+    # bloodied-brink: first aid also wakes a knocked-out entity (1 HP, unconscious).
+    waking = death.knocked_out and target.hp > 0
+    if not waking and (target.hp > 0 or death.stable or death.brink or death.last_breath):
         raise IllegalActionError(f"{target.name} is not dying (HP {target.hp})")
     if spend_action:
         from battlemap.rules.economy import take_action
@@ -564,7 +569,10 @@ def stabilize(
         )
         total = natural + check_bonus
         success = total >= rules.dc
-    if success:
+    if success and waking:
+        wake(work, target_id)
+        work.add("wakes", f"{work.name(healer_id)}'s first aid wakes {target.name}", target_id)
+    elif success:
         become_stable(work, target_id, f"first aid by {work.name(healer_id)}")
     else:
         work.add("stabilize", f"{work.name(healer_id)} fails to stabilise {target.name}", target_id)

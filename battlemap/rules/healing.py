@@ -83,7 +83,8 @@ def heal(
         target_id,
     )
     woke = False
-    if target.hp == 0 and regained > 0:
+    knocked_out = work.death(target_id).knocked_out
+    if (target.hp == 0 or knocked_out) and regained > 0:
         wake(work, target_id)
         woke = True
     wounded_ended = False

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from battlemap.geometry.movement import MoveResult
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
@@ -38,13 +39,18 @@ ACTION_ID = "opportunity-attack"
 
 @dataclass(frozen=True)
 class OpportunityOffer:
-    """One creature's chance to attack the mover; ``reason`` says why it can't, if it can't."""
+    """One creature's chance to attack the mover; ``reason`` says why it can't, if it can't.
+
+    ``position`` is the mover's top-left cell when the attack happens (right before the step
+    ``step_index`` leaves the reach): build the attack situation with the mover there.
+    """
 
     attacker_id: EntityId
     mover_id: EntityId
     available: bool
     reason: str
     step_index: int | None = None
+    position: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,34 @@ def opportunity_offers(
             OpportunityOffer(attacker_id, mover_id, not reason, reason or "can attack", step)
         )
     return tuple(offers)
+
+
+def offers_from_move(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    mover_id: EntityId,
+    move: MoveResult,
+) -> tuple[OpportunityOffer, ...]:
+    """The offers for the opportunity attacks the geometry found along ``move``, in step order.
+
+    The geometry already left out creatures that can't see the mover, are incapacitated or
+    have spent their reaction, and every attack when the mover Disengaged; this re-checks
+    the turn engine's reasons (surprise) and attaches the step and position.
+    """
+    triggers = move.opportunity_attacks
+    offers = opportunity_offers(
+        encounter,
+        combat,
+        ruleset,
+        mover_id,
+        [t.attacker_id for t in triggers],
+        step_indexes=[t.step_index for t in triggers],
+    )
+    return tuple(
+        replace(offer, position=(int(t.position[0]), int(t.position[1])))
+        for offer, t in zip(offers, triggers, strict=True)
+    )
 
 
 def resolve_opportunity(

@@ -261,8 +261,12 @@ class Work:
         purpose: str,
         creature_id: EntityId | None,
         typed: int | None = None,
+        faces: tuple[int, ...] = (),
     ) -> RollRecord:
         """Roll from the combat's dice, or record a result typed in from physical dice.
+
+        ``faces`` are the typed-in dice behind ``typed`` (both d20s of an advantage roll);
+        a typed d20 roll records its kept face as ``natural``.
 
         Raises:
             InvalidRequestError: nothing typed and no combat to roll the dice of.
@@ -271,9 +275,10 @@ class Work:
             record = RollRecord(
                 expression=expression,
                 total=typed,
-                detail=f"{expression} typed in: {typed}",
+                detail=f"{expression} typed in: "
+                + (f"{', '.join(map(str, faces))} -> {typed}" if len(faces) > 1 else str(typed)),
                 purpose=purpose[:200],
-                natural=typed if expression in ("1d20", "d20") else None,
+                natural=typed if expression in ("1d20", "d20", "2d20kh1", "2d20kl1") else None,
                 first_draw=self.log.state.dice.draws if self.log is not None else 0,
             )
             if self.log is not None:

@@ -414,3 +414,35 @@ def test_hyrule_thrown_handaxe_adds_no_offhand_dice(rulesets: dict[str, Ruleset]
             offhand_dice=DamageRoll("1d6", "slashing"),
             situation=AttackSituation(distance_feet=15, range_band=RangeBand.NORMAL),
         )
+
+
+def test_roll_detail_shows_both_dice(rulesets: dict[str, Ruleset]) -> None:
+    typed = attack(rulesets, target=("stunned",), d20=(3, 17), damage_rolls=(2,))
+    assert typed.result.roll_detail == "2d20kh1 typed in: 3, 17 -> 17"
+    rolled = attack(rulesets, target=("stunned",))
+    assert rolled.result.roll_detail.startswith("2d20kh1")
+    assert rolled.combat is not None and rolled.combat.rolls[0].natural == rolled.result.natural
+
+
+def test_offhand_attack_after_the_attack_action_spends_the_bonus_action(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    srd = rulesets["srd-5e"]
+    first = attack(rulesets, d20=(2,))
+    assert first.combat is not None
+    second = make_attack(
+        first.encounter,
+        first.combat,
+        srd,
+        "hero",
+        "foe",
+        DAGGER,
+        NEAR,
+        AttackOptions(offhand=True, d20=(2,)),
+    )
+    assert second.combat is not None and second.combat.combatant("hero").turn.bonus_action_used
+    encounter, combat = duel()
+    with pytest.raises(IllegalActionError, match="Attack action"):
+        make_attack(
+            encounter, combat, srd, "hero", "foe", DAGGER, NEAR, AttackOptions(offhand=True)
+        )

@@ -258,3 +258,27 @@ def test_final_fantasy_wounded_ends_after_rest_at_full_hp(rulesets: dict[str, Ru
     )
     assert not wounded_rest(encounter, combat, ff, "pc", 9).result
     assert wounded_rest(encounter, combat, ff, "pc", 10).result
+
+
+def test_bloodied_brink_knocked_out_wakes_on_healing_or_first_aid(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    from battlemap.rules.damage import DamageInstance, apply_damage
+
+    bb = rulesets["bloodied-brink"]
+    encounter, combat = fight(
+        creature("pc", hp=5, max_hp=20), creature("medic"), ruleset="bloodied-brink"
+    )
+    out = apply_damage(
+        encounter, combat, bb, "pc", [DamageInstance(9, "slashing")], melee=True, knockout=True
+    )
+    assert out.combat is not None and out.combat.combatant("pc").has_condition("unconscious")
+    healed = heal(out.encounter, out.combat, bb, "pc", 2)
+    assert healed.result.woke and healed.combat is not None
+    assert not healed.combat.combatant("pc").has_condition("unconscious")
+    aided = stabilize(out.encounter, out.combat, bb, "medic", "pc", d20=12, spend_action=False)
+    assert aided.combat is not None and not aided.combat.combatant("pc").has_condition(
+        "unconscious"
+    )
+    rested = short_rest(out.encounter, out.combat, bb, "pc", level=1, dice_total=4)
+    assert rested.result.woke

@@ -105,3 +105,54 @@ def test_only_a_melee_attack_and_only_when_available(rulesets: dict[str, Ruleset
     (spent,) = opportunity_offers(encounter, combat.with_combatant(orc), srd, "runner", ["orc"])
     with pytest.raises(IllegalActionError, match="reaction"):
         resolve_opportunity(encounter, combat, srd, spent, take=True, profile=AXE)
+
+
+def test_offers_from_a_geometry_move_then_attack_before_leaving(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    from battlemap.geometry.map_index import MapIndex
+    from battlemap.geometry.metrics import DiagonalRule
+    from battlemap.geometry.opportunity import move_with_opportunity_attacks
+    from battlemap.rules.attack_situation import attack_situation, combat_bodies
+    from battlemap.rules.opportunity import offers_from_move
+
+    srd = rulesets["srd-5e"]
+    encounter, combat = fight(
+        creature("runner", x=2, y=2), creature("orc", x=3, y=2, side=Side.HOSTILE)
+    )
+    index = MapIndex.build(encounter)
+    bodies = {b.id: b for b in combat_bodies(encounter, combat, srd)}
+    move = move_with_opportunity_attacks(
+        index, bodies["runner"], [(0.0, 2.0)], [bodies["orc"]], DiagonalRule.FIVE_TEN_FIVE, 30
+    )
+    (offer,) = offers_from_move(encounter, combat, srd, "runner", move)
+    assert offer.available and offer.position == (2, 2) and offer.step_index == 0
+    # The attack happens with the runner still at the position before it leaves the reach.
+    where = encounter.replace_creature(
+        encounter.creature("runner").model_copy(update={"x": 2, "y": 2})
+    )
+    situation = attack_situation(index, where, combat, srd, "orc", "runner", AXE)
+    taken = resolve_opportunity(
+        where,
+        combat,
+        srd,
+        offer,
+        take=True,
+        profile=AXE,
+        situation=situation,
+        options=AttackOptions(d20=(18,), damage_rolls=(4,)),
+    )
+    assert (
+        taken.result.attack is not None and taken.result.attack.hit and taken.result.move_continues
+    )
+
+
+def test_unarmed_strike_profile(rulesets: dict[str, Ruleset]) -> None:
+    from battlemap.rules.attacks import unarmed_strike
+
+    weak = creature("kid", strength=6)
+    assert unarmed_strike(rulesets["srd-5e"], weak, 2).damage == (DamageRoll("0", "bludgeoning"),)
+    assert unarmed_strike(rulesets["gms-den"], weak, 2).damage == (DamageRoll("1", "bludgeoning"),)
+    assert unarmed_strike(
+        rulesets["final-fantasy-d20"], creature("monk", strength=16), 5
+    ).damage == (DamageRoll("4", "blunt"),)
