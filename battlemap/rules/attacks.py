@@ -142,7 +142,7 @@ class AttackProfile:
             reach_feet=attack.reach or 5,
             range_normal=attack.range_normal,
             range_long=attack.range_long,
-            weapon=attack.name.lower(),
+            weapon=attack.name.lower().replace(" ", "-"),
             thrown=attack.kind is AttackKind.MELEE_OR_RANGED,
             spell=attack.spell,
         )
@@ -636,7 +636,8 @@ def _check_offhand(ruleset: Ruleset, profile: AttackProfile, options: AttackOpti
             raise IllegalActionError(
                 f"{ruleset.name}: two-weapon fighting adds the off-hand dice instead"
             )
-        if (profile.delivery is Delivery.MELEE or not profile.thrown) and not profile.light:
+        # A listed off-hand weapon (gms-den) is light by definition; thrown ones may be thrown.
+        if not (profile.light or profile.weapon in rules.light_weapons):
             raise IllegalActionError(f"{profile.name} is not a light weapon")
         if rules.light_weapons and profile.weapon not in rules.light_weapons:
             listed = ", ".join(rules.light_weapons)

@@ -446,3 +446,19 @@ def test_offhand_attack_after_the_attack_action_spends_the_bonus_action(
         make_attack(
             encounter, combat, srd, "hero", "foe", DAGGER, NEAR, AttackOptions(offhand=True)
         )
+
+
+def test_gms_den_listed_statblock_weapon_counts_as_light(rulesets: dict[str, Ruleset]) -> None:
+    hammer = Attack(
+        name="Light Hammer",
+        kind=AttackKind.MELEE,
+        to_hit=4,
+        reach=5,
+        damage=(Damage(dice="1d4", type="bludgeoning"),),
+    )
+    profile = AttackProfile.from_statblock(hammer)
+    assert profile.weapon == "light-hammer"
+    applied = attack(rulesets, "gms-den", profile=profile, offhand=True, action_id=None, d20=(15,))
+    assert applied.result.hit
+    with pytest.raises(IllegalActionError, match="light"):
+        attack(rulesets, "srd-5e", profile=profile, offhand=True, action_id=None)

@@ -1,0 +1,79 @@
+"""Turn steps that join the turn engine with the damage engine, as one new state each.
+
+``turns.TurnHook`` returns only a combat state, but a death save's natural 20 restores a hit
+point, which lives on the ``Creature``; so instead of a hook, ``next_turn`` ends the turn with
+``turns.end_turn`` and then makes the death saving throw the new creature owes, in one
+``Applied`` (one undo step). It also applies bloodied-brink's Brink of Death pause (no turn
+ends while someone must choose) and Last Breath's farewell at the end of that final turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from battlemap.model.combat import CombatState
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.death import DeathSaveResult, death_save, end_last_breath
+from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.turns import current_creature, end_turn
+from battlemap.rules.vitals import Applied
+
+
+@dataclass(frozen=True)
+class TurnStep:
+    ended: EntityId
+    started: EntityId
+    last_breath_died: bool = False
+    death_save: DeathSaveResult | None = None
+
+
+def death_save_due(encounter: Encounter, combat: CombatState, creature_id: EntityId) -> bool:
+    """At 0 HP, not dead, not stable, not on the Brink and without Last Breath."""
+    if not combat.has(creature_id):
+        return False
+    death = combat.combatant(creature_id).death
+    hp = encounter.creature(creature_id).hp
+    return hp == 0 and not (death.dead or death.stable or death.brink or death.last_breath)
+
+
+def next_turn(
+    encounter: Encounter,
+    combat: CombatState,
+    ruleset: Ruleset,
+    *,
+    death_save_d20: int | None = None,
+    death_save_bonus: int = 0,
+) -> Applied[TurnStep]:
+    """End the current turn, start the next, and roll the death save it owes (``death_save_d20``
+    typed in, else rolled).
+
+    Raises:
+        IllegalActionError: the combat hasn't begun, or someone is on the Brink of Death and
+            the ruleset pauses initiative until they choose.
+    """
+    brink = ruleset.death_saves.brink_of_death
+    if brink is not None and brink.pauses_initiative:
+        waiting = [c for c in combat.combatants if c.death.brink and not c.death.dead]
+        if waiting:
+            names = ", ".join(encounter.creature(c.creature_id).name for c in waiting)
+            raise IllegalActionError(f"initiative is paused: {names} must choose on the Brink")
+    ended = current_creature(combat)
+    died = False
+    state, events = end_turn(combat, ruleset, encounter)
+    if combat.combatant(ended).death.last_breath:
+        applied_breath = end_last_breath(encounter, state, ruleset, ended)
+        assert applied_breath.combat is not None
+        state, events = applied_breath.combat, events + applied_breath.events
+        died = True
+    started = current_creature(state)
+    save = None
+    if death_save_due(encounter, state, started):
+        applied = death_save(
+            encounter, state, ruleset, started, d20=death_save_d20, bonus=death_save_bonus
+        )
+        assert applied.combat is not None
+        encounter, state, events = applied.encounter, applied.combat, events + applied.events
+        save = applied.result
+    return Applied(encounter, state, TurnStep(ended, started, died, save), events)
