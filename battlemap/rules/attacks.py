@@ -38,6 +38,7 @@ from battlemap.rules.damage import (
     damage_into,
     roll_damage,
 )
+from battlemap.rules.economy import spend_attack, take_action
 from battlemap.rules.enums import (
     ActionCost,
     ActionKind,
@@ -420,8 +421,6 @@ def _check_reach(target: Creature, profile: AttackProfile, situation: AttackSitu
 def _spend(work: Work, attacker_id: EntityId, target_id: EntityId, action_id: str | None) -> str:
     if action_id is None or work.log is None:
         return "nothing"
-    from battlemap.rules.economy import spend_attack, take_action
-
     action = work.ruleset.actions.get(action_id)
     if action is None:
         known = ", ".join(sorted(work.ruleset.actions))
@@ -575,7 +574,7 @@ def make_attack(
     if auto_miss is not None:
         hit, critical = False, False
         reasons.append(auto_miss)
-    if hit and not critical and situation.distance_feet <= 5 + 1e-9:
+    if hit and not critical and fumble is None and situation.distance_feet <= 5 + 1e-9:
         crits = _names_with(ruleset, target_c, ConditionEffect.CRIT_WITHIN_5FT)
         if crits:
             critical = True

@@ -26,6 +26,7 @@ from battlemap.model.creature import Size
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import is_incapacitated
+from battlemap.rules.economy import take_action
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.schema import GrappleRules, Ruleset
 from battlemap.rules.vitals import Applied, NotTargetableError, Work
@@ -66,8 +67,6 @@ def _spend(
 ) -> None:
     if action_id is None:
         return
-    from battlemap.rules.economy import take_action
-
     ruleset, encounter = work.ruleset, work.encounter
     work.run(
         lambda s: take_action(s, ruleset, encounter, creature_id, action_id, target_id=target_id)

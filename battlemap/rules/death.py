@@ -24,11 +24,12 @@ Per ruleset (see the rules-sources README):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.economy import take_action
 from battlemap.rules.enums import (
     BrinkOption,
     DeathSaveNatural,
@@ -39,7 +40,7 @@ from battlemap.rules.enums import (
 )
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, Work, dies_at_zero, rounded
+from battlemap.rules.vitals import Applied, NegativeAmountError, Work, dies_at_zero, rounded
 
 UNCONSCIOUS = "unconscious"
 STABLE = "stable"
@@ -483,8 +484,6 @@ def _sentence(
 
 
 def _with(result: BrinkResult, **update: object) -> BrinkResult:
-    from dataclasses import replace
-
     return replace(result, **update)  # type: ignore[arg-type]
 
 
@@ -554,8 +553,6 @@ def stabilize(
     if not waking and (target.hp > 0 or death.stable or death.brink or death.last_breath):
         raise IllegalActionError(f"{target.name} is not dying (HP {target.hp})")
     if spend_action:
-        from battlemap.rules.economy import take_action
-
         use = rules.uses
         current = work.encounter
         work.run(lambda st: take_action(st, ruleset, current, healer_id, use, target_id=target_id))
@@ -629,8 +626,6 @@ def reduce_hp_max(
     Raises:
         NegativeAmountError, AbsentTargetError, DeadTargetError.
     """
-    from battlemap.rules.vitals import NegativeAmountError
-
     if amount < 0:
         raise NegativeAmountError(f"HP maximum reduction must be >= 0, got {amount}")
     work = Work(encounter, combat, ruleset)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.death import wake
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import RestKind, Ruleset
 from battlemap.rules.vitals import Applied, Work
@@ -69,8 +70,6 @@ def _rest(
     work.put_creature(creature.model_copy(update=update))
     woke = False
     if work.death(creature_id).knocked_out:
-        from battlemap.rules.death import wake
-
         wake(work, creature_id)
         woke = True
     exhaustion = None

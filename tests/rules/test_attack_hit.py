@@ -462,3 +462,34 @@ def test_gms_den_listed_statblock_weapon_counts_as_light(rulesets: dict[str, Rul
     assert applied.result.hit
     with pytest.raises(IllegalActionError, match="light"):
         attack(rulesets, "srd-5e", profile=profile, offhand=True, action_id=None)
+
+
+def test_hitting_a_dying_creature_within_5_ft_is_a_crit_and_two_failures(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    srd = rulesets["srd-5e"]
+    encounter, combat = fight(
+        creature("hero"), creature("pc", hp=0, max_hp=30), conditions={"pc": ("unconscious",)}
+    )
+    applied = make_attack(
+        encounter,
+        combat,
+        srd,
+        "hero",
+        "pc",
+        DAGGER,
+        NEAR,
+        AttackOptions(d20=(2, 11), damage_rolls=(7,)),
+    )
+    assert applied.result.roll_mode.mode is RollMode.ADVANTAGE and applied.result.critical
+    assert applied.result.damage is not None and applied.result.damage.zero.failures_added == 2
+    assert applied.combat is not None and applied.combat.combatant("pc").death.failures == 2
+
+
+def test_gms_den_fumble_recovery_is_a_standard_hit_even_on_the_paralyzed(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    applied = attack(
+        rulesets, "gms-den", target=("paralyzed",), d20=(1, 1), fumble_d20=20, damage_rolls=(2,)
+    )
+    assert applied.result.hit and not applied.result.critical
