@@ -158,6 +158,9 @@ class RemoveCreature(Command):
 
 
 Listener = Callable[[Change], None]
+FollowUp = Callable[[Encounter, Encounter], "Command | None"]
+"""Given the encounter before and after a command, a further command to make part of the
+same undo step (the party's sight exploring the fog after a move), or None."""
 
 
 @dataclass
@@ -171,6 +174,7 @@ class Document:
     images: dict[str, bytes] = field(default_factory=dict)
     """Image files the encounter refers to by name (``Background.image``), saved with it."""
     listeners: list[Listener] = field(default_factory=list)
+    follow_ups: list[FollowUp] = field(default_factory=list)
 
     def add_image(self, data: bytes, suffix: str) -> str:
         """Store image bytes and return their name. Names are content hashes, so storing the
@@ -184,6 +188,19 @@ class Document:
 
     def apply(self, command: Command) -> None:
         self._set(command.apply(self.encounter))
+
+    def apply_with_follow_ups(self, command: Command) -> list[Command]:
+        """Apply ``command``, then every follow-up it calls for; return the follow-ups applied
+        so that undo can revert them and redo can replay them without asking again."""
+        before = self.encounter
+        self.apply(command)
+        applied = []
+        for follow_up in list(self.follow_ups):
+            extra = follow_up(before, self.encounter)
+            if extra is not None:
+                self.apply(extra)
+                applied.append(extra)
+        return applied
 
     def revert(self, command: Command) -> None:
         self._set(command.revert(self.encounter))

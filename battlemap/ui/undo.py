@@ -8,17 +8,29 @@ from battlemap.model.document import Command, Document
 
 
 class DocumentCommand(QUndoCommand):
-    """Runs one model ``Command`` against the Document on redo, and reverts it on undo."""
+    """Runs one model ``Command`` against the Document on redo, and reverts it on undo.
+
+    The Document's follow-ups are asked once, on the first redo; later redos replay the
+    same follow-up commands, so redo gives back exactly the state undo took away.
+    """
 
     def __init__(self, document: Document, command: Command) -> None:
         super().__init__(command.text)
         self.document = document
         self.command = command
+        self.follow_ups: list[Command] | None = None
 
     def redo(self) -> None:
+        if self.follow_ups is None:
+            self.follow_ups = self.document.apply_with_follow_ups(self.command)
+            return
         self.document.apply(self.command)
+        for extra in self.follow_ups:
+            self.document.apply(extra)
 
     def undo(self) -> None:
+        for extra in reversed(self.follow_ups or []):
+            self.document.revert(extra)
         self.document.revert(self.command)
 
 

@@ -15,6 +15,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell, FogMode, FogOfWar, hide, reveal
 from battlemap.ui.players.camera import CameraOutlineItem
 from battlemap.ui.players.dm_fog import DmFogOverlay
+from battlemap.ui.players.party_fog import PartyFog
 from battlemap.ui.players.projection import CombatFacts, PlayerView, project
 from battlemap.ui.players.window import PlayerWindow
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
@@ -55,7 +56,9 @@ class PlayersController(QObject):
         self.document = document
         self.undo_stack = undo_stack
         self.settings = settings
-        self.sight = sight
+        self.party_fog = PartyFog()
+        self.sight = sight if sight is not None else self.party_fog.visible
+        document.follow_ups.append(self.party_fog.explore)
         self.combat = combat
         self.window = PlayerWindow(document, main_window)
         self.window.closed.connect(lambda: self.toggle_action.setChecked(False))
@@ -263,7 +266,7 @@ class PlayersController(QObject):
         if not shiboken6.isValid(self.fog_overlay):
             return
         encounter = self.document.encounter
-        sight = self.sight(encounter) if self.sight and encounter.fog.mode.uses_sight else None
+        sight = self.sight(encounter) if encounter.fog.mode.uses_sight else None
         combat = self.combat(encounter) if self.combat else None
         view = project(encounter, sight, combat)
         self.last_view = view

@@ -1,0 +1,60 @@
+"""The party's sight for the fog of war: what it sees now, and what it has explored.
+
+Pure Python (no Qt). The map's spatial index is built once per change of the map and kept
+between queries, as the geometry layer asks.
+"""
+
+from __future__ import annotations
+
+from battlemap.geometry.map_index import MapIndex
+from battlemap.geometry.party_sight import visible_cells
+from battlemap.model.creature import Creature, Side
+from battlemap.model.document import Command, ReplaceEncounterField
+from battlemap.model.encounter import Encounter
+from battlemap.model.fog import Cell
+
+
+def party_viewers(encounter: Encounter) -> list[Creature]:
+    """Party members who can look around: on the map's side of the table and conscious."""
+    return [c for c in encounter.creatures if c.side is Side.PARTY and c.hp > 0]
+
+
+class PartyFog:
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._index: MapIndex | None = None
+        self._last: tuple[tuple[object, ...], frozenset[Cell]] | None = None
+
+    def index_for(self, encounter: Encounter) -> MapIndex:
+        key = (encounter.grid, encounter.walls, encounter.obstacles, encounter.terrain)
+        if self._index is None or self._key != key:
+            self._index, self._key = MapIndex.build(encounter), key
+        return self._index
+
+    def visible(self, encounter: Encounter) -> frozenset[Cell]:
+        fog = encounter.fog
+        radius = float(fog.sight_range_feet) if fog.dark else None
+        index = self.index_for(encounter)
+        viewers = party_viewers(encounter)
+        key = (id(index), radius, tuple((v.x, v.y, v.size) for v in viewers))
+        if self._last is None or self._last[0] != key:  # asked twice per change: once is enough
+            self._last = (key, visible_cells(index, viewers, radius))
+        return self._last[1]
+
+    def explore(self, before: Encounter, after: Encounter) -> Command | None:
+        """The fog change that records what the party now sees as explored, or None.
+
+        Asked after every command (a Document follow-up), so a move and the exploring it
+        causes are one undo step.
+        """
+        fog = after.fog
+        if not fog.mode.uses_sight:
+            return None
+        moved = before.creatures != after.creatures or before.walls != after.walls
+        if not moved and before.fog.mode is fog.mode and before.grid == after.grid:
+            return None
+        explored = fog.explored | self.visible(after)
+        if explored == fog.explored:
+            return None
+        new = fog.model_copy(update={"explored": explored})
+        return ReplaceEncounterField("fog", fog, new, text="Explore")

@@ -1,0 +1,52 @@
+"""Which cells the party sees, for the players' fog of war."""
+
+from __future__ import annotations
+
+from battlemap.geometry.map_index import MapIndex
+from battlemap.geometry.party_sight import visible_cells
+from battlemap.model import Creature, Encounter, Grid, Side, Size, Wall, WallKind
+
+# A 10x6 map split by a wall at x = 5 with a door in it from y = 2 to y = 3.
+WALLS = (
+    Wall(id="w-top", a=(5, 0), b=(5, 2)),  # type: ignore[arg-type]
+    Wall(id="w-bottom", a=(5, 3), b=(5, 6)),  # type: ignore[arg-type]
+)
+HERO = Creature(id="hero", name="Hero", side=Side.PARTY, x=1, y=2)  # type: ignore[arg-type]
+
+
+def index(door_kind: WallKind = WallKind.DOOR, door_open: bool = False) -> MapIndex:
+    door = Wall(id="door", a=(5, 2), b=(5, 3), kind=door_kind, open=door_open)  # type: ignore[arg-type]
+    return MapIndex.build(Encounter(grid=Grid(width=10, height=6), walls=(*WALLS, door)))
+
+
+def test_a_closed_door_hides_the_other_room() -> None:
+    seen = visible_cells(index(), [HERO])
+    assert (0, 0) in seen and (4, 5) in seen
+    assert not any(col >= 5 for col, _ in seen)
+
+
+def test_an_open_door_shows_a_wedge_of_the_other_room() -> None:
+    seen = visible_cells(index(door_open=True), [HERO])
+    assert (6, 2) in seen and (9, 2) in seen  # straight through the doorway
+    assert (9, 5) not in seen  # far corner stays behind the wall
+
+
+def test_windows_let_sight_through() -> None:
+    seen = visible_cells(index(WallKind.WINDOW), [HERO])
+    assert (7, 2) in seen
+
+
+def test_sight_range_limits_what_is_seen_on_a_dark_map() -> None:
+    seen = visible_cells(index(), [HERO], radius_feet=10)  # two cells from the centre (1.5, 2.5)
+    assert (3, 2) in seen
+    assert (4, 2) not in seen  # centre 3 cells away
+
+
+def test_a_viewer_always_sees_its_own_space_and_large_viewers_see_from_their_centre() -> None:
+    ogre = Creature(id="ogre", name="Ogre", size=Size.LARGE, side=Side.PARTY, x=6, y=0)  # type: ignore[arg-type]
+    seen = visible_cells(index(), [ogre], radius_feet=0.1)
+    assert {(6, 0), (7, 0), (6, 1), (7, 1)} <= seen
+
+
+def test_no_viewers_see_nothing() -> None:
+    assert visible_cells(index(), []) == frozenset()
