@@ -509,6 +509,19 @@ def make_attack(
     target_c = work.fighting(target_id)
     if attacker_id == target_id:
         raise InvalidRequestError(f"{attacker.name} can't attack itself")
+    if is_incapacitated(ruleset, attacker_c):
+        names = ", ".join(c.name for c in attacker_c.conditions)
+        raise IllegalActionError(f"{attacker.name} is incapacitated ({names}) and can't attack")
+    charmers = [
+        c.name
+        for c in attacker_c.conditions
+        if c.source_id == target_id
+        and ConditionEffect.CANT_ATTACK_SOURCE in ruleset.condition_effects(c.name)
+    ]
+    if charmers:
+        raise IllegalActionError(
+            f"{attacker.name} is {charmers[0]} by {target.name} and can't attack it"
+        )
     _check_reach(target, profile, situation)
     ac = armor_class(ruleset, target, situation, options)
     if options.knockout:

@@ -207,6 +207,39 @@ def _check_inputs(
             check_type(ruleset, damage_type, f"adjustment {adjustment.source or adjustment.amount}")
 
 
+def defenses_from_text(
+    ruleset: Ruleset,
+    resistances: Sequence[str] = (),
+    immunities: Sequence[str] = (),
+    vulnerabilities: Sequence[str] = (),
+) -> tuple[Defenses, tuple[str, ...]]:
+    """Defenses from stat-block entries such as ``"cold"`` or ``"bludgeoning, piercing, and
+    slashing from nonmagical attacks"``: the ruleset's type names found in each entry.
+
+    Returns the defenses and notes for entries with a qualifier the engine can't judge (the
+    "from nonmagical attacks" part: the DM decides) or with no known type at all.
+    """
+    notes: list[str] = []
+    found: list[tuple[str, ...]] = []
+    for label, entries in (
+        ("resistance", resistances),
+        ("immunity", immunities),
+        ("vulnerability", vulnerabilities),
+    ):
+        types: list[str] = []
+        for entry in entries:
+            words = re.findall(r"[a-z]+", entry.lower())
+            known = [w for w in words if w in ruleset.damage.types]
+            types.extend(t for t in known if t not in types)
+            rest = [w for w in words if w not in ruleset.damage.types and w not in ("and", "or")]
+            if not known:
+                notes.append(f"{label} '{entry}': no damage type of {ruleset.name}")
+            elif rest:
+                notes.append(f"{label} '{entry}': applied to every {', '.join(known)} attack")
+        found.append(tuple(types))
+    return Defenses(found[0], found[2], found[1]), tuple(notes)
+
+
 # --- the pipeline ---------------------------------------------------------------------------
 
 

@@ -493,3 +493,26 @@ def test_gms_den_fumble_recovery_is_a_standard_hit_even_on_the_paralyzed(
         rulesets, "gms-den", target=("paralyzed",), d20=(1, 1), fumble_d20=20, damage_rolls=(2,)
     )
     assert applied.result.hit and not applied.result.critical
+
+
+def test_the_incapacitated_and_the_charmed_cannot_attack(rulesets: dict[str, Ruleset]) -> None:
+    from battlemap.model.combat import ActiveCondition
+
+    srd = rulesets["srd-5e"]
+    encounter, combat = duel()
+    stunned = combat.with_combatant(
+        combat.combatant("hero").model_copy(
+            update={"conditions": (ActiveCondition(name="stunned"),)}
+        )
+    )
+    with pytest.raises(IllegalActionError, match="incapacitated"):
+        make_attack(
+            encounter, stunned, srd, "hero", "foe", DAGGER, NEAR, AttackOptions(action_id=None)
+        )
+    charmed = combat.with_combatant(
+        combat.combatant("hero").model_copy(
+            update={"conditions": (ActiveCondition(name="charmed", source_id="foe"),)}
+        )
+    )
+    with pytest.raises(IllegalActionError, match="charmed"):
+        make_attack(encounter, charmed, srd, "hero", "foe", DAGGER, NEAR)

@@ -247,3 +247,17 @@ def test_bloodied_brink_resistance_and_vulnerability_together(rulesets: dict[str
     )
     assert [s.step for s in result.steps] == ["rolled", "resistance", "vulnerability"]
     assert result.final == 8
+
+
+def test_defenses_from_stat_block_text(rulesets: dict[str, Ruleset]) -> None:
+    from battlemap.rules.damage import defenses_from_text
+
+    defenses, notes = defenses_from_text(
+        rulesets["srd-5e"],
+        resistances=("cold", "bludgeoning, piercing, and slashing from nonmagical attacks"),
+        immunities=("poison",),
+        vulnerabilities=("holy water",),
+    )
+    assert defenses.resistances == ("cold", "bludgeoning", "piercing", "slashing")
+    assert defenses.immunities == ("poison",) and defenses.vulnerabilities == ()
+    assert len(notes) == 2 and "nonmagical" in notes[0] and "holy water" in notes[1]
