@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -108,6 +109,8 @@ class CreatureDock(QDockWidget):
     # --- model -> widgets ------------------------------------------------------
 
     def _on_selection(self) -> None:
+        if not shiboken6.isValid(self.scene):  # the scene empties itself while being destroyed
+            return
         ids = [
             item.creature_id for item in self.scene.selectedItems() if isinstance(item, TokenItem)
         ]
