@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QUndoView, QWidget
 
 from battlemap import APP_NAME, __version__
 from battlemap.io.monsters import SRD_ATTRIBUTION
 from battlemap.model.document import Document
 from battlemap.ui import (
+    combat,
     creature_dock,
     grid_align,
     import_actions,
@@ -24,6 +25,8 @@ from battlemap.ui.players.controller import PlayersController
 from battlemap.ui.style import cell_to_scene
 
 STATUS_MESSAGE_MS = 5000
+LAYOUT_GEOMETRY = "window/geometry"
+LAYOUT_STATE = "window/state"
 
 
 class MainWindow(QMainWindow):
@@ -53,6 +56,7 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self._build_menus()
         self._install_features()
+        self._restore_layout()
         self._update_title()
 
     # --- construction ------------------------------------------------------
@@ -109,13 +113,29 @@ class MainWindow(QMainWindow):
         """Let each feature module add its menus, docks and tools: one line per feature."""
         self.files = install_file_actions(self)
         self.tools = tools.install(self)
-        self.players = PlayersController(self, self.document, self.undo_stack, self.settings)
+        self.players = PlayersController(
+            self, self.document, self.undo_stack, self.settings, combat=combat.combat_facts
+        )
         self.creature_dock = creature_dock.install(self)
         creature_dock.add_token_menu_entries(self)
         self.map_importer = import_actions.install(self)
         self.library_dock = library_dock.install(self)
         self.grid_aligner = grid_align.install(self)
         self.party_dock = party_dock.install(self)
+        self.combat = combat.install(self)
+
+    def _restore_layout(self) -> None:
+        """Docks and toolbars where the DM left them (saved on close; object names key them)."""
+        geometry, state = self.settings.value(LAYOUT_GEOMETRY), self.settings.value(LAYOUT_STATE)
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.settings.setValue(LAYOUT_GEOMETRY, self.saveGeometry())
+        self.settings.setValue(LAYOUT_STATE, self.saveState())
+        super().closeEvent(event)
 
     # --- behaviour -----------------------------------------------------------
 

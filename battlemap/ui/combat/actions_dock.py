@@ -1,0 +1,264 @@
+"""The Actions dock: what the creature whose turn it is can do now, as the engine says.
+
+Each of the ruleset's actions is a button, enabled only when the engine would accept it now;
+a disabled button's tooltip is the engine's reason (asked by a dry run of the same call, so
+the rules live in one place). Attack-like actions open the attack dialog; the others are
+taken at once, one undo step each. End turn and the death saving throw live here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QGridLayout,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battlemap.model.combat import CombatState
+from battlemap.model.ids import EntityId
+from battlemap.rules import economy, movement
+from battlemap.rules.death import death_save
+from battlemap.rules.enums import ActionCost, ActionKind
+from battlemap.rules.schema import ActionDef, Ruleset
+from battlemap.ui.combat.session import CombatSession, EngineStep
+from battlemap.ui.map_scene import MapScene
+from battlemap.ui.token_item import TokenItem
+
+ATTACK_KINDS = frozenset(
+    {
+        ActionKind.ATTACK,
+        ActionKind.OFFHAND_ATTACK,
+        ActionKind.TARGET_STRIKE,
+        ActionKind.CALLED_SHOT,
+    }
+)
+"""Actions the attack dialog resolves (pick an attack and a target, roll, damage)."""
+FALLBACK_TRIGGER = "the trigger happens"
+
+
+def _mark(used: bool) -> str:
+    return "used" if used else "ready"
+
+
+class ActionsDock(QDockWidget):
+    """Buttons for the current creature's actions, End turn, and its death save when due."""
+
+    def __init__(
+        self,
+        session: CombatSession,
+        scene: MapScene,
+        end_turn: QAction,
+        open_attack: Callable[[str], None],
+    ) -> None:
+        super().__init__("Actions")
+        self.setObjectName("actions-dock")
+        self.session = session
+        self.scene = scene
+        self.open_attack = open_attack
+        self.buttons: dict[str, QPushButton] = {}
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.heading = QLabel()
+        font = QFont(self.heading.font())
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        self.heading.setFont(font)
+        layout.addWidget(self.heading)
+        self.economy = QLabel()
+        self.economy.setWordWrap(True)
+        self.economy.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.economy)
+        self.grid_widget = QWidget()
+        self.grid = QGridLayout(self.grid_widget)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.grid_widget)
+
+        saves = QHBoxLayout()
+        self.save_button = QPushButton("Death save")
+        self.save_button.setToolTip("Roll the death saving throw due at the start of this turn")
+        self.save_button.clicked.connect(self.death_save)
+        self.save_die = QSpinBox()
+        self.save_die.setRange(0, 20)
+        self.save_die.setSpecialValueText("app rolls")
+        self.save_die.setToolTip("Type the d20 rolled at the table, or leave 'app rolls'")
+        saves.addWidget(self.save_button)
+        saves.addWidget(self.save_die)
+        layout.addLayout(saves)
+
+        self.attack_action = QAction("Attack…", self)
+        self.attack_action.setShortcut(QKeySequence("A"))
+        self.attack_action.setToolTip(
+            "Open the attack dialog for the creature whose turn it is (A)"
+        )
+        self.attack_action.triggered.connect(lambda: self.open_attack("attack"))
+        self.end_turn = end_turn
+        self.end_button = QPushButton(f"End turn ({end_turn.shortcut().toString()})")
+        self.end_button.setToolTip("End this turn and start the next creature's")
+        self.end_button.clicked.connect(end_turn.trigger)
+        self.end_button.setMinimumHeight(34)
+        layout.addWidget(self.end_button)
+        layout.addStretch(1)
+        self.setWidget(body)
+        session.changed.connect(self.refresh)
+        self.refresh()
+
+    # --- model -> widgets ------------------------------------------------------------
+
+    def current(self) -> EntityId | None:
+        state = self.session.state
+        slot = state.current if state is not None else None
+        return slot.creature_id if slot is not None else None
+
+    def refresh(self) -> None:
+        state = self.session.state
+        creature_id = self.current()
+        ruleset = self.session.ruleset() if state is not None else None
+        if state is None or creature_id is None or ruleset is None:
+            self.heading.setText("No one's turn")
+            self.economy.setText("Start a combat and begin round 1 to act.")
+            self.save_button.setVisible(False)
+            self.save_die.setVisible(False)
+            self.attack_action.setEnabled(False)
+            self.end_button.setEnabled(False)
+            self.grid_widget.setVisible(False)
+            return
+        name = self.session.name(creature_id)
+        self.heading.setText(f"{name}'s turn")
+        self.economy.setText(self._economy_text(state, ruleset, creature_id))
+        shown = {
+            action_id: action
+            for action_id, action in ruleset.actions.items()
+            # Reactions are taken on others' turns; stabilising needs its own check.
+            if action.cost is not ActionCost.REACTION and action.kind is not ActionKind.STABILIZE
+        }
+        if list(shown) != list(self.buttons):
+            self._rebuild_buttons(shown)
+        self.grid_widget.setVisible(True)  # after adding the buttons, so they show at once
+        for action_id, action in shown.items():
+            button = self.buttons[action_id]
+            reason = self.session.why_not(self._probe(creature_id, action_id, action, state))
+            button.setEnabled(reason is None)
+            button.setToolTip(action.description if reason is None else f"Not available: {reason}")
+        attack = self.buttons.get("attack")
+        self.attack_action.setEnabled(attack is not None and attack.isEnabled())
+        self.end_button.setEnabled(True)
+        creature = self.session.encounter.creature(creature_id)
+        combatant = state.combatant(creature_id)
+        due = creature.hp == 0 and not combatant.death.stable and not combatant.death.dead
+        self.save_button.setVisible(due)
+        self.save_die.setVisible(due)
+
+    def _rebuild_buttons(self, shown: dict[str, ActionDef]) -> None:
+        """One button per action, two columns (only when the ruleset's list changes)."""
+        for button in self.buttons.values():
+            self.grid.removeWidget(button)
+            button.deleteLater()
+        self.buttons.clear()
+        for index, (action_id, action) in enumerate(shown.items()):
+            button = QPushButton(action.name)
+            button.setMinimumHeight(30)
+            button.clicked.connect(lambda _=False, a=action_id: self.take(a))
+            self.grid.addWidget(button, index // 2, index % 2)
+            self.buttons[action_id] = button
+
+    def _economy_text(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> str:
+        combatant = state.combatant(creature_id)
+        turn = combatant.turn
+        budget = movement.movement_budget(state, ruleset, self.session.encounter, creature_id)
+        parts = [
+            f"Action <b>{_mark(turn.action_used)}</b>",
+            f"Bonus <b>{_mark(turn.bonus_action_used)}</b>",
+            f"Reaction <b>{_mark(combatant.reaction_used)}</b>",
+            f"Move <b>{budget.remaining:g} / {budget.total} ft</b>",
+        ]
+        if turn.attacks_left:
+            parts.append(f"Attacks left <b>{turn.attacks_left}</b>")
+        text = " · ".join(parts)
+        if budget.reasons:
+            text += "<br><small>" + "; ".join(budget.reasons) + "</small>"
+        return text
+
+    def _probe(
+        self, creature_id: EntityId, action_id: str, action: ActionDef, state: CombatState
+    ) -> EngineStep:
+        """The engine call that would take this action now (a dry run decides the button)."""
+        if action.kind is ActionKind.ATTACK and state.combatant(creature_id).turn.attacks_left:
+            return lambda s, r, e: economy.spend_attack(s, r, e, creature_id)
+        target = next(
+            (c.creature_id for c in state.combatants if c.creature_id != creature_id), None
+        )
+        return lambda s, r, e: economy.take_action(
+            s,
+            r,
+            e,
+            creature_id,
+            action_id,
+            target_id=target if action.needs_target else None,
+            trigger=FALLBACK_TRIGGER if action.kind is ActionKind.READY else None,
+        )
+
+    # --- widgets -> engine -------------------------------------------------------------
+
+    def take(self, action_id: str) -> None:
+        creature_id = self.current()
+        ruleset = self.session.ruleset()
+        if creature_id is None or ruleset is None:
+            return
+        action = ruleset.actions[action_id]
+        if action.kind in ATTACK_KINDS:
+            self.open_attack(action_id)
+            return
+        target: EntityId | None = None
+        if action.needs_target:
+            chosen = [
+                i.creature_id
+                for i in self.scene.selectedItems()
+                if isinstance(i, TokenItem) and i.creature_id != creature_id
+            ]
+            if not chosen:
+                self.session.refused.emit(
+                    f"{action.name}: select the target's token on the map first"
+                )
+                return
+            target = chosen[0]
+        trigger: str | None = None
+        if action.kind is ActionKind.READY:
+            text, ok = QInputDialog.getText(self, "Ready", "Trigger (when ...):")
+            if not ok or not text.strip():
+                return
+            trigger = text
+        name = self.session.name(creature_id)
+        self.session.step(
+            f"{name}: {action.name}",
+            lambda s, r, e: economy.take_action(
+                s, r, e, creature_id, action_id, target_id=target, trigger=trigger
+            ),
+        )
+
+    def death_save(self) -> None:
+        creature_id = self.current()
+        if creature_id is None:
+            return
+        typed = self.save_die.value() or None
+        applied = self.session.apply(
+            f"{self.session.name(creature_id)}: death save",
+            lambda e, c, r: death_save(e, c, r, creature_id, d20=typed),  # type: ignore[arg-type]
+        )
+        if applied is not None:
+            result = applied.result
+            self.session.reported.emit(
+                f"Death save {result.natural}: {result.effect}"
+                f" ({result.successes} successes, {result.failures} failures)"
+            )
+        self.save_die.setValue(0)

@@ -1,0 +1,582 @@
+"""The attack dialog: pick an attack and a target, see the roll mode and AC with every reason,
+roll in the app or type the physical dice, then the damage the same way.
+
+Non-blocking: the dialog stays open beside the map so the DM can click the target's token,
+and for the next attack of an Extra Attack. Two steps:
+
+1. **Roll to hit**: the d20 (the app's, or one or two faces typed from the table) against the
+   AC. A miss is recorded at once (one undo step: the attack is spent and logged).
+2. **Apply damage** (on a hit): the damage dice (the app's, or the totals typed per part),
+   through the ruleset's pipeline with the target's resistances, vulnerabilities and
+   immunities. The whole attack, hit and damage, is ONE undo step.
+
+The rolled d20 shown in step 1 is the one step 2 records: the combat's dice are a counter-based
+source, so the same engine call on the same state draws the same numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battlemap.geometry import Body, DiagonalRule, MapIndex, cover, distance_feet
+from battlemap.model.combat import CombatEvent
+from battlemap.model.creature import Creature
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.model.statblock import DICE_PATTERN, StatBlock
+from battlemap.rules.attacks import (
+    AttackOptions,
+    AttackProfile,
+    AttackResult,
+    AttackSituation,
+    Delivery,
+    RangeBand,
+    RollMode,
+    armor_class,
+    make_attack,
+    roll_mode,
+)
+from battlemap.rules.damage import DamageRoll, Defenses
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import Applied
+from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.map_scene import MapScene
+from battlemap.ui.token_item import TokenItem
+
+CUSTOM = "__custom__"
+APP_ROLLS = "app rolls"
+NUMBERED = re.compile(r"^(.*\S)\s+\d+$")
+
+
+def find_statblock(
+    creature: Creature, encounter: Encounter, library: dict[str, StatBlock]
+) -> StatBlock | None:
+    """The stat block a creature was made from, by name: the party's, then the library's.
+
+    Numbered copies ("Goblin 3") match their base name. None when nothing matches.
+    """
+    names = [creature.name]
+    match = NUMBERED.match(creature.name)
+    if match:
+        names.append(match.group(1))
+    for name in names:
+        for block in encounter.party:
+            if block.name == name:
+                return block
+        if name in library:
+            return library[name]
+    return None
+
+
+def _types(text: str) -> tuple[str, ...]:
+    return tuple(t.strip().lower() for t in text.split(",") if t.strip())
+
+
+class AttackDialog(QDialog):
+    """One attack at a time by the creature whose turn it is (or any attacker chosen)."""
+
+    def __init__(
+        self,
+        session: CombatSession,
+        scene: MapScene,
+        library: dict[str, StatBlock],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("attack-dialog")
+        self.setWindowTitle("Attack")
+        self.setModal(False)
+        self.session = session
+        self.scene = scene
+        self.library = library
+        self.action_id = "attack"
+        self.preview: Applied[AttackResult] | None = None
+        self._blocks: dict[EntityId, StatBlock | None] = {}
+        layout = QVBoxLayout(self)
+
+        who = QFormLayout()
+        self.attacker = QComboBox()
+        self.attacker.currentIndexChanged.connect(self._attacker_changed)
+        who.addRow("Attacker", self.attacker)
+        self.attack = QComboBox()
+        self.attack.currentIndexChanged.connect(self._attack_changed)
+        who.addRow("Attack", self.attack)
+        target_row = QHBoxLayout()
+        self.target = QComboBox()
+        self.target.currentIndexChanged.connect(self.update_situation)
+        target_row.addWidget(self.target, 1)
+        self.pick = QPushButton("Pick on map")
+        self.pick.setCheckable(True)
+        self.pick.setToolTip("Then click the target's token on the map")
+        target_row.addWidget(self.pick)
+        who.addRow("Target", target_row)
+        layout.addLayout(who)
+
+        self.custom = QGroupBox("Custom attack")
+        custom = QFormLayout(self.custom)
+        self.custom_to_hit = QSpinBox()
+        self.custom_to_hit.setRange(-10, 40)
+        self.custom_to_hit.setPrefix("+")
+        self.custom_to_hit.setValue(4)
+        self.custom_to_hit.valueChanged.connect(self.update_situation)
+        custom.addRow("To hit", self.custom_to_hit)
+        self.custom_dice = QLineEdit("1d6+2")
+        self.custom_dice.setToolTip("Damage dice such as 1d8+3, 2d6 or 5")
+        self.custom_dice.editingFinished.connect(self._parts_changed)
+        custom.addRow("Damage", self.custom_dice)
+        self.custom_type = QComboBox()
+        self.custom_type.currentIndexChanged.connect(self._parts_changed)
+        custom.addRow("Type", self.custom_type)
+        self.custom_ranged = QCheckBox("Ranged")
+        self.custom_ranged.toggled.connect(self.update_situation)
+        custom.addRow(self.custom_ranged)
+        layout.addWidget(self.custom)
+
+        self.situation = QLabel()
+        self.situation.setWordWrap(True)
+        self.situation.setTextFormat(Qt.TextFormat.RichText)
+        self.situation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.situation)
+
+        rolls = QGroupBox("To hit")
+        roll_row = QHBoxLayout(rolls)
+        roll_row.addWidget(QLabel("d20"))
+        self.d20 = [QSpinBox(), QSpinBox()]
+        for spin in self.d20:
+            spin.setRange(0, 20)
+            spin.setSpecialValueText(APP_ROLLS)
+            spin.setToolTip("Type the face rolled at the table, or leave 'app rolls'")
+            roll_row.addWidget(spin)
+        roll_row.addStretch(1)
+        self.roll_button = QPushButton("Roll to hit")
+        self.roll_button.setDefault(True)
+        self.roll_button.clicked.connect(self.roll_to_hit)
+        roll_row.addWidget(self.roll_button)
+        layout.addWidget(rolls)
+
+        self.damage_box = QGroupBox("Damage")
+        damage = QVBoxLayout(self.damage_box)
+        self.parts_row = QFormLayout()
+        damage.addLayout(self.parts_row)
+        self.damage_spins: list[QSpinBox] = []
+        defenses = QFormLayout()
+        self.resist = QLineEdit()
+        self.vulnerable = QLineEdit()
+        self.immune = QLineEdit()
+        for box, label in (
+            (self.resist, "Resists"),
+            (self.vulnerable, "Vulnerable to"),
+            (self.immune, "Immune to"),
+        ):
+            box.setPlaceholderText("damage types, comma-separated")
+            defenses.addRow(label, box)
+        damage.addLayout(defenses)
+        self.apply_button = QPushButton("Apply damage")
+        self.apply_button.clicked.connect(self.apply_damage)
+        damage.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
+        layout.addWidget(self.damage_box)
+
+        self.outcome_label = QLabel()
+        self.outcome_label.setWordWrap(True)
+        self.outcome_label.setTextFormat(Qt.TextFormat.RichText)
+        self.outcome_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.outcome_label)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        layout.addWidget(buttons)
+        scene.selectionChanged.connect(self._on_map_selection)
+        self.resize(460, 600)
+
+    # --- filling --------------------------------------------------------------------
+
+    def open_for(self, action_id: str = "attack") -> None:
+        """Show the dialog for the creature whose turn it is (or keep the chosen attacker)."""
+        self.action_id = action_id
+        state = self.session.state
+        ruleset = self.session.ruleset()
+        if state is None or ruleset is None:
+            self.session.refused.emit("No combat is running: start one in the Initiative dock.")
+            return
+        action = ruleset.actions.get(action_id)
+        self.setWindowTitle(f"{action.name if action else 'Attack'}")
+        self.custom_type.blockSignals(True)
+        self.custom_type.clear()
+        for key, damage_type in ruleset.damage.types.items():
+            self.custom_type.addItem(damage_type.name, key)
+        self.custom_type.blockSignals(False)
+        self.attacker.blockSignals(True)
+        self.attacker.clear()
+        for combatant in state.combatants:
+            self.attacker.addItem(
+                self.session.name(combatant.creature_id), str(combatant.creature_id)
+            )
+        current = state.current
+        if current is not None:
+            self.attacker.setCurrentIndex(self.attacker.findData(str(current.creature_id)))
+        self.attacker.blockSignals(False)
+        self._attacker_changed()
+        self.show()
+        if QGuiApplication.platformName() != "offscreen":  # offscreen can't raise windows
+            self.raise_()
+            self.activateWindow()
+
+    def attacker_id(self) -> EntityId | None:
+        data = self.attacker.currentData()
+        return EntityId(data) if data else None
+
+    def target_id(self) -> EntityId | None:
+        data = self.target.currentData()
+        return EntityId(data) if data else None
+
+    def _statblock(self, creature_id: EntityId) -> StatBlock | None:
+        if creature_id not in self._blocks:
+            creature = self.session.encounter.creature(creature_id)
+            self._blocks[creature_id] = find_statblock(
+                creature, self.session.encounter, self.library
+            )
+        return self._blocks[creature_id]
+
+    def _attacker_changed(self) -> None:
+        attacker = self.attacker_id()
+        state = self.session.state
+        self.attack.blockSignals(True)
+        self.attack.clear()
+        block = self._statblock(attacker) if attacker else None
+        for index, attack in enumerate(block.attacks if block else ()):
+            self.attack.addItem(f"{attack.name} ({attack.to_hit:+d})", index)
+        self.attack.addItem("Custom to-hit and damage…", CUSTOM)
+        self.attack.blockSignals(False)
+        self.target.blockSignals(True)
+        previous = self.target_id()
+        self.target.clear()
+        if state is not None:
+            for combatant in state.combatants:
+                if combatant.creature_id != attacker:
+                    self.target.addItem(
+                        self.session.name(combatant.creature_id), str(combatant.creature_id)
+                    )
+        chosen = self._selected_target() or previous
+        if chosen is not None and self.target.findData(str(chosen)) >= 0:
+            self.target.setCurrentIndex(self.target.findData(str(chosen)))
+        self.target.blockSignals(False)
+        self._attack_changed()
+
+    def _selected_target(self) -> EntityId | None:
+        attacker = self.attacker_id()
+        for item in self.scene.selectedItems():
+            if isinstance(item, TokenItem) and item.creature_id != attacker:
+                return item.creature_id
+        return None
+
+    def _on_map_selection(self) -> None:
+        if not self.isVisible() or not self.pick.isChecked():
+            return
+        chosen = self._selected_target()
+        if chosen is not None and self.target.findData(str(chosen)) >= 0:
+            self.target.setCurrentIndex(self.target.findData(str(chosen)))
+            self.pick.setChecked(False)
+
+    def _attack_changed(self) -> None:
+        self.custom.setVisible(self.attack.currentData() == CUSTOM)
+        self._parts_changed()
+
+    def _parts_changed(self) -> None:
+        while self.parts_row.rowCount():
+            self.parts_row.removeRow(0)
+        self.damage_spins = []
+        profile = self.profile()
+        for part in profile.damage if profile else ():
+            spin = QSpinBox()
+            spin.setRange(-1, 10_000)
+            spin.setValue(-1)
+            spin.setSpecialValueText(APP_ROLLS)
+            spin.setToolTip("Type the total rolled at the table (critical dice included)")
+            self.parts_row.addRow(f"{part.dice} {part.type}", spin)
+            self.damage_spins.append(spin)
+        self.update_situation()
+
+    def profile(self) -> AttackProfile | None:
+        """The chosen attack as the engine takes it (None: a custom entry that isn't valid)."""
+        attacker = self.attacker_id()
+        if attacker is None:
+            return None
+        data = self.attack.currentData()
+        if data == CUSTOM or data is None:
+            dice = self.custom_dice.text().strip()
+            if not re.match(DICE_PATTERN, dice):
+                return None
+            ranged = self.custom_ranged.isChecked()
+            return AttackProfile(
+                name="Custom attack",
+                to_hit=self.custom_to_hit.value(),
+                delivery=Delivery.RANGED if ranged else Delivery.MELEE,
+                damage=(DamageRoll(dice, str(self.custom_type.currentData() or "bludgeoning")),),
+                reach_feet=self.session.encounter.creature(attacker).reach,
+            )
+        block = self._statblock(attacker)
+        assert block is not None
+        return AttackProfile.from_statblock(block.attacks[int(data)])
+
+    # --- the situation -----------------------------------------------------------------
+
+    def situation_now(self, ruleset: Ruleset) -> AttackSituation:
+        """Distance, range band and cover from the geometry, for the chosen pair."""
+        attacker_id, target_id, profile = self.attacker_id(), self.target_id(), self.profile()
+        encounter = self.session.encounter
+        if attacker_id is None or target_id is None or profile is None:
+            return AttackSituation()
+        grid = encounter.grid
+        attacker = Body.from_creature(encounter.creature(attacker_id), grid)
+        target = Body.from_creature(encounter.creature(target_id), grid)
+        rule = DiagonalRule(ruleset.movement.diagonal.value)
+        distance = distance_feet(attacker, target, rule)
+        others = [
+            Body.from_creature(c, grid)
+            for c in encounter.creatures
+            if c.id not in (attacker_id, target_id) and not c.hidden
+        ]
+        found = cover(MapIndex.build(encounter), attacker, target, others)
+        band = RangeBand.REACH
+        attack = self._stat_attack()
+        if profile.delivery is Delivery.RANGED:
+            normal = (attack.range_normal if attack else None) or 10_000
+            long = (attack.range_long if attack else None) or normal
+            band = (
+                RangeBand.NORMAL
+                if distance <= normal
+                else RangeBand.LONG
+                if distance <= long
+                else RangeBand.OUT_OF_RANGE
+            )
+        reasons: tuple[str, ...] = ()
+        if found.source is not None:
+            reasons = (f"{found.degree.value} cover from a {found.source.value}",)
+        return AttackSituation(
+            distance_feet=distance, range_band=band, cover=found.degree, reasons=reasons
+        )
+
+    def _stat_attack(self) -> Any:
+        attacker, data = self.attacker_id(), self.attack.currentData()
+        if attacker is None or data in (CUSTOM, None):
+            return None
+        block = self._statblock(attacker)
+        return block.attacks[int(data)] if block else None
+
+    def update_situation(self) -> None:
+        """Show the roll mode with every reason and the AC with cover; fill the defenses."""
+        self.preview = None
+        self.damage_box.setEnabled(False)
+        self.outcome_label.clear()
+        state, ruleset = self.session.state, self.session.ruleset()
+        attacker_id, target_id, profile = self.attacker_id(), self.target_id(), self.profile()
+        if state is None or ruleset is None or attacker_id is None or target_id is None:
+            self.situation.setText("Choose an attacker and a target.")
+            return
+        if profile is None:
+            self.situation.setText("Type damage dice such as 1d8+3.")
+            return
+        target = self.session.encounter.creature(target_id)
+        block = self._statblock(target_id)
+        self.resist.setText(", ".join(block.damage_resistances) if block else "")
+        self.vulnerable.setText(", ".join(block.damage_vulnerabilities) if block else "")
+        self.immune.setText(", ".join(block.damage_immunities) if block else "")
+        situation = self.situation_now(ruleset)
+        options = AttackOptions(action_id=self.action_id)
+        try:
+            report = roll_mode(
+                ruleset,
+                state.combatant(attacker_id),
+                state.combatant(target_id),
+                profile,
+                situation,
+                options,
+            )
+            ac = armor_class(ruleset, target, situation, options)
+        except ValueError as error:
+            self.situation.setText(f"<b>Can't attack:</b> {error}")
+            return
+        lines = [f"<b>{situation.distance_feet:g} ft</b> · {_cover_text(situation)}"]
+        mode = report.mode.value.capitalize()
+        if report.cancelled:
+            mode = "Normal (advantage and disadvantage cancel)"
+        lines.append(f"<b>Roll: {mode}</b>")
+        for reason in report.advantages:
+            lines.append(f"&nbsp;&nbsp;+ advantage: {reason}")
+        for reason in report.disadvantages:
+            lines.append(f"&nbsp;&nbsp;− disadvantage: {reason}")
+        lines.append(f"<b>Target AC {ac.value}</b> ({', '.join(ac.parts)})")
+        self.situation.setText("<br>".join(lines))
+        two = report.mode is not RollMode.NORMAL
+        self.d20[1].setVisible(two)
+        if not two:
+            self.d20[1].setValue(0)
+
+    # --- rolling ---------------------------------------------------------------------------
+
+    def _options(self, with_damage: bool) -> AttackOptions:
+        faces = tuple(s.value() for s in self.d20 if s.isVisible() and s.value() > 0)
+        typed_damage: tuple[int, ...] | None = None
+        if with_damage and self.damage_spins and all(s.value() >= 0 for s in self.damage_spins):
+            typed_damage = tuple(s.value() for s in self.damage_spins)
+        return AttackOptions(
+            action_id=self.action_id,
+            d20=faces or None,
+            damage_rolls=typed_damage,
+            defenses=Defenses(
+                resistances=_types(self.resist.text()),
+                vulnerabilities=_types(self.vulnerable.text()),
+                immunities=_types(self.immune.text()),
+            ),
+        )
+
+    def _call(self, with_damage: bool) -> Any:
+        attacker_id, target_id, profile = self.attacker_id(), self.target_id(), self.profile()
+        situation_ruleset = self.session.ruleset()
+        assert attacker_id and target_id and profile and situation_ruleset
+        situation = self.situation_now(situation_ruleset)
+        options = self._options(with_damage)
+
+        def call(encounter: Encounter, combat: Any, ruleset: Ruleset) -> Applied[AttackResult]:
+            applied = make_attack(
+                encounter, combat, ruleset, attacker_id, target_id, profile, situation, options
+            )
+            return _with_reasons(applied)
+
+        return call
+
+    def roll_to_hit(self) -> None:
+        """Step 1: the d20 against the AC; a miss is recorded now, a hit waits for damage."""
+        if self.attacker_id() is None or self.target_id() is None or self.profile() is None:
+            self.session.refused.emit("Choose an attacker, an attack and a target")
+            return
+        state, ruleset = self.session.state, self.session.ruleset()
+        if state is None or ruleset is None:
+            return
+        try:
+            preview = self._call(with_damage=False)(self.session.encounter, state, ruleset)
+        except (ValueError, KeyError) as error:
+            self.outcome_label.setText(f"<b>Refused:</b> {error}")
+            self.session.refused.emit(str(error))
+            return
+        outcome = preview.result
+        self.outcome_label.setText(_hit_text(outcome))
+        if not outcome.hit or not outcome.profile.damage:
+            self.session.apply(_step_text(outcome), self._call(with_damage=False))
+            self._reset_dice()
+            return
+        self.preview = preview
+        self.damage_box.setEnabled(True)
+        self.apply_button.setFocus()
+
+    def apply_damage(self) -> None:
+        """Step 2: record the whole attack with its damage as one undo step."""
+        if self.preview is None:
+            return
+        applied = self.session.apply(_step_text(self.preview.result), self._call(with_damage=True))
+        self.preview = None
+        self.damage_box.setEnabled(False)
+        if applied is None:
+            return
+        outcome: AttackResult = applied.result
+        self.outcome_label.setText(_hit_text(outcome) + "<br>" + _damage_text(outcome))
+        if outcome.damage is not None:
+            self.session.reported.emit(_plain_damage(outcome))
+        self._reset_dice()
+
+    def _reset_dice(self) -> None:
+        for spin in (*self.d20, *self.damage_spins):
+            spin.setValue(spin.minimum())
+
+
+def _with_reasons(applied: Applied[AttackResult]) -> Applied[AttackResult]:
+    """Add the roll mode with every reason and the AC parts to the combat log."""
+    result, combat = applied.result, applied.combat
+    if combat is None:
+        return applied
+    report = result.roll_mode
+    adv = "; ".join(report.advantages) or "none"
+    dis = "; ".join(report.disadvantages) or "none"
+    text = (
+        f"{result.profile.name}: advantage: {adv}; disadvantage: {dis} -> {report.mode.value} roll;"
+        f" AC {result.armor_class.value} ({', '.join(result.armor_class.parts)});"
+        f" {'; '.join(result.reasons)}"
+    )
+    if result.notes:
+        text += f"; {'; '.join(result.notes)}"
+    event = CombatEvent(
+        round=combat.round, kind="attack-reasons", creature_id=result.attacker_id, text=text[:2000]
+    )
+    log = list(combat.log)
+    # Put the reasons right after the attack line, before its damage lines.
+    index = max((i for i, e in enumerate(log) if e.kind == "attack"), default=len(log) - 1) + 1
+    log.insert(index, event)
+    return replace(applied, combat=combat.model_copy(update={"log": tuple(log)}))
+
+
+def _cover_text(situation: AttackSituation) -> str:
+    if situation.cover.value == "none":
+        return "no cover"
+    return f"{situation.cover.value} cover" + (
+        f" ({'; '.join(situation.reasons)})" if situation.reasons else ""
+    )
+
+
+def _step_text(result: AttackResult) -> str:
+    return f"Attack with {result.profile.name}"
+
+
+def _hit_text(result: AttackResult) -> str:
+    verdict = "CRITICAL HIT" if result.critical else "HIT" if result.hit else "MISS"
+    colour = "#1b7f3b" if result.hit else "#b3261e"
+    faces = ", ".join(str(f) for f in result.d20_faces)
+    return (
+        f"<span style='font-size:large;color:{colour}'><b>{verdict}</b></span> — d20 [{faces}]"
+        f" → {result.natural}{result.to_hit:+d} = <b>{result.total}</b> vs AC"
+        f" {result.armor_class.value}<br><small>{'; '.join(result.reasons)}</small>"
+    )
+
+
+def _damage_text(result: AttackResult) -> str:
+    damage = result.damage
+    if damage is None:
+        return ""
+    lines = []
+    for instance in damage.instances:
+        steps = " → ".join(
+            [str(instance.rolled)] + [f"{s.after} ({s.reason})" for s in instance.steps[1:]]
+        )
+        lines.append(f"{instance.type}: {steps}")
+    lines.append(f"<b>{damage.total} damage</b>: HP {damage.hp_before} → {damage.hp_after}")
+    if damage.temp_hp_absorbed:
+        lines.append(f"{damage.temp_hp_absorbed} absorbed by temporary HP")
+    if damage.dropped_to_zero:
+        lines.append("<b>dropped to 0 HP</b>" + (" and died" if damage.died else ""))
+    return "<br>".join(lines)
+
+
+def _plain_damage(result: AttackResult) -> str:
+    damage = result.damage
+    assert damage is not None
+    return (
+        f"{result.profile.name}: {damage.total} damage, HP {damage.hp_before} → {damage.hp_after}"
+    )

@@ -1,0 +1,390 @@
+"""The Initiative dock: who acts in what order, the round, whose turn it is.
+
+Before round 1 the DM starts a combat with the creatures on the map (or the selected ones),
+rolls initiative for everyone or for the monsters only (players then type the totals they
+rolled at the table), and begins. During the fight: next and previous turn, drag a row to
+reorder, type a new initiative, add the selected tokens or remove a row. Every change is one
+engine call and one undo step (``CombatSession``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QAction, QBrush, QColor, QDropEvent, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battlemap.model.combat import Combatant, CombatState
+from battlemap.model.ids import EntityId
+from battlemap.rules import initiative, turns
+from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.combat.widgets import rows
+from battlemap.ui.map_scene import MapScene
+from battlemap.ui.style import SIDE_COLOURS
+from battlemap.ui.token_item import TokenItem
+
+CURRENT_BACKGROUND = QColor("#ffe9a8")
+CURRENT_FOREGROUND = QColor("#1d1d1d")
+DOWN_FOREGROUND = QColor("#8a8a8a")
+ID_ROLE = Qt.ItemDataRole.UserRole
+NEXT_TURN_TEXT = "Next turn"
+
+
+class OrderTree(QTreeWidget):
+    """The turn order; rows can be dragged to a new place (top-level only)."""
+
+    reordered = Signal(list)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setColumnCount(4)
+        self.setHeaderLabels(["Init", "Creature", "HP", "Status"])
+        self.setRootIsDecorated(False)
+        self.setUniformRowHeights(True)
+        self.setAlternatingRowColors(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        header = self.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
+
+    def ids(self) -> list[EntityId]:
+        return [EntityId(item.data(0, ID_ROLE)) for item in rows(self)]
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        before = self.ids()
+        super().dropEvent(event)
+        after = self.ids()
+        if after != before and sorted(after) == sorted(before):
+            self.reordered.emit(after)
+
+
+class InitiativeDock(QDockWidget):
+    """Shows the combat's order and round, and drives turns through the engine."""
+
+    def __init__(self, session: CombatSession, scene: MapScene) -> None:
+        super().__init__("Initiative")
+        self.setObjectName("initiative-dock")
+        self.session = session
+        self.scene = scene
+        self.awaiting: set[EntityId] = set()
+        """Party members whose players still have to call out their initiative."""
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.heading = QLabel()
+        heading_font = QFont(self.heading.font())
+        heading_font.setPointSizeF(heading_font.pointSizeF() * 1.35)
+        heading_font.setBold(True)
+        self.heading.setFont(heading_font)
+        self.heading.setWordWrap(True)
+        layout.addWidget(self.heading)
+        self.tree = OrderTree()
+        self.tree.reordered.connect(self._reorder)
+        self.tree.itemSelectionChanged.connect(self._on_row_selected)
+        layout.addWidget(self.tree, 1)
+
+        entry = QHBoxLayout()
+        entry.addWidget(QLabel("Initiative"))
+        self.value = QSpinBox()
+        self.value.setRange(-100, 100)
+        self.value.setToolTip("The total a player rolled at the table, or a new value")
+        entry.addWidget(self.value)
+        self.set_button = QPushButton("Set")
+        self.set_button.setToolTip("Set the selected creature's initiative and re-sort")
+        self.set_button.clicked.connect(self._set_value)
+        entry.addWidget(self.set_button)
+        entry.addStretch(1)
+        layout.addLayout(entry)
+
+        self.next_action = QAction(NEXT_TURN_TEXT, self)
+        self.next_action.setShortcut(QKeySequence("N"))
+        self.next_action.setToolTip("End the current turn and start the next one (N)")
+        self.next_action.triggered.connect(self.next_turn)
+        self.previous_action = QAction("Previous turn", self)
+        self.previous_action.setShortcut(QKeySequence("Shift+N"))
+        self.previous_action.setToolTip("Undo the last turn change (Shift+N)")
+        self.previous_action.triggered.connect(self.previous_turn)
+        self.start_action = QAction("Start combat", self)
+        self.start_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
+        self.start_action.setToolTip(
+            "Start a combat with the selected tokens, or every creature on the map"
+        )
+        self.start_action.triggered.connect(self.start)
+        self.end_action = QAction("End combat", self)
+        self.end_action.triggered.connect(session.end)
+
+        grid = QGridLayout()
+        self.start_button = self._button(self.start_action)
+        self.roll_all = QPushButton("Roll for all")
+        self.roll_all.setToolTip("The app rolls everyone's initiative")
+        self.roll_all.clicked.connect(lambda: self.roll(monsters_only=False))
+        self.roll_monsters = QPushButton("Roll for monsters")
+        self.roll_monsters.setToolTip(
+            "The app rolls for everyone but the party; players call out theirs and you type them"
+        )
+        self.roll_monsters.clicked.connect(lambda: self.roll(monsters_only=True))
+        self.begin_button = QPushButton("Begin round 1")
+        self.begin_button.clicked.connect(self.begin)
+        self.previous_button = self._button(self.previous_action)
+        self.next_button = self._button(self.next_action)
+        self.add_button = QPushButton("Add selected")
+        self.add_button.setToolTip("Add the tokens selected on the map to the combat")
+        self.add_button.clicked.connect(self.add_selected)
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.setToolTip("Take the selected row out of the combat")
+        self.remove_button.clicked.connect(self.remove_selected)
+        self.end_button = self._button(self.end_action)
+        grid.addWidget(self.start_button, 0, 0, 1, 2)
+        grid.addWidget(self.roll_all, 1, 0)
+        grid.addWidget(self.roll_monsters, 1, 1)
+        grid.addWidget(self.begin_button, 2, 0, 1, 2)
+        grid.addWidget(self.previous_button, 3, 0)
+        grid.addWidget(self.next_button, 3, 1)
+        grid.addWidget(self.add_button, 4, 0)
+        grid.addWidget(self.remove_button, 4, 1)
+        grid.addWidget(self.end_button, 5, 0, 1, 2)
+        layout.addLayout(grid)
+        self.setWidget(body)
+        session.changed.connect(self.refresh)
+        self.refresh()
+
+    def _button(self, action: QAction) -> QToolButton:
+        button = QToolButton()
+        button.setDefaultAction(action)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        button.setMinimumHeight(28)
+        button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        return button
+
+    # --- model -> widgets ----------------------------------------------------------
+
+    def refresh(self) -> None:
+        state = self.session.state
+        self.awaiting = {i for i in self.awaiting if state is not None and state.has(i)}
+        running = state is not None and state.started
+        setting_up = state is not None and not state.started
+        self.start_button.setVisible(state is None)
+        self.start_action.setEnabled(state is None)
+        for widget in (self.roll_all, self.roll_monsters, self.begin_button):
+            widget.setVisible(setting_up)
+        self.previous_button.setVisible(running)
+        self.next_button.setVisible(running)
+        self.next_action.setEnabled(running)
+        self.previous_action.setEnabled(running)
+        self.end_action.setEnabled(state is not None)
+        self.end_button.setVisible(state is not None)
+        self.add_button.setVisible(state is not None)
+        self.remove_button.setVisible(state is not None)
+        self.value.setEnabled(state is not None)
+        self.set_button.setEnabled(state is not None)
+        self._fill(state)
+
+    def _heading(self, state: CombatState | None) -> str:
+        if state is None:
+            return "No combat"
+        if not state.started:
+            if not state.order:
+                return "Setting up: roll initiative"
+            if self.awaiting:
+                names = ", ".join(sorted(self.session.name(i) for i in self.awaiting))
+                return f"Setting up: waiting for {names}"
+            return "Setting up: ready to begin"
+        current = state.current
+        who = self.session.name(current.creature_id) if current else "?"
+        return f"Round {state.round} · {who}'s turn"
+
+    def _fill(self, state: CombatState | None) -> None:
+        self.heading.setText(self._heading(state))
+        selected = self.selected_id()
+        blocker = QSignalBlocker(self.tree)
+        self.tree.clear()
+        if state is None:
+            del blocker
+            return
+        ids = [s.creature_id for s in state.order] or [c.creature_id for c in state.combatants]
+        current = state.current
+        bold = QFont(self.tree.font())
+        bold.setBold(True)
+        for index, creature_id in enumerate(ids):
+            combatant = state.combatant(creature_id)
+            try:
+                creature = self.session.encounter.creature(creature_id)
+            except KeyError:
+                continue
+            init = (
+                "?"
+                if creature_id in self.awaiting or combatant.initiative is None
+                else str(combatant.initiative)
+            )
+            extra = state.order[index].extra if state.order else False
+            status = _status(combatant, creature.hp, extra)
+            item = QTreeWidgetItem(
+                [init, creature.name, f"{creature.hp}/{creature.max_hp}", status]
+            )
+            item.setData(0, ID_ROLE, str(creature_id))
+            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsDropEnabled)
+            item.setForeground(1, QBrush(SIDE_COLOURS[creature.side].darker(115)))
+            item.setTextAlignment(0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            item.setToolTip(1, f"{creature.name} ({creature.side.value}), AC {creature.ac}")
+            if combatant.death.dead or creature.hp == 0:
+                for column in range(4):
+                    item.setForeground(column, QBrush(DOWN_FOREGROUND))
+            if current is not None and index == state.turn_index:
+                for column in range(4):
+                    item.setBackground(column, QBrush(CURRENT_BACKGROUND))
+                    item.setFont(column, bold)
+                    if not (combatant.death.dead or creature.hp == 0) and column != 1:
+                        item.setForeground(column, QBrush(CURRENT_FOREGROUND))
+                item.setText(1, f"▶ {creature.name}")
+            self.tree.addTopLevelItem(item)
+            if str(creature_id) == selected:
+                item.setSelected(True)
+        del blocker
+
+    def selected_id(self) -> EntityId | None:
+        items = self.tree.selectedItems()
+        return EntityId(items[0].data(0, ID_ROLE)) if items else None
+
+    def _on_row_selected(self) -> None:
+        """Select the row's token on the map so the Creature dock shows it."""
+        creature_id = self.selected_id()
+        token = self.scene.tokens.get(creature_id) if creature_id else None
+        if token is None:
+            return
+        state = self.session.state
+        if state is not None and creature_id is not None and state.has(creature_id):
+            value = state.combatant(creature_id).initiative
+            self.value.setValue(value if value is not None else 10)
+        self.scene.clearSelection()
+        token.setSelected(True)
+
+    # --- widgets -> engine ----------------------------------------------------------
+
+    def _selected_tokens(self) -> list[EntityId]:
+        return [i.creature_id for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
+
+    def start(self) -> None:
+        """Start with the selected tokens when two or more are selected, else everyone."""
+        chosen = self._selected_tokens()
+        self.awaiting.clear()
+        self.session.start(chosen if len(chosen) >= 2 else None)
+
+    def roll(self, monsters_only: bool) -> None:
+        """Roll initiative; with ``monsters_only`` the party's values wait for the DM's entry."""
+        state = self.session.state
+        if state is None:
+            return
+        party = self.session.party_ids()
+        if self.session.step("Roll initiative", initiative.roll_initiative) and monsters_only:
+            self.awaiting = {c.creature_id for c in state.combatants if c.creature_id in party}
+            self.session.reported.emit("Type each player's initiative, then press Set.")
+        else:
+            self.awaiting = set()
+        self.refresh()
+
+    def begin(self) -> None:
+        if self.awaiting:
+            names = ", ".join(sorted(self.session.name(i) for i in self.awaiting))
+            self.session.refused.emit(f"Enter the initiative of {names} first")
+            return
+        self.session.step("Begin combat", turns.begin_combat)
+
+    def next_turn(self) -> None:
+        self.session.step(NEXT_TURN_TEXT, turns.end_turn)
+
+    def previous_turn(self) -> None:
+        """Go back one turn by undoing the last turn change, if it is the last step."""
+        stack = self.session.undo_stack
+        if stack.canUndo() and stack.undoText() == NEXT_TURN_TEXT:
+            stack.undo()
+        else:
+            self.session.refused.emit(
+                "Previous turn undoes the last turn change; other steps came after it"
+                " (use Undo to step back through them)"
+            )
+
+    def _set_value(self) -> None:
+        creature_id = self.selected_id()
+        if creature_id is None:
+            self.session.refused.emit("Select a row first")
+            return
+        value = self.value.value()
+        name = self.session.name(creature_id)
+        if self.session.step(
+            f"Initiative of {name}",
+            lambda s, r, e: initiative.set_initiative(s, r, e, creature_id, value),
+        ):
+            self.awaiting.discard(creature_id)
+            self.refresh()
+
+    def _reorder(self, ids: list[EntityId]) -> None:
+        state = self.session.state
+        if state is None or not state.order:
+            self.refresh()
+            return
+        if not self.session.step(
+            "Reorder initiative", lambda s, r, e: initiative.reorder(s, e, ids)
+        ):
+            self.refresh()
+
+    def add_selected(self) -> None:
+        state = self.session.state
+        if state is None:
+            return
+        for creature_id in self._selected_tokens():
+            if not state.has(creature_id):
+                self._add(creature_id)
+                state = self.session.state
+                if state is None:
+                    return
+
+    def _add(self, creature_id: EntityId) -> None:
+        self.session.step(
+            f"Add {self.session.name(creature_id)} to the combat",
+            lambda s, r, e: turns.add_combatant(s, r, e, creature_id),
+        )
+
+    def remove_selected(self) -> None:
+        creature_id = self.selected_id()
+        if creature_id is None:
+            self.session.refused.emit("Select a row to remove")
+            return
+        self.session.step(
+            f"Remove {self.session.name(creature_id)} from the combat",
+            lambda s, r, e: turns.remove_combatant(s, r, e, creature_id),
+        )
+
+
+def _status(combatant: Combatant, hp: int, extra: bool) -> str:
+    """Down, dying or dead, surprise, an extra turn and the conditions, for the Status column."""
+    death = combatant.death
+    parts: list[str] = []
+    if death.dead:
+        return "dead"
+    if hp == 0:
+        parts.append("stable" if death.stable else f"dying {death.successes}✓ {death.failures}✗")
+    if combatant.surprised and combatant.turns_taken == 0:
+        parts.append("surprised")
+    if extra:
+        parts.append("extra turn")
+    parts.extend(c.name for c in combatant.conditions)
+    return ", ".join(parts)

@@ -1,0 +1,126 @@
+"""The Log dock: every event of the combat with its reasons, filterable and copyable.
+
+The rows are the combat state's own log (``CombatState.log``), so undo removes the lines of
+the undone step. A filter box matches text; a kind box shows one kind of event (rolls,
+attacks, damage...). Ctrl+C copies the selected rows, "Copy all" what the filter shows.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battlemap.model.combat import CombatEvent
+from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.combat.widgets import rows
+
+ALL_KINDS = "All events"
+
+
+class LogDock(QDockWidget):
+    """The combat log as a table of round, kind and text."""
+
+    def __init__(self, session: CombatSession) -> None:
+        super().__init__("Combat log")
+        self.setObjectName("combat-log-dock")
+        self.session = session
+        self._shown: tuple[CombatEvent, ...] = ()
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 6, 6, 6)
+        bar = QHBoxLayout()
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter: a name, 'advantage', 'fire'…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._apply_filter)
+        bar.addWidget(self.filter, 1)
+        self.kind = QComboBox()
+        self.kind.addItem(ALL_KINDS)
+        self.kind.setToolTip("Show one kind of event")
+        self.kind.currentTextChanged.connect(self._apply_filter)
+        bar.addWidget(self.kind)
+        self.copy_all = QPushButton("Copy all")
+        self.copy_all.setToolTip("Copy every line the filter shows, as text")
+        self.copy_all.clicked.connect(lambda: self.copy(selected_only=False))
+        bar.addWidget(self.copy_all)
+        layout.addLayout(bar)
+        self.table = QTreeWidget()
+        self.table.setHeaderLabels(["Rnd", "Kind", "Event"])
+        self.table.setRootIsDecorated(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(True)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        header = self.table.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+        copy = QAction("Copy", self.table)
+        copy.setShortcut(QKeySequence.StandardKey.Copy)
+        copy.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        copy.triggered.connect(lambda: self.copy(selected_only=True))
+        self.table.addAction(copy)
+        self.setWidget(body)
+        session.changed.connect(self.refresh)
+        self.refresh()
+
+    # --- model -> rows ------------------------------------------------------------
+
+    def refresh(self) -> None:
+        state = self.session.state
+        log = state.log if state is not None else ()
+        if log[: len(self._shown)] != self._shown:
+            self.table.clear()  # undone or a different combat: start over
+            self._shown = ()
+        new = log[len(self._shown) :]
+        if not new:
+            return
+        kinds = {self.kind.itemText(i) for i in range(self.kind.count())}
+        for event in new:
+            name = self.session.name(event.creature_id) if event.creature_id else ""
+            item = QTreeWidgetItem([str(event.round), event.kind, event.text])
+            item.setToolTip(2, event.text if not name else f"{name}: {event.text}")
+            item.setTextAlignment(0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+            self.table.addTopLevelItem(item)
+            item.setHidden(not self._matches(item))
+            if event.kind not in kinds:
+                kinds.add(event.kind)
+                self.kind.addItem(event.kind)
+        self._shown = log
+        self.table.scrollToBottom()
+
+    def _matches(self, item: QTreeWidgetItem) -> bool:
+        kind = self.kind.currentText()
+        if kind != ALL_KINDS and item.text(1) != kind:
+            return False
+        needle = self.filter.text().strip().lower()
+        return not needle or needle in item.text(2).lower() or needle in item.text(1).lower()
+
+    def _apply_filter(self) -> None:
+        for item in rows(self.table):
+            item.setHidden(not self._matches(item))
+
+    def visible_lines(self, selected_only: bool) -> list[str]:
+        """The rows as text (``round N  kind  text``), as shown or as selected."""
+        lines = []
+        for item in rows(self.table):
+            if item.isHidden() or (selected_only and not item.isSelected()):
+                continue
+            lines.append(f"round {item.text(0)}\t{item.text(1)}\t{item.text(2)}")
+        return lines
+
+    def copy(self, selected_only: bool) -> None:
+        QGuiApplication.clipboard().setText("\n".join(self.visible_lines(selected_only)))

@@ -1,0 +1,158 @@
+"""A scripted two-round combat (srd-5e) driven through the combat docks and attack dialog."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QPushButton
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
+from battlemap.ui.main_window import MainWindow
+
+FIGHTER = StatBlock(
+    name="Fighter",
+    type="humanoid",
+    armor_class=16,
+    hit_points=20,
+    attacks=(
+        Attack(
+            name="Longsword",
+            kind=AttackKind.MELEE,
+            to_hit=5,
+            reach=5,
+            damage=(Damage(dice="1d8+3", type="slashing"),),
+        ),
+    ),
+)
+
+
+@pytest.fixture
+def combat_window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    creatures = (
+        Creature(
+            id="c-fighter", name="Fighter", side=Side.PARTY, x=2, y=2, hp=20, max_hp=20, ac=16
+        ),
+        Creature(id="c-zombie", name="Zombie", side=Side.HOSTILE, x=3, y=2, hp=8, max_hp=8, ac=8),
+    )
+    encounter = Encounter(grid=Grid(width=12, height=10), creatures=creatures, party=(FIGHTER,))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(Document(encounter), settings=settings)
+    qtbot.addWidget(window)
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    window.combat.session.seed_source = lambda: 7
+    return window
+
+
+def click(qtbot: QtBot, button: QPushButton) -> None:
+    assert button.isVisible() and button.isEnabled(), button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def test_two_rounds_attack_resistance_drop_and_undo(
+    qtbot: QtBot, combat_window: MainWindow
+) -> None:
+    window = combat_window
+    ui = window.combat
+    initiative, actions, dialog = ui.initiative, ui.actions, ui.attack_dialog
+    document = window.document
+
+    # Start, roll for the monsters, type the player's initiative, begin.
+    qtbot.mouseClick(initiative.start_button, Qt.MouseButton.LeftButton)
+    assert document.encounter.combat is not None
+    click(qtbot, initiative.roll_monsters)
+    assert "Fighter" in initiative.heading.text()  # waiting for the player's roll
+    click(qtbot, initiative.begin_button)  # refused: the Fighter's value is missing
+    assert not document.encounter.combat.started
+    assert "Fighter" in window.statusBar().currentMessage()
+    fighter_row = next(
+        i
+        for i in range(initiative.tree.topLevelItemCount())
+        if initiative.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) == "c-fighter"
+    )
+    initiative.tree.setCurrentItem(initiative.tree.topLevelItem(fighter_row))
+    initiative.value.setValue(25)
+    click(qtbot, initiative.set_button)
+    click(qtbot, initiative.begin_button)
+    combat = document.encounter.combat
+    assert combat.round == 1 and combat.current.creature_id == "c-fighter"
+    assert initiative.heading.text() == "Round 1 · Fighter's turn"
+    assert initiative.tree.topLevelItem(0).text(1) == "▶ Fighter"
+
+    # Round 1, Fighter: a Longsword attack with typed-in dice, damage with resistance.
+    qtbot.keyClick(window.view, Qt.Key.Key_A)  # the Attack shortcut
+    assert dialog.isVisible()
+    assert dialog.target_id() == "c-zombie"
+    assert dialog.attack.currentText() == "Longsword (+5)"
+    assert "Roll: Normal" in dialog.situation.text() and "AC 8" in dialog.situation.text()
+    dialog.d20[0].setValue(12)
+    click(qtbot, dialog.roll_button)
+    assert (
+        "HIT" in dialog.outcome_label.text() and "12+5 = <b>17</b>" in dialog.outcome_label.text()
+    )
+    assert document.encounter.combat == combat  # nothing recorded before the damage
+    dialog.resist.setText("slashing")
+    dialog.damage_spins[0].setValue(9)
+    click(qtbot, dialog.apply_button)
+    zombie = document.encounter.creature("c-zombie")
+    assert zombie.hp == 4  # 9 slashing halved (rounded down) by resistance
+    assert "9 → 4 (resistance" in dialog.outcome_label.text()
+    log_text = "\n".join(ui.log.visible_lines(selected_only=False))
+    assert "advantage: none; disadvantage: none -> normal roll" in log_text
+    assert "Zombie takes 4 damage: HP 8 -> 4" in log_text
+
+    # The action is spent: Dodge is refused and says why.
+    dodge = actions.buttons["dodge"]
+    assert not dodge.isEnabled()
+    assert dodge.toolTip() == "Not available: Fighter has already used its action this turn"
+
+    click(qtbot, actions.end_button)
+    assert document.encounter.combat.current.creature_id == "c-zombie"
+    # Round 1, Zombie: takes Dodge; then every other action is refused with the reason.
+    click(qtbot, actions.buttons["dodge"])
+    assert document.encounter.combat.combatant("c-zombie").dodging
+    dash = actions.buttons["dash"]
+    assert not dash.isEnabled()
+    assert dash.toolTip() == "Not available: Zombie has already used its action this turn"
+
+    before_last_three = document.encounter
+    qtbot.keyClick(window.view, Qt.Key.Key_N)  # next turn: round 2
+    assert document.encounter.combat.round == 2
+    assert initiative.heading.text() == "Round 2 · Fighter's turn"
+
+    # Round 2, Fighter: the Zombie dodges (disadvantage, two typed d20) and drops to 0.
+    window.combat.open_attack()
+    assert "disadvantage: target is Dodging" in dialog.situation.text()
+    assert dialog.d20[1].isVisible()
+    dialog.d20[0].setValue(19)
+    dialog.d20[1].setValue(11)
+    click(qtbot, dialog.roll_button)
+    assert "d20 [19, 11] → 11+5" in dialog.outcome_label.text()
+    dialog.damage_spins[0].setValue(10)
+    assert dialog.resist.text() == ""  # the target's defenses come from its stat block (none)
+    dialog.resist.setText("slashing")
+    click(qtbot, dialog.apply_button)
+    assert document.encounter.creature("c-zombie").hp == 0
+    assert document.encounter.combat.combatant("c-zombie").death.dead  # monsters die at 0
+    assert "dropped to 0 HP" in dialog.outcome_label.text()
+    zombie_row = initiative.tree.topLevelItem(1)
+    assert zombie_row.text(3) == "dead"
+
+    click(qtbot, actions.end_button)
+    assert document.encounter.combat.current.creature_id == "c-zombie"
+
+    # Undo the last three steps: exactly the state before them.
+    for _ in range(3):
+        window.undo_stack.undo()
+    assert document.encounter == before_last_three
+    assert initiative.heading.text() == "Round 1 · Zombie's turn"
+    assert not actions.buttons["dash"].isEnabled()
+
+    # The players' window gets the turn facts.
+    facts = window.players.combat(document.encounter)  # type: ignore[misc]
+    assert facts is not None and facts.round == 1 and facts.acting == "c-zombie"
