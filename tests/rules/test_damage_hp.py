@@ -155,3 +155,17 @@ def test_hp_stays_within_zero_and_max(
         assert hero.temp_hp >= 0
         if ruleset.hit_points.temp_hp_stacking.value == "stack-to-cap":
             assert hero.temp_hp <= 20  # half of 40
+
+
+def test_damage_and_healing_outside_a_combat_change_only_hp(rulesets: dict[str, Ruleset]) -> None:
+    from tests.rules.fighters import encounter_of
+
+    srd = rulesets["srd-5e"]
+    encounter = encounter_of(creature("hero", hp=10, temp_hp=3))
+    hit = apply_damage(encounter, None, srd, "hero", [DamageInstance(8, "fire")])
+    assert hit.combat is None and hit.encounter.creature("hero").hp == 5
+    assert [e.kind for e in hit.events][-1] == "damage"
+    down = apply_damage(hit.encounter, None, srd, "hero", [DamageInstance(9, "fire")])
+    assert down.encounter.creature("hero").hp == 0 and down.result.zero.unconscious
+    up = heal(down.encounter, None, srd, "hero", 4)
+    assert up.encounter.creature("hero").hp == 4 and up.result.woke
