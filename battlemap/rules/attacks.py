@@ -404,6 +404,17 @@ def armor_class(
     return ArmorClassReport(target.ac, value, tuple(parts))
 
 
+def cover_save_bonus(ruleset: Ruleset, degree: CoverDegree) -> int:
+    """The cover bonus to a Dexterity saving throw (+2 half, +5 three-quarters), per ruleset."""
+    cover = ruleset.attacks.cover
+    if not cover.applies_to_dex_saves:
+        return 0
+    return {
+        CoverDegree.HALF: cover.half_bonus,
+        CoverDegree.THREE_QUARTERS: cover.three_quarters_bonus,
+    }.get(degree, 0)
+
+
 # --- the attack ------------------------------------------------------------------------------
 
 
@@ -559,7 +570,7 @@ def make_attack(
                 report.advantages, (*report.disadvantages, f"called shot ({options.called_shot})")
             )
     if options.target_strike is not None:
-        stamina, maximise, report = _target_strike(ruleset, report, options)
+        stamina, maximise, report = _target_strike(ruleset, profile, report, options)
     action_id = options.action_id
     if options.offhand and action_id == "attack" and "offhand-attack" in ruleset.actions:
         action_id = "offhand-attack"  # the bonus-action attack, after the Attack action
@@ -666,11 +677,13 @@ def _check_offhand(ruleset: Ruleset, profile: AttackProfile, options: AttackOpti
 
 
 def _target_strike(
-    ruleset: Ruleset, report: RollModeReport, options: AttackOptions
+    ruleset: Ruleset, profile: AttackProfile, report: RollModeReport, options: AttackOptions
 ) -> tuple[int, bool, RollModeReport]:
     rules = ruleset.attacks.target_strike
     if rules is None:
         raise IllegalActionError(f"{ruleset.name} has no target strike")
+    if profile.spell:
+        raise IllegalActionError("a target strike is made with a weapon or an unarmed strike")
     if rules.not_if_already_disadvantaged and report.mode is RollMode.DISADVANTAGE:
         raise IllegalActionError("no target strike: the attack roll already has disadvantage")
     if options.attack_penalty <= -rules.not_with_penalty_at_least:

@@ -80,6 +80,7 @@ def die(work: Work, creature_id: EntityId, reason: str, revival: str = "") -> No
         revival=revival,
     )
     work.add("death", f"{work.name(creature_id)} dies ({reason})", creature_id)
+    work.release_grapples(creature_id, f"{work.name(creature_id)} died")
 
 
 def wake(work: Work, creature_id: EntityId) -> None:

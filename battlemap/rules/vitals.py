@@ -29,7 +29,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import Log, Outcome, name_of
 from battlemap.rules.conditions import apply_condition, remove_condition
-from battlemap.rules.enums import ExhaustionEffect, MonsterDeathAtZero, Rounding
+from battlemap.rules.enums import ConditionEffect, ExhaustionEffect, MonsterDeathAtZero, Rounding
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import Ruleset
 
@@ -240,6 +240,25 @@ class Work:
                 value=value,
             )
         )
+        if ConditionEffect.INCAPACITATED in ruleset.condition_effects(name):
+            self.release_grapples(creature_id, f"{self.name(creature_id)} is {name}")
+
+    def release_grapples(self, grappler_id: EntityId, why: str) -> None:
+        """Grappled ends on everyone this creature grapples (it is incapacitated or dead)."""
+        if self.log is None:
+            return
+        for other in self.log.state.combatants:
+            held = [
+                c for c in other.conditions if c.name == "grappled" and c.source_id == grappler_id
+            ]
+            if held:
+                kept = tuple(c for c in other.conditions if c not in held)
+                self.put(other.model_copy(update={"conditions": kept}))
+                self.add(
+                    "condition-ends",
+                    f"{self.name(other.creature_id)} is no longer grappled ({why})",
+                    other.creature_id,
+                )
 
     def uncondition(self, creature_id: EntityId, name: str) -> None:
         if self.has_condition(creature_id, name):

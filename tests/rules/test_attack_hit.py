@@ -516,3 +516,25 @@ def test_the_incapacitated_and_the_charmed_cannot_attack(rulesets: dict[str, Rul
     )
     with pytest.raises(IllegalActionError, match="charmed"):
         make_attack(encounter, charmed, srd, "hero", "foe", DAGGER, NEAR)
+
+
+def test_cover_bonus_to_dex_saves(rulesets: dict[str, Ruleset]) -> None:
+    from battlemap.rules.attacks import cover_save_bonus
+
+    for ruleset in rulesets.values():
+        assert [cover_save_bonus(ruleset, d) for d in CoverDegree] == [0, 2, 5, 0]
+
+
+def test_no_target_strike_with_a_spell(rulesets: dict[str, Ruleset]) -> None:
+    bolt = AttackProfile(
+        "Fire bolt", 5, Delivery.RANGED, damage=(DamageRoll("1d10", "fire"),), spell=True
+    )
+    with pytest.raises(IllegalActionError, match="weapon"):
+        attack(
+            rulesets,
+            "legends-of-hyrule",
+            profile=bolt,
+            target_strike=TargetStrikePayment.STAMINA,
+            stamina_available=2,
+            situation=AttackSituation(distance_feet=30, range_band=RangeBand.NORMAL),
+        )

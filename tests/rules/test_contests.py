@@ -166,3 +166,15 @@ def test_dragging_halves_speed_unless_two_sizes_smaller(rulesets: dict[str, Rule
     assert dragging_speed(hyrule, 30, Size.MEDIUM, Size.MEDIUM)[0] == 15
     assert dragging_speed(hyrule, 30, Size.MEDIUM, Size.SMALL)[0] == 15
     assert dragging_speed(hyrule, 30, Size.MEDIUM, Size.TINY)[0] == 30
+
+
+def test_grapple_ends_when_the_grappler_drops_or_dies(rulesets: dict[str, Ruleset]) -> None:
+    from battlemap.rules.damage import DamageInstance, apply_damage
+
+    hyrule = rulesets["legends-of-hyrule"]
+    encounter, combat = _grappled("legends-of-hyrule")
+    down = apply_damage(encounter, combat, hyrule, "hero", [DamageInstance(25, "fire")])
+    assert down.combat is not None and not down.combat.combatant("foe").has_condition("grappled")
+    encounter, combat = _grappled("legends-of-hyrule")
+    hurt = apply_damage(encounter, combat, hyrule, "hero", [DamageInstance(5, "fire")])
+    assert hurt.combat is not None and hurt.combat.combatant("foe").has_condition("grappled")
