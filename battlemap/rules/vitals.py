@@ -73,6 +73,13 @@ class Applied(Generic[R]):
     result: R
     events: tuple[CombatEvent, ...]
 
+    def encounter_with_combat(self) -> Encounter:
+        """The new encounter carrying the new combat state (``Encounter.combat``): the one
+        value a single undoable command swaps in."""
+        if self.combat is None:
+            return self.encounter
+        return self.encounter.model_copy(update={"combat": self.combat})
+
 
 def rounded(value: float, rounding: Rounding) -> int:
     """``value`` to a whole number: down is floor, up is ceiling (exact for .0)."""

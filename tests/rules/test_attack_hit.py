@@ -538,3 +538,21 @@ def test_no_target_strike_with_a_spell(rulesets: dict[str, Ruleset]) -> None:
             stamina_available=2,
             situation=AttackSituation(distance_feet=30, range_band=RangeBand.NORMAL),
         )
+
+
+def test_one_new_encounter_for_one_undo_step(rulesets: dict[str, Ruleset]) -> None:
+    encounter, combat = duel()
+    encounter = encounter.model_copy(update={"combat": combat})
+    applied = make_attack(
+        encounter,
+        combat,
+        rulesets["srd-5e"],
+        "hero",
+        "foe",
+        DAGGER,
+        NEAR,
+        AttackOptions(d20=(15,), damage_rolls=(4,)),
+    )
+    after = applied.encounter_with_combat()
+    assert after.combat == applied.combat and after.creature("foe").hp == 26
+    assert encounter.combat == combat and encounter.creature("foe").hp == 30
