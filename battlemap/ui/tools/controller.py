@@ -19,6 +19,7 @@ from battlemap.model.map_commands import remove_entities
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.tools.base import Overlay, PointerEvent, Tool, ToolContext, scene_to_cell_point
 from battlemap.ui.tools.eraser import EraserTool
+from battlemap.ui.tools.fog import FogTool
 from battlemap.ui.tools.icons import tool_icon
 from battlemap.ui.tools.map_settings import MapSettingsDialog
 from battlemap.ui.tools.measure import MeasureTool
@@ -38,6 +39,7 @@ TOOL_CLASSES: tuple[type[Tool], ...] = (
     ObstacleTool,
     TerrainTool,
     EraserTool,
+    FogTool,
 )
 MAP_SETTINGS_SHORTCUT = "Ctrl+Shift+M"
 

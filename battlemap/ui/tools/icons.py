@@ -108,6 +108,18 @@ def _map_settings(p: QPainter, ink: QColor) -> None:
     p.drawLine(QPointF(4, 60), QPointF(60, 60))
 
 
+def _fog(p: QPainter, ink: QColor) -> None:
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QBrush(QColor(60, 60, 90, 200)))
+    for x, y, r in ((22, 34, 14), (36, 28, 16), (46, 38, 12), (30, 42, 12)):
+        p.drawEllipse(QPointF(x, y), r, r)
+    p.setPen(_pen(ink, 3))
+    p.setBrush(QBrush(QColor("#ffffff")))
+    p.drawEllipse(QPointF(32, 34), 9, 6)
+    p.setBrush(QBrush(ink))
+    p.drawEllipse(QPointF(32, 34), 3, 3)
+
+
 PAINTERS: dict[str, Painter] = {
     "select": _select,
     "measure": _measure,
@@ -116,6 +128,7 @@ PAINTERS: dict[str, Painter] = {
     "obstacles": _obstacles,
     "terrain": _terrain,
     "eraser": _eraser,
+    "fog": _fog,
     "map-settings": _map_settings,
 }
 
