@@ -476,14 +476,14 @@ def _faces(
             natural,
             faces,
         )
-        return faces, natural, work_detail(work)
+        return faces, natural, _last_detail(work)
     record = work.roll(expression, f"{who}'s attack roll ({mode.value})", cid)
     faces = tuple(face for sides, face in record.kept if sides == 20) or (record.total,)
     natural = record.natural if record.natural is not None else record.total
     return faces, natural, record.detail
 
 
-def work_detail(work: Work) -> str:
+def _last_detail(work: Work) -> str:
     """The detail of the roll just recorded."""
     return work.log.rolls[-1].detail if work.log is not None and work.log.rolls else ""
 

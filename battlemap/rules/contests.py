@@ -18,7 +18,7 @@ won by the higher total; a tie keeps things as they are, so the one trying loses
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from battlemap.model.combat import CombatState
@@ -261,17 +261,15 @@ def escape(
     combat: CombatState,
     ruleset: Ruleset,
     creature_id: EntityId,
+    contest: Contest = Contest(),
     *,
-    check_bonus: int = 0,
-    skill: str = "Athletics",
     escape_dc: int | None = None,
-    grappler_athletics: int = 0,
-    d20: int | None = None,
-    grappler_d20: int | None = None,
     action_id: str | None = "escape",
 ) -> Applied[ContestResult]:
-    """Escape a grapple (an action). Hyrule: against ``escape_dc`` when the grappler has one
-    (>= succeeds); otherwise a contest with the grappler's Athletics (ties fail).
+    """Escape a grapple (an action): ``contest.bonus`` is the escaper's Athletics or Acrobatics
+    (``defender_skill`` names which), ``contest.defender_bonus`` the grappler's Athletics.
+    legends-of-hyrule: against ``escape_dc`` when the grappler has one (>= succeeds);
+    otherwise (and always in gms-den) a contest where ties fail.
 
     Raises:
         IllegalActionError: no grapple rules, not grappled, economy spent.
@@ -283,39 +281,34 @@ def escape(
     grappled = [c for c in combatant.conditions if c.name == GRAPPLED]
     if not grappled:
         raise IllegalActionError(f"{creature.name} is not grappled")
-    grappler_id = grappled[0].source_id
+    grappler_id = grappled[0].source_id or creature_id
     _spend(work, creature_id, None, action_id)
-    natural = work.d20(f"{creature.name} escapes ({skill})", creature_id, d20)
-    total = natural + check_bonus
     if rules.escape_uses_escape_dc and escape_dc is not None:
-        success = total >= escape_dc
-        g_nat, g_total = None, escape_dc
+        natural = work.d20(
+            f"{creature.name} escapes ({contest.defender_skill})", creature_id, contest.d20
+        )
+        total = natural + contest.bonus
+        g_nat, g_total, success = None, escape_dc, total >= escape_dc
         reason = f"{total} vs escape DC {escape_dc}"
     else:
-        who = grappler_id if grappler_id is not None else creature_id
-        g_nat = work.d20(f"{work.name(who)} holds on (Athletics)", who, grappler_d20)
-        g_total = g_nat + grappler_athletics
-        success = total > g_total
+        natural, total, g_nat, g_total, success = _contest(
+            work,
+            creature_id,
+            grappler_id,
+            contest.bonus,
+            contest.defender_bonus,
+            contest.d20,
+            contest.defender_d20,
+            "escape",
+        )
         reason = f"{total} vs {g_total} (ties fail)"
     if success:
         work.uncondition(creature_id, GRAPPLED)
-    work.add(
-        "escape",
-        f"{creature.name} {'escapes' if success else 'fails to escape'} ({reason})",
-        creature_id,
-    )
+    verb = "escapes" if success else "fails to escape"
+    work.add("escape", f"{creature.name} {verb} ({reason})", creature_id)
+    effect = "free" if success else "none"
     return work.done(
-        ContestResult(
-            "escape",
-            success,
-            False,
-            natural,
-            total,
-            g_nat,
-            g_total,
-            "free" if success else "none",
-            (reason,),
-        )
+        ContestResult("escape", success, False, natural, total, g_nat, g_total, effect, (reason,))
     )
 
 
@@ -325,17 +318,13 @@ def disarm(
     ruleset: Ruleset,
     attacker_id: EntityId,
     target_id: EntityId,
+    contest: Contest = Contest(),
     *,
-    to_hit: int,
-    defender_bonus: int = 0,
-    defender_skill: str = "Athletics",
     distance_feet: float = 5,
-    attacker_d20: int | None = None,
-    defender_d20: int | None = None,
     action_id: str | None = "disarm",
 ) -> Applied[ContestResult]:
-    """gms-den: a weapon attack roll contested by Athletics or Acrobatics; a win knocks the
-    item from the target's grasp (the DM places it).
+    """gms-den: a weapon attack roll (``contest.bonus`` is the to-hit) contested by the target's
+    Athletics or Acrobatics; a win knocks the item from its grasp (the DM places it).
 
     Raises:
         IllegalActionError: no Disarm in this ruleset, economy spent. NotTargetableError.
@@ -350,27 +339,10 @@ def disarm(
     if distance_feet > attacker.reach + 1e-9:
         raise NotTargetableError(f"{work.name(target_id)} is beyond reach")
     _spend(work, attacker_id, target_id, action_id)
-    a, at, d, dt, success = _contest(
-        work,
-        attacker_id,
-        target_id,
-        to_hit,
-        defender_bonus,
-        attacker_d20,
-        defender_d20,
-        "disarm (attack roll)",
-    )
-    reason = f"{at} vs {dt} ({defender_skill}): {'wins' if success else 'fails (ties fail)'}"
-    work.add(
-        "disarm",
-        f"{attacker.name} {'disarms' if success else 'fails to disarm'} {work.name(target_id)}",
-        attacker_id,
-    )
-    return work.done(
-        ContestResult(
-            "disarm", success, False, a, at, d, dt, "disarmed" if success else "none", (reason,)
-        )
-    )
+    result = _athletics(work, attacker_id, target_id, contest, False, "disarm", "disarmed")
+    verb = "disarms" if result.success else "fails to disarm"
+    work.add("disarm", f"{attacker.name} {verb} {work.name(target_id)}", attacker_id)
+    return work.done(result)
 
 
 def grapple_move(
@@ -379,16 +351,14 @@ def grapple_move(
     ruleset: Ruleset,
     grappler_id: EntityId,
     target_id: EntityId,
+    contest: Contest = Contest(defender_skill="Strength"),
     *,
-    strength_bonus: int = 0,
-    target_strength_bonus: int = 0,
     speed_feet: int = 30,
-    grappler_d20: int | None = None,
-    target_d20: int | None = None,
     action_id: str | None = "grapple-move",
 ) -> Applied[ContestResult]:
-    """gms-den: opposed Strength checks; on a higher roll the grappler may move the grappled
-    creature up to ``grapple_move_fraction_of_speed`` x ``speed_feet`` (result ``move_feet``).
+    """gms-den: opposed Strength checks (``contest`` bonuses); on a higher roll the grappler
+    may move the grappled creature up to ``grapple_move_fraction_of_speed`` x ``speed_feet``
+    (result ``move_feet``).
 
     Raises:
         IllegalActionError: no grapple move here, the target isn't grappled by the grappler.
@@ -406,33 +376,10 @@ def grapple_move(
             f"{work.name(target_id)} is not grappled by {work.name(grappler_id)}"
         )
     _spend(work, grappler_id, target_id, action_id)
-    a, at, d, dt, success = _contest(
-        work,
-        grappler_id,
-        target_id,
-        strength_bonus,
-        target_strength_bonus,
-        grappler_d20,
-        target_d20,
-        "grapple move (Strength)",
-    )
-    feet = rules.grapple_move_fraction_of_speed * speed_feet if success else 0
-    reason = f"{at} vs {dt}: {'moves' if success else 'does not move'} the grappled creature"
-    work.add("grapple-move", f"{work.name(grappler_id)}: {reason}", grappler_id)
-    return work.done(
-        ContestResult(
-            "grapple-move",
-            success,
-            False,
-            a,
-            at,
-            d,
-            dt,
-            "moved" if success else "none",
-            (reason,),
-            move_feet=feet,
-        )
-    )
+    result = _athletics(work, grappler_id, target_id, contest, False, "grapple move", "moved")
+    feet = rules.grapple_move_fraction_of_speed * speed_feet if result.success else 0
+    work.add("grapple-move", f"{work.name(grappler_id)}: {result.reasons[0]}", grappler_id)
+    return work.done(replace(result, move_feet=feet))
 
 
 def dragging_speed(ruleset: Ruleset, speed: int, grappler: Size, grappled: Size) -> tuple[int, str]:

@@ -102,28 +102,23 @@ def _grappled(ruleset_id: str) -> tuple[Encounter, CombatState]:
 
 
 def test_escape_against_escape_dc_or_contest(rulesets: dict[str, Ruleset]) -> None:
-    hyrule = rulesets["legends-of-hyrule"]
+    hyrule, gms = rulesets["legends-of-hyrule"], rulesets["gms-den"]
     out = escape(
-        *_grappled("legends-of-hyrule"), hyrule, "foe", check_bonus=3, escape_dc=13, d20=10
+        *_grappled("legends-of-hyrule"), hyrule, "foe", Contest(bonus=3, d20=10), escape_dc=13
     )
     assert out.result.success and out.combat is not None
     assert not out.combat.combatant("foe").has_condition("grappled")
-    assert not escape(
-        *_grappled("legends-of-hyrule"), hyrule, "foe", check_bonus=2, escape_dc=13, d20=10
-    ).result.success
-    gms = escape(
-        *_grappled("gms-den"),
-        rulesets["gms-den"],
-        "foe",
-        check_bonus=3,
-        escape_dc=5,
-        d20=10,
-        grappler_athletics=3,
-        grappler_d20=10,
+    short = escape(
+        *_grappled("legends-of-hyrule"), hyrule, "foe", Contest(bonus=2, d20=10), escape_dc=13
     )
-    assert not gms.result.success  # gms-den ignores escape DCs: 13 vs 13 tie fails
+    assert not short.result.success
+    tie = Contest(bonus=3, defender_bonus=3, d20=10, defender_d20=10)
+    gms_tie = escape(*_grappled("gms-den"), gms, "foe", tie, escape_dc=5)
+    assert not gms_tie.result.success  # gms-den ignores escape DCs: 13 vs 13, a tie fails
+    hyrule_no_dc = escape(*_grappled("legends-of-hyrule"), hyrule, "foe", tie)
+    assert not hyrule_no_dc.result.success and hyrule_no_dc.result.defender_natural == 10
     with pytest.raises(IllegalActionError, match="not grappled"):
-        escape(*ring("gms-den"), rulesets["gms-den"], "foe", action_id=None)
+        escape(*ring("gms-den"), gms, "foe", action_id=None)
 
 
 def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
@@ -133,28 +128,21 @@ def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
         gms,
         "hero",
         "foe",
-        to_hit=5,
-        defender_bonus=2,
-        attacker_d20=10,
-        defender_d20=10,
+        Contest(bonus=5, defender_bonus=2, d20=10, defender_d20=10),
     )
     assert won.result.effect == "disarmed"
     with pytest.raises(IllegalActionError, match="Disarm"):
-        disarm(*ring("legends-of-hyrule"), rulesets["legends-of-hyrule"], "hero", "foe", to_hit=5)
+        disarm(*ring("legends-of-hyrule"), rulesets["legends-of-hyrule"], "hero", "foe", WIN)
     encounter, combat = _grappled("gms-den")
     combat = combat.model_copy(update={"turn_index": 0})
     moved = grapple_move(
-        encounter,
-        combat,
-        gms,
-        "hero",
-        "foe",
-        strength_bonus=3,
-        grappler_d20=10,
-        target_d20=10,
-        speed_feet=30,
+        encounter, combat, gms, "hero", "foe", Contest(bonus=3, d20=10, defender_d20=10)
     )
     assert moved.result.success and moved.result.move_feet == 15
+    held = grapple_move(
+        encounter, combat, gms, "hero", "foe", Contest(bonus=0, d20=10, defender_d20=10)
+    )
+    assert not held.result.success and held.result.move_feet == 0
     with pytest.raises(IllegalActionError):
         grapple_move(*ring("gms-den"), gms, "hero", "foe")
     with pytest.raises(IllegalActionError, match="Grapple Move"):
