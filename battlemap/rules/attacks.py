@@ -505,6 +505,10 @@ def make_attack(
     the attacker, gives away a hidden attacker, knocks a gms-den fumbler prone when
     ``fumble_choice`` says so.
 
+    Choices made after seeing the roll (srd's knock-out "the instant the damage is dealt", the
+    fumble's prone-or-hit-self): the call is pure and the dice are seeded from ``combat``, so
+    call it once to preview, then again with the choice: the same dice come up.
+
     Raises:
         AbsentTargetError / DeadTargetError: attacker or target.
         NotTargetableError: total cover, out of reach or range.

@@ -184,3 +184,24 @@ def test_exhaustion_4_halves_the_maximum_for_healing(rulesets: dict[str, Ruleset
     tired = combat.with_combatant(combat.combatant("pc").model_copy(update={"exhaustion": 4}))
     assert heal(encounter, tired, srd, "pc", 20).result.hp_after == 15
     assert heal(encounter, combat, srd, "pc", 20).result.hp_after == 25
+
+
+def test_knockout_choice_after_the_damage_by_replaying_the_same_dice(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    from battlemap.rules.attacks import AttackOptions, AttackProfile, make_attack
+    from battlemap.rules.damage import DamageRoll
+
+    srd = rulesets["srd-5e"]
+    club = AttackProfile("Greatclub", 30, damage=(DamageRoll("3d8+20", "bludgeoning"),))
+    encounter, combat = fight(
+        creature("brute"), creature("thief", hp=5, max_hp=30, side=Side.HOSTILE)
+    )
+    preview = make_attack(encounter, combat, srd, "brute", "thief", club)
+    assert preview.result.damage is not None and preview.result.damage.died  # a monster at 0
+    chosen = make_attack(
+        encounter, combat, srd, "brute", "thief", club, options=AttackOptions(knockout=True)
+    )
+    assert chosen.result.damage_rolled == preview.result.damage_rolled
+    assert chosen.result.damage is not None and chosen.result.damage.zero.knocked_out
+    assert chosen.combat is not None and chosen.combat.combatant("thief").death.stable
