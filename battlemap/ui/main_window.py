@@ -16,6 +16,7 @@ from battlemap.ui import (
     import_actions,
     library_dock,
     party_dock,
+    ruleset_menu,
     tools,
 )
 from battlemap.ui.file_actions import install as install_file_actions
@@ -112,6 +113,7 @@ class MainWindow(QMainWindow):
     def _install_features(self) -> None:
         """Let each feature module add its menus, docks and tools: one line per feature."""
         self.files = install_file_actions(self)
+        self.rulesets = ruleset_menu.install(self)
         self.tools = tools.install(self)
         self.players = PlayersController(
             self, self.document, self.undo_stack, self.settings, combat=combat.combat_facts

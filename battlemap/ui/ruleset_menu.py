@@ -1,0 +1,108 @@
+"""The Rules menu: pick the encounter's ruleset, and see user ruleset files that were skipped.
+
+The registry holds the shipped rulesets plus the DM's own files from the user data folder
+(``<AppData>/rulesets``). A broken user file is listed under "Ruleset problems" and skipped;
+it never stops the app.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QStandardPaths, QUrl
+from PySide6.QtGui import QAction, QActionGroup, QDesktopServices
+from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
+
+from battlemap.model.document import Change, Document, ReplaceEncounterField
+from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
+from battlemap.ui.undo import push
+
+
+def user_rulesets_dir() -> Path:
+    """Where the DM's own ruleset files live."""
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(base) / "rulesets"
+
+
+def ruleset_title(registry: RulesetRegistry, ruleset_id: str) -> str:
+    try:
+        return f"{registry.get(ruleset_id).name} ({ruleset_id})"
+    except RulesetError:
+        return f"{ruleset_id} (cannot be loaded)"
+
+
+class RulesetMenu(QObject):
+    def __init__(self, window: QMainWindow, document: Document, undo_stack: object) -> None:
+        super().__init__(window)
+        self.window = window
+        self.document = document
+        self.undo_stack = undo_stack
+        self.user_dir = user_rulesets_dir()
+        self.registry = load_registry(self.user_dir)
+        self.menu = QMenu("&Rules", window)
+        help_menu: QMenu = window.help_menu  # type: ignore[attr-defined]
+        window.menuBar().insertMenu(help_menu.menuAction(), self.menu)
+        self.menu.aboutToShow.connect(self._fill)
+        self.group = QActionGroup(self)
+        document.subscribe(self._on_change)
+        self._fill()
+        self._report_problems(quiet=True)
+
+    def _fill(self) -> None:
+        self.menu.clear()
+        current = self.document.encounter.ruleset
+        ids = self.registry.ids()
+        if current not in ids:
+            ids = [*ids, current]
+        for ruleset_id in ids:
+            action = QAction(ruleset_title(self.registry, ruleset_id), self.menu)
+            action.setCheckable(True)
+            action.setChecked(ruleset_id == current)
+            action.setEnabled(ruleset_id in self.registry.sources)
+            action.triggered.connect(lambda _=False, rid=ruleset_id: self.choose(rid))
+            self.group.addAction(action)
+            self.menu.addAction(action)
+        self.menu.addSeparator()
+        self.menu.addAction("&Reload ruleset files", self.reload)
+        self.menu.addAction("Open my &rulesets folder", self.open_folder)
+        problems = self.menu.addAction("Ruleset &problems…", self._report_problems)
+        problems.setEnabled(bool(self.registry.problems))
+
+    def choose(self, ruleset_id: str) -> None:
+        """Play the encounter under ``ruleset_id`` (one undo step)."""
+        old = self.document.encounter.ruleset
+        if ruleset_id != old:
+            command = ReplaceEncounterField("ruleset", old, ruleset_id, text="Change ruleset")
+            push(self.undo_stack, self.document, command)  # type: ignore[arg-type]
+
+    def reload(self) -> None:
+        self.registry = load_registry(self.user_dir)
+        self._fill()
+        self._report_problems(quiet=True)
+
+    def open_folder(self) -> None:
+        self.user_dir.mkdir(parents=True, exist_ok=True)
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.user_dir)))
+
+    def _report_problems(self, quiet: bool = False) -> None:
+        problems = self.registry.problems
+        if not problems:
+            return
+        if quiet:  # at start or reload: a status-bar note, never a blocking dialog
+            count = sum(len(error.problems) for error in problems)
+            self.window.statusBar().showMessage(
+                f"{count} problem(s) in your ruleset files; those files were skipped "
+                "(Rules > Ruleset problems…)",
+                10_000,
+            )
+            return
+        text = "\n".join(str(problem) for error in problems for problem in error.problems)
+        QMessageBox.warning(self.window, "Ruleset problems", f"These files were skipped:\n\n{text}")
+
+    def _on_change(self, change: Change) -> None:
+        if change.other:
+            self._fill()
+
+
+def install(window: QMainWindow) -> RulesetMenu:
+    return RulesetMenu(window, window.document, window.undo_stack)  # type: ignore[attr-defined]
