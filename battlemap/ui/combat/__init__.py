@@ -10,16 +10,19 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QDockWidget, QFormLayout, QMainWindow, QMenu, QScrollArea
 
+from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.ui.combat.actions_dock import ActionsDock
 from battlemap.ui.combat.attack_dialog import AttackDialog
+from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
 from battlemap.ui.combat.session import CombatSession, combat_facts
 
 STATUS_MS = 8000
+LOG_HEIGHT = 200
 
 __all__ = ["CombatUi", "combat_facts", "install"]
 
@@ -33,6 +36,7 @@ class CombatUi:
     actions: ActionsDock
     log: LogDock
     attack_dialog: AttackDialog
+    panel: CombatPanel
 
     def open_attack(self, action_id: str = "attack") -> None:
         self.attack_dialog.open_for(action_id)
@@ -56,7 +60,13 @@ def install(window: QMainWindow) -> CombatUi:
     window.addDockWidget(left, actions)
     window.splitDockWidget(initiative, actions, Qt.Orientation.Vertical)
     window.addDockWidget(bottom, log)
-    ui = CombatUi(session, initiative, actions, log, dialog)
+    # First-run sizes (a saved layout overrides them): a short log, the order taller.
+    window.resizeDocks([log], [LOG_HEIGHT], Qt.Orientation.Vertical)
+    window.resizeDocks([initiative, actions], [420, 380], Qt.Orientation.Vertical)
+    panel = CombatPanel(session, scene, library)
+    _add_to_creature_dock(getattr(window, "creature_dock", None), panel)
+    ui = CombatUi(session, initiative, actions, log, dialog, panel)
+    scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
 
     menu = window.menuBar().addMenu("&Combat")
     help_menu = getattr(window, "help_menu", None)
@@ -75,3 +85,59 @@ def install(window: QMainWindow) -> CombatUi:
         toggle: QAction = dock.toggleViewAction()
         view_menu.addAction(toggle)
     return ui
+
+
+def _add_to_creature_dock(dock: QDockWidget | None, panel: CombatPanel) -> None:
+    """Put the combat panel under the Creature dock's HP bar (the most used part), and make
+    the dock scroll so a short window still reaches every field."""
+    if dock is None:
+        return
+    body = dock.widget()
+    layout = body.layout() if body is not None else None
+    if body is None or not isinstance(layout, QFormLayout):
+        return
+    hp_bar = getattr(dock, "hp_bar", None)
+    row: int = -1
+    if hp_bar is not None:
+        position: tuple[int, object] = layout.getWidgetPosition(hp_bar)  # type: ignore[assignment]
+        row = position[0]
+    if row >= 0:
+        layout.insertRow(row + 1, panel)
+    else:
+        layout.addRow(panel)
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    dock.setWidget(scroll)
+    scroll.setWidget(body)
+
+
+def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
+    """Right-click on a token: attack it, or toggle its conditions (in a combat)."""
+    state = ui.session.state
+    if state is None or not state.has(creature_id):
+        return
+    menu.addSeparator()
+    current = state.current
+    if current is not None and current.creature_id != creature_id:
+        attacker = ui.session.name(current.creature_id)
+        menu.addAction(
+            f"{attacker} attacks {ui.session.name(creature_id)}…",
+            lambda: ui.attack_dialog.open_for("attack", target=creature_id),
+        )
+    ruleset = ui.session.ruleset()
+    if ruleset is None:
+        return
+    submenu = menu.addMenu("Conditions")
+    combatant = state.combatant(creature_id)
+    ui.panel.creature_id = creature_id
+    for name in sorted(ruleset.conditions):
+        action = submenu.addAction(name)
+        action.setCheckable(True)
+        action.setChecked(combatant.has_condition(name))
+        action.toggled.connect(lambda on, n=name: _toggle(ui, creature_id, n, on))
+
+
+def _toggle(ui: CombatUi, creature_id: EntityId, name: str, on: bool) -> None:
+    ui.panel.creature_id = creature_id
+    ui.panel.toggle_condition(name, on)

@@ -46,8 +46,17 @@ ATTACK_KINDS = frozenset(
 FALLBACK_TRIGGER = "the trigger happens"
 
 
+READY_COLOUR = "#1b7f3b"
+USED_COLOUR = "#8a8a8a"
+
+
 def _mark(used: bool) -> str:
-    return "used" if used else "ready"
+    colour, word = (USED_COLOUR, "used") if used else (READY_COLOUR, "ready")
+    return f"<b style='color:{colour}'>{word}</b>"
+
+
+def _cell(label: str, value: str) -> str:
+    return f"<td>{label}</td><td style='padding-right:14px'>{value}</td>"
 
 
 class ActionsDock(QDockWidget):
@@ -176,15 +185,16 @@ class ActionsDock(QDockWidget):
         combatant = state.combatant(creature_id)
         turn = combatant.turn
         budget = movement.movement_budget(state, ruleset, self.session.encounter, creature_id)
-        parts = [
-            f"Action <b>{_mark(turn.action_used)}</b>",
-            f"Bonus <b>{_mark(turn.bonus_action_used)}</b>",
-            f"Reaction <b>{_mark(combatant.reaction_used)}</b>",
-            f"Move <b>{budget.remaining:g} / {budget.total} ft</b>",
-        ]
-        if turn.attacks_left:
-            parts.append(f"Attacks left <b>{turn.attacks_left}</b>")
-        text = " · ".join(parts)
+        move_colour = READY_COLOUR if budget.remaining > 0 else USED_COLOUR
+        move = f"<b style='color:{move_colour}'>{budget.remaining:g} / {budget.total} ft</b>"
+        attacks = f"<b>{turn.attacks_left}</b>" if turn.attacks_left else "–"
+        text = (
+            "<table cellspacing='2'>"
+            f"<tr>{_cell('Action', _mark(turn.action_used))}"
+            f"{_cell('Bonus', _mark(turn.bonus_action_used))}</tr>"
+            f"<tr>{_cell('Reaction', _mark(combatant.reaction_used))}{_cell('Move', move)}</tr>"
+            f"<tr>{_cell('Attacks left', attacks)}</tr></table>"
+        )
         if budget.reasons:
             text += "<br><small>" + "; ".join(budget.reasons) + "</small>"
         return text

@@ -20,6 +20,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
@@ -65,6 +66,8 @@ from battlemap.ui.token_item import TokenItem
 
 CUSTOM = "__custom__"
 APP_ROLLS = "app rolls"
+DEFAULT_DAMAGE_TYPE = "slashing"
+REFUSED_COLOUR = "#b3261e"
 NUMBERED = re.compile(r"^(.*\S)\s+\d+$")
 
 
@@ -112,6 +115,7 @@ class AttackDialog(QDialog):
         self.action_id = "attack"
         self.preview: Applied[AttackResult] | None = None
         self._blocks: dict[EntityId, StatBlock | None] = {}
+        self._wanted_target: EntityId | None = None
         layout = QVBoxLayout(self)
 
         who = QFormLayout()
@@ -209,9 +213,11 @@ class AttackDialog(QDialog):
 
     # --- filling --------------------------------------------------------------------
 
-    def open_for(self, action_id: str = "attack") -> None:
-        """Show the dialog for the creature whose turn it is (or keep the chosen attacker)."""
+    def open_for(self, action_id: str = "attack", target: EntityId | None = None) -> None:
+        """Show the dialog for the creature whose turn it is, against ``target`` if given."""
         self.action_id = action_id
+        self._wanted_target = target
+        self._blocks.clear()  # the party or the library may have changed
         state = self.session.state
         ruleset = self.session.ruleset()
         if state is None or ruleset is None:
@@ -223,6 +229,8 @@ class AttackDialog(QDialog):
         self.custom_type.clear()
         for key, damage_type in ruleset.damage.types.items():
             self.custom_type.addItem(damage_type.name, key)
+        default_type = self.custom_type.findData(DEFAULT_DAMAGE_TYPE)
+        self.custom_type.setCurrentIndex(max(0, default_type))
         self.custom_type.blockSignals(False)
         self.attacker.blockSignals(True)
         self.attacker.clear()
@@ -275,7 +283,13 @@ class AttackDialog(QDialog):
                     self.target.addItem(
                         self.session.name(combatant.creature_id), str(combatant.creature_id)
                     )
-        chosen = self._selected_target() or previous
+        chosen = (
+            self._wanted_target
+            or self._selected_target()
+            or previous
+            or self._nearest_foe(attacker)
+        )
+        self._wanted_target = None
         if chosen is not None and self.target.findData(str(chosen)) >= 0:
             self.target.setCurrentIndex(self.target.findData(str(chosen)))
         self.target.blockSignals(False)
@@ -288,7 +302,26 @@ class AttackDialog(QDialog):
                 return item.creature_id
         return None
 
+    def _nearest_foe(self, attacker_id: EntityId | None) -> EntityId | None:
+        """The nearest living combatant hostile to the attacker (the usual target)."""
+        state = self.session.state
+        if attacker_id is None or state is None:
+            return None
+        encounter = self.session.encounter
+        attacker = encounter.creature(attacker_id)
+        foes = [
+            encounter.creature(c.creature_id)
+            for c in state.combatants
+            if not c.death.dead and c.creature_id != attacker_id
+        ]
+        foes = [f for f in foes if f.side.is_hostile_to(attacker.side) and f.hp > 0]
+        if not foes:
+            return None
+        return min(foes, key=lambda f: (f.x - attacker.x) ** 2 + (f.y - attacker.y) ** 2).id
+
     def _on_map_selection(self) -> None:
+        if not shiboken6.isValid(self.scene) or not shiboken6.isValid(self):
+            return  # the window is being torn down
         if not self.isVisible() or not self.pick.isChecked():
             return
         chosen = self._selected_target()
@@ -425,16 +458,35 @@ class AttackDialog(QDialog):
         for reason in report.disadvantages:
             lines.append(f"&nbsp;&nbsp;− disadvantage: {reason}")
         lines.append(f"<b>Target AC {ac.value}</b> ({', '.join(ac.parts)})")
+        refusal = self._refusal(state, ruleset, report.mode)
+        if refusal is not None:
+            lines.append(
+                f"<span style='color:{REFUSED_COLOUR}'><b>Can't attack:</b> {refusal}</span>"
+            )
+        self.roll_button.setEnabled(refusal is None)
+        self.roll_button.setToolTip(
+            refusal or "Roll the d20 (or use the typed faces) against the AC"
+        )
         self.situation.setText("<br>".join(lines))
         two = report.mode is not RollMode.NORMAL
         self.d20[1].setVisible(two)
         if not two:
             self.d20[1].setValue(0)
 
+    def _refusal(self, state: Any, ruleset: Ruleset, mode: RollMode) -> str | None:
+        """Ask the engine (a dry run with placeholder dice) whether this attack is allowed."""
+        faces = (10, 10) if mode is not RollMode.NORMAL else (10,)
+        call = self._call(with_damage=False, d20=faces)
+        try:
+            call(self.session.encounter, state, ruleset)
+        except (ValueError, KeyError) as error:
+            return str(error)
+        return None
+
     # --- rolling ---------------------------------------------------------------------------
 
-    def _options(self, with_damage: bool) -> AttackOptions:
-        faces = tuple(s.value() for s in self.d20 if s.isVisible() and s.value() > 0)
+    def _options(self, with_damage: bool, d20: tuple[int, ...] | None = None) -> AttackOptions:
+        faces = d20 or tuple(s.value() for s in self.d20 if not s.isHidden() and s.value() > 0)
         typed_damage: tuple[int, ...] | None = None
         if with_damage and self.damage_spins and all(s.value() >= 0 for s in self.damage_spins):
             typed_damage = tuple(s.value() for s in self.damage_spins)
@@ -449,12 +501,12 @@ class AttackDialog(QDialog):
             ),
         )
 
-    def _call(self, with_damage: bool) -> Any:
+    def _call(self, with_damage: bool, d20: tuple[int, ...] | None = None) -> Any:
         attacker_id, target_id, profile = self.attacker_id(), self.target_id(), self.profile()
         situation_ruleset = self.session.ruleset()
         assert attacker_id and target_id and profile and situation_ruleset
         situation = self.situation_now(situation_ruleset)
-        options = self._options(with_damage)
+        options = self._options(with_damage, d20)
 
         def call(encounter: Encounter, combat: Any, ruleset: Ruleset) -> Applied[AttackResult]:
             applied = make_attack(

@@ -42,6 +42,7 @@ CURRENT_FOREGROUND = QColor("#1d1d1d")
 DOWN_FOREGROUND = QColor("#8a8a8a")
 ID_ROLE = Qt.ItemDataRole.UserRole
 NEXT_TURN_TEXT = "Next turn"
+ORDER_MIN_HEIGHT = 200
 
 
 class OrderTree(QTreeWidget):
@@ -97,6 +98,7 @@ class InitiativeDock(QDockWidget):
         self.heading.setWordWrap(True)
         layout.addWidget(self.heading)
         self.tree = OrderTree()
+        self.tree.setMinimumHeight(ORDER_MIN_HEIGHT)
         self.tree.reordered.connect(self._reorder)
         self.tree.itemSelectionChanged.connect(self._on_row_selected)
         layout.addWidget(self.tree, 1)

@@ -1,0 +1,325 @@
+"""The combat part of the Creature dock: hit points in and out, the turn's economy,
+conditions with durations, exhaustion, death saves, Bloodied and the ruleset's own states.
+
+Damage, healing and temporary HP go through the engine (``apply_damage``, ``heal``,
+``grant_temp_hp``) so the ruleset's pipeline applies (resistances from the creature's stat
+block, temporary HP first, dropping to 0); they work outside a combat too. Conditions and
+exhaustion need the creature to be fighting. Every change is one undo step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import shiboken6
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QWidget,
+)
+
+from battlemap.model.combat import Combatant, Expiry
+from battlemap.model.creature import Creature
+from battlemap.model.ids import EntityId
+from battlemap.model.statblock import StatBlock
+from battlemap.rules import conditions
+from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
+from battlemap.rules.healing import grant_temp_hp, heal
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import effective_max_hp, is_bloodied
+from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE, find_statblock
+from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.map_scene import MapScene
+from battlemap.ui.token_item import TokenItem
+
+DURATIONS: dict[str, Expiry | None] = {
+    "Ruleset default": None,
+    "Until removed": Expiry.NEVER,
+    "Until the start of its next turn": Expiry.START_OF_TURN,
+    "Until the end of its turn": Expiry.END_OF_TURN,
+}
+EXPIRY_TEXT = {
+    Expiry.NEVER: "",
+    Expiry.START_OF_TURN: "until the start of {who}'s turn",
+    Expiry.END_OF_TURN: "until the end of {who}'s turn",
+    Expiry.START_OF_GROUP_TURN: "until {who}'s group acts",
+}
+
+
+def defenses_of(block: StatBlock | None) -> Defenses:
+    """A stat block's resistances, vulnerabilities and immunities, lower-cased."""
+    if block is None:
+        return Defenses()
+    return Defenses(
+        resistances=tuple(t.lower() for t in block.damage_resistances),
+        vulnerabilities=tuple(t.lower() for t in block.damage_vulnerabilities),
+        immunities=tuple(t.lower() for t in block.damage_immunities),
+    )
+
+
+class CombatPanel(QGroupBox):
+    """Shows and changes the selected creature's combat facts."""
+
+    def __init__(
+        self, session: CombatSession, scene: MapScene, library: dict[str, StatBlock]
+    ) -> None:
+        super().__init__("Combat")
+        self.setObjectName("creature-combat-panel")
+        self.session = session
+        self.scene = scene
+        self.library = library
+        self.creature_id: EntityId | None = None
+        form = QFormLayout(self)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.state_label = QLabel()
+        self.state_label.setWordWrap(True)
+        self.state_label.setTextFormat(Qt.TextFormat.RichText)
+        form.addRow(self.state_label)
+
+        amount_row = QHBoxLayout()
+        self.amount = QSpinBox()
+        self.amount.setRange(0, 100_000)
+        self.amount.setToolTip("Hit points to deal, heal or grant")
+        amount_row.addWidget(self.amount)
+        self.damage_type = QComboBox()
+        self.damage_type.setToolTip("Damage type, from the ruleset")
+        amount_row.addWidget(self.damage_type, 1)
+        form.addRow("Amount", amount_row)
+        buttons = QHBoxLayout()
+        self.damage_button = QPushButton("Damage")
+        self.damage_button.setToolTip("Deal the amount through the ruleset's damage pipeline")
+        self.damage_button.clicked.connect(self.deal_damage)
+        self.heal_button = QPushButton("Heal")
+        self.heal_button.clicked.connect(self.heal)
+        self.temp_button = QPushButton("Temp HP")
+        self.temp_button.setToolTip("Grant temporary hit points (the ruleset says how they stack)")
+        self.temp_button.clicked.connect(self.grant_temp)
+        for button in (self.damage_button, self.heal_button, self.temp_button):
+            buttons.addWidget(button)
+        form.addRow(buttons)
+
+        self.economy = QLabel()
+        self.economy.setWordWrap(True)
+        form.addRow("This turn", self.economy)
+        condition_row = QHBoxLayout()
+        self.conditions_button = QToolButton()
+        self.conditions_button.setText("Conditions")
+        self.conditions_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.conditions_menu = QMenu(self.conditions_button)
+        self.conditions_menu.aboutToShow.connect(self._fill_conditions_menu)
+        self.conditions_button.setMenu(self.conditions_menu)
+        condition_row.addWidget(self.conditions_button)
+        self.duration = QComboBox()
+        for label, expiry in DURATIONS.items():
+            self.duration.addItem(label, expiry)
+        self.duration.setToolTip("How long a condition switched on now lasts")
+        condition_row.addWidget(self.duration, 1)
+        form.addRow(condition_row)
+        self.conditions_label = QLabel()
+        self.conditions_label.setWordWrap(True)
+        form.addRow("Has", self.conditions_label)
+        self.exhaustion = QSpinBox()
+        self.exhaustion.setKeyboardTracking(False)
+        self.exhaustion.valueChanged.connect(self.set_exhaustion)
+        form.addRow("Exhaustion", self.exhaustion)
+        self._combat_widgets: list[QWidget] = [
+            self.conditions_button,
+            self.duration,
+            self.exhaustion,
+        ]
+        scene.selectionChanged.connect(self._on_selection)
+        session.changed.connect(self.refresh)
+        self.refresh()
+
+    # --- model -> widgets -----------------------------------------------------------
+
+    def _on_selection(self) -> None:
+        if not shiboken6.isValid(self.scene) or not shiboken6.isValid(self):
+            return  # the window is being torn down
+        ids = [i.creature_id for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
+        self.creature_id = ids[0] if len(ids) == 1 else None
+        self.refresh()
+
+    def _creature(self) -> Creature | None:
+        if self.creature_id is None:
+            return None
+        try:
+            return self.session.encounter.creature(self.creature_id)
+        except KeyError:
+            return None
+
+    def _combatant(self) -> Combatant | None:
+        state = self.session.state
+        if state is None or self.creature_id is None or not state.has(self.creature_id):
+            return None
+        return state.combatant(self.creature_id)
+
+    def refresh(self) -> None:
+        creature = self._creature()
+        self.setEnabled(creature is not None)
+        ruleset = self.session.ruleset() if creature is not None else None
+        if creature is None or ruleset is None:
+            self.state_label.setText("Select one token.")
+            self.economy.setText("")
+            self.conditions_label.setText("")
+            return
+        if self.damage_type.count() != len(ruleset.damage.types):
+            self.damage_type.clear()
+            for key, damage_type in ruleset.damage.types.items():
+                self.damage_type.addItem(damage_type.name, key)
+            self.damage_type.setCurrentIndex(max(0, self.damage_type.findData(DEFAULT_DAMAGE_TYPE)))
+        combatant = self._combatant()
+        self.state_label.setText(self._state_text(ruleset, creature, combatant))
+        for widget in self._combat_widgets:
+            widget.setEnabled(combatant is not None)
+        blocker = QSignalBlocker(self.exhaustion)
+        self.exhaustion.setRange(0, len(ruleset.exhaustion))
+        self.exhaustion.setValue(combatant.exhaustion if combatant else 0)
+        del blocker
+        if combatant is None:
+            self.economy.setText("Not in the combat")
+            self.conditions_label.setText("–")
+            return
+        turn = combatant.turn
+        used = [
+            name
+            for name, spent in (
+                ("action", turn.action_used),
+                ("bonus action", turn.bonus_action_used),
+                ("reaction", combatant.reaction_used),
+            )
+            if spent
+        ]
+        self.economy.setText(
+            f"{'used ' + ', '.join(used) if used else 'nothing used'};"
+            f" moved {turn.movement_used:g} ft"
+        )
+        self.conditions_label.setText(self._conditions_text(combatant) or "none")
+
+    def _state_text(self, ruleset: Ruleset, creature: Creature, combatant: Combatant | None) -> str:
+        maximum = effective_max_hp(ruleset, creature, combatant)
+        parts = [f"<b>{creature.hp} / {maximum} HP</b>"]
+        if creature.temp_hp:
+            parts.append(f"+{creature.temp_hp} temporary")
+        if is_bloodied(ruleset, creature, maximum):
+            parts.append("<b style='color:#b3261e'>Bloodied</b>")
+        if combatant is not None:
+            death = combatant.death
+            if death.dead:
+                parts.append("<b>dead</b>")
+            elif creature.hp == 0:
+                parts.append("stable" if death.stable else "dying")
+                parts.append(f"death saves {death.successes}✓ {death.failures}✗")
+            for flag, text in (
+                (death.brink, "Brink of Death"),
+                (death.last_breath, "Last Breath"),
+                (death.knocked_out, "knocked out"),
+                (combatant.dodging, "Dodging"),
+                (combatant.disengaged, "Disengaged"),
+                (combatant.readied is not None, "readied"),
+                (combatant.hidden_stealth is not None, "hidden"),
+            ):
+                if flag:
+                    parts.append(text)
+        return " · ".join(parts)
+
+    def _conditions_text(self, combatant: Combatant) -> str:
+        parts = []
+        for condition in combatant.conditions:
+            text = condition.name + (f" {condition.value}" if condition.value != 1 else "")
+            template = EXPIRY_TEXT[condition.expiry]
+            if template and condition.expiry_creature is not None:
+                text += f" ({template.format(who=self.session.name(condition.expiry_creature))})"
+            parts.append(text)
+        return ", ".join(parts)
+
+    def _fill_conditions_menu(self) -> None:
+        self.conditions_menu.clear()
+        combatant, ruleset = self._combatant(), self.session.ruleset()
+        if combatant is None or ruleset is None:
+            return
+        for name, definition in sorted(ruleset.conditions.items()):
+            action = self.conditions_menu.addAction(name)
+            action.setCheckable(True)
+            action.setChecked(combatant.has_condition(name))
+            action.setToolTip(definition.description)
+            action.toggled.connect(lambda on, n=name: self.toggle_condition(n, on))
+
+    # --- widgets -> engine -------------------------------------------------------------
+
+    def _target(self) -> EntityId | None:
+        if self.creature_id is None:
+            self.session.refused.emit("Select one token first")
+        return self.creature_id
+
+    def _defenses(self, creature_id: EntityId) -> Defenses:
+        creature = self.session.encounter.creature(creature_id)
+        return defenses_of(find_statblock(creature, self.session.encounter, self.library))
+
+    def _hp_step(self, text: str, call: Callable[..., object]) -> None:
+        creature_id = self._target()
+        if creature_id is None:
+            return
+        applied = self.session.apply(
+            f"{text} {self.session.name(creature_id)}",
+            lambda e, c, r: call(e, c, r, creature_id),  # type: ignore[arg-type, return-value]
+        )
+        if applied is not None and applied.events:
+            self.session.reported.emit(applied.events[-1].text)
+
+    def deal_damage(self) -> None:
+        amount, damage_type = self.amount.value(), str(self.damage_type.currentData())
+        creature_id = self.creature_id
+        defenses = self._defenses(creature_id) if creature_id is not None else Defenses()
+        self._hp_step(
+            f"{amount} {damage_type} damage to",
+            lambda e, c, r, cid: apply_damage(
+                e, c, r, cid, [DamageInstance(amount, damage_type)], defenses=defenses
+            ),
+        )
+
+    def heal(self) -> None:
+        amount = self.amount.value()
+        self._hp_step(f"Heal {amount}:", lambda e, c, r, cid: heal(e, c, r, cid, amount))
+
+    def grant_temp(self) -> None:
+        amount = self.amount.value()
+        self._hp_step(
+            f"{amount} temporary HP for", lambda e, c, r, cid: grant_temp_hp(e, c, r, cid, amount)
+        )
+
+    def toggle_condition(self, name: str, on: bool) -> None:
+        creature_id = self._target()
+        if creature_id is None:
+            return
+        who = self.session.name(creature_id)
+        if on:
+            expiry = self.duration.currentData()
+            self.session.step(
+                f"{who} is {name}",
+                lambda s, r, e: conditions.apply_condition(
+                    s, r, e, creature_id, name, expiry=expiry
+                ),
+            )
+        else:
+            self.session.step(
+                f"{who}: {name} removed",
+                lambda s, r, e: conditions.remove_condition(s, e, creature_id, name),
+            )
+
+    def set_exhaustion(self, level: int) -> None:
+        creature_id = self._target()
+        if creature_id is None:
+            return
+        self.session.step(
+            f"{self.session.name(creature_id)}: exhaustion {level}",
+            lambda s, r, e: conditions.set_exhaustion(s, r, e, creature_id, level),
+        )

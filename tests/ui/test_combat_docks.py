@@ -1,0 +1,195 @@
+"""The combat docks one by one (srd-5e): creature panel, initiative editing, log, layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QPushButton
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model.combat import Expiry
+from battlemap.model.statblock import StatBlock
+from battlemap.ui.main_window import MainWindow
+
+SALAMANDER = StatBlock(name="Salamander", damage_resistances=("fire",), hit_points=30)
+
+
+def make_window(qtbot: QtBot, settings: QSettings) -> MainWindow:
+    creatures = (
+        Creature(id="c-cleric", name="Cleric", side=Side.PARTY, x=1, y=1, hp=12, max_hp=12),
+        Creature(id="c-sal", name="Salamander 1", side=Side.HOSTILE, x=4, y=1, hp=30, max_hp=30),
+        Creature(id="c-rat", name="Rat", side=Side.HOSTILE, x=6, y=6, hp=2, max_hp=2),
+    )
+    encounter = Encounter(grid=Grid(width=10, height=8), creatures=creatures)
+    window = MainWindow(Document(encounter), settings=settings)
+    window.library_dock.monsters["Salamander"] = SALAMANDER
+    qtbot.addWidget(window)
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    window.combat.session.seed_source = lambda: 11
+    return window
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot: QtBot, settings: QSettings) -> MainWindow:
+    return make_window(qtbot, settings)
+
+
+def click(qtbot: QtBot, button: QPushButton) -> None:
+    assert button.isVisible() and button.isEnabled(), button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def select(window: MainWindow, creature_id: str) -> None:
+    window.scene.clearSelection()
+    window.scene.tokens[creature_id].setSelected(True)
+
+
+def start(window: MainWindow, qtbot: QtBot) -> None:
+    initiative = window.combat.initiative
+    click(qtbot, initiative.start_button)
+    click(qtbot, initiative.roll_all)
+    click(qtbot, initiative.begin_button)
+
+
+def test_panel_damage_uses_the_stat_block_resistance_outside_combat(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    panel = window.combat.panel
+    original = window.document.encounter
+    select(window, "c-sal")
+    assert panel.isEnabled() and not panel.conditions_button.isEnabled()  # not fighting
+    panel.amount.setValue(15)
+    panel.damage_type.setCurrentIndex(panel.damage_type.findData("fire"))
+    click(qtbot, panel.damage_button)
+    assert window.document.encounter.creature("c-sal").hp == 23  # 15 fire halved -> 7
+    panel.amount.setValue(4)
+    click(qtbot, panel.temp_button)
+    panel.amount.setValue(100)
+    click(qtbot, panel.heal_button)
+    salamander = window.document.encounter.creature("c-sal")
+    assert (salamander.hp, salamander.temp_hp) == (30, 4)  # healing capped at the maximum
+    assert "30 / 30 HP" in panel.state_label.text() and "+4 temporary" in panel.state_label.text()
+    for _ in range(3):
+        window.undo_stack.undo()
+    assert window.document.encounter == original
+
+
+def test_panel_conditions_with_duration_and_exhaustion(qtbot: QtBot, window: MainWindow) -> None:
+    start(window, qtbot)
+    panel = window.combat.panel
+    select(window, "c-rat")
+    panel.duration.setCurrentIndex(panel.duration.findText("Until the end of its turn"))
+    panel.toggle_condition("prone", True)
+    rat = window.document.encounter.combat.combatant("c-rat")
+    (prone,) = rat.conditions
+    assert (prone.name, prone.expiry, prone.expiry_creature) == (
+        "prone",
+        Expiry.END_OF_TURN,
+        "c-rat",
+    )
+    assert panel.conditions_label.text() == "prone (until the end of Rat's turn)"
+    panel.exhaustion.setValue(2)
+    assert window.document.encounter.combat.combatant("c-rat").exhaustion == 2
+    panel.toggle_condition("prone", False)
+    assert window.document.encounter.combat.combatant("c-rat").conditions == ()
+
+
+def test_initiative_reorder_add_remove_and_previous_turn(qtbot: QtBot, window: MainWindow) -> None:
+    initiative = window.combat.initiative
+    select(window, "c-cleric")
+    window.scene.tokens["c-sal"].setSelected(True)
+    click(qtbot, initiative.start_button)  # two selected tokens: only they fight
+    assert {c.creature_id for c in window.document.encounter.combat.combatants} == {
+        "c-cleric",
+        "c-sal",
+    }
+    click(qtbot, initiative.roll_all)
+    click(qtbot, initiative.begin_button)
+    first = window.document.encounter.combat.order[0].creature_id
+    other = "c-sal" if first == "c-cleric" else "c-cleric"
+    initiative.tree.reordered.emit([other, first])  # what a drag of a row sends
+    assert [s.creature_id for s in window.document.encounter.combat.order] == [other, first]
+
+    select(window, "c-rat")
+    click(qtbot, initiative.add_button)
+    assert window.document.encounter.combat.has("c-rat")
+    assert initiative.tree.topLevelItemCount() == 3
+
+    before = window.document.encounter
+    click(qtbot, initiative.next_button)
+    click(qtbot, initiative.previous_button)
+    assert window.document.encounter == before
+    click(qtbot, initiative.next_button)
+    select(window, "c-rat")
+    rat_row = next(
+        initiative.tree.topLevelItem(i)
+        for i in range(3)
+        if initiative.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) == "c-rat"
+    )
+    initiative.tree.setCurrentItem(rat_row)
+    click(qtbot, initiative.remove_button)
+    assert not window.document.encounter.combat.has("c-rat")
+    click(qtbot, initiative.previous_button)  # the last step was not a turn change
+    assert "Previous turn undoes the last turn change" in window.statusBar().currentMessage()
+    click(qtbot, initiative.end_button)
+    assert window.document.encounter.combat is None
+    assert initiative.heading.text() == "No combat"
+
+
+def test_log_filters_and_copies(qtbot: QtBot, window: MainWindow) -> None:
+    start(window, qtbot)
+    log = window.combat.log
+    every = log.visible_lines(selected_only=False)
+    assert any("round 1 begins" in line for line in every)
+    log.filter.setText("initiative:")
+    shown = log.visible_lines(selected_only=False)
+    assert len(shown) == 3 and all("initiative:" in line for line in shown)
+    log.filter.clear()
+    log.kind.setCurrentText("round")
+    assert log.visible_lines(selected_only=False) == ["round 1\tround\tround 1 begins"]
+    click(qtbot, log.copy_all)
+    assert QGuiApplication.clipboard().text() == "round 1\tround\tround 1 begins"
+    window.undo_stack.undo()  # un-begin: the round line goes
+    assert log.visible_lines(selected_only=False) == []
+
+
+def test_death_save_with_a_typed_natural_20(qtbot: QtBot, window: MainWindow) -> None:
+    start(window, qtbot)
+    session = window.combat.session
+    order = [s.creature_id for s in session.state.order]
+    while session.state.current.creature_id != "c-cleric":
+        window.combat.initiative.next_turn()
+    panel, actions = window.combat.panel, window.combat.actions
+    select(window, "c-cleric")
+    panel.amount.setValue(12)
+    click(qtbot, panel.damage_button)
+    assert session.encounter.creature("c-cleric").hp == 0
+    for _ in order:  # round the table back to the cleric, whose save is now due
+        window.combat.initiative.next_turn()
+    assert actions.save_button.isVisible()
+    actions.save_die.setValue(20)
+    click(qtbot, actions.save_button)
+    assert session.encounter.creature("c-cleric").hp == 1
+    assert not actions.save_button.isVisible()
+
+
+def test_layout_is_remembered(qtbot: QtBot, settings: QSettings) -> None:
+    window = make_window(qtbot, settings)
+    names = {d.objectName() for d in (window.combat.initiative, window.combat.actions)}
+    assert names == {"initiative-dock", "actions-dock"}
+    window.combat.log.hide()
+    window.close()
+    again = make_window(qtbot, settings)
+    assert again.combat.log.isHidden()
+    assert again.combat.initiative.isVisible()
