@@ -14,7 +14,7 @@ from PySide6.QtGui import (
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
+from PySide6.QtWidgets import QGestureEvent, QGraphicsScene, QGraphicsView, QPinchGesture, QWidget
 
 from battlemap.ui.style import scene_to_cell
 
@@ -45,6 +45,7 @@ class MapView(QGraphicsView):
         # the hook returns True when the active tool used the event.
         self.tool_hook: Callable[[QEvent], bool] | None = None
         self.tool_cursor: Qt.CursorShape | None = None
+        self.viewport().grabGesture(Qt.GestureType.PinchGesture)
 
     def _use_tool(self, event: QEvent) -> bool:
         if self.tool_hook is not None and self.tool_hook(event):
@@ -92,6 +93,26 @@ class MapView(QGraphicsView):
         if steps:
             self.zoom_by(ZOOM_STEP**steps)
         event.accept()
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Gesture:
+            return self._pinch(event)  # type: ignore[arg-type]
+        return super().viewportEvent(event)
+
+    def _pinch(self, event: QGestureEvent) -> bool:
+        """Two fingers on a touch screen laid on the table zoom around their centre."""
+        pinch = event.gesture(Qt.GestureType.PinchGesture)
+        if not isinstance(pinch, QPinchGesture):
+            return False
+        if pinch.changeFlags() & QPinchGesture.ChangeFlag.ScaleFactorChanged:
+            anchor = self.transformationAnchor()
+            self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+            centre = self.mapToScene(self.viewport().mapFromGlobal(pinch.centerPoint().toPoint()))
+            self.zoom_by(pinch.scaleFactor())
+            self.centerOn(centre)
+            self.setTransformationAnchor(anchor)
+        event.accept(pinch)
+        return True
 
     def fit_map(self, map_rect: QRectF) -> None:
         self.fitInView(map_rect, Qt.AspectRatioMode.KeepAspectRatio)
