@@ -17,6 +17,7 @@ from battlemap.ui import (
     library_dock,
     party_dock,
     ruleset_menu,
+    theme,
     tools,
 )
 from battlemap.ui.file_actions import install as install_file_actions
@@ -114,6 +115,7 @@ class MainWindow(QMainWindow):
         """Let each feature module add its menus, docks and tools: one line per feature."""
         self.files = install_file_actions(self)
         self.rulesets = ruleset_menu.install(self)
+        self.theme = theme.install(self)
         self.tools = tools.install(self)
         self.players = PlayersController(
             self, self.document, self.undo_stack, self.settings, combat=combat.combat_facts
