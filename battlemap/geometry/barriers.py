@@ -12,9 +12,16 @@ point along it, walls lie strictly on *both* sides of it. That covers
 How it is computed: the line is shortened by ``END_TRIM`` at both ends (so touching at an end
 never counts) and shifted by ``SIDE_SHIFT`` to each side; walls strictly on both sides of the
 line near a point make both shifted copies hit. Both copies can also hit at *different* places
-when the line grazes wall ends from opposite sides; lines that pass through a wall end are
-therefore split at those ends and checked piece by piece, and at each end point on its own.
+when the line grazes wall ends from opposite sides; lines that pass exactly through a wall end
+are therefore split at those ends and checked piece by piece, and at each end point on its own.
 All bulk tests are prepared-geometry predicates evaluated by shapely on whole arrays of lines.
+
+Finding the wall ends a line passes through is exact for the lattice of quarter cells (grid
+corners, half cells, quarter cells), where map walls and creature corners lie: a line between
+two lattice points meets lattice points only at multiples of ``1/gcd`` of its length, which are
+looked up in a table of wall ends. A wall end off that lattice (an imported map's odd
+coordinates) is taken not to lie exactly on a traced line: a line passing within
+``SIDE_SHIFT`` of such an end is treated like one that misses it by more.
 """
 
 from __future__ import annotations
@@ -38,6 +45,16 @@ SIDE_SHIFT = 1e-7
 POINT_PROBE = 1e-5
 """Half-length, in cells, of the probe used at a wall end lying on a line."""
 _PIECE_CELLS = 2.0
+_LATTICE = 4
+"""Wall ends on multiples of 1/_LATTICE cells are found exactly on traced lines."""
+_KEY_SPAN = 1 << 20
+
+
+def _lattice_keys(points: NDArray[np.int64]) -> NDArray[np.int64]:
+    """One integer per lattice point (coordinates within +-2**19 lattice steps)."""
+    half = _KEY_SPAN // 2
+    return (points[:, 0] + half) * _KEY_SPAN + (points[:, 1] + half)
+
 
 Lines = NDArray[np.float64]
 """Array of shape (n, 2, 2): n lines, each (start, end), each (x, y) in cells."""
@@ -86,28 +103,13 @@ class BarrierSet:
         self.geoms = line_array(coords) if len(coords) else np.empty(0, dtype=object)
         self.tree = STRtree(self.geoms)
         self._union: BaseGeometry | None = None
-        self._ends: BaseGeometry | None = None
-        self._end_points: NDArray[np.float64] = np.empty((0, 2))
-        self._end_tree: STRtree | None = None
-        self._free_ends: set[tuple[float, float]] = set()
+        self._end_keys: NDArray[np.int64] = np.empty(0, dtype=np.int64)
         if len(coords):
             self._union = shapely.MultiLineString(list(self.geoms))
             shapely.prepare(self._union)
-            points = np.unique(coords.reshape(-1, 2), axis=0)
-            self._end_points = points
-            boxes = shapely.box(
-                points[:, 0] - 2 * SIDE_SHIFT,
-                points[:, 1] - 2 * SIDE_SHIFT,
-                points[:, 0] + 2 * SIDE_SHIFT,
-                points[:, 1] + 2 * SIDE_SHIFT,
-            )
-            self._ends = shapely.MultiPolygon(list(boxes))
-            shapely.prepare(self._ends)
-            self._end_tree = STRtree(boxes)
-            counts: dict[tuple[float, float], int] = {}
-            for x, y in coords.reshape(-1, 2).tolist():
-                counts[(x, y)] = counts.get((x, y), 0) + 1
-            self._free_ends = {p for p, n in counts.items() if n == 1}
+            ends = coords.reshape(-1, 2) * _LATTICE
+            lattice = np.all(np.abs(ends - np.rint(ends)) < 1e-6, axis=1)
+            self._end_keys = np.unique(_lattice_keys(np.rint(ends[lattice]).astype(np.int64)))
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -120,23 +122,26 @@ class BarrierSet:
     def inside_walls(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
         """For each point, whether it lies on a wall other than at a wall's free end.
 
-        Such a point (on a wall's middle or at a joint) has a side: a line from it is traced
-        from a point nudged into the creature's own space (see ``cover``).
+        Such a point (on a wall's middle, at a joint, or where a wall ends on another) has a
+        side: a line from it is traced from a point nudged into the creature's own space
+        (see ``cover``). A free end is the end of exactly one segment touching no other.
         """
+        result = np.zeros(len(points), dtype=bool)
         if self._union is None or len(points) == 0:
-            return np.zeros(len(points), dtype=bool)
-        on = np.asarray(shapely.intersects_xy(self._union, points[:, 0], points[:, 1]), dtype=bool)
-        for i in np.flatnonzero(on):
-            point = (float(points[i, 0]), float(points[i, 1]))
-            if point in self._free_ends:
-                on[i] = self._on_other_segment(point)
-        return on
-
-    def _on_other_segment(self, point: tuple[float, float]) -> bool:
-        """A free end that also lies on another segment's middle (a T) still has sides."""
-        candidates = self.tree.query(shapely.Point(point), predicate="intersects")
-        ends = self.coords[candidates].reshape(-1, 2)
-        return bool(len(candidates) > 1 or not np.any(np.all(ends == point, axis=1)))
+            return result
+        keys = points[:, 0] + 1j * points[:, 1]
+        unique_keys, inverse = np.unique(keys, return_inverse=True)
+        unique = np.stack([unique_keys.real, unique_keys.imag], axis=1)
+        point_idx, wall_idx = self.tree.query(shapely.points(unique), predicate="intersects")
+        if len(point_idx) == 0:
+            return result
+        ends = self.coords[wall_idx]
+        at = unique[point_idx]
+        is_end = np.all(ends[:, 0] == at, axis=1) | np.all(ends[:, 1] == at, axis=1)
+        touching = np.bincount(point_idx, minlength=len(unique))
+        middle = np.bincount(point_idx, weights=~is_end, minlength=len(unique)) > 0
+        on_unique = (touching >= 2) | middle
+        return np.asarray(on_unique[inverse.ravel()], dtype=bool)
 
     def touches_any(self, lines: Lines) -> NDArray[np.bool_]:
         """True for each line that meets any segment at all, touching included (movement)."""
@@ -153,58 +158,92 @@ class BarrierSet:
         result = np.zeros(n, dtype=bool)
         if self._union is None or n == 0:
             return result
-        left, right, degenerate = _shift_and_trim(lines, END_TRIM, SIDE_SHIFT)
-        todo = np.flatnonzero(~degenerate)
+        delta = lines[:, 1, :] - lines[:, 0, :]
+        todo = np.flatnonzero(np.hypot(delta[:, 0], delta[:, 1]) > 2 * END_TRIM)
+        todo = todo[self._two_sided(_trimmed(lines[todo], END_TRIM))]
         if len(todo) == 0:
             return result
-        hit_left = shapely.intersects(self._union, line_array(left[todo]))
-        todo = todo[hit_left]
-        if len(todo) == 0:
-            return result
-        hit_right = shapely.intersects(self._union, line_array(right[todo]))
-        todo = todo[hit_right]
-        if len(todo) == 0:
-            return result
-        trimmed = _trimmed(lines[todo], END_TRIM)
-        assert self._ends is not None
-        near_end = shapely.intersects(self._ends, line_array(trimmed))
-        result[todo[~near_end]] = True
-        for i in todo[near_end]:
-            result[i] = self._blocks_through_ends(lines[i])
+        owner, ts = self._ends_on(lines[todo])
+        plain = np.ones(len(todo), dtype=bool)
+        plain[owner] = False
+        result[todo[plain]] = True
+        if len(owner):
+            flagged = np.unique(owner)
+            result[todo[flagged]] = self._blocks_between_ends(lines[todo], owner, ts, flagged)
         return result
 
-    def _blocks_through_ends(self, line: NDArray[np.float64]) -> bool:
-        """Exact check for a line passing through wall ends: split there, test the pieces."""
-        assert self._end_tree is not None
-        trimmed = line_array(_trimmed(line[None], END_TRIM))[0]
-        hits = self._end_tree.query(trimmed, predicate="intersects")
-        start, end = line[0], line[1]
-        delta = end - start
-        length = float(np.hypot(*delta))
-        unit = delta / length
-        points = self._end_points[hits]
-        ts = np.sort((points - start) @ unit)
-        if len(ts) == 0:
-            return True
-        # Each end point on its own: a short probe across it, walls on both sides block.
-        probes = np.stack(
-            [
-                np.stack([start + unit * (t - POINT_PROBE), start + unit * (t + POINT_PROBE)])
-                for t in ts
+    def _two_sided(self, lines: Lines) -> NDArray[np.bool_]:
+        """Both copies of each line, shifted ``SIDE_SHIFT`` to the left and right, meet a wall."""
+        assert self._union is not None
+        both = np.zeros(len(lines), dtype=bool)
+        if len(lines) == 0:
+            return both
+        left, right, _ = _shift_and_trim(lines, 0.0, SIDE_SHIFT)
+        todo = np.flatnonzero(shapely.intersects(self._union, line_array(left)))
+        todo = todo[shapely.intersects(self._union, line_array(right[todo]))]
+        both[todo] = True
+        return both
+
+    def _ends_on(self, lines: Lines) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+        """(line index, parameter t in (0, 1)) for every lattice wall end strictly inside a
+        lattice line, found by stepping the line in ``1/gcd`` steps (see module)."""
+        empty = (np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float64))
+        if len(self._end_keys) == 0 or len(lines) == 0:
+            return empty
+        scaled = lines * _LATTICE
+        rounded = np.rint(scaled)
+        on_lattice = np.all(np.abs(scaled - rounded) < 1e-6, axis=(1, 2))
+        idx = np.flatnonzero(on_lattice)
+        if len(idx) == 0:
+            return empty
+        a = rounded[idx, 0, :].astype(np.int64)
+        d = rounded[idx, 1, :].astype(np.int64) - a
+        g = np.gcd(np.abs(d[:, 0]), np.abs(d[:, 1]))
+        counts = np.maximum(g - 1, 0)
+        total = int(counts.sum())
+        if total == 0:
+            return empty
+        line_of = np.repeat(np.arange(len(idx)), counts)
+        k = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + 1
+        step = d[line_of] // g[line_of, None]
+        points = a[line_of] + step * k[:, None]
+        hit = np.isin(_lattice_keys(points), self._end_keys)
+        return idx[line_of[hit]], (k[hit] / g[line_of[hit]]).astype(np.float64)
+
+    def _blocks_between_ends(
+        self,
+        lines: Lines,
+        owner: NDArray[np.intp],
+        ts: NDArray[np.float64],
+        flagged: NDArray[np.intp],
+    ) -> NDArray[np.bool_]:
+        """Exact answer for ``lines[flagged]``, which pass wall ends at ``ts``: a short probe
+        across each end (walls on both sides there block) and the stretches between ends."""
+        pieces: list[tuple[int, float, float]] = []
+        by_line: dict[int, list[float]] = {}
+        for line, t in zip(owner.tolist(), ts.tolist(), strict=True):
+            by_line.setdefault(line, []).append(t)
+        for line in flagged.tolist():
+            start, end = lines[line]
+            length = float(np.hypot(*(end - start)))
+            probe = POINT_PROBE / length
+            marks = sorted(by_line[line])
+            pieces += [(line, t - probe, t + probe) for t in marks]
+            bounds = [END_TRIM / length, *marks, 1.0 - END_TRIM / length]
+            pieces += [
+                (line, t0 + 2 * probe, t1 - 2 * probe)
+                for t0, t1 in itertools.pairwise(bounds)
+                if t1 - t0 > 4 * probe
             ]
-        )
-        # Pieces between end points, kept clear of the points themselves.
-        bounds = np.concatenate([[0.0], ts, [length]])
-        pieces = [
-            np.stack([start + unit * (a + 2 * POINT_PROBE), start + unit * (b - 2 * POINT_PROBE)])
-            for a, b in itertools.pairwise(bounds)
-            if b - a > 4 * POINT_PROBE
-        ]
-        candidates = np.concatenate([probes, np.stack(pieces)]) if pieces else probes
-        left, right, degenerate = _shift_and_trim(candidates, 0.0, SIDE_SHIFT)
-        hit_left = shapely.intersects(self._union, line_array(left))
-        hit_right = shapely.intersects(self._union, line_array(right))
-        return bool(np.any(hit_left & hit_right & ~degenerate))
+        table = np.array(pieces, dtype=np.float64)
+        which = table[:, 0].astype(np.intp)
+        start = lines[which, 0, :]
+        delta = lines[which, 1, :] - start
+        spans = np.stack([start + delta * table[:, 1:2], start + delta * table[:, 2:3]], axis=1)
+        both = self._two_sided(spans)
+        blocked = np.zeros(len(lines), dtype=bool)
+        blocked[which[both]] = True
+        return blocked[flagged]
 
     def first_blocker(self, line: NDArray[np.float64]) -> EntityId | None:
         """The id of the segment that blocks ``line`` nearest its start, or None.

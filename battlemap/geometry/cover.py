@@ -26,7 +26,7 @@ Boundary rules, exactly:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -60,13 +60,28 @@ class BlockerKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class LineTrace:
-    """One traced line, whether it got through and, if not, what stopped it first."""
+    """One traced line, whether it got through and, if not, what stopped it.
+
+    ``blocker_id`` names the wall, obstacle or creature; for walls it is looked up the first
+    time it is read (most callers only need the degree), then kept.
+    """
 
     start: PointXY
     end: PointXY
     blocked: bool
     blocker_kind: BlockerKind | None = None
-    blocker_id: EntityId | None = None
+    blocker: EntityId | Callable[[], EntityId | None] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @property
+    def blocker_id(self) -> EntityId | None:
+        """Id of what blocked the line (for walls: the one nearest the line's start)."""
+        found = self.blocker
+        if callable(found):
+            found = found()
+            object.__setattr__(self, "blocker", found)
+        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,49 +172,53 @@ def _nudged(points: NDArray[np.float64], towards: NDArray[np.float64]) -> NDArra
 
 def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) -> list[CoverResult]:
     # Lay out every line of every query: per query, origins x squares x 4 corners, then 1 centre.
-    starts: list[PointXY] = []
-    ends: list[PointXY] = []
-    start_home: list[PointXY] = []  # centre of the square the start corner belongs to
-    end_home: list[PointXY] = []
-    combo_of_line: list[int] = []
-    query_of_line: list[int] = []
-    combo_query: list[int] = []
-    combo_meta: list[tuple[int, int]] = []  # (origin index, square index)
+    start_parts: list[NDArray[np.float64]] = []
+    end_parts: list[NDArray[np.float64]] = []
+    start_home_parts: list[NDArray[np.float64]] = []
+    end_home_parts: list[NDArray[np.float64]] = []
+    combo_parts: list[NDArray[np.int64]] = []
+    query_parts: list[NDArray[np.int64]] = []
     first_line: list[int] = []
     combo_range: list[range] = []
     centre_line_index: list[int] = []
+    homes_cache: dict[int, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
+    n_lines = 0
+    n_combos = 0
     for qi, q in enumerate(queries):
-        first_line.append(len(starts))
-        first_combo = len(combo_query)
-        for oi, origin in enumerate(q.origins):
-            home = _home(origin, q.origin_space)
-            for si, square in enumerate(q.squares):
-                combo = len(combo_query)
-                combo_query.append(qi)
-                combo_meta.append((oi, si))
-                sq_centre = square.centre
-                for corner in square.corners:
-                    starts.append(origin)
-                    ends.append(corner)
-                    start_home.append(home)
-                    end_home.append(sq_centre)
-                    combo_of_line.append(combo)
-                    query_of_line.append(qi)
-        combo_range.append(range(first_combo, len(combo_query)))
-        centre_line_index.append(len(starts))
-        starts.append(q.centre)
-        ends.append(q.target.space.centre)
-        start_home.append(q.centre)
-        end_home.append(q.target.space.centre)
-        combo_of_line.append(-1)
-        query_of_line.append(qi)
-
-    start_arr = np.asarray(starts, dtype=np.float64)
-    end_arr = np.asarray(ends, dtype=np.float64)
+        cached = homes_cache.get(id(q.origins))
+        if cached is None:
+            origin_arr = np.asarray(q.origins, dtype=np.float64)
+            home_arr = np.asarray([_home(o, q.origin_space) for o in q.origins], dtype=np.float64)
+            cached = homes_cache[id(q.origins)] = (origin_arr, home_arr)
+        origin_arr, home_arr = cached
+        n_o, n_s = len(origin_arr), len(q.squares)
+        corners = np.asarray([sq.corners for sq in q.squares], dtype=np.float64).reshape(-1, 2)
+        centres = np.repeat(np.asarray([sq.centre for sq in q.squares], dtype=np.float64), 4, 0)
+        per_combo = n_o * n_s
+        first_line.append(n_lines)
+        origin_centre = np.asarray([q.centre], dtype=np.float64)
+        target_centre = np.asarray([q.target.space.centre], dtype=np.float64)
+        start_parts += [np.repeat(origin_arr, n_s * 4, axis=0), origin_centre]
+        end_parts += [np.tile(corners, (n_o, 1)), target_centre]
+        start_home_parts += [np.repeat(home_arr, n_s * 4, axis=0), origin_centre]
+        end_home_parts += [np.tile(centres, (n_o, 1)), target_centre]
+        combo_parts += [
+            np.repeat(np.arange(n_combos, n_combos + per_combo), 4),
+            np.array([-1]),
+        ]
+        query_parts.append(np.full(per_combo * 4 + 1, qi))
+        combo_range.append(range(n_combos, n_combos + per_combo))
+        n_combos += per_combo
+        n_lines += per_combo * 4 + 1
+        centre_line_index.append(n_lines - 1)
+    start_arr = np.concatenate(start_parts)
+    end_arr = np.concatenate(end_parts)
+    start_home = np.concatenate(start_home_parts)
+    end_home = np.concatenate(end_home_parts)
     lines = np.stack([start_arr, end_arr], axis=1)
     n = len(lines)
-    line_combo = np.asarray(combo_of_line)
-    line_query = np.asarray(query_of_line)
+    line_combo = np.concatenate(combo_parts)
+    line_query = np.concatenate(query_parts)
 
     # Walls: corners on a wall's middle or joint are traced from a hair inside their square.
     wall_lines = lines.copy()
@@ -208,9 +227,9 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
         on_start = walls.inside_walls(start_arr)
         on_end = walls.inside_walls(end_arr)
         if on_start.any():
-            wall_lines[on_start, 0] = _nudged(start_arr[on_start], np.asarray(start_home)[on_start])
+            wall_lines[on_start, 0] = _nudged(start_arr[on_start], start_home[on_start])
         if on_end.any():
-            wall_lines[on_end, 1] = _nudged(end_arr[on_end], np.asarray(end_home)[on_end])
+            wall_lines[on_end, 1] = _nudged(end_arr[on_end], end_home[on_end])
     wall_block = index.cover_walls.blocks(wall_lines)
     window_block = np.zeros(n, dtype=bool)
     if len(walls) > len(index.cover_walls):
@@ -242,8 +261,9 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
         np.stack([obstacle_pairs[0], obstacle_pairs[1] + _FIRST_OBSTACLE]),
         np.stack([creature_pairs[0], np.full(creature_pairs.shape[1], _CREATURE)]),
     ]
-    blocked = np.unique(np.concatenate(line_src, axis=1).astype(np.int64), axis=1)
-    n_combos = len(combo_query)
+    pairs_all = np.concatenate(line_src, axis=1).astype(np.int64)
+    unique_keys = np.unique(pairs_all[0] * n_sources + pairs_all[1])
+    blocked = np.stack([unique_keys // n_sources, unique_keys % n_sources])
     combo_degree = np.zeros(n_combos, dtype=np.int64)
     combo_uncapped = np.zeros(n_combos, dtype=np.int64)
     combo_source = np.full(n_combos, -1, dtype=np.int64)
@@ -277,7 +297,7 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
     for qi, q in enumerate(queries):
         key = [(combo_degree[c], combo_count[c], c) for c in combo_range[qi]]
         _, _, best = min(key)
-        oi, si = combo_meta[best]
+        oi, si = divmod(best - combo_range[qi].start, len(q.squares))
         is_total = total_per_query[qi] >= lines_per_query[qi]
         degree = CoverDegree.TOTAL if is_total else _DEGREES[int(combo_degree[best])]
         cap = None
@@ -350,6 +370,10 @@ def _kind(source: int) -> BlockerKind:
     return BlockerKind.OBSTACLE
 
 
+def _window_lookup(index: MapIndex, line: NDArray[np.float64]) -> Callable[[], EntityId | None]:
+    return lambda: index.cover_walls_and_windows.first_blocker(line)
+
+
 def _creature_hits(
     lines: NDArray[np.float64],
     line_query: NDArray[np.intp],
@@ -371,14 +395,13 @@ def _creature_hits(
     if pairs.shape[1] == 0:
         return pairs
     li, ci = pairs
-    ids = [c.id for c in creatures]
-    own = np.array(
-        [
-            ids[c] == queries[q].target.id or ids[c] == queries[q].attacker_id
-            for q, c in zip(line_query[li].tolist(), ci.tolist(), strict=True)
-        ],
-        dtype=bool,
+    position = {c.id: i for i, c in enumerate(creatures)}
+    target_at = np.array([position.get(q.target.id, -1) for q in queries])
+    attacker_at = np.array(
+        [position.get(q.attacker_id, -1) if q.attacker_id else -1 for q in queries]
     )
+    query_of = line_query[li]
+    own = (ci == target_at[query_of]) | (ci == attacker_at[query_of])
     li, ci = li[~own], ci[~own]
     inside = _segment_crosses_open_box(lines[li], boxes[ci])
     return np.stack([li[inside], ci[inside]])
@@ -424,8 +447,9 @@ def _trace(
     start = (float(lines[i, 0, 0]), float(lines[i, 0, 1]))
     end = (float(lines[i, 1, 0]), float(lines[i, 1, 1]))
     if wall_block[i]:
+        line = wall_lines[i].copy()
         return LineTrace(
-            start, end, True, BlockerKind.WALL, index.cover_walls.first_blocker(wall_lines[i])
+            start, end, True, BlockerKind.WALL, lambda: index.cover_walls.first_blocker(line)
         )
     obstacles = obstacle_pairs[1][obstacle_pairs[0] == i]
     if len(obstacles):
@@ -439,7 +463,7 @@ def _trace(
             end,
             True,
             BlockerKind.WINDOW,
-            index.cover_walls_and_windows.first_blocker(wall_lines[i]),
+            _window_lookup(index, wall_lines[i].copy()),
         )
     hit = creature_pairs[1][creature_pairs[0] == i]
     if len(hit):

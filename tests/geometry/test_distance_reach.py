@@ -151,9 +151,7 @@ def test_ranged_attack_at_disadvantage_next_to_a_hostile_that_sees_you() -> None
     assert result.disadvantage
 
 
-def test_incapacitated_blinded_or_walled_off_neighbours_do_not_threaten_ranged_attacks() -> (
-    None
-):
+def test_sleeping_blind_or_walled_off_neighbours_do_not_threaten_ranged_attacks() -> None:
     archer = body("archer", 5, 5)
     target = foe("t", 15, 5)
     sleeping = foe("sleeping", 6, 5, incapacitated=True)

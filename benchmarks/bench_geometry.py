@@ -1,0 +1,222 @@
+"""Geometry on the issue's bench map: 100 x 100 cells, 2,000 wall segments, 100 creatures.
+
+The map is generated deterministically (fixed seeds): a dungeon of 5 x 5-cell rooms whose walls run
+on grid lines as chains of joined 1-cell segments with doorways (1,400 segments), plus 600
+short slanted segments like rubble from an imported map. The index is built once, outside the
+timings, as the app does per map change. Goals are from issue 3.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from functools import cache
+
+Case = tuple[str, Callable[[], Callable[[], object] | None]]
+
+MAP_CELLS = 100
+WALLS = 2_000
+CREATURES = 100
+
+GOALS_MS = {
+    "geometry: drag update (12-cell path + OAs)": 1.0,
+    "geometry: cover 1 -> 99": 5.0,
+    "geometry: cover all pairs (9,900)": 500.0,
+    "geometry: reachable area 60 ft": 5.0,
+    "geometry: cheapest path across the map": 30.0,
+    "geometry: visibility polygon": 10.0,
+}
+
+
+def describe() -> str:
+    return (
+        f"geometry bench map: {MAP_CELLS} x {MAP_CELLS} cells, {WALLS} wall segments, "
+        f"{CREATURES} creatures"
+    )
+
+
+def goals() -> dict[str, float]:
+    return GOALS_MS
+
+
+def _walls() -> list[object]:
+    from battlemap.model import EntityId, Wall, WallKind
+
+    rng = random.Random(3)
+    walls: list[Wall] = []
+
+    def add(a: tuple[float, float], b: tuple[float, float], kind: WallKind = WallKind.WALL) -> None:
+        walls.append(Wall(id=EntityId(f"w{len(walls)}"), a=a, b=b, kind=kind))
+
+    # Rooms: grid lines every 5 cells cut into 1-cell segments joined end to end; 1,400 of
+    # the 1,900 are kept, the missing ones are doorways and breaches.
+    grid_segments: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for line in range(5, MAP_CELLS, 5):
+        for horizontal in (True, False):
+            for start in range(0, MAP_CELLS):
+                a, b = (start, line), (start + 1, line)
+                grid_segments.append((a, b) if horizontal else ((a[1], a[0]), (b[1], b[0])))
+    rng.shuffle(grid_segments)
+    for a, b in grid_segments[:1400]:
+        add((float(a[0]), float(a[1])), (float(b[0]), float(b[1])))
+    while len(walls) < WALLS:
+        x, y = rng.uniform(1, MAP_CELLS - 1), rng.uniform(1, MAP_CELLS - 1)
+        angle, length = rng.uniform(0, math.tau), rng.uniform(0.3, 1.2)
+        end = (
+            min(max(x + math.cos(angle) * length, 0.0), MAP_CELLS),
+            min(max(y + math.sin(angle) * length, 0.0), MAP_CELLS),
+        )
+        add((x, y), end)
+    return walls
+
+
+@cache
+def _world() -> tuple[object, list[object]]:
+    from battlemap.geometry import Body, MapIndex
+    from battlemap.model import EntityId, Grid, Side, Size
+
+    index = MapIndex(Grid(width=MAP_CELLS, height=MAP_CELLS), _walls())  # type: ignore[arg-type]
+    rng = random.Random(5)
+    bodies: list[Body] = []
+    taken: set[tuple[int, int]] = set()
+    while len(bodies) < CREATURES:
+        large = len(bodies) % 10 == 9
+        x, y = rng.randrange(1, MAP_CELLS - 3), rng.randrange(1, MAP_CELLS - 3)
+        cells = {(x + i, y + j) for i in range(1 + large) for j in range(1 + large)}
+        if cells & taken:
+            continue
+        taken |= cells
+        side = Side.PARTY if len(bodies) % 2 else Side.HOSTILE
+        size = Size.LARGE if large else Size.MEDIUM
+        bodies.append(Body(EntityId(f"c{len(bodies)}"), size, side, x, y))
+    return index, list(bodies)
+
+
+def _open_spot() -> tuple[object, object, list[object]]:
+    """A mover in the middle of a room with hostiles near its 12-cell path."""
+    from battlemap.geometry import Body
+    from battlemap.model import EntityId, Side, Size
+
+    index, bodies = _world()
+    mover = Body(EntityId("mover"), Size.MEDIUM, Side.PARTY, 41, 44)
+    guards = [
+        Body(EntityId("g1"), Size.MEDIUM, Side.HOSTILE, 40, 44),
+        Body(EntityId("g2"), Size.MEDIUM, Side.HOSTILE, 44, 43),
+        Body(EntityId("g3"), Size.LARGE, Side.HOSTILE, 47, 46),
+    ]
+    others = [b for b in bodies if not b.space.overlaps(mover.space)] + guards  # type: ignore[attr-defined]
+    return index, mover, others
+
+
+def _drag() -> Callable[[], object]:
+    from battlemap.geometry import DiagonalRule, move_with_opportunity_attacks
+
+    index, mover, others = _open_spot()
+    path = [(42 + i, 44 + (i // 4)) for i in range(12)]
+
+    def run() -> object:
+        result = move_with_opportunity_attacks(
+            index,
+            mover,
+            path,
+            others,
+            DiagonalRule.FIVE_TEN_FIVE,
+            60,  # type: ignore[arg-type]
+        )
+        assert len(result.steps) > 0
+        return result
+
+    return run
+
+
+def _cover_one() -> Callable[[], object]:
+    from battlemap.geometry import cover_to_many
+
+    index, bodies = _world()
+
+    def run() -> object:
+        return cover_to_many(index, bodies[0], bodies[1:], bodies)  # type: ignore[arg-type]
+
+    return run
+
+
+def _cover_all() -> Callable[[], object]:
+    from battlemap.geometry import cover_to_many
+
+    index, bodies = _world()
+
+    def run() -> object:
+        return [
+            cover_to_many(index, a, [b for b in bodies if b is not a], bodies)  # type: ignore[arg-type]
+            for a in bodies
+        ]
+
+    return run
+
+
+def _reachable() -> Callable[[], object]:
+    from battlemap.geometry import DiagonalRule, reachable_area
+
+    index, mover, others = _open_spot()
+
+    def run() -> object:
+        return reachable_area(index, mover, others, DiagonalRule.FIVE_TEN_FIVE, 60)  # type: ignore[arg-type]
+
+    return run
+
+
+def _cheapest() -> Callable[[], object]:
+    from battlemap.geometry import Body, DiagonalRule, cheapest_path
+    from battlemap.model import EntityId, Side, Size
+
+    index, bodies = _world()
+    mover = Body(EntityId("runner"), Size.MEDIUM, Side.PARTY, 0, 0)
+
+    def run() -> object:
+        result = cheapest_path(
+            index,
+            mover,
+            (98, 99),
+            bodies,
+            DiagonalRule.FIVE_TEN_FIVE,  # type: ignore[arg-type]
+        )
+        assert result.legal, result.reason
+        return result
+
+    return run
+
+
+def _visibility() -> Callable[[], object]:
+    from battlemap.geometry import visibility_polygon
+
+    index, _ = _world()
+
+    def run() -> object:
+        return visibility_polygon(index, (45.5, 45.5))  # type: ignore[arg-type]
+
+    return run
+
+
+def _build() -> Callable[[], object]:
+    from battlemap.geometry import MapIndex
+    from battlemap.model import Grid
+
+    walls = _walls()
+
+    def run() -> object:
+        return MapIndex(Grid(width=MAP_CELLS, height=MAP_CELLS), walls)  # type: ignore[arg-type]
+
+    return run
+
+
+def cases() -> list[Case]:
+    return [
+        ("geometry: map index build (per map change)", _build),
+        ("geometry: drag update (12-cell path + OAs)", _drag),
+        ("geometry: cover 1 -> 99", _cover_one),
+        ("geometry: cover all pairs (9,900)", _cover_all),
+        ("geometry: reachable area 60 ft", _reachable),
+        ("geometry: cheapest path across the map", _cheapest),
+        ("geometry: visibility polygon", _visibility),
+    ]
