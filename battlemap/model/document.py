@@ -157,6 +157,11 @@ class RemoveCreature(Command):
         return encounter.model_copy(update={"creatures": tuple(creatures)})
 
 
+def image_name(data: bytes, suffix: str) -> str:
+    """The name image bytes are stored under: a content hash and the format's suffix."""
+    return f"{hashlib.sha256(data).hexdigest()[:16]}{suffix.lower()}"
+
+
 Listener = Callable[[Change], None]
 FollowUp = Callable[[Encounter, Encounter], "Command | None"]
 """Given the encounter before and after a command, a further command to make part of the
@@ -179,7 +184,7 @@ class Document:
     def add_image(self, data: bytes, suffix: str) -> str:
         """Store image bytes and return their name. Names are content hashes, so storing the
         same image twice keeps one copy, and an undone import never leaves a dangling name."""
-        name = f"{hashlib.sha256(data).hexdigest()[:16]}{suffix.lower()}"
+        name = image_name(data, suffix)
         self.images.setdefault(name, data)
         return name
 
