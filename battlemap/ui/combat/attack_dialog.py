@@ -53,6 +53,7 @@ from battlemap.rules.attacks import (
     Delivery,
     RangeBand,
     RollMode,
+    RollModeReport,
     armor_class,
     make_attack,
     roll_mode,
@@ -60,6 +61,7 @@ from battlemap.rules.attacks import (
 from battlemap.rules.damage import DamageRoll, Defenses
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
+from battlemap.ui.combat.declarations import DeclarationsBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
@@ -127,7 +129,7 @@ class AttackDialog(QDialog):
         who.addRow("Attack", self.attack)
         target_row = QHBoxLayout()
         self.target = QComboBox()
-        self.target.currentIndexChanged.connect(self.update_situation)
+        self.target.currentIndexChanged.connect(self._target_changed)
         target_row.addWidget(self.target, 1)
         self.pick = QPushButton("Pick on map")
         self.pick.setCheckable(True)
@@ -155,6 +157,10 @@ class AttackDialog(QDialog):
         self.custom_ranged.toggled.connect(self.update_situation)
         custom.addRow(self.custom_ranged)
         layout.addWidget(self.custom)
+
+        self.declarations = DeclarationsBox()
+        self.declarations.changed.connect(self.update_situation)
+        layout.addWidget(self.declarations)
 
         self.situation = QLabel()
         self.situation.setWordWrap(True)
@@ -225,6 +231,7 @@ class AttackDialog(QDialog):
             return
         action = ruleset.actions.get(action_id)
         self.setWindowTitle(f"{action.name if action else 'Attack'}")
+        self.declarations.configure(ruleset, action.kind if action else None)
         self.custom_type.blockSignals(True)
         self.custom_type.clear()
         for key, damage_type in ruleset.damage.types.items():
@@ -293,6 +300,7 @@ class AttackDialog(QDialog):
         if chosen is not None and self.target.findData(str(chosen)) >= 0:
             self.target.setCurrentIndex(self.target.findData(str(chosen)))
         self.target.blockSignals(False)
+        self._fill_defenses()
         self._attack_changed()
 
     def _selected_target(self) -> EntityId | None:
@@ -415,8 +423,24 @@ class AttackDialog(QDialog):
         block = self._statblock(attacker)
         return block.attacks[int(data)] if block else None
 
+    def _fill_defenses(self) -> None:
+        """The target's resistances, vulnerabilities and immunities from its stat block."""
+        target_id = self.target_id()
+        block = self._statblock(target_id) if target_id is not None else None
+        self.resist.setText(", ".join(block.damage_resistances) if block else "")
+        self.vulnerable.setText(", ".join(block.damage_vulnerabilities) if block else "")
+        self.immune.setText(", ".join(block.damage_immunities) if block else "")
+
+    def _target_changed(self) -> None:
+        self._fill_defenses()
+        self.update_situation()
+
     def update_situation(self) -> None:
-        """Show the roll mode with every reason and the AC with cover; fill the defenses."""
+        """Show the roll mode with every reason and the AC with cover, as the engine sees them.
+
+        A dry run of the attack (one placeholder d20, nothing recorded) gives the final roll
+        mode (declarations included) and the AC, or the engine's reason it can't be made.
+        """
         self.preview = None
         self.damage_box.setEnabled(False)
         self.outcome_label.clear()
@@ -424,41 +448,37 @@ class AttackDialog(QDialog):
         attacker_id, target_id, profile = self.attacker_id(), self.target_id(), self.profile()
         if state is None or ruleset is None or attacker_id is None or target_id is None:
             self.situation.setText("Choose an attacker and a target.")
+            self.roll_button.setEnabled(False)
             return
         if profile is None:
             self.situation.setText("Type damage dice such as 1d8+3.")
+            self.roll_button.setEnabled(False)
             return
-        target = self.session.encounter.creature(target_id)
-        block = self._statblock(target_id)
-        self.resist.setText(", ".join(block.damage_resistances) if block else "")
-        self.vulnerable.setText(", ".join(block.damage_vulnerabilities) if block else "")
-        self.immune.setText(", ".join(block.damage_immunities) if block else "")
         situation = self.situation_now(ruleset)
-        options = AttackOptions(action_id=self.action_id)
+        refusal: str | None = None
         try:
-            report = roll_mode(
-                ruleset,
-                state.combatant(attacker_id),
-                state.combatant(target_id),
-                profile,
-                situation,
-                options,
-            )
-            ac = armor_class(ruleset, target, situation, options)
-        except ValueError as error:
-            self.situation.setText(f"<b>Can't attack:</b> {error}")
-            return
+            dry = self._call(with_damage=False, d20=(10,))(self.session.encounter, state, ruleset)
+            report, ac = dry.result.roll_mode, dry.result.armor_class
+        except (ValueError, KeyError) as error:
+            refusal = str(error)
+            options, profile = self.declarations.apply(AttackOptions(), profile)
+            target = self.session.encounter.creature(target_id)
+            try:
+                report = roll_mode(
+                    ruleset,
+                    state.combatant(attacker_id),
+                    state.combatant(target_id),
+                    profile,
+                    situation,
+                    options,
+                )
+                ac = armor_class(ruleset, target, situation, options)
+            except ValueError:
+                report, ac = None, None
         lines = [f"<b>{situation.distance_feet:g} ft</b> · {_cover_text(situation)}"]
-        mode = report.mode.value.capitalize()
-        if report.cancelled:
-            mode = "Normal (advantage and disadvantage cancel)"
-        lines.append(f"<b>Roll: {mode}</b>")
-        for reason in report.advantages:
-            lines.append(f"&nbsp;&nbsp;+ advantage: {reason}")
-        for reason in report.disadvantages:
-            lines.append(f"&nbsp;&nbsp;− disadvantage: {reason}")
-        lines.append(f"<b>Target AC {ac.value}</b> ({', '.join(ac.parts)})")
-        refusal = self._refusal(state, ruleset, report.mode)
+        if report is not None and ac is not None:
+            lines.extend(_mode_lines(report))
+            lines.append(f"<b>Target AC {ac.value}</b> ({', '.join(ac.parts)})")
         if refusal is not None:
             lines.append(
                 f"<span style='color:{REFUSED_COLOUR}'><b>Can't attack:</b> {refusal}</span>"
@@ -468,20 +488,10 @@ class AttackDialog(QDialog):
             refusal or "Roll the d20 (or use the typed faces) against the AC"
         )
         self.situation.setText("<br>".join(lines))
-        two = report.mode is not RollMode.NORMAL
+        two = report is not None and report.mode is not RollMode.NORMAL
         self.d20[1].setVisible(two)
         if not two:
             self.d20[1].setValue(0)
-
-    def _refusal(self, state: Any, ruleset: Ruleset, mode: RollMode) -> str | None:
-        """Ask the engine (a dry run with placeholder dice) whether this attack is allowed."""
-        faces = (10, 10) if mode is not RollMode.NORMAL else (10,)
-        call = self._call(with_damage=False, d20=faces)
-        try:
-            call(self.session.encounter, state, ruleset)
-        except (ValueError, KeyError) as error:
-            return str(error)
-        return None
 
     # --- rolling ---------------------------------------------------------------------------
 
@@ -506,7 +516,7 @@ class AttackDialog(QDialog):
         situation_ruleset = self.session.ruleset()
         assert attacker_id and target_id and profile and situation_ruleset
         situation = self.situation_now(situation_ruleset)
-        options = self._options(with_damage, d20)
+        options, profile = self.declarations.apply(self._options(with_damage, d20), profile)
 
         def call(encounter: Encounter, combat: Any, ruleset: Ruleset) -> Applied[AttackResult]:
             applied = make_attack(
@@ -583,6 +593,16 @@ def _with_reasons(applied: Applied[AttackResult]) -> Applied[AttackResult]:
     index = max((i for i, e in enumerate(log) if e.kind == "attack"), default=len(log) - 1) + 1
     log.insert(index, event)
     return replace(applied, combat=combat.model_copy(update={"log": tuple(log)}))
+
+
+def _mode_lines(report: RollModeReport) -> list[str]:
+    mode = report.mode.value.capitalize()
+    if report.cancelled:
+        mode = "Normal (advantage and disadvantage cancel)"
+    lines = [f"<b>Roll: {mode}</b>"]
+    lines.extend(f"&nbsp;&nbsp;+ advantage: {reason}" for reason in report.advantages)
+    lines.extend(f"&nbsp;&nbsp;− disadvantage: {reason}" for reason in report.disadvantages)
+    return lines
 
 
 def _cover_text(situation: AttackSituation) -> str:

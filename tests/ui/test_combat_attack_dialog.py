@@ -1,0 +1,102 @@
+"""The attack dialog: picking the target on the map, stat-block defenses, gms-den declarations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
+from battlemap.ui.main_window import MainWindow
+from tests.ui.tool_input import click as click_map
+
+KNIGHT = StatBlock(
+    name="Knight",
+    attacks=(
+        Attack(
+            name="Greatsword",
+            kind=AttackKind.MELEE,
+            to_hit=5,
+            reach=5,
+            damage=(Damage(dice="2d6+3", type="slashing"),),
+        ),
+    ),
+)
+GARGOYLE = StatBlock(name="Gargoyle", damage_resistances=("slashing", "piercing"))
+
+
+def window_for(qtbot: QtBot, tmp_path: Path, ruleset: str) -> MainWindow:
+    creatures = (
+        Creature(id="c-knight", name="Knight", side=Side.PARTY, x=2, y=2, hp=30, max_hp=30),
+        Creature(id="c-garg", name="Gargoyle 2", side=Side.HOSTILE, x=3, y=2, hp=20, max_hp=20),
+        Creature(id="c-bat", name="Bat", side=Side.HOSTILE, x=2, y=3, hp=1, max_hp=1, ac=12),
+    )
+    encounter = Encounter(
+        grid=Grid(width=10, height=8), creatures=creatures, party=(KNIGHT,), ruleset=ruleset
+    )
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(Document(encounter), settings=settings)
+    window.library_dock.monsters["Gargoyle"] = GARGOYLE
+    qtbot.addWidget(window)
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    ui = window.combat
+    ui.session.seed_source = lambda: 5
+    ui.initiative.start()
+    ui.initiative.roll(monsters_only=False)
+    while ui.session.state.order[0].creature_id != "c-knight":
+        ids = [s.creature_id for s in ui.session.state.order]
+        ids.remove("c-knight")
+        ui.initiative.tree.reordered.emit(["c-knight", *ids])
+    ui.initiative.begin()
+    return window
+
+
+def test_pick_target_on_map_fills_its_stat_block_defenses(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_for(qtbot, tmp_path, "srd-5e")
+    dialog = window.combat.attack_dialog
+    window.combat.open_attack()
+    window.view.resetTransform()
+    window.view.centerOn(window.map_rect().center())
+    qtbot.mouseClick(dialog.pick, Qt.MouseButton.LeftButton)
+    click_map(window.view, 3.5, 2.5)  # the Gargoyle's token
+    assert dialog.target_id() == "c-garg"
+    assert not dialog.pick.isChecked()
+    assert dialog.resist.text() == "slashing, piercing"  # "Gargoyle 2" -> the library's Gargoyle
+    click_map(window.view, 2.5, 3.5)  # not picking any more: the target stays
+    assert dialog.target_id() == "c-garg"
+    dialog.d20[0].setValue(20)
+    qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
+    assert "CRITICAL HIT" in dialog.outcome_label.text()
+    dialog.damage_spins[0].setValue(21)  # 4d6+3 rolled at the table
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert window.document.encounter.creature("c-garg").hp == 10  # 21 halved -> 10 damage
+
+
+def test_gms_den_called_shot_adds_disadvantage_and_ac(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_for(qtbot, tmp_path, "gms-den")
+    dialog = window.combat.attack_dialog
+    window.combat.open_attack()
+    dialog.target.setCurrentIndex(dialog.target.findData("c-bat"))
+    assert "Target AC 12" in dialog.situation.text()
+    dialog.declarations.called_shot.setText("wing")
+    dialog.declarations.changed.emit()
+    text = dialog.situation.text()
+    assert "disadvantage: called shot (wing)" in text
+    assert "Target AC 14" in text and "called shot +2" in text
+    assert dialog.d20[1].isVisible()  # two dice to type at disadvantage
+
+
+def test_knockout_refused_for_a_ranged_attack_with_the_reason(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_for(qtbot, tmp_path, "srd-5e")
+    dialog = window.combat.attack_dialog
+    window.combat.open_attack()
+    dialog.attack.setCurrentIndex(dialog.attack.findData("__custom__"))
+    dialog.custom_ranged.setChecked(True)
+    dialog.declarations.knockout.setChecked(True)
+    assert not dialog.roll_button.isEnabled()
+    assert dialog.roll_button.toolTip() == "only a melee attack can knock a creature out"
+    assert "Can't attack:" in dialog.situation.text()
