@@ -14,8 +14,14 @@ RUNS = 7
 def main(argv: list[str]) -> int:
     wanted = argv[0] if argv else ""
     rows: list[tuple[str, float, float]] = []
+    goals: dict[str, float] = {}
+    notes: list[str] = []
     for path in sorted(Path(__file__).parent.glob("bench_*.py")):
         module = importlib.import_module(f"benchmarks.{path.stem}")
+        # Optional: goals() -> {case name: goal in ms}; describe() -> a line above the table.
+        goals.update(getattr(module, "goals", dict)())
+        if hasattr(module, "describe"):
+            notes.append(module.describe())
         for name, setup in module.cases():
             if wanted not in name:
                 continue
@@ -30,9 +36,13 @@ def main(argv: list[str]) -> int:
                 times.append((time.perf_counter() - start) * 1000)
             rows.append((name, min(times), statistics.median(times)))
     width = max((len(name) for name, _, _ in rows), default=10)
-    print(f"{'case':<{width}}  {'best ms':>9}  {'median ms':>9}")
+    for note in notes:
+        print(note)
+    print(f"{'case':<{width}}  {'best ms':>9}  {'median ms':>9}  {'goal ms':>8}")
     for name, best, median in rows:
-        print(f"{name:<{width}}  {best:9.2f}  {median:9.2f}")
+        goal = goals.get(name)
+        verdict = "" if goal is None else f"  {goal:8.1f}  {'ok' if median <= goal else 'MISSED'}"
+        print(f"{name:<{width}}  {best:9.2f}  {median:9.2f}{verdict}")
     return 0
 
 
