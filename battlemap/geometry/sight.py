@@ -129,10 +129,10 @@ def visibility_polygon(
     ends = rel.reshape(-1, 2)
     angles = np.arctan2(ends[:, 1], ends[:, 0])
     eps = 1e-5
-    # Rays at each end's angle and a hair to either side; a side ray is placed back on the
-    # exact angle afterwards, on the segment it hit, so shadow edges are exact.
-    candidates = np.concatenate([angles - eps, angles, angles + eps])
-    bases = np.concatenate([angles, angles, angles])
+    # Rays a hair to either side of each end's angle, each placed back on the exact angle
+    # afterwards, on the segment it hit: shadow edges, ends and joints come out exact.
+    candidates = np.concatenate([angles - eps, angles + eps])
+    bases = np.concatenate([angles, angles])
     if radius is not None:
         circle = np.linspace(-math.pi, math.pi, 181)
         candidates = np.concatenate([candidates, circle])
@@ -145,11 +145,29 @@ def visibility_polygon(
     ray_angles, distances = _onto_exact_angles(rel, ray_angles, ray_bases, distances, hit, limit)
     xs = ox + np.cos(ray_angles) * distances
     ys = oy + np.sin(ray_angles) * distances
-    polygon: BaseGeometry = shapely.Polygon(np.stack([xs, ys], axis=1))
+    polygon: BaseGeometry = shapely.Polygon(_drop_straight_runs(np.stack([xs, ys], axis=1)))
     if not polygon.is_valid:
         polygon = shapely.make_valid(polygon)
     clipped = shapely.intersection(polygon, shapely.box(0, 0, index.width, index.height))
     return clipped
+
+
+def _drop_straight_runs(ring: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The ring without repeated points and without points in the middle of a straight run
+    (consecutive rays landing on the same wall), so shapely has far fewer vertices to check."""
+    keep = np.ones(len(ring), dtype=bool)
+    step = np.diff(ring, axis=0, append=ring[:1])
+    keep &= np.hypot(step[:, 0], step[:, 1]) > 1e-9
+    ring = ring[keep]
+    if len(ring) < 4:
+        return ring
+    before = ring - np.roll(ring, 1, axis=0)
+    after = np.roll(ring, -1, axis=0) - ring
+    cross = before[:, 0] * after[:, 1] - before[:, 1] * after[:, 0]
+    dot = (before * after).sum(axis=1)
+    scale = np.hypot(before[:, 0], before[:, 1]) * np.hypot(after[:, 0], after[:, 1])
+    straight = (np.abs(cross) <= 1e-9 * scale) & (dot > 0)
+    return ring[~straight]
 
 
 def _near(segments: NDArray[np.float64], origin: PointXY, radius: float) -> NDArray[np.float64]:
