@@ -167,7 +167,8 @@ def _drop_straight_runs(ring: NDArray[np.float64]) -> NDArray[np.float64]:
     dot = (before * after).sum(axis=1)
     scale = np.hypot(before[:, 0], before[:, 1]) * np.hypot(after[:, 0], after[:, 1])
     straight = (np.abs(cross) <= 1e-9 * scale) & (dot > 0)
-    return ring[~straight]
+    kept: NDArray[np.float64] = ring[~straight]
+    return kept
 
 
 def _near(segments: NDArray[np.float64], origin: PointXY, radius: float) -> NDArray[np.float64]:
