@@ -1,4 +1,4 @@
-"""The attack dialog: picking the target on the map, stat-block defenses, gms-den declarations."""
+"""Attack and contest dialogs: target picked on the map, stat-block defenses, declarations."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model.document import UpdateCreature
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.undo import push
 from tests.ui.tool_input import click as click_map
 
 KNIGHT = StatBlock(
@@ -100,3 +102,53 @@ def test_knockout_refused_for_a_ranged_attack_with_the_reason(qtbot: QtBot, tmp_
     assert not dialog.roll_button.isEnabled()
     assert dialog.roll_button.toolTip() == "only a melee attack can knock a creature out"
     assert "Can't attack:" in dialog.situation.text()
+
+
+def test_gms_den_grapple_through_the_actions_dock_with_typed_dice(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = window_for(qtbot, tmp_path, "gms-den")
+    ui = window.combat
+    grapple = ui.actions.buttons["grapple"]
+    assert grapple.isEnabled()
+    qtbot.mouseClick(grapple, Qt.MouseButton.LeftButton)
+    dialog = ui.contest_dialog
+    assert dialog.isVisible() and dialog.windowTitle() == "Grapple"
+    dialog.target.setCurrentIndex(dialog.target.findData("c-bat"))
+    dialog.bonus.setValue(5)
+    dialog.d20.setValue(14)
+    dialog.defender_d20.setValue(3)
+    before = window.document.encounter
+    qtbot.mouseClick(dialog.resolve_button, Qt.MouseButton.LeftButton)
+    assert "SUCCESS" in dialog.outcome_label.text() and "19 vs 3" in dialog.outcome_label.text()
+    bat = window.document.encounter.combat.combatant("c-bat")
+    assert [(c.name, c.source_id) for c in bat.conditions] == [("grappled", "c-knight")]
+    window.undo_stack.undo()  # the contest is one step
+    assert window.document.encounter == before
+
+
+def test_stabilize_a_dying_ally_with_a_typed_check(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_for(qtbot, tmp_path, "srd-5e")
+    ui = window.combat
+    session = ui.session
+    bat = session.encounter.creature("c-bat")
+    push(
+        window.undo_stack,
+        window.document,
+        UpdateCreature(bat, bat.model_copy(update={"side": Side.PARTY})),
+    )
+    window.scene.clearSelection()
+    window.scene.tokens["c-bat"].setSelected(True)
+    ui.panel.amount.setValue(1)
+    qtbot.mouseClick(ui.panel.damage_button, Qt.MouseButton.LeftButton)
+    death = session.state.combatant("c-bat").death
+    assert session.encounter.creature("c-bat").hp == 0 and not death.dead and not death.stable
+    assert "dying" in ui.panel.state_label.text()
+    qtbot.mouseClick(ui.actions.buttons["stabilize"], Qt.MouseButton.LeftButton)
+    dialog = ui.contest_dialog
+    assert dialog.isVisible() and dialog.target.currentData() == "c-bat"
+    dialog.d20.setValue(12)
+    qtbot.mouseClick(dialog.resolve_button, Qt.MouseButton.LeftButton)
+    assert "STABLE" in dialog.outcome_label.text() and "12 vs DC 10" in dialog.outcome_label.text()
+    assert session.state.combatant("c-bat").death.stable
+    assert not ui.actions.buttons["dodge"].isEnabled()  # Stabilize took the knight's action

@@ -16,6 +16,7 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.ui.combat.actions_dock import ActionsDock
 from battlemap.ui.combat.attack_dialog import AttackDialog
+from battlemap.ui.combat.contest_dialog import ContestDialog
 from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
@@ -37,6 +38,7 @@ class CombatUi:
     log: LogDock
     attack_dialog: AttackDialog
     panel: CombatPanel
+    contest_dialog: ContestDialog
 
     def open_attack(self, action_id: str = "attack") -> None:
         self.attack_dialog.open_for(action_id)
@@ -53,7 +55,8 @@ def install(window: QMainWindow) -> CombatUi:
     library: dict[str, StatBlock] = library_dock.monsters if library_dock is not None else {}
     initiative = InitiativeDock(session, scene)
     dialog = AttackDialog(session, scene, library, window)
-    actions = ActionsDock(session, scene, initiative.next_action, dialog.open_for)
+    contest = ContestDialog(session, scene, window)
+    actions = ActionsDock(session, scene, initiative.next_action, dialog.open_for, contest.open_for)
     log = LogDock(session)
     left, bottom = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
     window.addDockWidget(left, initiative)
@@ -65,7 +68,7 @@ def install(window: QMainWindow) -> CombatUi:
     window.resizeDocks([initiative, actions], [420, 380], Qt.Orientation.Vertical)
     panel = CombatPanel(session, scene, library)
     _add_to_creature_dock(getattr(window, "creature_dock", None), panel)
-    ui = CombatUi(session, initiative, actions, log, dialog, panel)
+    ui = CombatUi(session, initiative, actions, log, dialog, panel, contest)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
 
     menu = window.menuBar().addMenu("&Combat")

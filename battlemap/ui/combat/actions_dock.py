@@ -2,7 +2,8 @@
 
 Each of the ruleset's actions is a button, enabled only when the engine would accept it now;
 a disabled button's tooltip is the engine's reason (asked by a dry run of the same call, so
-the rules live in one place). Attack-like actions open the attack dialog; the others are
+the rules live in one place). Attack-like actions open the attack dialog, grapple, shove,
+escape, disarm, grapple move and stabilising the contest dialog; the others are
 taken at once, one undo step each. End turn and the death saving throw live here too.
 """
 
@@ -30,6 +31,7 @@ from battlemap.rules import economy, movement
 from battlemap.rules.death import death_save
 from battlemap.rules.enums import ActionCost, ActionKind
 from battlemap.rules.schema import ActionDef, Ruleset
+from battlemap.ui.combat.contest_dialog import CONTEST_KINDS
 from battlemap.ui.combat.session import CombatSession, EngineStep
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
@@ -68,12 +70,14 @@ class ActionsDock(QDockWidget):
         scene: MapScene,
         end_turn: QAction,
         open_attack: Callable[[str], None],
+        open_contest: Callable[[str], None],
     ) -> None:
         super().__init__("Actions")
         self.setObjectName("actions-dock")
         self.session = session
         self.scene = scene
         self.open_attack = open_attack
+        self.open_contest = open_contest
         self.buttons: dict[str, QPushButton] = {}
         body = QWidget()
         layout = QVBoxLayout(body)
@@ -148,8 +152,8 @@ class ActionsDock(QDockWidget):
         shown = {
             action_id: action
             for action_id, action in ruleset.actions.items()
-            # Reactions are taken on others' turns; stabilising needs its own check.
-            if action.cost is not ActionCost.REACTION and action.kind is not ActionKind.STABILIZE
+            # Reactions are taken on others' turns (the opportunity attack comes with a move).
+            if action.cost is not ActionCost.REACTION
         }
         if list(shown) != list(self.buttons):
             self._rebuild_buttons(shown)
@@ -228,6 +232,9 @@ class ActionsDock(QDockWidget):
         action = ruleset.actions[action_id]
         if action.kind in ATTACK_KINDS:
             self.open_attack(action_id)
+            return
+        if action.kind in CONTEST_KINDS:
+            self.open_contest(action_id)
             return
         target: EntityId | None = None
         if action.needs_target:

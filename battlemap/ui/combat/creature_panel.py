@@ -302,7 +302,8 @@ class CombatPanel(QGroupBox):
             return
         who = self.session.name(creature_id)
         if on:
-            expiry = self.duration.currentData()
+            data = self.duration.currentData()  # Qt hands enum data back as a plain string
+            expiry = Expiry(data) if data else None
             self.session.step(
                 f"{who} is {name}",
                 lambda s, r, e: conditions.apply_condition(

@@ -81,12 +81,13 @@ class DeclarationsBox(QGroupBox):
     ) -> tuple[AttackOptions, AttackProfile]:
         """The options and profile with these declarations."""
         location = self.called_shot.text().strip() or None
+        strike = self.target_strike.currentData()  # Qt hands enum data back as a plain string
         options = replace(
             options,
             knockout=self.knockout.isChecked(),
             offhand=self._offhand,
             called_shot=location if self._form.isRowVisible(self.called_shot) else None,
-            target_strike=self.target_strike.currentData(),
+            target_strike=TargetStrikePayment(strike) if strike else None,
             stamina_available=self.stamina.value(),
         )
         if self.light.isChecked():

@@ -57,6 +57,9 @@ class CombatSession(QObject):
         self.document = document
         self.undo_stack = undo_stack
         self._registry = registry
+        self.last_refusal = ""
+        """The engine's last reason for refusing a request (also sent through ``refused``)."""
+        self.refused.connect(self._remember_refusal)
         self.seed_source: Callable[[], int] = lambda: secrets.randbelow(MAX_SEED)
         """Where a new combat's dice seed comes from (tests fix it for a replayable fight)."""
         document.subscribe(self._on_change)
@@ -90,6 +93,9 @@ class CombatSession(QObject):
             return self.encounter.creature(creature_id).name
         except KeyError:
             return str(creature_id)
+
+    def _remember_refusal(self, reason: str) -> None:
+        self.last_refusal = reason
 
     def _on_change(self, change: Change) -> None:
         if change.other or change.creatures:

@@ -1,0 +1,275 @@
+"""The contest dialog: grapple, shove, escape, disarm, grapple move and stabilising.
+
+Like the attack dialog it stays open beside the map, takes dice rolled in the app or typed
+from the table (0 = the app rolls), and records the whole contest as one undo step. The
+engine (``battlemap.rules.contests``, ``death.stabilize``) checks size, reach, free hands and
+the economy and says why not; the result shows both totals and what happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battlemap.geometry import Body, DiagonalRule, distance_feet
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules import contests
+from battlemap.rules.death import stabilize
+from battlemap.rules.enums import ActionKind, StabilizeMethod
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import Applied
+from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.map_scene import MapScene
+from battlemap.ui.token_item import TokenItem
+
+CONTEST_KINDS = frozenset(
+    {
+        ActionKind.GRAPPLE,
+        ActionKind.SHOVE,
+        ActionKind.ESCAPE,
+        ActionKind.DISARM,
+        ActionKind.GRAPPLE_MOVE,
+        ActionKind.STABILIZE,
+    }
+)
+"""Actions this dialog resolves."""
+APP_ROLLS = "app rolls"
+SKILLS = ("Athletics", "Acrobatics")
+Call = Callable[[Encounter, Any, Ruleset], Applied[Any]]
+
+
+def _die_spin(tip: str) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(0, 20)
+    spin.setSpecialValueText(APP_ROLLS)
+    spin.setToolTip(tip)
+    return spin
+
+
+def _bonus_spin() -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(-10, 30)
+    return spin
+
+
+class ContestDialog(QDialog):
+    """One contest (or a stabilising check) by the creature whose turn it is."""
+
+    def __init__(self, session: CombatSession, scene: MapScene, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("contest-dialog")
+        self.setModal(False)
+        self.session = session
+        self.scene = scene
+        self.action_id = "grapple"
+        self.kind = ActionKind.GRAPPLE
+        layout = QVBoxLayout(self)
+        self.heading = QLabel()
+        self.heading.setWordWrap(True)
+        layout.addWidget(self.heading)
+        form = QFormLayout()
+        self.form = form
+        self.target = QComboBox()
+        form.addRow("Target", self.target)
+        self.shove_effect = QComboBox()
+        self.shove_effect.addItem("Knock prone", contests.ShoveEffect.PRONE)
+        self.shove_effect.addItem("Push away", contests.ShoveEffect.PUSH)
+        form.addRow("Shove to", self.shove_effect)
+        self.method = QComboBox()
+        form.addRow("Method", self.method)
+        self.free_hand = QCheckBox("Has a free hand")
+        self.free_hand.setChecked(True)
+        form.addRow(self.free_hand)
+        self.bonus = _bonus_spin()
+        self.bonus.setToolTip("The acting creature's bonus (Athletics, to-hit, Medicine...)")
+        form.addRow("Bonus", self.bonus)
+        self.d20 = _die_spin("The acting creature's d20 as rolled at the table")
+        form.addRow("d20", self.d20)
+        self.skill = QComboBox()
+        self.skill.addItems(SKILLS)
+        self.skill.setToolTip("The defender chooses which skill resists")
+        form.addRow("Defender uses", self.skill)
+        self.defender_bonus = _bonus_spin()
+        form.addRow("Defender bonus", self.defender_bonus)
+        self.defender_d20 = _die_spin("The defender's d20 as rolled at the table")
+        form.addRow("Defender d20", self.defender_d20)
+        layout.addLayout(form)
+        self.resolve_button = QPushButton("Resolve")
+        self.resolve_button.setDefault(True)
+        self.resolve_button.clicked.connect(self.resolve)
+        layout.addWidget(self.resolve_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.outcome_label = QLabel()
+        self.outcome_label.setWordWrap(True)
+        self.outcome_label.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.outcome_label)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        layout.addWidget(buttons)
+        self.resize(380, 360)
+
+    # --- filling ----------------------------------------------------------------------
+
+    def actor(self) -> EntityId | None:
+        state = self.session.state
+        slot = state.current if state is not None else None
+        return slot.creature_id if slot is not None else None
+
+    def target_id(self) -> EntityId | None:
+        data = self.target.currentData()
+        return EntityId(data) if data else None
+
+    def open_for(self, action_id: str) -> None:
+        """Show the dialog for ``action_id`` (one of ``CONTEST_KINDS``) of the current creature."""
+        ruleset, actor = self.session.ruleset(), self.actor()
+        if ruleset is None or actor is None or action_id not in ruleset.actions:
+            self.session.refused.emit("No one's turn: begin the combat first")
+            return
+        action = ruleset.actions[action_id]
+        self.action_id, self.kind = action_id, action.kind
+        self.setWindowTitle(action.name)
+        self.heading.setText(
+            f"<b>{self.session.name(actor)}: {action.name}</b><br>{action.description}"
+        )
+        stabilizing = self.kind is ActionKind.STABILIZE
+        escaping = self.kind is ActionKind.ESCAPE
+        self.method.clear()
+        for method in ruleset.stabilizing.methods:
+            self.method.addItem(method.value.replace("-", " "), method)
+        self.form.setRowVisible(self.target, not escaping)
+        self.form.setRowVisible(self.shove_effect, self.kind is ActionKind.SHOVE)
+        self.form.setRowVisible(self.free_hand, self.kind is ActionKind.GRAPPLE)
+        self.form.setRowVisible(self.method, stabilizing)
+        for widget in (self.skill, self.defender_bonus, self.defender_d20):
+            self.form.setRowVisible(widget, not stabilizing)
+        self._fill_targets(actor, stabilizing)
+        self.outcome_label.clear()
+        self.show()
+        if QGuiApplication.platformName() != "offscreen":  # offscreen can't raise windows
+            self.raise_()
+
+    def _fill_targets(self, actor: EntityId, stabilizing: bool) -> None:
+        state = self.session.state
+        self.target.clear()
+        if state is None:
+            return
+        encounter = self.session.encounter
+        for combatant in state.combatants:
+            creature = encounter.creature(combatant.creature_id)
+            if creature.id == actor or combatant.death.dead:
+                continue
+            if stabilizing and creature.hp > 0:
+                continue
+            self.target.addItem(creature.name, str(creature.id))
+        selected = [
+            i.creature_id
+            for i in self.scene.selectedItems()
+            if shiboken6.isValid(i) and isinstance(i, TokenItem) and i.creature_id != actor
+        ]
+        if selected and self.target.findData(str(selected[0])) >= 0:
+            self.target.setCurrentIndex(self.target.findData(str(selected[0])))
+
+    # --- resolving --------------------------------------------------------------------------
+
+    def _distance(self, ruleset: Ruleset, actor: EntityId, target: EntityId) -> float:
+        encounter = self.session.encounter
+        a = Body.from_creature(encounter.creature(actor), encounter.grid)
+        b = Body.from_creature(encounter.creature(target), encounter.grid)
+        return distance_feet(a, b, DiagonalRule(ruleset.movement.diagonal.value))
+
+    def _call(self, ruleset: Ruleset, actor: EntityId, target: EntityId | None) -> Call:
+        contest = contests.Contest(
+            bonus=self.bonus.value(),
+            defender_bonus=self.defender_bonus.value(),
+            defender_skill=self.skill.currentText(),
+            d20=self.d20.value() or None,
+            defender_d20=self.defender_d20.value() or None,
+        )
+        action_id, kind = self.action_id, self.kind
+        if kind is ActionKind.ESCAPE:
+            return lambda e, c, r: contests.escape(e, c, r, actor, contest, action_id=action_id)
+        assert target is not None
+        distance = self._distance(ruleset, actor, target)
+        if kind is ActionKind.STABILIZE:
+            # Qt hands enum data back as plain strings.
+            method = StabilizeMethod(self.method.currentData() or StabilizeMethod.MEDICINE_CHECK)
+            return lambda e, c, r: stabilize(
+                e, c, r, actor, target, method=method, check_bonus=contest.bonus, d20=contest.d20
+            )
+        if kind is ActionKind.SHOVE:
+            effect = contests.ShoveEffect(self.shove_effect.currentData())
+            return lambda e, c, r: contests.shove(
+                e, c, r, actor, target, effect, contest, distance_feet=distance, action_id=action_id
+            )
+        if kind is ActionKind.DISARM:
+            return lambda e, c, r: contests.disarm(
+                e, c, r, actor, target, contest, distance_feet=distance, action_id=action_id
+            )
+        if kind is ActionKind.GRAPPLE_MOVE:
+            speed = self.session.encounter.creature(actor).speed
+            return lambda e, c, r: contests.grapple_move(
+                e, c, r, actor, target, contest, speed_feet=speed, action_id=action_id
+            )
+        hand = self.free_hand.isChecked()
+        return lambda e, c, r: contests.grapple(
+            e,
+            c,
+            r,
+            actor,
+            target,
+            contest,
+            distance_feet=distance,
+            has_free_hand=hand,
+            action_id=action_id,
+        )
+
+    def resolve(self) -> None:
+        ruleset, actor, target = self.session.ruleset(), self.actor(), self.target_id()
+        if ruleset is None or actor is None:
+            return
+        if target is None and self.kind is not ActionKind.ESCAPE:
+            self.outcome_label.setText("<b>Choose a target.</b>")
+            return
+        applied = self.session.apply(
+            f"{self.session.name(actor)}: {self.windowTitle()}", self._call(ruleset, actor, target)
+        )
+        if applied is None:
+            self.outcome_label.setText(f"<b>Refused:</b> {self.session.last_refusal}")
+            return
+        self.outcome_label.setText(_result_text(applied.result))
+        for spin in (self.d20, self.defender_d20):
+            spin.setValue(0)
+
+
+def _result_text(result: Any) -> str:
+    if isinstance(result, contests.ContestResult):
+        verdict = "SUCCESS" if result.success else "FAILURE"
+        sides = ""
+        if result.attacker_total is not None:
+            sides = f" — {result.attacker_total} vs {result.defender_total}"
+        reasons = "; ".join(result.reasons)
+        text = f"<b>{verdict}</b>{sides}: {result.effect}<br><small>{reasons}</small>"
+        if result.push_feet:
+            text += f"<br>Move the token {result.push_feet} ft away."
+        if result.move_feet:
+            text += f"<br>Move both tokens up to {result.move_feet:g} ft."
+        return text
+    verdict = "STABLE" if result.success else "FAILURE"
+    total = f" — {result.total} vs DC {result.dc}" if result.total is not None else ""
+    return f"<b>{verdict}</b>{total} ({result.method.value.replace('-', ' ')})"
