@@ -113,6 +113,8 @@ def test_two_rounds_attack_resistance_drop_and_undo(
 
     click(qtbot, actions.end_button)
     assert document.encounter.combat.current.creature_id == "c-zombie"
+    assert dialog.attacker_id() == "c-zombie"  # the open dialog follows the turn
+    assert dialog.target_id() == "c-fighter"  # the nearest foe
     # Round 1, Zombie: takes Dodge; then every other action is refused with the reason.
     click(qtbot, actions.buttons["dodge"])
     assert document.encounter.combat.combatant("c-zombie").dodging

@@ -215,6 +215,8 @@ class AttackDialog(QDialog):
         buttons.rejected.connect(self.close)
         layout.addWidget(buttons)
         scene.selectionChanged.connect(self._on_map_selection)
+        session.changed.connect(self._on_combat_changed)
+        self._turn_of: EntityId | None = None
         self.resize(460, 600)
 
     # --- filling --------------------------------------------------------------------
@@ -246,6 +248,7 @@ class AttackDialog(QDialog):
                 self.session.name(combatant.creature_id), str(combatant.creature_id)
             )
         current = state.current
+        self._turn_of = current.creature_id if current is not None else None
         if current is not None:
             self.attacker.setCurrentIndex(self.attacker.findData(str(current.creature_id)))
         self.attacker.blockSignals(False)
@@ -254,6 +257,20 @@ class AttackDialog(QDialog):
         if QGuiApplication.platformName() != "offscreen":  # offscreen can't raise windows
             self.raise_()
             self.activateWindow()
+
+    def _on_combat_changed(self) -> None:
+        """Follow the combat: a new turn brings its creature in as attacker; else recompute."""
+        if not self.isVisible() or self.preview is not None:
+            return  # a hit waiting for its damage keeps the state it was rolled in
+        state = self.session.state
+        current = state.current if state is not None else None
+        if current is None:
+            self.close()
+            return
+        if current.creature_id != self._turn_of:
+            self.open_for(self.action_id)
+        else:
+            self.update_situation()
 
     def attacker_id(self) -> EntityId | None:
         data = self.attacker.currentData()
@@ -338,6 +355,7 @@ class AttackDialog(QDialog):
             self.pick.setChecked(False)
 
     def _attack_changed(self) -> None:
+        self.outcome_label.clear()  # a new attack: the last one's result no longer applies
         self.custom.setVisible(self.attack.currentData() == CUSTOM)
         self._parts_changed()
 
@@ -443,7 +461,6 @@ class AttackDialog(QDialog):
         """
         self.preview = None
         self.damage_box.setEnabled(False)
-        self.outcome_label.clear()
         state, ruleset = self.session.state, self.session.ruleset()
         attacker_id, target_id, profile = self.attacker_id(), self.target_id(), self.profile()
         if state is None or ruleset is None or attacker_id is None or target_id is None:

@@ -40,6 +40,7 @@ from battlemap.ui.token_item import TokenItem
 CURRENT_BACKGROUND = QColor("#ffe9a8")
 CURRENT_FOREGROUND = QColor("#1d1d1d")
 DOWN_FOREGROUND = QColor("#8a8a8a")
+LOW_HP_FOREGROUND = QColor("#c0561b")
 ID_ROLE = Qt.ItemDataRole.UserRole
 NEXT_TURN_TEXT = "Next turn"
 ORDER_MIN_HEIGHT = 200
@@ -247,6 +248,8 @@ class InitiativeDock(QDockWidget):
             item.setTextAlignment(0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setToolTip(1, f"{creature.name} ({creature.side.value}), AC {creature.ac}")
+            if 0 < creature.hp <= creature.max_hp // 2:
+                item.setForeground(2, QBrush(LOW_HP_FOREGROUND))
             if combatant.death.dead or creature.hp == 0:
                 for column in range(4):
                     item.setForeground(column, QBrush(DOWN_FOREGROUND))

@@ -8,7 +8,7 @@ attacks, damage...). Ctrl+C copies the selected rows, "Copy all" what the filter
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QBrush, QColor, QFont, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -28,6 +28,18 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import rows
 
 ALL_KINDS = "All events"
+KIND_COLOURS = {
+    "attack": QColor("#1f4e9c"),
+    "attack-reasons": QColor("#5a6b85"),
+    "damage": QColor("#a4262c"),
+    "damage-step": QColor("#a4262c"),
+    "death": QColor("#6b2c91"),
+    "death-save": QColor("#6b2c91"),
+    "drop": QColor("#6b2c91"),
+    "roll": QColor("#707070"),
+}
+"""Text colours by event kind, so attacks, damage and death stand out at a glance."""
+BOLD_KINDS = frozenset({"round", "turn-start"})
 
 
 class LogDock(QDockWidget):
@@ -38,6 +50,8 @@ class LogDock(QDockWidget):
         self.setObjectName("combat-log-dock")
         self.session = session
         self._shown: tuple[CombatEvent, ...] = ()
+        self._bold = QFont(self.font())
+        self._bold.setBold(True)
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -94,6 +108,12 @@ class LogDock(QDockWidget):
             item = QTreeWidgetItem([str(event.round), event.kind, event.text])
             item.setToolTip(2, event.text if not name else f"{name}: {event.text}")
             item.setTextAlignment(0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+            colour = KIND_COLOURS.get(event.kind)
+            if colour is not None:
+                for column in (1, 2):
+                    item.setForeground(column, QBrush(colour))
+            if event.kind in BOLD_KINDS:
+                item.setFont(2, self._bold)
             self.table.addTopLevelItem(item)
             item.setHidden(not self._matches(item))
             if event.kind not in kinds:
