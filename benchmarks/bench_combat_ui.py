@@ -9,12 +9,16 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from battlemap.ui.main_window import MainWindow
 
 Case = tuple[str, Callable[[], Callable[[], object] | None]]
 COMBATANTS = 40
 
 
-def _window() -> object:
+def _window() -> MainWindow:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -35,7 +39,7 @@ def _window() -> object:
         )
         for i in range(COMBATANTS)
     )
-    encounter = Encounter(grid=Grid(width=30, height=20), creatures=creatures)  # type: ignore[arg-type]
+    encounter = Encounter(grid=Grid(width=30, height=20), creatures=creatures)
     settings = QSettings(tempfile.mktemp(suffix=".ini"), QSettings.Format.IniFormat)
     window = MainWindow(Document(encounter), settings=settings)
     window.show()
@@ -50,20 +54,17 @@ def _window() -> object:
 
 
 def _next_turn() -> Callable[[], object]:
-    window = _window()
-    return window.combat.initiative.next_turn  # type: ignore[attr-defined]
+    return _window().combat.initiative.next_turn
 
 
 def _actions_refresh() -> Callable[[], object]:
-    window = _window()
-    return window.combat.actions.refresh  # type: ignore[attr-defined]
+    return _window().combat.actions.refresh
 
 
 def _attack_situation() -> Callable[[], object]:
     window = _window()
-    dialog = window.combat.attack_dialog  # type: ignore[attr-defined]
-    window.combat.open_attack()  # type: ignore[attr-defined]
-    return dialog.update_situation  # type: ignore[no-any-return]
+    window.combat.open_attack()
+    return window.combat.attack_dialog.update_situation
 
 
 def goals() -> dict[str, float]:
