@@ -142,15 +142,14 @@ def _cover_one() -> Callable[[], object]:
 
 
 def _cover_all() -> Callable[[], object]:
-    from battlemap.geometry import cover_to_many
+    from battlemap.geometry import cover_all_pairs
 
     index, bodies = _world()
 
     def run() -> object:
-        return [
-            cover_to_many(index, a, [b for b in bodies if b is not a], bodies)  # type: ignore[arg-type]
-            for a in bodies
-        ]
+        result = cover_all_pairs(index, bodies)  # type: ignore[arg-type]
+        assert len(result) == CREATURES * (CREATURES - 1)
+        return result
 
     return run
 

@@ -12,6 +12,7 @@ from battlemap.geometry.cover import (
     CoverResult,
     LineTrace,
     cover,
+    cover_all_pairs,
     cover_from_point,
     cover_to_many,
 )
@@ -99,6 +100,7 @@ __all__ = [
     "cells_to_feet",
     "cheapest_path",
     "cover",
+    "cover_all_pairs",
     "cover_from_point",
     "cover_to_many",
     "distance_feet",

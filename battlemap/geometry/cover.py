@@ -33,7 +33,6 @@ from enum import StrEnum
 import numpy as np
 import shapely
 from numpy.typing import NDArray
-from shapely import STRtree
 
 from battlemap.geometry.barriers import line_array
 from battlemap.geometry.body import Body
@@ -84,6 +83,9 @@ class LineTrace:
         return found
 
 
+Traces = tuple[tuple[LineTrace, ...], LineTrace]
+
+
 @dataclass(frozen=True, slots=True)
 class CoverResult:
     """The cover a target has against an attacker (or a point of origin).
@@ -101,11 +103,27 @@ class CoverResult:
     degree: CoverDegree
     corner: PointXY
     target_square: Space
-    lines: tuple[LineTrace, ...]
-    centre_line: LineTrace
+    traces: Traces | Callable[[], Traces] = field(repr=False, compare=False)
     cap_applied: CoverDegree | None = None
     source: BlockerKind | None = None
     blocked_lines: int = field(default=0)
+
+    def _traced(self) -> Traces:
+        found = self.traces
+        if callable(found):
+            found = found()
+            object.__setattr__(self, "traces", found)
+        return found
+
+    @property
+    def lines(self) -> tuple[LineTrace, ...]:
+        """The four lines from ``corner`` to ``target_square``'s corners (traced on demand)."""
+        return self._traced()[0]
+
+    @property
+    def centre_line(self) -> LineTrace:
+        """The line between the centres (traced on demand)."""
+        return self._traced()[1]
 
     @property
     def ac_bonus(self) -> int:
@@ -153,6 +171,47 @@ def cover_to_many(
         for t in targets
     ]
     return _solve(index, queries, creatures)
+
+
+def cover_all_pairs(
+    index: MapIndex, creatures: Sequence[Body]
+) -> dict[tuple[EntityId, EntityId], CoverResult]:
+    """Cover for every ordered (attacker, target) pair of ``creatures`` in one batch.
+
+    Each line is traced once even though every pair is seen from both ends.
+    """
+    queries = []
+    keys = []
+    for attacker in creatures:
+        origins = _corner_points(attacker.space)
+        for target in creatures:
+            if target is attacker:
+                continue
+            queries.append(
+                _Query(
+                    origins,
+                    attacker.space,
+                    target,
+                    attacker.id,
+                    attacker.space.centre,
+                    target.space.squares(),
+                )
+            )
+            keys.append((attacker.id, target.id))
+    return dict(zip(keys, _solve(index, queries, creatures), strict=True))
+
+
+def _canonical_unique(
+    lines: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
+    """The distinct lines, each with its ends in a fixed order, and where each input went."""
+    start, end = lines[:, 0, :], lines[:, 1, :]
+    swap = (start[:, 0] > end[:, 0]) | ((start[:, 0] == end[:, 0]) & (start[:, 1] > end[:, 1]))
+    ordered = np.where(swap[:, None, None], lines[:, ::-1, :], lines)
+    flat = np.ascontiguousarray(ordered.reshape(len(lines), 4))
+    rows = flat.view(np.dtype((np.void, flat.dtype.itemsize * 4))).ravel()
+    _, first, back = np.unique(rows, return_index=True, return_inverse=True)
+    return ordered[first], np.asarray(back.ravel(), dtype=np.intp)
 
 
 def cover_from_point(
@@ -230,10 +289,12 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
             wall_lines[on_start, 0] = _nudged(start_arr[on_start], start_home[on_start])
         if on_end.any():
             wall_lines[on_end, 1] = _nudged(end_arr[on_end], end_home[on_end])
-    wall_block = index.cover_walls.blocks(wall_lines)
+    # A line and its reverse are one test (all pairs trace every pair both ways).
+    unique_lines, back = _canonical_unique(wall_lines)
+    wall_block = index.cover_walls.blocks(unique_lines)[back]
     window_block = np.zeros(n, dtype=bool)
     if len(walls) > len(index.cover_walls):
-        window_block = walls.blocks(wall_lines) & ~wall_block
+        window_block = walls.blocks(unique_lines)[back] & ~wall_block
 
     # Obstacles: the line passes through the polygon's inside.
     obstacle_pairs = np.empty((2, 0), dtype=np.intp)
@@ -245,108 +306,185 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
             touching = shapely.touches(geoms[pairs[0]], polys[pairs[1]])
             obstacle_pairs = pairs[:, ~np.asarray(touching, dtype=bool)]
 
-    # Creatures other than the pair itself: the line passes through the inside of a space.
-    creature_pairs = _creature_hits(lines, line_query, queries, creatures)
-
-    # Count blocked lines per (combo, source) and turn them into capped degrees.
     n_sources = _FIRST_OBSTACLE + len(index.cover_obstacles)
     caps = np.array(
         [CoverDegree.TOTAL.rank, CoverDegree.THREE_QUARTERS.rank, CoverDegree.HALF.rank]
         + [o.cover.rank for o in index.cover_obstacles],
         dtype=np.int64,
     )
-    line_src = [
-        np.stack([np.flatnonzero(wall_block), np.full(int(wall_block.sum()), _WALL)]),
-        np.stack([np.flatnonzero(window_block), np.full(int(window_block.sum()), _WINDOW)]),
-        np.stack([obstacle_pairs[0], obstacle_pairs[1] + _FIRST_OBSTACLE]),
-        np.stack([creature_pairs[0], np.full(creature_pairs.shape[1], _CREATURE)]),
-    ]
-    pairs_all = np.concatenate(line_src, axis=1).astype(np.int64)
-    unique_keys = np.unique(pairs_all[0] * n_sources + pairs_all[1])
-    blocked = np.stack([unique_keys // n_sources, unique_keys % n_sources])
-    combo_degree = np.zeros(n_combos, dtype=np.int64)
-    combo_uncapped = np.zeros(n_combos, dtype=np.int64)
-    combo_source = np.full(n_combos, -1, dtype=np.int64)
-    combo_count = np.zeros(n_combos, dtype=np.int64)
-    lines_of_combo = blocked[:, line_combo[blocked[0]] >= 0]
-    if lines_of_combo.shape[1]:
-        keys = line_combo[lines_of_combo[0]] * n_sources + lines_of_combo[1]
-        uniq, counts = np.unique(keys, return_counts=True)
-        combos, sources = uniq // n_sources, uniq % n_sources
-        by_count = np.where(counts <= 2, CoverDegree.HALF.rank, CoverDegree.THREE_QUARTERS.rank)
-        capped = np.minimum(by_count, caps[sources])
-        # Per combo, the strongest source wins (degrees do not add up).
-        order = np.lexsort((by_count, capped, combos))
-        ordered = combos[order]
-        last = order[np.r_[ordered[1:] != ordered[:-1], True]]
-        combo_degree[combos[last]] = capped[last]
-        combo_uncapped[combos[last]] = by_count[last]
-        combo_source[combos[last]] = sources[last]
-        any_blocked = np.unique(lines_of_combo[0])
-        np.add.at(combo_count, line_combo[any_blocked], 1)
+    hard = np.concatenate(
+        [
+            np.stack([np.flatnonzero(wall_block), np.full(int(wall_block.sum()), _WALL)]),
+            np.stack([np.flatnonzero(window_block), np.full(int(window_block.sum()), _WINDOW)]),
+            np.stack([obstacle_pairs[0], obstacle_pairs[1] + _FIRST_OBSTACLE]),
+        ],
+        axis=1,
+    ).astype(np.int64)
+    scoring = _Scoring(line_combo, n_combos, n_sources, caps)
+    partial = scoring.combos(hard)
+    # Creatures give half cover at most: only combos below three-quarters can change.
+    open_lines = np.flatnonzero(
+        (line_combo >= 0)
+        & (partial.degree[np.maximum(line_combo, 0)] < CoverDegree.THREE_QUARTERS.rank)
+    )
+    creature_pairs = _creature_hits(lines, open_lines, line_query, queries, creatures)
+    creature_src = np.stack([creature_pairs[0], np.full(creature_pairs.shape[1], _CREATURE)])
+    blocked = np.concatenate([hard, creature_src.astype(np.int64)], axis=1)
+    final = scoring.combos(blocked)
 
     # Total cover: every line of the query (and the centre line) blocked by a total source.
-    total_capable = caps >= CoverDegree.TOTAL.rank
     total_lines = np.zeros(n, dtype=bool)
-    strong = blocked[:, total_capable[blocked[1]]]
-    total_lines[strong[0]] = True
+    total_lines[hard[0][caps[hard[1]] >= CoverDegree.TOTAL.rank]] = True
     lines_per_query = np.bincount(line_query, minlength=len(queries))
     total_per_query = np.bincount(line_query, weights=total_lines, minlength=len(queries))
 
+    # Best combo per query: lowest degree, then fewest blocked lines, then first.
+    combo_query = np.repeat(np.arange(len(queries)), [len(r) for r in combo_range])
+    order = np.lexsort((np.arange(n_combos), final.count, final.degree, combo_query))
+    firsts = order[np.r_[True, combo_query[order][1:] != combo_query[order][:-1]]]
+    first_obstacle = _strongest_per_line(n, obstacle_pairs, caps)
+    tracer = _Tracer(index, lines, wall_lines, wall_block, window_block, first_obstacle)
+
     results = []
     for qi, q in enumerate(queries):
-        key = [(combo_degree[c], combo_count[c], c) for c in combo_range[qi]]
-        _, _, best = min(key)
+        best = int(firsts[qi])
         oi, si = divmod(best - combo_range[qi].start, len(q.squares))
         is_total = total_per_query[qi] >= lines_per_query[qi]
-        degree = CoverDegree.TOTAL if is_total else _DEGREES[int(combo_degree[best])]
+        degree = CoverDegree.TOTAL if is_total else _DEGREES[int(final.degree[best])]
         cap = None
         source = None
         if degree is CoverDegree.TOTAL:
             source = BlockerKind.WALL
-        elif combo_source[best] >= 0:
-            source = _kind(int(combo_source[best]))
-            if combo_uncapped[best] > combo_degree[best]:
+        elif final.source[best] >= 0:
+            source = _kind(int(final.source[best]))
+            if final.uncapped[best] > final.degree[best]:
                 cap = degree
         first = first_line[qi] + (oi * len(q.squares) + si) * 4
-        traces = tuple(
-            _trace(
-                index,
-                lines,
-                wall_lines,
-                i,
-                wall_block,
-                window_block,
-                obstacle_pairs,
-                creature_pairs,
-                creatures,
-            )
-            for i in range(first, first + 4)
-        )
-        centre = _trace(
-            index,
-            lines,
-            wall_lines,
-            centre_line_index[qi],
-            wall_block,
-            window_block,
-            obstacle_pairs,
-            creature_pairs,
-            creatures,
-        )
         results.append(
             CoverResult(
                 degree=degree,
                 corner=q.origins[oi],
                 target_square=q.squares[si],
-                lines=traces,
-                centre_line=centre,
+                traces=tracer.later(first, centre_line_index[qi], q, creatures),
                 cap_applied=cap,
                 source=source,
-                blocked_lines=int(combo_count[best]),
+                blocked_lines=int(final.count[best]),
             )
         )
     return results
+
+
+@dataclass
+class _ComboScores:
+    degree: NDArray[np.int64]
+    uncapped: NDArray[np.int64]
+    source: NDArray[np.int64]
+    count: NDArray[np.int64]
+
+
+@dataclass
+class _Scoring:
+    """Turns (line, source) blocks into a capped degree per (corner, square) combo."""
+
+    line_combo: NDArray[np.int64]
+    n_combos: int
+    n_sources: int
+    caps: NDArray[np.int64]
+
+    def combos(self, blocked: NDArray[np.int64]) -> _ComboScores:
+        n = self.n_combos
+        scores = _ComboScores(
+            np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int64),
+            np.full(n, -1, dtype=np.int64),
+            np.zeros(n, dtype=np.int64),
+        )
+        keys = np.unique(blocked[0] * self.n_sources + blocked[1])
+        line, source = keys // self.n_sources, keys % self.n_sources
+        keep = self.line_combo[line] >= 0
+        line, source = line[keep], source[keep]
+        if len(line) == 0:
+            return scores
+        combo_keys = self.line_combo[line] * self.n_sources + source
+        uniq, counts = np.unique(combo_keys, return_counts=True)
+        combos, sources = uniq // self.n_sources, uniq % self.n_sources
+        by_count = np.where(counts <= 2, CoverDegree.HALF.rank, CoverDegree.THREE_QUARTERS.rank)
+        capped = np.minimum(by_count, self.caps[sources])
+        # Per combo, the strongest source wins (degrees do not add up).
+        order = np.lexsort((by_count, capped, combos))
+        ordered = combos[order]
+        last = order[np.r_[ordered[1:] != ordered[:-1], True]]
+        scores.degree[combos[last]] = capped[last]
+        scores.uncapped[combos[last]] = by_count[last]
+        scores.source[combos[last]] = sources[last]
+        np.add.at(scores.count, self.line_combo[np.unique(line)], 1)
+        return scores
+
+
+def _strongest_per_line(
+    n: int, obstacle_pairs: NDArray[np.intp], caps: NDArray[np.int64]
+) -> NDArray[np.intp]:
+    """For each line, the obstacle with the highest cover it passes through (-1: none)."""
+    strongest = np.full(n, -1, dtype=np.intp)
+    if obstacle_pairs.shape[1]:
+        rank = caps[obstacle_pairs[1] + _FIRST_OBSTACLE]
+        order = np.argsort(rank, kind="stable")  # strongest written last, so it wins
+        strongest[obstacle_pairs[0][order]] = obstacle_pairs[1][order]
+    return strongest
+
+
+@dataclass
+class _Tracer:
+    """Builds the traces of a result's chosen lines when they are first read."""
+
+    index: MapIndex
+    lines: NDArray[np.float64]
+    wall_lines: NDArray[np.float64]
+    wall_block: NDArray[np.bool_]
+    window_block: NDArray[np.bool_]
+    first_obstacle: NDArray[np.intp]
+
+    def later(
+        self, first: int, centre: int, query: _Query, creatures: Sequence[Body]
+    ) -> Callable[[], Traces]:
+        def build() -> Traces:
+            chosen = np.array([first, first + 1, first + 2, first + 3, centre])
+            hits = _creature_hits(
+                self.lines, chosen, np.zeros(len(self.lines), dtype=np.intp), [query], creatures
+            )
+            by_line = dict(zip(hits[0][::-1].tolist(), hits[1][::-1].tolist(), strict=True))
+            traces = [self._trace(int(i), by_line.get(int(i)), creatures) for i in chosen]
+            return tuple(traces[:4]), traces[4]
+
+        return build
+
+    def _trace(self, i: int, creature: int | None, creatures: Sequence[Body]) -> LineTrace:
+        start = (float(self.lines[i, 0, 0]), float(self.lines[i, 0, 1]))
+        end = (float(self.lines[i, 1, 0]), float(self.lines[i, 1, 1]))
+        if self.wall_block[i]:
+            return LineTrace(
+                start, end, True, BlockerKind.WALL, _wall_lookup(self.index, self.wall_lines[i])
+            )
+        if self.first_obstacle[i] >= 0:
+            obstacle = self.index.cover_obstacles[int(self.first_obstacle[i])]
+            return LineTrace(start, end, True, BlockerKind.OBSTACLE, obstacle.id)
+        if self.window_block[i]:
+            return LineTrace(
+                start, end, True, BlockerKind.WINDOW, _window_lookup(self.index, self.wall_lines[i])
+            )
+        if creature is not None:
+            return LineTrace(start, end, True, BlockerKind.CREATURE, creatures[creature].id)
+        return LineTrace(start, end, False)
+
+
+def _wall_lookup(index: MapIndex, line: NDArray[np.float64]) -> Callable[[], EntityId | None]:
+    kept = line.copy()
+    return lambda: index.cover_walls.first_blocker(kept)
+
+
+def _window_lookup(index: MapIndex, line: NDArray[np.float64]) -> Callable[[], EntityId | None]:
+    kept = line.copy()
+    return lambda: index.cover_walls_and_windows.first_blocker(kept)
 
 
 def _home(origin: PointXY, space: Space | None) -> PointXY:
@@ -370,31 +508,32 @@ def _kind(source: int) -> BlockerKind:
     return BlockerKind.OBSTACLE
 
 
-def _window_lookup(index: MapIndex, line: NDArray[np.float64]) -> Callable[[], EntityId | None]:
-    return lambda: index.cover_walls_and_windows.first_blocker(line)
-
-
 def _creature_hits(
     lines: NDArray[np.float64],
+    subset: NDArray[np.intp],
     line_query: NDArray[np.intp],
     queries: list[_Query],
     creatures: Sequence[Body],
 ) -> NDArray[np.intp]:
-    """(line index, creature index) pairs where a line passes through a creature's inside."""
-    if not creatures:
+    """(line index, creature index) pairs where one of ``lines[subset]`` passes through the
+    inside of a creature's space other than its query's attacker and target."""
+    if not creatures or len(subset) == 0:
         return np.empty((2, 0), dtype=np.intp)
     boxes = np.array([[c.x, c.y, c.x + c.side_cells, c.y + c.side_cells] for c in creatures])
-    tree = STRtree(shapely.box(boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]))
-    line_boxes = shapely.box(
-        np.minimum(lines[:, 0, 0], lines[:, 1, 0]),
-        np.minimum(lines[:, 0, 1], lines[:, 1, 1]),
-        np.maximum(lines[:, 0, 0], lines[:, 1, 0]),
-        np.maximum(lines[:, 0, 1], lines[:, 1, 1]),
+    picked = lines[subset]
+    lo = np.minimum(picked[:, 0, :], picked[:, 1, :])
+    hi = np.maximum(picked[:, 0, :], picked[:, 1, :])
+    # Bounding boxes that overlap with positive area (a line along an edge cannot pass inside).
+    overlap = (
+        (lo[:, None, 0] < boxes[None, :, 2])
+        & (hi[:, None, 0] > boxes[None, :, 0])
+        & (lo[:, None, 1] < boxes[None, :, 3])
+        & (hi[:, None, 1] > boxes[None, :, 1])
     )
-    pairs = tree.query(line_boxes, predicate="intersects")
-    if pairs.shape[1] == 0:
-        return pairs
-    li, ci = pairs
+    li, ci = np.nonzero(overlap)
+    if len(li) == 0:
+        return np.empty((2, 0), dtype=np.intp)
+    li = subset[li]
     position = {c.id: i for i, c in enumerate(creatures)}
     target_at = np.array([position.get(q.target.id, -1) for q in queries])
     attacker_at = np.array(
@@ -431,41 +570,3 @@ def _segment_crosses_open_box(
         t1 = np.minimum(t1, t_exit)
     length = np.hypot(d[:, 0], d[:, 1])
     return ok & ((t1 - t0) * length > 1e-9)
-
-
-def _trace(
-    index: MapIndex,
-    lines: NDArray[np.float64],
-    wall_lines: NDArray[np.float64],
-    i: int,
-    wall_block: NDArray[np.bool_],
-    window_block: NDArray[np.bool_],
-    obstacle_pairs: NDArray[np.intp],
-    creature_pairs: NDArray[np.intp],
-    creatures: Sequence[Body],
-) -> LineTrace:
-    start = (float(lines[i, 0, 0]), float(lines[i, 0, 1]))
-    end = (float(lines[i, 1, 0]), float(lines[i, 1, 1]))
-    if wall_block[i]:
-        line = wall_lines[i].copy()
-        return LineTrace(
-            start, end, True, BlockerKind.WALL, lambda: index.cover_walls.first_blocker(line)
-        )
-    obstacles = obstacle_pairs[1][obstacle_pairs[0] == i]
-    if len(obstacles):
-        strongest = max(obstacles.tolist(), key=lambda j: index.cover_obstacles[j].cover.rank)
-        return LineTrace(
-            start, end, True, BlockerKind.OBSTACLE, index.cover_obstacles[strongest].id
-        )
-    if window_block[i]:
-        return LineTrace(
-            start,
-            end,
-            True,
-            BlockerKind.WINDOW,
-            _window_lookup(index, wall_lines[i].copy()),
-        )
-    hit = creature_pairs[1][creature_pairs[0] == i]
-    if len(hit):
-        return LineTrace(start, end, True, BlockerKind.CREATURE, creatures[int(hit[0])].id)
-    return LineTrace(start, end, False)
