@@ -122,3 +122,40 @@ def test_a_vectorised_batch_agrees_with_lines_one_by_one(offset: float) -> None:
     batch = barrier.blocks(lines)
     single = [bool(barrier.blocks(lines[i : i + 1])[0]) for i in range(len(lines))]
     assert batch.tolist() == single
+
+
+def _reference_blocked(
+    segments: list[Segment], a: tuple[float, float], b: tuple[float, float]
+) -> bool:
+    """Walls strictly on both sides of a-b somewhere, by exact orientation tests."""
+
+    def orient(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    if a == b:
+        return False
+    if any(_crosses_exactly(seg, a, b) for seg in segments):
+        return True
+    length2 = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2
+    sides: dict[tuple[float, float], set[int]] = {}
+    for c, d in segments:
+        for p, q in ((c, d), (d, c)):
+            t = ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / length2
+            if orient(a, b, p) == 0 and 0 < t < 1 and orient(a, b, q) != 0:
+                sides.setdefault(p, set()).add(1 if orient(a, b, q) > 0 else -1)
+    return any(len(s) == 2 for s in sides.values())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(point, point), min_size=1, max_size=6),
+    point,
+    point,
+)
+def test_many_walls_on_the_grid_agree_with_an_exact_reference(
+    segments: list[Segment], a: tuple[float, float], b: tuple[float, float]
+) -> None:
+    segments = [(c, d) for c, d in segments if c != d]
+    if not segments:
+        return
+    assert blocked(segments, a, b) == _reference_blocked(segments, a, b)

@@ -8,7 +8,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battlemap.geometry import BlockerKind, cover, cover_from_point, cover_to_many
+from battlemap.geometry import (
+    BlockerKind,
+    cover,
+    cover_all_pairs,
+    cover_from_point,
+    cover_to_many,
+)
 from battlemap.model import CoverDegree, Size
 from tests.geometry.helpers import body, door, foe, index, obstacle, wall, window
 
@@ -183,6 +189,22 @@ def test_cover_to_many_matches_one_by_one() -> None:
     everyone = [A, *targets]
     batch = cover_to_many(walls, A, targets, everyone)
     assert [r.degree for r in batch] == [cover(walls, A, t, everyone).degree for t in targets]
+
+
+def test_cover_all_pairs_matches_each_pair_on_its_own() -> None:
+    walls = index(wall((3, 0), (3, 5.5)), wall((3, 5.5), (3, 8)), wall((8, 8), (12, 12)))
+    crowd = [A, T, body("b", 4, 9), foe("c", 10, 3, Size.LARGE), body("d", 13, 13)]
+    everything = cover_all_pairs(walls, crowd)
+    assert len(everything) == 5 * 4
+    for (attacker_id, target_id), result in everything.items():
+        attacker = next(c for c in crowd if c.id == attacker_id)
+        target = next(c for c in crowd if c.id == target_id)
+        alone = cover(walls, attacker, target, crowd)
+        assert (result.degree, result.corner, result.blocked_lines) == (
+            alone.degree,
+            alone.corner,
+            alone.blocked_lines,
+        )
 
 
 coords = st.integers(0, 12).map(lambda v: v / 2)
