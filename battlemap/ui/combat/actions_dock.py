@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -33,6 +33,7 @@ from battlemap.rules.enums import ActionCost, ActionKind
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.ui.combat.contest_dialog import CONTEST_KINDS
 from battlemap.ui.combat.session import CombatSession, EngineStep
+from battlemap.ui.combat.widgets import GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 
@@ -48,12 +49,8 @@ ATTACK_KINDS = frozenset(
 FALLBACK_TRIGGER = "the trigger happens"
 
 
-READY_COLOUR = "#1b7f3b"
-USED_COLOUR = "#8a8a8a"
-
-
 def _mark(used: bool) -> str:
-    colour, word = (USED_COLOUR, "used") if used else (READY_COLOUR, "ready")
+    colour, word = (tone(MUTED), "used") if used else (tone(GOOD), "ready")
     return f"<b style='color:{colour}'>{word}</b>"
 
 
@@ -126,6 +123,11 @@ class ActionsDock(QDockWidget):
         session.changed.connect(self.refresh)
         self.refresh()
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.refresh()  # the colours follow the theme
+
     # --- model -> widgets ------------------------------------------------------------
 
     def current(self) -> EntityId | None:
@@ -189,7 +191,7 @@ class ActionsDock(QDockWidget):
         combatant = state.combatant(creature_id)
         turn = combatant.turn
         budget = movement.movement_budget(state, ruleset, self.session.encounter, creature_id)
-        move_colour = READY_COLOUR if budget.remaining > 0 else USED_COLOUR
+        move_colour = tone(GOOD) if budget.remaining > 0 else tone(MUTED)
         move = f"<b style='color:{move_colour}'>{budget.remaining:g} / {budget.total} ft</b>"
         attacks = f"<b>{turn.attacks_left}</b>" if turn.attacks_left else "–"
         text = (

@@ -63,13 +63,13 @@ from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.declarations import DeclarationsBox
 from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.combat.widgets import BAD, GOOD, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 
 CUSTOM = "__custom__"
 APP_ROLLS = "app rolls"
 DEFAULT_DAMAGE_TYPE = "slashing"
-REFUSED_COLOUR = "#b3261e"
 NUMBERED = re.compile(r"^(.*\S)\s+\d+$")
 
 
@@ -497,9 +497,7 @@ class AttackDialog(QDialog):
             lines.extend(_mode_lines(report))
             lines.append(f"<b>Target AC {ac.value}</b> ({', '.join(ac.parts)})")
         if refusal is not None:
-            lines.append(
-                f"<span style='color:{REFUSED_COLOUR}'><b>Can't attack:</b> {refusal}</span>"
-            )
+            lines.append(f"<span style='color:{tone(BAD)}'><b>Can't attack:</b> {refusal}</span>")
         self.roll_button.setEnabled(refusal is None)
         self.roll_button.setToolTip(
             refusal or "Roll the d20 (or use the typed faces) against the AC"
@@ -636,7 +634,7 @@ def _step_text(result: AttackResult) -> str:
 
 def _hit_text(result: AttackResult) -> str:
     verdict = "CRITICAL HIT" if result.critical else "HIT" if result.hit else "MISS"
-    colour = "#1b7f3b" if result.hit else "#b3261e"
+    colour = tone(GOOD) if result.hit else tone(BAD)
     faces = ", ".join(str(f) for f in result.d20_faces)
     return (
         f"<span style='font-size:large;color:{colour}'><b>{verdict}</b></span> — d20 [{faces}]"

@@ -37,6 +37,7 @@ from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import effective_max_hp, is_bloodied
 from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE, find_statblock
 from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.combat.widgets import BAD, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 
@@ -210,7 +211,7 @@ class CombatPanel(QGroupBox):
         if creature.temp_hp:
             parts.append(f"+{creature.temp_hp} temporary")
         if is_bloodied(ruleset, creature, maximum):
-            parts.append("<b style='color:#b3261e'>Bloodied</b>")
+            parts.append(f"<b style='color:{tone(BAD)}'>Bloodied</b>")
         if combatant is not None:
             death = combatant.death
             if death.dead:

@@ -9,8 +9,8 @@ engine call and one undo step (``CombatSession``).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QDropEvent, QFont, QKeySequence
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QAction, QBrush, QDropEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -32,15 +32,19 @@ from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, turns
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import rows
+from battlemap.ui.combat.widgets import (
+    CURRENT_BACKGROUND,
+    CURRENT_TEXT,
+    MUTED,
+    WARNING,
+    colour,
+    dark_theme,
+    rows,
+)
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.style import SIDE_COLOURS
 from battlemap.ui.token_item import TokenItem
 
-CURRENT_BACKGROUND = QColor("#ffe9a8")
-CURRENT_FOREGROUND = QColor("#1d1d1d")
-DOWN_FOREGROUND = QColor("#8a8a8a")
-LOW_HP_FOREGROUND = QColor("#c0561b")
 ID_ROLE = Qt.ItemDataRole.UserRole
 NEXT_TURN_TEXT = "Next turn"
 ORDER_MIN_HEIGHT = 200
@@ -177,6 +181,11 @@ class InitiativeDock(QDockWidget):
         button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         return button
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.refresh()  # the colours follow the theme
+
     # --- model -> widgets ----------------------------------------------------------
 
     def refresh(self) -> None:
@@ -224,6 +233,7 @@ class InitiativeDock(QDockWidget):
             return
         ids = [s.creature_id for s in state.order] or [c.creature_id for c in state.combatants]
         current = state.current
+        dark = dark_theme()
         bold = QFont(self.tree.font())
         bold.setBold(True)
         for index, creature_id in enumerate(ids):
@@ -244,21 +254,22 @@ class InitiativeDock(QDockWidget):
             )
             item.setData(0, ID_ROLE, str(creature_id))
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsDropEnabled)
-            item.setForeground(1, QBrush(SIDE_COLOURS[creature.side].darker(115)))
+            side = SIDE_COLOURS[creature.side]
+            item.setForeground(1, QBrush(side.lighter(150) if dark else side.darker(115)))
             item.setTextAlignment(0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setToolTip(1, f"{creature.name} ({creature.side.value}), AC {creature.ac}")
             if 0 < creature.hp <= creature.max_hp // 2:
-                item.setForeground(2, QBrush(LOW_HP_FOREGROUND))
+                item.setForeground(2, QBrush(colour(WARNING)))
             if combatant.death.dead or creature.hp == 0:
                 for column in range(4):
-                    item.setForeground(column, QBrush(DOWN_FOREGROUND))
+                    item.setForeground(column, QBrush(colour(MUTED)))
             if current is not None and index == state.turn_index:
                 for column in range(4):
-                    item.setBackground(column, QBrush(CURRENT_BACKGROUND))
+                    item.setBackground(column, QBrush(colour(CURRENT_BACKGROUND)))
                     item.setFont(column, bold)
                     if not (combatant.death.dead or creature.hp == 0) and column != 1:
-                        item.setForeground(column, QBrush(CURRENT_FOREGROUND))
+                        item.setForeground(column, QBrush(colour(CURRENT_TEXT)))
                 item.setText(1, f"▶ {creature.name}")
             self.tree.addTopLevelItem(item)
             if str(creature_id) == selected:

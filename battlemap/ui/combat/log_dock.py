@@ -7,8 +7,8 @@ attacks, damage...). Ctrl+C copies the selected rows, "Copy all" what the filter
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QBrush, QColor, QFont, QGuiApplication, QKeySequence
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QAction, QBrush, QFont, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,18 +25,18 @@ from PySide6.QtWidgets import (
 
 from battlemap.model.combat import CombatEvent
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import rows
+from battlemap.ui.combat.widgets import ATTACK, BAD, DEATH, MUTED, REASONS, colour, rows
 
 ALL_KINDS = "All events"
 KIND_COLOURS = {
-    "attack": QColor("#1f4e9c"),
-    "attack-reasons": QColor("#5a6b85"),
-    "damage": QColor("#a4262c"),
-    "damage-step": QColor("#a4262c"),
-    "death": QColor("#6b2c91"),
-    "death-save": QColor("#6b2c91"),
-    "drop": QColor("#6b2c91"),
-    "roll": QColor("#707070"),
+    "attack": ATTACK,
+    "attack-reasons": REASONS,
+    "damage": BAD,
+    "damage-step": BAD,
+    "death": DEATH,
+    "death-save": DEATH,
+    "drop": DEATH,
+    "roll": MUTED,
 }
 """Text colours by event kind, so attacks, damage and death stand out at a glance."""
 BOLD_KINDS = frozenset({"round", "turn-start"})
@@ -91,6 +91,13 @@ class LogDock(QDockWidget):
         session.changed.connect(self.refresh)
         self.refresh()
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._shown = ()  # redraw every row in the new theme's colours
+            self.table.clear()
+            self.refresh()
+
     # --- model -> rows ------------------------------------------------------------
 
     def refresh(self) -> None:
@@ -108,10 +115,10 @@ class LogDock(QDockWidget):
             item = QTreeWidgetItem([str(event.round), event.kind, event.text])
             item.setToolTip(2, event.text if not name else f"{name}: {event.text}")
             item.setTextAlignment(0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
-            colour = KIND_COLOURS.get(event.kind)
-            if colour is not None:
+            pair = KIND_COLOURS.get(event.kind)
+            if pair is not None:
                 for column in (1, 2):
-                    item.setForeground(column, QBrush(colour))
+                    item.setForeground(column, QBrush(colour(pair)))
             if event.kind in BOLD_KINDS:
                 item.setFont(2, self._bold)
             self.table.addTopLevelItem(item)

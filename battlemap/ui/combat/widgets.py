@@ -1,11 +1,39 @@
-"""Small widget helpers shared by the combat docks."""
+"""Small helpers shared by the combat docks: tree rows and colours for light and dark themes."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QTreeWidget, QTreeWidgetItem
+
+# Each colour is (on a light theme, on a dark theme): the dark ones are lighter so they keep
+# their contrast on a dark base.
+GOOD = ("#1b7f3b", "#6fd08c")
+BAD = ("#b3261e", "#ff8a80")
+MUTED = ("#8a8a8a", "#8c8c92")
+WARNING = ("#c0561b", "#f0a060")
+ATTACK = ("#1f4e9c", "#8cb4ff")
+REASONS = ("#5a6b85", "#a3b1c6")
+DEATH = ("#6b2c91", "#d0a0f0")
+CURRENT_BACKGROUND = ("#ffe9a8", "#5c4a14")
+CURRENT_TEXT = ("#1d1d1d", "#fff4d0")
 
 
 def rows(tree: QTreeWidget) -> list[QTreeWidgetItem]:
     """The top-level rows of a tree, in order."""
     found = (tree.topLevelItem(i) for i in range(tree.topLevelItemCount()))
     return [item for item in found if item is not None]
+
+
+def dark_theme() -> bool:
+    """Whether the application's palette is dark (its base colour is darker than mid-grey)."""
+    palette = QApplication.palette()
+    return palette.color(QPalette.ColorRole.Base).lightness() < 128
+
+
+def tone(pair: tuple[str, str]) -> str:
+    """The colour of ``pair`` for the current theme, as ``#rrggbb``."""
+    return pair[1] if dark_theme() else pair[0]
+
+
+def colour(pair: tuple[str, str]) -> QColor:
+    return QColor(tone(pair))
