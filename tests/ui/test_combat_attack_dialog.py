@@ -152,3 +152,21 @@ def test_stabilize_a_dying_ally_with_a_typed_check(qtbot: QtBot, tmp_path: Path)
     assert "STABLE" in dialog.outcome_label.text() and "12 vs DC 10" in dialog.outcome_label.text()
     assert session.state.combatant("c-bat").death.stable
     assert not ui.actions.buttons["dodge"].isEnabled()  # Stabilize took the knight's action
+
+
+def test_opportunity_attack_spends_the_reaction_of_the_attacker(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = window_for(qtbot, tmp_path, "srd-5e")
+    ui = window.combat
+    dialog = ui.attack_dialog
+    dialog.open_for("opportunity-attack", target="c-knight", attacker="c-garg")
+    assert dialog.attacker_id() == "c-garg" and dialog.target_id() == "c-knight"
+    assert dialog.attack.currentText() == "Custom to-hit and damage…"  # no Gargoyle attacks
+    dialog.d20[0].setValue(1)
+    qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
+    assert "MISS" in dialog.outcome_label.text()
+    gargoyle = window.document.encounter.combat.combatant("c-garg")
+    assert gargoyle.reaction_used
+    assert not dialog.roll_button.isEnabled()  # a second one is refused, with the reason
+    assert dialog.roll_button.toolTip() == "Gargoyle 2 has already used its reaction this round"

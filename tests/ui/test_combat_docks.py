@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QMenu, QPushButton
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
@@ -193,3 +193,18 @@ def test_layout_is_remembered(qtbot: QtBot, settings: QSettings) -> None:
     again = make_window(qtbot, settings)
     assert again.combat.log.isHidden()
     assert again.combat.initiative.isVisible()
+
+
+def test_token_menu_offers_damage_and_conditions(qtbot: QtBot, window: MainWindow) -> None:
+    start(window, qtbot)
+    menu = QMenu()
+    for build in window.scene.token_menu_builders:
+        build(menu, "c-rat")
+    texts = [a.text() for a in menu.actions()]
+    assert "Damage or heal Rat…" in texts
+    conditions = next(a.menu() for a in menu.actions() if a.text() == "Conditions")
+    prone = next(a for a in conditions.actions() if a.text() == "prone")
+    prone.trigger()
+    assert window.document.encounter.combat.combatant("c-rat").has_condition("prone")
+    next(a for a in menu.actions() if a.text() == "Damage or heal Rat…").trigger()
+    assert window.combat.panel.creature_id == "c-rat"

@@ -128,6 +128,9 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
             f"{attacker} attacks {ui.session.name(creature_id)}…",
             lambda: ui.attack_dialog.open_for("attack", target=creature_id),
         )
+    menu.addAction(
+        f"Damage or heal {ui.session.name(creature_id)}…", lambda: _focus_hp(ui, creature_id)
+    )
     ruleset = ui.session.ruleset()
     if ruleset is None:
         return
@@ -139,6 +142,22 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
         action.setCheckable(True)
         action.setChecked(combatant.has_condition(name))
         action.toggled.connect(lambda on, n=name: _toggle(ui, creature_id, n, on))
+
+
+def _focus_hp(ui: CombatUi, creature_id: EntityId) -> None:
+    """Select the token and put the cursor in the Creature dock's amount field."""
+    token = ui.panel.scene.tokens.get(creature_id)
+    if token is not None:
+        ui.panel.scene.clearSelection()
+        token.setSelected(True)
+    dock = ui.panel.parentWidget()
+    while dock is not None and not isinstance(dock, QDockWidget):
+        dock = dock.parentWidget()
+    if dock is not None:
+        dock.show()
+        dock.raise_()
+    ui.panel.amount.setFocus()
+    ui.panel.amount.selectAll()
 
 
 def _toggle(ui: CombatUi, creature_id: EntityId, name: str, on: bool) -> None:

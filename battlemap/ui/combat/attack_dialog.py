@@ -221,8 +221,15 @@ class AttackDialog(QDialog):
 
     # --- filling --------------------------------------------------------------------
 
-    def open_for(self, action_id: str = "attack", target: EntityId | None = None) -> None:
-        """Show the dialog for the creature whose turn it is, against ``target`` if given."""
+    def open_for(
+        self,
+        action_id: str = "attack",
+        target: EntityId | None = None,
+        attacker: EntityId | None = None,
+    ) -> None:
+        """Show the dialog for ``attacker`` (default: the creature whose turn it is) against
+        ``target`` if given. An opportunity attack passes ``opportunity-attack``, the reacting
+        creature as ``attacker`` and the mover as ``target``."""
         self.action_id = action_id
         self._wanted_target = target
         self._blocks.clear()  # the party or the library may have changed
@@ -249,8 +256,9 @@ class AttackDialog(QDialog):
             )
         current = state.current
         self._turn_of = current.creature_id if current is not None else None
-        if current is not None:
-            self.attacker.setCurrentIndex(self.attacker.findData(str(current.creature_id)))
+        chosen = attacker or (current.creature_id if current is not None else None)
+        if chosen is not None:
+            self.attacker.setCurrentIndex(self.attacker.findData(str(chosen)))
         self.attacker.blockSignals(False)
         self._attacker_changed()
         self.show()
