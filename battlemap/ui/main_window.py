@@ -12,11 +12,13 @@ from battlemap.model.document import Document
 from battlemap.ui import (
     combat,
     creature_dock,
+    drag,
     grid_align,
     import_actions,
     library_dock,
     party_dock,
     ruleset_menu,
+    targeting,
     theme,
     tools,
 )
@@ -127,6 +129,8 @@ class MainWindow(QMainWindow):
         self.grid_aligner = grid_align.install(self)
         self.party_dock = party_dock.install(self)
         self.combat = combat.install(self)
+        self.drag_feedback = drag.install(self)
+        self.targeting = targeting.install(self)
 
     def _restore_layout(self) -> None:
         """Docks and toolbars where the DM left them (saved on close; object names key them)."""

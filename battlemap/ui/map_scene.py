@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
-from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneContextMenuEvent, QMenu
 
@@ -19,6 +20,12 @@ from battlemap.ui.token_item import TokenItem
 from battlemap.ui.undo import push
 
 MAP_MARGIN_CELLS = 2
+
+
+class TokenDragHooks(Protocol):
+    def move(self, creature_id: EntityId, pos: QPointF, modifiers: Qt.KeyboardModifier) -> None: ...
+
+    def drop(self, creature_id: EntityId, pos: QPointF, modifiers: Qt.KeyboardModifier) -> bool: ...
 
 
 class MapScene(QGraphicsScene):
@@ -38,6 +45,9 @@ class MapScene(QGraphicsScene):
         self.tokens: dict[EntityId, TokenItem] = {}
         # Features add entries to a token's right-click menu: build(menu, creature_id).
         self.token_menu_builders: list[Callable[[QMenu, EntityId], None]] = []
+        # Live drag feedback (battlemap.ui.drag): move(id, pos, modifiers) while a token is
+        # dragged; drop(id, pos, modifiers) -> True when it handled the drop itself.
+        self.drag_hooks: TokenDragHooks | None = None
         self.map_layer = MapLayer(self)
         self.background_layer = BackgroundLayer(self, document)
         self._rebuild_map()
@@ -105,6 +115,11 @@ class MapScene(QGraphicsScene):
     # --- items -> commands ----------------------------------------------
 
     def _on_token_dropped(self, creature_id: EntityId, scene_pos: QPointF) -> None:
+        token = self.tokens.get(creature_id)
+        modifiers = token.drop_modifiers if token is not None else Qt.KeyboardModifier.NoModifier
+        if self.drag_hooks is not None and self.drag_hooks.drop(creature_id, scene_pos, modifiers):
+            self._sync_tokens()
+            return
         encounter = self.document.encounter
         creature = encounter.creature(creature_id)
         step = creature.snap_step()

@@ -37,6 +37,7 @@ class TokenItem(QGraphicsItem):
         self.creature_id = creature.id
         self._on_drop = on_drop
         self._dragging = False
+        self.drop_modifiers = Qt.KeyboardModifier.NoModifier
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setCursor(Qt.CursorShape.OpenHandCursor)
@@ -90,8 +91,16 @@ class TokenItem(QGraphicsItem):
         self._dragging = event.button() == Qt.MouseButton.LeftButton
         super().mousePressEvent(event)
 
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        super().mouseMoveEvent(event)
+        # Live drag feedback (battlemap.ui.drag) listens through the scene's ``drag_hooks``.
+        hooks = getattr(self.scene(), "drag_hooks", None)
+        if self._dragging and hooks is not None:
+            hooks.move(self.creature_id, self.pos(), event.modifiers())
+
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         super().mouseReleaseEvent(event)
         if self._dragging:
             self._dragging = False
+            self.drop_modifiers = event.modifiers()
             self._on_drop(self.creature_id, self.pos())

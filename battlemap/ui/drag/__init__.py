@@ -1,0 +1,40 @@
+"""Live drag feedback for tokens (the path, its cost, reach, difficult terrain, opportunity
+attacks, illegal moves) and the drop that spends movement and resolves opportunity attacks.
+
+``install(window)`` hooks it into the main window's scene (one line in ``_install_features``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+from battlemap.rules.loader import RulesetRegistry, load_registry
+from battlemap.rules.schema import Ruleset
+from battlemap.ui.drag.controller import DragFeedback, IndexCache, ask_opportunity, registry_ruleset
+
+if TYPE_CHECKING:
+    from battlemap.ui.main_window import MainWindow
+
+__all__ = ["DragFeedback", "IndexCache", "install", "window_ruleset"]
+
+
+@cache
+def _default_registry() -> RulesetRegistry:
+    return load_registry()
+
+
+def window_ruleset(window: MainWindow) -> Ruleset | None:
+    """The encounter's ruleset, from the combat session's registry when there is one."""
+    combat = getattr(window, "combat", None)
+    registry = combat.session.registry if combat is not None else _default_registry()
+    return registry_ruleset(window, lambda: registry)
+
+
+def install(window: MainWindow) -> DragFeedback:
+    """Hook drag feedback into ``window``'s scene and view."""
+    index = getattr(window, "geometry_index", None) or IndexCache(window.document)
+    window.geometry_index = index  # type: ignore[attr-defined]
+    return DragFeedback(
+        window.scene, window.view, lambda: window_ruleset(window), index, ask_opportunity(window)
+    )

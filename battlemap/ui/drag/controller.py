@@ -1,0 +1,288 @@
+"""Live feedback while the DM drags a token, and what the drop does.
+
+While a token is dragged the map shows the path (straight, through waypoints added with
+Space or by resting on a cell, or the cheapest path while Ctrl is held), its cost and what
+is left ("25 / 30 ft"), the reachable area (computed once when the drag starts), cells of
+difficult terrain on the path, each opportunity attack at the step that provokes it with a
+line to the attacker, and an illegal move in red with the reason. On release an illegal
+move is refused with the reason in the status bar; Alt places the token without rules.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections import deque
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt, QTimer
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QMessageBox, QWidget
+
+from battlemap.geometry import IllegalReason, MapIndex
+from battlemap.geometry.metrics import Cell
+from battlemap.model.creature import snap_position
+from battlemap.model.document import Change, Document
+from battlemap.model.ids import EntityId
+from battlemap.rules.loader import RulesetError, RulesetRegistry
+from battlemap.rules.opportunity import OpportunityOffer
+from battlemap.rules.schema import Ruleset
+from battlemap.ui.drag.drop import Choice, Chooser, resolve_drop
+from battlemap.ui.drag.feedback import feedback_items, reach_shading
+from battlemap.ui.drag.plan import DragPlan, Evaluated
+from battlemap.ui.map_scene import MapScene
+from battlemap.ui.style import scene_to_cell
+from battlemap.ui.tools.base import Overlay
+from battlemap.ui.undo import push
+
+WAYPOINT_KEY = Qt.Key.Key_Space
+CHEAPEST_MODIFIER = Qt.KeyboardModifier.ControlModifier
+FREE_DROP_MODIFIER = Qt.KeyboardModifier.AltModifier
+PAUSE_WAYPOINT_MS = 900
+"""Resting this long on one cell during a drag drops a waypoint there."""
+Z_SHADE = 5
+"""The reachable area lies over the map and under the tokens (Z_TOKEN = 10)."""
+
+
+class IndexCache:
+    """``MapIndex.build`` once per map change, shared by the drag and targeting overlays."""
+
+    def __init__(self, document: Document) -> None:
+        self._document = document
+        self._index: MapIndex | None = None
+        document.subscribe(self._on_change)
+
+    def _on_change(self, change: Change) -> None:
+        if change.map:
+            self._index = None
+
+    def get(self) -> MapIndex:
+        if self._index is None:
+            self._index = MapIndex.build(self._document.encounter)
+        return self._index
+
+
+def ask_opportunity(parent: QWidget) -> Chooser:
+    """A quick dialog per opportunity attack: Take, Skip, or call the move off (Esc)."""
+
+    def choose(offer: OpportunityOffer, attacker: str, mover: str) -> Choice:
+        box = QMessageBox(parent)
+        box.setWindowTitle("Opportunity attack")
+        box.setText(
+            f"<b>{attacker}</b> can make an opportunity attack as {mover} leaves its reach."
+        )
+        take = box.addButton("&Take", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton("&Skip", QMessageBox.ButtonRole.RejectRole)
+        cancel = box.addButton("Call the move off", QMessageBox.ButtonRole.DestructiveRole)
+        box.setEscapeButton(cancel)
+        box.setDefaultButton(take)
+        box.exec()
+        clicked = box.clickedButton()
+        if clicked is take:
+            return Choice.TAKE
+        return Choice.CANCEL if clicked is cancel else Choice.SKIP
+
+    return choose
+
+
+class DragFeedback(QObject):
+    """The scene's ``drag_hooks``: feedback on every mouse move, rules on the drop.
+
+    Attributes:
+        choose: asked take/skip per opportunity attack on a drop (tests replace it).
+        move_costs_ms: how long each recent mouse move took to evaluate and draw.
+    """
+
+    def __init__(
+        self,
+        scene: MapScene,
+        view: QGraphicsView,
+        ruleset_of: Callable[[], Ruleset | None],
+        index: IndexCache,
+        choose: Chooser,
+    ) -> None:
+        super().__init__(scene)
+        self.scene = scene
+        self.view = view
+        self.document = scene.document
+        self._ruleset_of = ruleset_of
+        self.index = index
+        self.choose = choose
+        self.plan: DragPlan | None = None
+        self.waypoints: list[Cell] = []
+        self.pins: list[Cell] = []
+        self._undo_pins: list[tuple[list[Cell], list[Cell]]] = []
+        self.cursor: Cell | None = None
+        self.cheapest = False
+        self.last: Evaluated | None = None
+        self.move_costs_ms: deque[float] = deque(maxlen=500)
+        self._shade = Overlay(scene)
+        self._path = Overlay(scene)
+        self._pause = QTimer(self)
+        self._pause.setSingleShot(True)
+        self._pause.setInterval(PAUSE_WAYPOINT_MS)
+        self._pause.timeout.connect(self.add_waypoint)
+        scene.drag_hooks = self
+        view.installEventFilter(self)
+
+    # --- hooks from the token -------------------------------------------------------
+
+    def move(self, creature_id: EntityId, pos: QPointF, modifiers: Qt.KeyboardModifier) -> None:
+        """A mouse move while ``creature_id``'s token is dragged (``pos``: its top-left)."""
+        started = time.perf_counter()
+        fresh = self.plan is None or self.plan.mover_id != creature_id
+        if fresh and not self._begin(creature_id):
+            return
+        cell = self._cell_at(creature_id, pos)
+        cheapest = bool(modifiers & CHEAPEST_MODIFIER)
+        if cell != self.cursor or cheapest != self.cheapest:
+            self.cursor, self.cheapest = cell, cheapest
+            self._pause.start()
+            self.refresh()
+        self.move_costs_ms.append((time.perf_counter() - started) * 1000)
+
+    def drop(self, creature_id: EntityId, pos: QPointF, modifiers: Qt.KeyboardModifier) -> bool:
+        """The token was let go: refuse, or push the move as one undo step. False: the scene
+        does its plain move (a click without a drag, Alt held, no usable ruleset)."""
+        plan = self.plan
+        self.end()
+        if plan is None or plan.mover_id != creature_id or modifiers & FREE_DROP_MODIFIER:
+            return False
+        cell = self._cell_at(creature_id, pos)
+        if cell == plan.start and not self.waypoints:
+            return False
+        evaluated = plan.evaluate(tuple(self.waypoints), cell, bool(modifiers & CHEAPEST_MODIFIER))
+        self.waypoints, self.pins, self._undo_pins = [], [], []
+        name = plan.names.get(creature_id, str(creature_id))
+        if evaluated.result.reason is IllegalReason.OFF_MAP:
+            return False  # the scene refuses it with its own message
+        if not evaluated.result.legal:
+            self.scene.message.emit(
+                f"{name} can't move there: {evaluated.reason}. (Alt-drop places it anyway.)"
+            )
+            return True
+        ruleset = self._ruleset_of()
+        if ruleset is None:
+            return False
+        outcome = resolve_drop(
+            self.document.encounter,
+            ruleset,
+            plan.index,
+            creature_id,
+            evaluated.result,
+            plan.offset,
+            self._snapped(creature_id, pos),
+            self.choose,
+        )
+        if outcome.command is not None:
+            push(self.scene.undo_stack, self.document, outcome.command)
+        self.scene.message.emit(outcome.message)
+        return True
+
+    # --- state ----------------------------------------------------------------------
+
+    def _begin(self, creature_id: EntityId) -> bool:
+        ruleset = self._ruleset_of()
+        encounter = self.document.encounter
+        if ruleset is None or all(c.id != creature_id for c in encounter.creatures):
+            return False
+        self.plan = DragPlan(encounter, ruleset, self.index.get(), creature_id)
+        self.waypoints, self.pins, self._undo_pins = [], [], []
+        self.cursor = None
+        side = max(1, math.ceil(self.plan.footprint_side() - 1e-9))
+        area = self.plan.area
+        cells = area.cells if area is not None else frozenset()
+        items = [reach_shading(cells, side)] if cells else []
+        self._shade.show(items)
+        for item in items:
+            item.setZValue(Z_SHADE)
+        return True
+
+    def end(self) -> None:
+        """Forget the drag and clear everything it drew."""
+        self._pause.stop()
+        self.plan = None
+        self.cursor = None
+        self.last = None
+        self._shade.clear()
+        self._path.clear()
+
+    def add_waypoint(self) -> None:
+        """Pin the path at the cell under the token (Space, or a pause on one cell).
+
+        The path so far (a cheapest-path leg included) is kept cell by cell, so later legs
+        start from the pin and the earlier part no longer changes.
+        """
+        if self.plan is None or self.cursor is None or self.last is None:
+            return
+        last = self.waypoints[-1] if self.waypoints else self.plan.start
+        if self.cursor == last or len(self.last.intended) < 2:
+            return
+        self._undo_pins.append((list(self.waypoints), list(self.pins)))
+        self.waypoints = list(self.last.intended[1:])
+        self.pins.append(self.cursor)
+        self.refresh()
+
+    def remove_waypoint(self) -> None:
+        """Take back the last pin (Backspace)."""
+        if self._undo_pins:
+            self.waypoints, self.pins = self._undo_pins.pop()
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Evaluate the current drag and redraw the path layer."""
+        plan = self.plan
+        if plan is None or self.cursor is None:
+            return
+        evaluated = plan.evaluate(tuple(self.waypoints), self.cursor, self.cheapest)
+        self.last = evaluated
+        self._path.show(feedback_items(plan, evaluated, self.pins, self.cheapest))
+
+    def _snapped(self, creature_id: EntityId, pos: QPointF) -> tuple[float, float]:
+        """The token's top-left snapped as a plain drop snaps it (half cells for Tiny)."""
+        step = self.document.encounter.creature(creature_id).snap_step()
+        return (
+            snap_position(scene_to_cell(pos.x()), step),
+            snap_position(scene_to_cell(pos.y()), step),
+        )
+
+    def _cell_at(self, creature_id: EntityId, pos: QPointF) -> Cell:
+        x, y = self._snapped(creature_id, pos)
+        return (math.floor(x + 1e-9), math.floor(y + 1e-9))
+
+    def median_move_ms(self) -> float:
+        return statistics.median(self.move_costs_ms) if self.move_costs_ms else 0.0
+
+    @property
+    def path_items(self) -> list[QGraphicsItem]:
+        return self._path.items
+
+    @property
+    def shade_items(self) -> list[QGraphicsItem]:
+        return self._shade.items
+
+    # --- keys during a drag ----------------------------------------------------------
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if self.plan is None or kind not in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            return False
+        assert isinstance(event, QKeyEvent)
+        if event.key() == WAYPOINT_KEY:
+            if kind == QEvent.Type.KeyPress and not event.isAutoRepeat():
+                self.add_waypoint()
+            return True
+        if event.key() == Qt.Key.Key_Backspace and kind == QEvent.Type.KeyPress:
+            self.remove_waypoint()
+            return True
+        return False
+
+
+def registry_ruleset(window: QObject, registry: Callable[[], RulesetRegistry]) -> Ruleset | None:
+    """The encounter's ruleset from ``registry``, or None when it can't be loaded."""
+    encounter = window.document.encounter  # type: ignore[attr-defined]
+    try:
+        return registry().get(encounter.ruleset)
+    except (RulesetError, KeyError, ValueError):
+        return None

@@ -1,0 +1,199 @@
+"""What a token drag means, without Qt: the mover's budget, the path it takes, what it costs.
+
+A ``DragPlan`` is made once when a drag starts. It takes the geometry's bodies with the combat
+flags, the mover's movement budget (in combat: what the engine says is left; outside combat:
+no limit, but the reachable area still shows its speed), and the reachable area (computed once
+here, never per mouse move). ``evaluate`` answers each mouse move from a cache keyed by the
+cells involved, so moving inside one cell costs nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from battlemap.geometry import (
+    DiagonalRule,
+    IllegalReason,
+    MapIndex,
+    MoveResult,
+    ReachableArea,
+    StepReason,
+    cheapest_path,
+    move_with_opportunity_attacks,
+    reachable_area,
+)
+from battlemap.geometry.errors import GeometryError
+from battlemap.geometry.metrics import Cell
+from battlemap.geometry.movement import expand_waypoints
+from battlemap.model.combat import SpeedMode
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.attack_situation import combat_bodies
+from battlemap.rules.movement import movement_budget
+from battlemap.rules.schema import Ruleset
+
+EXTRA_COST_REASONS = frozenset(
+    {StepReason.DIFFICULT_TERRAIN, StepReason.CREATURE_SPACE, StepReason.WATER}
+)
+"""Step reasons that mean "this cell counts as difficult terrain" (marked along the path)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How far the mover may go.
+
+    Attributes:
+        left: feet left for legality (``math.inf`` outside combat or off its turn).
+        total: the turn's total (speed with Dash), or None outside a limited move.
+        shade_feet: feet the reachable area is shaded for (the speed outside combat).
+        note: why the move is not limited ("no combat", "not its turn"), or "".
+    """
+
+    left: float
+    total: float | None
+    shade_feet: float
+    note: str = ""
+
+
+def budget_for(encounter: Encounter, ruleset: Ruleset, mover_id: EntityId) -> Budget:
+    """The mover's movement budget: the engine's remaining movement on its turn in combat."""
+    creature = encounter.creature(mover_id)
+    combat = encounter.combat
+    speed = float(creature.speeds.walk)
+    if combat is None or not combat.has(mover_id):
+        return Budget(math.inf, None, speed, "no combat: free move")
+    combatant = combat.combatant(mover_id)
+    current = combat.current
+    if current is None or current.creature_id != mover_id:
+        if combatant.reaction_move_left > 0:
+            left = combatant.reaction_move_left
+            return Budget(left, left, left, "readied move")
+        return Budget(math.inf, None, speed, f"not {creature.name}'s turn")
+    budget = movement_budget(combat, ruleset, encounter, mover_id)
+    return Budget(budget.remaining, float(budget.total), budget.remaining)
+
+
+def reason_text(result: MoveResult, names: dict[EntityId, str]) -> str:
+    """A short, readable reason for an illegal move ("" when legal)."""
+    reason = result.reason
+    who = names.get(result.blocker_id, "a creature") if result.blocker_id else "a creature"
+    texts = {
+        IllegalReason.WALL: "blocked by a wall",
+        IllegalReason.IMPASSABLE: "impassable terrain",
+        IllegalReason.OFF_MAP: "off the map",
+        IllegalReason.HOSTILE_SPACE: f"can't pass through {who}'s space",
+        IllegalReason.ENDS_IN_CREATURE: f"can't end in {who}'s space",
+        IllegalReason.TOO_FAR: "beyond its movement",
+        IllegalReason.NO_PATH: "no path there",
+    }
+    return texts.get(reason, "") if reason is not None else ""
+
+
+def spend_split(result: MoveResult, upto_step: int | None = None) -> tuple[float, float]:
+    """(feet without the crawl surcharge, distance walked) of the first ``upto_step`` steps.
+
+    The geometry charges crawling while prone itself; the engine's ``spend_movement`` adds
+    the ruleset's crawl cost to the distance, so the surcharge is taken out here to be
+    charged once. ``upto_step`` None means every step.
+    """
+    steps = result.steps if upto_step is None else result.steps[:upto_step]
+    feet = sum(
+        s.cost_feet - (s.base_feet if StepReason.PRONE_CRAWL in s.reasons else 0.0) for s in steps
+    )
+    return feet, sum(s.base_feet for s in steps)
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    """One evaluated drag: the geometry's answer, the cells the DM asked for, the reason.
+
+    ``intended`` runs from the start through every waypoint to the cursor in single steps;
+    ``result.cells`` is the part of it that could be walked.
+    """
+
+    result: MoveResult
+    intended: tuple[Cell, ...]
+    reason: str
+
+
+class DragPlan:
+    """The geometry of one drag of one creature, made when the drag starts.
+
+    Args:
+        encounter: the encounter as the drag starts.
+        ruleset: its ruleset (diagonal rule, conditions).
+        index: ``MapIndex.build(encounter)``, built once per map change by the caller.
+        mover_id: the creature being dragged.
+    """
+
+    def __init__(
+        self, encounter: Encounter, ruleset: Ruleset, index: MapIndex, mover_id: EntityId
+    ) -> None:
+        self.encounter = encounter
+        self.index = index
+        self.mover_id = mover_id
+        self.rule = DiagonalRule.parse(ruleset.movement.diagonal.value)
+        bodies = combat_bodies(encounter, encounter.combat, ruleset)
+        mover = next(b for b in bodies if b.id == mover_id)
+        combat = encounter.combat
+        flying = combat is not None and combat.has(mover_id)
+        if flying and combat.combatant(mover_id).turn.speed_mode is SpeedMode.FLY:  # type: ignore[union-attr]
+            mover = replace(mover, flying=True)
+        self.mover = mover
+        self.others = [b for b in bodies if b.id != mover_id]
+        self.names = {c.id: c.name for c in encounter.creatures}
+        self.budget = budget_for(encounter, ruleset, mover_id)
+        self.start: Cell = (math.floor(mover.x), math.floor(mover.y))
+        self.offset = (mover.x - self.start[0], mover.y - self.start[1])
+        self.area: ReachableArea | None
+        try:
+            self.area = reachable_area(index, mover, self.others, self.rule, self.budget.shade_feet)
+        except GeometryError:
+            self.area = None  # a creature placed off the map: nothing to shade
+        self._cache: dict[tuple[tuple[Cell, ...], Cell, bool], Evaluated] = {}
+
+    def evaluate(self, waypoints: tuple[Cell, ...], cursor: Cell, cheapest: bool) -> Evaluated:
+        """The move through ``waypoints`` to ``cursor`` (top-left cells), with its OAs.
+
+        ``cheapest`` routes from the last waypoint (or the start) to the cursor by the
+        cheapest path instead of a straight line. Results are cached per cells.
+        """
+        key = (waypoints, cursor, cheapest)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._evaluate(waypoints, cursor, cheapest)
+            if len(self._cache) > 512:
+                self._cache.clear()
+            self._cache[key] = found
+        return found
+
+    def _evaluate(self, waypoints: tuple[Cell, ...], cursor: Cell, cheapest: bool) -> Evaluated:
+        cells: list[tuple[float, float]] = list(waypoints)
+        if cheapest:
+            cells.extend(self._cheapest_leg(waypoints[-1] if waypoints else self.start, cursor))
+        else:
+            cells.append(cursor)
+        intended = expand_waypoints(self.start, cells)
+        try:
+            result = move_with_opportunity_attacks(
+                self.index, self.mover, cells, self.others, self.rule, self.budget.left
+            )
+        except GeometryError:
+            result = MoveResult(0.0, self.budget.left, False, IllegalReason.OFF_MAP)
+        return Evaluated(result, tuple(intended), reason_text(result, self.names))
+
+    def _cheapest_leg(self, origin: Cell, cursor: Cell) -> list[Cell]:
+        """Single-step cells from ``origin`` (exclusive) to ``cursor`` along the cheapest path;
+        just the cursor when there is none (the straight leg then shows why)."""
+        if origin == self.start and self.area is not None and cursor in self.area.cost_feet:
+            return self.area.path_to(cursor)[1:]
+        mover = self.mover.moved_to(origin[0] + self.offset[0], origin[1] + self.offset[1])
+        try:
+            found = cheapest_path(self.index, mover, cursor, self.others, self.rule)
+        except GeometryError:
+            return [cursor]
+        return list(found.cells) if found.steps else [cursor]
+
+    def footprint_side(self) -> float:
+        return self.mover.side_cells

@@ -1,0 +1,26 @@
+"""The targeting overlay: distance, reach or range band, cover lines and blockers, flanking.
+
+``install(window)`` adds it to the main window's scene and a "Keep targeting overlay" (K)
+toggle to the View menu (one line in ``_install_features``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from battlemap.ui.drag import IndexCache, window_ruleset
+from battlemap.ui.targeting.overlay import TargetingOverlay
+
+if TYPE_CHECKING:
+    from battlemap.ui.main_window import MainWindow
+
+__all__ = ["TargetingOverlay", "install"]
+
+
+def install(window: MainWindow) -> TargetingOverlay:
+    index = getattr(window, "geometry_index", None) or IndexCache(window.document)
+    window.geometry_index = index  # type: ignore[attr-defined]
+    overlay = TargetingOverlay(window.scene, window.view, lambda: window_ruleset(window), index)
+    window.view_menu.addAction(overlay.keep_action)
+    window.addAction(overlay.keep_action)
+    return overlay

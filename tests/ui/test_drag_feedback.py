@@ -1,0 +1,247 @@
+"""Live drag feedback (srd-5e, 5-10-5 diagonals): cost card, difficult terrain, walls, OAs.
+
+Every drag is made of real mouse events on the view; the cards and markers read are the
+items the drag draws, and the model is checked after the drop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import Document, Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.opportunity import OpportunityOffer
+from battlemap.ui.drag.drop import Choice
+from battlemap.ui.drag.items import InfoCard, Marker, scene_point
+from battlemap.ui.main_window import MainWindow
+from battlemap.ui.style import SCENE_UNITS_PER_CELL
+from tests.ui.drag_helpers import (
+    fighting,
+    grab_view,
+    move_through,
+    pixel_at,
+    press_at,
+    release_at,
+    room,
+)
+
+FIGHTER, GOBLIN = EntityId("c-fighter"), EntityId("c-goblin")
+
+
+def make_window(qtbot: QtBot, tmp_path: Path, encounter: Encounter) -> MainWindow:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(Document(encounter), settings=settings)
+    qtbot.addWidget(window)
+    window.resize(1600, 1000)
+    window.show()
+    qtbot.waitExposed(window)
+    window.fit_map()  # the whole map in view, so pixel probes can reach every cell
+    return window
+
+
+@pytest.fixture
+def free_window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    return make_window(qtbot, tmp_path, room())
+
+
+@pytest.fixture
+def combat_window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    encounter = room()
+    return make_window(
+        qtbot, tmp_path, encounter.model_copy(update={"combat": fighting(encounter)})
+    )
+
+
+def goblin_next_to_fighter(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    """In combat, the Fighter's turn, with the Goblin moved to (3, 3), next to the Fighter."""
+    encounter = room()
+    goblin = encounter.creature(GOBLIN).model_copy(update={"x": 3, "y": 3})
+    encounter = encounter.replace_creature(goblin)
+    return make_window(
+        qtbot, tmp_path, encounter.model_copy(update={"combat": fighting(encounter)})
+    )
+
+
+def card_text(window: MainWindow) -> str:
+    cards = [i for i in window.drag_feedback.path_items if isinstance(i, InfoCard)]
+    assert len(cards) == 1
+    return cards[0].text()
+
+
+def fighter_xy(window: MainWindow) -> tuple[float, float]:
+    fighter = window.document.encounter.creature(FIGHTER)
+    return fighter.x, fighter.y
+
+
+def test_difficult_terrain_cost_and_movement_spent_in_combat(combat_window: MainWindow) -> None:
+    window = combat_window
+    # (2, 2) -> (3, 5): a diagonal (5 ft), a straight step (5), into the mud (5 + 5) = 20 ft.
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (3.5, 5.5)])
+    text = card_text(window)
+    assert text.splitlines()[0] == "20 / 30 ft"
+    assert "10 ft left" in text
+    assert "difficult terrain: 1 cell(s), +5 ft" in text
+    assert any(i.__class__.__name__ == "QGraphicsPathItem" for i in window.drag_feedback.path_items)
+    release_at(window, (3.5, 5.5))
+    assert fighter_xy(window) == (3, 5)
+    combat = window.document.encounter.combat
+    assert combat is not None
+    assert combat.combatant(FIGHTER).turn.movement_used == 20
+    assert window.undo_stack.count() == 1
+    assert window.drag_feedback.path_items == [] and window.drag_feedback.shade_items == []
+    window.undo_stack.undo()
+    assert fighter_xy(window) == (2, 2)
+    combat = window.document.encounter.combat
+    assert combat is not None and combat.combatant(FIGHTER).turn.movement_used == 0
+
+
+def test_drag_through_a_wall_is_shown_and_refused(free_window: MainWindow) -> None:
+    window = free_window
+    messages: list[str] = []
+    window.scene.message.connect(messages.append)
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (8.5, 2.5)])
+    assert "× blocked by a wall" in card_text(window)
+    crosses = [i for i in window.drag_feedback.path_items if isinstance(i, Marker)]
+    assert [m.text for m in crosses] == ["×"]
+    # the cross sits on the step that would go through the wall at x = 6
+    assert crosses[0].pos().x() == pytest.approx(6.0 * SCENE_UNITS_PER_CELL)
+    release_at(window, (8.5, 2.5))
+    assert fighter_xy(window) == (2, 2)
+    assert window.undo_stack.count() == 0
+    assert messages == ["Fighter can't move there: blocked by a wall. (Alt-drop places it anyway.)"]
+    assert window.scene.tokens[FIGHTER].pos().x() == 2 * SCENE_UNITS_PER_CELL
+
+
+def test_beyond_movement_is_refused_in_combat(combat_window: MainWindow) -> None:
+    window = combat_window
+    messages: list[str] = []
+    window.scene.message.connect(messages.append)
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (9.5, 9.5)])  # 7 diagonals: 50 ft of 30
+    assert card_text(window).splitlines()[:2] == ["50 / 30 ft", "× beyond its movement"]
+    release_at(window, (9.5, 9.5))
+    assert fighter_xy(window) == (2, 2)
+    assert messages and "beyond its movement" in messages[0]
+
+
+def test_alt_drop_places_without_rules(free_window: MainWindow) -> None:
+    window = free_window
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (8.5, 2.5)])
+    release_at(window, (8.5, 2.5), Qt.KeyboardModifier.AltModifier)
+    assert fighter_xy(window) == (8, 2)
+
+
+def test_outside_combat_the_move_is_free_but_measured(free_window: MainWindow) -> None:
+    window = free_window
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (2.5, 9.5)])
+    # (2,3)..(2,7): 25 ft, then the Goblin's square bars the way -> illegal, shown in red
+    text = card_text(window)
+    assert text.splitlines()[0] == "25 ft"
+    assert "can't pass through Goblin's space" in text
+    move_through(window, [(2.5, 9.5), (1.5, 9.5)])
+    text = card_text(window)
+    assert text.splitlines()[0] == "35 ft"  # 6 straight + 1 diagonal, no limit outside combat
+    assert "no combat: free move" in text
+    release_at(window, (1.5, 9.5))
+    assert fighter_xy(window) == (1, 9)
+
+
+def test_ctrl_routes_the_cheapest_path_around_the_wall(free_window: MainWindow) -> None:
+    window = free_window
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (8.5, 2.5)], ctrl)
+    text = card_text(window)
+    assert "cheapest path" in text and "blocked" not in text
+    release_at(window, (8.5, 2.5), ctrl)
+    assert fighter_xy(window) == (8, 2)
+    assert window.undo_stack.count() == 1
+
+
+def test_space_adds_a_waypoint(qtbot: QtBot, free_window: MainWindow) -> None:
+    window = free_window
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (2.5, 4.5)])
+    qtbot.keyClick(window.view, Qt.Key.Key_Space)
+    move_through(window, [(2.5, 4.5), (4.5, 4.5)])
+    feedback = window.drag_feedback
+    assert feedback.pins == [(2, 4)]
+    assert feedback.last is not None
+    assert feedback.last.intended == ((2, 2), (2, 3), (2, 4), (3, 4), (4, 4))
+    assert card_text(window).splitlines()[0] == "20 ft"
+    release_at(window, (4.5, 4.5))
+    assert fighter_xy(window) == (4, 4)
+
+
+def test_opportunity_attack_marked_taken_and_one_undo_step(qtbot: QtBot, tmp_path: Path) -> None:
+    window = goblin_next_to_fighter(qtbot, tmp_path)
+    before = window.document.encounter
+    asked: list[tuple[OpportunityOffer, str, str]] = []
+
+    def take(offer: OpportunityOffer, attacker: str, mover: str) -> Choice:
+        asked.append((offer, attacker, mover))
+        return Choice.TAKE
+
+    window.drag_feedback.choose = take
+    press_at(window, (2.5, 2.5))
+    # (2,2) -> (5,2): (3,2) and (4,2) stay next to the Goblin at (3,3); (5,2) leaves its reach
+    move_through(window, [(2.5, 2.5), (5.5, 2.5)])
+    assert "! opportunity attack: Goblin (step 3)" in card_text(window)
+    marks = [i for i in window.drag_feedback.path_items if isinstance(i, Marker)]
+    assert [m.text for m in marks] == ["!"]
+    assert marks[0].pos() == scene_point((4.5, 2.5))
+    release_at(window, (5.5, 2.5))
+    assert [(o.attacker_id, o.step_index, o.position, a) for o, a, _ in asked] == [
+        (GOBLIN, 2, (4, 2), "Goblin")
+    ]
+    after = window.document.encounter
+    combat = after.combat
+    assert combat is not None
+    assert combat.combatant(GOBLIN).reaction_used
+    assert combat.combatant(FIGHTER).turn.movement_used == 15
+    assert any("Scimitar" in e.text for e in combat.log if e.creature_id == GOBLIN)
+    assert (after.creature(FIGHTER).x, after.creature(FIGHTER).y) == (5, 2)
+    assert window.undo_stack.count() == 1
+    window.undo_stack.undo()
+    assert window.document.encounter == before
+
+
+def test_opportunity_attack_skipped_or_move_called_off(qtbot: QtBot, tmp_path: Path) -> None:
+    window = goblin_next_to_fighter(qtbot, tmp_path)
+    before = window.document.encounter
+    window.drag_feedback.choose = lambda offer, attacker, mover: Choice.CANCEL
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (5.5, 2.5)])
+    release_at(window, (5.5, 2.5))
+    assert window.document.encounter == before and window.undo_stack.count() == 0
+    window.drag_feedback.choose = lambda offer, attacker, mover: Choice.SKIP
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (5.5, 2.5)])
+    release_at(window, (5.5, 2.5))
+    combat = window.document.encounter.combat
+    assert combat is not None and not combat.combatant(GOBLIN).reaction_used
+    assert fighter_xy(window) == (5, 2)
+
+
+def test_reachable_area_is_shaded_while_dragging(free_window: MainWindow) -> None:
+    window = free_window
+    before = grab_view(window)
+    reachable, beyond = (0.5, 0.5), (13.5, 0.5)  # 10 ft away; behind the wall and 55 ft off
+    plain = pixel_at(window, before, reachable)
+    assert plain == pixel_at(window, before, beyond)
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (3.5, 3.5)])
+    during = grab_view(window)
+    red, green, blue = pixel_at(window, during, reachable)
+    assert red < plain[0] - 30 and green > red and green > blue  # tinted teal
+    assert pixel_at(window, during, beyond) == plain
+    release_at(window, (3.5, 3.5))
+    assert pixel_at(window, grab_view(window), reachable) == plain
