@@ -219,7 +219,8 @@ class BarrierSet:
     ) -> NDArray[np.bool_]:
         """Exact answer for ``lines[flagged]``, which pass wall ends at ``ts``: a short probe
         across each end (walls on both sides there block) and the stretches between ends."""
-        pieces: list[tuple[int, float, float]] = []
+        probes: list[tuple[int, float, float]] = []
+        stretches: list[tuple[int, float, float]] = []
         by_line: dict[int, list[float]] = {}
         for line, t in zip(owner.tolist(), ts.tolist(), strict=True):
             by_line.setdefault(line, []).append(t)
@@ -228,21 +229,26 @@ class BarrierSet:
             length = float(np.hypot(*(end - start)))
             probe = POINT_PROBE / length
             marks = sorted(by_line[line])
-            pieces += [(line, t - probe, t + probe) for t in marks]
+            probes += [(line, t - probe, t + probe) for t in marks]
             bounds = [END_TRIM / length, *marks, 1.0 - END_TRIM / length]
-            pieces += [
+            stretches += [
                 (line, t0 + 2 * probe, t1 - 2 * probe)
                 for t0, t1 in itertools.pairwise(bounds)
                 if t1 - t0 > 4 * probe
             ]
-        table = np.array(pieces, dtype=np.float64)
-        which = table[:, 0].astype(np.intp)
-        start = lines[which, 0, :]
-        delta = lines[which, 1, :] - start
-        spans = np.stack([start + delta * table[:, 1:2], start + delta * table[:, 2:3]], axis=1)
-        both = self._two_sided(spans)
         blocked = np.zeros(len(lines), dtype=bool)
-        blocked[which[both]] = True
+        # Stretches first: a far line usually crosses a wall between the ends it passes, and
+        # then its probes need not be traced.
+        for pieces in (stretches, probes):
+            table = np.array(pieces, dtype=np.float64).reshape(-1, 3)
+            table = table[~blocked[table[:, 0].astype(np.intp)]]
+            if len(table) == 0:
+                continue
+            which = table[:, 0].astype(np.intp)
+            start = lines[which, 0, :]
+            delta = lines[which, 1, :] - start
+            spans = np.stack([start + delta * table[:, 1:2], start + delta * table[:, 2:3]], axis=1)
+            blocked[which[self._two_sided(spans)]] = True
         return blocked[flagged]
 
     def first_blocker(self, line: NDArray[np.float64]) -> EntityId | None:
