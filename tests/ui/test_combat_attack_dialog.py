@@ -170,3 +170,19 @@ def test_opportunity_attack_spends_the_reaction_of_the_attacker(
     assert gargoyle.reaction_used
     assert not dialog.roll_button.isEnabled()  # a second one is refused, with the reason
     assert dialog.roll_button.toolTip() == "Gargoyle 2 has already used its reaction this round"
+
+
+def test_ranged_attack_next_to_a_foe_shows_the_geometry_reason(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = window_for(qtbot, tmp_path, "srd-5e")
+    dialog = window.combat.attack_dialog
+    window.combat.open_attack()
+    dialog.attack.setCurrentIndex(dialog.attack.findData("__custom__"))
+    dialog.custom_ranged.setChecked(True)
+    dialog.target.setCurrentIndex(dialog.target.findData("c-bat"))
+    text = dialog.situation.text()
+    reason = next(line for line in text.split("<br>") if "hostile within 5 ft:" in line)
+    assert "Gargoyle 2" in reason and "Bat" in reason
+    assert "− disadvantage: ranged attack with a hostile creature within 5 ft" in text
+    assert dialog.d20[1].isVisible()

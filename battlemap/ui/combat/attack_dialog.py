@@ -39,19 +39,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.geometry import Body, DiagonalRule, MapIndex, cover, distance_feet
+from battlemap.geometry import MapIndex
 from battlemap.model.combat import CombatEvent
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
+from battlemap.rules.attack_situation import attack_situation
 from battlemap.rules.attacks import (
     AttackOptions,
     AttackProfile,
     AttackResult,
     AttackSituation,
     Delivery,
-    RangeBand,
     RollMode,
     RollModeReport,
     armor_class,
@@ -70,6 +70,8 @@ from battlemap.ui.token_item import TokenItem
 CUSTOM = "__custom__"
 APP_ROLLS = "app rolls"
 DEFAULT_DAMAGE_TYPE = "slashing"
+DEFAULT_RANGE = 80
+LONG_RANGE_FACTOR = 4
 NUMBERED = re.compile(r"^(.*\S)\s+\d+$")
 
 
@@ -118,6 +120,7 @@ class AttackDialog(QDialog):
         self.preview: Applied[AttackResult] | None = None
         self._blocks: dict[EntityId, StatBlock | None] = {}
         self._wanted_target: EntityId | None = None
+        self._index: tuple[tuple[object, ...], MapIndex] | None = None
         layout = QVBoxLayout(self)
 
         who = QFormLayout()
@@ -156,6 +159,14 @@ class AttackDialog(QDialog):
         self.custom_ranged = QCheckBox("Ranged")
         self.custom_ranged.toggled.connect(self.update_situation)
         custom.addRow(self.custom_ranged)
+        self.custom_range = QSpinBox()
+        self.custom_range.setRange(5, 1000)
+        self.custom_range.setSingleStep(5)
+        self.custom_range.setValue(DEFAULT_RANGE)
+        self.custom_range.setSuffix(" ft")
+        self.custom_range.setToolTip("Normal range; long range is four times it")
+        self.custom_range.valueChanged.connect(self.update_situation)
+        custom.addRow("Range", self.custom_range)
         layout.addWidget(self.custom)
 
         self.declarations = DeclarationsBox()
@@ -399,6 +410,8 @@ class AttackDialog(QDialog):
                 delivery=Delivery.RANGED if ranged else Delivery.MELEE,
                 damage=(DamageRoll(dice, str(self.custom_type.currentData() or "bludgeoning")),),
                 reach_feet=self.session.encounter.creature(attacker).reach,
+                range_normal=self.custom_range.value() if ranged else None,
+                range_long=self.custom_range.value() * LONG_RANGE_FACTOR if ranged else None,
             )
         block = self._statblock(attacker)
         assert block is not None
@@ -407,47 +420,29 @@ class AttackDialog(QDialog):
     # --- the situation -----------------------------------------------------------------
 
     def situation_now(self, ruleset: Ruleset) -> AttackSituation:
-        """Distance, range band and cover from the geometry, for the chosen pair."""
+        """Distance, range band, cover, flanking and sight from the geometry, with reasons."""
         attacker_id, target_id, profile = self.attacker_id(), self.target_id(), self.profile()
         encounter = self.session.encounter
         if attacker_id is None or target_id is None or profile is None:
             return AttackSituation()
-        grid = encounter.grid
-        attacker = Body.from_creature(encounter.creature(attacker_id), grid)
-        target = Body.from_creature(encounter.creature(target_id), grid)
-        rule = DiagonalRule(ruleset.movement.diagonal.value)
-        distance = distance_feet(attacker, target, rule)
-        others = [
-            Body.from_creature(c, grid)
-            for c in encounter.creatures
-            if c.id not in (attacker_id, target_id) and not c.hidden
-        ]
-        found = cover(MapIndex.build(encounter), attacker, target, others)
-        band = RangeBand.REACH
-        attack = self._stat_attack()
-        if profile.delivery is Delivery.RANGED:
-            normal = (attack.range_normal if attack else None) or 10_000
-            long = (attack.range_long if attack else None) or normal
-            band = (
-                RangeBand.NORMAL
-                if distance <= normal
-                else RangeBand.LONG
-                if distance <= long
-                else RangeBand.OUT_OF_RANGE
-            )
-        reasons: tuple[str, ...] = ()
-        if found.source is not None:
-            reasons = (f"{found.degree.value} cover from a {found.source.value}",)
-        return AttackSituation(
-            distance_feet=distance, range_band=band, cover=found.degree, reasons=reasons
+        return attack_situation(
+            self._map_index(encounter),
+            encounter,
+            encounter.combat,
+            ruleset,
+            attacker_id,
+            target_id,
+            profile,
         )
 
-    def _stat_attack(self) -> Any:
-        attacker, data = self.attacker_id(), self.attack.currentData()
-        if attacker is None or data in (CUSTOM, None):
-            return None
-        block = self._statblock(attacker)
-        return block.attacks[int(data)] if block else None
+    def _map_index(self, encounter: Encounter) -> MapIndex:
+        """The geometry's index of the map, rebuilt only when the map changed."""
+        key = (encounter.grid, encounter.walls, encounter.obstacles, encounter.terrain)
+        cached = self._index
+        if cached is None or any(a is not b for a, b in zip(cached[0], key, strict=True)):
+            self._index = (key, MapIndex.build(encounter))
+        assert self._index is not None
+        return self._index[1]
 
     def _fill_defenses(self) -> None:
         """The target's resistances, vulnerabilities and immunities from its stat block."""
@@ -501,6 +496,7 @@ class AttackDialog(QDialog):
             except ValueError:
                 report, ac = None, None
         lines = [f"<b>{situation.distance_feet:g} ft</b> · {_cover_text(situation)}"]
+        lines.extend(f"&nbsp;&nbsp;· {reason}" for reason in situation.reasons)
         if report is not None and ac is not None:
             lines.extend(_mode_lines(report))
             lines.append(f"<b>Target AC {ac.value}</b> ({', '.join(ac.parts)})")
@@ -631,9 +627,7 @@ def _mode_lines(report: RollModeReport) -> list[str]:
 def _cover_text(situation: AttackSituation) -> str:
     if situation.cover.value == "none":
         return "no cover"
-    return f"{situation.cover.value} cover" + (
-        f" ({'; '.join(situation.reasons)})" if situation.reasons else ""
-    )
+    return f"{situation.cover.value} cover"
 
 
 def _step_text(result: AttackResult) -> str:
