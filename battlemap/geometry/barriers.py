@@ -26,7 +26,6 @@ coordinates) is taken not to lie exactly on a traced line: a line passing within
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import cast
 
@@ -219,28 +218,30 @@ class BarrierSet:
     ) -> NDArray[np.bool_]:
         """Exact answer for ``lines[flagged]``, which pass wall ends at ``ts``: a short probe
         across each end (walls on both sides there block) and the stretches between ends."""
-        probes: list[tuple[int, float, float]] = []
-        stretches: list[tuple[int, float, float]] = []
-        by_line: dict[int, list[float]] = {}
-        for line, t in zip(owner.tolist(), ts.tolist(), strict=True):
-            by_line.setdefault(line, []).append(t)
-        for line in flagged.tolist():
-            start, end = lines[line]
-            length = float(np.hypot(*(end - start)))
-            probe = POINT_PROBE / length
-            marks = sorted(by_line[line])
-            probes += [(line, t - probe, t + probe) for t in marks]
-            bounds = [END_TRIM / length, *marks, 1.0 - END_TRIM / length]
-            stretches += [
-                (line, t0 + 2 * probe, t1 - 2 * probe)
-                for t0, t1 in itertools.pairwise(bounds)
-                if t1 - t0 > 4 * probe
+        order = np.lexsort((ts, owner))
+        line, t = owner[order], ts[order]
+        delta = lines[:, 1, :] - lines[:, 0, :]
+        length = np.hypot(delta[:, 0], delta[:, 1])[line]
+        probe = POINT_PROBE / length
+        trim = END_TRIM / length
+        first = np.r_[True, line[1:] != line[:-1]]
+        last = np.r_[line[1:] != line[:-1], True]
+        previous = np.where(first, trim, np.r_[0.0, t[:-1]])
+        probes = np.stack([line, t - probe, t + probe], axis=1)
+        stretches = np.concatenate(
+            [
+                np.stack([line, previous + 2 * probe, t - 2 * probe], axis=1),
+                np.stack(
+                    [line[last], t[last] + 2 * probe[last], 1.0 - trim[last] - 2 * probe[last]],
+                    axis=1,
+                ),
             ]
+        )
+        stretches = stretches[stretches[:, 2] - stretches[:, 1] > 0]
         blocked = np.zeros(len(lines), dtype=bool)
         # Stretches first: a far line usually crosses a wall between the ends it passes, and
         # then its probes need not be traced.
-        for pieces in (stretches, probes):
-            table = np.array(pieces, dtype=np.float64).reshape(-1, 3)
+        for table in (stretches, probes):
             table = table[~blocked[table[:, 0].astype(np.intp)]]
             if len(table) == 0:
                 continue

@@ -182,6 +182,7 @@ def cover_all_pairs(
     """
     queries = []
     keys = []
+    squares = {id(c): c.space.squares() for c in creatures}
     for attacker in creatures:
         origins = _corner_points(attacker.space)
         for target in creatures:
@@ -194,7 +195,7 @@ def cover_all_pairs(
                     target,
                     attacker.id,
                     attacker.space.centre,
-                    target.space.squares(),
+                    squares[id(target)],
                 )
             )
             keys.append((attacker.id, target.id))
@@ -230,54 +231,67 @@ def _nudged(points: NDArray[np.float64], towards: NDArray[np.float64]) -> NDArra
 
 
 def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) -> list[CoverResult]:
-    # Lay out every line of every query: per query, origins x squares x 4 corners, then 1 centre.
-    start_parts: list[NDArray[np.float64]] = []
-    end_parts: list[NDArray[np.float64]] = []
-    start_home_parts: list[NDArray[np.float64]] = []
-    end_home_parts: list[NDArray[np.float64]] = []
-    combo_parts: list[NDArray[np.int64]] = []
-    query_parts: list[NDArray[np.int64]] = []
-    first_line: list[int] = []
-    combo_range: list[range] = []
-    centre_line_index: list[int] = []
-    homes_cache: dict[int, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
-    n_lines = 0
-    n_combos = 0
+    # Lay out every line: per query, origins x squares x 4 corners; then one centre line per
+    # query. Origins and squares are shared between queries (same attacker, same target), so
+    # they are converted once and the lines are gathered by index arithmetic.
+    origin_sets: dict[int, int] = {}
+    origin_rows: list[PointXY] = []
+    home_rows: list[PointXY] = []
+    square_sets: dict[int, int] = {}
+    corner_rows: list[PointXY] = []
+    square_centre_rows: list[PointXY] = []
+    origin_at = np.empty(len(queries), dtype=np.int64)
+    square_at = np.empty(len(queries), dtype=np.int64)
     for qi, q in enumerate(queries):
-        cached = homes_cache.get(id(q.origins))
-        if cached is None:
-            origin_arr = np.asarray(q.origins, dtype=np.float64)
-            home_arr = np.asarray([_home(o, q.origin_space) for o in q.origins], dtype=np.float64)
-            cached = homes_cache[id(q.origins)] = (origin_arr, home_arr)
-        origin_arr, home_arr = cached
-        n_o, n_s = len(origin_arr), len(q.squares)
-        corners = np.asarray([sq.corners for sq in q.squares], dtype=np.float64).reshape(-1, 2)
-        centres = np.repeat(np.asarray([sq.centre for sq in q.squares], dtype=np.float64), 4, 0)
-        per_combo = n_o * n_s
-        first_line.append(n_lines)
-        origin_centre = np.asarray([q.centre], dtype=np.float64)
-        target_centre = np.asarray([q.target.space.centre], dtype=np.float64)
-        start_parts += [np.repeat(origin_arr, n_s * 4, axis=0), origin_centre]
-        end_parts += [np.tile(corners, (n_o, 1)), target_centre]
-        start_home_parts += [np.repeat(home_arr, n_s * 4, axis=0), origin_centre]
-        end_home_parts += [np.tile(centres, (n_o, 1)), target_centre]
-        combo_parts += [
-            np.repeat(np.arange(n_combos, n_combos + per_combo), 4),
-            np.array([-1]),
-        ]
-        query_parts.append(np.full(per_combo * 4 + 1, qi))
-        combo_range.append(range(n_combos, n_combos + per_combo))
-        n_combos += per_combo
-        n_lines += per_combo * 4 + 1
-        centre_line_index.append(n_lines - 1)
-    start_arr = np.concatenate(start_parts)
-    end_arr = np.concatenate(end_parts)
-    start_home = np.concatenate(start_home_parts)
-    end_home = np.concatenate(end_home_parts)
+        at = origin_sets.get(id(q.origins))
+        if at is None:
+            at = origin_sets[id(q.origins)] = len(origin_rows)
+            origin_rows += q.origins
+            home_rows += [_home(o, q.origin_space) for o in q.origins]
+        origin_at[qi] = at
+        at = square_sets.get(id(q.squares))
+        if at is None:
+            at = square_sets[id(q.squares)] = len(corner_rows)
+            for square in q.squares:
+                corner_rows += square.corners
+                square_centre_rows += [square.centre] * 4
+        square_at[qi] = at
+    n_origins = np.array([len(q.origins) for q in queries], dtype=np.int64)
+    n_squares = np.array([len(q.squares) for q in queries], dtype=np.int64)
+    rows = 4 * n_squares
+    per_query = n_origins * rows
+    corner_total = int(per_query.sum())
+    first = np.cumsum(per_query) - per_query
+    line_query = np.repeat(np.arange(len(queries)), per_query)
+    within = np.arange(corner_total) - first[line_query]
+    o = within // rows[line_query]
+    r = within % rows[line_query]
+    origin_arr = np.asarray(origin_rows, dtype=np.float64).reshape(-1, 2)
+    home_arr = np.asarray(home_rows, dtype=np.float64).reshape(-1, 2)
+    corner_arr = np.asarray(corner_rows, dtype=np.float64).reshape(-1, 2)
+    square_centre_arr = np.asarray(square_centre_rows, dtype=np.float64).reshape(-1, 2)
+    origin_centres = np.asarray([q.centre for q in queries], dtype=np.float64).reshape(-1, 2)
+    target_centres = np.asarray([q.target.space.centre for q in queries], dtype=np.float64).reshape(
+        -1, 2
+    )
+    start_arr = np.concatenate([origin_arr[origin_at[line_query] + o], origin_centres])
+    end_arr = np.concatenate([corner_arr[square_at[line_query] + r], target_centres])
+    start_home = np.concatenate([home_arr[origin_at[line_query] + o], origin_centres])
+    end_home = np.concatenate([square_centre_arr[square_at[line_query] + r], target_centres])
+    combos_per_query = n_origins * n_squares
+    combo_first = np.cumsum(combos_per_query) - combos_per_query
+    n_combos = int(combos_per_query.sum())
+    line_combo = np.concatenate(
+        [combo_first[line_query] + o * n_squares[line_query] + r // 4, np.full(len(queries), -1)]
+    )
+    line_query = np.concatenate([line_query, np.arange(len(queries))])
     lines = np.stack([start_arr, end_arr], axis=1)
     n = len(lines)
-    line_combo = np.concatenate(combo_parts)
-    line_query = np.concatenate(query_parts)
+    first_line = first.tolist()
+    centre_line_index = list(range(corner_total, corner_total + len(queries)))
+    combo_range = [
+        range(int(c), int(c + k)) for c, k in zip(combo_first, combos_per_query, strict=True)
+    ]
 
     # Walls: corners on a wall's middle or joint are traced from a hair inside their square.
     wall_lines = lines.copy()
