@@ -18,7 +18,6 @@ from battlemap.geometry.cover import (
 )
 from battlemap.geometry.errors import (
     GeometryError,
-    InvalidMapError,
     InvalidPathError,
     OffMapError,
     UnknownDiagonalRuleError,
@@ -76,7 +75,6 @@ __all__ = [
     "GeometryError",
     "HowMoved",
     "IllegalReason",
-    "InvalidMapError",
     "InvalidPathError",
     "InvalidRangeError",
     "LineTrace",

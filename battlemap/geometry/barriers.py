@@ -142,12 +142,6 @@ class BarrierSet:
         on_unique = (touching >= 2) | middle
         return np.asarray(on_unique[inverse.ravel()], dtype=bool)
 
-    def touches_any(self, lines: Lines) -> NDArray[np.bool_]:
-        """True for each line that meets any segment at all, touching included (movement)."""
-        if self._union is None or len(lines) == 0:
-            return np.zeros(len(lines), dtype=bool)
-        return np.asarray(shapely.intersects(self._union, line_array(lines)), dtype=bool)
-
     def blocks(self, lines: Lines) -> NDArray[np.bool_]:
         """For each line, whether walls lie strictly on both sides of it somewhere (see module).
 

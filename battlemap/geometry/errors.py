@@ -7,10 +7,6 @@ class GeometryError(ValueError):
     """Base class of every error raised by ``battlemap.geometry``."""
 
 
-class InvalidMapError(GeometryError):
-    """A map feature cannot be used at all (names the feature and what is wrong)."""
-
-
 class OffMapError(GeometryError):
     """A position lies (partly) outside the map."""
 
