@@ -12,8 +12,10 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.combat import Expiry
+from battlemap.model.document import AddCreature
 from battlemap.model.statblock import StatBlock
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.undo import push
 
 SALAMANDER = StatBlock(name="Salamander", damage_resistances=("fire",), hit_points=30)
 
@@ -208,3 +210,25 @@ def test_token_menu_offers_damage_and_conditions(qtbot: QtBot, window: MainWindo
     assert window.document.encounter.combat.combatant("c-rat").has_condition("prone")
     next(a for a in menu.actions() if a.text() == "Damage or heal Rat…").trigger()
     assert window.combat.panel.creature_id == "c-rat"
+
+
+def test_panel_uses_the_creature_own_stat_block(qtbot: QtBot, window: MainWindow) -> None:
+    imp = Creature(
+        id="c-imp",
+        name="Imp",
+        x=8,
+        y=6,
+        hp=10,
+        max_hp=10,
+        statblock=StatBlock(name="Imp", damage_immunities=("fire",)),
+    )
+    push(window.undo_stack, window.document, AddCreature(imp))
+    select(window, "c-imp")
+    panel = window.combat.panel
+    panel.amount.setValue(9)
+    panel.damage_type.setCurrentIndex(panel.damage_type.findData("fire"))
+    click(qtbot, panel.damage_button)
+    assert window.document.encounter.creature("c-imp").hp == 10  # immune
+    panel.damage_type.setCurrentIndex(panel.damage_type.findData("cold"))
+    click(qtbot, panel.damage_button)
+    assert window.document.encounter.creature("c-imp").hp == 1

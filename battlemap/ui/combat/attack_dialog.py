@@ -78,10 +78,12 @@ NUMBERED = re.compile(r"^(.*\S)\s+\d+$")
 def find_statblock(
     creature: Creature, encounter: Encounter, library: dict[str, StatBlock]
 ) -> StatBlock | None:
-    """The stat block a creature was made from, by name: the party's, then the library's.
-
-    Numbered copies ("Goblin 3") match their base name. None when nothing matches.
+    """The creature's own stat block, else the one it was made from, by name: the party's,
+    then the library's. Numbered copies ("Goblin 3") match their base name. None when nothing
+    matches.
     """
+    if creature.statblock is not None:
+        return creature.statblock
     names = [creature.name]
     match = NUMBERED.match(creature.name)
     if match:
