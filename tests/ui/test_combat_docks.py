@@ -14,6 +14,7 @@ from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.combat import Expiry
 from battlemap.model.document import AddCreature
 from battlemap.model.statblock import StatBlock
+from battlemap.ui.combat.widgets import rows
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
 
@@ -232,3 +233,26 @@ def test_panel_uses_the_creature_own_stat_block(qtbot: QtBot, window: MainWindow
     panel.damage_type.setCurrentIndex(panel.damage_type.findData("cold"))
     click(qtbot, panel.damage_button)
     assert window.document.encounter.creature("c-imp").hp == 1
+
+
+def test_surprise_marked_by_hand_and_rolled(qtbot: QtBot, window: MainWindow) -> None:
+    initiative = window.combat.initiative
+    click(qtbot, initiative.start_button)
+    row = next(
+        r for r in rows(initiative.tree) if r.data(0, Qt.ItemDataRole.UserRole) == "c-cleric"
+    )
+    initiative.tree.setCurrentItem(row)
+    qtbot.mouseClick(initiative.surprised, Qt.MouseButton.LeftButton)
+    assert window.document.encounter.combat.combatant("c-cleric").surprised
+    cleric_row = next(
+        r for r in rows(initiative.tree) if r.data(0, Qt.ItemDataRole.UserRole) == "c-cleric"
+    )
+    assert cleric_row.text(3) == "surprised"
+    select(window, "c-rat")
+    window.scene.tokens["c-sal"].setSelected(True)
+    click(qtbot, initiative.sneak_button)
+    log = "\n".join(window.combat.log.visible_lines(selected_only=False))
+    assert "Rat Stealth: 1d20" in log and "Salamander 1 Stealth: 1d20" in log
+    click(qtbot, initiative.roll_all)
+    click(qtbot, initiative.begin_button)
+    assert not initiative.surprised.isVisible()  # surprise is set before round 1

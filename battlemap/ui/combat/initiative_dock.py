@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QDropEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDockWidget,
     QGridLayout,
     QHBoxLayout,
@@ -118,6 +119,10 @@ class InitiativeDock(QDockWidget):
         self.set_button.setToolTip("Set the selected creature's initiative and re-sort")
         self.set_button.clicked.connect(self._set_value)
         entry.addWidget(self.set_button)
+        self.surprised = QCheckBox("Surprised")
+        self.surprised.setToolTip("Mark the selected row surprised (before round 1)")
+        self.surprised.clicked.connect(self._set_surprised)
+        entry.addWidget(self.surprised)
         entry.addStretch(1)
         layout.addLayout(entry)
 
@@ -162,7 +167,14 @@ class InitiativeDock(QDockWidget):
         grid.addWidget(self.start_button, 0, 0, 1, 2)
         grid.addWidget(self.roll_all, 1, 0)
         grid.addWidget(self.roll_monsters, 1, 1)
-        grid.addWidget(self.begin_button, 2, 0, 1, 2)
+        self.sneak_button = QPushButton("Roll surprise")
+        self.sneak_button.setToolTip(
+            "The tokens selected on the map sneak up: they roll Stealth against the others'"
+            " passive Perception"
+        )
+        self.sneak_button.clicked.connect(self.roll_surprise)
+        grid.addWidget(self.sneak_button, 2, 0)
+        grid.addWidget(self.begin_button, 2, 1)
         grid.addWidget(self.previous_button, 3, 0)
         grid.addWidget(self.next_button, 3, 1)
         grid.addWidget(self.add_button, 4, 0)
@@ -195,7 +207,13 @@ class InitiativeDock(QDockWidget):
         setting_up = state is not None and not state.started
         self.start_button.setVisible(state is None)
         self.start_action.setEnabled(state is None)
-        for widget in (self.roll_all, self.roll_monsters, self.begin_button):
+        for widget in (
+            self.roll_all,
+            self.roll_monsters,
+            self.begin_button,
+            self.sneak_button,
+            self.surprised,
+        ):
             widget.setVisible(setting_up)
         self.previous_button.setVisible(running)
         self.next_button.setVisible(running)
@@ -288,8 +306,10 @@ class InitiativeDock(QDockWidget):
             return
         state = self.session.state
         if state is not None and creature_id is not None and state.has(creature_id):
-            value = state.combatant(creature_id).initiative
+            combatant = state.combatant(creature_id)
+            value = combatant.initiative
             self.value.setValue(value if value is not None else 10)
+            self.surprised.setChecked(combatant.surprised)
         self.scene.clearSelection()
         token.setSelected(True)
 
@@ -337,6 +357,29 @@ class InitiativeDock(QDockWidget):
                 "Previous turn undoes the last turn change; other steps came after it"
                 " (use Undo to step back through them)"
             )
+
+    def roll_surprise(self) -> None:
+        sneaking = [
+            i for i in self._selected_tokens() if self.session.state and self.session.state.has(i)
+        ]
+        if not sneaking:
+            self.session.refused.emit("Select the tokens that sneak up, then Roll surprise")
+            return
+        self.session.step(
+            "Roll surprise",
+            lambda s, r, e: initiative.determine_surprise(s, r, e, sneaking),
+        )
+
+    def _set_surprised(self, on: bool) -> None:
+        creature_id = self.selected_id()
+        if creature_id is None:
+            self.session.refused.emit("Select a row first")
+            self.surprised.setChecked(False)
+            return
+        self.session.step(
+            f"{self.session.name(creature_id)} surprised" if on else "Not surprised",
+            lambda s, r, e: initiative.set_surprised(s, creature_id, on),
+        )
 
     def _set_value(self) -> None:
         creature_id = self.selected_id()
