@@ -44,6 +44,8 @@ SIDE_SHIFT = 1e-7
 POINT_PROBE = 1e-5
 """Half-length, in cells, of the probe used at a wall end lying on a line."""
 _PIECE_CELLS = 2.0
+_CHUNK_CELLS = 12.0
+"""Longest piece of a line traced in one test: short pieces make a hit near the start cheap."""
 _LATTICE = 4
 """Wall ends on multiples of 1/_LATTICE cells are found exactly on traced lines."""
 _KEY_SPAN = 1 << 20
@@ -146,24 +148,78 @@ class BarrierSet:
         """For each line, whether walls lie strictly on both sides of it somewhere (see module).
 
         Zero-length lines (a corner on a corner) are never blocked.
+
+        Each line is cut at the wall ends it passes (each end gets a short probe of its own)
+        and into pieces of at most ``_CHUNK_CELLS``; pieces are traced from the line's start
+        in rounds, and a line is settled by the first piece with walls on both sides, so a
+        far line that meets a wall early costs one short test.
         """
         n = len(lines)
         result = np.zeros(n, dtype=bool)
         if self._union is None or n == 0:
             return result
         delta = lines[:, 1, :] - lines[:, 0, :]
-        todo = np.flatnonzero(np.hypot(delta[:, 0], delta[:, 1]) > 2 * END_TRIM)
-        todo = todo[self._two_sided(_trimmed(lines[todo], END_TRIM))]
+        length = np.hypot(delta[:, 0], delta[:, 1])
+        todo = np.flatnonzero(length > 2 * END_TRIM)
         if len(todo) == 0:
             return result
-        owner, ts = self._ends_on(lines[todo])
-        plain = np.ones(len(todo), dtype=bool)
-        plain[owner] = False
-        result[todo[plain]] = True
-        if len(owner):
-            flagged = np.unique(owner)
-            result[todo[flagged]] = self._blocks_between_ends(lines[todo], owner, ts, flagged)
+        pieces = self._pieces(lines[todo], length[todo])
+        owner = pieces[:, 0].astype(np.intp)
+        rank = pieces[:, 3].astype(np.intp)
+        blocked = np.zeros(len(todo), dtype=bool)
+        start = lines[todo][owner, 0, :]
+        step = delta[todo][owner]
+        spans = np.stack([start + step * pieces[:, 1:2], start + step * pieces[:, 2:3]], axis=1)
+        for r in range(int(rank.max()) + 1 if len(rank) else 0):
+            chosen = np.flatnonzero((rank == r) & ~blocked[owner])
+            if len(chosen) == 0:
+                continue
+            blocked[owner[chosen[self._two_sided(spans[chosen])]]] = True
+        result[todo] = blocked
         return result
+
+    def _pieces(self, lines: Lines, length: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Rows (line, t0, t1, rank): probes across the wall ends each line passes and the
+        stretches between them cut to at most ``_CHUNK_CELLS``, ranked from the start."""
+        owner, ts = self._ends_on(lines)
+        order = np.lexsort((ts, owner))
+        line, t = owner[order], ts[order]
+        probe = POINT_PROBE / length[line]
+        trim = END_TRIM / length
+        first = np.r_[True, line[1:] != line[:-1]] if len(line) else np.empty(0, dtype=bool)
+        last = np.r_[line[1:] != line[:-1], True] if len(line) else np.empty(0, dtype=bool)
+        previous = np.where(first, trim[line], np.r_[0.0, t[:-1]] + probe)
+        # Stretch ends: before each end point, and from the last one (or the start) to the end.
+        passed = np.ones(len(lines), dtype=bool)
+        passed[line] = False
+        plain = np.flatnonzero(passed)
+        tail_from = np.concatenate([t[last] + 2 * POINT_PROBE / length[line[last]], trim[plain]])
+        tail_line = np.concatenate([line[last], plain])
+        stretch_line = np.concatenate([line, tail_line])
+        stretch_t0 = np.concatenate([previous + probe, tail_from])
+        stretch_t1 = np.concatenate([t - 2 * probe, 1.0 - trim[tail_line]])
+        keep = stretch_t1 > stretch_t0
+        stretch_line, stretch_t0, stretch_t1 = (
+            stretch_line[keep],
+            stretch_t0[keep],
+            stretch_t1[keep],
+        )
+        # Cut stretches into chunks of at most _CHUNK_CELLS.
+        cells = (stretch_t1 - stretch_t0) * length[stretch_line]
+        count = np.maximum(1, np.ceil(cells / _CHUNK_CELLS)).astype(np.intp)
+        which = np.repeat(np.arange(len(count)), count)
+        part = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+        size = (stretch_t1 - stretch_t0) / count
+        chunk_t0 = stretch_t0[which] + size[which] * part
+        rows_line = np.concatenate([stretch_line[which], line])
+        rows_t0 = np.concatenate([chunk_t0, t - probe])
+        rows_t1 = np.concatenate([chunk_t0 + size[which], t + probe])
+        order = np.lexsort((rows_t0, rows_line))
+        rows_line, rows_t0, rows_t1 = rows_line[order], rows_t0[order], rows_t1[order]
+        starts = np.r_[True, rows_line[1:] != rows_line[:-1]]
+        group_start = np.maximum.accumulate(np.where(starts, np.arange(len(rows_line)), 0))
+        rank = np.arange(len(rows_line)) - group_start
+        return np.stack([rows_line, rows_t0, rows_t1, rank], axis=1).astype(np.float64)
 
     def _two_sided(self, lines: Lines) -> NDArray[np.bool_]:
         """Both copies of each line, shifted ``SIDE_SHIFT`` to the left and right, meet a wall."""
@@ -200,51 +256,10 @@ class BarrierSet:
         k = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + 1
         step = d[line_of] // g[line_of, None]
         points = a[line_of] + step * k[:, None]
-        hit = np.isin(_lattice_keys(points), self._end_keys)
+        keys = _lattice_keys(points)
+        slot = np.minimum(np.searchsorted(self._end_keys, keys), len(self._end_keys) - 1)
+        hit = self._end_keys[slot] == keys
         return idx[line_of[hit]], (k[hit] / g[line_of[hit]]).astype(np.float64)
-
-    def _blocks_between_ends(
-        self,
-        lines: Lines,
-        owner: NDArray[np.intp],
-        ts: NDArray[np.float64],
-        flagged: NDArray[np.intp],
-    ) -> NDArray[np.bool_]:
-        """Exact answer for ``lines[flagged]``, which pass wall ends at ``ts``: a short probe
-        across each end (walls on both sides there block) and the stretches between ends."""
-        order = np.lexsort((ts, owner))
-        line, t = owner[order], ts[order]
-        delta = lines[:, 1, :] - lines[:, 0, :]
-        length = np.hypot(delta[:, 0], delta[:, 1])[line]
-        probe = POINT_PROBE / length
-        trim = END_TRIM / length
-        first = np.r_[True, line[1:] != line[:-1]]
-        last = np.r_[line[1:] != line[:-1], True]
-        previous = np.where(first, trim, np.r_[0.0, t[:-1]])
-        probes = np.stack([line, t - probe, t + probe], axis=1)
-        stretches = np.concatenate(
-            [
-                np.stack([line, previous + 2 * probe, t - 2 * probe], axis=1),
-                np.stack(
-                    [line[last], t[last] + 2 * probe[last], 1.0 - trim[last] - 2 * probe[last]],
-                    axis=1,
-                ),
-            ]
-        )
-        stretches = stretches[stretches[:, 2] - stretches[:, 1] > 0]
-        blocked = np.zeros(len(lines), dtype=bool)
-        # Stretches first: a far line usually crosses a wall between the ends it passes, and
-        # then its probes need not be traced.
-        for table in (stretches, probes):
-            table = table[~blocked[table[:, 0].astype(np.intp)]]
-            if len(table) == 0:
-                continue
-            which = table[:, 0].astype(np.intp)
-            start = lines[which, 0, :]
-            delta = lines[which, 1, :] - start
-            spans = np.stack([start + delta * table[:, 1:2], start + delta * table[:, 2:3]], axis=1)
-            blocked[which[self._two_sided(spans)]] = True
-        return blocked[flagged]
 
     def first_blocker(self, line: NDArray[np.float64]) -> EntityId | None:
         """The id of the segment that blocks ``line`` nearest its start, or None.
