@@ -66,10 +66,12 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     qtbot.mouseClick(initiative.start_button, Qt.MouseButton.LeftButton)
     assert document.encounter.combat is not None
     click(qtbot, initiative.roll_monsters)
-    assert "Fighter" in initiative.heading.text()  # waiting for the player's roll
+    assert initiative.heading.text() == "Setting up: waiting for Fighter"  # the player's roll
+    rolled = "\n".join(ui.log.visible_lines(selected_only=False))
+    assert "Zombie initiative: 1d20" in rolled and "Fighter initiative" not in rolled
     click(qtbot, initiative.begin_button)  # refused: the Fighter's value is missing
     assert not document.encounter.combat.started
-    assert "Fighter" in window.statusBar().currentMessage()
+    assert window.statusBar().currentMessage() == "Not allowed: no initiative yet for Fighter"
     fighter_row = next(
         i
         for i in range(initiative.tree.topLevelItemCount())

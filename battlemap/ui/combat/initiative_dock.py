@@ -30,9 +30,11 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.combat import Combatant, CombatState
+from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, turns
-from battlemap.ui.combat.session import CombatSession
+from battlemap.rules.schema import Ruleset
+from battlemap.ui.combat.session import CombatSession, Outcome
 from battlemap.ui.combat.widgets import (
     CURRENT_BACKGROUND,
     CURRENT_TEXT,
@@ -91,8 +93,6 @@ class InitiativeDock(QDockWidget):
         self.setObjectName("initiative-dock")
         self.session = session
         self.scene = scene
-        self.awaiting: set[EntityId] = set()
-        """Party members whose players still have to call out their initiative."""
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -202,7 +202,6 @@ class InitiativeDock(QDockWidget):
 
     def refresh(self) -> None:
         state = self.session.state
-        self.awaiting = {i for i in self.awaiting if state is not None and state.has(i)}
         running = state is not None and state.started
         setting_up = state is not None and not state.started
         self.start_button.setVisible(state is None)
@@ -233,8 +232,9 @@ class InitiativeDock(QDockWidget):
         if not state.started:
             if not state.order:
                 return "Setting up: roll initiative"
-            if self.awaiting:
-                names = ", ".join(sorted(self.session.name(i) for i in self.awaiting))
+            waiting = [c.creature_id for c in state.combatants if c.initiative is None]
+            if waiting:
+                names = ", ".join(sorted(self.session.name(i) for i in waiting))
                 return f"Setting up: waiting for {names}"
             return "Setting up: ready to begin"
         current = state.current
@@ -260,11 +260,7 @@ class InitiativeDock(QDockWidget):
                 creature = self.session.encounter.creature(creature_id)
             except KeyError:
                 continue
-            init = (
-                "?"
-                if creature_id in self.awaiting or combatant.initiative is None
-                else str(combatant.initiative)
-            )
+            init = "?" if combatant.initiative is None else str(combatant.initiative)
             extra = state.order[index].extra if state.order else False
             status = _status(combatant, creature.hp, extra)
             item = QTreeWidgetItem(
@@ -321,27 +317,23 @@ class InitiativeDock(QDockWidget):
     def start(self) -> None:
         """Start with the selected tokens when two or more are selected, else everyone."""
         chosen = self._selected_tokens()
-        self.awaiting.clear()
         self.session.start(chosen if len(chosen) >= 2 else None)
 
     def roll(self, monsters_only: bool) -> None:
-        """Roll initiative; with ``monsters_only`` the party's values wait for the DM's entry."""
-        state = self.session.state
-        if state is None:
+        """Roll initiative for everyone, or only for the non-party combatants: the players
+        roll at the table and the DM types their totals (Set); until then they wait at the
+        bottom of the order with no initiative, and the engine won't begin the round."""
+        if not monsters_only:
+            self.session.step("Roll initiative", initiative.roll_initiative)
             return
         party = self.session.party_ids()
-        if self.session.step("Roll initiative", initiative.roll_initiative) and monsters_only:
-            self.awaiting = {c.creature_id for c in state.combatants if c.creature_id in party}
+        if self.session.step(
+            "Roll initiative for the monsters",
+            lambda s, r, e: _roll_without(s, r, e, party),
+        ):
             self.session.reported.emit("Type each player's initiative, then press Set.")
-        else:
-            self.awaiting = set()
-        self.refresh()
 
     def begin(self) -> None:
-        if self.awaiting:
-            names = ", ".join(sorted(self.session.name(i) for i in self.awaiting))
-            self.session.refused.emit(f"Enter the initiative of {names} first")
-            return
         self.session.step("Begin combat", turns.begin_combat)
 
     def next_turn(self) -> None:
@@ -392,7 +384,6 @@ class InitiativeDock(QDockWidget):
             f"Initiative of {name}",
             lambda s, r, e: initiative.set_initiative(s, r, e, creature_id, value),
         ):
-            self.awaiting.discard(creature_id)
             self.refresh()
 
     def _reorder(self, ids: list[EntityId]) -> None:
@@ -431,6 +422,19 @@ class InitiativeDock(QDockWidget):
             f"Remove {self.session.name(creature_id)} from the combat",
             lambda s, r, e: turns.remove_combatant(s, r, e, creature_id),
         )
+
+
+def _roll_without(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, waiting: set[EntityId]
+) -> Outcome:
+    """Roll initiative for every combatant but ``waiting``, who join the order unrolled."""
+    rolling = tuple(c for c in state.combatants if c.creature_id not in waiting)
+    held = tuple(c for c in state.combatants if c.creature_id in waiting)
+    rolled, events = initiative.roll_initiative(
+        state.model_copy(update={"combatants": rolling}), ruleset, encounter
+    )
+    merged = rolled.model_copy(update={"combatants": rolled.combatants + held})
+    return initiative.insert_sorted(merged, ruleset, encounter), events
 
 
 def _status(combatant: Combatant, hp: int, extra: bool) -> str:
