@@ -130,9 +130,12 @@ class BarrierSet:
         result = np.zeros(len(points), dtype=bool)
         if self._union is None or len(points) == 0:
             return result
-        keys = points[:, 0] + 1j * points[:, 1]
-        unique_keys, inverse = np.unique(keys, return_inverse=True)
-        unique = np.stack([unique_keys.real, unique_keys.imag], axis=1)
+        order = np.lexsort((points[:, 1], points[:, 0]))
+        ordered = points[order]
+        new = np.r_[True, np.any(ordered[1:] != ordered[:-1], axis=1)]
+        unique = ordered[new]
+        inverse = np.empty(len(points), dtype=np.intp)
+        inverse[order] = np.cumsum(new) - 1
         point_idx, wall_idx = self.tree.query(shapely.points(unique), predicate="intersects")
         if len(point_idx) == 0:
             return result
