@@ -12,8 +12,9 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.combat import Expiry
-from battlemap.model.document import AddCreature
+from battlemap.model.document import AddCreature, ReplaceEncounterField
 from battlemap.model.statblock import StatBlock
+from battlemap.rules.enums import BrinkOption
 from battlemap.ui.combat.widgets import rows
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
@@ -256,3 +257,35 @@ def test_surprise_marked_by_hand_and_rolled(qtbot: QtBot, window: MainWindow) ->
     click(qtbot, initiative.roll_all)
     click(qtbot, initiative.begin_button)
     assert not initiative.surprised.isVisible()  # surprise is set before round 1
+
+
+def test_bloodied_brink_two_failed_saves_then_the_sentence(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    push(
+        window.undo_stack,
+        window.document,
+        ReplaceEncounterField("ruleset", "srd-5e", "bloodied-brink"),
+    )
+    start(window, qtbot)
+    session, actions = window.combat.session, window.combat.actions
+    select(window, "c-cleric")
+    window.combat.panel.amount.setValue(12)
+    click(qtbot, window.combat.panel.damage_button)
+    assert session.encounter.creature("c-cleric").hp == 0
+    for _ in range(2):  # two turns of the cleric, each with a failed save (a typed 5)
+        window.combat.initiative.next_turn()
+        while session.state.current.creature_id != "c-cleric":
+            window.combat.initiative.next_turn()
+        actions.save_die.setValue(5)
+        click(qtbot, actions.save_button)
+    assert session.state.combatant("c-cleric").death.brink
+    brink = actions.brink
+    assert brink.isVisible() and not actions.save_button.isVisible()
+    brink.d20.setValue(15)
+    brink.wis_bonus.setValue(1)
+    click(qtbot, brink.buttons[BrinkOption.SENTENCE])
+    death = session.state.combatant("c-cleric").death
+    assert death.stable and not death.brink and not death.dead
+    assert session.encounter.creature("c-cleric").temp_hp == 6  # half the maximum of 12
+    assert not brink.isVisible()

@@ -31,6 +31,7 @@ from battlemap.rules import economy, movement
 from battlemap.rules.death import death_save
 from battlemap.rules.enums import ActionCost, ActionKind
 from battlemap.rules.schema import ActionDef, Ruleset
+from battlemap.ui.combat.brink_box import BrinkBox
 from battlemap.ui.combat.contest_dialog import CONTEST_KINDS
 from battlemap.ui.combat.session import CombatSession, EngineStep
 from battlemap.ui.combat.widgets import GOOD, MUTED, tone
@@ -105,6 +106,8 @@ class ActionsDock(QDockWidget):
         saves.addWidget(self.save_button)
         saves.addWidget(self.save_die)
         layout.addLayout(saves)
+        self.brink = BrinkBox(session)
+        layout.addWidget(self.brink)
 
         self.attack_action = QAction("Attack…", self)
         self.attack_action.setShortcut(QKeySequence("A"))
@@ -144,6 +147,7 @@ class ActionsDock(QDockWidget):
             self.economy.setText("Start a combat and begin round 1 to act.")
             self.save_button.setVisible(False)
             self.save_die.setVisible(False)
+            self.brink.setVisible(False)
             self.attack_action.setEnabled(False)
             self.end_button.setEnabled(False)
             self.grid_widget.setVisible(False)
@@ -171,8 +175,9 @@ class ActionsDock(QDockWidget):
         creature = self.session.encounter.creature(creature_id)
         combatant = state.combatant(creature_id)
         due = creature.hp == 0 and not combatant.death.stable and not combatant.death.dead
-        self.save_button.setVisible(due)
-        self.save_die.setVisible(due)
+        self.save_button.setVisible(due and not combatant.death.brink)
+        self.save_die.setVisible(due and not combatant.death.brink)
+        self.brink.show_for(state, ruleset, creature_id)
 
     def _rebuild_buttons(self, shown: dict[str, ActionDef]) -> None:
         """One button per action, two columns (only when the ruleset's list changes)."""

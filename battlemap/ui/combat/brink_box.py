@@ -1,0 +1,108 @@
+"""bloodied-brink's Brink of Death in the Actions dock: the three choices, and Last Breath's end.
+
+Shown only for the creature whose turn it is when it stands on the Brink (or breathes its
+Last Breath). The engine (``death.brink_choice``, ``end_last_breath``) resolves each choice;
+the Sentence's Wisdom save takes a d20 typed from the table or rolled by the app.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QPushButton, QSpinBox
+
+from battlemap.model.combat import CombatState
+from battlemap.model.ids import EntityId
+from battlemap.rules.death import brink_choice, end_last_breath
+from battlemap.rules.enums import BrinkOption
+from battlemap.rules.schema import Ruleset
+from battlemap.ui.combat.session import CombatSession
+
+OPTION_LABELS = {
+    BrinkOption.ADRENALINE: "Adrenaline",
+    BrinkOption.SENTENCE: "Sentence",
+    BrinkOption.LAST_BREATH: "Last Breath",
+}
+
+
+def _spin(low: int, high: int, value: int, tip: str) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(low, high)
+    spin.setValue(value)
+    spin.setToolTip(tip)
+    return spin
+
+
+class BrinkBox(QGroupBox):
+    """The Brink of Death choices for the current creature."""
+
+    def __init__(self, session: CombatSession) -> None:
+        super().__init__("Brink of Death")
+        self.session = session
+        self.creature_id: EntityId | None = None
+        form = QFormLayout(self)
+        self.level = _spin(1, 30, 1, "The creature's level (Adrenaline's cost and temporary HP)")
+        form.addRow("Level", self.level)
+        self.points = _spin(0, 100, 0, "Empowering Points the creature has")
+        form.addRow("Empowering Points", self.points)
+        self.wis_bonus = _spin(-10, 20, 0, "Wisdom saving throw bonus (Sentence)")
+        form.addRow("Wis save bonus", self.wis_bonus)
+        self.d20 = _spin(0, 20, 0, "The Sentence's d20 as rolled at the table")
+        self.d20.setSpecialValueText("app rolls")
+        form.addRow("d20", self.d20)
+        buttons = QHBoxLayout()
+        self.buttons: dict[BrinkOption, QPushButton] = {}
+        for option, label in OPTION_LABELS.items():
+            button = QPushButton(label)
+            button.setToolTip(option.description)
+            button.clicked.connect(lambda _=False, o=option: self.choose(o))
+            buttons.addWidget(button)
+            self.buttons[option] = button
+        form.addRow(buttons)
+        self.end_button = QPushButton("End Last Breath (the creature dies)")
+        self.end_button.clicked.connect(self.end_last_breath)
+        form.addRow(self.end_button)
+        self.setVisible(False)
+
+    def show_for(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> None:
+        """Visible when ``creature_id`` is on the Brink or in its Last Breath."""
+        death = state.combatant(creature_id).death
+        rules = ruleset.death_saves.brink_of_death
+        self.creature_id = creature_id
+        self.setVisible(rules is not None and (death.brink or death.last_breath))
+        for option, button in self.buttons.items():
+            button.setVisible(death.brink and rules is not None and option in rules.options)
+        for spin in (self.level, self.points, self.wis_bonus, self.d20):
+            spin.setEnabled(death.brink)
+        self.end_button.setVisible(death.last_breath)
+
+    def choose(self, option: BrinkOption) -> None:
+        creature_id = self.creature_id
+        if creature_id is None:
+            return
+        level, points = self.level.value(), self.points.value()
+        bonus, typed = self.wis_bonus.value(), self.d20.value() or None
+        applied = self.session.apply(
+            f"{self.session.name(creature_id)}: {OPTION_LABELS[option]}",
+            lambda e, c, r: brink_choice(
+                e,
+                c,  # type: ignore[arg-type]
+                r,
+                creature_id,
+                option,
+                level=level,
+                empowering_points=points,
+                wis_save_bonus=bonus,
+                d20=typed,
+            ),
+        )
+        if applied is not None and applied.events:
+            self.session.reported.emit(applied.events[-1].text)
+        self.d20.setValue(0)
+
+    def end_last_breath(self) -> None:
+        creature_id = self.creature_id
+        if creature_id is None:
+            return
+        self.session.apply(
+            f"{self.session.name(creature_id)}: Last Breath ends",
+            lambda e, c, r: end_last_breath(e, c, r, creature_id),  # type: ignore[arg-type]
+        )
