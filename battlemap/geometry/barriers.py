@@ -26,6 +26,7 @@ coordinates) is taken not to lie exactly on a traced line: a line passing within
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import cast
 
@@ -173,11 +174,13 @@ class BarrierSet:
         start = lines[todo][owner, 0, :]
         step = delta[todo][owner]
         spans = np.stack([start + step * pieces[:, 1:2], start + step * pieces[:, 2:3]], axis=1)
-        for r in range(int(rank.max()) + 1 if len(rank) else 0):
-            chosen = np.flatnonzero((rank == r) & ~blocked[owner])
-            if len(chosen) == 0:
-                continue
-            blocked[owner[chosen[self._two_sided(spans[chosen])]]] = True
+        by_rank = np.argsort(rank, kind="stable")
+        bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
+        for lo, hi in itertools.pairwise(bounds.tolist()):
+            chosen = by_rank[lo:hi]
+            chosen = chosen[~blocked[owner[chosen]]]
+            if len(chosen):
+                blocked[owner[chosen[self._two_sided(spans[chosen])]]] = True
         result[todo] = blocked
         return result
 
@@ -192,20 +195,27 @@ class BarrierSet:
         first = np.r_[True, line[1:] != line[:-1]] if len(line) else np.empty(0, dtype=bool)
         last = np.r_[line[1:] != line[:-1], True] if len(line) else np.empty(0, dtype=bool)
         previous = np.where(first, trim[line], np.r_[0.0, t[:-1]] + probe)
+        # Position of each end among its line's ends (0, 1, ...), for the tracing order.
+        index_in_line = np.arange(len(line)) - np.maximum.accumulate(
+            np.where(first, np.arange(len(line)), 0)
+        )
         # Stretch ends: before each end point, and from the last one (or the start) to the end.
         passed = np.ones(len(lines), dtype=bool)
         passed[line] = False
         plain = np.flatnonzero(passed)
         tail_from = np.concatenate([t[last] + 2 * POINT_PROBE / length[line[last]], trim[plain]])
         tail_line = np.concatenate([line[last], plain])
+        tail_rank = np.concatenate([index_in_line[last] + 1, np.zeros(len(plain), dtype=np.intp)])
+        stretch_rank = np.concatenate([index_in_line, tail_rank])
         stretch_line = np.concatenate([line, tail_line])
         stretch_t0 = np.concatenate([previous + probe, tail_from])
         stretch_t1 = np.concatenate([t - 2 * probe, 1.0 - trim[tail_line]])
         keep = stretch_t1 > stretch_t0
-        stretch_line, stretch_t0, stretch_t1 = (
+        stretch_line, stretch_t0, stretch_t1, stretch_rank = (
             stretch_line[keep],
             stretch_t0[keep],
             stretch_t1[keep],
+            stretch_rank[keep],
         )
         # Cut stretches into chunks of at most _CHUNK_CELLS.
         cells = (stretch_t1 - stretch_t0) * length[stretch_line]
@@ -217,11 +227,8 @@ class BarrierSet:
         rows_line = np.concatenate([stretch_line[which], line])
         rows_t0 = np.concatenate([chunk_t0, t - probe])
         rows_t1 = np.concatenate([chunk_t0 + size[which], t + probe])
-        order = np.lexsort((rows_t0, rows_line))
-        rows_line, rows_t0, rows_t1 = rows_line[order], rows_t0[order], rows_t1[order]
-        starts = np.r_[True, rows_line[1:] != rows_line[:-1]]
-        group_start = np.maximum.accumulate(np.where(starts, np.arange(len(rows_line)), 0))
-        rank = np.arange(len(rows_line)) - group_start
+        # Tracing round: roughly the piece's place along its line, a few pieces per round.
+        rank = np.concatenate([stretch_rank[which] + part, index_in_line + 1])
         return np.stack([rows_line, rows_t0, rows_t1, rank], axis=1).astype(np.float64)
 
     def _two_sided(self, lines: Lines) -> NDArray[np.bool_]:
