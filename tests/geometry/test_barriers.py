@@ -159,3 +159,21 @@ def test_many_walls_on_the_grid_agree_with_an_exact_reference(
     if not segments:
         return
     assert blocked(segments, a, b) == _reference_blocked(segments, a, b)
+
+
+half = st.integers(0, 16).map(lambda v: v / 2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.tuples(half, half), st.tuples(half, half)), min_size=1, max_size=6),
+    point,
+    st.tuples(half, half),
+)
+def test_walls_on_half_cells_and_lines_from_grid_corners_agree_with_the_reference(
+    segments: list[Segment], a: tuple[float, float], b: tuple[float, float]
+) -> None:
+    segments = [(c, d) for c, d in segments if c != d]
+    if not segments:
+        return
+    assert blocked(segments, a, b) == _reference_blocked(segments, a, b)
