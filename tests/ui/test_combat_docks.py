@@ -289,3 +289,35 @@ def test_bloodied_brink_two_failed_saves_then_the_sentence(
     assert death.stable and not death.brink and not death.dead
     assert session.encounter.creature("c-cleric").temp_hp == 6  # half the maximum of 12
     assert not brink.isVisible()
+
+
+def test_area_damage_one_roll_half_on_a_save_with_resistance(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    start(window, qtbot)
+    select(window, "c-sal")
+    window.scene.tokens["c-rat"].setSelected(True)
+    window.scene.tokens["c-cleric"].setSelected(True)
+    qtbot.keyClick(
+        window.view,
+        Qt.Key.Key_A,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    area = window.combat.area_dialog
+    assert area.isVisible() and area.targets.count() == 3
+    for index in range(area.targets.count()):
+        row = area.targets.item(index)
+        if row.data(Qt.ItemDataRole.UserRole) == "c-cleric":
+            row.setCheckState(Qt.CheckState.Checked)  # the cleric saved
+    area.dice.setText("8d6")
+    area.damage_type.setCurrentIndex(area.damage_type.findData("fire"))
+    area.typed.setValue(20)
+    before = window.document.encounter
+    click(qtbot, area.apply_button)
+    encounter = window.document.encounter
+    assert encounter.creature("c-sal").hp == 20  # 20 fire, resisted -> 10
+    assert encounter.creature("c-cleric").hp == 2  # saved: half -> 10
+    assert encounter.creature("c-rat").hp == 0 and encounter.combat.combatant("c-rat").death.dead
+    assert "<b>Rat</b>: 20 damage, HP 2 → 0 — dead" in area.outcome_label.text()
+    window.undo_stack.undo()  # all three in one step
+    assert window.document.encounter == before

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDockWidget, QFormLayout, QMainWindow, QMenu, QScr
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.ui.combat.actions_dock import ActionsDock
+from battlemap.ui.combat.area_dialog import AreaDialog
 from battlemap.ui.combat.attack_dialog import AttackDialog
 from battlemap.ui.combat.contest_dialog import ContestDialog
 from battlemap.ui.combat.creature_panel import CombatPanel
@@ -39,6 +40,7 @@ class CombatUi:
     attack_dialog: AttackDialog
     panel: CombatPanel
     contest_dialog: ContestDialog
+    area_dialog: AreaDialog
 
     def open_attack(self, action_id: str = "attack") -> None:
         self.attack_dialog.open_for(action_id)
@@ -68,7 +70,8 @@ def install(window: QMainWindow) -> CombatUi:
     window.resizeDocks([initiative, actions], [420, 380], Qt.Orientation.Vertical)
     panel = CombatPanel(session, scene, library)
     _add_to_creature_dock(getattr(window, "creature_dock", None), panel)
-    ui = CombatUi(session, initiative, actions, log, dialog, panel, contest)
+    area = AreaDialog(session, scene, library, window)
+    ui = CombatUi(session, initiative, actions, log, dialog, panel, contest, area)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
 
     menu = window.menuBar().addMenu("&Combat")
@@ -80,6 +83,11 @@ def install(window: QMainWindow) -> CombatUi:
     menu.addAction(initiative.next_action)
     menu.addAction(initiative.previous_action)
     menu.addAction(actions.attack_action)
+    area_action = QAction("Area damage…", window)
+    area_action.setShortcut("Ctrl+Shift+A")
+    area_action.setToolTip("One damage roll for the selected tokens, half on a save")
+    area_action.triggered.connect(area.open_for_selection)
+    menu.addAction(area_action)
     menu.addSeparator()
     menu.addAction(initiative.end_action)
     view_menu = window.view_menu  # type: ignore[attr-defined]

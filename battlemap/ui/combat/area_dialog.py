@@ -1,0 +1,185 @@
+"""Area damage: one damage roll for every creature caught, half on a successful save.
+
+The targets are the tokens selected on the map (select them, then **Use selected tokens**);
+each row has a "saved" box. The damage is typed as dice and a type from the ruleset, rolled by
+the app or typed as the total rolled at the table, and dealt by the engine
+(``apply_area_damage``) with each target's own resistances: one undo step for all of them.
+Placing a template shape on the map to pick the targets is not part of this dialog.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battlemap.model.ids import EntityId
+from battlemap.model.statblock import DICE_PATTERN, StatBlock
+from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
+from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE, find_statblock
+from battlemap.ui.combat.creature_panel import defenses_of
+from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.map_scene import MapScene
+from battlemap.ui.token_item import TokenItem
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+class AreaDialog(QDialog):
+    """Deal one area effect's damage to the selected creatures."""
+
+    def __init__(
+        self,
+        session: CombatSession,
+        scene: MapScene,
+        library: dict[str, StatBlock],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("area-dialog")
+        self.setWindowTitle("Area damage")
+        self.setModal(False)
+        self.session = session
+        self.scene = scene
+        self.library = library
+        layout = QVBoxLayout(self)
+        hint = QLabel("Tick the creatures that made their saving throw.")
+        hint.setWordWrap(True)
+        layout.addWidget(hint)
+        self.targets = QListWidget()
+        layout.addWidget(self.targets, 1)
+        self.use_selected = QPushButton("Use selected tokens")
+        self.use_selected.clicked.connect(self.take_selection)
+        layout.addWidget(self.use_selected)
+        form = QFormLayout()
+        self.dice = QLineEdit("8d6")
+        self.dice.setToolTip("Damage dice such as 8d6, 2d10+4 or 12")
+        form.addRow("Damage", self.dice)
+        self.damage_type = QComboBox()
+        form.addRow("Type", self.damage_type)
+        self.half = QCheckBox("Half damage on a successful save")
+        self.half.setChecked(True)
+        form.addRow(self.half)
+        self.typed = QSpinBox()
+        self.typed.setRange(-1, 100_000)
+        self.typed.setValue(-1)
+        self.typed.setSpecialValueText("app rolls")
+        self.typed.setToolTip("The total rolled at the table, or leave 'app rolls'")
+        form.addRow("Rolled", self.typed)
+        layout.addLayout(form)
+        self.apply_button = QPushButton("Deal damage")
+        self.apply_button.setDefault(True)
+        self.apply_button.clicked.connect(self.deal)
+        layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.outcome_label = QLabel()
+        self.outcome_label.setWordWrap(True)
+        self.outcome_label.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.outcome_label)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        layout.addWidget(buttons)
+        self.resize(360, 460)
+
+    def open_for_selection(self) -> None:
+        """Show the dialog with the tokens selected on the map as targets."""
+        ruleset = self.session.ruleset()
+        if self.session.state is None or ruleset is None:
+            self.session.refused.emit("Area damage needs a running combat (for its dice)")
+            return
+        current = self.damage_type.currentData()
+        self.damage_type.clear()
+        for key, damage_type in ruleset.damage.types.items():
+            self.damage_type.addItem(damage_type.name, key)
+        wanted = self.damage_type.findData(current or DEFAULT_DAMAGE_TYPE)
+        self.damage_type.setCurrentIndex(max(0, wanted))
+        self.take_selection()
+        self.outcome_label.clear()
+        self.show()
+        if QGuiApplication.platformName() != "offscreen":  # offscreen can't raise windows
+            self.raise_()
+
+    def take_selection(self) -> None:
+        self.targets.clear()
+        for item in self.scene.selectedItems():
+            if isinstance(item, TokenItem):
+                row = QListWidgetItem(self.session.name(item.creature_id))
+                row.setData(ID_ROLE, str(item.creature_id))
+                row.setFlags(row.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                row.setCheckState(Qt.CheckState.Unchecked)
+                row.setToolTip("Checked: this creature saved")
+                self.targets.addItem(row)
+
+    def _area_targets(self) -> list[AreaTarget]:
+        encounter = self.session.encounter
+        found = []
+        for index in range(self.targets.count()):
+            row = self.targets.item(index)
+            if row is None:
+                continue
+            creature_id = EntityId(row.data(ID_ROLE))
+            block = find_statblock(encounter.creature(creature_id), encounter, self.library)
+            found.append(
+                AreaTarget(
+                    creature_id=creature_id,
+                    saved=row.checkState() == Qt.CheckState.Checked,
+                    defenses=defenses_of(block),
+                )
+            )
+        return found
+
+    def deal(self) -> None:
+        dice = self.dice.text().strip()
+        if not re.match(DICE_PATTERN, dice):
+            self.outcome_label.setText("<b>Type damage dice such as 8d6 or 2d10+4.</b>")
+            return
+        targets = self._area_targets()
+        if not targets:
+            self.outcome_label.setText("<b>Select the creatures caught, then Use selected.</b>")
+            return
+        parts = [DamageRoll(dice, str(self.damage_type.currentData()))]
+        typed = [self.typed.value()] if self.typed.value() >= 0 else None
+        half = self.half.isChecked()
+        state = self.session.state
+        source = state.current.creature_id if state is not None and state.current else None
+        applied = self.session.apply(
+            f"Area damage ({dice} {parts[0].type})",
+            lambda e, c, r: apply_area_damage(
+                e,
+                c,  # type: ignore[arg-type]
+                r,
+                parts,
+                targets,
+                half_on_save=half,
+                typed=typed,
+                source_id=source,
+            ),
+        )
+        if applied is None:
+            self.outcome_label.setText(f"<b>Refused:</b> {self.session.last_refusal}")
+            return
+        results: tuple[DamageResult, ...] = applied.result
+        self.outcome_label.setText("<br>".join(self._line(r) for r in results))
+        self.typed.setValue(-1)
+
+    def _line(self, result: DamageResult) -> str:
+        name = self.session.name(result.target_id)
+        text = f"<b>{name}</b>: {result.total} damage, HP {result.hp_before} → {result.hp_after}"
+        if result.dropped_to_zero:
+            text += " — dead" if result.died else " — down"
+        return text
