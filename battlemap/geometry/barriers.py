@@ -114,6 +114,7 @@ class BarrierSet:
         self._end_keys: NDArray[np.int64] = np.empty(0, dtype=np.int64)
         self._coarse = _LATTICE
         self._coarse_keys: NDArray[np.int64] = self._end_keys
+        self._sided_keys: NDArray[np.int64] | None = None
         if len(coords):
             self._union = shapely.MultiLineString(list(self.geoms))
             shapely.prepare(self._union)
@@ -124,6 +125,7 @@ class BarrierSet:
             # The coarsest lattice holding every end: lines on it need 4x fewer steps.
             self._coarse = next(q for q in (1, 2, 4) if not np.any(fine % (_LATTICE // q)))
             self._coarse_keys = np.unique(_lattice_keys(fine // (_LATTICE // self._coarse)))
+            self._sided_keys = self._lattice_sided_keys(coords)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -132,6 +134,25 @@ class BarrierSet:
     def union(self) -> BaseGeometry | None:
         """All segments as one prepared MultiLineString (None when empty)."""
         return self._union
+
+    @staticmethod
+    def _lattice_sided_keys(coords: NDArray[np.float64]) -> NDArray[np.int64] | None:
+        """Keys of the lattice points that have a side (see ``inside_walls``): the inner
+        lattice points of every segment and the ends shared by two or more segments. None
+        when a segment is off the lattice (then points are checked with the spatial index)."""
+        scaled = coords * _LATTICE
+        if np.any(np.abs(scaled - np.rint(scaled)) >= 1e-6):
+            return None
+        ends = np.rint(scaled).astype(np.int64)
+        a, d = ends[:, 0, :], ends[:, 1, :] - ends[:, 0, :]
+        g = np.gcd(np.abs(d[:, 0]), np.abs(d[:, 1]))
+        counts = np.maximum(g - 1, 0)
+        seg = np.repeat(np.arange(len(a)), counts)
+        k = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts) + 1
+        inner = a[seg] + (d[seg] // g[seg, None]) * k[:, None]
+        end_keys = np.sort(_lattice_keys(ends.reshape(-1, 2)))
+        shared = end_keys[1:][end_keys[1:] == end_keys[:-1]]
+        return np.unique(np.concatenate([_lattice_keys(inner), shared]))
 
     def inside_walls(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
         """For each point, whether it lies on a wall other than at a wall's free end.
@@ -143,6 +164,22 @@ class BarrierSet:
         result = np.zeros(len(points), dtype=bool)
         if self._union is None or len(points) == 0:
             return result
+        scaled = points * _LATTICE
+        lattice = np.all(np.abs(scaled - np.rint(scaled)) < 1e-6, axis=1)
+        if self._sided_keys is not None and len(self._sided_keys):
+            keys = _lattice_keys(np.rint(scaled[lattice]).astype(np.int64))
+            slot = np.minimum(np.searchsorted(self._sided_keys, keys), len(self._sided_keys) - 1)
+            result[lattice] = self._sided_keys[slot] == keys
+            rest = np.flatnonzero(~lattice)
+        else:
+            rest = np.arange(len(points))
+        if len(rest):
+            result[rest] = self._inside_walls_by_index(points[rest])
+        return result
+
+    def _inside_walls_by_index(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """``inside_walls`` for any points, through the spatial index."""
+        result = np.zeros(len(points), dtype=bool)
         order = np.lexsort((points[:, 1], points[:, 0]))
         ordered = points[order]
         new = np.r_[True, np.any(ordered[1:] != ordered[:-1], axis=1)]

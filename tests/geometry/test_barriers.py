@@ -177,3 +177,16 @@ def test_walls_on_half_cells_and_lines_from_grid_corners_agree_with_the_referenc
     if not segments:
         return
     assert blocked(segments, a, b) == _reference_blocked(segments, a, b)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.tuples(half, half), st.tuples(half, half)), min_size=1, max_size=8))
+def test_which_points_lie_on_walls_agrees_between_the_lattice_table_and_the_index(
+    segments: list[Segment],
+) -> None:
+    segments = [(c, d) for c, d in segments if c != d]
+    if not segments:
+        return
+    barrier = BarrierSet(segments, [EntityId(f"w{i}") for i in range(len(segments))])
+    grid = np.array([(x / 2, y / 2) for x in range(17) for y in range(17)], dtype=np.float64)
+    assert barrier.inside_walls(grid).tolist() == barrier._inside_walls_by_index(grid).tolist()
