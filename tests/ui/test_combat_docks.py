@@ -14,6 +14,7 @@ from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.combat import Expiry
 from battlemap.model.document import AddCreature, ReplaceEncounterField
 from battlemap.model.statblock import StatBlock
+from battlemap.rules import economy
 from battlemap.rules.enums import BrinkOption
 from battlemap.ui.combat.widgets import rows
 from battlemap.ui.main_window import MainWindow
@@ -321,3 +322,26 @@ def test_area_damage_one_roll_half_on_a_save_with_resistance(
     assert "<b>Rat</b>: 20 damage, HP 2 → 0 — dead" in area.outcome_label.text()
     window.undo_stack.undo()  # all three in one step
     assert window.document.encounter == before
+
+
+def test_readied_action_released_from_the_token_menu(qtbot: QtBot, window: MainWindow) -> None:
+    start(window, qtbot)
+    session = window.combat.session
+    current = session.state.current.creature_id
+    session.step(
+        "Ready",
+        lambda s, r, e: economy.take_action(
+            s, r, e, current, "ready", trigger="the door opens", readied_action="dash"
+        ),
+    )
+    window.combat.initiative.next_turn()
+    menu = QMenu()
+    for build in window.scene.token_menu_builders:
+        build(menu, current)
+    release = next(a for a in menu.actions() if a.text().startswith("Release the readied"))
+    assert release.text() == "Release the readied action (the door opens)"
+    release.trigger()
+    combatant = session.state.combatant(current)
+    assert combatant.readied is None and combatant.reaction_used
+    select(window, current)
+    assert window.combat.panel.economy.text() == "used action, reaction; movement 30 / 30 ft left"

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDockWidget, QFormLayout, QMainWindow, QMenu, QScr
 
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
+from battlemap.rules import economy
 from battlemap.ui.combat.actions_dock import ActionsDock
 from battlemap.ui.combat.area_dialog import AreaDialog
 from battlemap.ui.combat.attack_dialog import AttackDialog
@@ -139,6 +140,15 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
     menu.addAction(
         f"Damage or heal {ui.session.name(creature_id)}…", lambda: _focus_hp(ui, creature_id)
     )
+    readied = state.combatant(creature_id).readied
+    if readied is not None:
+        menu.addAction(
+            f"Release the readied action ({readied.trigger})",
+            lambda: ui.session.step(
+                f"{ui.session.name(creature_id)} releases its readied action",
+                lambda s, r, e: economy.take_action(s, r, e, creature_id, "readied-release"),
+            ),
+        )
     ruleset = ui.session.ruleset()
     if ruleset is None:
         return

@@ -30,7 +30,7 @@ from battlemap.model.combat import Combatant, Expiry
 from battlemap.model.creature import Creature
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
-from battlemap.rules import conditions
+from battlemap.rules import conditions, movement
 from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
 from battlemap.rules.healing import grant_temp_hp, heal
 from battlemap.rules.schema import Ruleset
@@ -199,9 +199,12 @@ class CombatPanel(QGroupBox):
             )
             if spent
         ]
+        state = self.session.state
+        assert state is not None and self.creature_id is not None
+        budget = movement.movement_budget(state, ruleset, self.session.encounter, self.creature_id)
         self.economy.setText(
             f"{'used ' + ', '.join(used) if used else 'nothing used'};"
-            f" moved {turn.movement_used:g} ft"
+            f" movement {budget.remaining:g} / {budget.total} ft left"
         )
         self.conditions_label.setText(self._conditions_text(combatant) or "none")
 
