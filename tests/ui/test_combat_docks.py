@@ -11,10 +11,9 @@ from PySide6.QtWidgets import QMenu, QPushButton
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
-from battlemap.model.combat import Expiry
+from battlemap.model.combat import Expiry, Readied
 from battlemap.model.document import AddCreature, ReplaceEncounterField
 from battlemap.model.statblock import StatBlock
-from battlemap.rules import economy
 from battlemap.rules.enums import BrinkOption
 from battlemap.ui.combat.widgets import rows
 from battlemap.ui.main_window import MainWindow
@@ -328,11 +327,17 @@ def test_readied_action_released_from_the_token_menu(qtbot: QtBot, window: MainW
     start(window, qtbot)
     session = window.combat.session
     current = session.state.current.creature_id
-    session.step(
-        "Ready",
-        lambda s, r, e: economy.take_action(
-            s, r, e, current, "ready", trigger="the door opens", readied_action="dash"
-        ),
+    actions = window.combat.actions
+    click(qtbot, actions.buttons["ready"])  # refused: no trigger typed yet
+    assert session.state.combatant(current).readied is None
+    assert (
+        window.statusBar().currentMessage() == "Not allowed: Ready: type the trigger first (when…)"
+    )
+    actions.trigger.setText("the door opens")
+    actions.readied.setCurrentIndex(actions.readied.findText("Dash"))
+    click(qtbot, actions.buttons["ready"])
+    assert session.state.combatant(current).readied == Readied(
+        trigger="the door opens", action="dash"
     )
     window.combat.initiative.next_turn()
     menu = QMenu()

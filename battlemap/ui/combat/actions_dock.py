@@ -14,11 +14,12 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
+    QComboBox,
     QDockWidget,
     QGridLayout,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -108,6 +109,15 @@ class ActionsDock(QDockWidget):
         layout.addLayout(saves)
         self.brink = BrinkBox(session)
         layout.addWidget(self.brink)
+        ready_row = QHBoxLayout()
+        self.trigger = QLineEdit()
+        self.trigger.setPlaceholderText("Ready: when… (the trigger)")
+        self.trigger.setToolTip("What the Ready action waits for; then press Ready")
+        ready_row.addWidget(self.trigger, 1)
+        self.readied = QComboBox()
+        self.readied.setToolTip("What is readied: a move, or an action")
+        ready_row.addWidget(self.readied)
+        layout.addLayout(ready_row)
 
         self.attack_action = QAction("Attack…", self)
         self.attack_action.setShortcut(QKeySequence("A"))
@@ -148,6 +158,8 @@ class ActionsDock(QDockWidget):
             self.save_button.setVisible(False)
             self.save_die.setVisible(False)
             self.brink.setVisible(False)
+            self.trigger.setVisible(False)
+            self.readied.setVisible(False)
             self.attack_action.setEnabled(False)
             self.end_button.setEnabled(False)
             self.grid_widget.setVisible(False)
@@ -163,7 +175,14 @@ class ActionsDock(QDockWidget):
         }
         if list(shown) != list(self.buttons):
             self._rebuild_buttons(shown)
+            self.readied.clear()
+            self.readied.addItem("a move", "")
+            for action_id, action in shown.items():
+                if action.cost is ActionCost.ACTION and action.kind is not ActionKind.READY:
+                    self.readied.addItem(action.name, action_id)
         self.grid_widget.setVisible(True)  # after adding the buttons, so they show at once
+        self.trigger.setVisible(True)
+        self.readied.setVisible(True)
         for action_id, action in shown.items():
             button = self.buttons[action_id]
             reason = self.session.why_not(self._probe(creature_id, action_id, action, state))
@@ -257,16 +276,26 @@ class ActionsDock(QDockWidget):
                 return
             target = chosen[0]
         trigger: str | None = None
+        readied: str | None = None
         if action.kind is ActionKind.READY:
-            text, ok = QInputDialog.getText(self, "Ready", "Trigger (when ...):")
-            if not ok or not text.strip():
+            trigger = self.trigger.text().strip()
+            if not trigger:
+                self.session.refused.emit("Ready: type the trigger first (when…)")
+                self.trigger.setFocus()
                 return
-            trigger = text
+            readied = self.readied.currentData() or None
         name = self.session.name(creature_id)
         self.session.step(
             f"{name}: {action.name}",
             lambda s, r, e: economy.take_action(
-                s, r, e, creature_id, action_id, target_id=target, trigger=trigger
+                s,
+                r,
+                e,
+                creature_id,
+                action_id,
+                target_id=target,
+                trigger=trigger,
+                readied_action=readied,
             ),
         )
 
