@@ -111,7 +111,7 @@ class ActionsDock(QDockWidget):
         layout.addWidget(self.brink)
         ready_row = QHBoxLayout()
         self.trigger = QLineEdit()
-        self.trigger.setPlaceholderText("Ready: when… (the trigger)")
+        self.trigger.setPlaceholderText("Ready trigger: when…")
         self.trigger.setToolTip("What the Ready action waits for; then press Ready")
         ready_row.addWidget(self.trigger, 1)
         self.readied = QComboBox()
