@@ -52,6 +52,16 @@ _LATTICE = 4
 _KEY_SPAN = 1 << 20
 
 
+def _unique_points(points: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
+    """The distinct points, and the index of each input among them."""
+    order = np.lexsort((points[:, 1], points[:, 0]))
+    ordered = points[order]
+    new = np.r_[True, np.any(ordered[1:] != ordered[:-1], axis=1)]
+    inverse = np.empty(len(points), dtype=np.intp)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse
+
+
 def _on_lattice(lines: Lines, resolution: int) -> NDArray[np.bool_]:
     """Both ends of each line lie on multiples of ``1/resolution`` cells."""
     scaled = lines * resolution
@@ -114,7 +124,9 @@ class BarrierSet:
         self._end_keys: NDArray[np.int64] = np.empty(0, dtype=np.int64)
         self._coarse = _LATTICE
         self._coarse_keys: NDArray[np.int64] = self._end_keys
-        self._sided_keys: NDArray[np.int64] | None = None
+        self._sided_keys: NDArray[np.int64] = np.empty(0, dtype=np.int64)
+        self._odd: NDArray[np.intp] = np.empty(0, dtype=np.intp)
+        self._odd_tree: STRtree | None = None
         if len(coords):
             self._union = shapely.MultiLineString(list(self.geoms))
             shapely.prepare(self._union)
@@ -135,22 +147,26 @@ class BarrierSet:
         """All segments as one prepared MultiLineString (None when empty)."""
         return self._union
 
-    @staticmethod
-    def _lattice_sided_keys(coords: NDArray[np.float64]) -> NDArray[np.int64] | None:
-        """Keys of the lattice points that have a side (see ``inside_walls``): the inner
-        lattice points of every segment and the ends shared by two or more segments. None
-        when a segment is off the lattice (then points are checked with the spatial index)."""
+    def _lattice_sided_keys(self, coords: NDArray[np.float64]) -> NDArray[np.int64]:
+        """Keys of the lattice points that have a side (see ``inside_walls``) as far as the
+        segments on the lattice tell: their inner lattice points, and the lattice ends shared
+        by two or more segments of any kind. Segments off the lattice are kept in
+        ``self._odd_tree`` for the points on their middles."""
         scaled = coords * _LATTICE
-        if np.any(np.abs(scaled - np.rint(scaled)) >= 1e-6):
-            return None
-        ends = np.rint(scaled).astype(np.int64)
+        on = np.all(np.abs(scaled - np.rint(scaled)) < 1e-6, axis=(1, 2))
+        odd = np.flatnonzero(~on)
+        self._odd = odd
+        self._odd_tree = STRtree(self.geoms[odd]) if len(odd) else None
+        ends = np.rint(scaled[on]).astype(np.int64)
         a, d = ends[:, 0, :], ends[:, 1, :] - ends[:, 0, :]
         g = np.gcd(np.abs(d[:, 0]), np.abs(d[:, 1]))
         counts = np.maximum(g - 1, 0)
         seg = np.repeat(np.arange(len(a)), counts)
         k = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts) + 1
         inner = a[seg] + (d[seg] // g[seg, None]) * k[:, None]
-        end_keys = np.sort(_lattice_keys(ends.reshape(-1, 2)))
+        all_ends = scaled.reshape(-1, 2)
+        lattice_ends = np.all(np.abs(all_ends - np.rint(all_ends)) < 1e-6, axis=1)
+        end_keys = np.sort(_lattice_keys(np.rint(all_ends[lattice_ends]).astype(np.int64)))
         shared = end_keys[1:][end_keys[1:] == end_keys[:-1]]
         return np.unique(np.concatenate([_lattice_keys(inner), shared]))
 
@@ -160,32 +176,41 @@ class BarrierSet:
         Such a point (on a wall's middle, at a joint, or where a wall ends on another) has a
         side: a line from it is traced from a point nudged into the creature's own space
         (see ``cover``). A free end is the end of exactly one segment touching no other.
+        Lattice points are looked up in a table (plus the middles of any off-lattice walls);
+        other points go through the spatial index.
         """
-        result = np.zeros(len(points), dtype=bool)
         if self._union is None or len(points) == 0:
-            return result
+            return np.zeros(len(points), dtype=bool)
+        unique, inverse = _unique_points(points)
+        on_unique = self._sided(unique)
+        return np.asarray(on_unique[inverse], dtype=bool)
+
+    def _sided(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
+        result = np.zeros(len(points), dtype=bool)
         scaled = points * _LATTICE
-        lattice = np.all(np.abs(scaled - np.rint(scaled)) < 1e-6, axis=1)
-        if self._sided_keys is not None and len(self._sided_keys):
-            keys = _lattice_keys(np.rint(scaled[lattice]).astype(np.int64))
+        lattice = np.flatnonzero(np.all(np.abs(scaled - np.rint(scaled)) < 1e-6, axis=1))
+        keys = _lattice_keys(np.rint(scaled[lattice]).astype(np.int64))
+        if len(self._sided_keys):
             slot = np.minimum(np.searchsorted(self._sided_keys, keys), len(self._sided_keys) - 1)
             result[lattice] = self._sided_keys[slot] == keys
-            rest = np.flatnonzero(~lattice)
-        else:
-            rest = np.arange(len(points))
-        if len(rest):
+        if self._odd_tree is not None and len(lattice):
+            point_idx, wall_idx = self._odd_tree.query(
+                shapely.points(points[lattice]), predicate="intersects"
+            )
+            ends = self.coords[self._odd[wall_idx]]
+            at = points[lattice][point_idx]
+            middle = ~(np.all(ends[:, 0] == at, axis=1) | np.all(ends[:, 1] == at, axis=1))
+            result[lattice[point_idx[middle]]] = True
+        rest = np.ones(len(points), dtype=bool)
+        rest[lattice] = False
+        if rest.any():
             result[rest] = self._inside_walls_by_index(points[rest])
         return result
 
     def _inside_walls_by_index(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
         """``inside_walls`` for any points, through the spatial index."""
         result = np.zeros(len(points), dtype=bool)
-        order = np.lexsort((points[:, 1], points[:, 0]))
-        ordered = points[order]
-        new = np.r_[True, np.any(ordered[1:] != ordered[:-1], axis=1)]
-        unique = ordered[new]
-        inverse = np.empty(len(points), dtype=np.intp)
-        inverse[order] = np.cumsum(new) - 1
+        unique, inverse = _unique_points(points)
         point_idx, wall_idx = self.tree.query(shapely.points(unique), predicate="intersects")
         if len(point_idx) == 0:
             return result

@@ -190,3 +190,27 @@ def test_which_points_lie_on_walls_agrees_between_the_lattice_table_and_the_inde
     barrier = BarrierSet(segments, [EntityId(f"w{i}") for i in range(len(segments))])
     grid = np.array([(x / 2, y / 2) for x in range(17) for y in range(17)], dtype=np.float64)
     assert barrier.inside_walls(grid).tolist() == barrier._inside_walls_by_index(grid).tolist()
+
+
+odd = st.sampled_from([0.0, 0.0, 0.3, 1 / 3])
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.tuples(half, half), st.tuples(half, half), odd, odd), min_size=1, max_size=8
+    )
+)
+def test_points_on_walls_agree_with_the_index_when_some_walls_are_off_the_lattice(
+    raw: list[tuple[tuple[float, float], tuple[float, float], float, float]],
+) -> None:
+    # Some walls end off the quarter-cell lattice, as on an imported map.
+    segments: list[Segment] = [(c, (d[0] + dx, d[1] + dy)) for c, d, dx, dy in raw]
+    segments = [(c, d) for c, d in segments if c != d]
+    if not segments:
+        return
+    barrier = BarrierSet(segments, [EntityId(f"w{i}") for i in range(len(segments))])
+    probes = [(x / 2, y / 2) for x in range(17) for y in range(17)]
+    probes += [d for _, d in segments]
+    grid = np.array(probes, dtype=np.float64)
+    assert barrier.inside_walls(grid).tolist() == barrier._inside_walls_by_index(grid).tolist()
