@@ -127,7 +127,7 @@ class AttackDialog(QDialog):
 
         who = QFormLayout()
         self.attacker = QComboBox()
-        self.attacker.currentIndexChanged.connect(self._attacker_changed)
+        self.attacker.currentIndexChanged.connect(lambda _index: self._attacker_changed())
         who.addRow("Attacker", self.attacker)
         self.attack = QComboBox()
         self.attack.currentIndexChanged.connect(self._attack_changed)
@@ -273,7 +273,7 @@ class AttackDialog(QDialog):
         if chosen is not None:
             self.attacker.setCurrentIndex(self.attacker.findData(str(chosen)))
         self.attacker.blockSignals(False)
-        self._attacker_changed()
+        self._attacker_changed(keep_target=False)
         self.show()
         if QGuiApplication.platformName() != "offscreen":  # offscreen can't raise windows
             self.raise_()
@@ -289,7 +289,7 @@ class AttackDialog(QDialog):
             self.close()
             return
         if current.creature_id != self._turn_of:
-            self.open_for(self.action_id)
+            self.open_for("attack")  # a new turn: its creature's own attack
         else:
             self.update_situation()
 
@@ -309,7 +309,9 @@ class AttackDialog(QDialog):
             )
         return self._blocks[creature_id]
 
-    def _attacker_changed(self) -> None:
+    def _attacker_changed(self, keep_target: bool = True) -> None:
+        """Fill the attacker's attacks and the targets; keep the target when the DM switched
+        attackers by hand, else take the wanted one, the selected token or the nearest foe."""
         attacker = self.attacker_id()
         state = self.session.state
         self.attack.blockSignals(True)
@@ -320,7 +322,7 @@ class AttackDialog(QDialog):
         self.attack.addItem("Custom to-hit and damage…", CUSTOM)
         self.attack.blockSignals(False)
         self.target.blockSignals(True)
-        previous = self.target_id()
+        previous = self.target_id() if keep_target else None
         self.target.clear()
         if state is not None:
             for combatant in state.combatants:
@@ -328,15 +330,18 @@ class AttackDialog(QDialog):
                     self.target.addItem(
                         self.session.name(combatant.creature_id), str(combatant.creature_id)
                     )
-        chosen = (
-            self._wanted_target
-            or self._selected_target()
-            or previous
-            or self._nearest_foe(attacker)
+        candidates = (
+            self._wanted_target,
+            previous,
+            self._selected_target(),
+            self._nearest_foe(attacker),
         )
         self._wanted_target = None
-        if chosen is not None and self.target.findData(str(chosen)) >= 0:
-            self.target.setCurrentIndex(self.target.findData(str(chosen)))
+        for candidate in candidates:
+            index = self.target.findData(str(candidate)) if candidate is not None else -1
+            if index >= 0:
+                self.target.setCurrentIndex(index)
+                break
         self.target.blockSignals(False)
         self._fill_defenses()
         self._attack_changed()
