@@ -165,11 +165,10 @@ def cover_to_many(
     index: MapIndex, attacker: Body, targets: Sequence[Body], creatures: Sequence[Body]
 ) -> list[CoverResult]:
     """Cover of each of ``targets`` against ``attacker``, computed in one batch."""
-    origins = _corner_points(attacker.space)
-    queries = [
-        _Query(origins, attacker.space, t, attacker.id, attacker.space.centre, t.space.squares())
-        for t in targets
-    ]
+    space = attacker.space
+    origins = _corner_points(space)
+    centre = space.centre
+    queries = [_Query(origins, space, t, attacker.id, centre, t.space.squares()) for t in targets]
     return _solve(index, queries, creatures)
 
 
