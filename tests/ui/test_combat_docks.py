@@ -350,3 +350,15 @@ def test_readied_action_released_from_the_token_menu(qtbot: QtBot, window: MainW
     assert combatant.readied is None and combatant.reaction_used
     select(window, current)
     assert window.combat.panel.economy.text() == "used action, reaction; movement 30 / 30 ft left"
+
+
+def test_unknown_ruleset_is_reported_once_and_nothing_starts(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    push(window.undo_stack, window.document, ReplaceEncounterField("ruleset", "srd-5e", "nope"))
+    messages: list[str] = []
+    window.combat.session.refused.connect(messages.append)
+    window.combat.initiative.start()
+    window.combat.initiative.start()
+    assert window.document.encounter.combat is None
+    assert len(messages) == 1 and messages[0].startswith("Ruleset 'nope' can't be used")

@@ -57,6 +57,7 @@ class CombatSession(QObject):
         self.document = document
         self.undo_stack = undo_stack
         self._registry = registry
+        self._reported_ruleset: str | None = None
         self.last_refusal = ""
         """The engine's last reason for refusing a request (also sent through ``refused``)."""
         self.refused.connect(self._remember_refusal)
@@ -82,10 +83,13 @@ class CombatSession(QObject):
 
     def ruleset(self) -> Ruleset | None:
         """The encounter's ruleset, or None (reported) when it is unknown or broken."""
+        wanted = self.encounter.ruleset
         try:
-            return self.registry.get(self.encounter.ruleset)
+            return self.registry.get(wanted)
         except (RulesetError, KeyError, ValueError) as error:
-            self.refused.emit(f"Ruleset '{self.encounter.ruleset}' can't be used: {error}")
+            if wanted != self._reported_ruleset:  # say it once, not on every refresh
+                self._reported_ruleset = wanted
+                self.refused.emit(f"Ruleset '{wanted}' can't be used: {error}")
             return None
 
     def name(self, creature_id: EntityId) -> str:
