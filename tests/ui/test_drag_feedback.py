@@ -85,7 +85,7 @@ def test_difficult_terrain_cost_and_movement_spent_in_combat(combat_window: Main
     text = card_text(window)
     assert text.splitlines()[0] == "20 / 30 ft"
     assert "10 ft left" in text
-    assert "difficult terrain: 1 cell(s), +5 ft" in text
+    assert "difficult terrain: 1 cell, +5 ft" in text
     assert any(i.__class__.__name__ == "QGraphicsPathItem" for i in window.drag_feedback.path_items)
     release_at(window, (3.5, 5.5))
     assert fighter_xy(window) == (3, 5)

@@ -30,6 +30,7 @@ from battlemap.rules.opportunity import OpportunityOffer
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.drag.drop import Choice, Chooser, resolve_drop
 from battlemap.ui.drag.feedback import feedback_items, reach_shading
+from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.drag.plan import DragPlan, Evaluated
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.style import scene_to_cell
@@ -237,7 +238,14 @@ class DragFeedback(QObject):
             return
         evaluated = plan.evaluate(tuple(self.waypoints), self.cursor, self.cheapest)
         self.last = evaluated
-        self._path.show(feedback_items(plan, evaluated, self.pins, self.cheapest))
+        items = feedback_items(plan, evaluated, self.pins, self.cheapest)
+        self._path.show(items)
+        destination = evaluated.intended[-1]
+        for item in items:
+            if isinstance(item, InfoCard):
+                item.fit_in(
+                    self.view, (destination[0] + plan.offset[0], destination[1] + plan.offset[1])
+                )
 
     def _snapped(self, creature_id: EntityId, pos: QPointF) -> tuple[float, float]:
         """The token's top-left snapped as a plain drop snaps it (half cells for Tiny)."""

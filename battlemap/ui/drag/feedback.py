@@ -126,12 +126,15 @@ def card_lines(
         lines.append((f"{feet(result.remaining_feet)} ft left", GOOD))
     if difficult_cells:
         extra = sum(s.base_feet for s in result.steps if EXTRA_COST_REASONS & set(s.reasons))
-        lines.append((f"difficult terrain: {difficult_cells} cell(s), +{feet(extra)} ft", WARN))
+        cells = "1 cell" if difficult_cells == 1 else f"{difficult_cells} cells"
+        lines.append((f"difficult terrain: {cells}, +{feet(extra)} ft", WARN))
     for attack in result.opportunity_attacks:
         who = plan.names.get(attack.attacker_id, str(attack.attacker_id))
         lines.append((f"! opportunity attack: {who} (step {attack.step_index + 1})", OPPORTUNITY))
     notes = [budget.note] if budget.note else []
     if cheapest:
         notes.append("cheapest path")
-    lines.append((" · ".join([*notes, HINT]) if notes else HINT, CARD_MUTED))
+    if notes:
+        lines.append((" · ".join(notes), CARD_MUTED))
+    lines.append((HINT, CARD_MUTED))
     return lines

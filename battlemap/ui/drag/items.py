@@ -13,6 +13,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPaint
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
+    QGraphicsView,
     QStyleOptionGraphicsItem,
     QWidget,
 )
@@ -36,6 +37,7 @@ BAD = QColor("#ff5252")
 WARN = QColor("#ffab40")
 CARD_FONT_PX = 17
 CARD_TITLE_PX = 24
+CARD_NOTE_PX = 13
 
 
 def scene_point(point: Point) -> QPointF:
@@ -186,15 +188,12 @@ class InfoCard(QGraphicsItem):
         self._body = QFont()
         self._body.setPixelSize(CARD_FONT_PX)
         self._body.setBold(True)
-        title_metrics, body_metrics = QFontMetricsF(self._title), QFontMetricsF(self._body)
-        self._heights = [
-            (title_metrics if i == 0 else body_metrics).height() for i in range(len(self.lines))
-        ]
+        self._note = QFont()
+        self._note.setPixelSize(CARD_NOTE_PX)
+        metrics = [QFontMetricsF(self._font_of(i)) for i in range(len(self.lines))]
+        self._heights = [m.height() for m in metrics]
         width = max(
-            (
-                (title_metrics if i == 0 else body_metrics).horizontalAdvance(text)
-                for i, (text, _) in enumerate(self.lines)
-            ),
+            (m.horizontalAdvance(text) for m, (text, _) in zip(metrics, self.lines, strict=True)),
             default=0.0,
         )
         pad = 10.0
@@ -206,8 +205,32 @@ class InfoCard(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setZValue(4)
 
+    def _font_of(self, line: int) -> QFont:
+        """Title first; muted lines (hints, notes) smaller; the rest the body font."""
+        if line == 0:
+            return self._title
+        return self._note if self.lines[line][1] == CARD_MUTED else self._body
+
     def text(self) -> str:
         return "\n".join(text for text, _ in self.lines)
+
+    def fit_in(self, view: QGraphicsView, left_of: Point) -> None:
+        """Keep the card on screen: when it would run past the view's right edge, put it to
+        the left of ``left_of`` (cells) instead; when past the bottom, lift it."""
+        viewport = view.viewport().rect()
+        anchor = view.mapFromScene(self.pos())
+        if anchor.x() + self._rect.right() > viewport.right() - 4:
+            self.prepareGeometryChange()
+            self.setPos(scene_point(left_of))
+            self._rect.moveRight(-14.0)
+            anchor = view.mapFromScene(self.pos())
+        self.prepareGeometryChange()
+        left_gap = viewport.left() + 4 - (anchor.x() + self._rect.left())
+        if left_gap > 0:
+            self._rect.translate(left_gap, 0)
+        overflow = anchor.y() + self._rect.bottom() - (viewport.bottom() - 4)
+        if overflow > 0:
+            self._rect.translate(0, -overflow)
 
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-2, -2, 2, 2)
@@ -224,7 +247,7 @@ class InfoCard(QGraphicsItem):
         painter.drawRoundedRect(bar, 3, 3)
         y = self._rect.top() + self._pad
         for i, ((text, colour), height) in enumerate(zip(self.lines, self._heights, strict=True)):
-            painter.setFont(self._title if i == 0 else self._body)
+            painter.setFont(self._font_of(i))
             painter.setPen(colour)
             row = QRectF(self._rect.left() + self._pad + 6, y, self._rect.width(), height)
             painter.drawText(row, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)

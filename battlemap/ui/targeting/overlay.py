@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QColor, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
@@ -130,7 +131,12 @@ class TargetingOverlay(QObject):
             self.clear()
             return
         self.pair, self.facts = (attacker_id, target_id), facts
-        self.overlay.show(overlay_items(facts))
+        items = overlay_items(facts)
+        self.overlay.show(items)
+        space = facts.target.space
+        for item in items:
+            if isinstance(item, InfoCard):
+                item.fit_in(self.view, (space.x, space.y))
 
     def clear(self) -> None:
         self.pair, self.facts = None, None
@@ -145,6 +151,8 @@ class TargetingOverlay(QObject):
             self.clear()
 
     def _on_selection(self) -> None:
+        if not shiboken6.isValid(self.scene):  # the scene empties itself while being destroyed
+            return
         if self.pair is not None and self.selected_attacker() != self.pair[0]:
             self.clear()
 

@@ -1,0 +1,167 @@
+"""The DM's window on the geometry bench map (``bench_geometry``'s generator: 100 x 100 cells,
+2,000 wall segments, 100 creatures): one frame of the scene at 1920 x 1080, one mouse move of
+a token drag (geometry and overlay), and the wall time from start to the first frame.
+
+Goals from issue 7: a frame <= 8 ms, start to first frame <= 0.8 s; a drag move must fit in
+one frame (16 ms at 60 Hz). Runs offscreen (``make bench`` sets ``QT_QPA_PLATFORM``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+from benchmarks.bench_geometry import CREATURES, MAP_CELLS, WALLS, _walls, _world
+
+Case = tuple[str, Callable[[], Callable[[], object] | None]]
+
+FRAME_SIZE = (1920, 1080)
+GOALS_MS = {
+    "ui: one frame of the DM's scene, 1920x1080 (bench map)": 8.0,
+    "ui: drag mouse move to a new cell (geometry + overlay, bench map)": 16.0,
+    "ui: start to first frame (wall time, demo map)": 800.0,
+}
+
+
+def describe() -> str:
+    return (
+        f"ui bench map: {MAP_CELLS} x {MAP_CELLS} cells, {WALLS} wall segments, "
+        f"{CREATURES} creatures, frame {FRAME_SIZE[0]}x{FRAME_SIZE[1]}"
+    )
+
+
+def goals() -> dict[str, float]:
+    return GOALS_MS
+
+
+def _app() -> object:
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance() or QApplication(sys.argv[:1])
+
+
+def _encounter() -> object:
+    """The bench map as an encounter: the same walls and creatures as the geometry bench."""
+    from battlemap.model import Creature, Encounter, Grid
+
+    _, bodies = _world()
+    creatures = tuple(
+        Creature(id=b.id, name=f"Creature {i}", size=b.size, side=b.side, x=b.x, y=b.y)  # type: ignore[attr-defined]
+        for i, b in enumerate(bodies)
+    )
+    return Encounter(
+        grid=Grid(width=MAP_CELLS, height=MAP_CELLS),
+        walls=tuple(_walls()),  # type: ignore[arg-type]
+        creatures=creatures,
+    )
+
+
+@cache
+def _scene() -> tuple[object, object]:
+    """A DM scene and a 1920 x 1080 view of it, the whole map fitted (everything drawn)."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QUndoStack
+    from PySide6.QtWidgets import QApplication
+
+    from battlemap.model import Document
+    from battlemap.ui.map_scene import MapScene
+    from battlemap.ui.map_view import MapView
+    from battlemap.ui.style import cell_to_scene
+
+    _app()
+    document = Document(_encounter())  # type: ignore[arg-type]
+    stack = QUndoStack()
+    scene = MapScene(document, stack)
+    scene._bench_stack = stack  # type: ignore[attr-defined]  # keep it alive with the scene
+    view = MapView(scene)
+    view.resize(*FRAME_SIZE)
+    view.show()  # an unshown view has no real viewport size
+    QApplication.processEvents()
+    side = cell_to_scene(MAP_CELLS)
+    view.fit_map(QRectF(0, 0, side, side))
+    return scene, view
+
+
+def _frame() -> Callable[[], object]:
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+
+    _, view = _scene()
+    image = QImage(FRAME_SIZE[0], FRAME_SIZE[1], QImage.Format.Format_ARGB32_Premultiplied)
+
+    def run() -> object:
+        painter = QPainter(image)
+        view.render(painter, QRectF(image.rect()), view.viewport().rect())  # type: ignore[attr-defined]
+        painter.end()
+        return image
+
+    return run
+
+
+def _drag_move() -> Callable[[], object]:
+    from PySide6.QtCore import QPointF, Qt
+
+    from battlemap.model import Creature, EntityId, Side
+    from battlemap.model.document import AddCreature
+    from battlemap.rules.loader import load_registry
+    from battlemap.ui.drag.controller import DragFeedback, IndexCache
+    from battlemap.ui.drag.drop import Choice
+    from battlemap.ui.style import cell_to_scene
+
+    scene, view = _scene()
+    document = scene.document  # type: ignore[attr-defined]
+    mover_id = EntityId("bench-mover")
+    if all(c.id != mover_id for c in document.encounter.creatures):
+        mover = Creature(id=mover_id, name="Runner", side=Side.PARTY, x=41, y=44)
+        document.apply(AddCreature(mover))
+    ruleset = load_registry().get(document.encounter.ruleset)
+    feedback = DragFeedback(
+        scene,  # type: ignore[arg-type]
+        view,  # type: ignore[arg-type]
+        lambda: ruleset,
+        IndexCache(document),
+        lambda *_: Choice.SKIP,
+    )
+    # A 12-cell drag like the geometry bench's; each run moves to the next cell, uncached.
+    cells = [(42 + i, 44 + (i // 4)) for i in range(12)]
+    feedback.move(mover_id, QPointF(cell_to_scene(41), cell_to_scene(44)), Qt.KeyboardModifier(0))
+    turn = iter(range(10**9))
+
+    def run() -> object:
+        i = next(turn)
+        x, y = cells[i % len(cells)]
+        assert feedback.plan is not None
+        feedback.plan._cache.clear()  # every move is a new cell in a real drag
+        feedback.cursor = None
+        feedback.move(mover_id, QPointF(cell_to_scene(x), cell_to_scene(y)), Qt.KeyboardModifier(0))
+        return feedback.last
+
+    return run
+
+
+def _first_frame() -> Callable[[], object] | None:
+    """``battlemap --screenshot``: start Python, build the window, draw it once, save it."""
+    folder = Path(tempfile.mkdtemp(prefix="bench-ui-"))
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(folder)}
+    command = [sys.executable, "-m", "battlemap", "--screenshot", str(folder / "first.png")]
+
+    def run() -> object:
+        done = subprocess.run(command, env=env, capture_output=True, check=False, timeout=60)
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr.decode(errors="replace")[-500:])
+        return done
+
+    return run
+
+
+def cases() -> list[Case]:
+    return [
+        ("ui: one frame of the DM's scene, 1920x1080 (bench map)", _frame),
+        ("ui: drag mouse move to a new cell (geometry + overlay, bench map)", _drag_move),
+        ("ui: start to first frame (wall time, demo map)", _first_frame),
+    ]
