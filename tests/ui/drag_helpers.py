@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from pathlib import Path
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSettings, Qt
 from PySide6.QtGui import QImage, QMouseEvent, QPainter
 from PySide6.QtWidgets import QApplication, QGraphicsView
+from pytestqt.qtbot import QtBot
 
-from battlemap.model import Creature, Encounter, Grid, Side
+from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.combat import CombatState
 from battlemap.model.features import TerrainKind, TerrainRegion, Wall
 from battlemap.model.ids import EntityId
@@ -79,6 +81,18 @@ def fighting(encounter: Encounter, first: str = "c-fighter") -> CombatState:
         state, _ = set_initiative(state, ruleset, encounter, creature.id, bonus)
     state, _ = begin_combat(state, ruleset, encounter)
     return state
+
+
+def open_window(qtbot: QtBot, tmp_path: Path, encounter: Encounter) -> MainWindow:
+    """A main window on ``encounter`` with the whole map in view (pixel probes reach it)."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(Document(encounter), settings=settings)
+    qtbot.addWidget(window)
+    window.resize(1600, 1000)
+    window.show()
+    qtbot.waitExposed(window)
+    window.fit_map()
+    return window
 
 
 def send(

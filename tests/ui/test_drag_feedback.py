@@ -9,10 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Document, Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.opportunity import OpportunityOffer
 from battlemap.ui.drag.drop import Choice
@@ -23,6 +22,7 @@ from tests.ui.drag_helpers import (
     fighting,
     grab_view,
     move_through,
+    open_window,
     pixel_at,
     press_at,
     release_at,
@@ -32,26 +32,15 @@ from tests.ui.drag_helpers import (
 FIGHTER, GOBLIN = EntityId("c-fighter"), EntityId("c-goblin")
 
 
-def make_window(qtbot: QtBot, tmp_path: Path, encounter: Encounter) -> MainWindow:
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(Document(encounter), settings=settings)
-    qtbot.addWidget(window)
-    window.resize(1600, 1000)
-    window.show()
-    qtbot.waitExposed(window)
-    window.fit_map()  # the whole map in view, so pixel probes can reach every cell
-    return window
-
-
 @pytest.fixture
 def free_window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
-    return make_window(qtbot, tmp_path, room())
+    return open_window(qtbot, tmp_path, room())
 
 
 @pytest.fixture
 def combat_window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
     encounter = room()
-    return make_window(
+    return open_window(
         qtbot, tmp_path, encounter.model_copy(update={"combat": fighting(encounter)})
     )
 
@@ -61,7 +50,7 @@ def goblin_next_to_fighter(qtbot: QtBot, tmp_path: Path) -> MainWindow:
     encounter = room()
     goblin = encounter.creature(GOBLIN).model_copy(update={"x": 3, "y": 3})
     encounter = encounter.replace_creature(goblin)
-    return make_window(
+    return open_window(
         qtbot, tmp_path, encounter.model_copy(update={"combat": fighting(encounter)})
     )
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtCore import QEvent, Qt
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Document, Encounter
+from battlemap.model import Encounter
 from battlemap.model.document import MoveCreature
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.main_window import MainWindow
-from tests.ui.drag_helpers import grab_view, pixel_at, room, send
+from tests.ui.drag_helpers import grab_view, open_window, pixel_at, room, send
 from tests.ui.helpers import cell_centre_in_view
 
 FIGHTER, GOBLIN, CLERIC = EntityId("c-fighter"), EntityId("c-goblin"), EntityId("c-cleric")
@@ -31,17 +31,6 @@ def placed(encounter: Encounter, **where: tuple[int, int]) -> Encounter:
         creature = encounter.creature(ids[name]).model_copy(update={"x": x, "y": y})
         encounter = encounter.replace_creature(creature)
     return encounter
-
-
-def open_window(qtbot: QtBot, tmp_path: Path, encounter: Encounter) -> MainWindow:
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(Document(encounter), settings=settings)
-    qtbot.addWidget(window)
-    window.resize(1600, 1000)
-    window.show()
-    qtbot.waitExposed(window)
-    window.fit_map()
-    return window
 
 
 def hover(window: MainWindow, cell: tuple[float, float]) -> None:
