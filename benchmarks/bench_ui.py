@@ -23,6 +23,7 @@ Case = tuple[str, Callable[[], Callable[[], object] | None]]
 FRAME_SIZE = (1920, 1080)
 GOALS_MS = {
     "ui: one frame of the DM's scene, 1920x1080 (bench map)": 8.0,
+    "ui: drag start (reachable area + shading, bench map)": 16.0,
     "ui: drag mouse move to a new cell (geometry + overlay, bench map)": 16.0,
     "ui: start to first frame (wall time, demo map)": 800.0,
 }
@@ -56,7 +57,7 @@ def _encounter() -> object:
     )
     return Encounter(
         grid=Grid(width=MAP_CELLS, height=MAP_CELLS),
-        walls=tuple(_walls()),  # type: ignore[arg-type]
+        walls=tuple(_walls()),
         creatures=creatures,
     )
 
@@ -103,43 +104,69 @@ def _frame() -> Callable[[], object]:
     return run
 
 
-def _drag_move() -> Callable[[], object]:
-    from PySide6.QtCore import QPointF, Qt
-
+@cache
+def _feedback() -> tuple[object, object]:
+    """Drag feedback on the bench scene and a Medium mover in an open room (41, 44)."""
     from battlemap.model import Creature, EntityId, Side
     from battlemap.model.document import AddCreature
     from battlemap.rules.loader import load_registry
     from battlemap.ui.drag.controller import DragFeedback, IndexCache
     from battlemap.ui.drag.drop import Choice
-    from battlemap.ui.style import cell_to_scene
 
     scene, view = _scene()
     document = scene.document  # type: ignore[attr-defined]
     mover_id = EntityId("bench-mover")
-    if all(c.id != mover_id for c in document.encounter.creatures):
-        mover = Creature(id=mover_id, name="Runner", side=Side.PARTY, x=41, y=44)
-        document.apply(AddCreature(mover))
+    document.apply(AddCreature(Creature(id=mover_id, name="Runner", side=Side.PARTY, x=41, y=44)))
     ruleset = load_registry().get(document.encounter.ruleset)
+    index = IndexCache(document)
+    index.get()  # built once per map change, not per drag
     feedback = DragFeedback(
         scene,  # type: ignore[arg-type]
         view,  # type: ignore[arg-type]
         lambda: ruleset,
-        IndexCache(document),
+        index,
         lambda *_: Choice.SKIP,
     )
+    return feedback, mover_id
+
+
+def _at(x: int, y: int) -> object:
+    from PySide6.QtCore import QPointF
+
+    from battlemap.ui.style import cell_to_scene
+
+    return QPointF(cell_to_scene(x), cell_to_scene(y))
+
+
+def _drag_start() -> Callable[[], object]:
+    from PySide6.QtCore import Qt
+
+    feedback, mover_id = _feedback()
+
+    def run() -> object:
+        feedback.end()  # type: ignore[attr-defined]
+        feedback.move(mover_id, _at(42, 44), Qt.KeyboardModifier(0))  # type: ignore[attr-defined]
+        return feedback
+
+    return run
+
+
+def _drag_move() -> Callable[[], object]:
+    from PySide6.QtCore import Qt
+
+    feedback, mover_id = _feedback()
     # A 12-cell drag like the geometry bench's; each run moves to the next cell, uncached.
     cells = [(42 + i, 44 + (i // 4)) for i in range(12)]
-    feedback.move(mover_id, QPointF(cell_to_scene(41), cell_to_scene(44)), Qt.KeyboardModifier(0))
     turn = iter(range(10**9))
 
     def run() -> object:
-        i = next(turn)
-        x, y = cells[i % len(cells)]
-        assert feedback.plan is not None
-        feedback.plan._cache.clear()  # every move is a new cell in a real drag
-        feedback.cursor = None
-        feedback.move(mover_id, QPointF(cell_to_scene(x), cell_to_scene(y)), Qt.KeyboardModifier(0))
-        return feedback.last
+        x, y = cells[next(turn) % len(cells)]
+        if feedback.plan is None:  # type: ignore[attr-defined]
+            feedback.move(mover_id, _at(41, 44), Qt.KeyboardModifier(0))  # type: ignore[attr-defined]
+        feedback.plan._cache.clear()  # type: ignore[attr-defined]  # a real drag's cells are new
+        feedback.cursor = None  # type: ignore[attr-defined]
+        feedback.move(mover_id, _at(x, y), Qt.KeyboardModifier(0))  # type: ignore[attr-defined]
+        return feedback.last  # type: ignore[attr-defined]
 
     return run
 
@@ -162,6 +189,7 @@ def _first_frame() -> Callable[[], object] | None:
 def cases() -> list[Case]:
     return [
         ("ui: one frame of the DM's scene, 1920x1080 (bench map)", _frame),
+        ("ui: drag start (reachable area + shading, bench map)", _drag_start),
         ("ui: drag mouse move to a new cell (geometry + overlay, bench map)", _drag_move),
         ("ui: start to first frame (wall time, demo map)", _first_frame),
     ]

@@ -69,7 +69,7 @@ def room() -> Encounter:
                 points=[(3, 5), (5, 5), (5, 7), (3, 7)],
             ),
         ),
-    )  # type: ignore[arg-type]
+    )
 
 
 def fighting(encounter: Encounter, first: str = "c-fighter") -> CombatState:

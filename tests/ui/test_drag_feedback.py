@@ -234,3 +234,18 @@ def test_reachable_area_is_shaded_while_dragging(free_window: MainWindow) -> Non
     assert pixel_at(window, during, beyond) == plain
     release_at(window, (3.5, 3.5))
     assert pixel_at(window, grab_view(window), reachable) == plain
+
+
+def test_resting_on_a_cell_adds_a_waypoint(qtbot: QtBot, free_window: MainWindow) -> None:
+    window = free_window
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (2.5, 4.5)])
+    qtbot.waitUntil(lambda: window.drag_feedback.pins == [(2, 4)], timeout=3000)
+    move_through(window, [(2.5, 4.5), (4.5, 4.5)])
+    assert window.drag_feedback.last is not None
+    assert window.drag_feedback.last.intended[:3] == ((2, 2), (2, 3), (2, 4))
+    qtbot.keyClick(window.view, Qt.Key.Key_Backspace)  # takes the pin back
+    assert window.drag_feedback.pins == []
+    assert window.drag_feedback.last.intended == ((2, 2), (3, 3), (4, 4))
+    release_at(window, (4.5, 4.5))
+    assert fighter_xy(window) == (4, 4)

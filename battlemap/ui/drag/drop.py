@@ -104,7 +104,9 @@ def resolve_drop(
     try:
         return _combat_drop(encounter, combat, ruleset, index, mover_id, move, at, end, choose)
     except (CombatError, ValueError, KeyError) as error:
-        return DropOutcome(None, f"{name} can't move: {error}")
+        return DropOutcome(
+            None, f"{name} can't move: {error}. (Alt-drop places it without the rules.)"
+        )
 
 
 def _combat_drop(
