@@ -362,3 +362,16 @@ def test_unknown_ruleset_is_reported_once_and_nothing_starts(
     window.combat.initiative.start()
     assert window.document.encounter.combat is None
     assert len(messages) == 1 and messages[0].startswith("Ruleset 'nope' can't be used")
+
+
+def test_single_key_shortcuts_do_not_fire_while_typing(qtbot: QtBot, window: MainWindow) -> None:
+    start(window, qtbot)
+    before = window.document.encounter.combat
+    window.combat.log.filter.setFocus()
+    qtbot.keyClicks(window.combat.log.filter, "Nan")
+    assert window.combat.log.filter.text() == "Nan"
+    assert window.document.encounter.combat == before  # no turn passed, no dialog opened
+    assert not window.combat.attack_dialog.isVisible()
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_N)
+    assert window.document.encounter.combat.turn_index == (before.turn_index + 1) % 3
