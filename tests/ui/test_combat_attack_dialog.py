@@ -131,6 +131,9 @@ def test_stabilize_a_dying_ally_with_a_typed_check(qtbot: QtBot, tmp_path: Path)
     window = window_for(qtbot, tmp_path, "srd-5e")
     ui = window.combat
     session = ui.session
+    stabilize = ui.actions.buttons["stabilize"]
+    assert not stabilize.isEnabled()
+    assert stabilize.toolTip() == "Not available: no creature in the combat is dying"
     bat = session.encounter.creature("c-bat")
     push(
         window.undo_stack,

@@ -27,10 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.combat import CombatState
+from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import economy, movement
-from battlemap.rules.death import death_save
+from battlemap.rules.death import death_save, stabilize
 from battlemap.rules.enums import ActionCost, ActionKind
+from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.ui.combat.brink_box import BrinkBox
 from battlemap.ui.combat.contest_dialog import CONTEST_KINDS
@@ -235,6 +237,8 @@ class ActionsDock(QDockWidget):
         """The engine call that would take this action now (a dry run decides the button)."""
         if action.kind is ActionKind.ATTACK and state.combatant(creature_id).turn.attacks_left:
             return lambda s, r, e: economy.spend_attack(s, r, e, creature_id)
+        if action.kind is ActionKind.STABILIZE:
+            return lambda s, r, e: _probe_stabilize(s, r, e, creature_id)
         target = next(
             (c.creature_id for c in state.combatants if c.creature_id != creature_id), None
         )
@@ -315,3 +319,20 @@ class ActionsDock(QDockWidget):
                 f" ({result.successes} successes, {result.failures} failures)"
             )
         self.save_die.setValue(0)
+
+
+def _probe_stabilize(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, healer_id: EntityId
+) -> tuple[CombatState, object]:
+    """Stabilise the first dying creature with a placeholder check; refused when none is."""
+    dying = [
+        c.creature_id
+        for c in state.combatants
+        if c.creature_id != healer_id
+        and encounter.creature(c.creature_id).hp == 0
+        and not (c.death.dead or c.death.stable)
+    ]
+    if not dying:
+        raise IllegalActionError("no creature in the combat is dying")
+    applied = stabilize(encounter, state, ruleset, healer_id, dying[0], d20=10)
+    return applied.combat or state, applied.events
