@@ -103,7 +103,7 @@ class LogDock(QDockWidget):
     def refresh(self) -> None:
         state = self.session.state
         log = state.log if state is not None else ()
-        if log[: len(self._shown)] != self._shown:
+        if not _continues(log, self._shown):
             self.table.clear()  # undone or a different combat: start over
             self._shown = ()
         new = log[len(self._shown) :]
@@ -151,3 +151,17 @@ class LogDock(QDockWidget):
 
     def copy(self, selected_only: bool) -> None:
         QGuiApplication.clipboard().setText("\n".join(self.visible_lines(selected_only)))
+
+
+def _continues(log: tuple[CombatEvent, ...], shown: tuple[CombatEvent, ...]) -> bool:
+    """Whether ``log`` is ``shown`` with events appended.
+
+    Engine calls append to the log and keep the earlier event objects, so comparing the last
+    shown event by identity (and the length) answers in O(1) on a long log; anything else
+    (an undo to a shorter log, another combat) falls back to a full comparison.
+    """
+    if len(log) < len(shown):
+        return False
+    if not shown or log[len(shown) - 1] is shown[-1]:
+        return True
+    return log[: len(shown)] == shown
