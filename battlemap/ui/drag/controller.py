@@ -16,7 +16,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QMessageBox, QWidget
 
@@ -240,11 +240,16 @@ class DragFeedback(QObject):
         self.last = evaluated
         items = feedback_items(plan, evaluated, self.pins, self.cheapest)
         self._path.show(items)
-        destination = evaluated.intended[-1]
+        intended = evaluated.intended
+        destination = intended[-1]
+        came_from = intended[-2] if len(intended) > 1 else plan.start
+        side = plan.footprint_side()
+        ox, oy = plan.offset
+        box = QRectF(destination[0] + ox, destination[1] + oy, side, side)
         for item in items:
             if isinstance(item, InfoCard):
-                item.fit_in(
-                    self.view, (destination[0] + plan.offset[0], destination[1] + plan.offset[1])
+                item.place(
+                    self.view, box, (came_from[0] + ox + side / 2, came_from[1] + oy + side / 2)
                 )
 
     def _snapped(self, creature_id: EntityId, pos: QPointF) -> tuple[float, float]:

@@ -214,23 +214,49 @@ class InfoCard(QGraphicsItem):
     def text(self) -> str:
         return "\n".join(text for text, _ in self.lines)
 
-    def fit_in(self, view: QGraphicsView, left_of: Point) -> None:
-        """Keep the card on screen: when it would run past the view's right edge, put it to
-        the left of ``left_of`` (cells) instead; when past the bottom, lift it."""
-        viewport = view.viewport().rect()
-        anchor = view.mapFromScene(self.pos())
-        if anchor.x() + self._rect.right() > viewport.right() - 4:
-            self.prepareGeometryChange()
-            self.setPos(scene_point(left_of))
-            self._rect.moveRight(-14.0)
-            anchor = view.mapFromScene(self.pos())
+    def place(self, view: QGraphicsView, box: QRectF, away_from: Point) -> None:
+        """Put the card beside ``box`` (cells: the destination or the target's space) on the
+        side facing away from ``away_from`` (where the path or the lines come from), on the
+        first side where it fits in the view; clamped into the view when none does."""
+        gap = 14.0
+        width, height = self._rect.width(), self._rect.height()
+        dx = box.center().x() - away_from[0]
+        dy = box.center().y() - away_from[1]
+        vertical = ["below", "below-end", "above", "above-end"]
+        if dy < 0:
+            vertical = vertical[2:] + vertical[:2]
+        sides = ["right", *vertical, "left"] if dx >= 0 else ["left", *vertical, "right"]
+        end = box.width() * cell_to_scene(1)  # box width in scene units at zoom 1
+        scale = view.transform().m11()
+        end_px = end * scale - width  # right-aligned with the box, in screen pixels
+        corners = {
+            "right": ((box.right(), box.top()), QRectF(gap, -10.0, width, height)),
+            "left": ((box.left(), box.top()), QRectF(-gap - width, -10.0, width, height)),
+            "below": ((box.left(), box.bottom()), QRectF(0.0, gap, width, height)),
+            "below-end": ((box.left(), box.bottom()), QRectF(end_px, gap, width, height)),
+            "above": ((box.left(), box.top()), QRectF(0.0, -gap - height, width, height)),
+            "above-end": ((box.left(), box.top()), QRectF(end_px, -gap - height, width, height)),
+        }
+        viewport = QRectF(view.viewport().rect()).adjusted(4, 4, -4, -4)
         self.prepareGeometryChange()
-        left_gap = viewport.left() + 4 - (anchor.x() + self._rect.left())
-        if left_gap > 0:
-            self._rect.translate(left_gap, 0)
-        overflow = anchor.y() + self._rect.bottom() - (viewport.bottom() - 4)
-        if overflow > 0:
-            self._rect.translate(0, -overflow)
+        for side in sides:
+            at, rect = corners[side]
+            anchor = view.mapFromScene(scene_point(at))
+            if viewport.contains(rect.translated(anchor.x(), anchor.y())):
+                self.setPos(scene_point(at))
+                self._rect = rect
+                return
+        at, rect = corners[sides[0]]
+        anchor = view.mapFromScene(scene_point(at))
+        shown = rect.translated(anchor.x(), anchor.y())
+        shift_x = max(0.0, viewport.left() - shown.left()) - max(
+            0.0, shown.right() - viewport.right()
+        )
+        shift_y = max(0.0, viewport.top() - shown.top()) - max(
+            0.0, shown.bottom() - viewport.bottom()
+        )
+        self.setPos(scene_point(at))
+        self._rect = rect.translated(shift_x, shift_y)
 
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-2, -2, 2, 2)

@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QAction, QColor, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
@@ -134,9 +134,10 @@ class TargetingOverlay(QObject):
         items = overlay_items(facts)
         self.overlay.show(items)
         space = facts.target.space
+        box = QRectF(space.x, space.y, space.w, space.h)
         for item in items:
             if isinstance(item, InfoCard):
-                item.fit_in(self.view, (space.x, space.y))
+                item.place(self.view, box, facts.attacker.space.centre)
 
     def clear(self) -> None:
         self.pair, self.facts = None, None
