@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 Case = tuple[str, Callable[[], Callable[[], object] | None]]
 COMBATANTS = 40
+LONG_LOG = 20_000
 
 
 def _window() -> MainWindow:
@@ -57,6 +58,20 @@ def _next_turn() -> Callable[[], object]:
     return _window().combat.initiative.next_turn
 
 
+def _next_turn_long_log() -> Callable[[], object]:
+    """A long evening: 20 000 lines already in the log; a turn change must not rescan them."""
+    from battlemap.model.combat import CombatEvent
+
+    window = _window()
+    encounter = window.document.encounter
+    combat = encounter.combat
+    assert combat is not None
+    filler = tuple(CombatEvent(round=1, kind="note", text=f"line {i}") for i in range(LONG_LOG))
+    longer = combat.model_copy(update={"log": filler + combat.log})
+    window.document.replace(encounter.model_copy(update={"combat": longer}))
+    return window.combat.initiative.next_turn
+
+
 def _actions_refresh() -> Callable[[], object]:
     return _window().combat.actions.refresh
 
@@ -70,6 +85,7 @@ def _attack_situation() -> Callable[[], object]:
 def goals() -> dict[str, float]:
     return {
         f"combat ui: next turn, {COMBATANTS} combatants, every dock refreshed": 50.0,
+        f"combat ui: next turn with {LONG_LOG} log lines": 50.0,
         "combat ui: actions dock, dry run of every action": 16.0,
         "combat ui: attack dialog, roll mode + AC + cover (dry run)": 16.0,
     }
@@ -78,6 +94,7 @@ def goals() -> dict[str, float]:
 def cases() -> list[Case]:
     return [
         (f"combat ui: next turn, {COMBATANTS} combatants, every dock refreshed", _next_turn),
+        (f"combat ui: next turn with {LONG_LOG} log lines", _next_turn_long_log),
         ("combat ui: actions dock, dry run of every action", _actions_refresh),
         ("combat ui: attack dialog, roll mode + AC + cover (dry run)", _attack_situation),
     ]
