@@ -157,6 +157,9 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     assert initiative.heading.text() == "Round 1 · Zombie's turn"
     assert not actions.buttons["dash"].isEnabled()
 
-    # The players' window gets the turn facts.
+    # The players' window shows the round, whose turn it is and the order.
     facts = window.players.combat(document.encounter)  # type: ignore[misc]
     assert facts is not None and facts.round == 1 and facts.acting == "c-zombie"
+    turn = window.players.last_view.turn
+    assert turn is not None and turn.round == 1
+    assert (turn.acting_label, turn.order) == ("Zombie", ("Fighter", "Zombie"))
