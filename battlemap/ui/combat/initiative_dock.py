@@ -78,6 +78,9 @@ class OrderTree(QTreeWidget):
         return [EntityId(item.data(0, ID_ROLE)) for item in rows(self)]
 
     def dropEvent(self, event: QDropEvent) -> None:
+        if event.source() is not self:
+            event.ignore()  # only rows of this list move; nothing is dropped in from outside
+            return
         before = self.ids()
         super().dropEvent(event)
         after = self.ids()
