@@ -9,11 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.ids import EntityId
 from battlemap.rules.opportunity import OpportunityOffer
+from battlemap.ui.drag.controller import ask_opportunity
 from battlemap.ui.drag.drop import Choice
 from battlemap.ui.drag.items import InfoCard, Marker, scene_point
 from battlemap.ui.main_window import MainWindow
@@ -249,3 +251,36 @@ def test_resting_on_a_cell_adds_a_waypoint(qtbot: QtBot, free_window: MainWindow
     assert window.drag_feedback.last.intended == ((2, 2), (3, 3), (4, 4))
     release_at(window, (4.5, 4.5))
     assert fighter_xy(window) == (4, 4)
+
+
+def test_escape_calls_the_move_off(qtbot: QtBot, free_window: MainWindow) -> None:
+    window = free_window
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (4.5, 4.5)])
+    qtbot.keyClick(window.view, Qt.Key.Key_Escape)
+    assert window.drag_feedback.path_items == []
+    move_through(window, [(4.5, 4.5), (5.5, 4.5)])  # still held: no feedback comes back
+    assert window.drag_feedback.path_items == []
+    release_at(window, (5.5, 4.5))
+    assert fighter_xy(window) == (2, 2) and window.undo_stack.count() == 0
+    assert window.scene.tokens[FIGHTER].pos().x() == 2 * SCENE_UNITS_PER_CELL
+
+
+def test_the_opportunity_dialog_takes_the_attack(qtbot: QtBot, tmp_path: Path) -> None:
+    window = goblin_next_to_fighter(qtbot, tmp_path)
+    window.drag_feedback.choose = ask_opportunity(window)
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        assert "Goblin" in box.text()
+        take = next(b for b in box.buttons() if b.text() == "&Take")
+        take.click()
+
+    QTimer.singleShot(0, answer)
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (5.5, 2.5)])
+    release_at(window, (5.5, 2.5))
+    combat = window.document.encounter.combat
+    assert combat is not None and combat.combatant(GOBLIN).reaction_used
+    assert fighter_xy(window) == (5, 2) and window.undo_stack.count() == 1

@@ -4,8 +4,9 @@ While a token is dragged the map shows the path (straight, through waypoints add
 Space or by resting on a cell, or the cheapest path while Ctrl is held), its cost and what
 is left ("25 / 30 ft"), the reachable area (computed once when the drag starts), cells of
 difficult terrain on the path, each opportunity attack at the step that provokes it with a
-line to the attacker, and an illegal move in red with the reason. On release an illegal
-move is refused with the reason in the status bar; Alt places the token without rules.
+line to the attacker, and an illegal move in red with the reason. Backspace takes back the
+last waypoint; Escape calls the move off. On release an illegal move is refused with the
+reason in the status bar; Alt places the token without rules.
 """
 
 from __future__ import annotations
@@ -118,6 +119,8 @@ class DragFeedback(QObject):
         self.cheapest = False
         self.last: Evaluated | None = None
         self.move_costs_ms: deque[float] = deque(maxlen=500)
+        self.cancelled: EntityId | None = None
+        """The creature whose drag Escape called off (until it is let go)."""
         self._shade = Overlay(scene)
         self._path = Overlay(scene)
         self._pause = QTimer(self)
@@ -132,6 +135,8 @@ class DragFeedback(QObject):
     def move(self, creature_id: EntityId, pos: QPointF, modifiers: Qt.KeyboardModifier) -> None:
         """A mouse move while ``creature_id``'s token is dragged (``pos``: its top-left)."""
         started = time.perf_counter()
+        if self.cancelled == creature_id:
+            return
         fresh = self.plan is None or self.plan.mover_id != creature_id
         if fresh and not self._begin(creature_id):
             return
@@ -148,6 +153,9 @@ class DragFeedback(QObject):
         does its plain move (a click without a drag, Alt held, no usable ruleset)."""
         plan = self.plan
         self.end()
+        if self.cancelled == creature_id:
+            self.cancelled = None
+            return True  # handled: nothing changes, the scene puts the token back
         if plan is None or plan.mover_id != creature_id or modifiers & FREE_DROP_MODIFIER:
             return False
         cell = self._cell_at(creature_id, pos)
@@ -289,7 +297,17 @@ class DragFeedback(QObject):
         if event.key() == Qt.Key.Key_Backspace and kind == QEvent.Type.KeyPress:
             self.remove_waypoint()
             return True
+        if event.key() == Qt.Key.Key_Escape and kind == QEvent.Type.KeyPress:
+            self.cancel()
+            return True
         return False
+
+    def cancel(self) -> None:
+        """Escape during a drag: the drop will put the token back where it started."""
+        if self.plan is not None:
+            self.cancelled = self.plan.mover_id
+            self.end()
+            self.scene.message.emit("Move called off: let go and the token goes back.")
 
 
 def registry_ruleset(window: QObject, registry: Callable[[], RulesetRegistry]) -> Ruleset | None:
