@@ -199,13 +199,21 @@ def test_layout_is_remembered(qtbot: QtBot, settings: QSettings) -> None:
     assert again.combat.initiative.isVisible()
 
 
-def test_token_menu_offers_damage_and_conditions(qtbot: QtBot, window: MainWindow) -> None:
+def test_token_menu_offers_attack_damage_and_conditions(qtbot: QtBot, window: MainWindow) -> None:
     start(window, qtbot)
+    while window.combat.session.state.current.creature_id == "c-rat":
+        window.combat.initiative.next_turn()
+    attacker = window.combat.session.state.current.creature_id
     menu = QMenu()
     for build in window.scene.token_menu_builders:
         build(menu, "c-rat")
     texts = [a.text() for a in menu.actions()]
     assert "Damage or heal Rat…" in texts
+    attack = f"{window.combat.session.name(attacker)} attacks Rat…"
+    next(a for a in menu.actions() if a.text() == attack).trigger()
+    dialog = window.combat.attack_dialog
+    assert dialog.isVisible() and dialog.attacker_id() == attacker
+    assert dialog.target_id() == "c-rat"
     conditions = next(a.menu() for a in menu.actions() if a.text() == "Conditions")
     prone = next(a for a in conditions.actions() if a.text() == "prone")
     prone.trigger()
