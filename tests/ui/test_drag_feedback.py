@@ -284,3 +284,18 @@ def test_the_opportunity_dialog_takes_the_attack(qtbot: QtBot, tmp_path: Path) -
     combat = window.document.encounter.combat
     assert combat is not None and combat.combatant(GOBLIN).reaction_used
     assert fighter_xy(window) == (5, 2) and window.undo_stack.count() == 1
+
+
+def test_a_large_creature_is_measured_by_its_whole_space(window: MainWindow) -> None:
+    """conftest's map: the Ogre (Large, 2 x 2 cells) at (5, 2); the Dragon fills (6..9, 5..8)."""
+    press_at(window, (6, 3))
+    move_through(window, [(6, 3), (8, 3)])
+    text = card_text(window)
+    assert text.splitlines()[0] == "10 ft"
+    shaded = window.drag_feedback.plan
+    assert shaded is not None and shaded.area is not None
+    # at (5, 4) the Ogre's space would overlap the Dragon's: passable, not an end
+    assert (7, 2) in shaded.area.cells and (5, 4) not in shaded.area.cells
+    release_at(window, (8, 3))
+    ogre = window.document.encounter.creature(EntityId("c-large"))
+    assert (ogre.x, ogre.y) == (7, 2)
