@@ -189,3 +189,26 @@ def test_ranged_attack_next_to_a_foe_shows_the_geometry_reason(
     assert "Gargoyle 2" in reason and "Bat" in reason
     assert "− disadvantage: ranged attack with a hostile creature within 5 ft" in text
     assert dialog.d20[1].isVisible()
+
+
+def test_hyrule_off_hand_dice_are_added_to_a_light_weapon_hit(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_for(qtbot, tmp_path, "legends-of-hyrule")
+    dialog = window.combat.attack_dialog
+    window.combat.open_attack()
+    dialog.target.setCurrentIndex(dialog.target.findData("c-bat"))
+    declarations = dialog.declarations
+    assert declarations.offhand_dice.isVisibleTo(dialog) and declarations.light.isVisibleTo(dialog)
+    assert not declarations.fumble.isVisibleTo(dialog)  # no fumble table in this ruleset
+    declarations.light.setChecked(True)
+    declarations.offhand_dice.setText("1d4 piercing")
+    declarations.changed.emit()  # what finishing the edit sends
+    dialog.d20[0].setValue(15)
+    qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
+    parts = [(p.dice, p.type) for p in dialog.damage_parts]
+    assert parts == [("2d6+3", "slashing"), ("1d4", "piercing")]
+    dialog.damage_spins[0].setValue(9)
+    dialog.damage_spins[1].setValue(3)
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert "HP 1 → 0" in dialog.outcome_label.text()
+    log = "\n".join(window.combat.log.visible_lines(selected_only=False))
+    assert "Bat: piercing 3" in log and "Bat: slashing 9" in log

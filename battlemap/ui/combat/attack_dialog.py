@@ -172,7 +172,7 @@ class AttackDialog(QDialog):
         layout.addWidget(self.custom)
 
         self.declarations = DeclarationsBox()
-        self.declarations.changed.connect(self.update_situation)
+        self.declarations.changed.connect(self._parts_changed)
         layout.addWidget(self.declarations)
 
         self.situation = QLabel()
@@ -202,6 +202,8 @@ class AttackDialog(QDialog):
         self.parts_row = QFormLayout()
         damage.addLayout(self.parts_row)
         self.damage_spins: list[QSpinBox] = []
+        self.damage_parts: list[DamageRoll] = []
+        """The damage rolls of a hit, one typed-total box each (off-hand dice last)."""
         defenses = QFormLayout()
         self.resist = QLineEdit()
         self.vulnerable = QLineEdit()
@@ -390,7 +392,11 @@ class AttackDialog(QDialog):
             self.parts_row.removeRow(0)
         self.damage_spins = []
         profile = self.profile()
-        for part in profile.damage if profile else ():
+        self.damage_parts = list(profile.damage) if profile else []
+        offhand = self.declarations.offhand_roll()
+        if profile is not None and offhand is not None:
+            self.damage_parts.append(offhand)  # the engine rolls it as the last part
+        for part in self.damage_parts:
             spin = QSpinBox()
             spin.setRange(-1, 10_000)
             spin.setValue(-1)
