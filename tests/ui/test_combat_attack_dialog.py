@@ -1,4 +1,4 @@
-"""Attack and contest dialogs: target picked on the map, stat-block defenses, declarations."""
+"""Attack and contest dialogs, declarations per ruleset, and group initiative (Hyrule)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.document import UpdateCreature
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
+from battlemap.ui.combat.widgets import rows
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
 from tests.ui.tool_input import click as click_map
@@ -212,3 +213,30 @@ def test_hyrule_off_hand_dice_are_added_to_a_light_weapon_hit(qtbot: QtBot, tmp_
     assert "HP 1 → 0" in dialog.outcome_label.text()
     log = "\n".join(window.combat.log.visible_lines(selected_only=False))
     assert "Bat: piercing 3" in log and "Bat: slashing 9" in log
+
+
+def test_hyrule_group_member_acts_now(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_for(qtbot, tmp_path, "legends-of-hyrule")
+    ui = window.combat
+    initiative, session = ui.initiative, ui.session
+    assert initiative.go_now_button.isVisible()
+
+    def select_row(creature_id: str) -> None:
+        row = next(
+            r for r in rows(initiative.tree) if r.data(0, Qt.ItemDataRole.UserRole) == creature_id
+        )
+        initiative.tree.setCurrentItem(row)
+
+    assert session.state.current.creature_id == "c-knight"
+    select_row("c-bat")
+    qtbot.mouseClick(initiative.go_now_button, Qt.MouseButton.LeftButton)
+    assert session.state.current.creature_id == "c-knight"
+    assert window.statusBar().currentMessage() == (
+        "Not allowed: only a member of the acting group can go now"
+    )
+    initiative.next_turn()
+    first = session.state.current.creature_id
+    other = "c-bat" if first == "c-garg" else "c-garg"
+    select_row(other)
+    qtbot.mouseClick(initiative.go_now_button, Qt.MouseButton.LeftButton)
+    assert session.state.current.creature_id == other

@@ -33,6 +33,7 @@ from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, turns
+from battlemap.rules.enums import InitiativeMode
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession, Outcome
 from battlemap.ui.combat.widgets import (
@@ -182,7 +183,14 @@ class InitiativeDock(QDockWidget):
         grid.addWidget(self.next_button, 3, 1)
         grid.addWidget(self.add_button, 4, 0)
         grid.addWidget(self.remove_button, 4, 1)
-        grid.addWidget(self.end_button, 5, 0, 1, 2)
+        self.go_now_button = QPushButton("Selected acts now")
+        self.go_now_button.setToolTip(
+            "Group initiative: a member of the acting group who hasn't gone yet takes the turn"
+            " now, before the current creature spends anything"
+        )
+        self.go_now_button.clicked.connect(self.go_now)
+        grid.addWidget(self.go_now_button, 5, 0, 1, 2)
+        grid.addWidget(self.end_button, 6, 0, 1, 2)
         layout.addLayout(grid)
         self.setWidget(body)
         session.changed.connect(self.refresh)
@@ -223,6 +231,9 @@ class InitiativeDock(QDockWidget):
         self.previous_action.setEnabled(running)
         self.end_action.setEnabled(state is not None)
         self.end_button.setVisible(state is not None)
+        ruleset = self.session.ruleset() if running else None
+        grouped = ruleset is not None and ruleset.initiative.mode is InitiativeMode.GROUP_MEDIAN
+        self.go_now_button.setVisible(grouped)
         self.add_button.setVisible(state is not None)
         self.remove_button.setVisible(state is not None)
         self.value.setEnabled(state is not None)
@@ -335,6 +346,17 @@ class InitiativeDock(QDockWidget):
             lambda s, r, e: _roll_without(s, r, e, party),
         ):
             self.session.reported.emit("Type each player's initiative, then press Set.")
+
+    def go_now(self) -> None:
+        """legends-of-hyrule: the selected member of the acting group takes its turn now."""
+        creature_id = self.selected_id()
+        if creature_id is None:
+            self.session.refused.emit("Select the group member who acts now")
+            return
+        self.session.step(
+            f"{self.session.name(creature_id)} acts now",
+            lambda s, r, e: turns.take_turn_now(s, e, creature_id),
+        )
 
     def begin(self) -> None:
         self.session.step("Begin combat", turns.begin_combat)
