@@ -23,6 +23,7 @@ from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.errors import CombatError
+from battlemap.rules.initiative import start_combat
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
@@ -118,7 +119,7 @@ class CombatSession(QObject):
         try:
             step(state, ruleset, self.encounter)
         except CombatError as error:
-            return error.reason if hasattr(error, "reason") else str(error)
+            return error.reason
         except (ValueError, KeyError) as error:
             return str(error)
         return None
@@ -165,8 +166,6 @@ class CombatSession(QObject):
 
     def start(self, creature_ids: list[EntityId] | None = None) -> bool:
         """A new combat (round 0) with these creatures, or all of them; one undo step."""
-        from battlemap.rules.initiative import start_combat
-
         if self.state is not None:
             self.refused.emit("A combat is already running; end it first.")
             return False
