@@ -168,24 +168,38 @@ def test_log_filters_and_copies(qtbot: QtBot, window: MainWindow) -> None:
     assert log.visible_lines(selected_only=False) == []
 
 
-def test_death_save_with_a_typed_natural_20(qtbot: QtBot, window: MainWindow) -> None:
-    start(window, qtbot)
+def turn_before(window: MainWindow, creature_id: str) -> None:
+    """Pass turns until the creature right before ``creature_id`` in the order acts."""
     session = window.combat.session
-    order = [s.creature_id for s in session.state.order]
-    while session.state.current.creature_id != "c-cleric":
+    while True:
+        state = session.state
+        upcoming = state.order[(state.turn_index + 1) % len(state.order)].creature_id
+        if upcoming == creature_id:
+            return
         window.combat.initiative.next_turn()
-    panel, actions = window.combat.panel, window.combat.actions
+
+
+def test_death_save_typed_before_the_dying_creature_s_turn(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    start(window, qtbot)
+    session, actions = window.combat.session, window.combat.actions
+    panel = window.combat.panel
     select(window, "c-cleric")
     panel.amount.setValue(12)
     click(qtbot, panel.damage_button)
     assert session.encounter.creature("c-cleric").hp == 0
-    for _ in order:  # round the table back to the cleric, whose save is now due
-        window.combat.initiative.next_turn()
-    assert actions.save_button.isVisible()
+    turn_before(window, "c-cleric")
+    assert actions.save_die.isVisible()
+    assert actions.save_label.text() == "<b>Cleric</b> is dying: death save as its turn starts"
     actions.save_die.setValue(20)
-    click(qtbot, actions.save_button)
-    assert session.encounter.creature("c-cleric").hp == 1
-    assert not actions.save_button.isVisible()
+    before = session.encounter
+    click(qtbot, actions.end_button)
+    assert session.state.current.creature_id == "c-cleric"
+    assert session.encounter.creature("c-cleric").hp == 1  # a natural 20: 1 hit point
+    assert not actions.save_die.isVisible()
+    window.undo_stack.undo()  # the turn change and the save are one step
+    assert session.encounter == before
 
 
 def test_layout_is_remembered(qtbot: QtBot, settings: QSettings) -> None:
@@ -281,15 +295,18 @@ def test_bloodied_brink_two_failed_saves_then_the_sentence(
     window.combat.panel.amount.setValue(12)
     click(qtbot, window.combat.panel.damage_button)
     assert session.encounter.creature("c-cleric").hp == 0
-    for _ in range(2):  # two turns of the cleric, each with a failed save (a typed 5)
-        window.combat.initiative.next_turn()
-        while session.state.current.creature_id != "c-cleric":
-            window.combat.initiative.next_turn()
+    for _ in range(2):  # two turns of the cleric, each starting with a failed save (a typed 5)
+        turn_before(window, "c-cleric")
         actions.save_die.setValue(5)
-        click(qtbot, actions.save_button)
+        window.combat.initiative.next_turn()
     assert session.state.combatant("c-cleric").death.brink
     brink = actions.brink
-    assert brink.isVisible() and not actions.save_button.isVisible()
+    assert brink.isVisible()
+    window.combat.initiative.next_turn()  # the Brink pauses initiative until the choice
+    assert session.state.current.creature_id == "c-cleric"
+    assert window.statusBar().currentMessage() == (
+        "Not allowed: initiative is paused: Cleric must choose on the Brink"
+    )
     brink.d20.setValue(15)
     brink.wis_bonus.setValue(1)
     click(qtbot, brink.buttons[BrinkOption.SENTENCE])

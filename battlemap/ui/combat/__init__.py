@@ -60,6 +60,7 @@ def install(window: QMainWindow) -> CombatUi:
     dialog = AttackDialog(session, scene, library, window)
     contest = ContestDialog(session, scene, window)
     actions = ActionsDock(session, scene, initiative.next_action, dialog.open_for, contest.open_for)
+    initiative.death_save_d20 = actions.typed_death_save
     log = LogDock(session)
     left, bottom = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
     window.addDockWidget(left, initiative)

@@ -30,10 +30,11 @@ from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import economy, movement
-from battlemap.rules.death import death_save, stabilize
+from battlemap.rules.death import stabilize
 from battlemap.rules.enums import ActionCost, ActionKind
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.schema import ActionDef, Ruleset
+from battlemap.rules.turn_steps import death_save_due
 from battlemap.ui.combat.brink_box import BrinkBox
 from battlemap.ui.combat.contest_dialog import CONTEST_KINDS
 from battlemap.ui.combat.session import CombatSession, EngineStep
@@ -99,16 +100,19 @@ class ActionsDock(QDockWidget):
         layout.addWidget(self.grid_widget)
 
         saves = QHBoxLayout()
-        self.save_button = QPushButton("Death save")
-        self.save_button.setToolTip("Roll the death saving throw due at the start of this turn")
-        self.save_button.clicked.connect(self.death_save)
+        self.save_label = QLabel()
+        self.save_label.setWordWrap(True)
         self.save_die = QSpinBox()
         self.save_die.setRange(0, 20)
         self.save_die.setSpecialValueText("app rolls")
-        self.save_die.setToolTip("Type the d20 rolled at the table, or leave 'app rolls'")
-        saves.addWidget(self.save_button)
+        self.save_die.setToolTip(
+            "The next creature is dying: type the d20 of its death save as rolled at the table"
+            " before ending this turn, or leave 'app rolls'"
+        )
+        saves.addWidget(self.save_label, 1)
         saves.addWidget(self.save_die)
         layout.addLayout(saves)
+        self._saver: EntityId | None = None
         self.brink = BrinkBox(session)
         layout.addWidget(self.brink)
         ready_row = QHBoxLayout()
@@ -157,7 +161,7 @@ class ActionsDock(QDockWidget):
         if state is None or creature_id is None or ruleset is None:
             self.heading.setText("No one's turn")
             self.economy.setText("Start a combat and begin round 1 to act.")
-            self.save_button.setVisible(False)
+            self.save_label.setVisible(False)
             self.save_die.setVisible(False)
             self.brink.setVisible(False)
             self.trigger.setVisible(False)
@@ -193,12 +197,28 @@ class ActionsDock(QDockWidget):
         attack = self.buttons.get("attack")
         self.attack_action.setEnabled(attack is not None and attack.isEnabled())
         self.end_button.setEnabled(True)
-        creature = self.session.encounter.creature(creature_id)
-        combatant = state.combatant(creature_id)
-        due = creature.hp == 0 and not combatant.death.stable and not combatant.death.dead
-        self.save_button.setVisible(due and not combatant.death.brink)
-        self.save_die.setVisible(due and not combatant.death.brink)
+        self._show_next_save(state)
         self.brink.show_for(state, ruleset, creature_id)
+
+    def _show_next_save(self, state: CombatState) -> None:
+        """Offer to type the death save of the next creature when it is dying: the engine
+        makes that save as its turn starts (``turn_steps.next_turn``)."""
+        order = state.order
+        upcoming = order[(state.turn_index + 1) % len(order)].creature_id if order else None
+        due = upcoming is not None and death_save_due(self.session.encounter, state, upcoming)
+        if upcoming != self._saver:
+            self._saver = upcoming
+            self.save_die.setValue(0)  # a typed die belongs to one creature's save
+        self.save_label.setVisible(due)
+        self.save_die.setVisible(due)
+        if due and upcoming is not None:
+            self.save_label.setText(
+                f"<b>{self.session.name(upcoming)}</b> is dying: death save as its turn starts"
+            )
+
+    def typed_death_save(self) -> int | None:
+        """The d20 typed for the next creature's death save, or None (the app rolls)."""
+        return self.save_die.value() or None if self.save_die.isVisibleTo(self) else None
 
     def _rebuild_buttons(self, shown: dict[str, ActionDef]) -> None:
         """One button per action, two columns (only when the ruleset's list changes)."""
@@ -302,23 +322,6 @@ class ActionsDock(QDockWidget):
                 readied_action=readied,
             ),
         )
-
-    def death_save(self) -> None:
-        creature_id = self.current()
-        if creature_id is None:
-            return
-        typed = self.save_die.value() or None
-        applied = self.session.apply(
-            f"{self.session.name(creature_id)}: death save",
-            lambda e, c, r: death_save(e, c, r, creature_id, d20=typed),  # type: ignore[arg-type]
-        )
-        if applied is not None:
-            result = applied.result
-            self.session.reported.emit(
-                f"Death save {result.natural}: {result.effect}"
-                f" ({result.successes} successes, {result.failures} failures)"
-            )
-        self.save_die.setValue(0)
 
 
 def _probe_stabilize(

@@ -9,6 +9,8 @@ engine call and one undo step (``CombatSession``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QDropEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
@@ -32,7 +34,7 @@ from PySide6.QtWidgets import (
 from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules import initiative, turns
+from battlemap.rules import initiative, turn_steps, turns
 from battlemap.rules.enums import InitiativeMode
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession, Outcome
@@ -97,6 +99,8 @@ class InitiativeDock(QDockWidget):
         self.setObjectName("initiative-dock")
         self.session = session
         self.scene = scene
+        self.death_save_d20: Callable[[], int | None] | None = None
+        """Where Next turn reads a death save typed for the next creature (the Actions dock)."""
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -362,7 +366,24 @@ class InitiativeDock(QDockWidget):
         self.session.step("Begin combat", turns.begin_combat)
 
     def next_turn(self) -> None:
-        self.session.step(NEXT_TURN_TEXT, turns.end_turn)
+        """End the turn and start the next; the death save the next creature owes (typed in
+        the Actions dock, else rolled) is part of the same undo step."""
+        state = self.session.state
+        if state is None or not state.started:
+            self.session.refused.emit("the combat hasn't begun")
+            return
+        typed = self.death_save_d20() if self.death_save_d20 is not None else None
+        applied = self.session.apply(
+            NEXT_TURN_TEXT,
+            lambda e, c, r: turn_steps.next_turn(e, c, r, death_save_d20=typed),  # type: ignore[arg-type]
+        )
+        save = applied.result.death_save if applied is not None else None
+        if applied is not None and save is not None:
+            who = self.session.name(applied.result.started)
+            self.session.reported.emit(
+                f"{who}'s death save: {save.natural} ({save.effect});"
+                f" {save.successes} successes, {save.failures} failures"
+            )
 
     def previous_turn(self) -> None:
         """Go back one turn by undoing the last turn change, if it is the last step."""
