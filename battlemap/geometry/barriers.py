@@ -26,8 +26,8 @@ coordinates) is taken not to lie exactly on a traced line: a line passing within
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
@@ -50,6 +50,14 @@ _CHUNK_CELLS = 12.0
 _LATTICE = 4
 """Wall ends on multiples of 1/_LATTICE cells are found exactly on traced lines."""
 _KEY_SPAN = 1 << 20
+_LAST_ROUND_PIECES = 1024
+"""When this few pieces are left untraced, they are traced together in one last round."""
+_SURE_BATCH = 256
+"""Batches smaller than this go straight to shapely (numpy's per-call cost would dominate)."""
+_GRID_LIMIT = 1 << 18
+"""Grid lines and units beyond this many cells from the origin are left to shapely."""
+_GRID_TABLE_CELLS = 1 << 24
+"""Largest table of covered grid-line units (larger maps leave every line to shapely)."""
 
 
 def _unique_points(points: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
@@ -127,6 +135,8 @@ class BarrierSet:
         self._sided_keys: NDArray[np.int64] = np.empty(0, dtype=np.int64)
         self._odd: NDArray[np.intp] = np.empty(0, dtype=np.intp)
         self._odd_tree: STRtree | None = None
+        self._grid_units: tuple[_GridUnits | None, _GridUnits | None] = (None, None)
+        self._odd_cells: tuple[int, int, NDArray[np.bool_]] | None = None
         if len(coords):
             self._union = shapely.MultiLineString(list(self.geoms))
             shapely.prepare(self._union)
@@ -138,6 +148,7 @@ class BarrierSet:
             self._coarse = next(q for q in (1, 2, 4) if not np.any(fine % (_LATTICE // q)))
             self._coarse_keys = np.unique(_lattice_keys(fine // (_LATTICE // self._coarse)))
             self._sided_keys = self._lattice_sided_keys(coords)
+        self._grid_units = (_grid_units(coords, axis=0), _grid_units(coords, axis=1))
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -157,6 +168,7 @@ class BarrierSet:
         odd = np.flatnonzero(~on)
         self._odd = odd
         self._odd_tree = STRtree(self.geoms[odd]) if len(odd) else None
+        self._odd_cells = self._odd_cell_table()
         ends = np.rint(scaled[on]).astype(np.int64)
         a, d = ends[:, 0, :], ends[:, 1, :] - ends[:, 0, :]
         g = np.gcd(np.abs(d[:, 0]), np.abs(d[:, 1]))
@@ -194,18 +206,56 @@ class BarrierSet:
             slot = np.minimum(np.searchsorted(self._sided_keys, keys), len(self._sided_keys) - 1)
             result[lattice] = self._sided_keys[slot] == keys
         if self._odd_tree is not None and len(lattice):
+            near = lattice[self._near_odd(points[lattice])]
             point_idx, wall_idx = self._odd_tree.query(
-                shapely.points(points[lattice]), predicate="intersects"
+                shapely.points(points[near]), predicate="intersects"
             )
             ends = self.coords[self._odd[wall_idx]]
-            at = points[lattice][point_idx]
+            at = points[near][point_idx]
             middle = ~(np.all(ends[:, 0] == at, axis=1) | np.all(ends[:, 1] == at, axis=1))
-            result[lattice[point_idx[middle]]] = True
+            result[near[point_idx[middle]]] = True
         rest = np.ones(len(points), dtype=bool)
         rest[lattice] = False
         if rest.any():
             result[rest] = self._inside_walls_by_index(points[rest])
         return result
+
+    def _near_odd(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Points whose grid cell meets the bounding box of an off-lattice wall (only these
+        can lie on one); all points when there is no table."""
+        table = self._odd_cells
+        if table is None:
+            return np.ones(len(points), dtype=bool)
+        x0, y0, cells = table
+        cx = np.floor(points[:, 0]) - x0
+        cy = np.floor(points[:, 1]) - y0
+        inside = (cx >= 0) & (cx < cells.shape[1]) & (cy >= 0) & (cy < cells.shape[0])
+        near = np.zeros(len(points), dtype=bool)
+        near[inside] = cells[cy[inside].astype(np.intp), cx[inside].astype(np.intp)]
+        return near
+
+    def _odd_cell_table(self) -> tuple[int, int, NDArray[np.bool_]] | None:
+        """Grid cells (from the origin ``(x0, y0)``) that an off-lattice wall's closed bounding
+        box meets; None when there are none or the table would be too large."""
+        if len(self._odd) == 0:
+            return None
+        odd = self.coords[self._odd]
+        lo = np.floor(odd.min(axis=1))
+        hi = np.floor(odd.max(axis=1))
+        if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
+            return None
+        x0, y0 = int(lo[:, 0].min()), int(lo[:, 1].min())
+        width, height = int(hi[:, 0].max()) - x0 + 1, int(hi[:, 1].max()) - y0 + 1
+        if width * height > _GRID_TABLE_CELLS:
+            return None
+        cells = np.zeros((height, width), dtype=bool)
+        for (ax, ay), (bx, by) in zip(
+            (lo - (x0, y0)).astype(np.intp).tolist(),
+            (hi - (x0, y0)).astype(np.intp).tolist(),
+            strict=True,
+        ):
+            cells[ay : by + 1, ax : bx + 1] = True
+        return x0, y0, cells
 
     def _inside_walls_by_index(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
         """``inside_walls`` for any points, through the spatial index."""
@@ -250,11 +300,16 @@ class BarrierSet:
         spans = np.stack([start + step * pieces[:, 1:2], start + step * pieces[:, 2:3]], axis=1)
         by_rank = np.argsort(rank.astype(np.int16), kind="stable")
         bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
-        for lo, hi in itertools.pairwise(bounds.tolist()):
-            chosen = by_rank[lo:hi]
-            chosen = chosen[~blocked[owner[chosen]]]
+        for lo in bounds[:-1].tolist():
+            rest = by_rank[lo:]
+            rest = rest[~blocked[owner[rest]]]
+            # Few pieces left: trace them all in one round (a round costs more than a piece).
+            last_round = len(rest) <= _LAST_ROUND_PIECES
+            chosen = rest if last_round else rest[rank[rest] == rank[by_rank[lo]]]
             if len(chosen):
                 blocked[owner[chosen[self._two_sided(spans[chosen])]]] = True
+            if last_round:
+                break
         result[todo] = blocked
         return result
 
@@ -312,10 +367,58 @@ class BarrierSet:
         if len(lines) == 0:
             return both
         left, right, _ = _shift_and_trim(lines, 0.0, SIDE_SHIFT)
-        todo = np.flatnonzero(shapely.intersects(self._union, line_array(left)))
-        todo = todo[shapely.intersects(self._union, line_array(right[todo]))]
-        both[todo] = True
+        n = len(lines)
+        if n >= _SURE_BATCH:
+            # Settle the plain crossings of grid-line walls in numpy; shapely gets the rest.
+            sure_left, sure_right = self._surely_crosses_grid(left, right)
+        else:
+            sure_left = sure_right = np.zeros(n, dtype=bool)
+        hits_left = sure_left.copy()
+        ask = np.flatnonzero(~sure_left)
+        hits_left[ask] = shapely.intersects(self._union, line_array(left[ask]))
+        todo = np.flatnonzero(hits_left)
+        ask = todo[~sure_right[todo]]
+        hits_right = sure_right.copy()
+        hits_right[ask] = shapely.intersects(self._union, line_array(right[ask]))
+        both[todo[hits_right[todo]]] = True
         return both
+
+    def _surely_crosses_grid(
+        self, left: Lines, right: Lines
+    ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """Which of the ``left`` lines, and of their twins in ``right``, certainly meet a wall:
+        they cross an integer grid line ``x = X`` (or ``y = Y``) strictly inside a unit
+        ``[j, j + 1]`` of it that one wall covers whole. A twin is only tried on the grid
+        lines where its ``left`` line was found to cross.
+
+        Conservative: the crossing must clear the line's ends and the unit's ends by a margin
+        far above the floating-point error, so shapely's exact answer is then True too; a
+        False here only means "ask shapely".
+        """
+        sure_left = np.zeros(len(left), dtype=bool)
+        sure_right = np.zeros(len(left), dtype=bool)
+        if len(left) == 0:
+            return sure_left, sure_right
+        margin = 1e-9 * max(1.0, float(np.abs(left).max()), float(np.abs(right).max()))
+        for axis, units in enumerate(self._grid_units):
+            if units is None:
+                continue
+            a, b = left[:, 0, axis], left[:, 1, axis]
+            # Candidates: the grid lines with walls strictly between the line's ends.
+            first = np.searchsorted(units.lines_at, np.minimum(a, b) + margin, side="right")
+            last = np.searchsorted(units.lines_at, np.maximum(a, b) - margin, side="left")
+            count = np.maximum(last - first, 0)
+            total = int(count.sum())
+            if total == 0:
+                continue
+            which = np.repeat(np.arange(len(left)), count)
+            k = np.arange(total) - np.repeat(np.cumsum(count) - count - first, count)
+            at = units.lines_at[k]
+            found = units.crossed(left[which], at, axis, margin)
+            which, at = which[found], at[found]
+            sure_left[which] = True
+            sure_right[which[units.crossed(right[which], at, axis, margin)]] = True
+        return sure_left, sure_right
 
     def _ends_on(self, lines: Lines) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
         """(line index, parameter t in (0, 1)) for every lattice wall end strictly inside a
@@ -396,6 +499,75 @@ class BarrierSet:
             chosen = min(both) if both else min(left_by_piece[p] | right_walls)
             return self.ids[chosen]
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class _GridUnits:
+    """Which unit stretches ``[j, j + 1]`` of the integer grid lines ``coord[axis] = X`` one
+    wall segment along that line covers whole: ``covered[(X - at0) * n_unit + j - unit0]``."""
+
+    at0: int
+    n_at: int
+    unit0: int
+    n_unit: int
+    covered: NDArray[np.bool_]
+    lines_at: NDArray[np.float64]
+    """The distinct ``X`` with a covered unit, sorted."""
+
+    def crossed(
+        self, lines: Lines, at: NDArray[np.float64], axis: int, margin: float
+    ) -> NDArray[np.bool_]:
+        """Whether each line crosses its grid line ``coord[axis] = at`` strictly inside a
+        covered unit, by more than ``margin`` from the line's ends and the unit's ends."""
+        a, b = lines[:, 0, axis], lines[:, 1, axis]
+        inside = (np.minimum(a, b) + margin < at) & (at < np.maximum(a, b) - margin)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = (at - a) / (b - a)
+        p, q = lines[:, 0, 1 - axis], lines[:, 1, 1 - axis]
+        other = p + t * (q - p)
+        unit = np.floor(other)
+        clear = (
+            inside
+            & (other - unit > margin)
+            & (unit + 1 - other > margin)
+            & (unit >= self.unit0)
+            & (unit < self.unit0 + self.n_unit)
+        )
+        slot = np.where(clear, (at - self.at0) * self.n_unit + (unit - self.unit0), 0)
+        return clear & self.covered[slot.astype(np.intp)]
+
+
+def _grid_units(coords: NDArray[np.float64], axis: int) -> _GridUnits | None:
+    """The grid-line units walls cover along ``axis`` (None: none, or too wide a map)."""
+    if len(coords) == 0:
+        return None
+    at = coords[:, 0, axis]
+    along = coords[:, :, 1 - axis]
+    lo = np.ceil(along.min(axis=1))
+    hi = np.floor(along.max(axis=1))
+    on_grid = (
+        (coords[:, 1, axis] == at)
+        & (at == np.round(at))
+        & (np.abs(at) < _GRID_LIMIT)
+        & (np.abs(lo) < _GRID_LIMIT)
+        & (np.abs(hi) < _GRID_LIMIT)
+        & (hi - lo >= 1)
+    )
+    if not on_grid.any():
+        return None
+    at, lo, hi = at[on_grid], lo[on_grid], hi[on_grid]
+    at0, unit0 = int(at.min()), int(lo.min())
+    n_at, n_unit = int(at.max()) - at0 + 1, int(hi.max()) - unit0
+    if n_at * n_unit > _GRID_TABLE_CELLS:
+        return None
+    count = (hi - lo).astype(np.intp)
+    which = np.repeat(np.arange(len(at)), count)
+    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    covered = np.zeros(n_at * n_unit, dtype=bool)
+    covered[
+        (at[which] - at0).astype(np.intp) * n_unit + (lo[which] + k - unit0).astype(np.intp)
+    ] = True
+    return _GridUnits(at0, n_at, unit0, n_unit, covered, np.unique(at))
 
 
 def _trimmed(lines: Lines, trim: float) -> Lines:

@@ -154,6 +154,7 @@ class _Query:
     attacker_id: EntityId | None
     centre: PointXY
     squares: list[Space]
+    target_centre: PointXY
 
 
 def cover(index: MapIndex, attacker: Body, target: Body, creatures: Sequence[Body]) -> CoverResult:
@@ -168,7 +169,14 @@ def cover_to_many(
     space = attacker.space
     origins = _corner_points(space)
     centre = space.centre
-    queries = [_Query(origins, space, t, attacker.id, centre, t.space.squares()) for t in targets]
+    queries = []
+    for t in targets:
+        target_space = t.space
+        queries.append(
+            _Query(
+                origins, space, t, attacker.id, centre, target_space.squares(), target_space.centre
+            )
+        )
     return _solve(index, queries, creatures)
 
 
@@ -181,20 +189,23 @@ def cover_all_pairs(
     """
     queries = []
     keys = []
-    squares = {id(c): c.space.squares() for c in creatures}
-    for attacker in creatures:
-        origins = _corner_points(attacker.space)
-        for target in creatures:
+    spaces = [c.space for c in creatures]
+    squares = [space.squares() for space in spaces]
+    centres = [space.centre for space in spaces]
+    for ai, attacker in enumerate(creatures):
+        origins = _corner_points(spaces[ai])
+        for ti, target in enumerate(creatures):
             if target is attacker:
                 continue
             queries.append(
                 _Query(
                     origins,
-                    attacker.space,
+                    spaces[ai],
                     target,
                     attacker.id,
-                    attacker.space.centre,
-                    squares[id(target)],
+                    centres[ai],
+                    squares[ti],
+                    centres[ti],
                 )
             )
             keys.append((attacker.id, target.id))
@@ -204,21 +215,48 @@ def cover_all_pairs(
 def _canonical_unique(
     lines: NDArray[np.float64],
 ) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
-    """The distinct lines, each with its ends in a fixed order, and where each input went."""
+    """The distinct lines, each with its ends in a fixed order, and where each input went.
+
+    Lines are grouped by a 64-bit hash of their coordinates' bits, sorted; every group is
+    checked to hold one line only (on a clash, the exact byte-wise ``np.unique`` decides).
+    """
     start, end = lines[:, 0, :], lines[:, 1, :]
     swap = (start[:, 0] > end[:, 0]) | ((start[:, 0] == end[:, 0]) & (start[:, 1] > end[:, 1]))
     ordered = np.where(swap[:, None, None], lines[:, ::-1, :], lines)
     flat = np.ascontiguousarray(ordered.reshape(len(lines), 4))
-    rows = flat.view(np.dtype((np.void, flat.dtype.itemsize * 4))).ravel()
-    _, first, back = np.unique(rows, return_index=True, return_inverse=True)
-    return ordered[first], np.asarray(back.ravel(), dtype=np.intp)
+    bits = flat.view(np.uint64)
+    mixed = bits * _HASH_FACTORS
+    hashes = (
+        mixed[:, 0] ^ (mixed[:, 1] >> np.uint64(7)) ^ mixed[:, 2] ^ (mixed[:, 3] >> np.uint64(13))
+    )
+    order = np.argsort(hashes)
+    sorted_hashes = hashes[order]
+    new = np.r_[True, sorted_hashes[1:] != sorted_hashes[:-1]]
+    sorted_rows = bits[order]
+    if np.any(~new[1:] & np.any(sorted_rows[1:] != sorted_rows[:-1], axis=1)):
+        rows = flat.view(np.dtype((np.void, flat.dtype.itemsize * 4))).ravel()
+        _, first, back = np.unique(rows, return_index=True, return_inverse=True)
+        return ordered[first], np.asarray(back.ravel(), dtype=np.intp)
+    back = np.empty(len(lines), dtype=np.intp)
+    back[order] = np.cumsum(new) - 1
+    return ordered[order[new]], back
+
+
+_HASH_FACTORS = np.array(
+    [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5],
+    dtype=np.uint64,
+)
+"""Odd multipliers that spread a line's coordinate bits over its hash."""
 
 
 def cover_from_point(
     index: MapIndex, origin: PointXY, target: Body, creatures: Sequence[Body]
 ) -> CoverResult:
     """Cover of ``target`` against an effect whose point of origin is ``origin`` (cells)."""
-    query = _Query([origin], None, target, None, origin, target.space.squares())
+    target_space = target.space
+    query = _Query(
+        [origin], None, target, None, origin, target_space.squares(), target_space.centre
+    )
     return _solve(index, [query], creatures)[0]
 
 
@@ -270,9 +308,7 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
     corner_arr = np.asarray(corner_rows, dtype=np.float64).reshape(-1, 2)
     square_centre_arr = np.asarray(square_centre_rows, dtype=np.float64).reshape(-1, 2)
     origin_centres = np.asarray([q.centre for q in queries], dtype=np.float64).reshape(-1, 2)
-    target_centres = np.asarray([q.target.space.centre for q in queries], dtype=np.float64).reshape(
-        -1, 2
-    )
+    target_centres = np.asarray([q.target_centre for q in queries], dtype=np.float64).reshape(-1, 2)
     start_arr = np.concatenate([origin_arr[origin_at[line_query] + o], origin_centres])
     end_arr = np.concatenate([corner_arr[square_at[line_query] + r], target_centres])
     start_home = np.concatenate([home_arr[origin_at[line_query] + o], origin_centres])
@@ -296,8 +332,8 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
     wall_lines = lines.copy()
     walls = index.cover_walls_and_windows
     if len(walls):
-        on_start = walls.inside_walls(start_arr)
-        on_end = walls.inside_walls(end_arr)
+        on_either = walls.inside_walls(np.concatenate([start_arr, end_arr]))
+        on_start, on_end = on_either[: len(start_arr)], on_either[len(start_arr) :]
         if on_start.any():
             wall_lines[on_start, 0] = _nudged(start_arr[on_start], start_home[on_start])
         if on_end.any():
