@@ -1,7 +1,8 @@
 """The map's drawn features in a scene, updated item by item rather than rebuilt.
 
-Both the DM's and the players' scenes keep one ``MapLayer``. A change to one wall replaces
-that wall's item only, so drawing on a map with thousands of walls stays instant.
+Both the DM's and the players' scenes keep one ``MapLayer``. A change to one obstacle or
+terrain region replaces that feature's item only; all walls share one item, restroked when
+any wall changes, so drawing and redrawing a map with thousands of walls stays quick.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 from battlemap.model.features import Obstacle, TerrainRegion, Wall
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
-from battlemap.ui.map_items import GridItem, obstacle_item, terrain_item, wall_item
+from battlemap.ui.map_items import GridItem, WallsItem, obstacle_item, terrain_item
 
-Feature = Wall | Obstacle | TerrainRegion
+Feature = Obstacle | TerrainRegion
 
 
 class MapLayer:
@@ -23,6 +24,9 @@ class MapLayer:
         self.scene = scene
         self.tooltips = tooltips
         self.grid_item: GridItem | None = None
+        self.walls_item = WallsItem()
+        scene.addItem(self.walls_item)
+        self._walls: tuple[Wall, ...] = ()
         self._features: dict[EntityId, tuple[Feature, QGraphicsItem]] = {}
 
     def sync(
@@ -39,10 +43,12 @@ class MapLayer:
                 self.scene.removeItem(self.grid_item)
             self.grid_item = GridItem(grid, paper=paper)
             self.scene.addItem(self.grid_item)
+        if tuple(walls) != self._walls:
+            self._walls = tuple(walls)
+            self.walls_item.set_walls(self._walls)
         builders: list[tuple[Sequence[Feature], Callable[..., QGraphicsItem]]] = [
             (terrain, terrain_item),
             (obstacles, obstacle_item),
-            (walls, wall_item),
         ]
         wanted: dict[EntityId, Feature] = {}
         for features, _ in builders:
@@ -61,5 +67,6 @@ class MapLayer:
                     self._features[feature.id] = (feature, item)
 
     def item_for(self, feature_id: EntityId) -> QGraphicsItem | None:
+        """The item drawing an obstacle or terrain region (walls share ``walls_item``)."""
         entry = self._features.get(feature_id)
         return entry[1] if entry else None

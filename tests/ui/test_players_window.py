@@ -150,16 +150,21 @@ def test_players_see_the_map_image(window: MainWindow, qtbot: QtBot) -> None:
     assert colour_at(window, 10.5, 6.5) == QColor("#2e8b57")
 
 
-def test_editing_one_wall_keeps_the_other_items(window: MainWindow) -> None:
-    from battlemap.model import Wall
+def test_editing_one_feature_keeps_the_other_items(window: MainWindow) -> None:
+    from battlemap.model import Obstacle, Wall
     from battlemap.model.document import ReplaceEncounterField
 
-    first, second = Wall(a=(1, 1), b=(1, 4)), Wall(a=(2, 1), b=(2, 4))
-    window.document.apply(ReplaceEncounterField("walls", (), (first,)))
-    first_item = window.scene.map_layer.item_for(first.id)
-    window.document.apply(ReplaceEncounterField("walls", (first,), (first, second)))
-    assert window.scene.map_layer.item_for(first.id) is first_item
-    assert window.scene.map_layer.item_for(second.id) is not None
-    window.document.apply(ReplaceEncounterField("walls", (first, second), (second,)))
-    assert window.scene.map_layer.item_for(first.id) is None
-    assert first_item.scene() is None
+    table = Obstacle(points=[(1, 1), (2, 1), (2, 2)])
+    pillar = Obstacle(points=[(5, 5), (6, 5), (6, 6)])
+    window.document.apply(ReplaceEncounterField("obstacles", (), (table,)))
+    table_item = window.scene.map_layer.item_for(table.id)
+    window.document.apply(ReplaceEncounterField("obstacles", (table,), (table, pillar)))
+    assert window.scene.map_layer.item_for(table.id) is table_item
+    window.document.apply(ReplaceEncounterField("obstacles", (table, pillar), (pillar,)))
+    assert window.scene.map_layer.item_for(table.id) is None
+    assert table_item is not None and table_item.scene() is None
+    wall = Wall(a=(1, 1), b=(1, 4))
+    window.document.apply(ReplaceEncounterField("walls", (), (wall,)))
+    walls_item = window.scene.map_layer.walls_item
+    assert list(walls_item.walls) == [wall.id]
+    assert walls_item.boundingRect().contains(64, 2 * 64)

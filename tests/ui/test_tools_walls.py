@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGraphicsLineItem, QRadioButton
+from PySide6.QtWidgets import QRadioButton
 
-from battlemap.model import WallKind
+from battlemap.model import Wall, WallKind
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.map_items import wall_line, wall_pen
 from tests.ui.tool_input import RIGHT, click, double_click, hover, key
 
 
-def wall_items(window: MainWindow) -> dict[str, QGraphicsLineItem]:
-    return {
-        item.data(0): item
-        for item in window.scene.items()
-        if isinstance(item, QGraphicsLineItem) and item.data(0)
-    }
+def wall_items(window: MainWindow) -> dict[str, Wall]:
+    """The walls the scene draws (all walls share one item), by id."""
+    return dict(window.scene.map_layer.walls_item.walls)
 
 
 def test_three_clicks_and_a_double_click_draw_two_snapped_walls(window: MainWindow) -> None:
@@ -31,7 +29,7 @@ def test_three_clicks_and_a_double_click_draw_two_snapped_walls(window: MainWind
     assert all(w.kind is WallKind.WALL for w in walls)
     on_screen = wall_items(window)
     assert set(on_screen) == {w.id for w in walls}
-    line = on_screen[walls[1].id].line()
+    line = wall_line(on_screen[walls[1].id])
     assert (line.x1(), line.y1(), line.x2(), line.y2()) == (11 * 64, 64, 11 * 64, 4 * 64)
     assert window.undo_stack.count() == 1
     assert window.undo_stack.undoText() == "Draw 2 walls"
@@ -117,7 +115,7 @@ def test_double_click_on_a_door_toggles_it_with_the_select_tool(window: MainWind
     double_click(view, 8.5, 2.05)
     (door,) = window.document.encounter.walls
     assert door.open
-    assert wall_items(window)[door.id].pen().style() == Qt.PenStyle.DashLine  # drawn open
+    assert wall_pen(wall_items(window)[door.id]).style() == Qt.PenStyle.DashLine  # drawn open
     assert "Door open" in window.tools.hint_label.text()
     double_click(view, 8.5, 1.95)
     assert not window.document.encounter.walls[0].open

@@ -24,7 +24,7 @@ WALL_COLOURS = {
     WallKind.WINDOW: style.WINDOW,
 }
 WALL_WIDTH = {WallKind.WALL: 6.0, WallKind.DOOR: 10.0, WallKind.WINDOW: 6.0}
-"""Scene units, the same as the finished walls (``map_items.wall_item``)."""
+"""Scene units, the same as the finished walls (``map_items.wall_pen``)."""
 
 
 class WallTool(ChainTool):
