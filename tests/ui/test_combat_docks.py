@@ -281,9 +281,8 @@ def test_surprise_marked_by_hand_and_rolled(qtbot: QtBot, window: MainWindow) ->
     assert not initiative.surprised.isVisible()  # surprise is set before round 1
 
 
-def test_bloodied_brink_two_failed_saves_then_the_sentence(
-    qtbot: QtBot, window: MainWindow
-) -> None:
+def to_the_brink(qtbot: QtBot, window: MainWindow) -> None:
+    """bloodied-brink: the Cleric drops to 0 and fails two death saves (typed 5s)."""
     push(
         window.undo_stack,
         window.document,
@@ -300,6 +299,13 @@ def test_bloodied_brink_two_failed_saves_then_the_sentence(
         actions.save_die.setValue(5)
         window.combat.initiative.next_turn()
     assert session.state.combatant("c-cleric").death.brink
+
+
+def test_bloodied_brink_two_failed_saves_then_the_sentence(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    to_the_brink(qtbot, window)
+    session, actions = window.combat.session, window.combat.actions
     brink = actions.brink
     assert brink.isVisible()
     window.combat.initiative.next_turn()  # the Brink pauses initiative until the choice
@@ -400,3 +406,13 @@ def test_single_key_shortcuts_do_not_fire_while_typing(qtbot: QtBot, window: Mai
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key.Key_N)
     assert window.document.encounter.combat.turn_index == (before.turn_index + 1) % 3
+
+
+def test_last_breath_is_a_final_turn(qtbot: QtBot, window: MainWindow) -> None:
+    to_the_brink(qtbot, window)
+    session, brink = window.combat.session, window.combat.actions.brink
+    click(qtbot, brink.buttons[BrinkOption.LAST_BREATH])
+    assert brink.last_breath_note.isVisible()
+    assert not session.state.combatant("c-cleric").death.dead
+    window.combat.initiative.next_turn()
+    assert session.state.combatant("c-cleric").death.dead

@@ -1,17 +1,18 @@
-"""bloodied-brink's Brink of Death in the Actions dock: the three choices, and Last Breath's end.
+"""bloodied-brink's Brink of Death in the Actions dock: the three choices.
 
 Shown only for the creature whose turn it is when it stands on the Brink (or breathes its
-Last Breath). The engine (``death.brink_choice``, ``end_last_breath``) resolves each choice;
-the Sentence's Wisdom save takes a d20 typed from the table or rolled by the app.
+Last Breath, which ends with its turn: ``turn_steps.next_turn``). The engine
+(``death.brink_choice``) resolves each choice; the Sentence's Wisdom save takes a d20 typed
+from the table or rolled by the app.
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QPushButton, QSpinBox
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox
 
 from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
-from battlemap.rules.death import brink_choice, end_last_breath
+from battlemap.rules.death import brink_choice
 from battlemap.rules.enums import BrinkOption
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
@@ -57,9 +58,12 @@ class BrinkBox(QGroupBox):
             buttons.addWidget(button)
             self.buttons[option] = button
         form.addRow(buttons)
-        self.end_button = QPushButton("End Last Breath (the creature dies)")
-        self.end_button.clicked.connect(self.end_last_breath)
-        form.addRow(self.end_button)
+        self.last_breath_note = QLabel(
+            "<b>Last Breath</b>: a final full turn with an extra action; the creature dies"
+            " when this turn ends."
+        )
+        self.last_breath_note.setWordWrap(True)
+        form.addRow(self.last_breath_note)
         self.setVisible(False)
 
     def show_for(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> None:
@@ -72,7 +76,7 @@ class BrinkBox(QGroupBox):
             button.setVisible(death.brink and rules is not None and option in rules.options)
         for spin in (self.level, self.points, self.wis_bonus, self.d20):
             spin.setEnabled(death.brink)
-        self.end_button.setVisible(death.last_breath)
+        self.last_breath_note.setVisible(death.last_breath)
 
     def choose(self, option: BrinkOption) -> None:
         creature_id = self.creature_id
@@ -97,12 +101,3 @@ class BrinkBox(QGroupBox):
         if applied is not None and applied.events:
             self.session.reported.emit(applied.events[-1].text)
         self.d20.setValue(0)
-
-    def end_last_breath(self) -> None:
-        creature_id = self.creature_id
-        if creature_id is None:
-            return
-        self.session.apply(
-            f"{self.session.name(creature_id)}: Last Breath ends",
-            lambda e, c, r: end_last_breath(e, c, r, creature_id),  # type: ignore[arg-type]
-        )
