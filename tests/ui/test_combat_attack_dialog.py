@@ -240,3 +240,19 @@ def test_hyrule_group_member_acts_now(qtbot: QtBot, tmp_path: Path) -> None:
     select_row(other)
     qtbot.mouseClick(initiative.go_now_button, Qt.MouseButton.LeftButton)
     assert session.state.current.creature_id == other
+
+
+def test_stat_block_defense_text_is_read_by_the_engine_with_a_note(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = window_for(qtbot, tmp_path, "srd-5e")
+    window.library_dock.monsters["Gargoyle"] = GARGOYLE.model_copy(
+        update={
+            "damage_resistances": ("bludgeoning, piercing, and slashing from nonmagical attacks",)
+        }
+    )
+    dialog = window.combat.attack_dialog
+    dialog.open_for(target="c-garg")
+    assert dialog.resist.text() == "bludgeoning, piercing, slashing"
+    assert dialog.defense_notes.isVisibleTo(dialog)
+    assert "applied to every bludgeoning, piercing, slashing attack" in dialog.defense_notes.text()

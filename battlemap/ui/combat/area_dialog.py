@@ -32,8 +32,12 @@ from PySide6.QtWidgets import (
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
-from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE, find_statblock
-from battlemap.ui.combat.creature_panel import defenses_of
+from battlemap.rules.schema import Ruleset
+from battlemap.ui.combat.attack_dialog import (
+    DEFAULT_DAMAGE_TYPE,
+    find_statblock,
+    statblock_defenses,
+)
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
@@ -125,7 +129,7 @@ class AreaDialog(QDialog):
                 row.setToolTip("Checked: this creature saved")
                 self.targets.addItem(row)
 
-    def _area_targets(self) -> list[AreaTarget]:
+    def _area_targets(self, ruleset: Ruleset) -> list[AreaTarget]:
         encounter = self.session.encounter
         found = []
         for index in range(self.targets.count()):
@@ -138,7 +142,7 @@ class AreaDialog(QDialog):
                 AreaTarget(
                     creature_id=creature_id,
                     saved=row.checkState() == Qt.CheckState.Checked,
-                    defenses=defenses_of(block),
+                    defenses=statblock_defenses(block, ruleset)[0],
                 )
             )
         return found
@@ -148,7 +152,10 @@ class AreaDialog(QDialog):
         if not re.match(DICE_PATTERN, dice):
             self.outcome_label.setText("<b>Type damage dice such as 8d6 or 2d10+4.</b>")
             return
-        targets = self._area_targets()
+        ruleset = self.session.ruleset()
+        if ruleset is None:
+            return
+        targets = self._area_targets(ruleset)
         if not targets:
             self.outcome_label.setText("<b>Select the creatures caught, then Use selected.</b>")
             return

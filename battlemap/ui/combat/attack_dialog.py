@@ -58,7 +58,7 @@ from battlemap.rules.attacks import (
     make_attack,
     roll_mode,
 )
-from battlemap.rules.damage import DamageRoll, Defenses
+from battlemap.rules.damage import DamageRoll, Defenses, defenses_from_text
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.declarations import DeclarationsBox
@@ -95,6 +95,22 @@ def find_statblock(
         if name in library:
             return library[name]
     return None
+
+
+def statblock_defenses(
+    block: StatBlock | None, ruleset: Ruleset
+) -> tuple[Defenses, tuple[str, ...]]:
+    """A stat block's resistances, immunities and vulnerabilities as the ruleset's damage
+    types (the engine reads texts such as "bludgeoning, piercing, and slashing from
+    nonmagical attacks"), with notes on what it could not judge."""
+    if block is None:
+        return Defenses(), ()
+    return defenses_from_text(
+        ruleset,
+        resistances=block.damage_resistances,
+        immunities=block.damage_immunities,
+        vulnerabilities=block.damage_vulnerabilities,
+    )
 
 
 def _types(text: str) -> tuple[str, ...]:
@@ -216,6 +232,12 @@ class AttackDialog(QDialog):
             box.setPlaceholderText("damage types, comma-separated")
             defenses.addRow(label, box)
         damage.addLayout(defenses)
+        self.defense_notes = QLabel()
+        self.defense_notes.setWordWrap(True)
+        self.defense_notes.setTextFormat(Qt.TextFormat.RichText)
+        self.defense_notes.setToolTip("What the stat block says that the DM judges")
+        self.defense_notes.setVisible(False)
+        damage.addWidget(self.defense_notes)
         self.apply_button = QPushButton("Apply damage")
         self.apply_button.clicked.connect(self.apply_damage)
         damage.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
@@ -460,10 +482,16 @@ class AttackDialog(QDialog):
     def _fill_defenses(self) -> None:
         """The target's resistances, vulnerabilities and immunities from its stat block."""
         target_id = self.target_id()
+        ruleset = self.session.ruleset()
         block = self._statblock(target_id) if target_id is not None else None
-        self.resist.setText(", ".join(block.damage_resistances) if block else "")
-        self.vulnerable.setText(", ".join(block.damage_vulnerabilities) if block else "")
-        self.immune.setText(", ".join(block.damage_immunities) if block else "")
+        defenses, notes = (
+            statblock_defenses(block, ruleset) if ruleset is not None else (Defenses(), ())
+        )
+        self.resist.setText(", ".join(defenses.resistances))
+        self.vulnerable.setText(", ".join(defenses.vulnerabilities))
+        self.immune.setText(", ".join(defenses.immunities))
+        self.defense_notes.setText("<br>".join(notes))
+        self.defense_notes.setVisible(bool(notes))
 
     def _target_changed(self) -> None:
         self._fill_defenses()

@@ -35,7 +35,11 @@ from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
 from battlemap.rules.healing import grant_temp_hp, heal
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import effective_max_hp, is_bloodied
-from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE, find_statblock
+from battlemap.ui.combat.attack_dialog import (
+    DEFAULT_DAMAGE_TYPE,
+    find_statblock,
+    statblock_defenses,
+)
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, tone
 from battlemap.ui.map_scene import MapScene
@@ -53,17 +57,6 @@ EXPIRY_TEXT = {
     Expiry.END_OF_TURN: "until the end of {who}'s turn",
     Expiry.START_OF_GROUP_TURN: "until {who}'s group acts",
 }
-
-
-def defenses_of(block: StatBlock | None) -> Defenses:
-    """A stat block's resistances, vulnerabilities and immunities, lower-cased."""
-    if block is None:
-        return Defenses()
-    return Defenses(
-        resistances=tuple(t.lower() for t in block.damage_resistances),
-        vulnerabilities=tuple(t.lower() for t in block.damage_vulnerabilities),
-        immunities=tuple(t.lower() for t in block.damage_immunities),
-    )
 
 
 class CombatPanel(QGroupBox):
@@ -266,7 +259,9 @@ class CombatPanel(QGroupBox):
 
     def _defenses(self, creature_id: EntityId) -> Defenses:
         creature = self.session.encounter.creature(creature_id)
-        return defenses_of(find_statblock(creature, self.session.encounter, self.library))
+        block = find_statblock(creature, self.session.encounter, self.library)
+        ruleset = self.session.ruleset()
+        return statblock_defenses(block, ruleset)[0] if ruleset is not None else Defenses()
 
     def _hp_step(self, text: str, call: Callable[..., object]) -> None:
         creature_id = self._target()
