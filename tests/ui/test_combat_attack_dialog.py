@@ -256,3 +256,30 @@ def test_stat_block_defense_text_is_read_by_the_engine_with_a_note(
     assert dialog.resist.text() == "bludgeoning, piercing, slashing"
     assert dialog.defense_notes.isVisibleTo(dialog)
     assert "applied to every bludgeoning, piercing, slashing attack" in dialog.defense_notes.text()
+
+
+def test_srd_knock_out_chosen_after_the_hit(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_for(qtbot, tmp_path, "srd-5e")
+    dialog = window.combat.attack_dialog
+    dialog.open_for(target="c-bat")
+    dialog.d20[0].setValue(15)
+    qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
+    assert "HIT" in dialog.outcome_label.text()
+    assert dialog.declarations.knockout.isEnabled()
+    dialog.declarations.knockout.setChecked(True)  # decided as the damage is dealt
+    assert dialog.damage_box.isEnabled()  # the hit still waits for its damage
+    dialog.damage_spins[0].setValue(5)
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    bat = window.document.encounter.combat.combatant("c-bat")
+    assert window.document.encounter.creature("c-bat").hp == 0
+    assert not bat.death.dead and bat.has_condition("unconscious")
+
+
+def test_gms_den_knock_out_must_be_declared_before_the_roll(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_for(qtbot, tmp_path, "gms-den")
+    dialog = window.combat.attack_dialog
+    dialog.open_for(target="c-bat")
+    dialog.d20[0].setValue(15)
+    qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
+    assert "HIT" in dialog.outcome_label.text()
+    assert not dialog.declarations.knockout.isEnabled()

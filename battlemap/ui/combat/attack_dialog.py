@@ -55,6 +55,7 @@ from battlemap.rules.attacks import (
     RollMode,
     RollModeReport,
     armor_class,
+    knockout_declared_in_time,
     make_attack,
     roll_mode,
 )
@@ -189,6 +190,7 @@ class AttackDialog(QDialog):
 
         self.declarations = DeclarationsBox()
         self.declarations.changed.connect(self._parts_changed)
+        self.declarations.knockout_changed.connect(self._knockout_changed)
         layout.addWidget(self.declarations)
 
         self.situation = QLabel()
@@ -493,6 +495,12 @@ class AttackDialog(QDialog):
         self.defense_notes.setText("<br>".join(notes))
         self.defense_notes.setVisible(bool(notes))
 
+    def _knockout_changed(self) -> None:
+        """Before the roll: recheck (a ranged attack can't knock out). After a hit: the choice
+        goes with the damage (srd: "the instant the damage is dealt")."""
+        if self.preview is None:
+            self.update_situation()
+
     def _target_changed(self) -> None:
         self._fill_defenses()
         self.update_situation()
@@ -505,6 +513,7 @@ class AttackDialog(QDialog):
         """
         self.preview = None
         self.damage_box.setEnabled(False)
+        self.declarations.knockout.setEnabled(True)
         state, ruleset = self.session.state, self.session.ruleset()
         attacker_id, target_id, profile = self.attacker_id(), self.target_id(), self.profile()
         if state is None or ruleset is None or attacker_id is None or target_id is None:
@@ -608,6 +617,8 @@ class AttackDialog(QDialog):
             return
         self.preview = preview
         self.damage_box.setEnabled(True)
+        # gms-den wants a knock-out declared before the roll; elsewhere it can still be ticked.
+        self.declarations.knockout.setEnabled(not knockout_declared_in_time(ruleset))
         self.apply_button.setFocus()
 
     def apply_damage(self) -> None:
@@ -617,6 +628,7 @@ class AttackDialog(QDialog):
         applied = self.session.apply(_step_text(self.preview.result), self._call(with_damage=True))
         self.preview = None
         self.damage_box.setEnabled(False)
+        self.declarations.knockout.setEnabled(True)
         if applied is None:
             return
         outcome: AttackResult = applied.result

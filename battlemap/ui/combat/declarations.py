@@ -35,15 +35,18 @@ class DeclarationsBox(QGroupBox):
 
     Signals:
         changed(): a declaration changed (the dialog recomputes the roll mode and AC).
+        knockout_changed(): knocking out was ticked or cleared (allowed after the roll where
+            the ruleset decides it when the damage is dealt).
     """
 
     changed = Signal()
+    knockout_changed = Signal()
 
     def __init__(self) -> None:
         super().__init__("Declared before the roll")
         form = QFormLayout(self)
         self.knockout = QCheckBox("Knock out instead of killing (melee)")
-        self.knockout.toggled.connect(self.changed)
+        self.knockout.toggled.connect(self.knockout_changed)
         form.addRow(self.knockout)
         self.light = QCheckBox("Light weapon (two-weapon fighting)")
         self.light.toggled.connect(self.changed)
