@@ -77,6 +77,10 @@ def ruleset_id(path: Path) -> str:
     return path.stem
 
 
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML has it (ten times faster at start-up), else PyYAML's."""
+
+
 def read_ruleset_file(path: Path) -> RulesetSource:
     """Parse one ruleset file without validating it against the schema.
 
@@ -99,12 +103,12 @@ def read_ruleset_file(path: Path) -> RulesetSource:
     except UnicodeDecodeError as error:
         raise fail(1, f"not UTF-8 text (byte {error.start})") from None
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        for event in yaml.parse(text, Loader=SAFE_LOADER):
             if isinstance(event, yaml.AliasEvent):
                 line = event.start_mark.line + 1 if event.start_mark else 1
                 raise fail(line, "YAML aliases (*name) are not allowed in ruleset files")
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        root = yaml.compose(text, Loader=SAFE_LOADER)
+        data = yaml.load(text, Loader=SAFE_LOADER)  # a safe loader: no arbitrary objects
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else 1

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QStandardPaths, QUrl
+from PySide6.QtCore import QObject, QStandardPaths, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
-from battlemap.model.document import Change, Document, ReplaceEncounterField
+from battlemap.model.document import Document, ReplaceEncounterField
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
 from battlemap.ui.undo import push
 
@@ -38,14 +38,23 @@ class RulesetMenu(QObject):
         self.document = document
         self.undo_stack = undo_stack
         self.user_dir = user_rulesets_dir()
-        self.registry = load_registry(self.user_dir)
+        self._registry: RulesetRegistry | None = None
         self.menu = QMenu("&Rules", window)
         help_menu: QMenu = window.help_menu  # type: ignore[attr-defined]
         window.menuBar().insertMenu(help_menu.menuAction(), self.menu)
         self.menu.aboutToShow.connect(self._fill)
         self.group = QActionGroup(self)
-        document.subscribe(self._on_change)
-        self._fill()
+        # Reading and validating every ruleset takes a noticeable moment: do it just after
+        # the window first shows, not before.
+        QTimer.singleShot(0, self, self._report_problems_quietly)
+
+    @property
+    def registry(self) -> RulesetRegistry:
+        if self._registry is None:
+            self._registry = load_registry(self.user_dir)
+        return self._registry
+
+    def _report_problems_quietly(self) -> None:
         self._report_problems(quiet=True)
 
     def _fill(self) -> None:
@@ -76,7 +85,7 @@ class RulesetMenu(QObject):
             push(self.undo_stack, self.document, command)  # type: ignore[arg-type]
 
     def reload(self) -> None:
-        self.registry = load_registry(self.user_dir)
+        self._registry = load_registry(self.user_dir)
         self._fill()
         self._report_problems(quiet=True)
 
@@ -98,10 +107,6 @@ class RulesetMenu(QObject):
             return
         text = "\n".join(str(problem) for error in problems for problem in error.problems)
         QMessageBox.warning(self.window, "Ruleset problems", f"These files were skipped:\n\n{text}")
-
-    def _on_change(self, change: Change) -> None:
-        if change.other:
-            self._fill()
 
 
 def install(window: QMainWindow) -> RulesetMenu:
