@@ -283,3 +283,14 @@ def test_gms_den_knock_out_must_be_declared_before_the_roll(qtbot: QtBot, tmp_pa
     qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
     assert "HIT" in dialog.outcome_label.text()
     assert not dialog.declarations.knockout.isEnabled()
+
+
+def test_cast_a_spell_cantrip_or_levelled_from_its_menu(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_for(qtbot, tmp_path, "gms-den")
+    ui = window.combat
+    cast = ui.actions.buttons["cast-a-spell"]
+    entries = {a.text(): a for a in cast.menu().actions()}
+    entries["A cantrip"].trigger()
+    taken = ui.session.state.combatant("c-knight").turn.actions_taken
+    assert taken == ("cast-a-spell:cantrip",)
+    assert not ui.actions.buttons["cast-a-spell"].isEnabled()  # the action is spent

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -229,9 +230,21 @@ class ActionsDock(QDockWidget):
         for index, (action_id, action) in enumerate(shown.items()):
             button = QPushButton(action.name)
             button.setMinimumHeight(30)
-            button.clicked.connect(lambda _=False, a=action_id: self.take(a))
+            if action.kind is ActionKind.CAST_SPELL:
+                # What is cast matters: a bonus-action spell leaves only cantrips for the action.
+                menu = QMenu(button)
+                cantrip = menu.addAction("A cantrip")
+                cantrip.triggered.connect(self._caster(action_id, cantrip=True))
+                levelled = menu.addAction("A spell of 1st level or higher")
+                levelled.triggered.connect(self._caster(action_id, cantrip=False))
+                button.setMenu(menu)
+            else:
+                button.clicked.connect(lambda _=False, a=action_id: self.take(a))
             self.grid.addWidget(button, index // 2, index % 2)
             self.buttons[action_id] = button
+
+    def _caster(self, action_id: str, cantrip: bool) -> Callable[[], None]:
+        return lambda: self.take(action_id, cantrip=cantrip)
 
     def _economy_text(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> str:
         combatant = state.combatant(creature_id)
@@ -274,7 +287,7 @@ class ActionsDock(QDockWidget):
 
     # --- widgets -> engine -------------------------------------------------------------
 
-    def take(self, action_id: str) -> None:
+    def take(self, action_id: str, cantrip: bool = False) -> None:
         creature_id = self.current()
         ruleset = self.session.ruleset()
         if creature_id is None or ruleset is None:
@@ -320,6 +333,7 @@ class ActionsDock(QDockWidget):
                 target_id=target,
                 trigger=trigger,
                 readied_action=readied,
+                cantrip=cantrip,
             ),
         )
 
