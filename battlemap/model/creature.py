@@ -7,38 +7,22 @@ import math
 from pydantic import BaseModel, ConfigDict, Field
 
 from battlemap.model.ids import EntityId, new_id
-from battlemap.model.statblock import StatBlock
+from battlemap.model.statblock import AbilityScores, StatBlock
 from battlemap.model.traits import Side, Size, Speeds
 
 __all__ = ["CombatStats", "Creature", "Side", "Size", "Speeds", "snap_position"]
 
 
-class CombatStats(BaseModel):
+class CombatStats(AbilityScores):
     """The numbers the turn engine reads: ability scores and the checks it rolls.
 
     ``None`` bonuses fall back to the ability modifier (Stealth: Dex; initiative: the
     ruleset's ability) and passive Perception to 10 + Wis modifier.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    strength: int = Field(default=10, ge=1, le=30)
-    dexterity: int = Field(default=10, ge=1, le=30)
-    constitution: int = Field(default=10, ge=1, le=30)
-    intelligence: int = Field(default=10, ge=1, le=30)
-    wisdom: int = Field(default=10, ge=1, le=30)
-    charisma: int = Field(default=10, ge=1, le=30)
     initiative_bonus: int = Field(default=0, ge=-20, le=40, description="Added to the check.")
     stealth: int | None = Field(default=None, ge=-20, le=40, description="Stealth bonus.")
     passive_perception: int | None = Field(default=None, ge=0, le=50)
-
-    def score(self, ability: str) -> int:
-        """The score of ``ability`` given as ``str``/``dex``/... or ``strength``/``dexterity``."""
-        return int(getattr(self, _ABILITY_FIELDS.get(ability, ability)))
-
-    def modifier(self, ability: str) -> int:
-        """(score - 10) / 2 rounded down: 9 gives -1, 11 gives 0."""
-        return (self.score(ability) - 10) // 2
 
     def stealth_bonus(self) -> int:
         return self.stealth if self.stealth is not None else self.modifier("dex")
@@ -47,16 +31,6 @@ class CombatStats(BaseModel):
         if self.passive_perception is not None:
             return self.passive_perception
         return 10 + self.modifier("wis")
-
-
-_ABILITY_FIELDS = {
-    "str": "strength",
-    "dex": "dexterity",
-    "con": "constitution",
-    "int": "intelligence",
-    "wis": "wisdom",
-    "cha": "charisma",
-}
 
 
 class Creature(BaseModel):

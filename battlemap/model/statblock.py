@@ -48,10 +48,24 @@ class AbilityScores(BaseModel):
     wisdom: int = Field(default=10, ge=1, le=30)
     charisma: int = Field(default=10, ge=1, le=30)
 
-    def modifier(self, ability: Ability) -> int:
+    def score(self, ability: str) -> int:
+        """The score of ``ability``: an ``Ability``, ``strength``/``dexterity``/... or
+        ``str``/``dex``/..."""
+        return int(getattr(self, _ABILITY_FIELDS.get(ability, ability)))
+
+    def modifier(self, ability: str) -> int:
         """The ability modifier: (score - 10) / 2 rounded down, so 9 gives -1 and 11 gives 0."""
-        score: int = getattr(self, ability.value)
-        return (score - 10) // 2
+        return (self.score(ability) - 10) // 2
+
+
+_ABILITY_FIELDS = {
+    "str": "strength",
+    "dex": "dexterity",
+    "con": "constitution",
+    "int": "intelligence",
+    "wis": "wisdom",
+    "cha": "charisma",
+}
 
 
 class Senses(BaseModel):
