@@ -7,14 +7,14 @@ from enum import StrEnum
 
 import shiboken6
 from PySide6.QtCore import QObject, QPointF, QRectF, QSettings
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
 
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell, FogMode, FogOfWar, hide, reveal
 from battlemap.ui.players.camera import CameraOutlineItem
-from battlemap.ui.players.dm_fog import DmFogOverlay
+from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.party_fog import PartyFog
 from battlemap.ui.players.projection import CombatFacts, PlayerView, project
 from battlemap.ui.players.window import PlayerWindow
@@ -22,6 +22,9 @@ from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.undo import push
 
 DEFAULT_TABLETOP_PPI = 40.0
+Z_DM_FOG = 5  # over the map, under the tokens (Z_TOKEN = 10)
+UNSEEN_VEIL = QColor(20, 20, 60, 90)
+EXPLORED_VEIL = QColor(20, 20, 60, 40)
 SightProvider = Callable[[Encounter], frozenset[Cell]]
 CombatProvider = Callable[[Encounter], CombatFacts | None]
 
@@ -69,7 +72,7 @@ class PlayersController(QObject):
         self.outline = CameraOutlineItem(self._map_rect())
         self.outline.moved.connect(self._update_camera)
         dm_scene.addItem(self.outline)
-        self.fog_overlay = DmFogOverlay(document.encounter.grid)
+        self.fog_overlay = FogItem(document.encounter.grid, UNSEEN_VEIL, EXPLORED_VEIL, Z_DM_FOG)
         dm_scene.addItem(self.fog_overlay)
         self.last_view: PlayerView | None = None
         self._build_actions()

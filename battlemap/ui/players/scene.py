@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
@@ -12,12 +12,13 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.document import Document
-from battlemap.model.fog import Cell
+from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
 from battlemap.ui.background_item import BackgroundLayer
 from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.map_layer import MapLayer
+from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_look import HIGHLIGHT, NamePlate, disc_rect, initials, paint_disc
@@ -81,57 +82,6 @@ class PlayerTokenItem(QGraphicsItem):
             painter.drawText(QRectF(0, 0, side, side * 0.3), Qt.AlignmentFlag.AlignCenter, badges)
 
 
-class FogItem(QGraphicsItem):
-    """Black over cells the players have never seen, a dim veil over explored ones."""
-
-    def __init__(self, view: PlayerView) -> None:
-        super().__init__()
-        self.setZValue(Z_FOG)
-        self.grid = view.grid
-        self.unseen = QPainterPath()
-        self.dimmed = QPainterPath()
-        if view.visible is None:
-            return
-        all_cells = {(c, r) for c in range(view.grid.width) for r in range(view.grid.height)}
-        known = view.visible | view.explored
-        self.unseen = cells_path(all_cells - known)
-        self.dimmed = cells_path(set(view.explored))
-
-    def boundingRect(self) -> QRectF:
-        return QRectF(0, 0, cell_to_scene(self.grid.width), cell_to_scene(self.grid.height))
-
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.fillPath(self.dimmed, EXPLORED_DIM)
-        painter.fillPath(self.unseen, UNSEEN)
-
-
-def cells_path(cells: set[Cell]) -> QPainterPath:
-    """One path covering the cells, built from horizontal runs so it holds few rectangles."""
-    path = QPainterPath()
-    path.setFillRule(Qt.FillRule.WindingFill)
-    for row, start, length in _row_runs(cells):
-        path.addRect(
-            QRectF(
-                cell_to_scene(start), cell_to_scene(row), cell_to_scene(length), cell_to_scene(1)
-            )
-        )
-    return path
-
-
-def _row_runs(cells: set[Cell]) -> list[tuple[int, int, int]]:
-    """``(row, first column, length)`` for each horizontal run of consecutive cells."""
-    runs: list[tuple[int, int, int]] = []
-    for col, row in sorted(cells, key=lambda cell: (cell[1], cell[0])):
-        if runs and runs[-1][0] == row and runs[-1][1] + runs[-1][2] == col:
-            runs[-1] = (row, runs[-1][1], runs[-1][2] + 1)
-        else:
-            runs.append((row, col, 1))
-    return runs
-
-
 class PlayerScene(QGraphicsScene):
     """Shows one ``PlayerView``; ``show_view`` swaps in the next one.
 
@@ -144,7 +94,8 @@ class PlayerScene(QGraphicsScene):
         self.tokens: dict[EntityId, PlayerTokenItem] = {}
         self.map_layer = MapLayer(self, tooltips=False)
         self.background_layer = BackgroundLayer(self, document)
-        self.fog_item: FogItem | None = None
+        self.fog_item = FogItem(Grid(), UNSEEN, EXPLORED_DIM, Z_FOG)
+        self.addItem(self.fog_item)
         self.view_data: PlayerView | None = None
 
     def show_view(self, view: PlayerView) -> None:
@@ -154,16 +105,8 @@ class PlayerScene(QGraphicsScene):
         paper = self.background_layer.item is None
         self.map_layer.sync(view.grid, paper, view.terrain, view.obstacles, view.walls)
         fog_key = (view.grid, view.visible, view.explored)
-        fog_same = previous is not None and fog_key == (
-            previous.grid,
-            previous.visible,
-            previous.explored,
-        )
-        if not fog_same or self.fog_item is None:
-            if self.fog_item is not None:
-                self.removeItem(self.fog_item)
-            self.fog_item = FogItem(view)
-            self.addItem(self.fog_item)
+        if previous is None or fog_key != (previous.grid, previous.visible, previous.explored):
+            self.fog_item.show_view(view)
             self.setSceneRect(
                 QRectF(0, 0, cell_to_scene(view.grid.width), cell_to_scene(view.grid.height))
             )
