@@ -1,0 +1,206 @@
+"""Area templates: the squares a circle, cone, line or cube affects and the creatures caught.
+
+Rule under test (module docstring of battlemap.geometry.templates): a square is affected when
+the template covers at least half of it; a creature is caught when any of its squares is.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from shapely.geometry import box
+
+from battlemap.geometry.templates import (
+    Template,
+    TemplateError,
+    TemplateShape,
+    affected_cells,
+    template_coverage,
+    template_polygon,
+)
+from battlemap.model import Grid, Size
+from tests.geometry.helpers import body, foe
+
+GRID = Grid(width=30, height=30)
+
+
+def cells_of(template: Template, grid: Grid = GRID) -> set[tuple[int, int]]:
+    return set(template_coverage(template, grid, []).cells)
+
+
+# --- circle ---------------------------------------------------------------------------------
+
+
+def test_circle_of_5_ft_on_an_intersection_affects_the_four_squares_around_it() -> None:
+    # Each of the four squares holds a quarter disc of radius 1: pi/4 = 0.785 >= 0.5.
+    cells = cells_of(Template(TemplateShape.CIRCLE, (10, 10), 5))
+    assert cells == {(9, 9), (10, 9), (9, 10), (10, 10)}
+
+
+def test_circle_of_20_ft_affects_the_classic_fireball_pattern() -> None:
+    cells = cells_of(Template(TemplateShape.CIRCLE, (10, 10), 20))
+    # Symmetric about the origin, and the squares whose centre is within 4 cells all count.
+    assert all((19 - c, r) in cells and (c, 19 - r) in cells for c, r in cells)
+    assert (6, 9) in cells and (13, 10) in cells  # the square touching the edge at the side
+    assert (6, 6) not in cells  # the corner square: centre 4.95 cells away, less than half in
+    assert 44 <= len(cells) <= 52  # about the disc's area, pi * 16 = 50.3 squares
+
+
+def test_circle_touching_a_square_only_at_its_corner_does_not_affect_it() -> None:
+    # A 5-ft circle centred on (10, 10) reaches (11, 10): the square (11, 10) shares only that
+    # point with it, and (11, 11) is not touched at all.
+    cells = cells_of(Template(TemplateShape.CIRCLE, (10, 10), 5))
+    assert (11, 10) not in cells and (11, 11) not in cells
+
+
+# --- cube -------------------------------------------------------------------------------------
+
+
+def test_cube_fills_the_quadrant_of_its_aim() -> None:
+    cube = Template(TemplateShape.CUBE, (10, 10), 15, aim=(8, 12))  # aimed left and down
+    assert cells_of(cube) == {(c, r) for c in (7, 8, 9) for r in (10, 11, 12)}
+
+
+def test_cube_squares_sharing_only_its_corner_or_edge_are_not_affected() -> None:
+    cells = cells_of(Template(TemplateShape.CUBE, (10, 10), 10, aim=(11, 11)))
+    assert cells == {(10, 10), (11, 10), (10, 11), (11, 11)}
+    assert (9, 9) not in cells and (12, 10) not in cells
+
+
+def test_cube_off_the_grid_lines_counts_squares_covered_at_least_half() -> None:
+    # Side 5 ft from (10.5, 10.5): covers a quarter of four squares each -> none is affected.
+    assert cells_of(Template(TemplateShape.CUBE, (10.5, 10.5), 5, aim=(11, 11))) == set()
+    # From (10.5, 10): half of (10, 10) and half of (11, 10) -> both, exactly half counts.
+    assert cells_of(Template(TemplateShape.CUBE, (10.5, 10), 5, aim=(11, 11))) == {
+        (10, 10),
+        (11, 10),
+    }
+
+
+# --- cone -------------------------------------------------------------------------------------
+
+
+def test_cone_width_equals_its_distance_from_the_origin() -> None:
+    cone = Template(TemplateShape.CONE, (0, 10), 30, aim=(1, 10))
+    polygon = template_polygon(cone, 5.0)
+    for distance in (1.0, 3.0, 6.0):  # cells from the origin along the aim
+        cut = box(distance - 0.0005, 0, distance + 0.0005, 30)
+        section = polygon.intersection(cut)
+        assert section.bounds[3] - section.bounds[1] == pytest.approx(distance, rel=1e-3)
+
+
+def test_cone_of_15_ft_aimed_along_a_row_from_an_intersection() -> None:
+    # Origin on the left edge of row 10 midpoint is common at the table: aim straight right.
+    cells = cells_of(Template(TemplateShape.CONE, (10, 10.5), 15, aim=(20, 10.5)))
+    assert (10, 10) in cells and (11, 10) in cells and (12, 10) in cells  # the spine
+    assert (12, 9) in cells and (12, 11) in cells  # far end is 3 squares wide
+    assert (10, 9) not in cells and (10, 11) not in cells  # near the tip it is too narrow
+    assert all(10 <= c <= 12 for c, _ in cells)
+
+
+def test_cone_aimed_diagonally_is_symmetric_about_the_diagonal() -> None:
+    cells = cells_of(Template(TemplateShape.CONE, (10, 10), 30, aim=(11, 11)))
+    assert cells and all((r, c) in cells for c, r in cells)
+    assert (10, 10) in cells and (9, 9) not in cells  # nothing behind the origin
+
+
+# --- line ---------------------------------------------------------------------------------------
+
+
+def test_line_of_30_by_5_ft_along_a_row_affects_six_squares() -> None:
+    line = Template(TemplateShape.LINE, (5, 10.5), 30, aim=(6, 10.5), width_feet=5)
+    assert cells_of(line) == {(c, 10) for c in range(5, 11)}
+
+
+def test_line_along_a_grid_line_covers_half_of_each_side_and_affects_both() -> None:
+    # Centred on y = 10, 5 ft wide: half of each square in rows 9 and 10 (exactly half counts).
+    line = Template(TemplateShape.LINE, (5, 10), 10, aim=(6, 10), width_feet=5)
+    assert cells_of(line) == {(5, 9), (6, 9), (5, 10), (6, 10)}
+
+
+def test_line_is_clipped_to_the_map() -> None:
+    line = Template(TemplateShape.LINE, (2, 0.5), 100, aim=(-1, 0.5))
+    assert cells_of(line) == {(0, 0), (1, 0)}
+
+
+# --- creatures ------------------------------------------------------------------------------------
+
+
+def test_large_creature_partly_inside_is_caught_with_its_affected_squares() -> None:
+    ogre = foe("ogre", 11, 10, Size.LARGE)  # squares (11..12, 10..11)
+    outside = foe("goblin", 20, 20)
+    cube = Template(TemplateShape.CUBE, (9, 9), 15, aim=(10, 10))  # squares 9..11 x 9..11
+    coverage = template_coverage(cube, GRID, [ogre, outside])
+    assert coverage.creature_ids == ("ogre",)
+    assert set(coverage.caught[0].cells) == {(11, 10), (11, 11)}
+
+
+def test_creature_only_touching_the_template_is_not_caught() -> None:
+    # The cube's corner touches the creature's square at (12, 12) only.
+    cube = Template(TemplateShape.CUBE, (9, 9), 15, aim=(10, 10))
+    coverage = template_coverage(cube, GRID, [body("hero", 12, 12), body("near", 12, 11)])
+    assert coverage.creature_ids == ()
+
+
+def test_tiny_creature_counts_the_square_it_stands_in() -> None:
+    rat = foe("rat", 10.5, 10.5, Size.TINY)
+    coverage = template_coverage(Template(TemplateShape.CIRCLE, (10, 10), 5), GRID, [rat])
+    assert coverage.creature_ids == ("rat",)
+
+
+# --- bad input -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [0, -5, math.inf, math.nan])
+def test_unusable_sizes_are_refused(size: float) -> None:
+    with pytest.raises(TemplateError, match="size"):
+        template_polygon(Template(TemplateShape.CIRCLE, (1, 1), size), 5.0)
+
+
+def test_cone_without_an_aim_away_from_its_origin_is_refused() -> None:
+    with pytest.raises(TemplateError, match="aim"):
+        template_polygon(Template(TemplateShape.CONE, (1, 1), 15, aim=(1, 1)), 5.0)
+    with pytest.raises(ValueError, match="aim"):
+        template_polygon(Template(TemplateShape.LINE, (1, 1), 15), 5.0)
+
+
+# --- invariants -----------------------------------------------------------------------------------
+
+coords = st.floats(min_value=2, max_value=28, allow_nan=False)
+angles = st.floats(min_value=0, max_value=2 * math.pi, allow_nan=False)
+
+
+@given(
+    shape=st.sampled_from(list(TemplateShape)),
+    x=coords,
+    y=coords,
+    angle=angles,
+    size=st.sampled_from([5.0, 10.0, 15.0, 20.0, 30.0]),
+)
+def test_every_affected_square_is_at_least_half_covered_and_no_other_is(
+    shape: TemplateShape, x: float, y: float, angle: float, size: float
+) -> None:
+    template = Template(shape, (x, y), size, aim=(x + math.cos(angle), y + math.sin(angle)))
+    polygon = template_polygon(template, GRID.cell_feet)
+    cells = set(affected_cells(polygon, GRID))
+    minx, miny, maxx, maxy = polygon.bounds
+    for c in range(max(0, int(minx) - 1), min(30, int(maxx) + 2)):
+        for r in range(max(0, int(miny) - 1), min(30, int(maxy) + 2)):
+            covered = polygon.intersection(box(c, r, c + 1, r + 1)).area
+            if covered >= 0.5 + 1e-6:
+                assert (c, r) in cells
+            elif covered < 0.5 - 1e-6:
+                assert (c, r) not in cells
+
+
+@given(x=coords, y=coords, angle=angles)
+def test_a_bigger_cone_affects_every_square_a_smaller_one_does(
+    x: float, y: float, angle: float
+) -> None:
+    aim = (x + math.cos(angle), y + math.sin(angle))
+    small = cells_of(Template(TemplateShape.CONE, (x, y), 15, aim))
+    large = cells_of(Template(TemplateShape.CONE, (x, y), 30, aim))
+    assert small <= large
