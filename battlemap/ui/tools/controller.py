@@ -25,6 +25,7 @@ from battlemap.ui.tools.map_settings import MapSettingsDialog
 from battlemap.ui.tools.measure import MeasureTool
 from battlemap.ui.tools.obstacles import ObstacleTool
 from battlemap.ui.tools.select import SelectTool
+from battlemap.ui.tools.template import TemplateTool
 from battlemap.ui.tools.terrain import TerrainTool
 from battlemap.ui.tools.walls import DoorTool, WallTool
 
@@ -40,6 +41,7 @@ TOOL_CLASSES: tuple[type[Tool], ...] = (
     TerrainTool,
     EraserTool,
     FogTool,
+    TemplateTool,
 )
 MAP_SETTINGS_SHORTCUT = "Ctrl+Shift+M"
 

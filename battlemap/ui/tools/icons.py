@@ -120,6 +120,20 @@ def _fog(p: QPainter, ink: QColor) -> None:
     p.drawEllipse(QPointF(32, 34), 3, 3)
 
 
+def _template(p: QPainter, ink: QColor) -> None:
+    """A cone spreading from a dot, over a few shaded squares (the area template)."""
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QBrush(QColor(255, 109, 0, 110)))
+    for x, y in ((30, 20), (42, 20), (30, 32), (42, 32), (42, 44)):
+        p.drawRect(QRectF(x, y, 11, 11))
+    p.setPen(_pen(QColor("#ff6d00"), 3.5))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawPolygon(QPolygonF([QPointF(8, 50), QPointF(44, 8), QPointF(60, 42)]))
+    p.setPen(_pen(ink, 2.5))
+    p.setBrush(QBrush(ink))
+    p.drawEllipse(QPointF(8, 50), 4, 4)
+
+
 PAINTERS: dict[str, Painter] = {
     "select": _select,
     "measure": _measure,
@@ -129,6 +143,7 @@ PAINTERS: dict[str, Painter] = {
     "terrain": _terrain,
     "eraser": _eraser,
     "fog": _fog,
+    "template": _template,
     "map-settings": _map_settings,
 }
 

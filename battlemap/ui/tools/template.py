@@ -1,0 +1,327 @@
+"""The Area template tool: place a circle, cone, line or cube and deal its damage to those inside.
+
+Press sets the point of origin, dragging aims, release places the template. While placing,
+the outline is drawn, the affected squares are shaded, the creatures caught are outlined and
+listed on a card. On release exactly those creatures' tokens are selected and the Combat
+menu's Area damage dialog opens for them, so the one roll, half-on-a-save flow is the
+dialog's (outside combat it says so in the status bar; the selection stays).
+
+Which squares count is decided by ``battlemap.geometry.templates`` (a square is affected when
+at least half of it is covered). Origins snap: a circle's centre and a cube's corner to the
+nearest grid intersection, a cone's or line's origin to the nearest half square (a corner or
+the middle of a square's edge); Shift places the origin freely.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainterPath
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QLabel, QSpinBox, QWidget
+
+from battlemap.geometry import Body
+from battlemap.geometry.templates import (
+    Template,
+    TemplateCoverage,
+    TemplateError,
+    TemplateShape,
+    template_coverage,
+)
+from battlemap.model.creature import Side
+from battlemap.model.features import Point
+from battlemap.model.ids import EntityId
+from battlemap.ui.drag.items import (
+    BAD,
+    CARD_MUTED,
+    CARD_TEXT,
+    GOOD,
+    InfoCard,
+    cells_region,
+    outline_square,
+    pen,
+    shaded_region,
+)
+from battlemap.ui.tools.base import PointerEvent, Tool, ToolContext, cell_to_scene_point
+from battlemap.ui.tools.options import choice, options_row, show_choice
+from battlemap.ui.tools.preview import handles
+from battlemap.ui.tools.shapes import clamp_to_map, snap_to_corner
+
+AREA_EDGE = QColor("#ff6d00")
+AREA_FILL = QColor(255, 109, 0, 80)
+CAUGHT_EDGE = QColor("#ffd600")
+SHAPE_CHOICES = [
+    ("Circle / sphere (radius)", TemplateShape.CIRCLE),
+    ("Cone (length)", TemplateShape.CONE),
+    ("Line (length × width)", TemplateShape.LINE),
+    ("Cube (side)", TemplateShape.CUBE),
+]
+DEFAULT_FEET = {
+    TemplateShape.CIRCLE: 20,
+    TemplateShape.CONE: 15,
+    TemplateShape.LINE: 30,
+    TemplateShape.CUBE: 15,
+}
+"""Fireball, burning hands, a short lightning bolt, thunderwave."""
+MAX_FEET = 500
+SIDE_COLOUR = {Side.HOSTILE: BAD, Side.PARTY: GOOD}
+
+
+def snap_origin(point: Point, shape: TemplateShape, free: bool, context: ToolContext) -> Point:
+    """Where a press at ``point`` puts the origin (see the module docstring), on the map."""
+    grid = context.document.encounter.grid
+    if free:
+        return clamp_to_map(point, grid)
+    if shape in (TemplateShape.CIRCLE, TemplateShape.CUBE):
+        return snap_to_corner(point, grid)
+    half = (math.floor(point[0] * 2 + 0.5) / 2, math.floor(point[1] * 2 + 0.5) / 2)
+    return clamp_to_map(half, grid)
+
+
+def describe(template: Template) -> str:
+    """ "Cone 15 ft", "Line 30 × 5 ft", "Circle 20 ft radius"."""
+    shape = template.shape
+    if shape is TemplateShape.LINE:
+        return f"Line {template.size_feet:g} × {template.width_feet:g} ft"
+    if shape is TemplateShape.CIRCLE:
+        return f"Circle {template.size_feet:g} ft radius"
+    return f"{shape.value.capitalize()} {template.size_feet:g} ft"
+
+
+class TemplateTool(Tool):
+    key = "template"
+    label = "Area template"
+    shortcut = "X"
+    hint = (
+        "Area template: press to set the origin, drag to aim, release to place: the creatures "
+        "inside are selected and Area damage opens · Shift: origin off the grid · Esc clears"
+    )
+
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
+        self.shape = TemplateShape.CONE
+        self.feet: dict[TemplateShape, int] = dict(DEFAULT_FEET)
+        self.width_feet = 5
+        self.origin: Point | None = None
+        self.template: Template | None = None
+        """The template being placed, or the last one placed (shown until Esc or a new press)."""
+        self.coverage: TemplateCoverage | None = None
+        self._placing = False
+        self._options: QWidget | None = None
+        self._size_box: QSpinBox | None = None
+        self._width_box: QSpinBox | None = None
+
+    # --- events ---------------------------------------------------------
+
+    def press(self, event: PointerEvent) -> bool:
+        if not event.left:
+            return True
+        self.origin = snap_origin(event.cell, self.shape, event.free, self.context)
+        self._placing = True
+        self._update(event.cell)
+        return True
+
+    def move(self, event: PointerEvent) -> bool:
+        if self._placing:
+            self._update(event.cell)
+        elif self.template is None:
+            origin = snap_origin(event.cell, self.shape, event.free, self.context)
+            self.context.overlay.show(handles([origin], AREA_EDGE))
+        return True
+
+    def release(self, event: PointerEvent) -> bool:
+        if not (event.left and self._placing):
+            return True
+        self._placing = False
+        self._update(event.cell)
+        if self.coverage is None:
+            self.context.show_hint(f"{self.shape.value.capitalize()}: drag from the origin to aim")
+            self.clear()
+            return True
+        self.select_caught(self.coverage.creature_ids)
+        self.open_area_damage()
+        return True
+
+    def key_press(self, key: Qt.Key) -> bool:
+        if key == Qt.Key.Key_Escape and (self.template is not None or self._placing):
+            self.clear()
+            self.context.show_hint(self.hint)
+            return True
+        return False
+
+    def finish(self) -> None:
+        self._placing = False
+
+    def deactivate(self) -> None:
+        super().deactivate()
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget the template and take its drawing off the map."""
+        self.origin, self.template, self.coverage, self._placing = None, None, None, False
+        self.context.overlay.clear()
+
+    def refresh(self) -> None:
+        """Redraw a shown template after the map or the creatures changed (undo, a move)."""
+        if self.template is not None:
+            self._show(self.template)
+
+    # --- placing --------------------------------------------------------
+
+    def template_at(self, aim: Point) -> Template | None:
+        """The template from the current origin toward ``aim`` with the chosen shape and size."""
+        if self.origin is None:
+            return None
+        return Template(
+            self.shape,
+            self.origin,
+            float(self.feet[self.shape]),
+            aim=aim,
+            width_feet=float(self.width_feet),
+        )
+
+    def _update(self, aim: Point) -> None:
+        template = self.template_at(aim)
+        if template is None:
+            return
+        self._show(template)
+
+    def _show(self, template: Template) -> None:
+        encounter = self.context.document.encounter
+        bodies = [Body.from_creature(c, encounter.grid) for c in encounter.creatures]
+        try:
+            coverage = template_coverage(template, encounter.grid, bodies)
+        except TemplateError:  # a cone or line not aimed yet: show just the origin
+            self.template, self.coverage = None, None
+            origin = self.origin if self.origin is not None else template.origin
+            self.context.overlay.show(handles([origin], AREA_EDGE))
+            return
+        self.template, self.coverage = template, coverage
+        self.context.overlay.show(self._items(template, coverage))
+        names = [self._name(cid) for cid in coverage.creature_ids]
+        caught = ", ".join(names) if names else "no creatures"
+        self.context.show_hint(
+            f"{describe(template)}: {len(coverage.cells)} squares, {caught}"
+            + (" · release to deal its damage" if self._placing else "")
+        )
+
+    def _items(self, template: Template, coverage: TemplateCoverage) -> list[QGraphicsItem]:
+        items: list[QGraphicsItem] = []
+        if coverage.cells:
+            items.append(shaded_region(cells_region(coverage.cells), AREA_FILL, AREA_FILL))
+        outline = QPainterPath()
+        ring = [(float(x), float(y)) for x, y, *_ in coverage.polygon.exterior.coords]
+        outline.moveTo(cell_to_scene_point(ring[0]))
+        for point in ring[1:]:
+            outline.lineTo(cell_to_scene_point(point))
+        outline.closeSubpath()
+        shape = QGraphicsPathItem(outline)
+        shape.setPen(pen(AREA_EDGE, 3.0))
+        items.append(shape)
+        encounter = self.context.document.encounter
+        for creature_id in coverage.creature_ids:
+            body = Body.from_creature(encounter.creature(creature_id), encounter.grid)
+            space = body.space
+            items.append(
+                outline_square((space.x, space.y), space.w, CAUGHT_EDGE, Qt.PenStyle.SolidLine)
+            )
+        items += handles([template.origin], AREA_EDGE)
+        card = InfoCard(template.origin, self._card_lines(template, coverage), AREA_EDGE)
+        items.append(card)
+        bounds = coverage.polygon.bounds
+        box = QRectF(bounds[0], bounds[1], bounds[2] - bounds[0], bounds[3] - bounds[1])
+        card.place(self.context.view, box, template.origin)
+        return items
+
+    def _card_lines(
+        self, template: Template, coverage: TemplateCoverage
+    ) -> list[tuple[str, QColor]]:
+        lines: list[tuple[str, QColor]] = [(describe(template), CARD_TEXT)]
+        count = len(coverage.caught)
+        if not count:
+            lines.append(("no creatures inside", CARD_MUTED))
+        else:
+            lines.append((f"{count} creature{'s' if count != 1 else ''} inside:", CARD_TEXT))
+        encounter = self.context.document.encounter
+        for creature_id in coverage.creature_ids:
+            side = encounter.creature(creature_id).side
+            lines.append((f"• {self._name(creature_id)}", SIDE_COLOUR.get(side, CARD_TEXT)))
+        if self._placing:
+            lines.append(("release: select them and open Area damage", CARD_MUTED))
+        return lines
+
+    def _name(self, creature_id: EntityId) -> str:
+        return self.context.document.encounter.creature(creature_id).name
+
+    # --- after placing ----------------------------------------------------
+
+    def select_caught(self, creature_ids: tuple[EntityId, ...]) -> None:
+        """Select exactly the tokens of ``creature_ids`` on the map."""
+        scene = self.context.scene
+        scene.clearSelection()
+        tokens = getattr(scene, "tokens", {})
+        for creature_id in creature_ids:
+            token = tokens.get(creature_id)
+            if token is not None:
+                token.setSelected(True)
+
+    def open_area_damage(self) -> None:
+        """Open the Combat menu's Area damage dialog for the selected tokens, if installed."""
+        combat = getattr(self.context.view.window(), "combat", None)
+        dialog = getattr(combat, "area_dialog", None)
+        if dialog is not None:
+            dialog.open_for_selection()
+
+    # --- options --------------------------------------------------------
+
+    def set_shape(self, shape: TemplateShape) -> None:
+        self.shape = shape
+        show_choice(self._options, "template-shape", shape)
+        if self._size_box is not None:
+            blocked = self._size_box.blockSignals(True)
+            self._size_box.setValue(self.feet[shape])
+            self._size_box.blockSignals(blocked)
+        if self._width_box is not None:
+            self._width_box.setEnabled(shape is TemplateShape.LINE)
+        self.clear()
+
+    def set_size(self, feet: int) -> None:
+        self.feet[self.shape] = feet
+        self.refresh_size()
+
+    def set_width(self, feet: int) -> None:
+        self.width_feet = feet
+        self.refresh_size()
+
+    def refresh_size(self) -> None:
+        """Redraw a shown template with the new size, keeping its origin and aim."""
+        if self.template is not None and self.template.aim is not None:
+            self._update(self.template.aim)
+
+    def options_widget(self) -> QWidget:
+        if self._options is None:
+            shape_label, shape = choice(
+                "Shape:", "template-shape", SHAPE_CHOICES, self.shape, self.set_shape
+            )
+            self._size_box = _feet_box("template-size", self.feet[self.shape], self.set_size)
+            self._width_box = _feet_box("template-width", self.width_feet, self.set_width)
+            self._width_box.setEnabled(self.shape is TemplateShape.LINE)
+            size_label, width_label = QLabel("Size:"), QLabel("Line width:")
+            size_label.setBuddy(self._size_box)
+            width_label.setBuddy(self._width_box)
+            self._options = options_row(
+                shape_label, shape, size_label, self._size_box, width_label, self._width_box
+            )
+        return self._options
+
+
+def _feet_box(name: str, value: int, on_change: Callable[[int], None]) -> QSpinBox:
+    box = QSpinBox()
+    box.setObjectName(name)
+    box.setRange(5, MAX_FEET)
+    box.setSingleStep(5)
+    box.setSuffix(" ft")
+    box.setValue(value)
+    box.valueChanged.connect(on_change)
+    return box
