@@ -223,6 +223,8 @@ def _canonical_unique(
     start, end = lines[:, 0, :], lines[:, 1, :]
     swap = (start[:, 0] > end[:, 0]) | ((start[:, 0] == end[:, 0]) & (start[:, 1] > end[:, 1]))
     ordered = np.where(swap[:, None, None], lines[:, ::-1, :], lines)
+    if len(lines) == 0:
+        return ordered, np.empty(0, dtype=np.intp)
     flat = np.ascontiguousarray(ordered.reshape(len(lines), 4))
     bits = flat.view(np.uint64)
     mixed = bits * _HASH_FACTORS
@@ -268,6 +270,8 @@ def _nudged(points: NDArray[np.float64], towards: NDArray[np.float64]) -> NDArra
 
 
 def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) -> list[CoverResult]:
+    if not queries:
+        return []
     # Lay out every line: per query, origins x squares x 4 corners; then one centre line per
     # query. Origins and squares are shared between queries (same attacker, same target), so
     # they are converted once and the lines are gathered by index arithmetic.
