@@ -39,7 +39,6 @@ from battlemap.ui.drag.items import (
     GOOD,
     InfoCard,
     cells_region,
-    outline_square,
     pen,
     shaded_region,
 )
@@ -48,9 +47,12 @@ from battlemap.ui.tools.options import choice, options_row, show_choice
 from battlemap.ui.tools.preview import handles
 from battlemap.ui.tools.shapes import clamp_to_map, snap_to_corner
 
-AREA_EDGE = QColor("#ff6d00")
-AREA_FILL = QColor(255, 109, 0, 80)
+AREA_EDGE = QColor("#dd2c00")
+"""The template's true outline: dark red-orange, so it reads apart from the shaded squares."""
+AREA_FILL = QColor(255, 145, 0, 105)
+AREA_FILL_EDGE = QColor(255, 145, 0, 200)
 CAUGHT_EDGE = QColor("#ffd600")
+CASING = QColor("#263238")
 SHAPE_CHOICES = [
     ("Circle / sphere (radius)", TemplateShape.CIRCLE),
     ("Cone (length)", TemplateShape.CONE),
@@ -209,23 +211,26 @@ class TemplateTool(Tool):
     def _items(self, template: Template, coverage: TemplateCoverage) -> list[QGraphicsItem]:
         items: list[QGraphicsItem] = []
         if coverage.cells:
-            items.append(shaded_region(cells_region(coverage.cells), AREA_FILL, AREA_FILL))
+            items.append(shaded_region(cells_region(coverage.cells), AREA_FILL, AREA_FILL_EDGE))
         outline = QPainterPath()
         ring = [(float(x), float(y)) for x, y, *_ in coverage.polygon.exterior.coords]
         outline.moveTo(cell_to_scene_point(ring[0]))
         for point in ring[1:]:
             outline.lineTo(cell_to_scene_point(point))
         outline.closeSubpath()
-        shape = QGraphicsPathItem(outline)
-        shape.setPen(pen(AREA_EDGE, 3.0))
-        items.append(shape)
+        for colour, width, z in ((QColor("#ffffff"), 6.0, 0.0), (AREA_EDGE, 3.0, 0.1)):
+            edge = QGraphicsPathItem(outline)  # a white casing under the line, for dark maps
+            edge.setPen(pen(colour, width))
+            edge.setZValue(z)
+            items.append(edge)
         encounter = self.context.document.encounter
         for creature_id in coverage.creature_ids:
-            body = Body.from_creature(encounter.creature(creature_id), encounter.grid)
-            space = body.space
-            items.append(
-                outline_square((space.x, space.y), space.w, CAUGHT_EDGE, Qt.PenStyle.SolidLine)
-            )
+            space = Body.from_creature(encounter.creature(creature_id), encounter.grid).space
+            for colour, width, z in ((CASING, 8.0, 0.2), (CAUGHT_EDGE, 4.0, 0.3)):
+                ring = _rounded_square((space.x, space.y), space.w)
+                ring.setPen(pen(colour, width))
+                ring.setZValue(z)
+                items.append(ring)
         items += handles([template.origin], AREA_EDGE)
         card = InfoCard(template.origin, self._card_lines(template, coverage), AREA_EDGE)
         items.append(card)
@@ -314,6 +319,17 @@ class TemplateTool(Tool):
                 shape_label, shape, size_label, self._size_box, width_label, self._width_box
             )
         return self._options
+
+
+def _rounded_square(corner: Point, side: float) -> QGraphicsPathItem:
+    """The outline of a caught creature's space (cells), drawn over its token."""
+    path = QPainterPath()
+    top_left = cell_to_scene_point(corner)
+    far = cell_to_scene_point((corner[0] + side, corner[1] + side))
+    path.addRoundedRect(QRectF(top_left, far), 6.0, 6.0)
+    item = QGraphicsPathItem(path)
+    item.setBrush(Qt.BrushStyle.NoBrush)
+    return item
 
 
 def _feet_box(name: str, value: int, on_change: Callable[[int], None]) -> QSpinBox:
