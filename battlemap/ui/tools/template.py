@@ -227,10 +227,10 @@ class TemplateTool(Tool):
         for creature_id in coverage.creature_ids:
             space = Body.from_creature(encounter.creature(creature_id), encounter.grid).space
             for colour, width, z in ((CASING, 8.0, 0.2), (CAUGHT_EDGE, 4.0, 0.3)):
-                ring = _rounded_square((space.x, space.y), space.w)
-                ring.setPen(pen(colour, width))
-                ring.setZValue(z)
-                items.append(ring)
+                circle = _rounded_square((space.x, space.y), space.w)
+                circle.setPen(pen(colour, width))
+                circle.setZValue(z)
+                items.append(circle)
         items += handles([template.origin], AREA_EDGE)
         card = InfoCard(template.origin, self._card_lines(template, coverage), AREA_EDGE)
         items.append(card)
