@@ -1,6 +1,13 @@
-"""The Creature dock: the selected creature's numbers, editable, each edit one undo step."""
+"""The Creature dock: the selected creature's numbers, editable, each edit one undo step.
+
+Under the AC field a line shows the AC with the cover the creature has against the creature
+the pointer hovers (the targeting overlay's geometry, ``cover_source``), e.g.
+"AC 15 (+2 half cover vs Goblin 1 = 17)"; it is hidden when no other creature is hovered.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import shiboken6
 from PySide6.QtCore import QSignalBlocker, Qt
@@ -21,6 +28,7 @@ from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.document import Change, Document, RemoveCreature, UpdateCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui.map_scene import MapScene
+from battlemap.ui.targeting.facts import CoverAgainst
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.undo import push
 
@@ -73,6 +81,15 @@ class CreatureDock(QDockWidget):
         self.numbers: dict[str, QSpinBox] = {}
         for field, (label, low, high) in NUMBER_FIELDS.items():
             self.numbers[field] = self._spin(form, label, low, high, field)
+        self.ac_cover = QLabel()
+        self.ac_cover.setObjectName("ac-with-cover")
+        self.ac_cover.setWordWrap(True)
+        self.ac_cover.setToolTip("The AC an attack from the hovered creature must beat")
+        ac_row: tuple[int, object] = form.getWidgetPosition(self.numbers["ac"])  # type: ignore[assignment]
+        form.insertRow(ac_row[0] + 1, "", self.ac_cover)  # right under the AC it adds to
+        self._form = form
+        self.cover_source: Callable[[EntityId], CoverAgainst | None] = lambda _: None
+        """The cover the given creature has against the hovered one (the targeting overlay)."""
         self.speeds: dict[str, QSpinBox] = {}
         for mode in SPEED_FIELDS:
             self.speeds[mode] = self._spin(form, f"{mode.capitalize()} speed (ft)", 0, 1000, mode)
@@ -135,6 +152,7 @@ class CreatureDock(QDockWidget):
         for widget in self._fields:
             widget.setEnabled(creature is not None)
         if creature is None:
+            self.refresh_cover()
             return
         blockers = [QSignalBlocker(widget) for widget in self._fields]
         self.name.setText(creature.name)
@@ -149,6 +167,14 @@ class CreatureDock(QDockWidget):
         self.hidden.setChecked(creature.hidden)
         self.name_shown.setChecked(creature.name_shown_to_players)
         del blockers
+        self.refresh_cover()
+
+    def refresh_cover(self) -> None:
+        """Show (or hide) the AC-with-cover line for the shown creature and hovered attacker."""
+        creature = self._creature()
+        cover = self.cover_source(creature.id) if creature is not None else None
+        self._form.setRowVisible(self.ac_cover, cover is not None)
+        self.ac_cover.setText(cover.ac_text(creature.ac) if cover and creature else "")
 
     # --- widgets -> commands ---------------------------------------------------------
 

@@ -23,4 +23,8 @@ def install(window: MainWindow) -> TargetingOverlay:
     overlay = TargetingOverlay(window.scene, window.view, lambda: window_ruleset(window), index)
     window.view_menu.addAction(overlay.keep_action)
     window.addAction(overlay.keep_action)
+    dock = getattr(window, "creature_dock", None)
+    if dock is not None:  # the dock's AC line shows the cover against the hovered creature
+        dock.cover_source = overlay.cover_of
+        overlay.shown.connect(dock.refresh_cover)
     return overlay

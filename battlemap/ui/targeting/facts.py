@@ -31,7 +31,7 @@ from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import AttackKind
 from battlemap.rules.attack_situation import combat_bodies
-from battlemap.rules.schema import Ruleset
+from battlemap.rules.schema import CoverRules, Ruleset
 
 COVER_AC = {CoverDegree.HALF: "+2 AC", CoverDegree.THREE_QUARTERS: "+5 AC"}
 
@@ -65,6 +65,47 @@ class TargetFacts:
     flank_partner: Body | None
     partner_name: str | None
     sight: SightResult
+
+
+@dataclass(frozen=True)
+class CoverAgainst:
+    """A creature's cover against one attacker, for the AC line of the Creature dock.
+
+    Attributes:
+        attacker_name: who would attack.
+        degree: the cover degree from ``TargetFacts.cover`` (attacker -> this creature).
+        bonus: the ruleset's AC bonus for that degree (0 for none); None for total cover,
+            which can't be targeted at all.
+    """
+
+    attacker_name: str
+    degree: CoverDegree
+    bonus: int | None
+
+    def ac_text(self, ac: int) -> str:
+        """The AC line: "AC 15 (+2 half cover vs Goblin 1 = 17)", "AC 15 (no cover vs
+        Goblin 1)", or "AC 15 (total cover vs Goblin 1: can't be targeted)"."""
+        versus = f"vs {self.attacker_name}"
+        if self.bonus is None:
+            return f"AC {ac} (total cover {versus}: can't be targeted)"
+        if self.degree is CoverDegree.NONE or self.bonus == 0:
+            return f"AC {ac} (no cover {versus})"
+        return f"AC {ac} (+{self.bonus} {self.degree.value} cover {versus} = {ac + self.bonus})"
+
+
+def cover_against(facts: TargetFacts, ruleset: Ruleset | None) -> CoverAgainst:
+    """The cover ``facts.target`` has against ``facts.attacker``, with the ruleset's bonus.
+
+    Without a ruleset the SRD bonuses (+2 half, +5 three-quarters) are used.
+    """
+    rules = ruleset.attacks.cover if ruleset is not None else CoverRules()
+    degree = facts.cover.degree
+    bonus: int | None = {
+        CoverDegree.NONE: 0,
+        CoverDegree.HALF: rules.half_bonus,
+        CoverDegree.THREE_QUARTERS: rules.three_quarters_bonus,
+    }.get(degree)
+    return CoverAgainst(facts.attacker_name, degree, bonus)
 
 
 def target_facts(

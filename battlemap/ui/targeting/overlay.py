@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
@@ -35,7 +35,13 @@ from battlemap.ui.drag.items import (
     outline_square,
 )
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.targeting.facts import COVER_AC, TargetFacts, target_facts
+from battlemap.ui.targeting.facts import (
+    COVER_AC,
+    CoverAgainst,
+    TargetFacts,
+    cover_against,
+    target_facts,
+)
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.tools.base import Overlay
 
@@ -58,7 +64,15 @@ class TargetingOverlay(QObject):
     Attributes:
         keep_action: the checkable "Keep targeting overlay" action (shortcut K).
         facts: what is shown now, or None.
+        defence: the same question the other way round (the hovered creature attacking the
+            selected one), for the selected creature's AC line in the Creature dock; None
+            when nothing is shown.
+
+    Signals:
+        shown(): the pair shown changed, or the overlay was cleared.
     """
+
+    shown = Signal()
 
     def __init__(
         self,
@@ -74,6 +88,7 @@ class TargetingOverlay(QObject):
         self.index = index
         self.overlay = Overlay(scene)
         self.facts: TargetFacts | None = None
+        self.defence: TargetFacts | None = None
         self.pair: tuple[EntityId, EntityId] | None = None
         self.keep_action = QAction("&Keep targeting overlay", self)
         self.keep_action.setCheckable(True)
@@ -131,6 +146,13 @@ class TargetingOverlay(QObject):
             self.clear()
             return
         self.pair, self.facts = (attacker_id, target_id), facts
+        try:  # the same geometry call with the roles swapped: the selected one's cover
+            self.defence = target_facts(
+                encounter, self._ruleset_of(), self.index.get(), target_id, attacker_id
+            )
+        except (KeyError, ValueError):
+            self.defence = None
+        self.shown.emit()
         items = overlay_items(facts)
         self.overlay.show(items)
         space = facts.target.space
@@ -140,8 +162,18 @@ class TargetingOverlay(QObject):
                 item.place(self.view, box, facts.attacker.space.centre)
 
     def clear(self) -> None:
-        self.pair, self.facts = None, None
+        had = self.pair is not None
+        self.pair, self.facts, self.defence = None, None, None
         self.overlay.clear()
+        if had:
+            self.shown.emit()
+
+    def cover_of(self, creature_id: EntityId) -> CoverAgainst | None:
+        """The cover ``creature_id`` (the selected creature) has against the hovered one;
+        None when the overlay is not showing a pair with that creature selected."""
+        if self.defence is None or self.defence.target.id != creature_id:
+            return None
+        return cover_against(self.defence, self._ruleset_of())
 
     @property
     def items(self) -> list[QGraphicsItem]:

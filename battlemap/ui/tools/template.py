@@ -82,7 +82,7 @@ def snap_origin(point: Point, shape: TemplateShape, free: bool, context: ToolCon
 
 
 def describe(template: Template) -> str:
-    """ "Cone 15 ft", "Line 30 × 5 ft", "Circle 20 ft radius"."""
+    """The template in words: "Cone 15 ft", "Line 30 × 5 ft", "Circle 20 ft radius"."""
     shape = template.shape
     if shape is TemplateShape.LINE:
         return f"Line {template.size_feet:g} × {template.width_feet:g} ft"
@@ -227,10 +227,10 @@ class TemplateTool(Tool):
         for creature_id in coverage.creature_ids:
             space = Body.from_creature(encounter.creature(creature_id), encounter.grid).space
             for colour, width, z in ((CASING, 8.0, 0.2), (CAUGHT_EDGE, 4.0, 0.3)):
-                circle = _rounded_square((space.x, space.y), space.w)
-                circle.setPen(pen(colour, width))
-                circle.setZValue(z)
-                items.append(circle)
+                frame = _rounded_square((space.x, space.y), space.w)
+                frame.setPen(pen(colour, width))
+                frame.setZValue(z)
+                items.append(frame)
         items += handles([template.origin], AREA_EDGE)
         card = InfoCard(template.origin, self._card_lines(template, coverage), AREA_EDGE)
         items.append(card)
