@@ -137,6 +137,7 @@ class BarrierSet:
         self._odd_tree: STRtree | None = None
         self._grid_units: tuple[_GridUnits | None, _GridUnits | None] = (None, None)
         self._odd_cells: tuple[int, int, NDArray[np.bool_]] | None = None
+        self._sided_table: _LatticeTable | None = None
         if len(coords):
             self._union = shapely.MultiLineString(list(self.geoms))
             shapely.prepare(self._union)
@@ -148,6 +149,7 @@ class BarrierSet:
             self._coarse = next(q for q in (1, 2, 4) if not np.any(fine % (_LATTICE // q)))
             self._coarse_keys = np.unique(_lattice_keys(fine // (_LATTICE // self._coarse)))
             self._sided_keys = self._lattice_sided_keys(coords)
+            self._sided_table = self._build_sided_table()
         self._grid_units = (_grid_units(coords, axis=0), _grid_units(coords, axis=1))
 
     def __len__(self) -> int:
@@ -200,7 +202,15 @@ class BarrierSet:
     def _sided(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
         result = np.zeros(len(points), dtype=bool)
         scaled = points * _LATTICE
-        lattice = np.flatnonzero(np.all(np.abs(scaled - np.rint(scaled)) < 1e-6, axis=1))
+        rounded = np.rint(scaled)
+        near_lattice = np.all(np.abs(scaled - rounded) < 1e-6, axis=1)
+        rest = ~near_lattice
+        if self._sided_table is not None:
+            # Points exactly on the lattice: one table look-up (built with the same tests).
+            exact = np.all(scaled == rounded, axis=1)
+            result[exact] = self._sided_table.lookup(rounded[exact])
+            near_lattice &= ~exact
+        lattice = np.flatnonzero(near_lattice)
         keys = _lattice_keys(np.rint(scaled[lattice]).astype(np.int64))
         if len(self._sided_keys):
             slot = np.minimum(np.searchsorted(self._sided_keys, keys), len(self._sided_keys) - 1)
@@ -214,11 +224,34 @@ class BarrierSet:
             at = points[near][point_idx]
             middle = ~(np.all(ends[:, 0] == at, axis=1) | np.all(ends[:, 1] == at, axis=1))
             result[near[point_idx[middle]]] = True
-        rest = np.ones(len(points), dtype=bool)
-        rest[lattice] = False
         if rest.any():
             result[rest] = self._inside_walls_by_index(points[rest])
         return result
+
+    def _build_sided_table(self) -> _LatticeTable | None:
+        """``_sided`` for every exact lattice point, as a table: the lattice points of the
+        segments' middles and shared ends, and those lying on the middle of an off-lattice
+        segment (shapely's test, as ``_sided`` makes it). None when an off-lattice segment
+        spans too many lattice points or the table would be too large."""
+        half = _KEY_SPAN // 2
+        keys = self._sided_keys
+        marked = [np.stack([keys // _KEY_SPAN - half, keys % _KEY_SPAN - half], axis=1)]
+        if len(self._odd):
+            odd = self.coords[self._odd] * _LATTICE
+            lo = np.ceil(odd.min(axis=1))
+            hi = np.floor(odd.max(axis=1))
+            span = np.maximum(hi - lo + 1, 0)
+            if not np.all(np.isfinite(span)) or float(np.prod(span, axis=1).sum()) > 1 << 20:
+                return None
+            for wall, (x0, y0), (x1, y1) in zip(self._odd.tolist(), lo, hi, strict=True):
+                xs, ys = np.meshgrid(np.arange(x0, x1 + 1), np.arange(y0, y1 + 1))
+                grid = np.stack([xs.ravel(), ys.ravel()], axis=1)
+                at = grid / _LATTICE
+                on = shapely.intersects(shapely.points(at), self.geoms[wall])
+                a, b = self.coords[wall]
+                on &= ~(np.all(at == a, axis=1) | np.all(at == b, axis=1))
+                marked.append(grid[on].astype(np.int64))
+        return _LatticeTable.of(np.concatenate(marked))
 
     def _near_odd(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Points whose grid cell meets the bounding box of an off-lattice wall (only these
@@ -499,6 +532,39 @@ class BarrierSet:
             chosen = min(both) if both else min(left_by_piece[p] | right_walls)
             return self.ids[chosen]
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class _LatticeTable:
+    """A set of lattice points (in lattice steps) as a dense table over their bounding box."""
+
+    x0: int
+    y0: int
+    marked: NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, points: NDArray[np.int64]) -> _LatticeTable | None:
+        """The table of ``points`` (None when it would exceed ``_GRID_TABLE_CELLS``)."""
+        if len(points) == 0:
+            return cls(0, 0, np.zeros((0, 0), dtype=bool))
+        x0, y0 = int(points[:, 0].min()), int(points[:, 1].min())
+        width = int(points[:, 0].max()) - x0 + 1
+        height = int(points[:, 1].max()) - y0 + 1
+        if width * height > _GRID_TABLE_CELLS:
+            return None
+        marked = np.zeros((height, width), dtype=bool)
+        marked[points[:, 1] - y0, points[:, 0] - x0] = True
+        return cls(x0, y0, marked)
+
+    def lookup(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Whether each point (whole lattice steps, as floats) is in the set."""
+        height, width = self.marked.shape
+        x = points[:, 0] - self.x0
+        y = points[:, 1] - self.y0
+        inside = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+        found = np.zeros(len(points), dtype=bool)
+        found[inside] = self.marked[y[inside].astype(np.intp), x[inside].astype(np.intp)]
+        return found
 
 
 @dataclass(frozen=True, slots=True)
