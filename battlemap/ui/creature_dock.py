@@ -1,8 +1,8 @@
 """The Creature dock: the selected creature's numbers, editable, each edit one undo step.
 
-Under the AC field a line shows the AC with the cover the creature has against the creature
-the pointer hovers (the targeting overlay's geometry, ``cover_source``), e.g.
-"AC 15 (+2 half cover vs Goblin 1 = 17)"; it is hidden when no other creature is hovered.
+Above the HP bar a "Defence" line shows the AC, with the cover the creature has against the
+creature the pointer hovers (the targeting overlay's geometry, ``cover_source``), e.g.
+"AC 15 (+2 half cover vs Goblin 1 = 17)"; just "AC 15" when no other creature is hovered.
 """
 
 from __future__ import annotations
@@ -84,10 +84,17 @@ class CreatureDock(QDockWidget):
         self.ac_cover = QLabel()
         self.ac_cover.setObjectName("ac-with-cover")
         self.ac_cover.setWordWrap(True)
-        self.ac_cover.setToolTip("The AC an attack from the hovered creature must beat")
-        ac_row: tuple[int, object] = form.getWidgetPosition(self.numbers["ac"])  # type: ignore[assignment]
-        form.insertRow(ac_row[0] + 1, "", self.ac_cover)  # right under the AC it adds to
-        self._form = form
+        self.ac_cover.setTextFormat(Qt.TextFormat.PlainText)
+        bold = self.ac_cover.font()
+        bold.setBold(True)
+        self.ac_cover.setFont(bold)
+        self.ac_cover.setToolTip(
+            "The AC to beat; hover another creature to add the cover this one has against it"
+        )
+        # Near the top (above the HP bar and the combat panel), always shown while a creature
+        # is, so the rows below do not jump when the pointer moves over tokens.
+        hp_row: tuple[int, object] = form.getWidgetPosition(self.hp_bar)  # type: ignore[assignment]
+        form.insertRow(hp_row[0], "Defence", self.ac_cover)
         self.cover_source: Callable[[EntityId], CoverAgainst | None] = lambda _: None
         """The cover the given creature has against the hovered one (the targeting overlay)."""
         self.speeds: dict[str, QSpinBox] = {}
@@ -170,11 +177,13 @@ class CreatureDock(QDockWidget):
         self.refresh_cover()
 
     def refresh_cover(self) -> None:
-        """Show (or hide) the AC-with-cover line for the shown creature and hovered attacker."""
+        """Show the AC line: with the cover against the hovered creature when there is one."""
         creature = self._creature()
         cover = self.cover_source(creature.id) if creature is not None else None
-        self._form.setRowVisible(self.ac_cover, cover is not None)
-        self.ac_cover.setText(cover.ac_text(creature.ac) if cover and creature else "")
+        if creature is None:
+            self.ac_cover.setText("")
+        else:
+            self.ac_cover.setText(cover.ac_text(creature.ac) if cover else f"AC {creature.ac}")
 
     # --- widgets -> commands ---------------------------------------------------------
 
