@@ -243,14 +243,16 @@ class BarrierSet:
             span = np.maximum(hi - lo + 1, 0)
             if not np.all(np.isfinite(span)) or float(np.prod(span, axis=1).sum()) > 1 << 20:
                 return None
-            for wall, (x0, y0), (x1, y1) in zip(self._odd.tolist(), lo, hi, strict=True):
-                xs, ys = np.meshgrid(np.arange(x0, x1 + 1), np.arange(y0, y1 + 1))
-                grid = np.stack([xs.ravel(), ys.ravel()], axis=1)
-                at = grid / _LATTICE
-                on = shapely.intersects(shapely.points(at), self.geoms[wall])
-                a, b = self.coords[wall]
-                on &= ~(np.all(at == a, axis=1) | np.all(at == b, axis=1))
-                marked.append(grid[on].astype(np.int64))
+            width = span[:, 0].astype(np.intp)
+            count = width * span[:, 1].astype(np.intp)
+            which = np.repeat(np.arange(len(odd)), count)
+            k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+            grid = lo[which] + np.stack([k % width[which], k // width[which]], axis=1)
+            at = grid / _LATTICE
+            on = shapely.intersects(shapely.points(at), self.geoms[self._odd[which]])
+            ends = self.coords[self._odd[which]]
+            on &= ~(np.all(at == ends[:, 0], axis=1) | np.all(at == ends[:, 1], axis=1))
+            marked.append(grid[on].astype(np.int64))
         return _LatticeTable.of(np.concatenate(marked))
 
     def _near_odd(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:

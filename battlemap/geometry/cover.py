@@ -26,6 +26,7 @@ Boundary rules, exactly:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -171,13 +172,17 @@ def cover_to_many(
     centre = space.centre
     queries = []
     for t in targets:
-        target_space = t.space
-        queries.append(
-            _Query(
-                origins, space, t, attacker.id, centre, target_space.squares(), target_space.centre
-            )
-        )
+        squares, target_centre = _squares_and_centre(t.x, t.y, t.side_cells)
+        queries.append(_Query(origins, space, t, attacker.id, centre, squares, target_centre))
     return _solve(index, queries, creatures)
+
+
+@functools.lru_cache(maxsize=4096)
+def _squares_and_centre(x: float, y: float, side: float) -> tuple[list[Space], PointXY]:
+    """The squares and centre of the space of side ``side`` at ``(x, y)`` (kept: creatures
+    stand on the same few places from one query to the next). Read-only."""
+    space = Space(x, y, side, side)
+    return space.squares(), space.centre
 
 
 def cover_all_pairs(
