@@ -4,7 +4,8 @@ The targets are the tokens selected on the map (select them, then **Use selected
 each row has a "saved" box. The damage is typed as dice and a type from the ruleset, rolled by
 the app or typed as the total rolled at the table, and dealt by the engine
 (``apply_area_damage``) with each target's own resistances: one undo step for all of them.
-Placing a template shape on the map to pick the targets is not part of this dialog.
+The Area template tool (``battlemap.ui.tools.template``) selects the creatures inside a placed
+circle, cone, line or cube and opens this dialog for them.
 """
 
 from __future__ import annotations
