@@ -1,7 +1,9 @@
 """Area templates on the geometry bench map (100 x 100 cells, 100 creatures).
 
-One case is what the Template tool computes on every pointer move while the DM aims: the
-affected squares and the creatures caught. Goal: well inside one frame (the drag budget).
+Each case is what the Template tool computes on every pointer move while the DM aims: the
+part of the template the origin reaches past the 2,000 walls, the affected squares and the
+creatures caught (the map index is built once, outside the timing, as the app does).
+Goal (ours): half a 60 Hz frame, leaving the other half for drawing.
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ from collections.abc import Callable
 from benchmarks.bench_geometry import MAP_CELLS, Case, _world
 
 GOALS_MS = {
-    "templates: cone 60 ft, squares + creatures": 4.0,
-    "templates: circle 40 ft radius, squares + creatures": 4.0,
-    "templates: line 120 x 5 ft, squares + creatures": 4.0,
+    "templates: cone 60 ft, squares + creatures": 8.0,
+    "templates: circle 40 ft radius, squares + creatures": 8.0,
+    "templates: line 120 x 5 ft, squares + creatures": 8.0,
 }
 
 
@@ -26,7 +28,7 @@ def _case(shape: str, feet: float) -> Callable[[], Callable[[], object]]:
         from battlemap.geometry.templates import Template, TemplateShape, template_coverage
         from battlemap.model import Grid
 
-        _, bodies = _world()
+        index, bodies = _world()
         grid = Grid(width=MAP_CELLS, height=MAP_CELLS)
         centre = MAP_CELLS / 2
         template = Template(
@@ -34,7 +36,7 @@ def _case(shape: str, feet: float) -> Callable[[], Callable[[], object]]:
         )
 
         def run() -> object:
-            return template_coverage(template, grid, bodies)  # type: ignore[arg-type]
+            return template_coverage(template, grid, bodies, index)  # type: ignore[arg-type]
 
         return run
 

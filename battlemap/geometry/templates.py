@@ -22,6 +22,14 @@ does not affect it. Squares off the map are never affected.
 
 A creature is caught when at least one square of its space is affected (a Large creature
 half in the area is caught). A Tiny creature counts the one square its space lies in.
+
+Walls: given a ``MapIndex``, the area stops at walls and closed doors. Only the part of the
+template seen from the point of origin (``visibility_polygon``) counts, so the half-square rule
+is applied to that part (5e: a location with no unblocked straight line from the origin is not
+in the area). Windows let sight through and so do not stop an area here; obstacles do not stop
+it either (they give cover, not walls). An origin exactly on a wall is moved a hair
+(``ORIGIN_NUDGE``) into the template: toward the aim for a circle, so the side the DM drags
+toward is the side the area fills.
 """
 
 from __future__ import annotations
@@ -34,10 +42,13 @@ from enum import StrEnum
 import shapely
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon, box
+from shapely.geometry.base import BaseGeometry
 
 from battlemap.geometry.body import Body
 from battlemap.geometry.errors import GeometryError
+from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import Cell, PointXY
+from battlemap.geometry.sight import visibility_polygon
 from battlemap.model import EntityId, Grid
 
 HALF_SQUARE = 0.5
@@ -48,6 +59,8 @@ CONE_HALF_ANGLE = math.atan(0.5)
 CIRCLE_SEGMENTS = 32
 """Segments per quarter circle: the polygon's area is within 0.05 % of the true circle."""
 MAX_TEMPLATE_FEET = 5000.0
+ORIGIN_NUDGE = 1e-4
+"""Cells the origin moves into the template before tracing what it reaches past walls."""
 
 
 class TemplateError(GeometryError):
@@ -123,11 +136,14 @@ class TemplateCoverage:
 
     Attributes:
         polygon: the template's outline in cells (before clipping to the map).
+        reached: the part of ``polygon`` the origin reaches past walls (``polygon`` itself
+            when no map index was given).
         cells: the affected squares on the map, sorted by row then column.
         caught: the creatures with at least one affected square, in the order given.
     """
 
     polygon: Polygon
+    reached: BaseGeometry
     cells: tuple[Cell, ...]
     caught: tuple[CaughtCreature, ...]
 
@@ -187,7 +203,7 @@ def template_polygon(template: Template, cell_feet: float) -> Polygon:
     )
 
 
-def affected_cells(polygon: Polygon, grid: Grid) -> tuple[Cell, ...]:
+def affected_cells(polygon: BaseGeometry, grid: Grid) -> tuple[Cell, ...]:
     """The map squares of which ``polygon`` covers at least half (see the module docstring).
 
     Touching a square's edge or corner covers none of it; squares off the map never count.
@@ -213,21 +229,51 @@ def affected_cells(polygon: Polygon, grid: Grid) -> tuple[Cell, ...]:
     return tuple(cell for cell, area in zip(candidates, areas, strict=True) if area >= threshold)
 
 
-def template_coverage(template: Template, grid: Grid, bodies: Iterable[Body]) -> TemplateCoverage:
+def reached_area(template: Template, polygon: Polygon, index: MapIndex) -> BaseGeometry:
+    """The part of ``polygon`` (the template's outline) seen from its origin past the walls."""
+    ox, oy = template.origin
+    dx, dy = _inward(template)
+    start = (ox + dx * ORIGIN_NUDGE, oy + dy * ORIGIN_NUDGE)
+    far = max(math.hypot(x - ox, y - oy) for x, y, *_ in polygon.exterior.coords) + 1.0
+    seen = visibility_polygon(index, start, radius=far)
+    reached: BaseGeometry = polygon.intersection(seen)
+    return reached
+
+
+def _inward(template: Template) -> PointXY:
+    """A unit vector from the origin into the template (see the module docstring)."""
+    ox, oy = template.origin
+    if template.shape is TemplateShape.CONE or template.shape is TemplateShape.LINE:
+        return template.direction()
+    aim = template.aim
+    if template.shape is TemplateShape.CUBE:
+        sx = -1.0 if aim is not None and aim[0] < ox else 1.0
+        sy = -1.0 if aim is not None and aim[1] < oy else 1.0
+        return sx / math.sqrt(2), sy / math.sqrt(2)
+    if aim is None or math.hypot(aim[0] - ox, aim[1] - oy) < 1e-9:
+        return 1 / math.sqrt(2), 1 / math.sqrt(2)
+    return template.direction()
+
+
+def template_coverage(
+    template: Template, grid: Grid, bodies: Iterable[Body], index: MapIndex | None = None
+) -> TemplateCoverage:
     """The squares ``template`` affects on ``grid`` and the ``bodies`` it catches.
 
     A body is caught when any square of its space (``Space.cells``) is affected, so a Large
-    creature with one of its four squares inside is caught.
+    creature with one of its four squares inside is caught. With ``index`` (the map's walls)
+    the area stops at walls and closed doors (see the module docstring).
 
     Raises:
         TemplateError: see ``template_polygon``.
     """
     polygon = template_polygon(template, grid.cell_feet)
-    cells = affected_cells(polygon, grid)
+    reached = polygon if index is None else reached_area(template, polygon, index)
+    cells = affected_cells(reached, grid)
     inside = set(cells)
     caught = []
     for body in bodies:
         hit = tuple(cell for cell in body.space.cells() if cell in inside)
         if hit:
             caught.append(CaughtCreature(body.id, hit))
-    return TemplateCoverage(polygon, cells, tuple(caught))
+    return TemplateCoverage(polygon, reached, cells, tuple(caught))

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from shapely.geometry import box
 
+from battlemap.geometry import MapIndex
 from battlemap.geometry.templates import (
     Template,
     TemplateError,
@@ -21,8 +22,8 @@ from battlemap.geometry.templates import (
     template_coverage,
     template_polygon,
 )
-from battlemap.model import Grid, Size
-from tests.geometry.helpers import body, foe
+from battlemap.model import Grid, Size, WallKind
+from tests.geometry.helpers import body, foe, wall
 
 GRID = Grid(width=30, height=30)
 
@@ -204,3 +205,43 @@ def test_a_bigger_cone_affects_every_square_a_smaller_one_does(
     small = cells_of(Template(TemplateShape.CONE, (x, y), 15, aim))
     large = cells_of(Template(TemplateShape.CONE, (x, y), 30, aim))
     assert small <= large
+
+
+# --- walls ---------------------------------------------------------------------------------------
+
+
+def long_wall(x: float, kind: WallKind = WallKind.WALL, is_open: bool = False) -> MapIndex:
+    """The 30 x 30 map with one wall (or door) along the grid line ``x`` from top to bottom."""
+    return MapIndex(GRID, [wall((x, 0), (x, 30), kind=kind, open=is_open)])
+
+
+def test_a_wall_stops_the_area_and_a_creature_behind_it_is_not_caught() -> None:
+    fireball = Template(TemplateShape.CIRCLE, (10, 10), 20)
+    behind = foe("behind", 12, 10)  # inside the outline, across the wall at x = 12
+    front = foe("front", 11, 10)
+    open_map = set(template_coverage(fireball, GRID, []).cells)
+    coverage = template_coverage(fireball, GRID, [behind, front], long_wall(12))
+    assert set(coverage.cells) == {(c, r) for c, r in open_map if c < 12}
+    assert coverage.creature_ids == ("front",)
+
+
+def test_a_circle_centred_on_a_wall_fills_the_side_it_is_aimed_at() -> None:
+    index = long_wall(10)
+    right = template_coverage(
+        Template(TemplateShape.CIRCLE, (10, 10), 10, aim=(11, 10)), GRID, [], index
+    )
+    left = template_coverage(
+        Template(TemplateShape.CIRCLE, (10, 10), 10, aim=(9, 10)), GRID, [], index
+    )
+    assert right.cells and all(c >= 10 for c, _ in right.cells)
+    assert left.cells and all(c <= 9 for c, _ in left.cells)
+    assert {(19 - c, r) for c, r in right.cells} == set(left.cells)  # mirror images
+
+
+def test_an_open_door_lets_the_area_through_and_a_closed_one_does_not() -> None:
+    cone = Template(TemplateShape.CONE, (8, 10.5), 30, aim=(9, 10.5))
+    free = set(template_coverage(cone, GRID, []).cells)
+    through_open = template_coverage(cone, GRID, [], long_wall(11, WallKind.DOOR, is_open=True))
+    through_closed = template_coverage(cone, GRID, [], long_wall(11, WallKind.DOOR))
+    assert set(through_open.cells) == free
+    assert set(through_closed.cells) == {(c, r) for c, r in free if c < 11}

@@ -12,6 +12,8 @@ from PySide6.QtWidgets import QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from battlemap.geometry.templates import TemplateShape
+from battlemap.model import Wall
+from battlemap.model.document import ReplaceEncounterField
 from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import cell_to_scene
@@ -177,3 +179,17 @@ def test_caught_area_is_shaded_orange_on_screen(window: MainWindow) -> None:
     inside = QColor(image.pixel(cell_centre_in_view(window.view, 8.5, 2.5)))
     outside = QColor(image.pixel(cell_centre_in_view(window.view, 8.5, 3.5)))  # empty square
     assert inside.red() > outside.red() - 5 and inside.blue() < outside.blue() - 20
+
+
+def test_a_wall_stops_the_template_and_shelters_the_ogre(window: MainWindow) -> None:
+    window.tools.activate("template")
+    choose_shape(window, TemplateShape.CUBE, 20)
+    stroke(window.view, [(3, 1), (6, 4)])  # squares 3..6 x 1..4: two columns of the Ogre's
+    assert tool(window).coverage.creature_ids == ("c-large",)
+    walls = (Wall(a=(5, 0), b=(5, 10)),)  # between the origin and the Ogre
+    window.document.apply(ReplaceEncounterField("walls", (), walls))
+    stroke(window.view, [(3, 1), (6, 4)])
+    coverage = tool(window).coverage
+    assert set(coverage.cells) == {(c, r) for c in (3, 4) for r in (1, 2, 3, 4)}
+    assert coverage.creature_ids == () and not selected_ids(window)
+    assert "no creatures" in window.tools.hint_label.text()

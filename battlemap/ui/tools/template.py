@@ -6,10 +6,11 @@ listed on a card. On release exactly those creatures' tokens are selected and th
 menu's Area damage dialog opens for them, so the one roll, half-on-a-save flow is the
 dialog's (outside combat it says so in the status bar; the selection stays).
 
-Which squares count is decided by ``battlemap.geometry.templates`` (a square is affected when
-at least half of it is covered). Origins snap: a circle's centre and a cube's corner to the
-nearest grid intersection, a cone's or line's origin to the nearest half square (a corner or
-the middle of a square's edge); Shift places the origin freely.
+Which squares count is decided by ``battlemap.geometry.templates``: a square is affected when
+at least half of it is covered, and walls and closed doors stop the area. Origins snap: a
+circle's centre and a cube's corner to the nearest grid intersection, a cone's or line's
+origin to the nearest half square (a corner or the middle of a square's edge); Shift places
+the origin freely.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QLabel, QSpinBox, QWidget
 
-from battlemap.geometry import Body
+from battlemap.geometry import Body, MapIndex
 from battlemap.geometry.templates import (
     Template,
     TemplateCoverage,
@@ -193,7 +194,7 @@ class TemplateTool(Tool):
         encounter = self.context.document.encounter
         bodies = [Body.from_creature(c, encounter.grid) for c in encounter.creatures]
         try:
-            coverage = template_coverage(template, encounter.grid, bodies)
+            coverage = template_coverage(template, encounter.grid, bodies, self._map_index())
         except TemplateError:  # a cone or line not aimed yet: show just the origin
             self.template, self.coverage = None, None
             origin = self.origin if self.origin is not None else template.origin
@@ -255,6 +256,14 @@ class TemplateTool(Tool):
         if self._placing:
             lines.append(("release: select them and open Area damage", CARD_MUTED))
         return lines
+
+    def _map_index(self) -> MapIndex:
+        """The window's shared map index (built once per map change), else a fresh one."""
+        cache = getattr(self.context.view.window(), "geometry_index", None)
+        if cache is not None:
+            index: MapIndex = cache.get()
+            return index
+        return MapIndex.build(self.context.document.encounter)
 
     def _name(self, creature_id: EntityId) -> str:
         return self.context.document.encounter.creature(creature_id).name
