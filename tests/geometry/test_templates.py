@@ -245,3 +245,17 @@ def test_an_open_door_lets_the_area_through_and_a_closed_one_does_not() -> None:
     through_closed = template_coverage(cone, GRID, [], long_wall(11, WallKind.DOOR))
     assert set(through_open.cells) == free
     assert set(through_closed.cells) == {(c, r) for c, r in free if c < 11}
+
+
+@given(
+    shape=st.sampled_from(list(TemplateShape)),
+    angle=angles,
+    wall_x=st.integers(min_value=1, max_value=29),
+    wall_from=st.integers(min_value=0, max_value=29),
+)
+def test_walls_only_ever_remove_squares(
+    shape: TemplateShape, angle: float, wall_x: int, wall_from: int
+) -> None:
+    template = Template(shape, (15, 15), 20, aim=(15 + math.cos(angle), 15 + math.sin(angle)))
+    index = MapIndex(GRID, [wall((wall_x, wall_from), (wall_x, 30))])
+    assert set(template_coverage(template, GRID, [], index).cells) <= cells_of(template)

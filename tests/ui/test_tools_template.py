@@ -6,6 +6,7 @@ at (5, 2), Giant (Huge) at (0, 5), Dragon (Gargantuan) at (6, 5).
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QSpinBox
@@ -193,3 +194,17 @@ def test_a_wall_stops_the_template_and_shelters_the_ogre(window: MainWindow) -> 
     assert set(coverage.cells) == {(c, r) for c in (3, 4) for r in (1, 2, 3, 4)}
     assert coverage.creature_ids == () and not selected_ids(window)
     assert "no creatures" in window.tools.hint_label.text()
+
+
+def test_shift_places_the_origin_off_the_grid(window: MainWindow) -> None:
+    window.tools.activate("template")
+    choose_shape(window, TemplateShape.CIRCLE, 5)
+    view, shift = window.view, Qt.KeyboardModifier.ShiftModifier
+    send_mouse(view, MOVE, at(view, 3.3, 3.3), NONE, NONE, shift)
+    send_mouse(view, PRESS, at(view, 3.3, 3.3), LEFT, LEFT, shift)
+    send_mouse(view, RELEASE, at(view, 3.3, 3.3), LEFT, NONE, shift)
+    origin = tool(window).template.origin
+    assert origin == pytest.approx((3.3, 3.3), abs=0.02)
+    # Snapped to (3, 3) it would affect the four squares around; off-centre, (2, 2) is
+    # less than half covered.
+    assert tool(window).coverage.cells == ((3, 2), (2, 3), (3, 3))
