@@ -54,6 +54,9 @@ _LAST_ROUND_PIECES = 1024
 """When this few pieces are left untraced, they are traced together in one last round."""
 _SURE_BATCH = 256
 """Batches smaller than this go straight to shapely (numpy's per-call cost would dominate)."""
+_CROSSING_MARGIN = 1e-12
+"""Relative margin (times the coordinates' scale and 1 + slope) a grid-line crossing must
+clear to be sure: about 2,000 times the rounding error of computing it."""
 _GRID_LIMIT = 1 << 18
 """Grid lines and units beyond this many cells from the origin are left to shapely."""
 _GRID_TABLE_CELLS = 1 << 24
@@ -426,22 +429,23 @@ class BarrierSet:
         ``[j, j + 1]`` of it that one wall covers whole. A twin is only tried on the grid
         lines where its ``left`` line was found to cross.
 
-        Conservative: the crossing must clear the line's ends and the unit's ends by a margin
-        far above the floating-point error, so shapely's exact answer is then True too; a
+        Conservative: the crossing must lie strictly between the line's ends (exact
+        comparisons) and clear the unit's ends by a margin far above the rounding error of
+        computing it (``_GridUnits.crossed``), so shapely's exact answer is then True too; a
         False here only means "ask shapely".
         """
         sure_left = np.zeros(len(left), dtype=bool)
         sure_right = np.zeros(len(left), dtype=bool)
         if len(left) == 0:
             return sure_left, sure_right
-        margin = 1e-9 * max(1.0, float(np.abs(left).max()), float(np.abs(right).max()))
+        scale = max(1.0, float(np.abs(left).max()), float(np.abs(right).max()))
         for axis, units in enumerate(self._grid_units):
             if units is None:
                 continue
             a, b = left[:, 0, axis], left[:, 1, axis]
             # Candidates: the grid lines with walls strictly between the line's ends.
-            first = np.searchsorted(units.lines_at, np.minimum(a, b) + margin, side="right")
-            last = np.searchsorted(units.lines_at, np.maximum(a, b) - margin, side="left")
+            first = np.searchsorted(units.lines_at, np.minimum(a, b), side="right")
+            last = np.searchsorted(units.lines_at, np.maximum(a, b), side="left")
             count = np.maximum(last - first, 0)
             total = int(count.sum())
             if total == 0:
@@ -449,10 +453,10 @@ class BarrierSet:
             which = np.repeat(np.arange(len(left)), count)
             k = np.arange(total) - np.repeat(np.cumsum(count) - count - first, count)
             at = units.lines_at[k]
-            found = units.crossed(left[which], at, axis, margin)
+            found = units.crossed(left[which], at, axis, scale)
             which, at = which[found], at[found]
             sure_left[which] = True
-            sure_right[which[units.crossed(right[which], at, axis, margin)]] = True
+            sure_right[which[units.crossed(right[which], at, axis, scale)]] = True
         return sure_left, sure_right
 
     def _ends_on(self, lines: Lines) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
@@ -583,16 +587,21 @@ class _GridUnits:
     """The distinct ``X`` with a covered unit, sorted."""
 
     def crossed(
-        self, lines: Lines, at: NDArray[np.float64], axis: int, margin: float
+        self, lines: Lines, at: NDArray[np.float64], axis: int, scale: float
     ) -> NDArray[np.bool_]:
-        """Whether each line crosses its grid line ``coord[axis] = at`` strictly inside a
-        covered unit, by more than ``margin`` from the line's ends and the unit's ends."""
+        """Whether each line crosses its grid line ``coord[axis] = at`` strictly between its
+        ends and strictly inside a covered unit, beyond the rounding error of the computed
+        crossing (a bound of about 4.4e-16 x ``scale`` x (1 + |slope|) cells, with ``scale``
+        the largest coordinate; the margin is 2,000 times that, so it also holds for lines
+        nearly along the grid line)."""
         a, b = lines[:, 0, axis], lines[:, 1, axis]
-        inside = (np.minimum(a, b) + margin < at) & (at < np.maximum(a, b) - margin)
+        inside = (np.minimum(a, b) < at) & (at < np.maximum(a, b))
+        p, q = lines[:, 0, 1 - axis], lines[:, 1, 1 - axis]
         with np.errstate(divide="ignore", invalid="ignore"):
             t = (at - a) / (b - a)
-        p, q = lines[:, 0, 1 - axis], lines[:, 1, 1 - axis]
+            slope = np.abs(q - p) / np.abs(b - a)
         other = p + t * (q - p)
+        margin = _CROSSING_MARGIN * scale * (1.0 + slope)
         unit = np.floor(other)
         clear = (
             inside
