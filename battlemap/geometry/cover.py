@@ -403,30 +403,36 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
     first_obstacle = _strongest_per_line(n, obstacle_pairs, caps)
     tracer = _Tracer(index, lines, wall_lines, wall_block, window_block, first_obstacle)
 
+    # Plain Python lists: indexing numpy arrays one element at a time costs more than the
+    # rest of this loop.
+    firsts_of = firsts.tolist()
+    degrees, sources = final.degree.tolist(), final.source.tolist()
+    uncapped, counts = final.uncapped.tolist(), final.count.tolist()
+    totals, line_counts = np.asarray(total_per_query).tolist(), np.asarray(lines_per_query).tolist()
+    first_lines, centres = np.asarray(first_line).tolist(), np.asarray(centre_line_index).tolist()
     results = []
     for qi, q in enumerate(queries):
-        best = int(firsts[qi])
+        best = firsts_of[qi]
         oi, si = divmod(best - combo_range[qi].start, len(q.squares))
-        is_total = total_per_query[qi] >= lines_per_query[qi]
-        degree = CoverDegree.TOTAL if is_total else _DEGREES[int(final.degree[best])]
+        degree = CoverDegree.TOTAL if totals[qi] >= line_counts[qi] else _DEGREES[degrees[best]]
         cap = None
         source = None
         if degree is CoverDegree.TOTAL:
             source = BlockerKind.WALL
-        elif final.source[best] >= 0:
-            source = _kind(int(final.source[best]))
-            if final.uncapped[best] > final.degree[best]:
+        elif sources[best] >= 0:
+            source = _kind(sources[best])
+            if uncapped[best] > degrees[best]:
                 cap = degree
-        first = first_line[qi] + (oi * len(q.squares) + si) * 4
+        first = first_lines[qi] + (oi * len(q.squares) + si) * 4
         results.append(
             CoverResult(
                 degree=degree,
                 corner=q.origins[oi],
                 target_square=q.squares[si],
-                traces=tracer.later(first, centre_line_index[qi], q, creatures),
+                traces=functools.partial(tracer.build, first, centres[qi], q, creatures),
                 cap_applied=cap,
                 source=source,
-                blocked_lines=int(final.count[best]),
+                blocked_lines=counts[best],
             )
         )
     return results
@@ -511,19 +517,16 @@ class _Tracer:
     window_block: NDArray[np.bool_]
     first_obstacle: NDArray[np.intp]
 
-    def later(
-        self, first: int, centre: int, query: _Query, creatures: Sequence[Body]
-    ) -> Callable[[], Traces]:
-        def build() -> Traces:
-            chosen = np.array([first, first + 1, first + 2, first + 3, centre])
-            hits = _creature_hits(
-                self.lines, chosen, np.zeros(len(self.lines), dtype=np.intp), [query], creatures
-            )
-            by_line = dict(zip(hits[0][::-1].tolist(), hits[1][::-1].tolist(), strict=True))
-            traces = [self._trace(int(i), by_line.get(int(i)), creatures) for i in chosen]
-            return tuple(traces[:4]), traces[4]
-
-        return build
+    def build(self, first: int, centre: int, query: _Query, creatures: Sequence[Body]) -> Traces:
+        """The traces of the four chosen lines and the centre line (bound with ``partial``
+        per result, so nothing is traced until a result's lines are read)."""
+        chosen = np.array([first, first + 1, first + 2, first + 3, centre])
+        hits = _creature_hits(
+            self.lines, chosen, np.zeros(len(self.lines), dtype=np.intp), [query], creatures
+        )
+        by_line = dict(zip(hits[0][::-1].tolist(), hits[1][::-1].tolist(), strict=True))
+        traces = [self._trace(int(i), by_line.get(int(i)), creatures) for i in chosen]
+        return tuple(traces[:4]), traces[4]
 
     def _trace(self, i: int, creature: int | None, creatures: Sequence[Body]) -> LineTrace:
         start = (float(self.lines[i, 0, 0]), float(self.lines[i, 0, 1]))
