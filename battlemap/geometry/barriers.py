@@ -115,6 +115,27 @@ def _shift_and_trim(
     return left, right, degenerate
 
 
+def _without_duplicates(
+    segments: Sequence[tuple[tuple[float, float], tuple[float, float]]], ids: Sequence[EntityId]
+) -> tuple[list[tuple[tuple[float, float], tuple[float, float]]], list[EntityId]]:
+    """The segments with exact repeats (either direction) dropped, keeping the first id.
+
+    A wall drawn twice is one wall. Kept twice, its two copies would meet at their shared ends
+    like the two arms of a joint, and a line through such an end would count as blocked.
+    """
+    seen: set[tuple[tuple[float, float], tuple[float, float]]] = set()
+    kept: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    kept_ids: list[EntityId] = []
+    for (a, b), wall_id in zip(segments, ids, strict=True):
+        a, b = (float(a[0]), float(a[1])), (float(b[0]), float(b[1]))
+        key = (a, b) if a <= b else (b, a)
+        if key not in seen:
+            seen.add(key)
+            kept.append((a, b))
+            kept_ids.append(wall_id)
+    return kept, kept_ids
+
+
 class BarrierSet:
     """A set of wall segments answering "is this line blocked?" for arrays of lines.
 
@@ -126,6 +147,7 @@ class BarrierSet:
         segments: Sequence[tuple[tuple[float, float], tuple[float, float]]],
         ids: Sequence[EntityId],
     ) -> None:
+        segments, ids = _without_duplicates(segments, ids)
         self.ids: list[EntityId] = list(ids)
         coords = np.asarray(segments, dtype=np.float64).reshape(-1, 2, 2)
         self.coords = coords

@@ -231,3 +231,16 @@ def test_removing_a_wall_never_increases_cover(
     full = cover(index(*walls, width=8, height=8), attacker, target, [attacker, target]).degree
     less = cover(index(*fewer, width=8, height=8), attacker, target, [attacker, target]).degree
     assert less.rank <= full.rank
+
+
+def test_a_wall_drawn_twice_is_one_wall_not_a_joint() -> None:
+    """Imported maps repeat segments; two copies ending at the same point are not a joint,
+    so a line grazing that end stays clear (found by the fast-path property test)."""
+    attacker = body("c0", x=0, y=3)
+    target = body("c2", x=2, y=0, size=Size.LARGE)
+    once = index(window((0, 2), (3, 2)))
+    twice = index(window((0, 2), (3, 2)), window((0, 2), (3, 2)), window((3, 2), (0, 2)))
+    single = cover(once, attacker, target, [attacker, target])
+    doubled = cover(twice, attacker, target, [attacker, target])
+    assert (doubled.degree, doubled.blocked_lines) == (single.degree, single.blocked_lines)
+    assert doubled.degree is CoverDegree.HALF

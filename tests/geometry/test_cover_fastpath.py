@@ -126,6 +126,14 @@ def _by_count(blocked: list[set[str]], source: str) -> CoverDegree:
     return CoverDegree.HALF if lines <= 2 else CoverDegree.THREE_QUARTERS
 
 
+def _one_of_each(segments: list[Segment]) -> list[Segment]:
+    """A wall drawn twice is one wall (the engine drops exact repeats, either direction)."""
+    unique: dict[tuple[XY, XY], Segment] = {}
+    for a, b in segments:
+        unique.setdefault((min(a, b), max(a, b)), (a, b))
+    return list(unique.values())
+
+
 def ref_cover(
     walls: Sequence[Wall],
     obstacles: Sequence[Obstacle],
@@ -134,8 +142,10 @@ def ref_cover(
     creatures: Sequence[Body],
 ) -> tuple[CoverDegree, XY, tuple[float, float], int]:
     """(degree, chosen corner, chosen square's top-left, blocked lines) by the DMG method."""
-    solid = [(w.a, w.b) for w in walls if w.blocks_sight]
-    with_windows = solid + [(w.a, w.b) for w in walls if not w.blocks_sight and w.blocks_movement]
+    solid = _one_of_each([(w.a, w.b) for w in walls if w.blocks_sight])
+    with_windows = _one_of_each(
+        solid + [(w.a, w.b) for w in walls if not w.blocks_sight and w.blocks_movement]
+    )
     polygons = [(shapely.Polygon(o.points), o.cover) for o in obstacles]
     others = [
         box(c.x, c.y, c.x + c.side_cells, c.y + c.side_cells)
