@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -40,6 +39,7 @@ from battlemap.ui.combat.attack_dialog import (
     statblock_defenses,
 )
 from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.combat.widgets import add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 
@@ -92,13 +92,7 @@ class AreaDialog(QDialog):
         self.apply_button.setDefault(True)
         self.apply_button.clicked.connect(self.deal)
         layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
-        self.outcome_label = QLabel()
-        self.outcome_label.setWordWrap(True)
-        self.outcome_label.setTextFormat(Qt.TextFormat.RichText)
-        layout.addWidget(self.outcome_label)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.close)
-        layout.addWidget(buttons)
+        self.outcome_label = add_outcome_and_close(self, layout)
         self.resize(360, 460)
 
     def open_for_selection(self) -> None:

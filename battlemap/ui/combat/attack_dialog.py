@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -64,7 +63,7 @@ from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.declarations import DeclarationsBox
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import BAD, GOOD, tone
+from battlemap.ui.combat.widgets import BAD, GOOD, add_outcome_and_close, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 
@@ -245,14 +244,7 @@ class AttackDialog(QDialog):
         damage.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.damage_box)
 
-        self.outcome_label = QLabel()
-        self.outcome_label.setWordWrap(True)
-        self.outcome_label.setTextFormat(Qt.TextFormat.RichText)
-        self.outcome_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.outcome_label)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.close)
-        layout.addWidget(buttons)
+        self.outcome_label = add_outcome_and_close(self, layout)
         scene.selectionChanged.connect(self._on_map_selection)
         session.changed.connect(self._on_combat_changed)
         self._turn_of: EntityId | None = None

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
     QPushButton,
@@ -36,6 +35,7 @@ from battlemap.rules.enums import ActionKind, StabilizeMethod
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.combat.widgets import add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 
@@ -115,13 +115,7 @@ class ContestDialog(QDialog):
         self.resolve_button.setDefault(True)
         self.resolve_button.clicked.connect(self.resolve)
         layout.addWidget(self.resolve_button, 0, Qt.AlignmentFlag.AlignRight)
-        self.outcome_label = QLabel()
-        self.outcome_label.setWordWrap(True)
-        self.outcome_label.setTextFormat(Qt.TextFormat.RichText)
-        layout.addWidget(self.outcome_label)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.close)
-        layout.addWidget(buttons)
+        self.outcome_label = add_outcome_and_close(self, layout)
         self.resize(380, 360)
 
     # --- filling ----------------------------------------------------------------------

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QTreeWidget, QTreeWidgetItem
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+)
 
 # Each colour is (on a light theme, on a dark theme): the dark ones are lighter so they keep
 # their contrast on a dark base.
@@ -37,3 +46,16 @@ def tone(pair: tuple[str, str]) -> str:
 
 def colour(pair: tuple[str, str]) -> QColor:
     return QColor(tone(pair))
+
+
+def add_outcome_and_close(dialog: QDialog, layout: QVBoxLayout) -> QLabel:
+    """The foot of a combat dialog: a selectable rich-text outcome line and a Close button."""
+    outcome = QLabel()
+    outcome.setWordWrap(True)
+    outcome.setTextFormat(Qt.TextFormat.RichText)
+    outcome.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    layout.addWidget(outcome)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dialog.close)
+    layout.addWidget(buttons)
+    return outcome
