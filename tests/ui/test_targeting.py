@@ -17,8 +17,11 @@ from battlemap.model import Encounter
 from battlemap.model.document import MoveCreature
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
+from battlemap.rules.loader import load_registry
+from battlemap.rules.schema import CoverRules
 from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.targeting.overlay import card_lines
 from tests.ui.drag_helpers import grab_view, open_window, pixel_at, room, send
 from tests.ui.helpers import cell_centre_in_view
 
@@ -65,6 +68,19 @@ def test_hover_shows_distance_reach_cover_and_blockers(behind_wall: MainWindow) 
     assert lines[3] == "2 of 4 lines blocked by wall"
     hover(window, (0.5, 9.5))  # off every token: the overlay goes
     assert window.targeting.items == [] and window.targeting.facts is None
+
+
+def test_card_cover_bonus_is_the_rulesets(behind_wall: MainWindow) -> None:
+    window = behind_wall
+    hover(window, (9.5, 6.5))
+    facts = window.targeting.facts
+    assert facts is not None and facts.cover.degree is CoverDegree.HALF
+    srd = load_registry().get(window.document.encounter.ruleset)
+    house = srd.model_copy(
+        update={"attacks": srd.attacks.model_copy(update={"cover": CoverRules(half_bonus=3)})}
+    )
+    assert card_lines(facts, house)[2][0] == "half cover (+3 AC)"
+    assert card_lines(facts, None)[2][0] == "half cover (+2 AC)"  # SRD without a ruleset
 
 
 def test_cover_lines_drawn_clear_and_blocked_in_their_colours(behind_wall: MainWindow) -> None:

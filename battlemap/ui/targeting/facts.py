@@ -33,8 +33,6 @@ from battlemap.model.statblock import AttackKind
 from battlemap.rules.attack_situation import combat_bodies
 from battlemap.rules.schema import CoverRules, Ruleset
 
-COVER_AC = {CoverDegree.HALF: "+2 AC", CoverDegree.THREE_QUARTERS: "+5 AC"}
-
 
 @dataclass(frozen=True)
 class RangedBand:

@@ -36,7 +36,6 @@ from battlemap.ui.drag.items import (
 )
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.targeting.facts import (
-    COVER_AC,
     CoverAgainst,
     TargetFacts,
     cover_against,
@@ -153,7 +152,7 @@ class TargetingOverlay(QObject):
         except (KeyError, ValueError):
             self.defence = None
         self.shown.emit()
-        items = overlay_items(facts)
+        items = overlay_items(facts, self._ruleset_of())
         self.overlay.show(items)
         space = facts.target.space
         box = QRectF(space.x, space.y, space.w, space.h)
@@ -194,7 +193,7 @@ class TargetingOverlay(QObject):
             self.show_pair(*self.pair)
 
 
-def overlay_items(facts: TargetFacts) -> list[QGraphicsItem]:
+def overlay_items(facts: TargetFacts, ruleset: Ruleset | None) -> list[QGraphicsItem]:
     """Corner lines, the chosen corner, the target square, the flank line and the card."""
     items: list[QGraphicsItem] = []
     result = facts.cover
@@ -216,12 +215,15 @@ def overlay_items(facts: TargetFacts) -> list[QGraphicsItem]:
             items.append(outline_square((space.x, space.y), space.w, FLANK, Qt.PenStyle.SolidLine))
     target = facts.target.space
     accent = LINE_BLOCKED if result.degree is not CoverDegree.NONE else LINE_CLEAR
-    items.append(InfoCard((target.x1, target.y), card_lines(facts), accent))
+    items.append(InfoCard((target.x1, target.y), card_lines(facts, ruleset), accent))
     return items
 
 
-def card_lines(facts: TargetFacts) -> list[tuple[str, QColor]]:
-    """The card's text: distance, reach, range band, cover and blockers, flanking, sight."""
+def card_lines(facts: TargetFacts, ruleset: Ruleset | None) -> list[tuple[str, QColor]]:
+    """The card's text: distance, reach, range band, cover and blockers, flanking, sight.
+
+    The cover's AC bonus is the ruleset's (``cover_against``; SRD values without one).
+    """
     lines: list[tuple[str, QColor]] = [
         (f"{facts.target_name} · {facts.distance_feet:g} ft", CARD_TEXT)
     ]
@@ -244,7 +246,8 @@ def card_lines(facts: TargetFacts) -> list[tuple[str, QColor]]:
     if degree is CoverDegree.NONE:
         lines.append((f"no cover ({blocked} of 4 lines blocked)", GOOD))
     else:
-        bonus = COVER_AC.get(degree, "can't be targeted")
+        ac_bonus = cover_against(facts, ruleset).bonus
+        bonus = "can't be targeted" if ac_bonus is None else f"+{ac_bonus} AC"
         capped = (
             f", capped by {result.source.value}" if result.cap_applied and result.source else ""
         )
