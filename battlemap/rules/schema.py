@@ -444,7 +444,6 @@ class RestKind(Section):
 class RestRules(Section):
     short: RestKind | None = None
     long: RestKind | None = None
-    wounded_ends_after_full_hp_rest_minutes: int | None = None
 
 
 class Ruleset(Section):
