@@ -59,8 +59,10 @@ class MapScene(QGraphicsScene):
     def _on_change(self, change: Change) -> None:
         if change.map:
             self._rebuild_map()
-        if change.creatures or change.map:
+        if change.map:  # the cell size may have changed: every token's side with it
             self._sync_tokens()
+        elif change.creatures:
+            self._sync_tokens(change.creatures)
 
     def _rebuild_map(self) -> None:
         encounter = self.document.encounter
@@ -80,7 +82,13 @@ class MapScene(QGraphicsScene):
             )
         )
 
-    def _sync_tokens(self) -> None:
+    def _sync_tokens(self, changed: frozenset[EntityId] | None = None) -> None:
+        """Add, remove and update token items to match the encounter's creatures.
+
+        Args:
+            changed: ids of the creatures to update; None updates every token (after a map
+                change, or after a drop that may have carried other selected tokens along).
+        """
         encounter = self.document.encounter
         cell_feet = encounter.grid.cell_feet
         present = {creature.id for creature in encounter.creatures}
@@ -88,6 +96,8 @@ class MapScene(QGraphicsScene):
             if creature_id not in present:
                 self.removeItem(self.tokens.pop(creature_id))
         for creature in encounter.creatures:
+            if changed is not None and creature.id not in changed:
+                continue
             token = self.tokens.get(creature.id)
             if token is None:
                 token = TokenItem(creature, cell_feet, self._on_token_dropped)

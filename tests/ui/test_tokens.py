@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from battlemap.model import Size
+from battlemap.model import Creature, Size
+from battlemap.model.document import UpdateCreature
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
+from battlemap.ui.token_item import TokenItem
 from tests.ui.helpers import cell_centre_in_view, drag
 
 
@@ -79,3 +81,20 @@ def test_modified_marker_follows_the_undo_stack(window: MainWindow) -> None:
     assert window.isWindowModified()
     window.undo_stack.undo()
     assert not window.isWindowModified()
+
+
+def test_editing_one_creature_updates_only_its_token(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    updated: list[str] = []
+    original = TokenItem.update_from
+
+    def record(self: TokenItem, creature: Creature, cell_feet: float) -> None:
+        updated.append(str(creature.id))
+        original(self, creature, cell_feet)
+
+    monkeypatch.setattr(TokenItem, "update_from", record)
+    ogre = window.document.encounter.creature("c-large")  # type: ignore[arg-type]
+    window.document.apply(UpdateCreature(ogre, ogre.model_copy(update={"hp": 1})))
+    assert updated == ["c-large"]
+    assert window.scene.tokens[ogre.id].creature.hp == 1
