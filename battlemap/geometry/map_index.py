@@ -111,6 +111,15 @@ def shift_grid(mask: BoolGrid, dx: int, dy: int, fill: bool = False) -> BoolGrid
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class SqueezeCores:
+    """``MapIndex.squeeze_cores``: per core square, its offset, where it fits, its steps."""
+
+    offsets: list[tuple[int, int]]
+    rooms: list[BoolGrid]
+    steps: list[list[BoolGrid]]
+
+
 class MapIndex:
     """Everything about a map's features the geometry needs, precomputed.
 
@@ -175,6 +184,7 @@ class MapIndex:
         self._rooms: dict[int, BoolGrid] = {}
         self._steps: dict[int, list[BoolGrid]] = {}
         self._terrain_k: dict[int, tuple[BoolGrid, BoolGrid]] = {}
+        self._cores: dict[tuple[int, int], SqueezeCores] = {}
         self.segment_free = self._segment_free()
         """``segment_free[d][y, x]``: the centre-to-centre segment from cell (x, y) in
         direction ``d`` stays on the map and clear of movement-blocking walls and obstacles."""
@@ -280,6 +290,35 @@ class MapIndex:
             steps.append(sweep & shift_grid(room, dx, dy))
         self._steps[k] = steps
         return steps
+
+    def squeeze_cores(self, k: int, k_small: int) -> SqueezeCores:
+        """The core squares (side ``k_small``) that can carry a squeezing k x k space.
+
+        Core ``c`` sits at ``offsets[c]`` inside the space; ``rooms[c][y, x]``: that core fits
+        when the space's top-left is (x, y); ``steps[c][d][y, x]``: it may step in direction
+        ``d`` from there. Both are False where the whole k x k space would leave the map.
+        """
+        cached = self._cores.get((k, k_small))
+        if cached is not None:
+            return cached
+        small = self.step_free(k_small)
+        small_room = self.room(k_small)
+        span = k - k_small + 1
+        valid = np.zeros((self.height, self.width), dtype=bool)
+        valid[: self.height - k + 1, : self.width - k + 1] = True
+        cores = SqueezeCores([], [], [])
+        for oy in range(span):
+            for ox in range(span):
+                cores.offsets.append((ox, oy))
+                cores.rooms.append(shift_grid(small_room, ox, oy) & valid)
+                cores.steps.append(
+                    [
+                        shift_grid(small[d], ox, oy) & valid & shift_grid(valid, dx, dy)
+                        for d, (dx, dy) in enumerate(DIRECTIONS)
+                    ]
+                )
+        self._cores[(k, k_small)] = cores
+        return cores
 
     def terrain_under(self, k: int) -> tuple[BoolGrid, BoolGrid]:
         """(difficult, water) for a k x k space at each top-left cell: any cell of it counts."""

@@ -36,7 +36,7 @@ import numpy as np
 
 from battlemap.geometry.body import Body
 from battlemap.geometry.errors import InvalidPathError, OffMapError
-from battlemap.geometry.map_index import DIRECTIONS, BoolGrid, MapIndex, shift_grid, window_any
+from battlemap.geometry.map_index import DIRECTIONS, BoolGrid, MapIndex, window_any
 from battlemap.geometry.metrics import Cell, DiagonalRule, Space
 from battlemap.model import EntityId, Size
 
@@ -175,25 +175,17 @@ class MoveContext:
         self.room = index.room(self.k)
         # Squeezing: the mover's body is carried by a smaller "core" square at offset
         # ``core_offsets[c]`` inside its space; core_steps[c][d] says that core may step.
+        # They depend on the map only, so the index keeps them.
         self.core_offsets: list[Cell] = []
         self.core_steps: list[list[BoolGrid]] = []
         self.core_room: list[BoolGrid] = []
         if self.k_small is not None:
-            small = index.step_free(self.k_small)
-            small_room = index.room(self.k_small)
-            span = self.k - self.k_small + 1
-            valid = np.zeros((index.height, index.width), dtype=bool)
-            valid[: index.height - self.k + 1, : index.width - self.k + 1] = True
-            for oy in range(span):
-                for ox in range(span):
-                    self.core_offsets.append((ox, oy))
-                    self.core_room.append(shift_grid(small_room, ox, oy) & valid)
-                    self.core_steps.append(
-                        [
-                            shift_grid(small[d], ox, oy) & valid & shift_grid(valid, dx, dy)
-                            for d, (dx, dy) in enumerate(DIRECTIONS)
-                        ]
-                    )
+            cores = index.squeeze_cores(self.k, self.k_small)
+            self.core_offsets, self.core_room, self.core_steps = (
+                cores.offsets,
+                cores.rooms,
+                cores.steps,
+            )
         difficult, water = index.terrain_under(self.k)
         if mover.flying:
             difficult = np.zeros_like(difficult)
