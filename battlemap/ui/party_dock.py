@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from battlemap.io.errors import describe_validation_error
 from battlemap.io.monsters import creature_from_statblock
 from battlemap.model.creature import Side, Size, Speeds
-from battlemap.model.document import ReplaceEncounterField
+from battlemap.model.document import Change, ReplaceEncounterField
 from battlemap.model.statblock import Ability, AbilityScores, Senses, StatBlock
 from battlemap.ui.library_dock import add_creatures_command, free_spaces
 from battlemap.ui.style import scene_to_cell
@@ -237,7 +237,8 @@ class PartyDock(QDockWidget):
         layout.addWidget(self.list)
         layout.addLayout(buttons)
         self.setWidget(body)
-        window.document.subscribe(lambda change: self.refresh() if change.other else None)
+        self._shown: tuple[StatBlock, ...] = ()
+        window.document.subscribe(self._on_change)
         self.refresh()
 
     # --- the party in the encounter -----------------------------------------------------
@@ -246,7 +247,14 @@ class PartyDock(QDockWidget):
     def party(self) -> tuple[StatBlock, ...]:
         return self.window_.document.encounter.party
 
+    def _on_change(self, change: Change) -> None:
+        # "other" covers combat too (every attack and turn): rebuild the list only when the
+        # party itself differs from what it shows.
+        if change.other and self.party != self._shown:
+            self.refresh()
+
     def refresh(self) -> None:
+        self._shown = self.party
         current = self.list.currentRow()
         self.list.clear()
         for block in self.party:

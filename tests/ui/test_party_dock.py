@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Document, Encounter, Side
+from battlemap.model.document import ReplaceEncounterField
 from battlemap.model.statblock import Ability, AttackKind
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.party_dock import PlayerCharacterDialog
@@ -89,3 +91,19 @@ def test_party_is_saved_with_the_encounter_and_roster_carries_to_the_next(
     assert [b.name for b in other.party_dock.roster()] == ["Mira"]
     other.party_dock.add_from_roster("Mira")
     assert other.document.encounter.party == saved.party
+
+
+def test_list_is_rebuilt_only_when_the_party_changes(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dock = window.party_dock
+    saved_ranger(window)
+    rebuilt: list[int] = []
+    original = dock.refresh
+    monkeypatch.setattr(dock, "refresh", lambda: (rebuilt.append(1), original())[1])
+    document = window.document
+    document.apply(ReplaceEncounterField("name", document.encounter.name, "Crypt"))
+    assert rebuilt == []  # another encounter field changed: the list stays as it is
+    document.apply(ReplaceEncounterField("party", document.encounter.party, ()))
+    assert rebuilt == [1]
+    assert dock.list.count() == 0
