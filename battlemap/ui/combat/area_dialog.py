@@ -13,11 +13,9 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -39,14 +37,14 @@ from battlemap.ui.combat.attack_dialog import (
     statblock_defenses,
 )
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import add_outcome_and_close
+from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 
 
-class AreaDialog(QDialog):
+class AreaDialog(CombatDialog):
     """Deal one area effect's damage to the selected creatures."""
 
     def __init__(
@@ -56,12 +54,7 @@ class AreaDialog(QDialog):
         library: dict[str, StatBlock],
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.setObjectName("area-dialog")
-        self.setWindowTitle("Area damage")
-        self.setModal(False)
-        self.session = session
-        self.scene = scene
+        super().__init__(session, scene, "area-dialog", "Area damage", parent)
         self.library = library
         layout = QVBoxLayout(self)
         hint = QLabel("Tick the creatures that made their saving throw.")
@@ -109,9 +102,7 @@ class AreaDialog(QDialog):
         self.damage_type.setCurrentIndex(max(0, wanted))
         self.take_selection()
         self.outcome_label.clear()
-        self.show()
-        if QGuiApplication.platformName() != "offscreen":  # offscreen can't raise windows
-            self.raise_()
+        self.present()
 
     def take_selection(self) -> None:
         self.targets.clear()

@@ -22,11 +22,9 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -63,7 +61,7 @@ from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.declarations import DeclarationsBox
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import BAD, GOOD, add_outcome_and_close, tone
+from battlemap.ui.combat.widgets import BAD, GOOD, CombatDialog, add_outcome_and_close, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 
@@ -117,7 +115,7 @@ def _types(text: str) -> tuple[str, ...]:
     return tuple(t.strip().lower() for t in text.split(",") if t.strip())
 
 
-class AttackDialog(QDialog):
+class AttackDialog(CombatDialog):
     """One attack at a time by the creature whose turn it is (or any attacker chosen)."""
 
     def __init__(
@@ -127,12 +125,7 @@ class AttackDialog(QDialog):
         library: dict[str, StatBlock],
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.setObjectName("attack-dialog")
-        self.setWindowTitle("Attack")
-        self.setModal(False)
-        self.session = session
-        self.scene = scene
+        super().__init__(session, scene, "attack-dialog", "Attack", parent)
         self.library = library
         self.action_id = "attack"
         self.preview: Applied[AttackResult] | None = None
@@ -292,10 +285,7 @@ class AttackDialog(QDialog):
             self.attacker.setCurrentIndex(self.attacker.findData(str(chosen)))
         self.attacker.blockSignals(False)
         self._attacker_changed(keep_target=False)
-        self.show()
-        if QGuiApplication.platformName() != "offscreen":  # offscreen can't raise windows
-            self.raise_()
-            self.activateWindow()
+        self.present(activate=True)
 
     def _on_combat_changed(self) -> None:
         """Follow the combat: a new turn brings its creature in as attacker; else recompute."""

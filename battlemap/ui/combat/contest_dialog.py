@@ -13,11 +13,9 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
     QFormLayout,
     QLabel,
     QPushButton,
@@ -35,7 +33,7 @@ from battlemap.rules.enums import ActionKind, StabilizeMethod
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import add_outcome_and_close
+from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 
@@ -69,15 +67,11 @@ def _bonus_spin() -> QSpinBox:
     return spin
 
 
-class ContestDialog(QDialog):
+class ContestDialog(CombatDialog):
     """One contest (or a stabilising check) by the creature whose turn it is."""
 
     def __init__(self, session: CombatSession, scene: MapScene, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("contest-dialog")
-        self.setModal(False)
-        self.session = session
-        self.scene = scene
+        super().__init__(session, scene, "contest-dialog", "", parent)
         self.action_id = "grapple"
         self.kind = ActionKind.GRAPPLE
         layout = QVBoxLayout(self)
@@ -154,9 +148,7 @@ class ContestDialog(QDialog):
             self.form.setRowVisible(widget, not stabilizing)
         self._fill_targets(actor, stabilizing)
         self.outcome_label.clear()
-        self.show()
-        if QGuiApplication.platformName() != "offscreen":  # offscreen can't raise windows
-            self.raise_()
+        self.present()
 
     def _fill_targets(self, actor: EntityId, stabilizing: bool) -> None:
         state = self.session.state

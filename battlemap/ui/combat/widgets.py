@@ -1,9 +1,12 @@
-"""Small helpers shared by the combat docks: tree rows and colours for light and dark themes."""
+"""Small helpers shared by the combat docks and dialogs: tree rows, colours for light and dark
+themes, and the frame of a combat dialog."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -12,7 +15,12 @@ from PySide6.QtWidgets import (
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
+    QWidget,
 )
+
+if TYPE_CHECKING:
+    from battlemap.ui.combat.session import CombatSession
+    from battlemap.ui.map_scene import MapScene
 
 # Each colour is (on a light theme, on a dark theme): the dark ones are lighter so they keep
 # their contrast on a dark base.
@@ -59,3 +67,31 @@ def add_outcome_and_close(dialog: QDialog, layout: QVBoxLayout) -> QLabel:
     buttons.rejected.connect(dialog.close)
     layout.addWidget(buttons)
     return outcome
+
+
+class CombatDialog(QDialog):
+    """A non-modal combat dialog working on one ``session`` and the map ``scene``."""
+
+    def __init__(
+        self,
+        session: CombatSession,
+        scene: MapScene,
+        object_name: str,
+        title: str,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName(object_name)
+        self.setWindowTitle(title)
+        self.setModal(False)
+        self.session = session
+        self.scene = scene
+
+    def present(self, activate: bool = False) -> None:
+        """Show the dialog and bring it to the front (``activate``: give it the focus too);
+        the offscreen platform used by the tests can't raise windows, so it only shows."""
+        self.show()
+        if QGuiApplication.platformName() != "offscreen":
+            self.raise_()
+            if activate:
+                self.activateWindow()
