@@ -180,7 +180,7 @@ def test_bad_input_leaves_state_unchanged(
 ) -> None:
     srd = rulesets["srd-5e"]
     encounter, combat = fight(creature("hero", hp=10), creature("orc", side=Side.HOSTILE))
-    before = (encounter, combat)
+    before = (encounter.model_dump(), combat.model_dump())  # a snapshot, not the objects
     with pytest.raises(NegativeAmountError):
         apply_damage(encounter, combat, srd, "hero", bad)
     with pytest.raises(UnknownDamageTypeError):
@@ -191,7 +191,7 @@ def test_bad_input_leaves_state_unchanged(
     assert dead.combat is not None and dead.combat.combatant("orc").death.dead
     with pytest.raises(DeadTargetError):
         apply_damage(dead.encounter, dead.combat, srd, "orc", [DamageInstance(1, "fire")])
-    assert (encounter, combat) == before
+    assert (encounter.model_dump(), combat.model_dump()) == before
     with pytest.raises(ValueError):
         apply_damage(encounter, combat, srd, "hero", [DamageInstance(3, "fire")], knockout=True)
 

@@ -43,10 +43,10 @@ def test_one_action_per_turn(rulesets: Rulesets) -> None:
     state, enc = duel(ruleset)
     state, events = take_action(state, ruleset, enc, A, "dodge")
     assert "A takes Dodge (action)" in [e.text for e in events]
-    before = state
+    before = state.model_dump()  # a snapshot: ``before = state`` compared the object with itself
     with pytest.raises(IllegalActionError, match="already used its action"):
         take_action(state, ruleset, enc, A, "dash")
-    assert state == before
+    assert state.model_dump() == before
 
 
 def test_acting_out_of_turn_is_refused(rulesets: Rulesets) -> None:
