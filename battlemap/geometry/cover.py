@@ -136,6 +136,11 @@ _WALL, _WINDOW, _CREATURE, _FIRST_OBSTACLE = 0, 1, 2, 3
 
 
 _DEGREES = list(CoverDegree)
+_FIXED_CAPS = np.array(
+    [CoverDegree.TOTAL.rank, CoverDegree.THREE_QUARTERS.rank, CoverDegree.HALF.rank],
+    dtype=np.int64,
+)
+"""The most cover a wall, a window and a creature can give (sources ``_WALL`` .. ``_CREATURE``)."""
 
 
 def _corner_points(space: Space) -> list[PointXY]:
@@ -360,16 +365,12 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
         geoms = line_array(lines)
         pairs = index.cover_obstacle_tree.query(geoms, predicate="intersects")
         if pairs.shape[1]:
-            polys = np.asarray([o.polygon for o in index.cover_obstacles], dtype=object)
+            polys = index.cover_obstacle_tree.geometries  # in ``cover_obstacles`` order
             touching = shapely.touches(geoms[pairs[0]], polys[pairs[1]])
             obstacle_pairs = pairs[:, ~np.asarray(touching, dtype=bool)]
 
     n_sources = _FIRST_OBSTACLE + len(index.cover_obstacles)
-    caps = np.array(
-        [CoverDegree.TOTAL.rank, CoverDegree.THREE_QUARTERS.rank, CoverDegree.HALF.rank]
-        + [o.cover.rank for o in index.cover_obstacles],
-        dtype=np.int64,
-    )
+    caps = np.concatenate([_FIXED_CAPS, index.cover_obstacle_ranks])
     hard = np.concatenate(
         [
             np.stack([np.flatnonzero(wall_block), np.full(int(wall_block.sum()), _WALL)]),

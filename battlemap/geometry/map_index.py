@@ -164,6 +164,10 @@ class MapIndex:
 
         self.cover_obstacles = [o for o in self.obstacles if o.cover is not CoverDegree.NONE]
         self.cover_obstacle_tree = STRtree([o.polygon for o in self.cover_obstacles])
+        self.cover_obstacle_ranks = np.array(
+            [o.cover.rank for o in self.cover_obstacles], dtype=np.int64
+        )
+        """``CoverDegree.rank`` of each of ``cover_obstacles``: the most cover it gives."""
 
         movement_geoms: list[BaseGeometry] = [
             shapely.LineString([w.a, w.b]) for w in usable_walls if w.blocks_movement
