@@ -147,8 +147,13 @@ def _athletics(
     kind: str,
     effect: str,
     push_feet: int = 0,
+    attacker_roll: str = "Athletics",
 ) -> ContestResult:
-    """Roll (or skip, when automatic) the contest; the effect applies only on success."""
+    """Roll (or skip, when automatic) the contest; the effect applies only on success.
+
+    ``attacker_roll`` names what the attacker rolls, for the log (a disarm is an attack roll, a
+    grapple move a Strength check).
+    """
     if automatic:
         return ContestResult(
             kind,
@@ -170,7 +175,7 @@ def _athletics(
         contest.defender_bonus,
         contest.d20,
         contest.defender_d20,
-        f"{kind} (Athletics)",
+        f"{kind} ({attacker_roll})",
     )
     verdict = "wins" if success else "fails (ties fail)"
     reason = f"{at} vs {dt} ({contest.defender_skill}): {verdict}"
@@ -339,7 +344,9 @@ def disarm(
     if distance_feet > attacker.reach + 1e-9:
         raise NotTargetableError(f"{work.name(target_id)} is beyond reach")
     _spend(work, attacker_id, target_id, action_id)
-    result = _athletics(work, attacker_id, target_id, contest, False, "disarm", "disarmed")
+    result = _athletics(
+        work, attacker_id, target_id, contest, False, "disarm", "disarmed", attacker_roll="attack"
+    )
     verb = "disarms" if result.success else "fails to disarm"
     work.add("disarm", f"{attacker.name} {verb} {work.name(target_id)}", attacker_id)
     return work.done(result)
@@ -376,7 +383,16 @@ def grapple_move(
             f"{work.name(target_id)} is not grappled by {work.name(grappler_id)}"
         )
     _spend(work, grappler_id, target_id, action_id)
-    result = _athletics(work, grappler_id, target_id, contest, False, "grapple move", "moved")
+    result = _athletics(
+        work,
+        grappler_id,
+        target_id,
+        contest,
+        False,
+        "grapple move",
+        "moved",
+        attacker_roll="Strength",
+    )
     feet = rules.grapple_move_fraction_of_speed * speed_feet if result.success else 0
     work.add("grapple-move", f"{work.name(grappler_id)}: {result.reasons[0]}", grappler_id)
     return work.done(replace(result, move_feet=feet))

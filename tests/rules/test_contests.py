@@ -131,6 +131,8 @@ def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
         Contest(bonus=5, defender_bonus=2, d20=10, defender_d20=10),
     )
     assert won.result.effect == "disarmed"
+    assert won.combat is not None
+    assert "Hero: disarm (attack)" in [r.purpose for r in won.combat.rolls]  # not Athletics
     with pytest.raises(IllegalActionError, match="Disarm"):
         disarm(*ring("legends-of-hyrule"), rulesets["legends-of-hyrule"], "hero", "foe", WIN)
     encounter, combat = _grappled("gms-den")
@@ -139,6 +141,8 @@ def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
         encounter, combat, gms, "hero", "foe", Contest(bonus=3, d20=10, defender_d20=10)
     )
     assert moved.result.success and moved.result.move_feet == 15
+    assert moved.combat is not None
+    assert "Hero: grapple move (Strength)" in [r.purpose for r in moved.combat.rolls]
     held = grapple_move(
         encounter, combat, gms, "hero", "foe", Contest(bonus=0, d20=10, defender_d20=10)
     )
