@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QComboBox
@@ -66,6 +68,22 @@ def test_ruleset_rule_follows_the_encounter_ruleset(window: MainWindow) -> None:
     assert tool.rule == "5-5-5"  # gms-den: "diagonal movement is 5 feet"
     window.document.apply(ReplaceEncounterField("ruleset", "gms-den", "no-such-rules"))
     assert tool.rule == "5-5-5"  # unknown: the simplest count, never a crash
+
+
+def test_ruleset_rule_comes_from_the_rules_menus_rulesets_with_the_users_own(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    from battlemap.model.document import ReplaceEncounterField
+
+    (tmp_path / "my-table.yaml").write_text(
+        "schema_version: 1\nextends: srd-5e\nname: My table\nmovement:\n  diagonal: euclidean\n",
+        encoding="utf-8",
+    )
+    window.rulesets.user_dir = tmp_path
+    window.rulesets.reload()
+    tool = measure_tool(window)
+    window.document.apply(ReplaceEncounterField("ruleset", "srd-5e", "my-table"))
+    assert tool.rule == "euclidean"
 
 
 def test_five_ten_five_counts_diagonals_across_waypoints(window: MainWindow) -> None:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QWid
 
 from battlemap.model.document import Command, Document
 from battlemap.model.features import Point
+from battlemap.rules.loader import RulesetRegistry
 from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.undo import push
 
@@ -107,6 +108,8 @@ class ToolContext:
     overlay: Overlay
     show_hint: Callable[[str], None]
     """Replace the status-bar hint (e.g. with a measured distance)."""
+    rulesets: Callable[[], RulesetRegistry]
+    """The window's loaded rulesets (the Rules menu's, user files included)."""
 
     def push(self, command: Command) -> None:
         """Apply ``command`` as one undo step."""

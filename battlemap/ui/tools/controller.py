@@ -70,6 +70,7 @@ class ToolController(QObject):
             view=window.view,
             overlay=Overlay(window.scene),
             show_hint=self.hint_label.setText,
+            rulesets=lambda: window.rulesets.registry,
         )
         self.tools: dict[str, Tool] = {cls.key: cls(self.context) for cls in TOOL_CLASSES}
         self.actions: dict[str, QAction] = {}

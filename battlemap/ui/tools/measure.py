@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QGraphicsItem, QWidget
 
 from battlemap.model.features import Point
-from battlemap.rules.loader import RulesetRegistry, load_registry
 from battlemap.ui.tools.base import PointerEvent, Tool, ToolContext
 from battlemap.ui.tools.chain import format_feet
 from battlemap.ui.tools.distance import (
@@ -45,15 +44,14 @@ class MeasureTool(Tool):
         self._cursor: Point | None = None
         self._pressed_at: Point | None = None
         self._options: QWidget | None = None
-        self._registry: RulesetRegistry | None = None
         self._rule_combo: QComboBox | None = None
 
     @property
     def ruleset_rule(self) -> str:
-        """The diagonal rule of the encounter's ruleset (the rulesets load on first use)."""
-        if self._registry is None:
-            self._registry = load_registry()
-        return ruleset_diagonal_rule(self.context.document.encounter.ruleset, self._registry)
+        """The diagonal rule of the encounter's ruleset, from the window's loaded rulesets."""
+        return ruleset_diagonal_rule(
+            self.context.document.encounter.ruleset, self.context.rulesets()
+        )
 
     @property
     def rule(self) -> str:
