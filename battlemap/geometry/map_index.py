@@ -161,6 +161,20 @@ class MapIndex:
                 sight_ids.append(o.id)
         self.sight_walls = BarrierSet(sight_segments, sight_ids)
         """What blocks sight: walls, closed doors and total-cover obstacles' outlines."""
+        border = np.array(
+            [
+                [[0, 0], [self.width, 0]],
+                [[self.width, 0], [self.width, self.height]],
+                [[self.width, self.height], [0, self.height]],
+                [[0, self.height], [0, 0]],
+            ],
+            dtype=np.float64,
+        )
+        coords = self.sight_walls.coords
+        self.sight_outline = np.concatenate([coords, border]) if len(coords) else border
+        """``sight_walls``' segments, then the map's four edges: where a visibility ray stops."""
+        self.sight_outline_lines = line_array(self.sight_outline)
+        """``sight_outline`` as shapely LineStrings (to keep the ones near a viewer)."""
 
         self.cover_obstacles = [o for o in self.obstacles if o.cover is not CoverDegree.NONE]
         self.cover_obstacle_tree = STRtree([o.polygon for o in self.cover_obstacles])

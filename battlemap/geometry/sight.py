@@ -112,19 +112,10 @@ def visibility_polygon(
     ox, oy = origin
     if not (0 <= ox <= index.width and 0 <= oy <= index.height):
         return shapely.Polygon()
-    coords = index.sight_walls.coords
-    border = np.array(
-        [
-            [[0, 0], [index.width, 0]],
-            [[index.width, 0], [index.width, index.height]],
-            [[index.width, index.height], [0, index.height]],
-            [[0, index.height], [0, 0]],
-        ],
-        dtype=np.float64,
-    )
-    segments = np.concatenate([coords, border]) if len(coords) else border
+    segments = index.sight_outline
     if radius is not None:
-        segments = _near(segments, origin, radius)
+        near = shapely.dwithin(index.sight_outline_lines, shapely.Point(origin), radius)
+        segments = segments[np.asarray(near, dtype=bool)]
     rel = segments - np.array(origin)
     ends = rel.reshape(-1, 2)
     angles = np.arctan2(ends[:, 1], ends[:, 0])
@@ -168,13 +159,6 @@ def _drop_straight_runs(ring: NDArray[np.float64]) -> NDArray[np.float64]:
     scale = np.hypot(before[:, 0], before[:, 1]) * np.hypot(after[:, 0], after[:, 1])
     straight = (np.abs(cross) <= 1e-9 * scale) & (dot > 0)
     kept: NDArray[np.float64] = ring[~straight]
-    return kept
-
-
-def _near(segments: NDArray[np.float64], origin: PointXY, radius: float) -> NDArray[np.float64]:
-    geoms = shapely.linestrings(segments)
-    keep = shapely.dwithin(geoms, shapely.Point(origin), radius)
-    kept: NDArray[np.float64] = segments[np.asarray(keep, dtype=bool)]
     return kept
 
 
