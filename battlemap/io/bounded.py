@@ -11,7 +11,7 @@ def read_bounded(path: Path, max_bytes: int) -> bytes:
     """The bytes of ``path``, which must be a file of at most ``max_bytes`` bytes.
 
     Raises:
-        FileFormatError: missing, a folder, unreadable, or larger than ``max_bytes``
+        FileFormatError: missing, a folder, not permitted, unreadable, or larger than ``max_bytes``
             (checked from the file's size before anything is read).
     """
     try:
@@ -23,5 +23,7 @@ def read_bounded(path: Path, max_bytes: int) -> bytes:
         raise FileFormatError(path, "no such file") from None
     except IsADirectoryError:
         raise FileFormatError(path, "is a folder, not a file") from None
+    except PermissionError:
+        raise FileFormatError(path, "permission denied") from None
     except OSError as error:
         raise FileFormatError(path, error.strerror or str(error)) from None
