@@ -53,8 +53,9 @@ def _rest(
         raise IllegalActionError(f"{creature.name} needs at least 1 HP to start a {kind} rest")
     rolled = 0
     if rules.hp_dice_per_level:
-        sides = rules.hp_dice_per_level.split("d", 1)[1]
-        record = work.roll(f"{level}d{sides}", f"{creature.name}'s {kind} rest", creature_id, typed)
+        count, sides = rules.hp_dice_per_level.split("d")
+        expression = f"{level * int(count)}d{sides}"
+        record = work.roll(expression, f"{creature.name}'s {kind} rest", creature_id, typed)
         rolled = record.total
     restored = False
     if rules.restores_hp_max and work.death(creature_id).hp_max_reduction:

@@ -434,7 +434,11 @@ class RestKind(Section):
     hours: float = Field(gt=0, le=48)
     max_per_day: int = Field(default=1, ge=0, le=24)
     hp_flat: int = Field(default=0, ge=0)
-    hp_dice_per_level: str = Field(default="", max_length=10, description="e.g. 1d8 per level.")
+    hp_dice_per_level: str = Field(
+        default="",
+        pattern=r"^([1-9][0-9]?d[1-9][0-9]{0,2})?$",
+        description="Dice rolled per level, e.g. 1d8 (level 3: 3d8); empty for none.",
+    )
     needs_at_least_1_hp: bool = True
     exhaustion_reduction: int = Field(default=0, ge=0, le=6)
     restores_hp_max: bool = False

@@ -251,6 +251,17 @@ def test_bloodied_brink_rests(rulesets: dict[str, Ruleset]) -> None:
         long_rest(down, down_combat, bb, "pc", level=3)
 
 
+def test_rest_dice_per_level_count_every_die(rulesets: dict[str, Ruleset]) -> None:
+    bb = rulesets["bloodied-brink"]
+    assert bb.rests.short is not None
+    two_d6 = bb.rests.short.model_copy(update={"hp_dice_per_level": "2d6"})
+    variant = bb.model_copy(update={"rests": bb.rests.model_copy(update={"short": two_d6})})
+    encounter, combat = fight(creature("pc", hp=3, max_hp=90), ruleset="bloodied-brink")
+    rested = short_rest(encounter, combat, variant, "pc", level=3)
+    assert rested.combat is not None
+    assert rested.combat.rolls[-1].expression == "6d6"  # 2d6 per level at level 3
+
+
 def test_final_fantasy_wounded_ends_after_rest_at_full_hp(rulesets: dict[str, Ruleset]) -> None:
     ff = rulesets["final-fantasy-d20"]
     encounter, combat = fight(

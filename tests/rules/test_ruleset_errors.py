@@ -45,6 +45,12 @@ def test_bad_enum_value_names_file_line_field_and_choices(tmp_path: Path) -> Non
     )
 
 
+def test_malformed_rest_dice(tmp_path: Path) -> None:
+    text = VARIANT_HEAD + "rests:\n  short: {hours: 1, hp_dice_per_level: d8}\n"
+    [problem] = problems_of(tmp_path, "x.yaml", text)
+    assert problem.startswith(f"{tmp_path / 'x.yaml'}:5: rests.short.hp_dice_per_level: ")
+
+
 def test_unknown_key(tmp_path: Path) -> None:
     text = VARIANT_HEAD + "economy:\n  dash_stacks: true\n  dahs_stacks: true\n"
     assert problems_of(tmp_path, "x.yaml", text) == [
