@@ -8,8 +8,17 @@ import pytest
 
 from battlemap.geometry import DiagonalRule, GeometryError, MapIndex, OffMapError, cover, path_cost
 from battlemap.geometry.map_index import window_all, window_any
-from battlemap.model import CoverDegree, Encounter, EntityId, Grid, Obstacle, Size, TerrainKind
-from tests.geometry.helpers import body, foe, index, terrain, wall
+from battlemap.model import (
+    CoverDegree,
+    Creature,
+    Encounter,
+    EntityId,
+    Grid,
+    Obstacle,
+    Size,
+    TerrainKind,
+)
+from tests.geometry.helpers import body, foe, index, obstacle, terrain, wall
 
 
 def test_zero_length_walls_are_skipped_and_listed() -> None:
@@ -42,9 +51,23 @@ def test_a_cell_takes_a_terrain_kind_when_its_centre_is_inside_the_region() -> N
 
 
 def test_build_takes_the_encounters_map_and_ignores_its_creatures() -> None:
-    encounter = Encounter(grid=Grid(width=12, height=8))
+    crate = obstacle("crate", 6, 1, 7, 2, CoverDegree.HALF)
+    mud = terrain(TerrainKind.DIFFICULT, 0, 0, 2, 1)
+    orc = Creature(id=EntityId("orc"), name="Orc", x=9, y=5)
+    encounter = Encounter(
+        grid=Grid(width=12, height=8),
+        walls=(wall((4, 0), (4, 8), "w"),),
+        obstacles=(crate,),
+        terrain=(mud,),
+        creatures=(orc,),
+    )
     built = MapIndex.build(encounter)
     assert (built.width, built.height, built.cell_feet) == (12, 8, 5.0)
+    assert set(built.walls) == {"w"} and [o.id for o in built.obstacles] == ["crate"]
+    assert built.difficult[0, :3].tolist() == [True, True, False]
+    # The creature's cells are neither impassable nor anything else the map knows of.
+    assert not built.impassable[5, 9] and built.impassable[1, 6]
+    assert built.room(1)[5, 9]
 
 
 def test_a_creature_off_the_map_cannot_move_and_the_error_is_a_value_error() -> None:
