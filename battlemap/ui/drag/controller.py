@@ -140,7 +140,8 @@ class DragFeedback(QObject):
         fresh = self.plan is None or self.plan.mover_id != creature_id
         if fresh and not self._begin(creature_id):
             return
-        cell = self._cell_at(creature_id, pos)
+        assert self.plan is not None
+        cell = _cell_at(self.plan.snap_step, pos)
         cheapest = bool(modifiers & CHEAPEST_MODIFIER)
         if cell != self.cursor or cheapest != self.cheapest:
             self.cursor, self.cheapest = cell, cheapest
@@ -158,7 +159,7 @@ class DragFeedback(QObject):
             return True  # handled: nothing changes, the scene puts the token back
         if plan is None or plan.mover_id != creature_id or modifiers & FREE_DROP_MODIFIER:
             return False
-        cell = self._cell_at(creature_id, pos)
+        cell = _cell_at(plan.snap_step, pos)
         if cell == plan.start and not self.waypoints:
             return False
         evaluated = plan.evaluate(tuple(self.waypoints), cell, bool(modifiers & CHEAPEST_MODIFIER))
@@ -181,7 +182,7 @@ class DragFeedback(QObject):
             creature_id,
             evaluated.result,
             plan.offset,
-            self._snapped(creature_id, pos),
+            _snapped(plan.snap_step, pos),
             self.choose,
         )
         if outcome.command is not None:
@@ -260,18 +261,6 @@ class DragFeedback(QObject):
                     self.view, box, (came_from[0] + ox + side / 2, came_from[1] + oy + side / 2)
                 )
 
-    def _snapped(self, creature_id: EntityId, pos: QPointF) -> tuple[float, float]:
-        """The token's top-left snapped as a plain drop snaps it (half cells for Tiny)."""
-        step = self.document.encounter.creature(creature_id).snap_step()
-        return (
-            snap_position(scene_to_cell(pos.x()), step),
-            snap_position(scene_to_cell(pos.y()), step),
-        )
-
-    def _cell_at(self, creature_id: EntityId, pos: QPointF) -> Cell:
-        x, y = self._snapped(creature_id, pos)
-        return (math.floor(x + 1e-9), math.floor(y + 1e-9))
-
     def median_move_ms(self) -> float:
         return statistics.median(self.move_costs_ms) if self.move_costs_ms else 0.0
 
@@ -308,6 +297,20 @@ class DragFeedback(QObject):
             self.cancelled = self.plan.mover_id
             self.end()
             self.scene.message.emit("Move called off: let go and the token goes back.")
+
+
+def _snapped(step: float, pos: QPointF) -> tuple[float, float]:
+    """The token's top-left snapped as a plain drop snaps it (``step``: half cells for Tiny)."""
+    return (
+        snap_position(scene_to_cell(pos.x()), step),
+        snap_position(scene_to_cell(pos.y()), step),
+    )
+
+
+def _cell_at(step: float, pos: QPointF) -> Cell:
+    """The whole cell holding the snapped top-left ``pos``."""
+    x, y = _snapped(step, pos)
+    return (math.floor(x + 1e-9), math.floor(y + 1e-9))
 
 
 def registry_ruleset(window: QObject, registry: Callable[[], RulesetRegistry]) -> Ruleset | None:

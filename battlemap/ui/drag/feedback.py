@@ -84,10 +84,9 @@ def feedback_items(
     items.append(outline_square((destination[0] + ox, destination[1] + oy), side, colour))
     for number, pin in enumerate(pins, start=1):
         items.append(Marker(centre(pin), str(number), PATH_OK, 11.0))
-    bodies = {b.id: b for b in plan.others}
     for attack in result.opportunity_attacks:
         at = centre(attack.position)
-        attacker = bodies.get(attack.attacker_id)
+        attacker = plan.others_by_id.get(attack.attacker_id)
         if attacker is not None:
             items += cased_line([attacker.space.centre, at], OPPORTUNITY, 4.0, Qt.PenStyle.DashLine)
         items.append(Marker(at, "!", OPPORTUNITY, 14.0))

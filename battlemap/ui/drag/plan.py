@@ -142,6 +142,9 @@ class DragPlan:
             mover = replace(mover, flying=True)
         self.mover = mover
         self.others = [b for b in bodies if b.id != mover_id]
+        self.others_by_id = {b.id: b for b in self.others}
+        self.snap_step = encounter.creature(mover_id).snap_step()
+        """The grid step a drop snaps the mover to (half cells for Tiny), read per mouse move."""
         self.names = {c.id: c.name for c in encounter.creatures}
         self.budget = budget_for(encounter, ruleset, mover_id)
         self.start: Cell = (math.floor(mover.x), math.floor(mover.y))
