@@ -115,6 +115,9 @@ class TargetingOverlay(QObject):
     def hover(self, scene_pos: object) -> None:
         """Show the overlay for the token under ``scene_pos`` (a scene point), if any."""
         attacker = self.selected_attacker()
+        if attacker is None:  # nothing to show: skip the scene lookup on this mouse move
+            self.clear()
+            return
         target = next(
             (
                 item.creature_id
@@ -123,10 +126,10 @@ class TargetingOverlay(QObject):
             ),
             None,
         )
-        if attacker is not None and target is not None and target != attacker:
+        if target is not None and target != attacker:
             if self.pair != (attacker, target):
                 self.show_pair(attacker, target)
-        elif not self.keep_action.isChecked() or attacker is None:
+        elif not self.keep_action.isChecked():
             self.clear()
 
     def selected_attacker(self) -> EntityId | None:
