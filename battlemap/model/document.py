@@ -16,6 +16,19 @@ from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 
+MAP_FIELDS = ("grid", "background", "walls", "obstacles", "terrain", "lights")
+"""Encounter fields whose change sets ``Change.map``."""
+OTHER_FIELDS = tuple(
+    f for f in Encounter.model_fields if f not in {*MAP_FIELDS, "creatures", "fog"}
+)
+"""Every remaining encounter field: its change sets ``Change.other``."""
+
+
+def _differs(old: object, new: object) -> bool:
+    """Unequal values; the same object is equal without comparing field by field (commands
+    copy an encounter and keep every field they do not change)."""
+    return old is not new and old != new
+
 
 @dataclass(frozen=True)
 class Change:
@@ -32,20 +45,20 @@ class Change:
 
     @staticmethod
     def between(old: Encounter, new: Encounter) -> Change:
-        old_by_id = {c.id: c for c in old.creatures}
-        new_by_id = {c.id: c for c in new.creatures}
-        changed = {
-            cid
-            for cid in old_by_id.keys() | new_by_id.keys()
-            if old_by_id.get(cid) != new_by_id.get(cid)
-        }
-        map_fields = ("grid", "background", "walls", "obstacles", "terrain", "lights")
-        other_fields = set(Encounter.model_fields) - set(map_fields) - {"creatures", "fog"}
+        changed: set[EntityId] = set()
+        if _differs(old.creatures, new.creatures):
+            old_by_id = {c.id: c for c in old.creatures}
+            new_by_id = {c.id: c for c in new.creatures}
+            changed = {
+                cid
+                for cid in old_by_id.keys() | new_by_id.keys()
+                if _differs(old_by_id.get(cid), new_by_id.get(cid))
+            }
         return Change(
             creatures=frozenset(changed),
-            map=any(getattr(old, f) != getattr(new, f) for f in map_fields),
-            fog=old.fog != new.fog,
-            other=any(getattr(old, f) != getattr(new, f) for f in other_fields),
+            map=any(_differs(getattr(old, f), getattr(new, f)) for f in MAP_FIELDS),
+            fog=_differs(old.fog, new.fog),
+            other=any(_differs(getattr(old, f), getattr(new, f)) for f in OTHER_FIELDS),
         )
 
     def __bool__(self) -> bool:
