@@ -130,6 +130,29 @@ def _drag() -> Callable[[], object]:
     return run
 
 
+def _drag_large() -> Callable[[], object]:
+    """A Large mover: its move context also needs the squeeze cores (kept by the index)."""
+    from battlemap.geometry import Body, DiagonalRule, move_with_opportunity_attacks
+    from battlemap.model import EntityId, Side, Size
+
+    index, mover, others = _open_spot()
+    ogre = Body(EntityId("ogre"), Size.LARGE, Side.PARTY, mover.x, mover.y)  # type: ignore[attr-defined]
+    others = [b for b in others if not b.space.overlaps(ogre.space)]  # type: ignore[attr-defined]
+    path = [(42 + i, 44) for i in range(6)]
+
+    def run() -> object:
+        return move_with_opportunity_attacks(
+            index,
+            ogre,
+            path,
+            others,
+            DiagonalRule.FIVE_TEN_FIVE,
+            60,  # type: ignore[arg-type]
+        )
+
+    return run
+
+
 def _cover_one() -> Callable[[], object]:
     from battlemap.geometry import cover_to_many
 
@@ -197,6 +220,17 @@ def _visibility() -> Callable[[], object]:
     return run
 
 
+def _visibility_dark() -> Callable[[], object]:
+    from battlemap.geometry import visibility_polygon
+
+    index, _ = _world()
+
+    def run() -> object:
+        return visibility_polygon(index, (45.5, 45.5), 12.0)  # type: ignore[arg-type]
+
+    return run
+
+
 def _build() -> Callable[[], object]:
     from battlemap.geometry import MapIndex
     from battlemap.model import Grid
@@ -213,9 +247,11 @@ def cases() -> list[Case]:
     return [
         ("geometry: map index build (per map change)", _build),
         ("geometry: drag update (12-cell path + OAs)", _drag),
+        ("geometry: drag update, Large mover (6-cell path)", _drag_large),
         ("geometry: cover 1 -> 99", _cover_one),
         ("geometry: cover all pairs (9,900)", _cover_all),
         ("geometry: reachable area 60 ft", _reachable),
         ("geometry: cheapest path across the map", _cheapest),
         ("geometry: visibility polygon", _visibility),
+        ("geometry: visibility polygon, 60 ft sight (fog)", _visibility_dark),
     ]
