@@ -7,14 +7,13 @@ will go. Dragging erases everything the pointer crosses as one undo step.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem
 
-from battlemap.model.features import Point, Wall
+from battlemap.model.features import Point
 from battlemap.model.map_commands import UnknownFeatureError, find_feature, remove_entities
 from battlemap.ui.tools.base import PointerEvent, Tool, ToolContext
 from battlemap.ui.tools.hit import feature_under, hit_tolerance
-from battlemap.ui.tools.preview import ERASE, cosmetic_pen, polyline
+from battlemap.ui.tools.preview import ERASE, feature_outline
 from battlemap.ui.tools.shapes import feature_at, points_along
 
 
@@ -42,14 +41,7 @@ class EraserTool(Tool):
                 feature = find_feature(encounter, feature_id)[2]
             except UnknownFeatureError:  # undone while the pointer was over it
                 continue
-            if isinstance(feature, Wall):
-                items.append(polyline([feature.a, feature.b], cosmetic_pen(ERASE, 6)))
-            else:
-                fill = QColor(ERASE)
-                fill.setAlpha(70)
-                items.append(
-                    polyline(feature.points, cosmetic_pen(ERASE, 3), closed=True, fill=fill)
-                )
+            items.append(feature_outline(feature, ERASE, wall_width_px=6, fill_alpha=70))
         return items
 
     def press(self, event: PointerEvent) -> bool:

@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.model.features import Point
+from battlemap.model.features import Point, Wall
+from battlemap.model.map_commands import Feature
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.tools.base import cell_to_scene_point
 
@@ -67,6 +68,18 @@ class _Handle(QGraphicsEllipseItem):
         self.setBrush(QBrush(QColor("#ffffff")))
         self.setPen(QPen(colour, 2))
         self.setZValue(1)
+
+
+def feature_outline(
+    feature: Feature, colour: QColor, wall_width_px: float, fill_alpha: int
+) -> QGraphicsPathItem:
+    """A wall, door or window as a thick line; an obstacle or terrain region as its outline
+    (3 px) filled with ``colour`` at ``fill_alpha`` (0-255)."""
+    if isinstance(feature, Wall):
+        return polyline([feature.a, feature.b], cosmetic_pen(colour, wall_width_px))
+    fill = QColor(colour)
+    fill.setAlpha(fill_alpha)
+    return polyline(feature.points, cosmetic_pen(colour, 3), closed=True, fill=fill)
 
 
 def handles(points: Sequence[Point], colour: QColor = PREVIEW) -> list[QGraphicsItem]:

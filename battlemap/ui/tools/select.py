@@ -17,7 +17,7 @@ from battlemap.model.ids import EntityId
 from battlemap.model.map_commands import ToggleDoor, UnknownFeatureError, find_feature
 from battlemap.ui.tools.base import PointerEvent, Tool, ToolContext, cell_to_scene_point
 from battlemap.ui.tools.hit import door_under, feature_under
-from battlemap.ui.tools.preview import cosmetic_pen, polyline
+from battlemap.ui.tools.preview import feature_outline
 
 SELECTED = QColor("#ffb300")
 
@@ -78,13 +78,9 @@ class SelectTool(Tool):
             self.selected_feature = None
             self.context.overlay.clear()
             return
-        if isinstance(feature, Wall):
-            item = polyline([feature.a, feature.b], cosmetic_pen(SELECTED, 5))
-        else:
-            fill = QColor(SELECTED)
-            fill.setAlpha(50)
-            item = polyline(feature.points, cosmetic_pen(SELECTED, 3), closed=True, fill=fill)
-        self.context.overlay.show([item])
+        self.context.overlay.show(
+            [feature_outline(feature, SELECTED, wall_width_px=5, fill_alpha=50)]
+        )
 
     def deactivate(self) -> None:
         self.select_feature(None)
