@@ -23,6 +23,7 @@ from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
 from battlemap.ui.combat.session import CombatSession, combat_facts
+from battlemap.ui.drag import window_index
 
 STATUS_MS = 8000
 LOG_HEIGHT = 200
@@ -57,7 +58,7 @@ def install(window: QMainWindow) -> CombatUi:
     library_dock = getattr(window, "library_dock", None)
     library: dict[str, StatBlock] = library_dock.monsters if library_dock is not None else {}
     initiative = InitiativeDock(session, scene)
-    dialog = AttackDialog(session, scene, library, window)
+    dialog = AttackDialog(session, scene, library, window_index(window), window)
     contest = ContestDialog(session, scene, window)
     actions = ActionsDock(session, scene, initiative.next_action, dialog.open_for, contest.open_for)
     initiative.death_save_d20 = actions.typed_death_save

@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.geometry import MapIndex
 from battlemap.model.combat import CombatEvent
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
@@ -62,6 +61,7 @@ from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.declarations import DeclarationsBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, CombatDialog, add_outcome_and_close, tone
+from battlemap.ui.drag.controller import IndexCache
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 
@@ -123,15 +123,17 @@ class AttackDialog(CombatDialog):
         session: CombatSession,
         scene: MapScene,
         library: dict[str, StatBlock],
+        index: IndexCache,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(session, scene, "attack-dialog", "Attack", parent)
         self.library = library
+        self.index = index
+        """The window's map index, rebuilt once per map change (shared with the drag)."""
         self.action_id = "attack"
         self.preview: Applied[AttackResult] | None = None
         self._blocks: dict[EntityId, StatBlock | None] = {}
         self._wanted_target: EntityId | None = None
-        self._index: tuple[tuple[object, ...], MapIndex] | None = None
         layout = QVBoxLayout(self)
 
         who = QFormLayout()
@@ -445,7 +447,7 @@ class AttackDialog(CombatDialog):
         if attacker_id is None or target_id is None or profile is None:
             return AttackSituation()
         return attack_situation(
-            self._map_index(encounter),
+            self.index.get(),
             encounter,
             encounter.combat,
             ruleset,
@@ -453,15 +455,6 @@ class AttackDialog(CombatDialog):
             target_id,
             profile,
         )
-
-    def _map_index(self, encounter: Encounter) -> MapIndex:
-        """The geometry's index of the map, rebuilt only when the map changed."""
-        key = (encounter.grid, encounter.walls, encounter.obstacles, encounter.terrain)
-        cached = self._index
-        if cached is None or any(a is not b for a, b in zip(cached[0], key, strict=True)):
-            self._index = (key, MapIndex.build(encounter))
-        assert self._index is not None
-        return self._index[1]
 
     def _fill_defenses(self) -> None:
         """The target's resistances, vulnerabilities and immunities from its stat block."""

@@ -14,9 +14,11 @@ from battlemap.rules.schema import Ruleset
 from battlemap.ui.drag.controller import DragFeedback, IndexCache, ask_opportunity, registry_ruleset
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMainWindow
+
     from battlemap.ui.main_window import MainWindow
 
-__all__ = ["DragFeedback", "IndexCache", "install", "window_ruleset"]
+__all__ = ["DragFeedback", "IndexCache", "install", "window_index", "window_ruleset"]
 
 
 @cache
@@ -31,10 +33,19 @@ def window_ruleset(window: MainWindow) -> Ruleset | None:
     return registry_ruleset(window, lambda: registry)
 
 
+def window_index(window: QMainWindow) -> IndexCache:
+    """The window's one ``IndexCache`` (made by whichever feature asks first), shared by the
+    drag, the targeting overlay and the attack dialog so the map is indexed once per change."""
+    index: IndexCache | None = getattr(window, "geometry_index", None)
+    if index is None:
+        index = IndexCache(window.document)  # type: ignore[attr-defined]
+        window.geometry_index = index  # type: ignore[attr-defined]
+    return index
+
+
 def install(window: MainWindow) -> DragFeedback:
     """Hook drag feedback into ``window``'s scene and view."""
-    index = getattr(window, "geometry_index", None) or IndexCache(window.document)
-    window.geometry_index = index  # type: ignore[attr-defined]
+    index = window_index(window)
     return DragFeedback(
         window.scene, window.view, lambda: window_ruleset(window), index, ask_opportunity(window)
     )

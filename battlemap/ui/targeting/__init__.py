@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battlemap.ui.drag import IndexCache, window_ruleset
+from battlemap.ui.drag import window_index, window_ruleset
 from battlemap.ui.targeting.overlay import TargetingOverlay
 
 if TYPE_CHECKING:
@@ -18,8 +18,7 @@ __all__ = ["TargetingOverlay", "install"]
 
 
 def install(window: MainWindow) -> TargetingOverlay:
-    index = getattr(window, "geometry_index", None) or IndexCache(window.document)
-    window.geometry_index = index  # type: ignore[attr-defined]
+    index = window_index(window)
     overlay = TargetingOverlay(window.scene, window.view, lambda: window_ruleset(window), index)
     window.view_menu.addAction(overlay.keep_action)
     window.addAction(overlay.keep_action)
