@@ -262,19 +262,10 @@ class MapIndex:
 
     def _segment_free(self) -> list[BoolGrid]:
         free: list[BoolGrid] = [np.zeros((self.height, self.width), dtype=bool) for _ in DIRECTIONS]
-        ys, xs = np.mgrid[0 : self.height, 0 : self.width]
         for d in range(4):  # E, SE, S, SW; the other four mirror them.
             dx, dy = DIRECTIONS[d]
-            on_map = (
-                (xs + dx >= 0) & (xs + dx < self.width) & (ys + dy >= 0) & (ys + dy < self.height)
-            )
-            sy, sx = ys[on_map], xs[on_map]
-            starts = np.stack([sx + 0.5, sy + 0.5], axis=1)
-            lines = np.stack([starts, starts + np.array([dx, dy])], axis=1)
-            ok = np.ones(len(sx), dtype=bool)
-            if len(self.movement_tree.geometries):
-                hits = self.movement_tree.query(line_array(lines), predicate="intersects")
-                ok[hits[0]] = False
+            sy, sx, blocked = _centre_steps(self.movement_tree, self.width, self.height, dx, dy)
+            ok = ~blocked
             free[d][sy, sx] = ok
             back = DIRECTIONS.index((-dx, -dy))
             free[back][sy + dy, sx + dx] = ok
@@ -349,6 +340,34 @@ class MapIndex:
     def on_map(self, x: float, y: float, w: float, h: float) -> bool:
         """True when the rectangle (cells) lies wholly on the map; touching the border is fine."""
         return x >= 0 and y >= 0 and x + w <= self.width + 1e-9 and y + h <= self.height + 1e-9
+
+
+def _centre_steps(
+    barriers: STRtree, width: int, height: int, dx: int, dy: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp], BoolGrid]:
+    """Every one-cell step (dx, dy) that stays on a ``width`` x ``height`` map: the rows and
+    columns it starts from, and whether the segment between the two cells' centres touches
+    or crosses one of ``barriers``' geometries."""
+    ys, xs = np.mgrid[0:height, 0:width]
+    on_map = (xs + dx >= 0) & (xs + dx < width) & (ys + dy >= 0) & (ys + dy < height)
+    sy, sx = ys[on_map], xs[on_map]
+    blocked = np.zeros(len(sx), dtype=bool)
+    if len(barriers.geometries):
+        starts = np.stack([sx + 0.5, sy + 0.5], axis=1)
+        lines = np.stack([starts, starts + np.array([dx, dy])], axis=1)
+        blocked[barriers.query(line_array(lines), predicate="intersects")[0]] = True
+    return sy, sx, blocked
+
+
+def blocked_centre_steps(barriers: STRtree, width: int, height: int, dx: int, dy: int) -> BoolGrid:
+    """``out[y, x]``: the segment from the centre of cell (x, y) to the centre of cell
+    (x + dx, y + dy) touches or crosses one of ``barriers``' geometries (so a wall along the
+    grid line between two cells separates them, and one ending at their shared corner does
+    not separate diagonal neighbours' sides). False where the step leaves the map."""
+    out = np.zeros((height, width), dtype=bool)
+    sy, sx, blocked = _centre_steps(barriers, width, height, dx, dy)
+    out[sy, sx] = blocked
+    return out
 
 
 def _barrier(walls: Sequence[Wall]) -> BarrierSet:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-import numpy as np
 import shapely
+from shapely import STRtree
 
+from battlemap.geometry.map_index import BoolGrid, blocked_centre_steps
 from battlemap.model.features import Wall
 from battlemap.model.grid import Grid
 
@@ -19,20 +20,11 @@ Cell = tuple[int, int]
 MAX_ROOM_CELLS = 250_000
 
 
-def _blocked_edges(grid: Grid, walls: Sequence[Wall]) -> tuple[np.ndarray, np.ndarray]:
+def _blocked_edges(grid: Grid, walls: Sequence[Wall]) -> tuple[BoolGrid, BoolGrid]:
     """``east[y, x]``: a wall separates cell (x, y) from (x+1, y); ``south`` likewise down."""
-    east = np.zeros((grid.height, grid.width), dtype=bool)
-    south = np.zeros((grid.height, grid.width), dtype=bool)
-    lines = [shapely.LineString([w.a, w.b]) for w in walls if w.a != w.b]
-    if not lines:
-        return east, south
-    barrier = shapely.MultiLineString(lines)
-    shapely.prepare(barrier)
-    ys, xs = np.mgrid[0 : grid.height, 0 : grid.width]
-    for grid_out, (dx, dy) in ((east, (1, 0)), (south, (0, 1))):
-        starts = np.stack([xs.ravel() + 0.5, ys.ravel() + 0.5], axis=1)
-        segments = shapely.linestrings(np.stack([starts, starts + np.array([dx, dy])], axis=1))
-        grid_out[:] = shapely.intersects(barrier, segments).reshape(grid.height, grid.width)
+    tree = STRtree([shapely.LineString([w.a, w.b]) for w in walls if w.a != w.b])
+    east = blocked_centre_steps(tree, grid.width, grid.height, 1, 0)
+    south = blocked_centre_steps(tree, grid.width, grid.height, 0, 1)
     return east, south
 
 
