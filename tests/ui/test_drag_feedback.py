@@ -299,3 +299,25 @@ def test_a_large_creature_is_measured_by_its_whole_space(window: MainWindow) -> 
     release_at(window, (8, 3))
     ogre = window.document.encounter.creature(EntityId("c-large"))
     assert (ogre.x, ogre.y) == (7, 2)
+
+
+def test_without_a_ruleset_the_drag_asks_once_and_drops_plainly(free_window: MainWindow) -> None:
+    window = free_window
+    feedback = window.drag_feedback
+    asked: list[None] = []
+
+    def no_ruleset() -> None:
+        asked.append(None)
+        return None
+
+    feedback._ruleset_of = no_ruleset
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (4.5, 2.5), (4.5, 4.5)])
+    assert len(asked) == 1  # not once per mouse move
+    assert feedback.plan is None and feedback.path_items == []
+    release_at(window, (4.5, 4.5))
+    assert fighter_xy(window) == (4, 4)  # the scene's plain move
+    press_at(window, (4.5, 4.5))  # the next drag asks again
+    move_through(window, [(4.5, 4.5), (5.5, 4.5)])
+    assert len(asked) == 2
+    release_at(window, (5.5, 4.5))

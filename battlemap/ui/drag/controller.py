@@ -121,6 +121,8 @@ class DragFeedback(QObject):
         self.move_costs_ms: deque[float] = deque(maxlen=500)
         self.cancelled: EntityId | None = None
         """The creature whose drag Escape called off (until it is let go)."""
+        self._unplanned: EntityId | None = None
+        """The creature whose drag has no plan (no usable ruleset): not retried per move."""
         self._shade = Overlay(scene)
         self._path = Overlay(scene)
         self._pause = QTimer(self)
@@ -135,10 +137,11 @@ class DragFeedback(QObject):
     def move(self, creature_id: EntityId, pos: QPointF, modifiers: Qt.KeyboardModifier) -> None:
         """A mouse move while ``creature_id``'s token is dragged (``pos``: its top-left)."""
         started = time.perf_counter()
-        if self.cancelled == creature_id:
+        if creature_id in (self.cancelled, self._unplanned):
             return
         fresh = self.plan is None or self.plan.mover_id != creature_id
         if fresh and not self._begin(creature_id):
+            self._unplanned = creature_id  # until the drop: a plain move, no feedback
             return
         assert self.plan is not None
         cell = _cell_at(self.plan.snap_step, pos)
@@ -154,6 +157,7 @@ class DragFeedback(QObject):
         does its plain move (a click without a drag, Alt held, no usable ruleset)."""
         plan = self.plan
         self.end()
+        self._unplanned = None
         if self.cancelled == creature_id:
             self.cancelled = None
             return True  # handled: nothing changes, the scene puts the token back
