@@ -150,11 +150,11 @@ class AreaDialog(CombatDialog):
         half = self.half.isChecked()
         state = self.session.state
         source = state.current.creature_id if state is not None and state.current else None
-        applied = self.session.apply(
+        applied = self.session.apply_in_combat(
             f"Area damage ({dice} {parts[0].type})",
             lambda e, c, r: apply_area_damage(
                 e,
-                c,  # type: ignore[arg-type]
+                c,
                 r,
                 parts,
                 targets,

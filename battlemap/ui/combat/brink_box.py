@@ -84,11 +84,11 @@ class BrinkBox(QGroupBox):
             return
         level, points = self.level.value(), self.points.value()
         bonus, typed = self.wis_bonus.value(), self.d20.value() or None
-        applied = self.session.apply(
+        applied = self.session.apply_in_combat(
             f"{self.session.name(creature_id)}: {OPTION_LABELS[option]}",
             lambda e, c, r: brink_choice(
                 e,
-                c,  # type: ignore[arg-type]
+                c,
                 r,
                 creature_id,
                 option,

@@ -373,9 +373,9 @@ class InitiativeDock(QDockWidget):
             self.session.refused.emit("the combat hasn't begun")
             return
         typed = self.death_save_d20() if self.death_save_d20 is not None else None
-        applied = self.session.apply(
+        applied = self.session.apply_in_combat(
             NEXT_TURN_TEXT,
-            lambda e, c, r: turn_steps.next_turn(e, c, r, death_save_d20=typed),  # type: ignore[arg-type]
+            lambda e, c, r: turn_steps.next_turn(e, c, r, death_save_d20=typed),
         )
         save = applied.result.death_save if applied is not None else None
         if applied is not None and save is not None:

@@ -162,6 +162,20 @@ class CombatSession(QObject):
             push(self.undo_stack, self.document, command)
         return applied
 
+    def apply_in_combat(
+        self, text: str, call: Callable[[Encounter, CombatState, Ruleset], Applied[Any]]
+    ) -> Applied[Any] | None:
+        """``apply`` for an engine call that needs a running combat: refused without one."""
+        if self.state is None:
+            self.refused.emit("No combat is running: start one in the Initiative dock.")
+            return None
+
+        def in_combat(e: Encounter, c: CombatState | None, r: Ruleset) -> Applied[Any]:
+            assert c is not None  # the same encounter as self.state's
+            return call(e, c, r)
+
+        return self.apply(text, in_combat)
+
     # --- starting and ending ---------------------------------------------------------------
 
     def start(self, creature_ids: list[EntityId] | None = None) -> bool:
