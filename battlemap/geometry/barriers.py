@@ -21,7 +21,10 @@ corners, half cells, quarter cells), where map walls and creature corners lie: a
 two lattice points meets lattice points only at multiples of ``1/gcd`` of its length, which are
 looked up in a table of wall ends. A wall end off that lattice (an imported map's odd
 coordinates) is taken not to lie exactly on a traced line: a line passing within
-``SIDE_SHIFT`` of such an end is treated like one that misses it by more.
+``SIDE_SHIFT`` of such an end is treated like one that misses it by more. A traced line off
+the lattice (a corner nudged off a wall by ``cover``, an inset sight point) passes through a
+lattice wall end when it comes within ``END_SNAP`` of it, if its ends lie within
+``_NEAR_LATTICE`` of lattice points (sight's inset corners, 1e-3 cells in, do not).
 """
 
 from __future__ import annotations
@@ -40,6 +43,10 @@ from battlemap.model import EntityId
 
 END_TRIM = 1e-6
 """Cells cut off each end of a traced line: touching a wall at an end never blocks."""
+END_SNAP = 1e-6
+"""Cells within which a line off the lattice is taken to pass through a lattice wall end."""
+_NEAR_LATTICE = 5e-4
+"""Lines whose ends are this close to lattice points (cells) are checked for ``END_SNAP``."""
 SIDE_SHIFT = 1e-7
 """Cells a line is shifted sideways to see which side of it walls lie on."""
 POINT_PROBE = 1e-5
@@ -488,15 +495,50 @@ class BarrierSet:
         if len(self._end_keys) == 0 or len(lines) == 0:
             return empty
         coarse = _on_lattice(lines, self._coarse)
-        fine = _on_lattice(lines, _LATTICE) & ~coarse
+        on_fine = _on_lattice(lines, _LATTICE)
+        fine = on_fine & ~coarse
         found = [
             self._ends_on_lattice(lines, np.flatnonzero(coarse), self._coarse, self._coarse_keys),
             self._ends_on_lattice(lines, np.flatnonzero(fine), _LATTICE, self._end_keys),
+            self._lattice_ends_near(lines, np.flatnonzero(~on_fine)),
         ]
         return (
             np.concatenate([f[0] for f in found]),
             np.concatenate([f[1] for f in found]),
         )
+
+    def _lattice_ends_near(
+        self, lines: Lines, idx: NDArray[np.intp]
+    ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+        """(line index, t) for lattice wall ends within ``END_SNAP`` cells of the middle of a
+        line whose ends lie within ``_NEAR_LATTICE`` of lattice points (a corner nudged off a
+        wall by ``cover`` passes an end by ~1e-8 cells): the line is taken to pass through
+        them, as lattice lines do. Found on the line snapped to the lattice."""
+        empty = (np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float64))
+        if len(idx) == 0:
+            return empty
+        scaled = lines[idx] * _LATTICE
+        rounded = np.rint(scaled)
+        near = np.all(np.abs(scaled - rounded) < _NEAR_LATTICE * _LATTICE, axis=(1, 2))
+        idx = idx[near]
+        snapped = rounded[near] / _LATTICE
+        local, t_snapped = self._ends_on_lattice(
+            snapped, np.arange(len(idx)), _LATTICE, self._end_keys
+        )
+        if len(local) == 0:
+            return empty
+        ends = (
+            snapped[local, 0, :]
+            + (snapped[local, 1, :] - snapped[local, 0, :]) * t_snapped[:, None]
+        )
+        start = lines[idx[local], 0, :]
+        delta = lines[idx[local], 1, :] - start
+        length_sq = np.einsum("ij,ij->i", delta, delta)
+        t = np.einsum("ij,ij->i", ends - start, delta) / length_sq
+        off = ends - (start + delta * t[:, None])
+        trim = END_TRIM / np.sqrt(length_sq)
+        keep = (np.hypot(off[:, 0], off[:, 1]) <= END_SNAP) & (t > trim) & (t < 1 - trim)
+        return idx[local[keep]], t[keep].astype(np.float64)
 
     @staticmethod
     def _ends_on_lattice(

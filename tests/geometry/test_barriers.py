@@ -27,13 +27,6 @@ def test_touching_a_wall_with_the_lines_end_does_not_block() -> None:
     assert not blocked([((3, 0), (3, 10))], (0, 5), (3, 5))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: a nudged (off-lattice) line passing ~1e-8 cells from two lattice wall "
-    "ends on opposite sides is not split at them, so the side-shifted copies hit different "
-    "walls and the line counts as blocked (found by test_all_pairs_agree_with_the_per_line_"
-    "reference; the cover reference snaps within 1e-6 of an end)",
-)
 def test_a_line_nudged_off_two_opposite_wall_ends_grazes_them() -> None:
     # The line from (1, 4) to the corner (3, 2) moved 1e-4 cells into the square beyond it
     # (what cover does with a corner lying on a wall) passes through the end (2, 3) of one
