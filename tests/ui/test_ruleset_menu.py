@@ -48,3 +48,20 @@ def test_a_users_own_ruleset_is_offered_and_a_broken_one_skipped(
     assert len(problems) == 1
     assert "broken.yaml:5: initiative.mode: 'dexx' is not one of" in problems[0]
     assert window.statusBar().currentMessage().startswith("1 problem(s) in your ruleset files")
+
+
+def test_a_users_ruleset_serves_the_combat_engine_and_the_drag(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    from battlemap.ui.drag import window_ruleset
+
+    (tmp_path / "my-table.yaml").write_text(
+        "schema_version: 1\nextends: srd-5e\nname: My table\n", encoding="utf-8"
+    )
+    window.rulesets.user_dir = tmp_path
+    window.rulesets.reload()
+    window.rulesets.choose("my-table")
+    session_ruleset = window.combat.session.ruleset()
+    assert session_ruleset is not None and session_ruleset.name == "My table"
+    drag_ruleset = window_ruleset(window)
+    assert drag_ruleset is not None and drag_ruleset.name == "My table"

@@ -50,7 +50,12 @@ class CombatUi:
 
 def install(window: QMainWindow) -> CombatUi:
     """Add the combat docks (left: Initiative over Actions; bottom: Log) and the Combat menu."""
-    session = CombatSession(window.document, window.undo_stack, parent=window)  # type: ignore[attr-defined]
+    session = CombatSession(
+        window.document,  # type: ignore[attr-defined]
+        window.undo_stack,  # type: ignore[attr-defined]
+        registry=lambda: window.rulesets.registry,  # type: ignore[attr-defined]
+        parent=window,
+    )
     status = window.statusBar()
     session.refused.connect(lambda text: status.showMessage(f"Not allowed: {text}", STATUS_MS))
     session.reported.connect(lambda text: status.showMessage(text, STATUS_MS))

@@ -51,13 +51,16 @@ class CombatSession(QObject):
         self,
         document: Document,
         undo_stack: QUndoStack,
-        registry: RulesetRegistry | None = None,
+        registry: Callable[[], RulesetRegistry] | None = None,
         parent: QObject | None = None,
     ) -> None:
+        """``registry`` hands out the window's rulesets (shipped plus the DM's own, reloaded
+        from the Rules menu); without it the shipped rulesets are loaded once."""
         super().__init__(parent)
         self.document = document
         self.undo_stack = undo_stack
-        self._registry = registry
+        self._registry_source = registry
+        self._registry: RulesetRegistry | None = None
         self._reported_ruleset: str | None = None
         self.last_refusal = ""
         """The engine's last reason for refusing a request (also sent through ``refused``)."""
@@ -78,6 +81,8 @@ class CombatSession(QObject):
 
     @property
     def registry(self) -> RulesetRegistry:
+        if self._registry_source is not None:
+            return self._registry_source()
         if self._registry is None:
             self._registry = load_registry()
         return self._registry

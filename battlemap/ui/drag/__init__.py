@@ -6,10 +6,8 @@ attacks, illegal moves) and the drop that spends movement and resolves opportuni
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING
 
-from battlemap.rules.loader import RulesetRegistry, load_registry
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.drag.controller import DragFeedback, IndexCache, ask_opportunity, registry_ruleset
 
@@ -21,16 +19,10 @@ if TYPE_CHECKING:
 __all__ = ["DragFeedback", "IndexCache", "install", "window_index", "window_ruleset"]
 
 
-@cache
-def _default_registry() -> RulesetRegistry:
-    return load_registry()
-
-
 def window_ruleset(window: MainWindow) -> Ruleset | None:
-    """The encounter's ruleset, from the combat session's registry when there is one."""
-    combat = getattr(window, "combat", None)
-    registry = combat.session.registry if combat is not None else _default_registry()
-    return registry_ruleset(window, lambda: registry)
+    """The encounter's ruleset from the window's rulesets (the Rules menu's: shipped plus the
+    DM's own), or None when it can't be loaded."""
+    return registry_ruleset(window, lambda: window.rulesets.registry)
 
 
 def window_index(window: QMainWindow) -> IndexCache:
