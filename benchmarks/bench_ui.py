@@ -110,8 +110,9 @@ def _feedback() -> tuple[object, object]:
     from battlemap.model import Creature, EntityId, Side
     from battlemap.model.document import AddCreature
     from battlemap.rules.loader import load_registry
-    from battlemap.ui.drag.controller import DragFeedback, IndexCache
+    from battlemap.ui.drag.controller import DragFeedback
     from battlemap.ui.drag.drop import Choice
+    from battlemap.ui.map_index_cache import IndexCache
 
     scene, view = _scene()
     document = scene.document  # type: ignore[attr-defined]

@@ -61,7 +61,7 @@ from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.declarations import DeclarationsBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, CombatDialog, add_outcome_and_close, tone
-from battlemap.ui.drag.controller import IndexCache
+from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 

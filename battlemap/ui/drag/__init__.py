@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from battlemap.rules.schema import Ruleset
-from battlemap.ui.drag.controller import DragFeedback, IndexCache, ask_opportunity, registry_ruleset
+from battlemap.ui.drag.controller import DragFeedback, ask_opportunity, registry_ruleset
+from battlemap.ui.map_index_cache import IndexCache, window_index
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMainWindow
-
     from battlemap.ui.main_window import MainWindow
 
 __all__ = ["DragFeedback", "IndexCache", "install", "window_index", "window_ruleset"]
@@ -23,16 +22,6 @@ def window_ruleset(window: MainWindow) -> Ruleset | None:
     """The encounter's ruleset from the window's rulesets (the Rules menu's: shipped plus the
     DM's own), or None when it can't be loaded."""
     return registry_ruleset(window, lambda: window.rulesets.registry)
-
-
-def window_index(window: QMainWindow) -> IndexCache:
-    """The window's one ``IndexCache`` (made by whichever feature asks first), shared by the
-    drag, the targeting overlay and the attack dialog so the map is indexed once per change."""
-    index: IndexCache | None = getattr(window, "geometry_index", None)
-    if index is None:
-        index = IndexCache(window.document)  # type: ignore[attr-defined]
-        window.geometry_index = index  # type: ignore[attr-defined]
-    return index
 
 
 def install(window: MainWindow) -> DragFeedback:

@@ -21,10 +21,9 @@ from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QMessageBox, QWidget
 
-from battlemap.geometry import IllegalReason, MapIndex
+from battlemap.geometry import IllegalReason
 from battlemap.geometry.metrics import Cell
 from battlemap.model.creature import snap_position
-from battlemap.model.document import Change, Document
 from battlemap.model.ids import EntityId
 from battlemap.rules.loader import RulesetError, RulesetRegistry
 from battlemap.rules.opportunity import OpportunityOffer
@@ -33,6 +32,7 @@ from battlemap.ui.drag.drop import Choice, Chooser, resolve_drop
 from battlemap.ui.drag.feedback import feedback_items, reach_shading
 from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.drag.plan import DragPlan, Evaluated
+from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.style import scene_to_cell
 from battlemap.ui.tools.base import Overlay
@@ -45,24 +45,6 @@ PAUSE_WAYPOINT_MS = 900
 """Resting this long on one cell during a drag drops a waypoint there."""
 Z_SHADE = 5
 """The reachable area lies over the map and under the tokens (Z_TOKEN = 10)."""
-
-
-class IndexCache:
-    """``MapIndex.build`` once per map change, shared by the drag and targeting overlays."""
-
-    def __init__(self, document: Document) -> None:
-        self._document = document
-        self._index: MapIndex | None = None
-        document.subscribe(self._on_change)
-
-    def _on_change(self, change: Change) -> None:
-        if change.map:
-            self._index = None
-
-    def get(self) -> MapIndex:
-        if self._index is None:
-            self._index = MapIndex.build(self._document.encounter)
-        return self._index
 
 
 def ask_opportunity(parent: QWidget) -> Chooser:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell, FogMode, FogOfWar, hide, reveal
+from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.players.camera import CameraOutlineItem
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.party_fog import PartyFog
@@ -59,7 +60,8 @@ class PlayersController(QObject):
         self.document = document
         self.undo_stack = undo_stack
         self.settings = settings
-        self.party_fog = PartyFog()
+        shared_index = window_index(main_window)
+        self.party_fog = PartyFog(lambda _encounter: shared_index.get())
         self.sight = sight if sight is not None else self.party_fog.visible
         document.follow_ups.append(self.party_fog.explore)
         self.combat = combat

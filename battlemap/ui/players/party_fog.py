@@ -6,6 +6,8 @@ between queries, as the geometry layer asks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.party_sight import visible_cells
 from battlemap.model.creature import Creature, Side
@@ -20,16 +22,12 @@ def party_viewers(encounter: Encounter) -> list[Creature]:
 
 
 class PartyFog:
-    def __init__(self) -> None:
-        self._key: tuple[object, ...] | None = None
-        self._index: MapIndex | None = None
-        self._last: tuple[tuple[object, ...], frozenset[Cell]] | None = None
+    """``index_for`` gives the map index of the encounter asked about; the UI passes the
+    window's shared one (built once per map change for drag, targeting and fog alike)."""
 
-    def index_for(self, encounter: Encounter) -> MapIndex:
-        key = (encounter.grid, encounter.walls, encounter.obstacles, encounter.terrain)
-        if self._index is None or self._key != key:
-            self._index, self._key = MapIndex.build(encounter), key
-        return self._index
+    def __init__(self, index_for: Callable[[Encounter], MapIndex] = MapIndex.build) -> None:
+        self.index_for = index_for
+        self._last: tuple[tuple[object, ...], frozenset[Cell]] | None = None
 
     def visible(self, encounter: Encounter) -> frozenset[Cell]:
         fog = encounter.fog

@@ -22,7 +22,6 @@ from battlemap.model.document import Change
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.rules.schema import Ruleset
-from battlemap.ui.drag.controller import IndexCache
 from battlemap.ui.drag.items import (
     BAD,
     CARD_MUTED,
@@ -34,6 +33,7 @@ from battlemap.ui.drag.items import (
     cased_line,
     outline_square,
 )
+from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.targeting.facts import (
     CoverAgainst,

@@ -43,6 +43,7 @@ from battlemap.ui.drag.items import (
     pen,
     shaded_region,
 )
+from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.tools.base import PointerEvent, Tool, ToolContext, cell_to_scene_point
 from battlemap.ui.tools.options import choice, options_row, show_choice
 from battlemap.ui.tools.preview import handles
@@ -258,12 +259,8 @@ class TemplateTool(Tool):
         return lines
 
     def _map_index(self) -> MapIndex:
-        """The window's shared map index (built once per map change), else a fresh one."""
-        cache = getattr(self.context.view.window(), "geometry_index", None)
-        if cache is not None:
-            index: MapIndex = cache.get()
-            return index
-        return MapIndex.build(self.context.document.encounter)
+        """The window's shared map index (built once per map change)."""
+        return window_index(self.context.view.window()).get()
 
     def _name(self, creature_id: EntityId) -> str:
         return self.context.document.encounter.creature(creature_id).name

@@ -1,0 +1,39 @@
+"""One geometry index per map change, shared by every feature of the window."""
+
+from __future__ import annotations
+
+import pytest
+
+from battlemap.geometry.map_index import MapIndex
+from battlemap.model import Wall
+from battlemap.model.document import ReplaceEncounterField
+from battlemap.model.fog import FogMode
+from battlemap.ui import map_index_cache
+from battlemap.ui.main_window import MainWindow
+from battlemap.ui.map_index_cache import window_index
+from battlemap.ui.undo import push
+
+
+def test_a_map_change_builds_the_index_once_for_fog_and_drag(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[int] = []
+    real_build = MapIndex.build
+
+    def counting_build(encounter: object) -> MapIndex:
+        built.append(1)
+        return real_build(encounter)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(map_index_cache.MapIndex, "build", counting_build)
+    window.players.set_fog_mode(FogMode.DYNAMIC)  # the fog reads the index now
+    built.clear()
+    push(
+        window.undo_stack,
+        window.document,
+        ReplaceEncounterField("walls", (), (Wall(a=(1, 1), b=(1, 5)),)),
+    )
+    assert window.players.last_view is not None  # fog refreshed after the change
+    shared = window_index(window)
+    assert shared is window.geometry_index
+    shared.get()  # the drag, targeting, attack dialog and template ask here too
+    assert len(built) == 1
