@@ -12,10 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from dataclasses import dataclass
-from typing import Any
-
-import d20  # type: ignore[import-untyped]
-from d20 import expression
+from typing import Any, NamedTuple
 
 from battlemap.model.combat import MAX_SEED, DiceState, RollRecord
 
@@ -61,60 +58,78 @@ class CounterRandom:
         return DiceState(seed=self.seed, draws=self.draws)
 
 
-class _Context(d20.RollContext):  # type: ignore[misc]
-    def __init__(self, source: CounterRandom) -> None:
-        super().__init__(max_rolls=MAX_DICE_PER_ROLL)
-        self.source = source
+class _D20(NamedTuple):
+    """The d20 library and the seeded subclasses of its classes, made on first use."""
+
+    d20: Any
+    expression: Any
+    context: Any
+    roller: Any
+    stringifier: Any
 
 
-class _Die(expression.Die):  # type: ignore[misc]
-    """A die that draws from the context's ``CounterRandom`` instead of ``random``."""
+@functools.cache
+def _lib() -> _D20:
+    """Import d20 and derive the seeded classes from it, once.
 
-    @classmethod
-    def new(cls, size: Any, context: Any = None) -> _Die:
-        inst = cls(size, [], context=context)
-        inst._add_roll()
-        return inst
+    Importing d20 builds its Lark grammar (~70 ms), so it waits for the first roll or
+    expression check instead of slowing the app's start.
+    """
+    import d20  # type: ignore[import-untyped]
+    from d20 import expression
 
-    def _add_roll(self) -> None:
-        if self.size != "%" and self.size < 1:
-            raise d20.RollValueError("Cannot roll a 0-sided die.")
-        self._context.count_roll()
-        source: CounterRandom = self._context.source
-        face = source.below(10) * 10 if self.size == "%" else source.below(self.size) + 1
-        self.values.append(expression.Literal(face))
+    class _Context(d20.RollContext):  # type: ignore[misc]
+        def __init__(self, source: CounterRandom) -> None:
+            super().__init__(max_rolls=MAX_DICE_PER_ROLL)
+            self.source = source
 
+    class _Die(expression.Die):  # type: ignore[misc]
+        """A die that draws from the context's ``CounterRandom`` instead of ``random``."""
 
-class _Dice(expression.Dice):  # type: ignore[misc]
-    @classmethod
-    def new(cls, num: int, size: Any, context: Any = None) -> _Dice:
-        return cls(
-            num, size, [_Die.new(size, context=context) for _ in range(num)], context=context
-        )
+        @classmethod
+        def new(cls, size: Any, context: Any = None) -> Any:
+            inst = cls(size, [], context=context)
+            inst._add_roll()
+            return inst
 
-    def roll_another(self) -> None:
-        self.values.append(_Die.new(self.size, context=self._context))
+        def _add_roll(self) -> None:
+            if self.size != "%" and self.size < 1:
+                raise d20.RollValueError("Cannot roll a 0-sided die.")
+            self._context.count_roll()
+            source: CounterRandom = self._context.source
+            face = source.below(10) * 10 if self.size == "%" else source.below(self.size) + 1
+            self.values.append(expression.Literal(face))
 
+    class _Dice(expression.Dice):  # type: ignore[misc]
+        @classmethod
+        def new(cls, num: int, size: Any, context: Any = None) -> Any:
+            return cls(
+                num, size, [_Die.new(size, context=context) for _ in range(num)], context=context
+            )
 
-class _Roller(d20.Roller):  # type: ignore[misc]
-    def _eval_dice(self, node: Any) -> _Dice:
-        return _Dice.new(node.num, node.size, context=self.context)
+        def roll_another(self) -> None:
+            self.values.append(_Die.new(self.size, context=self._context))
 
+    class _Roller(d20.Roller):  # type: ignore[misc]
+        def _eval_dice(self, node: Any) -> Any:
+            return _Dice.new(node.num, node.size, context=self.context)
 
-class _Stringifier(d20.SimpleStringifier):  # type: ignore[misc]
-    """Plain-text results (no Markdown), knowing the seeded die classes."""
+    class _Stringifier(d20.SimpleStringifier):  # type: ignore[misc]
+        """Plain-text results (no Markdown), knowing the seeded die classes."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        nodes: dict[Any, Any] = dict(vars(self)["_nodes"])
-        nodes.update({_Dice: self._str_dice, _Die: self._str_die})
-        self._nodes = nodes
+        def __init__(self) -> None:
+            super().__init__()
+            nodes: dict[Any, Any] = dict(vars(self)["_nodes"])
+            nodes.update({_Dice: self._str_dice, _Die: self._str_die})
+            self._nodes = nodes
+
+    return _D20(d20, expression, _Context, _Roller, _Stringifier)
 
 
 @functools.lru_cache(maxsize=512)
 def _parse(text: str) -> Any:
     """The d20 syntax tree of ``text`` (trees are never mutated by evaluation)."""
-    return d20.Roller().parse(text)
+    return _lib().d20.Roller().parse(text)
 
 
 @dataclass(frozen=True)
@@ -146,9 +161,9 @@ def _tree(text: str) -> Any:
         raise DiceExpressionError(text[:40] + "...", f"longer than {MAX_EXPRESSION_LENGTH}")
     try:
         return _parse(text.strip())
-    except d20.RollSyntaxError as error:
+    except _lib().d20.RollSyntaxError as error:
         raise DiceExpressionError(text, f"syntax error at column {error.col}") from None
-    except d20.RollError as error:
+    except _lib().d20.RollError as error:
         raise DiceExpressionError(text, str(error)) from None
 
 
@@ -164,9 +179,10 @@ def roll(dice: DiceState, text: str, purpose: str = "") -> tuple[DiceState, Roll
     """
     tree = _tree(text)
     source = CounterRandom(dice)
+    lib = _lib()
     try:
-        result = _Roller(_Context(source)).roll(tree, stringifier=_Stringifier())
-    except d20.RollError as error:
+        result = lib.roller(lib.context(source)).roll(tree, stringifier=lib.stringifier())
+    except lib.d20.RollError as error:
         raise DiceExpressionError(text, str(error)) from None
     rolled = _summarise(result)
     record = RollRecord(
@@ -188,13 +204,13 @@ def _summarise(result: Any) -> _Rolled:
     left = result.expr
     while left.children:
         left = left.children[0]
-    if isinstance(left, expression.Dice) and left.size == 20 and len(left.keptset) == 1:
+    if isinstance(left, _lib().expression.Dice) and left.size == 20 and len(left.keptset) == 1:
         natural = int(left.keptset[0].total)
     return _Rolled(int(result.total), str(result), natural, tuple(kept))
 
 
 def _collect_kept(node: Any, out: list[tuple[int, int]]) -> None:
-    if isinstance(node, expression.Dice):
+    if isinstance(node, _lib().expression.Dice):
         sides = 100 if node.size == "%" else int(node.size)
         out.extend((sides, int(die.total)) for die in node.keptset)
         return
