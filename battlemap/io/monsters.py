@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable
 from enum import StrEnum
 from pathlib import Path
 
-import d20  # type: ignore[import-untyped]  # d20 ships no type hints
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battlemap.io.bounded import read_bounded
@@ -347,6 +346,8 @@ class HitPoints(StrEnum):
 
 def roll_dice(expression: str) -> int:
     """Roll dice notation with d20 (``2d6+4``)."""
+    import d20  # type: ignore[import-untyped]  # no type hints; imported late: its grammar is slow to build
+
     return int(d20.roll(expression).total)
 
 
