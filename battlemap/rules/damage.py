@@ -645,7 +645,7 @@ class AreaTarget:
 
 def apply_area_damage(
     encounter: Encounter,
-    combat: CombatState,
+    combat: CombatState | None,
     ruleset: Ruleset,
     parts: Sequence[DamageRoll],
     targets: Sequence[AreaTarget],
@@ -655,6 +655,9 @@ def apply_area_damage(
     source_id: EntityId | None = None,
 ) -> Applied[tuple[DamageResult, ...]]:
     """An area effect: the damage is rolled once and dealt to every target (half on a save).
+
+    Outside a combat (``combat`` None) only HP change, as with ``apply_damage``, and the
+    total must be ``typed`` (there are no combat dice to roll).
 
     Raises:
         the errors of ``apply_damage`` for any target; nothing is applied then.

@@ -93,8 +93,10 @@ def test_placing_a_cone_shades_its_squares_lists_the_ogre_and_selects_it(
     assert not selected_ids(window)  # nothing selected until release
     release(window, (8, 3))
     assert selected_ids(window) == {"c-large"}
-    # No combat running: the Area damage dialog refuses in the status bar, the selection stays.
-    assert "needs a running combat" in window.statusBar().currentMessage()
+    # No combat running: Area damage opens all the same (a fireball before initiative).
+    area = window.combat.area_dialog
+    assert area.isVisible()
+    assert [area.targets.item(i).text() for i in range(area.targets.count())] == ["Ogre"]
     assert window.tools.context.overlay.items  # the placed template stays drawn
 
 

@@ -6,10 +6,16 @@ the app or typed as the total rolled at the table, and dealt by the engine
 (``apply_area_damage``) with each target's own resistances: one undo step for all of them.
 The Area template tool (``battlemap.ui.tools.template``) selects the creatures inside a placed
 circle, cone, line or cube and opens this dialog for them.
+
+It works outside a combat too (a fireball dropped before initiative is rolled), through the
+same ``CombatSession.apply`` path as the Creature dock's damage: only hit points change. The
+app's roll then comes from fresh dice seeded by ``session.seed_source`` (there are no combat
+dice); it is shown in the outcome and dealt as the one total for every target.
 """
 
 from __future__ import annotations
 
+import html
 import re
 
 from PySide6.QtCore import Qt
@@ -30,12 +36,10 @@ from PySide6.QtWidgets import (
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
+from battlemap.rules.dice import DiceExpressionError, new_dice_state, roll
 from battlemap.rules.schema import Ruleset
-from battlemap.ui.combat.attack_dialog import (
-    DEFAULT_DAMAGE_TYPE,
-    find_statblock,
-    statblock_defenses,
-)
+from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
+from battlemap.ui.combat.creature_panel import creature_defenses
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
@@ -91,9 +95,8 @@ class AreaDialog(CombatDialog):
     def open_for_selection(self) -> None:
         """Show the dialog with the tokens selected on the map as targets."""
         ruleset = self.session.ruleset()
-        if self.session.state is None or ruleset is None:
-            self.session.refused.emit("Area damage needs a running combat (for its dice)")
-            return
+        if ruleset is None:
+            return  # the session has said why
         current = self.damage_type.currentData()
         self.damage_type.clear()
         for key, damage_type in ruleset.damage.types.items():
@@ -123,12 +126,11 @@ class AreaDialog(CombatDialog):
             if row is None:
                 continue
             creature_id = EntityId(row.data(ID_ROLE))
-            block = find_statblock(encounter.creature(creature_id), encounter, self.library)
             found.append(
                 AreaTarget(
                     creature_id=creature_id,
                     saved=row.checkState() == Qt.CheckState.Checked,
-                    defenses=statblock_defenses(block, ruleset)[0],
+                    defenses=creature_defenses(encounter, ruleset, self.library, creature_id),
                 )
             )
         return found
@@ -147,10 +149,18 @@ class AreaDialog(CombatDialog):
             return
         parts = [DamageRoll(dice, str(self.damage_type.currentData()))]
         typed = [self.typed.value()] if self.typed.value() >= 0 else None
-        half = self.half.isChecked()
         state = self.session.state
+        rolled = ""
+        if typed is None and state is None:  # no combat dice: roll once here, deal that total
+            try:
+                _, record = roll(new_dice_state(self.session.seed_source()), dice, "area damage")
+            except DiceExpressionError as error:
+                self.outcome_label.setText(f"<b>Refused:</b> {html.escape(str(error))}")
+                return
+            typed, rolled = [record.total], f"Rolled {html.escape(record.detail)}<br>"
+        half = self.half.isChecked()
         source = state.current.creature_id if state is not None and state.current else None
-        applied = self.session.apply_in_combat(
+        applied = self.session.apply(
             f"Area damage ({dice} {parts[0].type})",
             lambda e, c, r: apply_area_damage(
                 e,
@@ -164,10 +174,13 @@ class AreaDialog(CombatDialog):
             ),
         )
         if applied is None:
-            self.outcome_label.setText(f"<b>Refused:</b> {self.session.last_refusal}")
+            refusal = html.escape(self.session.last_refusal)
+            self.outcome_label.setText(f"<b>Refused:</b> {refusal}")
             return
         results: tuple[DamageResult, ...] = applied.result
-        self.outcome_label.setText("<br>".join(self._line(r) for r in results))
+        self.outcome_label.setText(rolled + "<br>".join(self._line(r) for r in results))
+        dealt = ", ".join(f"{self.session.name(r.target_id)} -{r.total}" for r in results)
+        self.session.reported.emit(f"Area damage: {dealt}")
         self.typed.setValue(-1)
 
     def _line(self, result: DamageResult) -> str:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from battlemap.model.combat import Combatant, Expiry
 from battlemap.model.creature import Creature
+from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules import conditions, movement
@@ -57,6 +58,16 @@ EXPIRY_TEXT = {
     Expiry.END_OF_TURN: "until the end of {who}'s turn",
     Expiry.START_OF_GROUP_TURN: "until {who}'s group acts",
 }
+
+
+def creature_defenses(
+    encounter: Encounter, ruleset: Ruleset, library: dict[str, StatBlock], creature_id: EntityId
+) -> Defenses:
+    """The creature's resistances, vulnerabilities and immunities from its stat block
+    (``find_statblock``: its own, else the party's or the library's of its name); none when
+    no stat block matches. Shared by the panel's damage and the Area damage dialog."""
+    block = find_statblock(encounter.creature(creature_id), encounter, library)
+    return statblock_defenses(block, ruleset)[0]
 
 
 class CombatPanel(QGroupBox):
@@ -257,12 +268,6 @@ class CombatPanel(QGroupBox):
             self.session.refused.emit("Select one token first")
         return self.creature_id
 
-    def _defenses(self, creature_id: EntityId) -> Defenses:
-        creature = self.session.encounter.creature(creature_id)
-        block = find_statblock(creature, self.session.encounter, self.library)
-        ruleset = self.session.ruleset()
-        return statblock_defenses(block, ruleset)[0] if ruleset is not None else Defenses()
-
     def _hp_step(self, text: str, call: Callable[..., object]) -> None:
         creature_id = self._target()
         if creature_id is None:
@@ -277,7 +282,12 @@ class CombatPanel(QGroupBox):
     def deal_damage(self) -> None:
         amount, damage_type = self.amount.value(), str(self.damage_type.currentData())
         creature_id = self.creature_id
-        defenses = self._defenses(creature_id) if creature_id is not None else Defenses()
+        ruleset = self.session.ruleset()
+        defenses = (
+            creature_defenses(self.session.encounter, ruleset, self.library, creature_id)
+            if creature_id is not None and ruleset is not None
+            else Defenses()
+        )
         self._hp_step(
             f"{amount} {damage_type} damage to",
             lambda e, c, r, cid: apply_damage(

@@ -4,7 +4,7 @@ Press sets the point of origin, dragging aims, release places the template. Whil
 the outline is drawn, the affected squares are shaded, the creatures caught are outlined and
 listed on a card. On release exactly those creatures' tokens are selected and the Combat
 menu's Area damage dialog opens for them, so the one roll, half-on-a-save flow is the
-dialog's (outside combat it says so in the status bar; the selection stays).
+dialog's, in a combat or outside one.
 
 Which squares count is decided by ``battlemap.geometry.templates``: a square is affected when
 at least half of it is covered, and walls and closed doors stop the area. Origins snap: a

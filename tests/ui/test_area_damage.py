@@ -1,0 +1,99 @@
+"""Area damage outside a combat (srd-5e): a fireball dropped before initiative is rolled.
+
+The same creatures as tests/ui/test_combat_docks.py: Cleric 12 HP, Salamander 1 30 HP
+(resists fire, from its stat block), Rat 2 HP. srd-5e: resistance halves, rounding down;
+a successful save halves, rounding down; both apply in turn.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from pytestqt.qtbot import QtBot
+
+from battlemap.ui.combat.area_dialog import AreaDialog
+from battlemap.ui.main_window import MainWindow
+from tests.ui.test_combat_docks import click, make_window
+
+
+def open_area(window: MainWindow, ids: list[str]) -> AreaDialog:
+    window.scene.clearSelection()
+    for creature_id in ids:
+        window.scene.tokens[creature_id].setSelected(True)
+    area = window.combat.area_dialog
+    area.open_for_selection()
+    assert area.isVisible()
+    assert area.targets.count() == len(ids)
+    return area
+
+
+def mark_saved(area: AreaDialog, creature_id: str) -> None:
+    for index in range(area.targets.count()):
+        row = area.targets.item(index)
+        if row.data(Qt.ItemDataRole.UserRole) == creature_id:
+            row.setCheckState(Qt.CheckState.Checked)
+
+
+def hp(window: MainWindow) -> dict[str, int]:
+    return {str(c.id): c.hp for c in window.document.encounter.creatures}
+
+
+def test_typed_fireball_without_combat_saves_resists_and_is_one_undo_step(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    before = window.document.encounter
+    assert before.combat is None
+    area = open_area(window, ["c-cleric", "c-sal", "c-rat"])
+    mark_saved(area, "c-cleric")
+    area.dice.setText("8d6")
+    area.damage_type.setCurrentIndex(area.damage_type.findData("fire"))
+    area.typed.setValue(21)
+    steps = window.undo_stack.count()
+    click(qtbot, area.apply_button)
+    assert hp(window) == {"c-cleric": 2, "c-sal": 20, "c-rat": 0}  # 21 -> 10 saved, 10 resisted
+    assert window.document.encounter.combat is None  # still no combat
+    # srd-5e: a monster at 0 HP dies outright, in a combat or not
+    assert "<b>Rat</b>: 21 damage, HP 2 → 0 — dead" in area.outcome_label.text()
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Area damage:") and "Cleric -10" in message
+    assert window.undo_stack.count() == steps + 1
+    window.undo_stack.undo()
+    assert window.document.encounter == before
+
+
+def test_app_rolled_area_damage_without_combat_is_one_roll_for_every_target(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    area = open_area(window, ["c-cleric", "c-sal"])
+    area.dice.setText("2d6")
+    area.damage_type.setCurrentIndex(area.damage_type.findData("fire"))
+    assert area.typed.value() == -1  # "app rolls"
+    before = hp(window)
+    click(qtbot, area.apply_button)
+    text = area.outcome_label.text()
+    match = re.search(r"Rolled .*= `?(\d+)`?", text)
+    assert match, text
+    total = int(match.group(1))
+    assert 2 <= total <= 12
+    after = hp(window)
+    assert before["c-cleric"] - after["c-cleric"] == total  # the same roll for both,
+    assert before["c-sal"] - after["c-sal"] == total // 2  # halved by its fire resistance
+    window.undo_stack.undo()
+    assert hp(window) == before
+
+
+def test_area_damage_needs_targets_and_dice_without_combat(qtbot: QtBot, tmp_path: Path) -> None:
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    area = open_area(window, [])
+    before = window.document.encounter
+    click(qtbot, area.apply_button)
+    assert "Select the creatures caught" in area.outcome_label.text()
+    area = open_area(window, ["c-cleric"])
+    area.dice.setText("lots")
+    click(qtbot, area.apply_button)
+    assert "Type damage dice" in area.outcome_label.text()
+    assert window.document.encounter == before
