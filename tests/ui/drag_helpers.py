@@ -83,6 +83,15 @@ def fighting(encounter: Encounter, first: str = "c-fighter") -> CombatState:
     return state
 
 
+def goblin_beside_fighter() -> Encounter:
+    """``room()`` in combat on the Fighter's turn, the Goblin moved to (3, 3) beside the
+    Fighter: dragging the Fighter from (2, 2) to (5, 2) provokes at step 3, from (4, 2)."""
+    encounter = room()
+    goblin = encounter.creature(EntityId("c-goblin")).model_copy(update={"x": 3, "y": 3})
+    encounter = encounter.replace_creature(goblin)
+    return encounter.model_copy(update={"combat": fighting(encounter)})
+
+
 def open_window(qtbot: QtBot, tmp_path: Path, encounter: Encounter) -> MainWindow:
     """A main window on ``encounter`` with the whole map in view (pixel probes reach it)."""
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)

@@ -3,12 +3,15 @@
 These cover the engine paths the mouse tests don't reach: a crawl while prone charged once
 (the geometry's crawl cost is handed to the engine as distance, not as cost), an opportunity
 attack that drops the mover so the move stops where the attack happened, a creature moved
-off its turn, and a drop outside combat being a plain move.
+off its turn, a drop outside combat being a plain move, and the resumable ``DropResolution``
+(answers with typed dice, a refused typed die, calling off).
 """
 
 from __future__ import annotations
 
 import math
+
+import pytest
 
 from battlemap.geometry import MapIndex
 from battlemap.model.combat_commands import ApplyCombatStep
@@ -18,9 +21,15 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
 from battlemap.rules.conditions import apply_condition
 from battlemap.rules.loader import load_registry
-from battlemap.ui.drag.drop import Choice, DropOutcome, resolve_drop
+from battlemap.ui.drag.drop import (
+    Answer,
+    Choice,
+    DropOutcome,
+    DropResolution,
+    resolve_drop,
+)
 from battlemap.ui.drag.plan import DragPlan
-from tests.ui.drag_helpers import fighting, room
+from tests.ui.drag_helpers import fighting, goblin_beside_fighter, room
 
 FIGHTER, GOBLIN = EntityId("c-fighter"), EntityId("c-goblin")
 RULESET = load_registry().get("srd-5e")
@@ -100,3 +109,80 @@ def test_off_its_turn_the_engine_refuses_and_nothing_changes() -> None:
 def test_outside_combat_a_drop_is_a_plain_move() -> None:
     outcome = drop(room(), (4, 4))
     assert outcome.command == MoveCreature(FIGHTER, (2, 2), (4, 4), "Move Fighter (15 ft)")
+
+
+def resolution(encounter: Encounter, to: tuple[int, int]) -> DropResolution:
+    plan = DragPlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
+    result = plan.evaluate((), to, False).result
+    assert result.legal, result.reason
+    return DropResolution(encounter, RULESET, plan.index, FIGHTER, result, plan.offset, to)
+
+
+def test_the_drop_waits_at_the_attack_with_its_preview() -> None:
+    encounter = goblin_beside_fighter()
+    waiting = resolution(encounter, (5, 2))
+    pending = waiting.pending
+    assert pending is not None and waiting.outcome is None
+    assert (pending.attacker, pending.mover, pending.number, pending.total) == (
+        "Goblin", "Fighter", 1, 1,
+    )  # fmt: skip
+    assert pending.offer.position == (4, 2) and pending.offer.step_index == 2
+    assert (pending.profile.name, pending.profile.to_hit) == ("Scimitar", 4)
+    assert pending.preview is not None and pending.refusal == ""
+    assert pending.preview.armor_class.value == 10  # the Fighter's AC, no cover
+    assert pending.preview.roll_mode.mode.value == "normal"
+
+
+def test_a_typed_natural_20_with_typed_damage_is_a_critical_hit() -> None:
+    encounter = goblin_beside_fighter()
+    waiting = resolution(encounter, (5, 2))
+    waiting.answer(Answer(Choice.TAKE, d20=(20,), damage_rolls=(11,)))
+    outcome = waiting.outcome
+    assert waiting.pending is None and outcome is not None
+    assert isinstance(outcome.command, ApplyCombatStep)
+    after = outcome.command.apply(encounter)
+    assert after.creature(FIGHTER).hp == 30 - 11  # the typed total, critical dice included
+    assert (after.creature(FIGHTER).x, after.creature(FIGHTER).y) == (5, 2)
+    assert "critical hit (20+4 = 24 vs AC 10): 11 damage, HP 30 -> 19" in outcome.message
+    assert after.combat is not None and after.combat.combatant(GOBLIN).reaction_used
+    assert outcome.command.revert(after) == encounter
+
+
+def test_a_typed_die_that_cant_be_keeps_the_attack_waiting() -> None:
+    encounter = goblin_beside_fighter()
+    waiting = resolution(encounter, (5, 2))
+    waiting.answer(Answer(Choice.TAKE, d20=(21,)))
+    pending = waiting.pending
+    assert pending is not None and waiting.outcome is None
+    assert "21 is not a face of a d20" in pending.error
+    waiting.answer(Answer(Choice.TAKE, d20=(2,)))  # 2+4 = 6 misses AC 10
+    outcome = waiting.outcome
+    assert outcome is not None and isinstance(outcome.command, ApplyCombatStep)
+    assert "misses (2+4 = 6 vs AC 10)" in outcome.message
+    after = outcome.command.apply(encounter)
+    assert after.creature(FIGHTER).hp == 30
+
+
+def test_skip_call_off_and_answers_after_the_end() -> None:
+    encounter = goblin_beside_fighter()
+    skipped = resolution(encounter, (5, 2))
+    skipped.answer(Answer(Choice.SKIP, d20=(20,)))  # typed dice don't matter on a skip
+    assert skipped.outcome is not None and isinstance(skipped.outcome.command, ApplyCombatStep)
+    after = skipped.outcome.command.apply(encounter)
+    assert after.combat is not None and not after.combat.combatant(GOBLIN).reaction_used
+    assert "Goblin lets Fighter go" in skipped.outcome.message
+    with pytest.raises(ValueError, match="no opportunity attack is waiting"):
+        skipped.answer(Answer(Choice.TAKE))
+    cancelled = resolution(encounter, (5, 2))
+    cancelled.answer(Answer(Choice.CANCEL))
+    assert cancelled.outcome == DropOutcome(None, "Move of Fighter called off; nothing changed.")
+    called_off = resolution(encounter, (5, 2))
+    outcome = called_off.call_off("the map changed")
+    assert outcome.command is None and called_off.pending is None
+    assert outcome.message == "Move of Fighter called off (the map changed); nothing changed."
+
+
+def test_without_attacks_the_outcome_is_ready_at_once() -> None:
+    done = resolution(goblin_beside_fighter(), (3, 2))  # still within the Goblin's reach
+    assert done.pending is None
+    assert done.outcome is not None and isinstance(done.outcome.command, ApplyCombatStep)

@@ -1,15 +1,20 @@
 """What a token drop does, without Qt: one pure command for the whole move.
 
 Outside a combat a legal drop is a plain ``MoveCreature``. In combat the move is walked in
-segments: movement is spent with the engine up to each opportunity attack, the DM decides
-take or skip (``choose``), a taken attack is resolved by the engine with the mover where it
-stands at that moment, and the move goes on unless the attack stopped the mover. The move,
-the movement spent and every attack's result become ONE ``ApplyCombatStep`` (one undo step).
+segments: movement is spent with the engine up to each opportunity attack, the DM answers
+(take with the app's dice, take with dice typed from the table, skip, or call the move off),
+a taken attack is resolved by the engine with the mover where it stands at that moment, and
+the move goes on unless the attack stopped the mover. The move, the movement spent and every
+attack's result become ONE ``ApplyCombatStep`` (one undo step).
+
+``DropResolution`` is resumable: it stops at each available attack (``pending``) until
+``answer`` is called, so the UI can ask without a modal dialog. ``resolve_drop`` runs it to
+the end with a synchronous ``Chooser``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -22,9 +27,15 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import AttackKind
 from battlemap.rules.attack_situation import attack_situation
-from battlemap.rules.attacks import AttackProfile, unarmed_strike
+from battlemap.rules.attacks import (
+    AttackOptions,
+    AttackProfile,
+    AttackResult,
+    AttackSituation,
+    unarmed_strike,
+)
 from battlemap.rules.combat_ops import stats_of
-from battlemap.rules.errors import CombatError
+from battlemap.rules.errors import CombatError, InvalidRequestError
 from battlemap.rules.movement import spend_movement
 from battlemap.rules.opportunity import OpportunityOffer, offers_from_move, resolve_opportunity
 from battlemap.rules.schema import Ruleset
@@ -32,6 +43,8 @@ from battlemap.ui.drag.plan import spend_split
 
 UNARMED_PROFICIENCY = 2
 """Proficiency assumed for the unarmed strike of a creature with no melee attack listed."""
+PREVIEW_D20 = 10
+"""The placeholder face of the dry run that finds the roll mode and AC (nothing recorded)."""
 
 
 class Choice(StrEnum):
@@ -41,6 +54,19 @@ class Choice(StrEnum):
     SKIP = "skip"
     CANCEL = "cancel"
     """Call the whole move off: nothing changes."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The DM's answer with the dice typed from the table (None: the app rolls them).
+
+    ``d20``: one face, or two at advantage or disadvantage. ``damage_rolls``: one total per
+    damage part, critical dice included. Both are ignored unless ``choice`` is TAKE.
+    """
+
+    choice: Choice
+    d20: tuple[int, ...] | None = None
+    damage_rolls: tuple[int, ...] | None = None
 
 
 Chooser = Callable[[OpportunityOffer, str, str], Choice]
@@ -53,6 +79,33 @@ class DropOutcome:
 
     command: Command | None
     message: str
+
+
+@dataclass(frozen=True)
+class PendingOffer:
+    """An available opportunity attack waiting for the DM.
+
+    Attributes:
+        offer: the engine's offer (``position``: the mover's cell when the attack happens).
+        attacker, mover: the creatures' names.
+        profile: the attack the engine will make (first melee attack, else unarmed).
+        preview: a dry run's result (roll mode with reasons, AC with its parts), or None when
+            the engine would refuse the attack (``refusal`` says why).
+        number, total: this is attack ``number`` (from 1) of ``total`` available ones.
+        done: what happened so far in this move ("Goblin's opportunity attack misses").
+        error: why the last answer was refused (typed dice that can't be), else "".
+    """
+
+    offer: OpportunityOffer
+    attacker: str
+    mover: str
+    profile: AttackProfile
+    preview: AttackResult | None
+    refusal: str
+    number: int
+    total: int
+    done: tuple[str, ...] = ()
+    error: str = ""
 
 
 def opportunity_profile(ruleset: Ruleset, creature: Creature) -> AttackProfile:
@@ -71,6 +124,191 @@ def _placed(encounter: Encounter, creature_id: EntityId, xy: tuple[float, float]
     return encounter.replace_creature(creature.model_copy(update={"x": xy[0], "y": xy[1]}))
 
 
+Steps = Generator[PendingOffer, Answer, DropOutcome]
+
+
+class DropResolution:
+    """One legal drop resolved step by step (see the module docstring).
+
+    ``offset`` is the mover's position inside its top-left cell (a Tiny creature's half
+    cell); positions in ``move`` are whole top-left cells. ``end`` is where the token was
+    dropped (snapped; inside the move's last cell, so a Tiny creature may end on any half
+    cell of it).
+
+    After construction either ``pending`` is the first attack waiting for an answer, or
+    ``outcome`` is set. Each ``answer`` moves on to the next attack or to the outcome; an
+    answer with typed dice the engine refuses keeps the same attack pending with ``error``
+    set. The outcome's command is None when the engine refuses the move (its reason is the
+    message) or the DM calls it off. Nothing is applied to any document here.
+    """
+
+    def __init__(
+        self,
+        encounter: Encounter,
+        ruleset: Ruleset,
+        index: MapIndex,
+        mover_id: EntityId,
+        move: MoveResult,
+        offset: tuple[float, float],
+        end: tuple[float, float],
+    ) -> None:
+        self.encounter = encounter
+        self.ruleset = ruleset
+        self.index = index
+        self.mover_id = mover_id
+        self.move = move
+        self.offset = offset
+        self.end = end
+        self.name = encounter.creature(mover_id).name
+        self.pending: PendingOffer | None = None
+        self.outcome: DropOutcome | None = None
+        self._steps = self._run()
+        self._advance(None)
+
+    def answer(self, answer: Answer) -> None:
+        """Answer the pending attack. Raises ValueError when nothing is pending."""
+        if self.pending is None:
+            raise ValueError("no opportunity attack is waiting for an answer")
+        self._advance(answer)
+
+    def call_off(self, why: str) -> DropOutcome:
+        """Abandon the move (nothing changes) with ``why`` in the message; returns the outcome."""
+        self._steps.close()
+        self.pending = None
+        self.outcome = DropOutcome(
+            None, f"Move of {self.name} called off ({why}); nothing changed."
+        )
+        return self.outcome
+
+    def _advance(self, answer: Answer | None) -> None:
+        try:
+            self.pending = self._steps.send(answer) if answer is not None else next(self._steps)
+        except StopIteration as stop:
+            self.pending, self.outcome = None, stop.value
+        except (CombatError, ValueError, KeyError) as error:
+            self.pending = None
+            self.outcome = DropOutcome(
+                None, f"{self.name} can't move: {error}. (Alt-drop places it without the rules.)"
+            )
+
+    def at(self, cell: tuple[int, int]) -> tuple[float, float]:
+        return (cell[0] + self.offset[0], cell[1] + self.offset[1])
+
+    def _run(self) -> Steps:
+        encounter, mover = self.encounter, self.encounter.creature(self.mover_id)
+        combat = encounter.combat
+        if combat is None or not combat.has(self.mover_id):
+            text = f"Move {self.name} ({self.move.cost_feet:g} ft)"
+            return DropOutcome(MoveCreature(mover.id, (mover.x, mover.y), self.end, text), text)
+        return (yield from self._combat_steps(combat))
+
+    def _combat_steps(self, combat: CombatState) -> Steps:
+        encounter, ruleset, move, mover_id = self.encounter, self.ruleset, self.move, self.mover_id
+        name = self.name
+        work, state = encounter, combat
+        spent_steps = 0
+        notes: list[str] = []
+
+        def spend(upto: int | None) -> None:
+            nonlocal state, spent_steps
+            done_feet, done_distance = spend_split(move, spent_steps)
+            feet, distance = spend_split(move, upto)
+            if feet - done_feet > 1e-9:
+                state, _ = spend_movement(
+                    state, ruleset, work, mover_id, feet - done_feet,
+                    distance_feet=distance - done_distance,
+                )  # fmt: skip
+            spent_steps = len(move.steps) if upto is None else upto
+
+        offers = offers_from_move(encounter, combat, ruleset, mover_id, move)
+        total = sum(1 for offer in offers if offer.available)
+        number = 0
+        for offer in offers:
+            attacker = encounter.creature(offer.attacker_id)
+            if not offer.available:
+                notes.append(offer.reason)
+                continue
+            number += 1
+            spend(offer.step_index)
+            assert offer.position is not None
+            work = _placed(work, mover_id, self.at(offer.position))
+            profile = opportunity_profile(ruleset, attacker)
+            situation = attack_situation(
+                self.index, work, state, ruleset, offer.attacker_id, mover_id, profile
+            )
+            preview, refusal = self._preview(work, state, offer, profile, situation)
+            pending = PendingOffer(
+                offer, attacker.name, name, profile, preview, refusal, number, total, tuple(notes)
+            )
+            while True:
+                answer = yield pending
+                if answer.choice is Choice.CANCEL:
+                    return DropOutcome(None, f"Move of {name} called off; nothing changed.")
+                if answer.choice is Choice.SKIP:
+                    applied = resolve_opportunity(work, state, ruleset, offer, take=False)
+                    break
+                options = AttackOptions(d20=answer.d20, damage_rolls=answer.damage_rolls)
+                try:
+                    applied = resolve_opportunity(
+                        work, state, ruleset, offer, take=True, profile=profile,
+                        situation=situation, options=options,
+                    )  # fmt: skip
+                    break
+                except InvalidRequestError as error:
+                    if answer.d20 is None and answer.damage_rolls is None:
+                        raise  # not about typed dice: the move can't be made
+                    pending = PendingOffer(
+                        offer, attacker.name, name, profile, preview, refusal, number, total,
+                        tuple(notes), str(error),
+                    )  # fmt: skip
+            work, state = applied.encounter, applied.combat or state
+            result = applied.result
+            notes.append(attack_note(attacker.name, name, result.attack))
+            if not result.move_continues:
+                notes.append(f"{name} stops: {result.reason}")
+                text = f"Move {name} (stopped by an opportunity attack)"
+                return DropOutcome(
+                    ApplyCombatStep.between(encounter, work, state, text), _join(notes)
+                )
+        spend(None)
+        work = _placed(work, mover_id, self.end)
+        text = f"Move {name} ({move.cost_feet:g} ft)"
+        notes.insert(0, f"{name} moves {move.cost_feet:g} ft")
+        return DropOutcome(ApplyCombatStep.between(encounter, work, state, text), _join(notes))
+
+    def _preview(
+        self,
+        work: Encounter,
+        state: CombatState,
+        offer: OpportunityOffer,
+        profile: AttackProfile,
+        situation: AttackSituation,
+    ) -> tuple[AttackResult | None, str]:
+        """A dry run with a placeholder d20 and no damage: roll mode and AC, or the refusal."""
+        options = AttackOptions(d20=(PREVIEW_D20,), apply_damage=False)
+        try:
+            applied = resolve_opportunity(
+                work, state, self.ruleset, offer, take=True, profile=profile,
+                situation=situation, options=options,
+            )  # fmt: skip
+        except (CombatError, ValueError, KeyError) as error:
+            return None, str(error)
+        return applied.result.attack, ""
+
+
+def attack_note(attacker: str, mover: str, attack: AttackResult | None) -> str:
+    """One attack's result for the status bar: the roll against the AC and the damage."""
+    if attack is None:
+        return f"{attacker} lets {mover} go"
+    verdict = "critical hit" if attack.critical else "hits" if attack.hit else "misses"
+    roll = f"{attack.natural}{attack.to_hit:+d} = {attack.total} vs AC {attack.armor_class.value}"
+    text = f"{attacker}'s opportunity attack {verdict} ({roll})"
+    damage = attack.damage
+    if damage is not None:
+        text += f": {damage.total} damage, HP {damage.hp_before} -> {damage.hp_after}"
+    return text
+
+
 def resolve_drop(
     encounter: Encounter,
     ruleset: Ruleset,
@@ -81,98 +319,13 @@ def resolve_drop(
     end: tuple[float, float],
     choose: Chooser,
 ) -> DropOutcome:
-    """Turn a legal move into one command (see the module docstring).
-
-    ``offset`` is the mover's position inside its top-left cell (a Tiny creature's half
-    cell); positions in ``move`` are whole top-left cells. ``end`` is where the token was
-    dropped (snapped; inside the move's last cell, so a Tiny creature may end on any half
-    cell of it).
-
-    Returns a ``DropOutcome`` whose command is None when the engine refuses the move (its
-    reason is the message) or the DM cancels it.
-    """
-    mover = encounter.creature(mover_id)
-    name = mover.name
-
-    def at(cell: tuple[int, int]) -> tuple[float, float]:
-        return (cell[0] + offset[0], cell[1] + offset[1])
-
-    combat = encounter.combat
-    if combat is None or not combat.has(mover_id):
-        text = f"Move {name} ({move.cost_feet:g} ft)"
-        return DropOutcome(MoveCreature(mover_id, (mover.x, mover.y), end, text), text)
-    try:
-        return _combat_drop(encounter, combat, ruleset, index, mover_id, move, at, end, choose)
-    except (CombatError, ValueError, KeyError) as error:
-        return DropOutcome(
-            None, f"{name} can't move: {error}. (Alt-drop places it without the rules.)"
-        )
-
-
-def _combat_drop(
-    encounter: Encounter,
-    combat: CombatState,
-    ruleset: Ruleset,
-    index: MapIndex,
-    mover_id: EntityId,
-    move: MoveResult,
-    at: Callable[[tuple[int, int]], tuple[float, float]],
-    end: tuple[float, float],
-    choose: Chooser,
-) -> DropOutcome:
-    name = encounter.creature(mover_id).name
-    work, state = encounter, combat
-    spent_steps = 0
-    notes: list[str] = []
-
-    def spend(upto: int | None) -> None:
-        nonlocal state, spent_steps
-        done_feet, done_distance = spend_split(move, spent_steps)
-        feet, distance = spend_split(move, upto)
-        if feet - done_feet > 1e-9:
-            state, _ = spend_movement(
-                state, ruleset, work, mover_id, feet - done_feet,
-                distance_feet=distance - done_distance,
-            )  # fmt: skip
-        spent_steps = len(move.steps) if upto is None else upto
-
-    for offer in offers_from_move(encounter, combat, ruleset, mover_id, move):
-        attacker = encounter.creature(offer.attacker_id)
-        if not offer.available:
-            notes.append(offer.reason)
-            continue
-        choice = choose(offer, attacker.name, name)
-        if choice is Choice.CANCEL:
-            return DropOutcome(None, f"Move of {name} called off; nothing changed.")
-        spend(offer.step_index)
-        assert offer.position is not None
-        work = _placed(work, mover_id, at(offer.position))
-        if choice is Choice.SKIP:
-            applied = resolve_opportunity(work, state, ruleset, offer, take=False)
-        else:
-            profile = opportunity_profile(ruleset, attacker)
-            situation = attack_situation(
-                index, work, state, ruleset, offer.attacker_id, mover_id, profile
-            )
-            applied = resolve_opportunity(
-                work, state, ruleset, offer, take=True, profile=profile, situation=situation
-            )
-        work, state = applied.encounter, applied.combat or state
-        result = applied.result
-        if result.attack is not None:
-            hit = "hits" if result.attack.hit else "misses"
-            notes.append(f"{attacker.name}'s opportunity attack {hit}")
-        else:
-            notes.append(f"{attacker.name} lets {name} go")
-        if not result.move_continues:
-            notes.append(f"{name} stops: {result.reason}")
-            text = f"Move {name} (stopped by an opportunity attack)"
-            return DropOutcome(ApplyCombatStep.between(encounter, work, state, text), _join(notes))
-    spend(None)
-    work = _placed(work, mover_id, end)
-    text = f"Move {name} ({move.cost_feet:g} ft)"
-    notes.insert(0, f"{name} moves {move.cost_feet:g} ft")
-    return DropOutcome(ApplyCombatStep.between(encounter, work, state, text), _join(notes))
+    """A ``DropResolution`` run to its end, asking ``choose`` for each available attack
+    (the app rolls taken ones)."""
+    resolution = DropResolution(encounter, ruleset, index, mover_id, move, offset, end)
+    while (pending := resolution.pending) is not None:
+        resolution.answer(Answer(choose(pending.offer, pending.attacker, pending.mover)))
+    assert resolution.outcome is not None
+    return resolution.outcome
 
 
 def _join(notes: list[str]) -> str:
