@@ -46,6 +46,9 @@ class Expiry(StrEnum):
     """At the end of ``expiry_creature``'s current turn, or its next one if it isn't acting."""
     START_OF_GROUP_TURN = "start-of-group-turn"
     """At the start of the next turn of ``expiry_creature``'s initiative group (Hyrule)."""
+    END_OF_NEXT_TURN = "end-of-next-turn"
+    """At the end of ``expiry_creature``'s next turn: a turn it is taking when the effect
+    starts doesn't count (gms-den massive damage: "until the end of your next turn")."""
 
 
 class DiceState(_Frozen):
@@ -79,6 +82,9 @@ class ActiveCondition(_Frozen):
     source_id: EntityId | None = Field(default=None, description="Who caused it (frightened).")
     expiry: Expiry = Expiry.NEVER
     expiry_creature: EntityId | None = None
+    turns_seen: int = Field(
+        default=0, ge=0, le=100, description="END_OF_NEXT_TURN: turn ends that didn't count yet."
+    )
     note: str = Field(default="", max_length=200)
 
 
@@ -139,7 +145,13 @@ class Combatant(_Frozen):
     reaction_move_left: float = Field(default=0, ge=0, description="Feet of a readied move.")
     turns_taken: int = Field(default=0, ge=0)
     acted_this_round: bool = False
-    reaction_used: bool = False
+    reaction_used: bool = Field(default=False, description="No reaction left this round.")
+    reactions_taken: int = Field(
+        default=0, ge=0, le=100, description="Reactions since its turn began (ruleset limit)."
+    )
+    controlled_by: EntityId | None = Field(
+        default=None, description="Rider controlling this mount (it shares the initiative)."
+    )
     bonus_action_features: tuple[str, ...] = Field(
         default=(),
         max_length=50,

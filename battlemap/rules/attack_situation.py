@@ -21,7 +21,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.rules.attacks import AttackProfile, AttackSituation, Delivery, RangeBand
-from battlemap.rules.conditions import is_incapacitated
+from battlemap.rules.conditions import is_incapacitated, reactions_left
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.schema import Ruleset
 
@@ -52,7 +52,7 @@ def combat_bodies(encounter: Encounter, combat: CombatState | None, ruleset: Rul
                 incapacitated=is_incapacitated(ruleset, combatant),
                 invisible=combatant.has_condition("invisible"),
                 blinded=combatant.has_condition("blinded"),
-                reaction_spent=combatant.reaction_used,
+                reaction_spent=reactions_left(ruleset, combatant) == 0,
                 disengaged=combatant.disengaged,
             )
         )

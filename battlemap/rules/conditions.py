@@ -59,6 +59,25 @@ def speed_is_zero_by_conditions(ruleset: Ruleset, combatant: Combatant) -> bool:
     )
 
 
+def reactions_left(ruleset: Ruleset, combatant: Combatant) -> int:
+    """Reactions the combatant may still take before its next turn begins.
+
+    ``economy.reactions_per_round`` of them (srd "Reactions": one, then none until the start
+    of your next turn); ``reaction_used`` marks them all spent (also in files saved before the
+    count existed). Conditions and surprise are ``denial``'s business, not counted here.
+    """
+    if combatant.reaction_used:
+        return 0
+    return max(0, ruleset.economy.reactions_per_round - combatant.reactions_taken)
+
+
+def with_reaction_spent(ruleset: Ruleset, combatant: Combatant) -> Combatant:
+    """The combatant after one more reaction; ``reaction_used`` once none is left."""
+    taken = combatant.reactions_taken + 1
+    left = max(0, ruleset.economy.reactions_per_round - taken)
+    return combatant.model_copy(update={"reactions_taken": taken, "reaction_used": left == 0})
+
+
 @dataclass(frozen=True)
 class Denial:
     """Why a part of the economy is unavailable; ``reason`` is None when it is available."""

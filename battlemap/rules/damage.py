@@ -9,7 +9,7 @@ Order of one damage instance (each typed part of a hit is its own instance):
    largest reduction), never below 0;
 4. then the ruleset's ``damage.order`` of resistance (x0.5, rounded down), vulnerability (x2,
    final-fantasy-d20 x1.5 rounded down) and immunity (0). Several instances of resistance or
-   vulnerability count once.
+   vulnerability count once (every shipped ruleset), or multiply when ``damage.instances_stack``.
 
 Examples from the documents: 25 bludgeoning, aura -5, resistance -> 10 (srd); 28 fire, aura -5,
 resistance to all, vulnerability to fire -> 23 -> 11 -> 22 (bloodied-brink).
@@ -289,13 +289,14 @@ def compute_instance(
         if step is DamageStep.RESISTANCE:
             sources = _matches(defenses.resistances, instance.type)
             if sources and amount > 0:
-                after = rounded(amount * rules.resistance_multiplier, rules.rounding)
+                factor = _factor(rules.resistance_multiplier, sources, rules.instances_stack)
+                after = rounded(amount * factor, rules.rounding)
                 steps.append(
                     Step(
                         "resistance",
                         amount,
                         after,
-                        _once("resistance", sources, rules.resistance_multiplier),
+                        _once("resistance", sources, factor, rules.instances_stack),
                     )
                 )
                 amount = after
@@ -307,13 +308,14 @@ def compute_instance(
                 and amount > 0
                 and (rules.resistance_and_vulnerability_both_apply or not resisted)
             ):
-                after = rounded(amount * rules.vulnerability_multiplier, rules.rounding)
+                factor = _factor(rules.vulnerability_multiplier, sources, rules.instances_stack)
+                after = rounded(amount * factor, rules.rounding)
                 steps.append(
                     Step(
                         "vulnerability",
                         amount,
                         after,
-                        _once("vulnerability", sources, rules.vulnerability_multiplier),
+                        _once("vulnerability", sources, factor, rules.instances_stack),
                     )
                 )
                 amount = after
@@ -325,10 +327,16 @@ def compute_instance(
     return InstanceResult(instance.type, instance.amount, amount, tuple(steps))
 
 
-def _once(what: str, sources: list[str], multiplier: float) -> str:
-    text = f"{what} to {sources[0]} (x{multiplier:g})"
+def _factor(multiplier: float, sources: list[str], stack: bool) -> float:
+    """The multiplier once (srd "count as only one instance"), or once per instance when the
+    ruleset's ``damage.instances_stack`` says they stack (two resistances: x0.25, rounded once)."""
+    return multiplier ** len(sources) if stack else multiplier
+
+
+def _once(what: str, sources: list[str], factor: float, stack: bool) -> str:
+    text = f"{what} to {sources[0]} (x{factor:g})"
     if len(sources) > 1:
-        text += f"; {len(sources)} instances count once"
+        text += f"; {len(sources)} instances {'stack' if stack else 'count once'}"
     return text
 
 
@@ -653,8 +661,14 @@ def apply_area_damage(
     half_on_save: bool = True,
     typed: Sequence[int] | None = None,
     source_id: EntityId | None = None,
+    typed_each: Sequence[Sequence[int]] | None = None,
 ) -> Applied[tuple[DamageResult, ...]]:
     """An area effect: the damage is rolled once and dealt to every target (half on a save).
+
+    That is srd "Damage Rolls" ("roll the damage once for all of them"), ruleset field
+    ``damage.area_damage_rolled_once``. A ruleset with it false rolls for each target in turn
+    (``typed_each``: the typed-in totals per part, one list per target in ``targets`` order;
+    a single ``typed`` list is accepted only for a single target).
 
     Outside a combat (``combat`` None) only HP change, as with ``apply_damage``, and the
     total must be ``typed`` (there are no combat dice to roll).
@@ -665,17 +679,41 @@ def apply_area_damage(
     work = Work(encounter, combat, ruleset)
     for target in targets:
         work.require_alive(target.creature_id)
-    rolled = roll_damage(work, parts, typed=typed, purpose="area damage", creature_id=source_id)
-    results = tuple(
-        damage_into(
-            work,
-            t.creature_id,
-            rolled.instances,
-            defenses=t.defenses,
-            save_half=half_on_save and t.saved,
-            immersed=t.immersed,
-            attacker_id=source_id,
+    once = ruleset.damage.area_damage_rolled_once or len(targets) <= 1
+    if typed_each is not None:
+        if once:
+            raise InvalidRequestError(
+                f"{ruleset.name} rolls area damage once for every target: type one total per part"
+            )
+        if len(typed_each) != len(targets):
+            raise InvalidRequestError(f"{len(targets)} targets but {len(typed_each)} typed rolls")
+    elif typed is not None and not once:
+        raise InvalidRequestError(
+            f"{ruleset.name} rolls area damage for each target: type the totals of each target"
         )
-        for t in targets
+    rolled = (
+        roll_damage(work, parts, typed=typed, purpose="area damage", creature_id=source_id)
+        if once
+        else None
     )
-    return work.done(results)
+    results = []
+    for index, t in enumerate(targets):
+        own = rolled or roll_damage(
+            work,
+            parts,
+            typed=None if typed_each is None else typed_each[index],
+            purpose=f"area damage for {work.name(t.creature_id)}",
+            creature_id=source_id,
+        )
+        results.append(
+            damage_into(
+                work,
+                t.creature_id,
+                own.instances,
+                defenses=t.defenses,
+                save_half=half_on_save and t.saved,
+                immersed=t.immersed,
+                attacker_id=source_id,
+            )
+        )
+    return work.done(tuple(results))

@@ -1,7 +1,8 @@
 """The action economy: actions, bonus actions, reactions, object interactions, readied actions.
 
 One action and (only when a feature or the action entry grants one) one bonus action on the
-creature's own turn, one reaction per round (back at the start of its turn), one free object
+creature's own turn, ``economy.reactions_per_round`` reactions (srd: one; back at the start of
+its turn), one free object
 interaction (a second costs the action). Entries with ``cost: attack`` (Grapple, Shove...)
 replace one attack of the Attack action: the first one takes the action and leaves the rest
 of the attacks. Using what is spent raises ``IllegalActionError`` with the reason.
@@ -26,7 +27,7 @@ from battlemap.rules.combat_ops import (
     signed,
     stats_of,
 )
-from battlemap.rules.conditions import denial
+from battlemap.rules.conditions import denial, reactions_left, with_reaction_spent
 from battlemap.rules.enums import ActionCost, ActionKind, EconomyPart
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.movement import effective_speed
@@ -44,6 +45,17 @@ def _on_turn(state: CombatState, creature_id: EntityId, name: str) -> None:
 def _deny(ruleset: Ruleset, combatant: Combatant, part: EconomyPart, name: str) -> None:
     reason = denial(ruleset, combatant, part, name).reason
     require(reason is None, reason or "")
+
+
+def _require_reaction(ruleset: Ruleset, combatant: Combatant, name: str) -> None:
+    per_round = ruleset.economy.reactions_per_round
+    if per_round == 0:
+        why = f"{name} has no reactions in this ruleset"
+    elif per_round == 1:
+        why = f"{name} has already used its reaction this round"
+    else:
+        why = f"{name} has already used its {per_round} reactions this round"
+    require(reactions_left(ruleset, combatant) > 0, why)
 
 
 def _spend(
@@ -66,8 +78,8 @@ def _spend(
         cost = ActionCost.BONUS_ACTION
     if cost is ActionCost.REACTION:
         _deny(ruleset, combatant, EconomyPart.REACTION, name)
-        require(not combatant.reaction_used, f"{name} has already used its reaction this round")
-        return combatant.model_copy(update={"reaction_used": True}), "reaction"
+        _require_reaction(ruleset, combatant, name)
+        return with_reaction_spent(ruleset, combatant), "reaction"
     _on_turn(state, combatant.creature_id, name)
     if cost is ActionCost.FREE:
         return combatant, "nothing"
@@ -256,9 +268,9 @@ def use_reaction(
     combatant = combatant_of(state, creature_id)
     name = name_of(encounter, creature_id)
     _deny(ruleset, combatant, EconomyPart.REACTION, name)
-    require(not combatant.reaction_used, f"{name} has already used its reaction this round")
+    _require_reaction(ruleset, combatant, name)
     log = Log(state)
-    log.put(combatant.model_copy(update={"reaction_used": True}))
+    log.put(with_reaction_spent(ruleset, combatant))
     log.add("reaction", f"{name} uses its reaction: {why}", creature_id)
     return log.commit()
 

@@ -284,6 +284,14 @@ def _owner(where: FieldPath, chain: list[RulesetSource]) -> RulesetSource:
     return chain[0]
 
 
+RETIRED_KEYS = {
+    "only_best_degree": "only the most protective degree of cover ever applies (the map's"
+    " cover method gives one degree per attacker and target)",
+    "never_negative": "damage is never below 0 in any ruleset",
+}
+"""Keys that older ruleset files may carry, with why they were removed from the schema."""
+
+
 def _message(item: Any) -> str:
     kind = item["type"]
     value = item.get("input")
@@ -292,6 +300,9 @@ def _message(item: Any) -> str:
         choices = re.findall(r"'([^']*)'", str(ctx["expected"])) or [str(ctx["expected"])]
         return f"{value!r} is not one of {', '.join(choices)}"
     if kind == "extra_forbidden":
+        retired = RETIRED_KEYS.get(str(item["loc"][-1])) if item.get("loc") else None
+        if retired is not None:
+            return f"no longer a ruleset setting: {retired}; remove this key"
         return "unknown key (not in the ruleset schema)"
     if kind == "missing":
         return "required field is missing"

@@ -28,7 +28,7 @@ from battlemap.rules.attacks import (
     Delivery,
     make_attack,
 )
-from battlemap.rules.conditions import denial, speed_is_zero_by_conditions
+from battlemap.rules.conditions import denial, reactions_left, speed_is_zero_by_conditions
 from battlemap.rules.enums import EconomyPart
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.schema import Ruleset
@@ -85,7 +85,7 @@ def opportunity_offers(
             reason = f"{work.name(attacker_id)} is dead"
         elif mover.disengaged:
             reason = f"{work.name(mover_id)} took the Disengage action"
-        elif attacker.reaction_used:
+        elif reactions_left(ruleset, attacker) == 0:
             reason = f"{work.name(attacker_id)} has already used its reaction"
         elif sees_mover is not None and not sees_mover[index]:
             reason = f"{work.name(attacker_id)} can't see {work.name(mover_id)}"

@@ -204,7 +204,6 @@ class CoverRules(Section):
     half_bonus: int = 2
     three_quarters_bonus: int = 5
     applies_to_dex_saves: bool = True
-    only_best_degree: bool = True
 
 
 class FlankingRules(Section):
@@ -301,7 +300,6 @@ class DamageRules(Section):
     resistance_and_vulnerability_both_apply: bool = True
     area_damage_rolled_once: bool = True
     save_half_rounding: Rounding = Rounding.DOWN
-    never_negative: bool = True
 
 
 class BloodiedRules(Section):

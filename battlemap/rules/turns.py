@@ -151,6 +151,7 @@ def _start_turn(
         combatant.model_copy(
             update={
                 "reaction_used": False,
+                "reactions_taken": 0,
                 "reaction_move_left": 0,
                 "turn": TurnState(),
                 "dodging": False,
@@ -219,7 +220,11 @@ def take_turn_now(state: CombatState, encounter: Encounter, creature_id: EntityI
     order = list(state.order)
     order[state.turn_index], order[index] = order[index], order[state.turn_index]
     log = Log(state.model_copy(update={"order": tuple(order)}))
-    log.put(mover.model_copy(update={"turn": TurnState(), "reaction_used": False}))
+    log.put(
+        mover.model_copy(
+            update={"turn": TurnState(), "reaction_used": False, "reactions_taken": 0}
+        )
+    )
     log.add("turn-start", f"{name_of(encounter, creature_id)} goes now instead", creature_id)
     return log.commit()
 

@@ -195,3 +195,16 @@ def test_extends_must_be_a_ruleset_id(tmp_path: Path) -> None:
     path = write(tmp_path, "x.yaml", "schema_version: 1\nextends: [srd-5e]\nname: X\n")
     with pytest.raises(RulesetError, match=r"x.yaml:2: extends: must be the id of a ruleset"):
         read_ruleset_file(path)
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("never_negative", "damage:\n  never_negative: true\n"),
+        ("only_best_degree", "attacks:\n  cover:\n    only_best_degree: true\n"),
+    ],
+)
+def test_retired_keys_say_why_they_went(tmp_path: Path, key: str, text: str) -> None:
+    # Files written before these were removed may still set them; the message says why.
+    (problem,) = problems_of(tmp_path, "old.yaml", VARIANT_HEAD + text)
+    assert f"{key}: no longer a ruleset setting" in problem and problem.endswith("remove this key")
