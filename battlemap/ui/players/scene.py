@@ -24,6 +24,10 @@ from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_look import HIGHLIGHT, NamePlate, disc_rect, initials, paint_disc
 
 Z_FOG = 50
+Z_PLATE = Z_FOG + 1
+"""Name plates of the tokens the players see draw over the fog: a plate hangs below its
+token and would otherwise be cut where the party's sight ends. Only tokens in the
+projection have plates, so nothing hidden shows."""
 UNSEEN = QColor("#000000")
 EXPLORED_DIM = QColor(0, 0, 0, 150)
 HEALTH_RING = {
@@ -35,13 +39,19 @@ HEALTH_RING = {
 
 
 class PlayerTokenItem(QGraphicsItem):
-    """A token for the players: label, side colour, health ring, condition initials."""
+    """A token for the players: label, side colour, health ring, condition initials.
+
+    Its name plate is not a child (a child can't stack above the fog while its token stays
+    under it) but a top-level item at ``Z_PLATE`` that the token adds to and removes from
+    its scene with itself (``itemChange``).
+    """
 
     def __init__(self, token: PlayerToken) -> None:
         super().__init__()
         self.setZValue(Z_TOKEN)
         self.token = token
-        self.plate = NamePlate(self)
+        self.plate = NamePlate(None)  # type: ignore[arg-type]  # top-level: None is accepted
+        self.plate.setZValue(Z_PLATE)
         self.update_from(token)
 
     def update_from(self, token: PlayerToken) -> None:
@@ -49,7 +59,17 @@ class PlayerTokenItem(QGraphicsItem):
         self.token = token
         self.setPos(cell_to_scene(token.x), cell_to_scene(token.y))
         self.plate.place(token.label, cell_to_scene(token.space_cells))
+        self.plate.moveBy(self.pos().x(), self.pos().y())  # place() set it token-relative
         self.update()
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
+        if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
+            scene = self.scene()
+            if self.plate.scene() is not None and self.plate.scene() is not scene:
+                self.plate.scene().removeItem(self.plate)
+            if scene is not None and self.plate.scene() is None:
+                scene.addItem(self.plate)
+        return super().itemChange(change, value)
 
     def boundingRect(self) -> QRectF:
         side = cell_to_scene(self.token.space_cells)
