@@ -64,9 +64,9 @@ from battlemap.ui.combat.widgets import BAD, GOOD, CombatDialog, add_outcome_and
 from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
+from battlemap.ui.typed_dice import D20Entry, DamageEntry
 
 CUSTOM = "__custom__"
-APP_ROLLS = "app rolls"
 DEFAULT_DAMAGE_TYPE = "slashing"
 DEFAULT_RANGE = 80
 LONG_RANGE_FACTOR = 4
@@ -196,12 +196,9 @@ class AttackDialog(CombatDialog):
         rolls = QGroupBox("To hit")
         roll_row = QHBoxLayout(rolls)
         roll_row.addWidget(QLabel("d20"))
-        self.d20 = [QSpinBox(), QSpinBox()]
-        for spin in self.d20:
-            spin.setRange(0, 20)
-            spin.setSpecialValueText(APP_ROLLS)
-            spin.setToolTip("Type the face rolled at the table, or leave 'app rolls'")
-            roll_row.addWidget(spin)
+        self.d20_entry = D20Entry()
+        self.d20 = self.d20_entry.spins
+        roll_row.addWidget(self.d20_entry)
         roll_row.addStretch(1)
         self.roll_button = QPushButton("Roll to hit")
         self.roll_button.setDefault(True)
@@ -213,7 +210,7 @@ class AttackDialog(CombatDialog):
         damage = QVBoxLayout(self.damage_box)
         self.parts_row = QFormLayout()
         damage.addLayout(self.parts_row)
-        self.damage_spins: list[QSpinBox] = []
+        self.damage_entry = DamageEntry(self.parts_row)
         self.damage_parts: list[DamageRoll] = []
         """The damage rolls of a hit, one typed-total box each (off-hand dice last)."""
         defenses = QFormLayout()
@@ -395,23 +392,18 @@ class AttackDialog(CombatDialog):
         self.custom.setVisible(self.attack.currentData() == CUSTOM)
         self._parts_changed()
 
+    @property
+    def damage_spins(self) -> list[QSpinBox]:
+        """The typed damage totals, one box per part of ``damage_parts``."""
+        return self.damage_entry.spins
+
     def _parts_changed(self) -> None:
-        while self.parts_row.rowCount():
-            self.parts_row.removeRow(0)
-        self.damage_spins = []
         profile = self.profile()
         self.damage_parts = list(profile.damage) if profile else []
         offhand = self.declarations.offhand_roll()
         if profile is not None and offhand is not None:
             self.damage_parts.append(offhand)  # the engine rolls it as the last part
-        for part in self.damage_parts:
-            spin = QSpinBox()
-            spin.setRange(-1, 10_000)
-            spin.setValue(-1)
-            spin.setSpecialValueText(APP_ROLLS)
-            spin.setToolTip("Type the total rolled at the table (critical dice included)")
-            self.parts_row.addRow(f"{part.dice} {part.type}", spin)
-            self.damage_spins.append(spin)
+        self.damage_entry.set_parts(self.damage_parts)
         self.update_situation()
 
     def profile(self) -> AttackProfile | None:
@@ -532,22 +524,15 @@ class AttackDialog(CombatDialog):
             refusal or "Roll the d20 (or use the typed faces) against the AC"
         )
         self.situation.setText("<br>".join(lines))
-        two = report is not None and report.mode is not RollMode.NORMAL
-        self.d20[1].setVisible(two)
-        if not two:
-            self.d20[1].setValue(0)
+        self.d20_entry.set_two(report is not None and report.mode is not RollMode.NORMAL)
 
     # --- rolling ---------------------------------------------------------------------------
 
     def _options(self, with_damage: bool, d20: tuple[int, ...] | None = None) -> AttackOptions:
-        faces = d20 or tuple(s.value() for s in self.d20 if not s.isHidden() and s.value() > 0)
-        typed_damage: tuple[int, ...] | None = None
-        if with_damage and self.damage_spins and all(s.value() >= 0 for s in self.damage_spins):
-            typed_damage = tuple(s.value() for s in self.damage_spins)
         return AttackOptions(
             action_id=self.action_id,
-            d20=faces or None,
-            damage_rolls=typed_damage,
+            d20=d20 or self.d20_entry.faces(),
+            damage_rolls=self.damage_entry.rolls() if with_damage else None,
             defenses=Defenses(
                 resistances=_types(self.resist.text()),
                 vulnerabilities=_types(self.vulnerable.text()),
@@ -613,8 +598,8 @@ class AttackDialog(CombatDialog):
         self._reset_dice()
 
     def _reset_dice(self) -> None:
-        for spin in (*self.d20, *self.damage_spins):
-            spin.setValue(spin.minimum())
+        self.d20_entry.reset()
+        self.damage_entry.reset()
 
 
 def _with_reasons(applied: Applied[AttackResult]) -> Applied[AttackResult]:

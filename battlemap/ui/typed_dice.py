@@ -1,0 +1,88 @@
+"""Boxes for dice rolled at the table and typed in: the d20 faces of an attack and the total of
+each damage part. Shared by the attack dialog and the opportunity-attack prompt.
+
+A box left at its lowest value shows "app rolls": the app rolls that die itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QSpinBox, QWidget
+
+from battlemap.rules.damage import DamageRoll
+
+APP_ROLLS = "app rolls"
+MAX_DAMAGE_TOTAL = 10_000
+
+
+class D20Entry(QWidget):
+    """One d20 face typed from the table, or two at advantage or disadvantage.
+
+    Attributes:
+        spins: the two boxes (0 = the app rolls); the second shows only when two dice are
+            rolled (``set_two``).
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.spins = [QSpinBox(), QSpinBox()]
+        for spin in self.spins:
+            spin.setRange(0, 20)
+            spin.setSpecialValueText(APP_ROLLS)
+            spin.setToolTip("Type the face rolled at the table, or leave 'app rolls'")
+            row.addWidget(spin)
+
+    def set_two(self, two: bool) -> None:
+        """Show the second box (advantage or disadvantage); hiding it clears it."""
+        self.spins[1].setVisible(two)
+        if not two:
+            self.spins[1].setValue(0)
+
+    def faces(self) -> tuple[int, ...] | None:
+        """The typed faces of the shown boxes, or None when none is typed (the app rolls)."""
+        typed = tuple(s.value() for s in self.spins if not s.isHidden() and s.value() > 0)
+        return typed or None
+
+    def reset(self) -> None:
+        for spin in self.spins:
+            spin.setValue(0)
+
+
+class DamageEntry:
+    """One box per damage part for the total rolled at the table, as rows of ``form``.
+
+    The rows are labelled with the part's dice and type ("1d6+2 slashing"). A box at -1 shows
+    "app rolls"; the typed totals count only when every part is typed (the engine takes all
+    or none).
+    """
+
+    def __init__(self, form: QFormLayout) -> None:
+        self.form = form
+        self.spins: list[QSpinBox] = []
+
+    def set_parts(self, parts: Sequence[DamageRoll]) -> None:
+        """Replace the rows with one box per part of ``parts``."""
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.spins = []
+        for part in parts:
+            spin = QSpinBox()
+            spin.setRange(-1, MAX_DAMAGE_TOTAL)
+            spin.setValue(-1)
+            spin.setSpecialValueText(APP_ROLLS)
+            spin.setToolTip("Type the total rolled at the table (critical dice included)")
+            self.form.addRow(f"{part.dice} {part.type}", spin)
+            self.spins.append(spin)
+
+    def rolls(self) -> tuple[int, ...] | None:
+        """The typed totals, or None unless every part is typed (the app rolls them all)."""
+        if self.spins and all(s.value() >= 0 for s in self.spins):
+            return tuple(s.value() for s in self.spins)
+        return None
+
+    def reset(self) -> None:
+        for spin in self.spins:
+            spin.setValue(spin.minimum())
