@@ -122,7 +122,9 @@ def apply_condition(
 
     ``expiry`` None takes the condition's ``default_duration`` from the ruleset. An
     incapacitating condition (and, where the ruleset says so, one that makes speed 0) ends
-    Dodge. Unconscious (``drops-held``) also makes the creature prone. legends-of-hyrule: a
+    Dodge. Unconscious (``drops-held``) also makes the creature prone where the ruleset's
+    ``hit_points.falls_prone_when_unconscious`` says so (srd: "drops whatever it's holding and
+    falls prone"). legends-of-hyrule: a
     creature flying this turn without hover falls when knocked prone or its speed drops to 0
     (logged as ``falls``; the fall itself is the DM's or the damage engine's).
 
@@ -146,7 +148,11 @@ def apply_condition(
     )
     conditions = [c for c in combatant.conditions if c.name != name] + [condition]
     effects = ruleset.condition_effects(name)
-    falls_prone = ConditionEffect.DROPS_HELD in effects and "prone" in ruleset.conditions
+    falls_prone = (
+        ConditionEffect.DROPS_HELD in effects
+        and ruleset.hit_points.falls_prone_when_unconscious
+        and "prone" in ruleset.conditions
+    )
     if falls_prone and not any(c.name == "prone" for c in conditions):
         conditions.append(ActiveCondition(name="prone"))
     log = Log(state)

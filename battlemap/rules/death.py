@@ -83,8 +83,20 @@ def die(work: Work, creature_id: EntityId, reason: str, revival: str = "") -> No
     work.release_grapples(creature_id, f"{work.name(creature_id)} died")
 
 
+def _save_counts_reset(work: Work) -> dict[str, object]:
+    """srd "Death Saving Throws": "The number of both is reset to zero when you regain any hit
+    points or become stable" (``death_saves.reset_on_healing_or_stable``); a ruleset without
+    the reset keeps the counts until they run out."""
+    return (
+        {"successes": 0, "failures": 0}
+        if work.ruleset.death_saves.reset_on_healing_or_stable
+        else {}
+    )
+
+
 def wake(work: Work, creature_id: EntityId) -> None:
-    """After regaining HP from 0: conscious, death saves reset, no longer stable or on the Brink.
+    """After regaining HP from 0: conscious, death saves reset (where the ruleset resets them),
+    no longer stable or on the Brink.
 
     Prone stays: the creature has to stand up.
     """
@@ -94,13 +106,14 @@ def wake(work: Work, creature_id: EntityId) -> None:
     work.uncondition(creature_id, STABLE)
     if death.successes or death.failures or death.stable or death.brink or death.knocked_out:
         work.put_death(
-            creature_id, successes=0, failures=0, stable=False, brink=False, knocked_out=False
+            creature_id, stable=False, brink=False, knocked_out=False, **_save_counts_reset(work)
         )
 
 
 def become_stable(work: Work, creature_id: EntityId, why: str) -> None:
-    """Stable at 0 HP: no death saves; final-fantasy-d20 adds 1 Wounded."""
-    work.put_death(creature_id, stable=True, successes=0, failures=0, brink=False)
+    """Stable at 0 HP: no death saves (counts reset where the ruleset says so);
+    final-fantasy-d20 adds 1 Wounded."""
+    work.put_death(creature_id, stable=True, brink=False, **_save_counts_reset(work))
     work.condition(creature_id, STABLE)
     work.add("stable", f"{work.name(creature_id)} is stable ({why})", creature_id)
     wounded = work.ruleset.death_saves.wounded
@@ -172,7 +185,7 @@ def drop_to_zero(
     work.condition(creature_id, UNCONSCIOUS)
     work.add("unconscious", f"{name} drops to 0 hit points and falls unconscious", creature_id)
     work.put_death(
-        creature_id, successes=0, failures=0, stable=False, brink=False, knocked_out=False
+        creature_id, stable=False, brink=False, knocked_out=False, **_save_counts_reset(work)
     )
     wounded = ruleset.death_saves.wounded
     if wounded is not None and wounded.starting_failures_equal_wounded:

@@ -3,7 +3,7 @@
 Healing is capped at the (effective) maximum and the excess is lost; the dead can't be healed;
 regaining HP at 0 ends unconsciousness and resets the death saves. Temporary HP don't add up
 (keep the old or take the new) except in bloodied-brink, where they stack up to half the HP
-maximum; they never wake a creature at 0.
+maximum; they don't wake a creature at 0 (``hit_points.temp_hp_wakes``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import effects_of
-from battlemap.rules.death import wake
+from battlemap.rules.death import STABLE, UNCONSCIOUS, wake
 from battlemap.rules.enums import ConditionEffect, TempHpStacking
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.schema import Ruleset
@@ -130,6 +130,7 @@ class TempHpResult:
     rule: TempHpStacking
     cap: int | None
     reason: str
+    woke: bool = False
 
 
 def grant_temp_hp(
@@ -146,7 +147,8 @@ def grant_temp_hp(
     keep-higher (srd, hyrule...): they don't add up; keep the old or take the new (``choice``;
     default the higher): 12 over 10 -> 12, not 22. stack-to-cap (bloodied-brink): they add up
     to at most half the HP maximum, rounded down: 12 over 10 with a maximum of 37 -> 18. Temp
-    HP above the cap from elsewhere are kept, not cut. They never wake a creature at 0.
+    HP above the cap from elsewhere are kept, not cut. At 0 HP they wake the creature only
+    where ``hit_points.temp_hp_wakes`` says so (conscious and stable, still at 0 HP).
 
     Raises:
         NegativeAmountError, AbsentTargetError, DeadTargetError.
@@ -170,4 +172,26 @@ def grant_temp_hp(
         reason = f"they don't add up: kept the {choice.value} ones"
     work.put_creature(target.model_copy(update={"temp_hp": after}))
     work.add("temp-hp", f"{target.name}: temporary HP {old} -> {after} ({reason})", target_id)
-    return work.done(TempHpResult(amount, old, after, rules.temp_hp_stacking, cap, reason))
+    woke = False
+    if after > old and target.hp == 0 and work.has_condition(target_id, UNCONSCIOUS):
+        woke = _temp_hp_at_zero(work, target_id)
+    return work.done(TempHpResult(amount, old, after, rules.temp_hp_stacking, cap, reason, woke))
+
+
+def _temp_hp_at_zero(work: Work, target_id: EntityId) -> bool:
+    """Temporary HP gained at 0 HP: whether they woke the creature.
+
+    hyrule "Temporary Heart Points" (srd borrows it), bloodied-brink: receiving them "doesn't
+    restore you to consciousness or stabilize you" (``hit_points.temp_hp_wakes`` false). A
+    ruleset where they do: conscious and stable at 0 HP, with the buffer; the death saves
+    reset as on healing.
+    """
+    name = work.name(target_id)
+    if not work.ruleset.hit_points.temp_hp_wakes:
+        work.add("temp-hp", f"{name} stays unconscious: temporary HP don't wake", target_id)
+        return False
+    wake(work, target_id)
+    work.put_death(target_id, stable=True)
+    work.condition(target_id, STABLE)
+    work.add("wakes", f"{name} regains consciousness at 0 HP (temporary HP), stable", target_id)
+    return True

@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 
+from battlemap.model.combat import CombatState, DeathState
 from battlemap.model.creature import Side
+from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.damage import (
     AreaTarget,
@@ -21,10 +23,13 @@ from battlemap.rules.damage import (
     DamageRoll,
     Defenses,
     apply_area_damage,
+    apply_damage,
     compute_damage,
 )
+from battlemap.rules.death import death_save, stabilize
 from battlemap.rules.economy import take_action, use_reaction
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.healing import grant_temp_hp, heal
 from battlemap.rules.opportunity import opportunity_offers
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import end_turn
@@ -174,3 +179,110 @@ def test_area_damage_rolled_per_target_when_the_ruleset_says_so(rulesets: Rulese
             targets,
             typed_each=[[10], [20], [30]],
         )
+
+
+# --- death_saves.reset_on_healing_or_stable ------------------------------------------------
+
+
+def _dying(ruleset_id: str, **death: Any) -> tuple[Encounter, CombatState]:
+    encounter, combat = fighters.fight(
+        fighters.creature("pc", hp=0, max_hp=20),
+        fighters.creature("medic", hp=20),
+        ruleset=ruleset_id,
+        conditions={"pc": ("unconscious", "prone")},
+    )
+    pc = combat.combatant(EntityId("pc"))
+    return encounter, combat.with_combatant(pc.model_copy(update={"death": DeathState(**death)}))
+
+
+PC = EntityId("pc")
+
+
+@pytest.mark.parametrize(
+    "ruleset_id", ["srd-5e", "legends-of-hyrule", "final-fantasy-d20", "bloodied-brink"]
+)
+def test_healing_resets_the_death_save_counts(rulesets: Rulesets, ruleset_id: str) -> None:
+    # srd "Death Saving Throws": "The number of both is reset to zero when you regain any hit
+    # points or become stable" (hyrule, ff the same; bloodied-brink: "Their number is reset").
+    ruleset = rulesets[ruleset_id]
+    assert ruleset.death_saves.reset_on_healing_or_stable
+    healed = heal(*_dying(ruleset_id, successes=1, failures=1), ruleset, PC, 3)
+    assert healed.combat is not None
+    death = healed.combat.combatant(PC).death
+    assert (death.successes, death.failures) == (0, 0)
+
+
+def test_the_counts_stay_when_the_ruleset_doesnt_reset_them(rulesets: Rulesets) -> None:
+    ruleset = changed(rulesets["srd-5e"], "death_saves", reset_on_healing_or_stable=False)
+    encounter, combat = _dying("srd-5e", successes=1, failures=2)
+    healed = heal(encounter, combat, ruleset, PC, 3)
+    assert healed.combat is not None
+    assert healed.combat.combatant(PC).death.failures == 2
+    # Dropping to 0 again starts from those 2 failures: one more kills.
+    dropped = apply_damage(
+        healed.encounter, healed.combat, ruleset, PC, [DamageInstance(3, "fire")]
+    )
+    assert dropped.combat is not None and dropped.combat.combatant(PC).death.failures == 2
+    dead = death_save(dropped.encounter, dropped.combat, ruleset, PC, d20=5)
+    assert dead.result.dead
+    # Becoming stable keeps them too (srd would reset them).
+    stable = stabilize(
+        encounter, combat, ruleset, EntityId("medic"), PC, d20=15, spend_action=False
+    )
+    assert stable.combat is not None
+    death = stable.combat.combatant(PC).death
+    assert death.stable and (death.successes, death.failures) == (1, 2)
+    srd = stabilize(
+        encounter, combat, rulesets["srd-5e"], EntityId("medic"), PC, d20=15, spend_action=False
+    )
+    assert srd.combat is not None and srd.combat.combatant(PC).death.failures == 0
+
+
+# --- hit_points.temp_hp_wakes ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset_id", ["srd-5e", "legends-of-hyrule", "bloodied-brink"])
+def test_temporary_hp_dont_wake_the_dying(rulesets: Rulesets, ruleset_id: str) -> None:
+    # hyrule "Temporary Heart Points" (the rule srd borrows): at 0, receiving them "doesn't
+    # restore you to consciousness or stabilize you"; bloodied-brink says the same.
+    ruleset = rulesets[ruleset_id]
+    applied = grant_temp_hp(*_dying(ruleset_id, failures=1), ruleset, PC, 8)
+    assert applied.combat is not None
+    pc = applied.combat.combatant(PC)
+    assert not applied.result.woke and pc.has_condition("unconscious")
+    assert not pc.death.stable and pc.death.failures == 1
+    assert applied.encounter.creature(PC).temp_hp == 8
+
+
+def test_temporary_hp_wake_where_the_ruleset_says_so(rulesets: Rulesets) -> None:
+    ruleset = changed(rulesets["srd-5e"], "hit_points", temp_hp_wakes=True)
+    applied = grant_temp_hp(*_dying("srd-5e", failures=1), ruleset, PC, 8)
+    assert applied.combat is not None
+    pc = applied.combat.combatant(PC)
+    assert applied.result.woke and not pc.has_condition("unconscious")
+    assert pc.death.stable and pc.death.failures == 0
+    assert applied.encounter.creature(PC).hp == 0
+    with pytest.raises(IllegalActionError, match="stable"):
+        death_save(applied.encounter, applied.combat, ruleset, PC, d20=5)
+
+
+# --- hit_points.falls_prone_when_unconscious -------------------------------------------------
+
+
+def _drop(ruleset: Ruleset, ruleset_id: str) -> CombatState:
+    encounter, combat = fighters.fight(fighters.creature("pc", hp=5), ruleset=ruleset_id)
+    applied = apply_damage(encounter, combat, ruleset, PC, [DamageInstance(6, "fire")])
+    assert applied.combat is not None and applied.combat.combatant(PC).has_condition("unconscious")
+    return applied.combat
+
+
+@pytest.mark.parametrize("ruleset_id", ["srd-5e", "gms-den"])
+def test_the_unconscious_fall_prone(rulesets: Rulesets, ruleset_id: str) -> None:
+    # gms-den "Unconscious" (the list srd-5e uses): "drops whatever it's holding and falls prone".
+    ruleset = rulesets[ruleset_id]
+    assert _drop(ruleset, ruleset_id).combatant(PC).has_condition("prone")
+
+
+def test_no_fall_when_the_ruleset_says_so(rulesets: Rulesets) -> None:
+    ruleset = changed(rulesets["srd-5e"], "hit_points", falls_prone_when_unconscious=False)
+    assert not _drop(ruleset, "srd-5e").combatant(PC).has_condition("prone")
