@@ -48,7 +48,8 @@ class Expiry(StrEnum):
     """At the start of the next turn of ``expiry_creature``'s initiative group (Hyrule)."""
     END_OF_NEXT_TURN = "end-of-next-turn"
     """At the end of ``expiry_creature``'s next turn: a turn it is taking when the effect
-    starts doesn't count (gms-den massive damage: "until the end of your next turn")."""
+    starts doesn't count (``turn_ends_to_skip``; gms-den massive damage: "until the end of
+    your next turn")."""
 
 
 class DiceState(_Frozen):
@@ -82,8 +83,8 @@ class ActiveCondition(_Frozen):
     source_id: EntityId | None = Field(default=None, description="Who caused it (frightened).")
     expiry: Expiry = Expiry.NEVER
     expiry_creature: EntityId | None = None
-    turns_seen: int = Field(
-        default=0, ge=0, le=100, description="END_OF_NEXT_TURN: turn ends that didn't count yet."
+    turn_ends_to_skip: int = Field(
+        default=0, ge=0, le=100, description="END_OF_NEXT_TURN: its turn ends that don't count."
     )
     note: str = Field(default="", max_length=200)
 

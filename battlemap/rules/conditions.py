@@ -120,7 +120,9 @@ def apply_condition(
 ) -> Outcome:
     """Give a combatant a condition from the ruleset (again: replaces the old one).
 
-    ``expiry`` None takes the condition's ``default_duration`` from the ruleset. An
+    ``expiry`` None takes the condition's ``default_duration`` from the ruleset;
+    ``END_OF_NEXT_TURN`` given during ``expiry_creature``'s own turn lasts through its next
+    one (the current turn's end is skipped). An
     incapacitating condition (and, where the ruleset says so, one that makes speed 0) ends
     Dodge. Unconscious (``drops-held``) also makes the creature prone where the ruleset's
     ``hit_points.falls_prone_when_unconscious`` says so (srd: "drops whatever it's holding and
@@ -139,12 +141,16 @@ def apply_condition(
         expiry = _DEFAULT_EXPIRY[ruleset.conditions[name].default_duration]
     if expiry is not Expiry.NEVER and expiry_creature is None:
         expiry_creature = creature_id
+    # "Until the end of your next turn" said during that creature's own turn skips its end.
+    current = state.current
+    own_turn = current is not None and current.creature_id == expiry_creature
     condition = ActiveCondition(
         name=name,
         value=value,
         source_id=source_id,
         expiry=expiry,
         expiry_creature=expiry_creature,
+        turn_ends_to_skip=1 if expiry is Expiry.END_OF_NEXT_TURN and own_turn else 0,
     )
     conditions = [c for c in combatant.conditions if c.name != name] + [condition]
     effects = ruleset.condition_effects(name)

@@ -590,7 +590,8 @@ def _massive(
     row = rules.table.lookup(natural)
     work.add("massive-damage", f"{name}: massive damage, {natural}: {row.description}", target_id)
     if row.result.startswith("stunned"):
-        work.condition(target_id, "stunned", expiry=Expiry.END_OF_TURN)
+        # "Stunned until the end of your next turn": on its own turn, that is the one after.
+        work.condition(target_id, "stunned", expiry=Expiry.END_OF_NEXT_TURN)
     elif row.result == "prone":
         work.condition(target_id, "prone")
     return MassiveDamageResult(natural, row.result, row.description)

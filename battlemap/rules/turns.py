@@ -4,7 +4,8 @@ Start of a creature's turn: its reaction and movement come back (``TurnState`` r
 Dodge, Help and readied action end, and effects lasting "until the start of its next turn" end
 on everyone. In legends-of-hyrule, effects lasting "until the start of the group's next turn"
 (Disengage) end when the first member of that group starts a turn. End of its turn: effects
-lasting "until the end of its turn" end, Disengage (srd: "for the rest of the turn") ends, and
+lasting "until the end of its turn" end (and those lasting "until the end of its next turn"
+that began before this turn), Disengage (srd: "for the rest of the turn") ends, and
 a surprised creature stops being surprised. gms-den's extra turns (natural 20) come after
 everyone's round-1 turn and are dropped when round 1 ends.
 
@@ -101,21 +102,30 @@ def _new_round(log: Log) -> None:
 
 
 def _expire(
-    log: Log, encounter: Encounter, expiry: Expiry, owners: set[EntityId], why: str
+    log: Log,
+    encounter: Encounter,
+    expiries: tuple[Expiry, ...],
+    owners: set[EntityId],
+    why: str,
 ) -> None:
-    """End conditions with ``expiry`` tied to any creature in ``owners``, on every combatant."""
+    """End conditions with one of ``expiries`` tied to any creature in ``owners``, on every
+    combatant. An ``END_OF_NEXT_TURN`` condition with a turn end to skip loses that skip
+    instead (it started during this turn: "until the end of your next turn")."""
     for combatant in log.state.combatants:
         kept: list[ActiveCondition] = []
         for condition in combatant.conditions:
-            if condition.expiry is expiry and condition.expiry_creature in owners:
+            if condition.expiry not in expiries or condition.expiry_creature not in owners:
+                kept.append(condition)
+            elif condition.turn_ends_to_skip > 0:
+                skip = condition.turn_ends_to_skip - 1
+                kept.append(condition.model_copy(update={"turn_ends_to_skip": skip}))
+            else:
                 log.add(
                     "condition-ends",
                     f"{name_of(encounter, combatant.creature_id)}: {condition.name} ends ({why})",
                     combatant.creature_id,
                 )
-            else:
-                kept.append(condition)
-        if len(kept) != len(combatant.conditions):
+        if kept != list(combatant.conditions):
             log.put(combatant.model_copy(update={"conditions": tuple(kept)}))
 
 
@@ -134,7 +144,7 @@ def _start_turn(
     )
     if group_starts:
         members = {c.creature_id for c in state.combatants if c.group == combatant.group}
-        _expire(log, encounter, Expiry.START_OF_GROUP_TURN, members, "its group's turn began")
+        _expire(log, encounter, (Expiry.START_OF_GROUP_TURN,), members, "its group's turn began")
         for member_id in members:
             member = combatant_of(log.state, member_id)
             if member.disengaged and member.disengage_expiry is Expiry.START_OF_GROUP_TURN:
@@ -142,7 +152,7 @@ def _start_turn(
                 log.add(
                     "effect-ends", f"{name_of(encounter, member_id)}: Disengage ends", member_id
                 )
-    _expire(log, encounter, Expiry.START_OF_TURN, {creature_id}, f"start of {name}'s turn")
+    _expire(log, encounter, (Expiry.START_OF_TURN,), {creature_id}, f"start of {name}'s turn")
     combatant = combatant_of(log.state, creature_id)
     for flag, label in (("dodging", "Dodge"), ("helping", "Help"), ("readied", "readied action")):
         if getattr(combatant, flag):
@@ -179,7 +189,13 @@ def _finish_turn(log: Log, encounter: Encounter) -> None:
     slot = log.state.order[log.state.turn_index]
     creature_id = slot.creature_id
     name = name_of(encounter, creature_id)
-    _expire(log, encounter, Expiry.END_OF_TURN, {creature_id}, f"end of {name}'s turn")
+    _expire(
+        log,
+        encounter,
+        (Expiry.END_OF_TURN, Expiry.END_OF_NEXT_TURN),
+        {creature_id},
+        f"end of {name}'s turn",
+    )
     combatant = combatant_of(log.state, creature_id)
     update: dict[str, object] = {
         "turns_taken": combatant.turns_taken + 1,
@@ -221,9 +237,7 @@ def take_turn_now(state: CombatState, encounter: Encounter, creature_id: EntityI
     order[state.turn_index], order[index] = order[index], order[state.turn_index]
     log = Log(state.model_copy(update={"order": tuple(order)}))
     log.put(
-        mover.model_copy(
-            update={"turn": TurnState(), "reaction_used": False, "reactions_taken": 0}
-        )
+        mover.model_copy(update={"turn": TurnState(), "reaction_used": False, "reactions_taken": 0})
     )
     log.add("turn-start", f"{name_of(encounter, creature_id)} goes now instead", creature_id)
     return log.commit()

@@ -1,0 +1,87 @@
+"""Effects lasting "until the end of your next turn" (``Expiry.END_OF_NEXT_TURN``).
+
+gms-den "Massive Damage*": a 1 on the d20 leaves the creature "Stunned until the end of your
+next turn". Taken on its own turn, that is the end of the turn after this one; taken on
+someone else's turn, the end of its coming turn.
+"""
+
+from __future__ import annotations
+
+from battlemap.model.combat import ActiveCondition, Combatant, CombatState, Expiry, TurnSlot
+from battlemap.model.creature import Side
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.conditions import apply_condition
+from battlemap.rules.damage import DamageInstance, apply_damage
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.turns import end_turn
+from tests.rules.fighters import creature, fight
+
+PC, OGRE = EntityId("pc"), EntityId("ogre")
+
+
+def _stunned_by_massive_damage(gms: Ruleset, on_turn_of: EntityId) -> tuple[Encounter, CombatState]:
+    encounter, combat = fight(
+        creature("pc", hp=30), creature("ogre", hp=50, side=Side.HOSTILE), ruleset="gms-den"
+    )
+    if on_turn_of == OGRE:
+        combat, _ = end_turn(combat, gms, encounter)
+    assert combat.current is not None and combat.current.creature_id == on_turn_of
+    applied = apply_damage(
+        encounter, combat, gms, PC, [DamageInstance(15, "fire")], from_attack=True, massive_d20=1
+    )
+    assert applied.combat is not None
+    return applied.encounter, applied.combat
+
+
+def _stunned(combat: CombatState) -> bool:
+    return combat.combatant(PC).has_condition("stunned")
+
+
+def test_stunned_on_its_own_turn_lasts_through_its_next_turn(rulesets: dict[str, Ruleset]) -> None:
+    gms = rulesets["gms-den"]
+    encounter, combat = _stunned_by_massive_damage(gms, on_turn_of=PC)
+    (stun,) = [c for c in combat.combatant(PC).conditions if c.name == "stunned"]
+    assert stun.expiry is Expiry.END_OF_NEXT_TURN and stun.turn_ends_to_skip == 1
+    combat, _ = end_turn(combat, gms, encounter)  # the pc's current turn ends: not "next"
+    assert _stunned(combat)
+    combat, _ = end_turn(combat, gms, encounter)  # the ogre's turn
+    assert _stunned(combat)
+    combat, events = end_turn(combat, gms, encounter)  # the pc's next turn ends
+    assert not _stunned(combat)
+    assert any(e.kind == "condition-ends" and "stunned" in e.text for e in events)
+
+
+def test_stunned_on_another_turn_ends_with_its_coming_turn(rulesets: dict[str, Ruleset]) -> None:
+    gms = rulesets["gms-den"]
+    encounter, combat = _stunned_by_massive_damage(gms, on_turn_of=OGRE)
+    combat, _ = end_turn(combat, gms, encounter)  # the ogre's turn ends
+    assert _stunned(combat)
+    combat, _ = end_turn(combat, gms, encounter)  # the pc's next turn ends
+    assert not _stunned(combat)
+
+
+def test_end_of_turn_still_ends_with_the_current_turn(rulesets: dict[str, Ruleset]) -> None:
+    # The older expiry keeps its meaning: "until the end of your turn".
+    srd = rulesets["srd-5e"]
+    encounter, combat = fight(creature("pc"), creature("ogre", side=Side.HOSTILE))
+    combat, _ = apply_condition(combat, srd, encounter, PC, "prone", expiry=Expiry.END_OF_TURN)
+    combat, _ = end_turn(combat, srd, encounter)
+    assert not combat.combatant(PC).has_condition("prone")
+
+
+def test_combat_saved_before_these_fields_still_loads() -> None:
+    # A combatant and condition as an older Battlemap wrote them: no reactions_taken,
+    # controlled_by or turn_ends_to_skip. They load with the defaults (no migration needed).
+    old = {
+        "creature_id": "pc",
+        "group": "party",
+        "reaction_used": True,
+        "conditions": [{"name": "stunned", "expiry": "end-of-turn", "expiry_creature": "pc"}],
+    }
+    combatant = Combatant.model_validate(old)
+    assert combatant.reactions_taken == 0 and combatant.controlled_by is None
+    assert combatant.conditions == (
+        ActiveCondition(name="stunned", expiry=Expiry.END_OF_TURN, expiry_creature=PC),
+    )
+    assert TurnSlot.model_validate({"creature_id": "pc"}).creature_id == PC
