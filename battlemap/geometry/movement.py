@@ -137,6 +137,47 @@ class MoveResult:
     opportunity_attacks: tuple[OpportunityAttack, ...] = field(default=())
 
 
+_RANK = {size: rank for rank, size in enumerate(Size)}
+"""``Size.rank`` as a table (the property builds a list on every call)."""
+
+LARGEST_SPACE_FEET = max(size.space_feet for size in Size)
+
+
+def body_cells(body: Body) -> tuple[int, int, int, int]:
+    """``body.space.cell_range()`` without building the ``Space`` (same arithmetic)."""
+    side = body.size.space_feet / body.cell_feet
+    cx0 = math.floor(body.x + 1e-9)
+    cy0 = math.floor(body.y + 1e-9)
+    cx1 = max(cx0, math.ceil(body.x + side - 1e-9) - 1)
+    cy1 = max(cy0, math.ceil(body.y + side - 1e-9) - 1)
+    return cx0, cy0, cx1, cy1
+
+
+def bodies_near(
+    others: Sequence[Body], area: tuple[int, int, int, int], margin: int
+) -> list[tuple[Body, tuple[int, int, int, int]]]:
+    """The bodies whose squares come within ``margin`` cells of the cell range ``area``
+    (inclusive ``x0, y0, x1, y1``), each with its cell range.
+
+    A cheap test on the raw position rejects most bodies before their range is worked out.
+    """
+    x0, y0, x1, y1 = area
+    lo_x, lo_y, hi_x, hi_y = x0 - margin, y0 - margin, x1 + margin, y1 + margin
+    found = []
+    for other in others:
+        x, y = other.x, other.y
+        # The space spans [x, x + side]: no square of it can reach the range when x lies
+        # past its far end, or more than the largest side before its near end.
+        slack = LARGEST_SPACE_FEET / other.cell_feet + 1
+        if x > hi_x + 1 or y > hi_y + 1 or x < lo_x - slack or y < lo_y - slack:
+            continue
+        cells = body_cells(other)
+        if cells[0] > hi_x or cells[2] < lo_x or cells[1] > hi_y or cells[3] < lo_y:
+            continue
+        found.append((other, cells))
+    return found
+
+
 FULL = -1
 """Core index meaning "the whole space carries the mover" (not squeezing)."""
 FULL_SPACE = frozenset({FULL})
@@ -158,11 +199,25 @@ def _squeeze_cells(body: Body) -> int | None:
 class MoveContext:
     """Everything a move query needs about the mover and the other creatures, built per query.
 
-    Arrays are full-map grids indexed ``[y, x]`` by the mover's top-left cell.
+    Arrays are full-map grids indexed ``[y, x]`` by the mover's top-left cell. The creature
+    grids (``creature_space``, ``hostile_block``) are built on first use: walking a path asks
+    about its own cells only, through ``cells_of``.
+
+    Args:
+        near: when given (inclusive cell range ``x0, y0, x1, y1`` of top-left cells), only the
+            creatures whose squares meet the mover's space at some position in that range are
+            kept; queries about positions outside it would miss creatures. ``path_cost`` passes
+            the range of the path it walks, so the other creatures on the map cost nothing.
     """
 
     def __init__(
-        self, index: MapIndex, mover: Body, others: Sequence[Body], rule: DiagonalRule
+        self,
+        index: MapIndex,
+        mover: Body,
+        others: Sequence[Body],
+        rule: DiagonalRule,
+        *,
+        near: tuple[int, int, int, int] | None = None,
     ) -> None:
         self.index = index
         self.mover = mover
@@ -170,7 +225,6 @@ class MoveContext:
         self.k = footprint_cells(mover)
         self.k_small = _squeeze_cells(mover)
         self.offset = (mover.x - math.floor(mover.x), mover.y - math.floor(mover.y))
-        self.others = [o for o in others if o.id != mover.id]
         self.free = index.step_free(self.k)
         self.room = index.room(self.k)
         # Squeezing: the mover's body is carried by a smaller "core" square at offset
@@ -194,25 +248,59 @@ class MoveContext:
             water = np.zeros_like(water)
         self.difficult = difficult
         self.water = water
+        if near is None:
+            ranged = [(o, body_cells(o)) for o in others]
+        else:
+            # Positions in ``near`` cover cells up to k - 1 further right and down.
+            x0, y0, x1, y1 = near
+            ranged = bodies_near(others, (x0, y0, x1 + self.k - 1, y1 + self.k - 1), 0)
+        self.others = [o for o, _ in ranged if o.id != mover.id]
         self.cells_of: dict[Cell, list[Body]] = {}
-        occupied = np.zeros((index.height, index.width), dtype=bool)
-        hostile_block = np.zeros_like(occupied)
-        for other in self.others:
-            cx0, cy0, cx1, cy1 = other.space.cell_range()
+        self.blocks_passage: dict[EntityId, bool] = {}
+        """Per other creature: the mover may not pass through its space."""
+        self._ranges: list[tuple[Body, tuple[int, int, int, int]]] = []
+        for other, (cx0, cy0, cx1, cy1) in ranged:
+            if other.id == mover.id:
+                continue
+            self._ranges.append((other, (cx0, cy0, cx1, cy1)))
+            self.blocks_passage[other.id] = self._blocks_passage(other)
             for cy in range(cy0, cy1 + 1):
                 for cx in range(cx0, cx1 + 1):
                     self.cells_of.setdefault((cx, cy), []).append(other)
-            ys = slice(max(cy0, 0), max(min(cy1 + 1, index.height), 0))
-            xs = slice(max(cx0, 0), max(min(cx1 + 1, index.width), 0))
-            occupied[ys, xs] = True
-            if self._blocks_passage(other):
-                hostile_block[ys, xs] = True
-        self.creature_space = window_any(occupied, self.k, self.k)
-        self.hostile_block = window_any(hostile_block, self.k, self.k)
+        self._creature_grids: tuple[BoolGrid, BoolGrid] | None = None
+
+    @property
+    def creature_space(self) -> BoolGrid:
+        """``[y, x]``: the mover's space at top-left (x, y) overlaps another creature's squares."""
+        return self._grids()[0]
+
+    @property
+    def hostile_block(self) -> BoolGrid:
+        """``[y, x]``: ... overlaps the squares of a creature it may not pass through."""
+        return self._grids()[1]
+
+    def _grids(self) -> tuple[BoolGrid, BoolGrid]:
+        if self._creature_grids is None:
+            index = self.index
+            occupied = np.zeros((index.height, index.width), dtype=bool)
+            hostile_block = np.zeros_like(occupied)
+            for other, (cx0, cy0, cx1, cy1) in self._ranges:
+                ys = slice(max(cy0, 0), max(min(cy1 + 1, index.height), 0))
+                xs = slice(max(cx0, 0), max(min(cx1 + 1, index.width), 0))
+                occupied[ys, xs] = True
+                if self.blocks_passage[other.id]:
+                    hostile_block[ys, xs] = True
+            self._creature_grids = (
+                window_any(occupied, self.k, self.k),
+                window_any(hostile_block, self.k, self.k),
+            )
+        return self._creature_grids
 
     def _blocks_passage(self, other: Body) -> bool:
         """SRD: through a hostile creature's space only if it is 2+ sizes larger or smaller."""
-        return other.is_hostile_to(self.mover) and abs(other.size.rank - self.mover.size.rank) < 2
+        return (
+            other.is_hostile_to(self.mover) and abs(_RANK[other.size] - _RANK[self.mover.size]) < 2
+        )
 
     def start_cell(self) -> Cell:
         return (math.floor(self.mover.x), math.floor(self.mover.y))
@@ -222,6 +310,9 @@ class MoveContext:
         return Space(cell[0] + self.offset[0], cell[1] + self.offset[1], side, side)
 
     def footprint_bodies(self, cell: Cell) -> list[Body]:
+        """The other creatures with a square under the mover's space at top-left ``cell``."""
+        if self.k == 1:
+            return list(self.cells_of.get(cell, ()))
         found: dict[str, Body] = {}
         for cy in range(cell[1], cell[1] + self.k):
             for cx in range(cell[0], cell[0] + self.k):
@@ -231,8 +322,6 @@ class MoveContext:
 
     def end_blocker(self, cell: Cell) -> Body | None:
         """The creature whose space the mover would end in at ``cell``, if any."""
-        if not self.creature_space[cell[1], cell[0]]:
-            return None
         space = self.space_at(cell)
         for body in self.footprint_bodies(cell):
             if body.space.overlaps(space):
@@ -299,7 +388,8 @@ class MoveContext:
             if self._lands_impassable(nx, ny):
                 return None, IllegalReason.IMPASSABLE, parity, cores
             return None, IllegalReason.WALL, parity, cores
-        if self.hostile_block[ny, nx]:
+        entered = self.footprint_bodies((nx, ny))
+        if any(self.blocks_passage[b.id] for b in entered):
             return None, IllegalReason.HOSTILE_SPACE, parity, cores
         base, new_parity, doubled = self.base_cost(dx, dy, parity)
         reasons: list[StepReason] = []
@@ -307,7 +397,7 @@ class MoveContext:
             reasons.append(StepReason.DIAGONAL_DOUBLE)
         if self.difficult[ny, nx]:
             reasons.append(StepReason.DIFFICULT_TERRAIN)
-        if self.creature_space[ny, nx] and self.footprint_bodies((nx, ny)):
+        if entered:
             reasons.append(StepReason.CREATURE_SPACE)
         extra = int(StepReason.DIFFICULT_TERRAIN in reasons or StepReason.CREATURE_SPACE in reasons)
         if self.water[ny, nx]:
@@ -328,7 +418,7 @@ class MoveContext:
 
     def blocker_in(self, cell: Cell) -> EntityId | None:
         for body in self.footprint_bodies(cell):
-            if self._blocks_passage(body):
+            if self.blocks_passage[body.id]:
                 return body.id
         return None
 
@@ -362,11 +452,16 @@ def expand_waypoints(start: Cell, waypoints: Sequence[tuple[float, float]]) -> l
 
 def check_on_map(ctx: MoveContext) -> None:
     """Raise ``OffMapError`` unless the mover stands wholly on the map."""
-    space = ctx.mover.space
-    if not ctx.index.on_map(space.x, space.y, space.w, space.h):
+    check_body_on_map(ctx.index, ctx.mover)
+
+
+def check_body_on_map(index: MapIndex, mover: Body) -> None:
+    """Raise ``OffMapError`` unless ``mover`` stands wholly on ``index``'s map."""
+    space = mover.space
+    if not index.on_map(space.x, space.y, space.w, space.h):
         raise OffMapError(
-            f"creature {ctx.mover.id} at ({ctx.mover.x}, {ctx.mover.y}) is not wholly on the "
-            f"{ctx.index.width}x{ctx.index.height} map"
+            f"creature {mover.id} at ({mover.x}, {mover.y}) is not wholly on the "
+            f"{index.width}x{index.height} map"
         )
 
 
@@ -388,9 +483,12 @@ def path_cost(
         OffMapError: when the mover does not start wholly on the map.
         InvalidPathError: for a non-finite waypoint.
     """
-    ctx = MoveContext(index, mover, others, rule)
-    check_on_map(ctx)
-    return walk(ctx, expand_waypoints(ctx.start_cell(), waypoints), movement_left)
+    check_body_on_map(index, mover)
+    cells = expand_waypoints((math.floor(mover.x), math.floor(mover.y)), waypoints)
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    ctx = MoveContext(index, mover, others, rule, near=(min(xs), min(ys), max(xs), max(ys)))
+    return walk(ctx, cells, movement_left)
 
 
 def walk(ctx: MoveContext, cells: Sequence[Cell], movement_left: float) -> MoveResult:

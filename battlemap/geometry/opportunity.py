@@ -19,11 +19,20 @@ from collections.abc import Sequence
 from dataclasses import replace
 from enum import StrEnum
 
+import numpy as np
+
 from battlemap.geometry.body import Body
 from battlemap.geometry.map_index import MapIndex
-from battlemap.geometry.metrics import Cell, DiagonalRule, grid_steps_to_feet
-from battlemap.geometry.movement import MoveResult, OpportunityAttack, path_cost
-from battlemap.geometry.sight import line_of_sight
+from battlemap.geometry.metrics import Cell, DiagonalRule, Space, grid_steps_to_feet
+from battlemap.geometry.movement import (
+    LARGEST_SPACE_FEET,
+    MoveResult,
+    OpportunityAttack,
+    body_cells,
+    path_cost,
+)
+from battlemap.geometry.sight import sight_points
+from battlemap.model import EntityId
 
 
 class HowMoved(StrEnum):
@@ -35,10 +44,6 @@ class HowMoved(StrEnum):
     """Teleportation: never provokes."""
     FORCED = "forced"
     """Moved by someone or something else (shoved, hurled, falling): never provokes."""
-
-
-def _cell_range(body: Body) -> tuple[int, int, int, int]:
-    return body.space.cell_range()
 
 
 def opportunity_attacks(
@@ -56,6 +61,8 @@ def opportunity_attacks(
     """
     if how is not HowMoved.OWN_MOVEMENT or mover.disengaged or len(cells) < 2:
         return ()
+    if mover.invisible:
+        return ()  # no one can see it
     offset_x = mover.x - math.floor(mover.x)
     offset_y = mover.y - math.floor(mover.y)
     side = mover.side_cells
@@ -76,20 +83,28 @@ def opportunity_attacks(
     hi_x = max(s[2] for s in spans)
     hi_y = max(s[3] for s in spans)
     feet = mover.cell_feet
-    found: list[OpportunityAttack] = []
+    # Every step at which the mover leaves a watcher's reach, in ``others`` then step order;
+    # whether the watcher sees it there is asked for all of them at once below.
+    leaves: list[tuple[Body, int]] = []
     for other in others:
+        reach_cells = int(other.reach_feet // feet) + 1
+        # A cheap test on the raw position first (see ``movement.bodies_near``).
+        x, y = other.x, other.y
+        slack = reach_cells + LARGEST_SPACE_FEET / other.cell_feet + 1
+        if x > hi_x + reach_cells + 1 or y > hi_y + reach_cells + 1:
+            continue
+        if x < lo_x - slack or y < lo_y - slack:
+            continue
         if (
             other.id == mover.id
-            or not other.is_hostile_to(mover)
             or other.incapacitated
             or other.reaction_spent
             or other.reach_feet <= 0
             or other.blinded
-            or mover.invisible
+            or not other.is_hostile_to(mover)
         ):
             continue
-        reach_cells = int(other.reach_feet // feet) + 1
-        ox0, oy0, ox1, oy1 = _cell_range(other)
+        ox0, oy0, ox1, oy1 = body_cells(other)
         if ox0 - reach_cells > hi_x or ox1 + reach_cells < lo_x:
             continue
         if oy0 - reach_cells > hi_y or oy1 + reach_cells < lo_y:
@@ -100,18 +115,47 @@ def opportunity_attacks(
             dy = max(0, oy0 - sy1, sy0 - oy1)
             within = grid_steps_to_feet(dx, dy, rule, feet) <= other.reach_feet + 1e-9
             if i > 0 and within_before and not within:
-                position = cells[i - 1]
-                seen = line_of_sight(
-                    index,
-                    other.space,
-                    mover.moved_to(position[0] + offset_x, position[1] + offset_y).space,
-                )
-                if seen.visible:
-                    found.append(OpportunityAttack(other.id, i - 1, position))
-                    break
+                leaves.append((other, i - 1))
             within_before = within
+    if not leaves:
+        return ()
+    seen = _sees(
+        index,
+        [
+            (
+                other.space,
+                Space(cells[i][0] + offset_x, cells[i][1] + offset_y, side, side),
+            )
+            for other, i in leaves
+        ],
+    )
+    found: list[OpportunityAttack] = []
+    attacked: set[EntityId] = set()
+    for (other, i), visible in zip(leaves, seen, strict=True):
+        if visible and other.id not in attacked:
+            attacked.add(other.id)  # its first leave it sees; each attacks at most once
+            found.append(OpportunityAttack(other.id, i, cells[i]))
     found.sort(key=lambda oa: oa.step_index)
     return tuple(found)
+
+
+def _sees(index: MapIndex, pairs: Sequence[tuple[Space, Space]]) -> list[bool]:
+    """``sight.line_of_sight(index, a, b).visible`` for each pair, in two batched calls: the
+    centre-to-centre lines of all pairs, then all 25 lines of the pairs still unseen."""
+    points = [(sight_points(a), sight_points(b)) for a, b in pairs]
+    centres = np.array([[pa[0], pb[0]] for pa, pb in points], dtype=np.float64)
+    visible = (~index.sight_walls.blocks(centres)).tolist()
+    unseen = [n for n, v in enumerate(visible) if not v]
+    if unseen:
+        lines = np.array(
+            [[p, q] for n in unseen for p in points[n][0] for q in points[n][1]],
+            dtype=np.float64,
+        )
+        clear = ~index.sight_walls.blocks(lines).reshape(len(unseen), -1)
+        some_clear = np.any(clear, axis=1)
+        for row, n in enumerate(unseen):
+            visible[n] = bool(some_clear[row])
+    return [bool(v) for v in visible]
 
 
 def move_with_opportunity_attacks(
