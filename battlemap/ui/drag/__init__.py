@@ -1,5 +1,6 @@
 """Live drag feedback for tokens (the path, its cost, reach, difficult terrain, opportunity
-attacks, illegal moves) and the drop that spends movement and resolves opportunity attacks.
+attacks, illegal moves) and the drop that spends movement and resolves opportunity attacks
+(asked in a non-modal prompt docked in the map view).
 
 ``install(window)`` hooks it into the main window's scene (one line in ``_install_features``).
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from battlemap.rules.schema import Ruleset
-from battlemap.ui.drag.controller import DragFeedback, ask_opportunity, registry_ruleset
+from battlemap.ui.drag.controller import DragFeedback, registry_ruleset
 from battlemap.ui.map_index_cache import IndexCache, window_index
 
 if TYPE_CHECKING:
@@ -27,6 +28,4 @@ def window_ruleset(window: MainWindow) -> Ruleset | None:
 def install(window: MainWindow) -> DragFeedback:
     """Hook drag feedback into ``window``'s scene and view."""
     index = window_index(window)
-    return DragFeedback(
-        window.scene, window.view, lambda: window_ruleset(window), index, ask_opportunity(window)
-    )
+    return DragFeedback(window.scene, window.view, lambda: window_ruleset(window), index)

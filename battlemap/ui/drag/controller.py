@@ -7,6 +7,13 @@ difficult terrain on the path, each opportunity attack at the step that provokes
 line to the attacker, and an illegal move in red with the reason. Backspace takes back the
 last waypoint; Escape calls the move off. On release an illegal move is refused with the
 reason in the status bar; Alt places the token without rules.
+
+A drop that provokes opportunity attacks waits: the token stands at the square where the
+first attack happens, the line to the attacker stays drawn, and the non-modal prompt
+(``prompt.OpportunityPrompt``) asks the DM about each attack in turn. Nothing is recorded
+until the last answer, then the whole move is one undo step. While it waits the map stays
+usable: any change to the encounter (an undo, another command, a file opened) or the start
+of another drag calls the waiting move off cleanly (nothing of it is recorded).
 """
 
 from __future__ import annotations
@@ -16,7 +23,9 @@ import statistics
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QMessageBox, QWidget
@@ -24,17 +33,27 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QMessageBox, QWidget
 from battlemap.geometry import IllegalReason
 from battlemap.geometry.metrics import Cell
 from battlemap.model.creature import snap_position
+from battlemap.model.document import Change
+from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.loader import RulesetError, RulesetRegistry
 from battlemap.rules.opportunity import OpportunityOffer
 from battlemap.rules.schema import Ruleset
-from battlemap.ui.drag.drop import Choice, Chooser, resolve_drop
+from battlemap.ui.drag.drop import (
+    Answer,
+    Choice,
+    Chooser,
+    DropOutcome,
+    DropResolution,
+    resolve_drop,
+)
 from battlemap.ui.drag.feedback import feedback_items, reach_shading
 from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.drag.plan import DragPlan, Evaluated
+from battlemap.ui.drag.prompt import OpportunityPrompt, waiting_items
 from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.style import scene_to_cell
+from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.tools.base import Overlay
 from battlemap.ui.undo import push
 
@@ -47,8 +66,23 @@ Z_SHADE = 5
 """The reachable area lies over the map and under the tokens (Z_TOKEN = 10)."""
 
 
+@dataclass
+class WaitingDrop:
+    """A drop waiting for the DM's answers: the resolution, the encounter it was made on (any
+    other encounter means the map changed), and the drag's plan and path for the drawing."""
+
+    resolution: DropResolution
+    encounter: Encounter
+    plan: DragPlan
+    evaluated: Evaluated
+
+
 def ask_opportunity(parent: QWidget) -> Chooser:
-    """A quick dialog per opportunity attack: Take, Skip, or call the move off (Esc)."""
+    """A modal dialog per opportunity attack: Take, Skip, or call the move off (Esc).
+
+    Not used by the app any more (the non-modal ``OpportunityPrompt`` replaced it); kept for
+    callers that pass a synchronous chooser to ``DragFeedback``.
+    """
 
     def choose(offer: OpportunityOffer, attacker: str, mover: str) -> Choice:
         box = QMessageBox(parent)
@@ -74,7 +108,10 @@ class DragFeedback(QObject):
     """The scene's ``drag_hooks``: feedback on every mouse move, rules on the drop.
 
     Attributes:
-        choose: asked take/skip per opportunity attack on a drop (tests replace it).
+        choose: None (the app): a drop with opportunity attacks waits for the ``prompt``.
+            A synchronous chooser instead answers each attack at once (the app rolls).
+        prompt: the card that asks about each opportunity attack while a drop waits.
+        waiting: the drop waiting for answers, or None.
         move_costs_ms: how long each recent mouse move took to evaluate and draw.
     """
 
@@ -84,7 +121,7 @@ class DragFeedback(QObject):
         view: QGraphicsView,
         ruleset_of: Callable[[], Ruleset | None],
         index: IndexCache,
-        choose: Chooser,
+        choose: Chooser | None = None,
     ) -> None:
         super().__init__(scene)
         self.scene = scene
@@ -107,18 +144,25 @@ class DragFeedback(QObject):
         """The creature whose drag has no plan (no usable ruleset): not retried per move."""
         self._shade = Overlay(scene)
         self._path = Overlay(scene)
+        self._waiting_items = Overlay(scene)
+        self.waiting: WaitingDrop | None = None
+        self.prompt = OpportunityPrompt(view)
+        self.prompt.answered.connect(self.answer)
         self._pause = QTimer(self)
         self._pause.setSingleShot(True)
         self._pause.setInterval(PAUSE_WAYPOINT_MS)
         self._pause.timeout.connect(self.add_waypoint)
         scene.drag_hooks = self
         view.installEventFilter(self)
+        self.document.subscribe(self._on_document_changed)
 
     # --- hooks from the token -------------------------------------------------------
 
     def move(self, creature_id: EntityId, pos: QPointF, modifiers: Qt.KeyboardModifier) -> None:
         """A mouse move while ``creature_id``'s token is dragged (``pos``: its top-left)."""
         started = time.perf_counter()
+        if self.waiting is not None:
+            self.call_off_waiting("another drag started")
         if creature_id in (self.cancelled, self._unplanned):
             return
         fresh = self.plan is None or self.plan.mover_id != creature_id
@@ -161,20 +205,101 @@ class DragFeedback(QObject):
         ruleset = self._ruleset_of()
         if ruleset is None:
             return False
-        outcome = resolve_drop(
-            self.document.encounter,
-            ruleset,
-            plan.index,
-            creature_id,
-            evaluated.result,
-            plan.offset,
-            _snapped(plan.snap_step, pos),
-            self.choose,
+        encounter = self.document.encounter
+        end = _snapped(plan.snap_step, pos)
+        args = (encounter, ruleset, plan.index, creature_id, evaluated.result, plan.offset, end)
+        if self.choose is not None:
+            self._finish(resolve_drop(*args, self.choose))
+            return True
+        resolution = DropResolution(*args)
+        if resolution.outcome is not None:
+            self._finish(resolution.outcome)
+            return True
+        self.waiting = WaitingDrop(resolution, encounter, plan, evaluated)
+        self._ask()
+        # The scene puts the token back at its model place after this returns: stand it at
+        # the attack's square once the event is done.
+        QTimer.singleShot(0, self, self._stand_waiting_token)
+        return True
+
+    # --- a drop waiting for answers ---------------------------------------------------
+
+    def _ask(self) -> None:
+        """Show the waiting attack: the prompt, the path and the line to its attacker."""
+        waiting = self.waiting
+        assert waiting is not None and waiting.resolution.pending is not None
+        pending = waiting.resolution.pending
+        self._waiting_items.show(waiting_items(waiting.plan, waiting.evaluated, pending))
+        self.prompt.show_offer(pending)
+        self.scene.message.emit(
+            f"{pending.attacker} can make an opportunity attack: Enter takes it, S skips,"
+            " Esc calls the move off."
         )
+
+    def _stand_waiting_token(self) -> None:
+        """Put the waiting mover's token on the square where the pending attack happens."""
+        waiting = self.waiting
+        pending = waiting.resolution.pending if waiting is not None else None
+        if waiting is None or pending is None or pending.offer.position is None:
+            return
+        token = self.scene.tokens.get(waiting.resolution.mover_id)
+        if token is not None:
+            x, y = waiting.resolution.at(pending.offer.position)
+            token.setPos(QPointF(cell_to_scene(x), cell_to_scene(y)))
+
+    def answer(self, answer: Answer) -> None:
+        """The DM's answer to the waiting attack: ask the next one, or record the move."""
+        waiting = self.waiting
+        if waiting is None or waiting.resolution.pending is None:
+            return
+        if self.document.encounter is not waiting.encounter:
+            self.call_off_waiting("the encounter changed")
+            return
+        waiting.resolution.answer(answer)
+        if waiting.resolution.pending is not None:
+            self._ask()
+            self._stand_waiting_token()
+            return
+        outcome = waiting.resolution.outcome
+        assert outcome is not None
+        self._end_waiting()
+        self._finish(outcome)
+
+    def call_off_waiting(self, why: str) -> None:
+        """Abandon the waiting move (nothing of it is recorded) and say why."""
+        waiting = self.waiting
+        if waiting is None:
+            return
+        outcome = waiting.resolution.call_off(why)
+        self._end_waiting()
+        self.scene.message.emit(outcome.message)
+
+    def _end_waiting(self) -> None:
+        waiting, self.waiting = self.waiting, None
+        if not shiboken6.isValid(self.prompt):
+            return  # the window is being torn down
+        self._waiting_items.clear()
+        self.prompt.close_prompt()
+        if waiting is not None:
+            self._put_back(waiting.resolution.mover_id)
+
+    def _put_back(self, creature_id: EntityId) -> None:
+        """The token where the model has its creature (it stood at the attack's square)."""
+        token = self.scene.tokens.get(creature_id)
+        encounter = self.document.encounter
+        if token is not None and any(c.id == creature_id for c in encounter.creatures):
+            token.update_from(encounter.creature(creature_id), encounter.grid.cell_feet)
+
+    def _on_document_changed(self, change: Change) -> None:
+        """Another change while a drop waits: the answers would apply to a stale encounter."""
+        waiting = self.waiting
+        if waiting is not None and self.document.encounter is not waiting.encounter:
+            self.call_off_waiting("the encounter changed")
+
+    def _finish(self, outcome: DropOutcome) -> None:
         if outcome.command is not None:
             push(self.scene.undo_stack, self.document, outcome.command)
         self.scene.message.emit(outcome.message)
-        return True
 
     # --- state ----------------------------------------------------------------------
 

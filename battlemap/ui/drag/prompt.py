@@ -1,0 +1,293 @@
+"""The opportunity-attack prompt: a card docked at the foot of the map view, not a dialog.
+
+When a dropped token provokes, the move waits at the square where the attack happens and
+this card asks the DM: take it (the app rolls, or the dice typed from the table), skip it, or
+call the move off. The map stays usable while it waits. Keys: Enter takes, S skips, Escape
+calls the move off (from the card or from the map); typing a digit goes to the d20 box.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QFormLayout,
+    QFrame,
+    QGraphicsItem,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battlemap.geometry.metrics import Cell
+from battlemap.rules.attacks import RollMode
+from battlemap.ui.drag.drop import Answer, Choice, PendingOffer
+from battlemap.ui.drag.items import (
+    OPPORTUNITY,
+    PATH_OK,
+    Marker,
+    cased_line,
+    outline_square,
+)
+from battlemap.ui.drag.plan import DragPlan, Evaluated
+from battlemap.ui.typed_dice import D20Entry, DamageEntry
+
+TAKE_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+SKIP_KEY = Qt.Key.Key_S
+CALL_OFF_KEY = Qt.Key.Key_Escape
+PROMPT_KEYS = (*TAKE_KEYS, SKIP_KEY, CALL_OFF_KEY)
+WIDTH_PX = 620
+MARGIN_PX = 12
+BUTTON_HEIGHT_PX = 52
+"""Tall enough for a finger on a touch screen laid on the table."""
+
+STYLE = """
+#opportunity-prompt { background: rgba(22, 24, 28, 240); border: 2px solid #ff6d00;
+    border-radius: 10px; }
+#opportunity-prompt QLabel { color: #ffffff; font-size: 16px; background: transparent; }
+#opportunity-prompt QLabel#prompt-title { font-size: 21px; font-weight: bold; }
+#opportunity-prompt QLabel#prompt-muted { color: #c8d0d8; font-size: 14px; }
+#opportunity-prompt QLabel#prompt-error { color: #ff8a80; font-weight: bold; }
+#opportunity-prompt QSpinBox { font-size: 18px; min-height: 36px; min-width: 110px; }
+#opportunity-prompt QPushButton { font-size: 18px; font-weight: bold; min-height: @HEIGHT@px;
+    padding: 0 18px; border-radius: 8px; color: #ffffff; background: #3a3f47; }
+#opportunity-prompt QPushButton#prompt-take { background: #c75000; }
+#opportunity-prompt QPushButton:focus { border: 2px solid #ffffff; }
+""".replace("@HEIGHT@", str(BUTTON_HEIGHT_PX))
+
+
+class OpportunityPrompt(QFrame):
+    """The card (a child of the map view, over its viewport's foot) for one pending attack.
+
+    Signals:
+        answered(Answer): the DM's answer, with the typed dice of a take.
+    """
+
+    answered = Signal(object)
+
+    def __init__(self, view: QGraphicsView) -> None:
+        super().__init__(view)
+        self.view = view
+        self.setObjectName("opportunity-prompt")
+        self.setStyleSheet(STYLE)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 12, 16, 12)
+        self.title = QLabel()
+        self.title.setObjectName("prompt-title")
+        self.title.setWordWrap(True)
+        self.attack = QLabel()
+        self.attack.setWordWrap(True)
+        self.attack.setTextFormat(Qt.TextFormat.RichText)
+        self.done = QLabel()
+        self.done.setObjectName("prompt-muted")
+        self.done.setWordWrap(True)
+        self.error = QLabel()
+        self.error.setObjectName("prompt-error")
+        self.error.setWordWrap(True)
+        for label in (self.title, self.attack, self.done, self.error):
+            layout.addWidget(label)
+
+        dice = QHBoxLayout()
+        d20_form = QFormLayout()
+        self.d20 = D20Entry()
+        d20_form.addRow("d20", self.d20)
+        dice.addLayout(d20_form)
+        damage_form = QFormLayout()
+        self.damage = DamageEntry(damage_form)
+        dice.addLayout(damage_form)
+        dice.addStretch(1)
+        layout.addLayout(dice)
+
+        buttons = QHBoxLayout()
+        self.take_button = QPushButton("Take (Enter)")
+        self.take_button.setObjectName("prompt-take")
+        self.skip_button = QPushButton("Skip (S)")
+        self.call_off_button = QPushButton("Call the move off (Esc)")
+        for button, choice in (
+            (self.take_button, Choice.TAKE),
+            (self.skip_button, Choice.SKIP),
+            (self.call_off_button, Choice.CANCEL),
+        ):
+            button.clicked.connect(lambda _=False, c=choice: self.answer(c))
+            buttons.addWidget(button)
+        layout.addLayout(buttons)
+        for spin in self.d20.spins:
+            spin.valueChanged.connect(self._dice_changed)
+        self._watch(self)
+        view.installEventFilter(self)
+        self.pending: PendingOffer | None = None
+        self.hide()
+
+    # --- showing --------------------------------------------------------------------
+
+    def show_offer(self, pending: PendingOffer) -> None:
+        """Ask about ``pending`` (the typed dice are kept when the same attack is asked again
+        after a refused answer, cleared for a new one)."""
+        same = self.pending is not None and self.pending.offer == pending.offer
+        self.pending = pending
+        self.title.setText(
+            f"{pending.attacker} can make an opportunity attack as {pending.mover} leaves its reach"
+        )
+        self.attack.setText(attack_text(pending))
+        self.done.setText("; ".join(pending.done))
+        self.done.setVisible(bool(pending.done))
+        self.error.setText(pending.error)
+        self.error.setVisible(bool(pending.error))
+        preview = pending.preview
+        if not same:
+            self.d20.reset()
+            self.damage.set_parts(pending.profile.damage)
+            for spin in self.damage.spins:
+                spin.valueChanged.connect(self._dice_changed)
+                self._watch(spin)
+        self.d20.set_two(preview is not None and preview.roll_mode.mode is not RollMode.NORMAL)
+        self.take_button.setEnabled(preview is not None)
+        self.take_button.setToolTip(pending.refusal or "Resolve the attack now")
+        self._dice_changed()
+        self.place()
+        self.show()
+        self.raise_()
+        (self.take_button if preview is not None else self.skip_button).setFocus()
+
+    def place(self) -> None:
+        """Dock the card at the foot of the viewport, centred, as wide as fits."""
+        area = self.view.viewport().geometry()
+        width = min(WIDTH_PX, area.width() - 2 * MARGIN_PX)
+        self.setFixedWidth(max(200, width))
+        height = self.heightForWidth(self.width())
+        height = max(height, self.sizeHint().height())
+        x = area.left() + (area.width() - self.width()) // 2
+        y = area.bottom() - height - MARGIN_PX
+        self.setGeometry(x, max(area.top(), y), self.width(), height)
+
+    def _dice_changed(self) -> None:
+        faces = self.d20.faces()
+        if faces is None:
+            self.take_button.setText("Take · app rolls (Enter)")
+        else:
+            typed = ", ".join(str(f) for f in faces)
+            self.take_button.setText(f"Take · d20 {typed} (Enter)")
+
+    # --- answering ------------------------------------------------------------------
+
+    def answer(self, choice: Choice) -> None:
+        """Send the DM's answer (the typed dice go with a take)."""
+        if self.pending is None or (choice is Choice.TAKE and not self.take_button.isEnabled()):
+            return
+        if choice is Choice.TAKE:
+            answer = Answer(choice, self.d20.faces(), self.damage.rolls())
+        else:
+            answer = Answer(choice)
+        self.answered.emit(answer)
+
+    def close_prompt(self) -> None:
+        """Hide the card and forget the attack (the move was resolved or called off)."""
+        self.pending = None
+        self.hide()
+        if self.view.isVisible():
+            self.view.setFocus()
+
+    # --- keys -------------------------------------------------------------------------
+
+    def _watch(self, widget: QWidget) -> None:
+        """Filter the keys of ``widget`` and its children (a focused box sees them first)."""
+        widget.installEventFilter(self)
+        for child in widget.findChildren(QWidget):
+            child.installEventFilter(self)
+
+    def handle_key(self, event: QKeyEvent) -> bool:
+        """Enter takes, S skips, Escape calls the move off; returns whether the key was used."""
+        key = event.key()
+        if key in TAKE_KEYS:
+            self.answer(Choice.TAKE)
+        elif key == SKIP_KEY and not event.modifiers():
+            self.answer(Choice.SKIP)
+        elif key == CALL_OFF_KEY:
+            self.answer(Choice.CANCEL)
+        else:
+            return False
+        return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The card's keys from the card or the map view (the map may have the focus while
+        the DM pans); a digit typed on the card outside a box goes to the d20 box."""
+        kind = event.type()
+        if watched is self.view and kind == QEvent.Type.Resize and self.isVisible():
+            self.place()
+        if self.pending is None or not isinstance(event, QKeyEvent):
+            return False
+        if kind == QEvent.Type.ShortcutOverride and event.key() in PROMPT_KEYS:
+            event.accept()  # the card's keys win over the window's shortcuts
+            return True
+        if kind != QEvent.Type.KeyPress:
+            return False
+        if self.handle_key(event):
+            return True
+        first = self.d20.spins[0]
+        on_card = watched is not self.view and not isinstance(watched, QSpinBox)
+        if event.text().isdigit() and on_card:
+            first.setFocus()
+            first.selectAll()
+            QApplication.sendEvent(first, QKeyEvent(event))
+            return True
+        return False
+
+
+def attack_text(pending: PendingOffer) -> str:
+    """The attack, its roll mode with reasons and the AC with its parts, as rich text."""
+    profile = pending.profile
+    damage = " + ".join(f"{p.dice} {p.type}" for p in profile.damage) or "no damage"
+    lines = [f"<b>{profile.name}</b>: {profile.to_hit:+d} to hit · {damage}"]
+    preview = pending.preview
+    if preview is None:
+        lines.append(f"<b>Can't attack:</b> {pending.refusal}")
+        return "<br>".join(lines)
+    report = preview.roll_mode
+    mode = report.mode.value
+    reasons = [f"advantage: {r}" for r in report.advantages]
+    reasons += [f"disadvantage: {r}" for r in report.disadvantages]
+    why = f" ({'; '.join(reasons)})" if reasons else ""
+    ac = preview.armor_class
+    lines.append(f"Roll: {mode}{why} · vs <b>AC {ac.value}</b> ({', '.join(ac.parts)})")
+    if pending.total > 1:
+        lines.append(f"Attack {pending.number} of {pending.total}")
+    return "<br>".join(lines)
+
+
+def waiting_items(
+    plan: DragPlan, evaluated: Evaluated, pending: PendingOffer
+) -> list[QGraphicsItem]:
+    """The move waiting for an answer: its path, where the mover stands now, each attack's
+    mark with a line to its attacker (the pending one solid and bold)."""
+    side = plan.footprint_side()
+    ox, oy = plan.offset
+
+    def centre(cell: Cell) -> tuple[float, float]:
+        return (cell[0] + ox + side / 2, cell[1] + oy + side / 2)
+
+    result = evaluated.result
+    items: list[QGraphicsItem] = []
+    items += cased_line([centre(c) for c in (plan.start, *result.cells)], PATH_OK, 4.0)
+    last = evaluated.intended[-1]
+    items.append(outline_square((last[0] + ox, last[1] + oy), side, PATH_OK))
+    here = pending.offer.position
+    if here is not None:
+        solid = Qt.PenStyle.SolidLine
+        items.append(outline_square((here[0] + ox, here[1] + oy), side, OPPORTUNITY, solid))
+    for attack in result.opportunity_attacks:
+        now = attack.attacker_id == pending.offer.attacker_id
+        at = centre(attack.position)
+        attacker = plan.others_by_id.get(attack.attacker_id)
+        if attacker is not None:
+            style = Qt.PenStyle.SolidLine if now else Qt.PenStyle.DashLine
+            items += cased_line(
+                [attacker.space.centre, at], OPPORTUNITY, 6.0 if now else 4.0, style
+            )
+        items.append(Marker(at, "!", OPPORTUNITY, 17.0 if now else 12.0))
+    return items

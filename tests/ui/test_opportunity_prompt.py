@@ -1,0 +1,164 @@
+"""The opportunity-attack prompt (srd-5e): a drop that provokes waits at the attack's square
+and the DM answers on a card docked in the map view, never a modal dialog.
+
+The Fighter (AC 10, 30 HP) is dragged from (2, 2) to (5, 2) past the Goblin at (3, 3)
+(Scimitar +4, 1d6+2 slashing); the attack happens with the Fighter at (4, 2). Every drag is
+real mouse events; every answer is a click or a key on the card or the map.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from battlemap.model.document import MoveCreature
+from battlemap.model.ids import EntityId
+from battlemap.ui.drag.items import Marker, scene_point
+from battlemap.ui.main_window import MainWindow
+from battlemap.ui.style import cell_to_scene
+from battlemap.ui.undo import push
+from tests.ui.drag_helpers import (
+    goblin_beside_fighter,
+    move_through,
+    open_window,
+    press_at,
+    release_at,
+)
+
+FIGHTER, GOBLIN, CLERIC = EntityId("c-fighter"), EntityId("c-goblin"), EntityId("c-cleric")
+
+
+@pytest.fixture
+def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    return open_window(qtbot, tmp_path, goblin_beside_fighter())
+
+
+def drag_past_the_goblin(qtbot: QtBot, window: MainWindow) -> None:
+    """Drag the Fighter to (5, 2) and wait until the token stands at the attack's square."""
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (5.5, 2.5)])
+    release_at(window, (5.5, 2.5))
+    token = window.scene.tokens[FIGHTER]
+    qtbot.waitUntil(lambda: token.pos().x() == cell_to_scene(4))
+
+
+def fighter(window: MainWindow) -> tuple[float, float, int]:
+    creature = window.document.encounter.creature(FIGHTER)
+    return creature.x, creature.y, creature.hp
+
+
+def status(window: MainWindow) -> str:
+    return window.statusBar().currentMessage()
+
+
+def test_the_drop_waits_with_the_prompt_and_take_rolls(qtbot: QtBot, window: MainWindow) -> None:
+    before = window.document.encounter
+    drag_past_the_goblin(qtbot, window)
+    prompt = window.drag_feedback.prompt
+    assert prompt.isVisible() and QApplication.activeModalWidget() is None
+    assert prompt.title.text() == (
+        "Goblin can make an opportunity attack as Fighter leaves its reach"
+    )
+    assert "<b>Scimitar</b>: +4 to hit · 1d6+2 slashing" in prompt.attack.text()
+    assert "Roll: normal · vs <b>AC 10</b>" in prompt.attack.text()
+    assert prompt.take_button.text() == "Take · app rolls (Enter)"
+    assert prompt.take_button.height() >= 48  # big enough for a finger
+    # Nothing is recorded yet; the token stands at (4, 2), the attack's mark beside it.
+    assert window.document.encounter is before and window.undo_stack.count() == 0
+    token = window.scene.tokens[FIGHTER]
+    assert (token.pos().x(), token.pos().y()) == (cell_to_scene(4), cell_to_scene(2))
+    marks = [i for i in window.drag_feedback._waiting_items.items if isinstance(i, Marker)]
+    assert [(m.text, m.pos()) for m in marks] == [("!", scene_point((4.5, 2.5)))]
+
+    qtbot.mouseClick(prompt.take_button, Qt.MouseButton.LeftButton)
+    assert not prompt.isVisible() and window.drag_feedback.waiting is None
+    after = window.document.encounter
+    assert after.combat is not None and after.combat.combatant(GOBLIN).reaction_used
+    assert fighter(window)[:2] == (5, 2) and window.undo_stack.count() == 1
+    assert "Goblin's opportunity attack" in status(window)
+    assert any("attacks Fighter with Scimitar" in e.text for e in after.combat.log)
+    assert window.drag_feedback._waiting_items.items == []
+    window.undo_stack.undo()
+    assert window.document.encounter == before
+
+
+def test_typed_natural_20_and_damage_is_a_critical_hit(qtbot: QtBot, window: MainWindow) -> None:
+    drag_past_the_goblin(qtbot, window)
+    prompt = window.drag_feedback.prompt
+    assert prompt.take_button.hasFocus()
+    qtbot.keyClick(prompt.take_button, Qt.Key.Key_2)  # a digit on the card starts the d20
+    d20 = prompt.d20.spins[0]
+    assert d20.hasFocus()
+    qtbot.keyClick(d20, Qt.Key.Key_0)
+    assert prompt.d20.faces() == (20,)
+    assert prompt.take_button.text() == "Take · d20 20 (Enter)"
+    damage = prompt.damage.spins[0]
+    damage.setFocus()
+    damage.selectAll()
+    qtbot.keyClicks(damage, "11")  # 2d6+2 on a critical, rolled at the table
+    qtbot.keyClick(damage, Qt.Key.Key_Return)  # Enter takes, from the damage box too
+    assert not prompt.isVisible()
+    assert fighter(window) == (5, 2, 19)
+    assert "critical hit (20+4 = 24 vs AC 10): 11 damage, HP 30 -> 19" in status(window)
+
+
+def test_s_skips_and_escape_on_the_map_calls_off(qtbot: QtBot, window: MainWindow) -> None:
+    before = window.document.encounter
+    drag_past_the_goblin(qtbot, window)
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Escape)  # the map has the focus: still answered
+    assert not window.drag_feedback.prompt.isVisible()
+    assert window.document.encounter is before and window.undo_stack.count() == 0
+    assert window.scene.tokens[FIGHTER].pos().x() == cell_to_scene(2)  # back at the start
+    assert status(window) == "Move of Fighter called off; nothing changed."
+
+    drag_past_the_goblin(qtbot, window)
+    qtbot.keyClick(window.drag_feedback.prompt.take_button, Qt.Key.Key_S)
+    combat = window.document.encounter.combat
+    assert combat is not None and not combat.combatant(GOBLIN).reaction_used
+    assert fighter(window) == (5, 2, 30)
+    assert "Goblin lets Fighter go" in status(window)
+
+
+def test_undo_while_waiting_calls_the_move_off(qtbot: QtBot, window: MainWindow) -> None:
+    cleric = window.document.encounter.creature(CLERIC)
+    push(window.undo_stack, window.document, MoveCreature(CLERIC, (12, 8), (11, 8)))
+    moved = window.document.encounter
+    drag_past_the_goblin(qtbot, window)
+    window.undo_stack.undo()  # Edit > Undo while the prompt waits
+    assert not window.drag_feedback.prompt.isVisible()
+    assert window.drag_feedback.waiting is None
+    assert window.document.encounter.creature(CLERIC) == cleric  # the undo did its own step
+    assert fighter(window) == (2, 2, 30)
+    assert window.scene.tokens[FIGHTER].pos().x() == cell_to_scene(2)
+    assert "called off (the encounter changed)" in status(window)
+    window.undo_stack.redo()
+    assert window.document.encounter == moved and window.undo_stack.count() == 1
+
+
+def test_another_drag_while_waiting_calls_the_move_off(qtbot: QtBot, window: MainWindow) -> None:
+    before = window.document.encounter
+    drag_past_the_goblin(qtbot, window)
+    press_at(window, (12.5, 8.5))  # the Cleric, off its turn
+    move_through(window, [(12.5, 8.5), (11.5, 8.5)])
+    assert not window.drag_feedback.prompt.isVisible()
+    assert window.scene.tokens[FIGHTER].pos().x() == cell_to_scene(2)
+    release_at(window, (11.5, 8.5))
+    assert window.document.encounter == before and window.undo_stack.count() == 0
+    # the drag after it is an ordinary one: the Fighter asks again
+    drag_past_the_goblin(qtbot, window)
+    assert window.drag_feedback.prompt.isVisible()
+
+
+def test_opening_another_encounter_while_waiting(qtbot: QtBot, window: MainWindow) -> None:
+    drag_past_the_goblin(qtbot, window)
+    fresh = goblin_beside_fighter().model_copy(update={"combat": None})
+    window.document.replace(fresh)  # what File > Open does
+    assert not window.drag_feedback.prompt.isVisible()
+    assert window.document.encounter is fresh and window.undo_stack.count() == 0
+    qtbot.mouseClick(window.drag_feedback.prompt.take_button, Qt.MouseButton.LeftButton)
+    assert window.document.encounter is fresh  # a late click does nothing
