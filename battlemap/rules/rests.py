@@ -4,12 +4,21 @@ bloodied-brink: to start a rest the creature needs at least 1 HP. A short rest (
 a day) recovers 8 HP plus level d8; it ends a knockout's Unconscious condition. A long rest
 (once a day) recovers 12 HP plus level d12, restores a reduced HP maximum, lowers exhaustion by
 1 and ends temporary HP. Healing is capped at the maximum. The caller counts the rests taken
-today (``rests_today``) and reports interruptions by not calling.
+today (``rests_today``); rests aren't stored in the encounter.
+
+Interruptions (the ruleset's ``interrupted_by``): ``interrupt_rest`` says what an interrupted
+rest gives. bloodied-brink: "An interrupted Short Rest confers no benefits"; a Long Rest
+interrupted after at least 1 hour gives the benefits of a Short Rest. A resumed Long Rest
+"requires 1 additional hour per interruption": ``long_rest(interruptions=n)`` with
+``hours_rested`` checks that.
+
+A typed-in dice total must be one the dice can show (3d8: 3 to 24); anything else is refused.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
@@ -17,7 +26,12 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.death import wake
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import RestKind, Ruleset
-from battlemap.rules.vitals import Applied, Work
+from battlemap.rules.vitals import Applied, BadDieError, Work
+
+
+class RestType(StrEnum):
+    SHORT = "short"
+    LONG = "long"
 
 
 @dataclass(frozen=True)
@@ -31,6 +45,43 @@ class RestResult:
     exhaustion_after: int | None = None
     temp_hp_lost: int = 0
     woke: bool = False
+    interrupted_by: str = ""
+    """What interrupted the rest ("" when it was finished)."""
+    benefits: str = ""
+    """Whose benefits were gained: ``short``, ``long``, or "" (none)."""
+
+
+def rest_rules(ruleset: Ruleset, kind: RestType) -> RestKind:
+    """The ruleset's rules for ``kind`` of rest.
+
+    Raises:
+        IllegalActionError: the ruleset has no such rest.
+    """
+    rules = ruleset.rests.short if kind is RestType.SHORT else ruleset.rests.long
+    if rules is None:
+        raise IllegalActionError(f"{ruleset.name} has no {kind.value} rest rules")
+    return rules
+
+
+def hours_needed(rules: RestKind, interruptions: int) -> float:
+    """Hours a rest takes after ``interruptions`` resumptions (bloodied-brink long rest: 8, then
+    "1 additional hour per interruption")."""
+    return rules.hours + interruptions * rules.resume_extra_hours
+
+
+def check_dice_total(count: int, sides: int, total: int, what: str) -> int:
+    """A typed-in total of ``count``d``sides``, checked against what the dice can show.
+
+    Raises:
+        BadDieError: not a whole number, or outside ``count``..``count * sides``.
+    """
+    if isinstance(total, bool) or not isinstance(total, int):
+        raise BadDieError(f"{what}: the typed total must be a whole number, got {total!r}")
+    if not count <= total <= count * sides:
+        raise BadDieError(
+            f"{what}: {total} can't be rolled on {count}d{sides} (only {count} to {count * sides})"
+        )
+    return total
 
 
 def _rest(
@@ -53,9 +104,12 @@ def _rest(
         raise IllegalActionError(f"{creature.name} needs at least 1 HP to start a {kind} rest")
     rolled = 0
     if rules.hp_dice_per_level:
-        count, sides = rules.hp_dice_per_level.split("d")
-        expression = f"{level * int(count)}d{sides}"
-        record = work.roll(expression, f"{creature.name}'s {kind} rest", creature_id, typed)
+        per_level, sides = (int(n) for n in rules.hp_dice_per_level.split("d"))
+        expression = f"{level * per_level}d{sides}"
+        purpose = f"{creature.name}'s {kind} rest"
+        if typed is not None:
+            check_dice_total(level * per_level, sides, typed, purpose)
+        record = work.roll(expression, purpose, creature_id, typed)
         rolled = record.total
     restored = False
     if rules.restores_hp_max and work.death(creature_id).hp_max_reduction:
@@ -93,7 +147,23 @@ def _rest(
         exhaustion,
         lost,
         woke,
+        benefits=kind,
     )
+
+
+def _check_resumed(
+    rules: RestKind, kind: RestType, interruptions: int, hours_rested: float | None
+) -> None:
+    if interruptions < 0:
+        raise InvalidRequestError(f"interruptions can't be negative, got {interruptions}")
+    if interruptions and not rules.resumable:
+        raise IllegalActionError(f"an interrupted {kind.value} rest can't be resumed; start anew")
+    needed = hours_needed(rules, interruptions)
+    if hours_rested is not None and hours_rested + 1e-9 < needed:
+        resumed = f" after {interruptions} interruption(s)" if interruptions else ""
+        raise IllegalActionError(
+            f"a {kind.value} rest{resumed} takes {needed:g} hours; only {hours_rested:g} rested"
+        )
 
 
 def short_rest(
@@ -105,14 +175,19 @@ def short_rest(
     level: int,
     rests_today: int = 0,
     dice_total: int | None = None,
+    hours_rested: float | None = None,
 ) -> Applied[RestResult]:
     """Finish a short rest (bloodied-brink): 8 HP + ``level``d8 (``dice_total`` typed in, else
-    rolled with the combat's dice). Ends a knockout's unconsciousness.
+    rolled with the combat's dice). Ends a knockout's unconsciousness. ``hours_rested``, when
+    given, must reach the rest's ``hours``.
 
     Raises:
-        IllegalActionError: no short rests in this ruleset, too many today, below 1 HP.
+        IllegalActionError: no short rests in this ruleset, too many today, below 1 HP, too
+            short.
+        BadDieError: a typed total the dice can't show.
     """
     work = Work(encounter, combat, ruleset)
+    _check_resumed(rest_rules(ruleset, RestType.SHORT), RestType.SHORT, 0, hours_rested)
     return work.done(
         _rest(work, creature_id, ruleset.rests.short, "short", level, rests_today, dice_total)
     )
@@ -127,17 +202,94 @@ def long_rest(
     level: int,
     rests_today: int = 0,
     dice_total: int | None = None,
+    interruptions: int = 0,
+    hours_rested: float | None = None,
 ) -> Applied[RestResult]:
     """Finish a long rest (bloodied-brink): 12 HP + ``level``d12, HP maximum restored,
     exhaustion -1, temporary HP gone.
 
+    ``interruptions``: how often it was interrupted and resumed (bloodied-brink: "1 additional
+    hour per interruption"); ``hours_rested``, when given, must reach the hours that makes.
+
     Raises:
-        IllegalActionError: no long rests in this ruleset, already one today, below 1 HP.
+        IllegalActionError: no long rests in this ruleset, already one today, below 1 HP, not
+            resumable, too short.
+        BadDieError: a typed total the dice can't show.
     """
     work = Work(encounter, combat, ruleset)
-    return work.done(
-        _rest(work, creature_id, ruleset.rests.long, "long", level, rests_today, dice_total)
+    _check_resumed(rest_rules(ruleset, RestType.LONG), RestType.LONG, interruptions, hours_rested)
+    result = _rest(work, creature_id, ruleset.rests.long, "long", level, rests_today, dice_total)
+    if interruptions:
+        work.add(
+            "rest",
+            f"{work.name(creature_id)}'s long rest was resumed after {interruptions}"
+            f" interruption(s): {hours_needed(rest_rules(ruleset, RestType.LONG), interruptions):g}"
+            " hours",
+            creature_id,
+        )
+    return work.done(result)
+
+
+def interrupt_rest(
+    encounter: Encounter,
+    combat: CombatState | None,
+    ruleset: Ruleset,
+    creature_id: EntityId,
+    kind: RestType,
+    cause: str,
+    *,
+    hours_rested: float,
+    level: int = 1,
+    short_rests_today: int = 0,
+    dice_total: int | None = None,
+) -> Applied[RestResult]:
+    """A rest stopped by ``cause`` (one of the ruleset's ``interrupted_by``) after
+    ``hours_rested`` hours: what it gives.
+
+    bloodied-brink: an interrupted short rest "confers no benefits". A long rest interrupted
+    after at least ``interrupted_short_rest_after_hours`` (1) gives "the benefits of a Short
+    Rest": 8 HP + ``level``d8 (``dice_total`` typed in, else rolled), which counts as one of
+    the day's short rests (``short_rests_today``); earlier, nothing. Either way the log says
+    so, and a resumable rest (long) may go on: finish it with ``long_rest(interruptions=...)``.
+
+    Raises:
+        InvalidRequestError: ``cause`` doesn't interrupt this rest (the message lists what
+            does), or negative hours.
+        IllegalActionError: no such rest here; the short-rest benefits refused (twice today,
+            below 1 HP).
+        BadDieError: a typed total the dice can't show.
+    """
+    rules = rest_rules(ruleset, kind)
+    if cause not in rules.interrupted_by:
+        known = "; ".join(rules.interrupted_by) or "nothing"
+        raise InvalidRequestError(
+            f"'{cause}' doesn't interrupt a {kind.value} rest in {ruleset.name}; what does: {known}"
+        )
+    if hours_rested < 0:
+        raise InvalidRequestError(f"hours rested can't be negative, got {hours_rested:g}")
+    work = Work(encounter, combat, ruleset)
+    creature = work.require_alive(creature_id)
+    name = creature.name
+    threshold = rules.interrupted_short_rest_after_hours
+    if threshold is not None and hours_rested + 1e-9 >= threshold:
+        short = _rest(
+            work, creature_id, ruleset.rests.short, "short", level, short_rests_today, dice_total
+        )
+        work.add(
+            "rest",
+            f"{name}'s {kind.value} rest is interrupted ({cause}) after {hours_rested:g} h:"
+            " the benefits of a short rest",
+            creature_id,
+        )
+        return work.done(replace(short, kind=kind.value, interrupted_by=cause, benefits="short"))
+    work.add(
+        "rest",
+        f"{name}'s {kind.value} rest is interrupted ({cause}) after {hours_rested:g} h:"
+        " no benefits" + ("; it may be resumed" if rules.resumable else ""),
+        creature_id,
     )
+    hp = creature.hp
+    return work.done(RestResult(kind.value, 0, 0, hp, hp, interrupted_by=cause))
 
 
 def wounded_rest(

@@ -440,7 +440,21 @@ class RestKind(Section):
     needs_at_least_1_hp: bool = True
     exhaustion_reduction: int = Field(default=0, ge=0, le=6)
     restores_hp_max: bool = False
-    interrupted_by: tuple[str, ...] = ()
+    interrupted_by: tuple[str, ...] = Field(
+        default=(), description="What stops the rest; an interrupted rest gives no benefit..."
+    )
+    interrupted_short_rest_after_hours: float | None = Field(
+        default=None,
+        ge=0,
+        le=48,
+        description="...except the short rest's, after resting at least this long (None: none).",
+    )
+    resumable: bool = Field(
+        default=False, description="The rest may be resumed right after an interruption."
+    )
+    resume_extra_hours: float = Field(
+        default=0, ge=0, le=48, description="Hours a resumed rest adds per interruption."
+    )
 
 
 class RestRules(Section):

@@ -1,0 +1,142 @@
+"""bloodied-brink rests: interrupted rests, resumed long rests, typed-in dice totals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from battlemap.model.combat import CombatState
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.rests import RestType, interrupt_rest, long_rest, short_rest
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import BadDieError
+from tests.rules.fighters import creature, fight
+
+PC = EntityId("pc")
+DAMAGE = "taking damage"
+
+
+def _resting() -> tuple[Encounter, CombatState]:
+    return fight(creature("pc", hp=3, max_hp=60), ruleset="bloodied-brink")
+
+
+def _with_rest(ruleset: Ruleset, kind: str, **update: Any) -> Ruleset:
+    rules = getattr(ruleset.rests, kind).model_copy(update=update)
+    return ruleset.model_copy(update={"rests": ruleset.rests.model_copy(update={kind: rules})})
+
+
+# --- typed-in totals ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("total", [2, 25, -1])
+def test_a_typed_short_rest_total_the_dice_cant_show_is_refused(
+    rulesets: dict[str, Ruleset], total: int
+) -> None:
+    # Level 3: "as many D8 as your character's level" is 3d8, which shows 3 to 24.
+    bb = rulesets["bloodied-brink"]
+    encounter, combat = _resting()
+    with pytest.raises(BadDieError, match=f"{total} can't be rolled on 3d8 \\(only 3 to 24\\)"):
+        short_rest(encounter, combat, bb, PC, level=3, dice_total=total)
+    assert encounter.creature(PC).hp == 3 and combat.rolls == ()
+
+
+def test_typed_totals_at_the_ends_of_the_range_are_taken(rulesets: dict[str, Ruleset]) -> None:
+    bb = rulesets["bloodied-brink"]
+    encounter, combat = _resting()
+    assert short_rest(encounter, combat, bb, PC, level=3, dice_total=3).result.hp_after == 14
+    assert short_rest(encounter, combat, bb, PC, level=3, dice_total=24).result.hp_after == 35
+    with pytest.raises(BadDieError, match="2d12"):
+        long_rest(encounter, combat, bb, PC, level=2, dice_total=25)
+    with pytest.raises(BadDieError, match="whole number"):
+        long_rest(encounter, combat, bb, PC, level=2, dice_total=True)
+
+
+# --- interruptions ---------------------------------------------------------------------------
+
+
+def test_an_interrupted_short_rest_confers_no_benefits(rulesets: dict[str, Ruleset]) -> None:
+    # "Interrupting a Short Rest": rolling initiative, a spell other than a cantrip, damage;
+    # "An interrupted Short Rest confers no benefits."
+    bb = rulesets["bloodied-brink"]
+    applied = interrupt_rest(*_resting(), bb, PC, RestType.SHORT, DAMAGE, hours_rested=0.9)
+    assert applied.result.regained == 0 and applied.result.benefits == ""
+    assert applied.result.interrupted_by == DAMAGE
+    assert applied.encounter.creature(PC).hp == 3
+    assert "no benefits" in applied.events[-1].text
+
+
+def test_only_the_listed_interruptions_interrupt(rulesets: dict[str, Ruleset]) -> None:
+    bb = rulesets["bloodied-brink"]
+    with pytest.raises(InvalidRequestError, match=r"doesn't interrupt a short rest.*initiative"):
+        interrupt_rest(*_resting(), bb, PC, RestType.SHORT, "casting a cantrip", hours_rested=0.5)
+    walking = "1 hour of walking or other physical exertion"
+    with pytest.raises(InvalidRequestError):  # only the long rest lists the walking
+        interrupt_rest(*_resting(), bb, PC, RestType.SHORT, walking, hours_rested=0.5)
+    interrupt_rest(*_resting(), bb, PC, RestType.LONG, walking, hours_rested=0.5)
+    with pytest.raises(IllegalActionError, match="no short rest"):
+        interrupt_rest(*_resting(), rulesets["srd-5e"], PC, RestType.SHORT, DAMAGE, hours_rested=1)
+
+
+def test_a_long_rest_interrupted_after_an_hour_gives_a_short_rest(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # "Interrupting a Long Rest": "If you rested at least 1 hour before the interruption, you
+    # gain the benefits of a Short Rest": 8 HP + level d8.
+    bb = rulesets["bloodied-brink"]
+    encounter, combat = _resting()
+    early = interrupt_rest(encounter, combat, bb, PC, RestType.LONG, DAMAGE, hours_rested=0.5)
+    assert early.result.regained == 0 and early.result.benefits == ""
+    assert "it may be resumed" in early.events[-1].text
+    later = interrupt_rest(
+        encounter, combat, bb, PC, RestType.LONG, DAMAGE, hours_rested=1, level=3, dice_total=10
+    )
+    assert later.result.benefits == "short" and later.result.kind == "long"
+    assert later.result.hp_after == 3 + 8 + 10
+    assert not later.result.hp_max_restored and later.result.exhaustion_after is None
+    with pytest.raises(IllegalActionError, match="2 short"):  # it counts as a short rest
+        interrupt_rest(
+            encounter, combat, bb, PC, RestType.LONG, DAMAGE, hours_rested=3, short_rests_today=2
+        )
+
+
+def test_a_resumed_long_rest_takes_an_hour_more_per_interruption(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # "the rest requires 1 additional hour per interruption to finish": 8 + 2 = 10 hours.
+    bb = rulesets["bloodied-brink"]
+    encounter, combat = _resting()
+    with pytest.raises(IllegalActionError, match="after 2 interruption\\(s\\) takes 10 hours"):
+        long_rest(encounter, combat, bb, PC, level=1, interruptions=2, hours_rested=9)
+    done = long_rest(encounter, combat, bb, PC, level=1, interruptions=2, hours_rested=10)
+    assert done.result.benefits == "long"
+    assert "resumed after 2 interruption(s): 10 hours" in done.events[-1].text
+    with pytest.raises(IllegalActionError, match="takes 1 hours"):
+        short_rest(encounter, combat, bb, PC, level=1, hours_rested=0.5)
+
+
+def test_the_rest_fields_drive_the_interruption_rules(rulesets: dict[str, Ruleset]) -> None:
+    bb = rulesets["bloodied-brink"]
+    encounter, combat = _resting()
+    no_extra = _with_rest(bb, "long", resume_extra_hours=0)
+    long_rest(encounter, combat, no_extra, PC, level=1, interruptions=2, hours_rested=8)
+    no_resume = _with_rest(bb, "long", resumable=False)
+    with pytest.raises(IllegalActionError, match="can't be resumed"):
+        long_rest(encounter, combat, no_resume, PC, level=1, interruptions=1)
+    nothing = _with_rest(bb, "long", interrupted_short_rest_after_hours=None)
+    lost = interrupt_rest(encounter, combat, nothing, PC, RestType.LONG, DAMAGE, hours_rested=7)
+    assert lost.result.regained == 0
+    short_counts = _with_rest(bb, "short", interrupted_short_rest_after_hours=0.5)
+    kept = interrupt_rest(
+        encounter,
+        combat,
+        short_counts,
+        PC,
+        RestType.SHORT,
+        DAMAGE,
+        hours_rested=0.75,
+        dice_total=4,
+    )
+    assert kept.result.benefits == "short" and kept.result.regained == 12
