@@ -65,7 +65,7 @@ def test_the_drop_waits_with_the_prompt_and_take_rolls(qtbot: QtBot, window: Mai
     )
     assert "<b>Scimitar</b>: +4 to hit · 1d6+2 slashing" in prompt.attack.text()
     assert "Roll: normal · vs <b>AC 10</b>" in prompt.attack.text()
-    assert prompt.take_button.text() == "Take · app rolls (Enter)"
+    assert prompt.take_button.text() == "Take (Enter)"
     assert prompt.take_button.height() >= 48  # big enough for a finger
     # Nothing is recorded yet; the token stands at (4, 2), the attack's mark beside it.
     assert window.document.encounter is before and window.undo_stack.count() == 0
@@ -95,7 +95,7 @@ def test_typed_natural_20_and_damage_is_a_critical_hit(qtbot: QtBot, window: Mai
     assert d20.hasFocus()
     qtbot.keyClick(d20, Qt.Key.Key_0)
     assert prompt.d20.faces() == (20,)
-    assert prompt.take_button.text() == "Take · d20 20 (Enter)"
+    assert prompt.take_button.text() == "Take 20 (Enter)"
     damage = prompt.damage.spins[0]
     damage.setFocus()
     damage.selectAll()

@@ -230,7 +230,13 @@ class DragFeedback(QObject):
         assert waiting is not None and waiting.resolution.pending is not None
         pending = waiting.resolution.pending
         self._waiting_items.show(waiting_items(waiting.plan, waiting.evaluated, pending))
-        self.prompt.show_offer(pending)
+        avoid = None
+        if pending.offer.position is not None:
+            x, y = waiting.resolution.at(pending.offer.position)
+            side = waiting.plan.footprint_side()
+            centre = QPointF(cell_to_scene(x + side / 2), cell_to_scene(y + side / 2))
+            avoid = self.view.mapFromScene(centre)
+        self.prompt.show_offer(pending, avoid)
         self.scene.message.emit(
             f"{pending.attacker} can make an opportunity attack: Enter takes it, S skips,"
             " Esc calls the move off."

@@ -8,7 +8,7 @@ calls the move off (from the card or from the map); typing a digit goes to the d
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -108,7 +108,9 @@ class OpportunityPrompt(QFrame):
         self.take_button = QPushButton("Take (Enter)")
         self.take_button.setObjectName("prompt-take")
         self.skip_button = QPushButton("Skip (S)")
-        self.call_off_button = QPushButton("Call the move off (Esc)")
+        self.skip_button.setToolTip("Let the mover go: the reaction is not spent")
+        self.call_off_button = QPushButton("Call off (Esc)")
+        self.call_off_button.setToolTip("Call the whole move off: nothing changes")
         for button, choice in (
             (self.take_button, Choice.TAKE),
             (self.skip_button, Choice.SKIP),
@@ -122,15 +124,18 @@ class OpportunityPrompt(QFrame):
         self._watch(self)
         view.installEventFilter(self)
         self.pending: PendingOffer | None = None
+        self._avoid: QPoint | None = None
         self.hide()
 
     # --- showing --------------------------------------------------------------------
 
-    def show_offer(self, pending: PendingOffer) -> None:
+    def show_offer(self, pending: PendingOffer, avoid: QPoint | None = None) -> None:
         """Ask about ``pending`` (the typed dice are kept when the same attack is asked again
-        after a refused answer, cleared for a new one)."""
+        after a refused answer, cleared for a new one). ``avoid``: the viewport point of the
+        waiting token, which the card should not cover."""
         same = self.pending is not None and self.pending.offer == pending.offer
         self.pending = pending
+        self._avoid = avoid
         self.title.setText(
             f"{pending.attacker} can make an opportunity attack as {pending.mover} leaves its reach"
         )
@@ -148,15 +153,17 @@ class OpportunityPrompt(QFrame):
                 self._watch(spin)
         self.d20.set_two(preview is not None and preview.roll_mode.mode is not RollMode.NORMAL)
         self.take_button.setEnabled(preview is not None)
-        self.take_button.setToolTip(pending.refusal or "Resolve the attack now")
         self._dice_changed()
+        if pending.refusal:
+            self.take_button.setToolTip(pending.refusal)
         self.place()
         self.show()
         self.raise_()
         (self.take_button if preview is not None else self.skip_button).setFocus()
 
     def place(self) -> None:
-        """Dock the card at the foot of the viewport, centred, as wide as fits."""
+        """Dock the card at the foot of the viewport, centred, as wide as fits; at its top
+        when the waiting token is in the lower half."""
         area = self.view.viewport().geometry()
         width = min(WIDTH_PX, area.width() - 2 * MARGIN_PX)
         self.setFixedWidth(max(200, width))
@@ -164,15 +171,19 @@ class OpportunityPrompt(QFrame):
         height = max(height, self.sizeHint().height())
         x = area.left() + (area.width() - self.width()) // 2
         y = area.bottom() - height - MARGIN_PX
+        if self._avoid is not None and self._avoid.y() > area.height() / 2:
+            y = area.top() + MARGIN_PX
         self.setGeometry(x, max(area.top(), y), self.width(), height)
 
     def _dice_changed(self) -> None:
         faces = self.d20.faces()
-        if faces is None:
-            self.take_button.setText("Take · app rolls (Enter)")
-        else:
-            typed = ", ".join(str(f) for f in faces)
-            self.take_button.setText(f"Take · d20 {typed} (Enter)")
+        typed = ", ".join(str(f) for f in faces) if faces is not None else ""
+        self.take_button.setText(f"Take {typed} (Enter)" if typed else "Take (Enter)")
+        self.take_button.setToolTip(
+            f"Resolve the attack with the d20 typed: {typed}"
+            if typed
+            else "Resolve the attack now: the app rolls the dice left at 'app rolls'"
+        )
 
     # --- answering ------------------------------------------------------------------
 
@@ -254,7 +265,8 @@ def attack_text(pending: PendingOffer) -> str:
     reasons += [f"disadvantage: {r}" for r in report.disadvantages]
     why = f" ({'; '.join(reasons)})" if reasons else ""
     ac = preview.armor_class
-    lines.append(f"Roll: {mode}{why} · vs <b>AC {ac.value}</b> ({', '.join(ac.parts)})")
+    parts = f" ({', '.join(ac.parts)})" if len(ac.parts) > 1 else ""
+    lines.append(f"Roll: {mode}{why} · vs <b>AC {ac.value}</b>{parts}")
     if pending.total > 1:
         lines.append(f"Attack {pending.number} of {pending.total}")
     return "<br>".join(lines)
