@@ -330,10 +330,11 @@ def roll_mode(
         dis.append(underwater)
     adv.extend(options.extra_advantage)
     dis.extend(options.extra_disadvantage)
-    return _combine(adv, dis)
+    return combine_roll_mode(adv, dis)
 
 
-def _combine(adv: Sequence[str], dis: Sequence[str]) -> RollModeReport:
+def combine_roll_mode(adv: Sequence[str], dis: Sequence[str]) -> RollModeReport:
+    """Advantage, disadvantage or normal from every reason: any of both cancels to normal."""
     if adv and dis:
         mode = RollMode.NORMAL
     elif adv:
@@ -570,7 +571,7 @@ def make_attack(
         if rules.auto_fail_if_already_disadvantaged and report.mode is RollMode.DISADVANTAGE:
             auto_miss = "a called shot at disadvantage fails automatically"
         if rules.disadvantage:
-            report = _combine(
+            report = combine_roll_mode(
                 report.advantages, (*report.disadvantages, f"called shot ({options.called_shot})")
             )
     if options.target_strike is not None:
@@ -703,7 +704,7 @@ def _target_strike(
         return rules.stamina_cost, rules.maximise_damage_dice, report
     if not rules.or_disadvantage:
         raise IllegalActionError("a target strike must be paid with stamina here")
-    report = _combine(report.advantages, (*report.disadvantages, "target strike"))
+    report = combine_roll_mode(report.advantages, (*report.disadvantages, "target strike"))
     return 0, rules.maximise_damage_dice, report
 
 

@@ -1,0 +1,186 @@
+"""Saving throws: the roll mode with every reason, the bonus with every part, automatic failure.
+
+The caller says where the creature stands (``SaveSituation``: cover from the effect's origin,
+squeezing into a smaller space) and the engine collects, per ruleset:
+
+- automatic failure of Strength and Dexterity saves (paralyzed, petrified, stunned,
+  unconscious: ``auto-fail-str-dex-saves``);
+- disadvantage: conditions (restrained: Dexterity saves; ``disadvantage-saves``), exhaustion
+  level 3, and squeezing for Dexterity saves where
+  ``movement.squeezing.dex_saves_with_disadvantage`` says so (legends-of-hyrule "Squeezing
+  into a Smaller Space": "disadvantage on attack rolls and Dexterity saving throws");
+- advantage: Dodge on Dexterity saves (srd "Dodge"; lost while incapacitated);
+- the cover bonus to Dexterity saves (srd "Cover": +2 half, +5 three-quarters;
+  ``attacks.cover.applies_to_dex_saves``).
+
+Any advantage and any disadvantage cancel to a normal roll. ``saving_throw`` rolls it (or takes
+typed-in d20 faces) against a DC: total >= DC succeeds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from battlemap.model.combat import Combatant, CombatState
+from battlemap.model.encounter import Encounter
+from battlemap.model.features import CoverDegree
+from battlemap.model.ids import EntityId
+from battlemap.rules.attacks import RollMode, RollModeReport, combine_roll_mode, cover_save_bonus
+from battlemap.rules.combat_ops import signed, stats_of
+from battlemap.rules.conditions import effects_of, exhaustion_effects
+from battlemap.rules.enums import Ability, ConditionEffect, ExhaustionEffect
+from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import Applied, Work, check_die
+
+_PHYSICAL = (Ability.STR, Ability.DEX)
+
+
+@dataclass(frozen=True)
+class SaveSituation:
+    """Where the saving creature stands, as the geometry sees it."""
+
+    cover: CoverDegree = CoverDegree.NONE
+    """Cover against the effect's point of origin."""
+    squeezing: bool = False
+    """It is squeezing through a space one size smaller."""
+
+
+@dataclass(frozen=True)
+class SaveReport:
+    """How a saving throw is rolled: mode and reasons, bonus and its parts, automatic failure."""
+
+    ability: Ability
+    roll: RollModeReport
+    bonus: int
+    parts: tuple[str, ...]
+    auto_fail: str | None = None
+
+
+def _names_with(ruleset: Ruleset, combatant: Combatant, effect: ConditionEffect) -> list[str]:
+    return [c.name for c in combatant.conditions if effect in ruleset.condition_effects(c.name)]
+
+
+def save_report(
+    ruleset: Ruleset,
+    combatant: Combatant | None,
+    ability: Ability,
+    situation: SaveSituation = SaveSituation(),
+    *,
+    save_bonus: int = 0,
+) -> SaveReport:
+    """Every reason for the roll mode and every part of the bonus of one saving throw.
+
+    ``save_bonus`` is the creature's own bonus for ``ability`` (modifier plus proficiency).
+    ``combatant`` None (no combat): only the situation counts.
+    """
+    adv: list[str] = []
+    dis: list[str] = []
+    parts = [f"save bonus {signed(save_bonus)}"]
+    bonus = save_bonus
+    auto_fail = None
+    dex = ability is Ability.DEX
+    if combatant is not None:
+        effects = effects_of(ruleset, combatant)
+        failing = _names_with(ruleset, combatant, ConditionEffect.AUTO_FAIL_STR_DEX_SAVES)
+        if ability in _PHYSICAL and failing:
+            auto_fail = f"{', '.join(failing)}: fails {ability.description} saves"
+        for name in _names_with(ruleset, combatant, ConditionEffect.DISADVANTAGE_SAVES):
+            dis.append(f"{name}: saving throws")
+        if dex:
+            for name in _names_with(ruleset, combatant, ConditionEffect.DISADVANTAGE_DEX_SAVES):
+                dis.append(f"{name}: Dexterity saves")
+        if ExhaustionEffect.DISADVANTAGE_ATTACKS_AND_SAVES in exhaustion_effects(
+            ruleset, combatant
+        ):
+            dis.append(f"exhaustion {combatant.exhaustion}")
+        if dex and combatant.dodging and ConditionEffect.INCAPACITATED not in effects:
+            adv.append("Dodging")
+    squeeze = ruleset.movement.squeezing
+    if dex and situation.squeezing and squeeze is not None and squeeze.dex_saves_with_disadvantage:
+        dis.append("squeezing into a smaller space")
+    if dex:
+        cover = cover_save_bonus(ruleset, situation.cover)
+        if cover:
+            bonus += cover
+            parts.append(f"{situation.cover.value} cover +{cover}")
+    return SaveReport(ability, combine_roll_mode(adv, dis), bonus, tuple(parts), auto_fail)
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    report: SaveReport
+    dc: int
+    faces: tuple[int, ...]
+    natural: int | None
+    total: int | None
+    success: bool
+
+
+def saving_throw(
+    encounter: Encounter,
+    combat: CombatState | None,
+    ruleset: Ruleset,
+    creature_id: EntityId,
+    ability: Ability,
+    dc: int,
+    situation: SaveSituation = SaveSituation(),
+    *,
+    save_bonus: int | None = None,
+    typed: tuple[int, ...] | None = None,
+) -> Applied[SaveResult]:
+    """Roll a saving throw against ``dc`` (total >= DC succeeds) and log it with its reasons.
+
+    ``save_bonus`` None takes the ability modifier. ``typed``: the d20 face (two with advantage
+    or disadvantage) from physical dice; else the combat's dice roll. An automatic failure
+    rolls nothing.
+
+    Raises:
+        AbsentTargetError, DeadTargetError; InvalidRequestError: a DC outside 1..40, the wrong
+            number of typed faces, no combat dice and nothing typed; BadDieError: a bad face.
+    """
+    if not 1 <= dc <= 40:
+        raise InvalidRequestError(f"a saving throw DC must be 1 to 40, got {dc}")
+    work = Work(encounter, combat, ruleset)
+    creature = work.require_alive(creature_id)
+    if save_bonus is None:
+        save_bonus = stats_of(creature).modifier(ability.value)
+    report = save_report(
+        ruleset, work.combatant(creature_id), ability, situation, save_bonus=save_bonus
+    )
+    what = f"{creature.name}'s {ability.description} save DC {dc}"
+    reasons = [f"advantage: {r}" for r in report.roll.advantages] + [
+        f"disadvantage: {r}" for r in report.roll.disadvantages
+    ]
+    why = f" ({'; '.join(reasons)})" if reasons else ""
+    if report.auto_fail is not None:
+        work.add("save", f"{what} fails automatically ({report.auto_fail})", creature_id)
+        return work.done(SaveResult(report, dc, (), None, None, False))
+    mode = report.roll.mode
+    expression = {
+        RollMode.NORMAL: "1d20",
+        RollMode.ADVANTAGE: "2d20kh1",
+        RollMode.DISADVANTAGE: "2d20kl1",
+    }[mode]
+    if typed is not None:
+        if len(typed) != (1 if mode is RollMode.NORMAL else 2):
+            raise InvalidRequestError(
+                f"{what}: type {'one d20' if mode is RollMode.NORMAL else 'both d20s'}"
+                f" ({mode.value}), got {len(typed)}"
+            )
+        faces = tuple(check_die(f, 20, what) for f in typed)
+        natural = max(faces) if mode is RollMode.ADVANTAGE else min(faces)
+        work.roll(expression, f"{what}{why}", creature_id, natural, faces)
+    else:
+        record = work.roll(expression, f"{what}{why}", creature_id)
+        faces = tuple(face for sides, face in record.kept if sides == 20) or (record.total,)
+        natural = record.natural if record.natural is not None else record.total
+    total = natural + report.bonus
+    success = total >= dc
+    work.add(
+        "save",
+        f"{what}: {natural} {signed(report.bonus)} = {total},"
+        f" {'success' if success else 'failure'}",
+        creature_id,
+    )
+    return work.done(SaveResult(report, dc, faces, natural, total, success))

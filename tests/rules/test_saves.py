@@ -1,0 +1,98 @@
+"""Saving throws: roll mode and bonus with their reasons, per ruleset (``rules.saves``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from battlemap.model.features import CoverDegree
+from battlemap.model.ids import EntityId
+from battlemap.rules.attacks import RollMode
+from battlemap.rules.enums import Ability
+from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.saves import SaveSituation, save_report, saving_throw
+from battlemap.rules.schema import Ruleset
+from tests.rules.fighters import creature, fight
+
+PC = EntityId("pc")
+SQUEEZING = SaveSituation(squeezing=True)
+
+
+def _squeeze_rule(ruleset: Ruleset, dex_saves: bool) -> Ruleset:
+    squeezing = ruleset.movement.squeezing
+    assert squeezing is not None
+    movement = ruleset.movement.model_copy(
+        update={
+            "squeezing": squeezing.model_copy(update={"dex_saves_with_disadvantage": dex_saves})
+        }
+    )
+    return ruleset.model_copy(update={"movement": movement})
+
+
+def test_hyrule_squeezing_gives_disadvantage_on_dexterity_saves(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # legends-of-hyrule "Squeezing into a Smaller Space": "it has disadvantage on attack rolls
+    # and Dexterity saving throws".
+    hyrule = rulesets["legends-of-hyrule"]
+    _, combat = fight(creature("pc"), ruleset="legends-of-hyrule")
+    pc = combat.combatant(PC)
+    dex = save_report(hyrule, pc, Ability.DEX, SQUEEZING)
+    assert dex.roll.mode is RollMode.DISADVANTAGE
+    assert dex.roll.disadvantages == ("squeezing into a smaller space",)
+    assert save_report(hyrule, pc, Ability.STR, SQUEEZING).roll.mode is RollMode.NORMAL
+    # srd-5e has no squeezing rules (README: "not stated").
+    assert save_report(rulesets["srd-5e"], pc, Ability.DEX, SQUEEZING).roll.mode is RollMode.NORMAL
+
+
+def test_squeezing_dex_saves_follow_the_ruleset_field(rulesets: dict[str, Ruleset]) -> None:
+    hyrule = rulesets["legends-of-hyrule"]
+    _, combat = fight(creature("pc"), ruleset="legends-of-hyrule")
+    off = _squeeze_rule(hyrule, dex_saves=False)
+    report = save_report(off, combat.combatant(PC), Ability.DEX, SQUEEZING)
+    assert report.roll.mode is RollMode.NORMAL and report.roll.disadvantages == ()
+
+
+@pytest.mark.parametrize(
+    ("degree", "bonus"),
+    [(CoverDegree.NONE, 0), (CoverDegree.HALF, 2), (CoverDegree.THREE_QUARTERS, 5)],
+)
+def test_cover_adds_to_dexterity_saves(
+    rulesets: dict[str, Ruleset], degree: CoverDegree, bonus: int
+) -> None:
+    # srd "Cover": half cover "+2 bonus to AC and Dexterity saving throws", three-quarters +5.
+    srd = rulesets["srd-5e"]
+    report = save_report(srd, None, Ability.DEX, SaveSituation(cover=degree), save_bonus=1)
+    assert report.bonus == 1 + bonus
+    assert save_report(srd, None, Ability.WIS, SaveSituation(cover=degree)).bonus == 0
+
+
+def test_conditions_dodge_and_exhaustion(rulesets: dict[str, Ruleset]) -> None:
+    srd = rulesets["srd-5e"]
+    _, combat = fight(creature("pc"), conditions={"pc": ("restrained",)})
+    restrained = combat.combatant(PC)
+    assert save_report(srd, restrained, Ability.DEX).roll.mode is RollMode.DISADVANTAGE
+    # srd "Dodge": Dexterity saves with advantage; with restrained's disadvantage: normal.
+    dodging = restrained.model_copy(update={"dodging": True})
+    both = save_report(srd, dodging, Ability.DEX)
+    assert both.roll.mode is RollMode.NORMAL and both.roll.advantages == ("Dodging",)
+    tired = dodging.model_copy(update={"exhaustion": 3, "conditions": ()})
+    assert save_report(srd, tired, Ability.WIS).roll.disadvantages == ("exhaustion 3",)
+    _, stunned = fight(creature("pc"), conditions={"pc": ("stunned",)})
+    report = save_report(srd, stunned.combatant(PC), Ability.STR)
+    assert report.auto_fail is not None and "stunned" in report.auto_fail
+    assert save_report(srd, stunned.combatant(PC), Ability.CON).auto_fail is None
+
+
+def test_rolling_a_squeezed_dexterity_save(rulesets: dict[str, Ruleset]) -> None:
+    hyrule = rulesets["legends-of-hyrule"]
+    encounter, combat = fight(creature("pc", dex=14), ruleset="legends-of-hyrule")
+    with pytest.raises(InvalidRequestError, match="both d20s"):
+        saving_throw(encounter, combat, hyrule, PC, Ability.DEX, 13, SQUEEZING, typed=(15,))
+    failed = saving_throw(encounter, combat, hyrule, PC, Ability.DEX, 13, SQUEEZING, typed=(15, 9))
+    assert (failed.result.natural, failed.result.total, failed.result.success) == (9, 11, False)
+    assert "disadvantage: squeezing" in failed.events[0].text
+    rolled = saving_throw(encounter, combat, hyrule, PC, Ability.DEX, 13, SQUEEZING)
+    assert rolled.combat is not None and rolled.combat.rolls[-1].expression == "2d20kl1"
+    _, stunned = fight(creature("pc"), conditions={"pc": ("stunned",)})
+    auto = saving_throw(encounter, stunned, hyrule, PC, Ability.DEX, 5)
+    assert not auto.result.success and auto.result.natural is None
