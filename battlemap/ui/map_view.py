@@ -5,11 +5,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QPoint, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
+    QInputDevice,
     QKeyEvent,
     QMouseEvent,
+    QNativeGestureEvent,
     QPainter,
     QResizeEvent,
     QWheelEvent,
@@ -17,9 +19,13 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGestureEvent, QGraphicsScene, QGraphicsView, QPinchGesture, QWidget
 
 from battlemap.ui.style import scene_to_cell
+from battlemap.ui.token_item import TokenItem
 
 MIN_SCALE, MAX_SCALE = 0.05, 8.0
 ZOOM_STEP = 1.15
+FINGER_SLOP_PX = 12
+"""A finger that lands this close (viewport pixels) to a token, but on none, grabs the nearest
+one: a Tiny token (half a cell, 32 px at 100 %) then takes a 56 px wide touch."""
 
 
 class MapView(QGraphicsView):
@@ -41,6 +47,7 @@ class MapView(QGraphicsView):
         self.setMouseTracking(True)
         self._space_held = False
         self._pan_from: QPoint | None = None
+        self._finger_shift: QPointF | None = None
         # The map tools (battlemap.ui.tools) see mouse and key events after panning does;
         # the hook returns True when the active tool used the event.
         self.tool_hook: Callable[[QEvent], bool] | None = None
@@ -94,24 +101,49 @@ class MapView(QGraphicsView):
             self.zoom_by(ZOOM_STEP**steps)
         event.accept()
 
+    def zoom_at(self, factor: float, point: QPointF) -> None:
+        """Zoom by ``factor`` keeping the map point under the viewport pixel ``point`` under it
+        (as far as the scroll range allows: near the map's edge the view can't move further)."""
+        anchor = self.transformationAnchor()
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        before = self.mapToScene(point.toPoint())
+        self.zoom_by(factor)
+        after = self.mapToScene(point.toPoint())
+        centre = self.mapToScene(self.viewport().rect().center())
+        self.centerOn(centre + (before - after))
+        self.setTransformationAnchor(anchor)
+
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Gesture:
             return self._pinch(event)  # type: ignore[arg-type]
+        if event.type() == QEvent.Type.NativeGesture:
+            return self._native_zoom(event)  # type: ignore[arg-type]
         return super().viewportEvent(event)
 
     def _pinch(self, event: QGestureEvent) -> bool:
-        """Two fingers on a touch screen laid on the table zoom around their centre."""
+        """Two fingers on a touch screen (Linux, Windows: Qt's pinch recogniser on the touch
+        events) zoom around their centre, which stays under the fingers."""
         pinch = event.gesture(Qt.GestureType.PinchGesture)
         if not isinstance(pinch, QPinchGesture):
             return False
         if pinch.changeFlags() & QPinchGesture.ChangeFlag.ScaleFactorChanged:
-            anchor = self.transformationAnchor()
-            self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
-            centre = self.mapToScene(self.viewport().mapFromGlobal(pinch.centerPoint().toPoint()))
-            self.zoom_by(pinch.scaleFactor())
-            self.centerOn(centre)
-            self.setTransformationAnchor(anchor)
+            centre = self.viewport().mapFromGlobal(pinch.centerPoint())
+            self.zoom_at(pinch.scaleFactor(), centre)
         event.accept(pinch)
+        return True
+
+    def _native_zoom(self, event: QNativeGestureEvent) -> bool:
+        """A trackpad pinch (macOS; Wayland and X11 with XInput 2.4 touchpad gestures) comes
+        as native zoom gestures: ``value`` is the change of scale since the last one (0.1 is
+        10 % bigger), around the pointer. The begin/end events carry nothing to do."""
+        if event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture:
+            self.zoom_at(1.0 + event.value(), event.position())
+        elif event.gestureType() not in (
+            Qt.NativeGestureType.BeginNativeGesture,
+            Qt.NativeGestureType.EndNativeGesture,
+        ):
+            return super().viewportEvent(event)
+        event.accept()
         return True
 
     def fit_map(self, map_rect: QRectF) -> None:
@@ -145,6 +177,9 @@ class MapView(QGraphicsView):
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             event.accept()
             return
+        if _from_finger(event) and self.dragMode() == QGraphicsView.DragMode.RubberBandDrag:
+            self._finger_shift = self._finger_to_token(event.position())
+        event = self._with_finger_shift(event)
         if self._use_tool(event):
             return
         super().mousePressEvent(event)
@@ -158,6 +193,7 @@ class MapView(QGraphicsView):
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
             event.accept()
             return
+        event = self._with_finger_shift(event)
         scene_pos = self.mapToScene(event.position().toPoint())
         self.cell_hovered.emit(
             math.floor(scene_to_cell(scene_pos.x())), math.floor(scene_to_cell(scene_pos.y()))
@@ -172,9 +208,54 @@ class MapView(QGraphicsView):
             self._restore_cursor()
             event.accept()
             return
+        event = self._with_finger_shift(event)
+        if not event.buttons():
+            self._finger_shift = None
         if self._use_tool(event):
             return
         super().mouseReleaseEvent(event)
+
+    # --- fingers: a near miss on a token grabs it --------------------------
+
+    def _finger_to_token(self, pos: QPointF) -> QPointF | None:
+        """How far to move a finger's press at ``pos`` (viewport) onto the nearest token within
+        ``FINGER_SLOP_PX``; None when it is on one already or none is near."""
+        here = self.mapToScene(pos.toPoint())
+        slop = FINGER_SLOP_PX
+        box = QRectF(pos.x() - slop, pos.y() - slop, 2 * slop, 2 * slop).toAlignedRect()
+        best: tuple[float, QPointF] | None = None
+        for item in self.items(box):
+            if not isinstance(item, TokenItem):
+                continue
+            if item.sceneBoundingRect().contains(here):
+                return None
+            rect = self.mapFromScene(item.sceneBoundingRect()).boundingRect()
+            inside = QPointF(
+                min(max(pos.x(), rect.left() + 2), rect.right() - 2),
+                min(max(pos.y(), rect.top() + 2), rect.bottom() - 2),
+            )
+            distance = math.hypot(inside.x() - pos.x(), inside.y() - pos.y())
+            if distance <= slop and (best is None or distance < best[0]):
+                best = (distance, inside - pos)
+        return best[1] if best is not None else None
+
+    def _with_finger_shift(self, event: QMouseEvent) -> QMouseEvent:
+        """``event`` moved by the current finger's shift onto its token (the same for the whole
+        touch, so the token follows the finger without a jump)."""
+        shift = self._finger_shift
+        if shift is None or not _from_finger(event):
+            return event
+        return QMouseEvent(
+            event.type(),
+            event.position() + shift,
+            event.scenePosition() + shift,
+            event.globalPosition() + shift,
+            event.button(),
+            event.buttons(),
+            event.modifiers(),
+            event.source(),
+            event.pointingDevice(),
+        )
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         if self._use_tool(event):
@@ -185,3 +266,8 @@ class MapView(QGraphicsView):
         if self._use_tool(event):
             return
         super().contextMenuEvent(event)
+
+
+def _from_finger(event: QMouseEvent) -> bool:
+    """A mouse event Qt made from a finger on a touch screen."""
+    return event.device().type() == QInputDevice.DeviceType.TouchScreen
