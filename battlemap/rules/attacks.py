@@ -259,7 +259,8 @@ class AttackResult:
 # --- roll mode -----------------------------------------------------------------------------
 
 
-def _names_with(ruleset: Ruleset, combatant: Combatant, effect: ConditionEffect) -> list[str]:
+def names_with(ruleset: Ruleset, combatant: Combatant, effect: ConditionEffect) -> list[str]:
+    """The combatant's conditions that have ``effect`` (implied conditions included)."""
     return [c.name for c in combatant.conditions if effect in ruleset.condition_effects(c.name)]
 
 
@@ -283,22 +284,22 @@ def roll_mode(
     adv: list[str] = []
     dis: list[str] = []
     ranged = profile.delivery is Delivery.RANGED
-    for name in _names_with(ruleset, attacker, ConditionEffect.ATTACKS_WITH_ADVANTAGE):
+    for name in names_with(ruleset, attacker, ConditionEffect.ATTACKS_WITH_ADVANTAGE):
         adv.append(f"attacker is {name}")
-    for name in _names_with(ruleset, attacker, ConditionEffect.ATTACKS_WITH_DISADVANTAGE):
+    for name in names_with(ruleset, attacker, ConditionEffect.ATTACKS_WITH_DISADVANTAGE):
         dis.append(f"attacker is {name}")
     if situation.fear_source_in_sight:
-        for name in _names_with(
+        for name in names_with(
             ruleset, attacker, ConditionEffect.DISADVANTAGE_WHILE_SOURCE_VISIBLE
         ):
             dis.append(f"attacker is {name} and sees the source")
     if ExhaustionEffect.DISADVANTAGE_ATTACKS_AND_SAVES in exhaustion_effects(ruleset, attacker):
         dis.append(f"attacker has exhaustion {attacker.exhaustion}")
-    for name in _names_with(ruleset, target, ConditionEffect.ATTACKED_WITH_ADVANTAGE):
+    for name in names_with(ruleset, target, ConditionEffect.ATTACKED_WITH_ADVANTAGE):
         adv.append(f"target is {name}")
-    for name in _names_with(ruleset, target, ConditionEffect.ATTACKED_WITH_DISADVANTAGE):
+    for name in names_with(ruleset, target, ConditionEffect.ATTACKED_WITH_DISADVANTAGE):
         dis.append(f"target is {name}")
-    if _names_with(ruleset, target, ConditionEffect.ATTACKED_ADV_WITHIN_5_ELSE_DIS):
+    if names_with(ruleset, target, ConditionEffect.ATTACKED_ADV_WITHIN_5_ELSE_DIS):
         prone = rules.prone_target
         if situation.distance_feet <= prone.melee_within_feet + 1e-9:
             if prone.attackers_within_have_advantage:
@@ -454,10 +455,15 @@ def _spend(work: Work, attacker_id: EntityId, target_id: EntityId, action_id: st
     return action.cost.value
 
 
-def _faces(
-    work: Work, mode: RollMode, typed: tuple[int, ...] | None, who: str, cid: EntityId
+def roll_d20_faces(
+    work: Work, mode: RollMode, typed: tuple[int, ...] | None, purpose: str, cid: EntityId
 ) -> tuple[tuple[int, ...], int, str]:
-    """The d20 faces (typed in, or the kept one when rolled), the natural and the roll detail."""
+    """A d20 test in ``mode``: the faces (typed in, or the kept one when rolled), the natural
+    and the roll detail. ``purpose`` names the roll ("Ann's attack roll").
+
+    Raises:
+        InvalidRequestError: the wrong number of typed faces; BadDieError: a bad face.
+    """
     expression = {
         RollMode.NORMAL: "1d20",
         RollMode.ADVANTAGE: "2d20kh1",
@@ -468,17 +474,17 @@ def _faces(
             raise InvalidRequestError(
                 f"type one d20 (or two with advantage/disadvantage), got {len(typed)}"
             )
-        faces = tuple(check_die(f, 20, f"{who}'s attack d20") for f in typed)
+        faces = tuple(check_die(f, 20, f"{purpose} d20") for f in typed)
         natural = max(faces) if mode is RollMode.ADVANTAGE else min(faces)
         work.roll(
             expression if len(faces) == 2 else "1d20",
-            f"{who}'s attack roll ({mode.value})",
+            f"{purpose} ({mode.value})",
             cid,
             natural,
             faces,
         )
         return faces, natural, _last_detail(work)
-    record = work.roll(expression, f"{who}'s attack roll ({mode.value})", cid)
+    record = work.roll(expression, f"{purpose} ({mode.value})", cid)
     faces = tuple(face for sides, face in record.kept if sides == 20) or (record.total,)
     natural = record.natural if record.natural is not None else record.total
     return faces, natural, record.detail
@@ -586,7 +592,9 @@ def make_attack(
     if attacker_c.hidden_stealth is not None:
         work.put(work.fighting(attacker_id).model_copy(update={"hidden_stealth": None}))
         notes.append(f"{attacker.name} gives away its location")
-    faces, natural, detail = _faces(work, report.mode, options.d20, attacker.name, attacker_id)
+    faces, natural, detail = roll_d20_faces(
+        work, report.mode, options.d20, f"{attacker.name}'s attack roll", attacker_id
+    )
     to_hit = profile.to_hit + options.attack_penalty
     total = natural + to_hit
     hit, critical, fumble = _outcome(
@@ -604,7 +612,7 @@ def make_attack(
         hit, critical = False, False
         reasons.append(auto_miss)
     if hit and not critical and fumble is None and situation.distance_feet <= 5 + 1e-9:
-        crits = _names_with(ruleset, target_c, ConditionEffect.CRIT_WITHIN_5FT)
+        crits = names_with(ruleset, target_c, ConditionEffect.CRIT_WITHIN_5FT)
         if crits:
             critical = True
             reasons.append(f"a hit on a {crits[0]} target within 5 ft is a critical hit")

@@ -25,13 +25,19 @@ from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
-from battlemap.rules.attacks import RollMode, RollModeReport, combine_roll_mode, cover_save_bonus
+from battlemap.rules.attacks import (
+    RollModeReport,
+    combine_roll_mode,
+    cover_save_bonus,
+    names_with,
+    roll_d20_faces,
+)
 from battlemap.rules.combat_ops import signed, stats_of
 from battlemap.rules.conditions import effects_of, exhaustion_effects
 from battlemap.rules.enums import Ability, ConditionEffect, ExhaustionEffect
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, Work, check_die
+from battlemap.rules.vitals import Applied, Work
 
 _PHYSICAL = (Ability.STR, Ability.DEX)
 
@@ -57,10 +63,6 @@ class SaveReport:
     auto_fail: str | None = None
 
 
-def _names_with(ruleset: Ruleset, combatant: Combatant, effect: ConditionEffect) -> list[str]:
-    return [c.name for c in combatant.conditions if effect in ruleset.condition_effects(c.name)]
-
-
 def save_report(
     ruleset: Ruleset,
     combatant: Combatant | None,
@@ -82,13 +84,13 @@ def save_report(
     dex = ability is Ability.DEX
     if combatant is not None:
         effects = effects_of(ruleset, combatant)
-        failing = _names_with(ruleset, combatant, ConditionEffect.AUTO_FAIL_STR_DEX_SAVES)
+        failing = names_with(ruleset, combatant, ConditionEffect.AUTO_FAIL_STR_DEX_SAVES)
         if ability in _PHYSICAL and failing:
             auto_fail = f"{', '.join(failing)}: fails {ability.description} saves"
-        for name in _names_with(ruleset, combatant, ConditionEffect.DISADVANTAGE_SAVES):
+        for name in names_with(ruleset, combatant, ConditionEffect.DISADVANTAGE_SAVES):
             dis.append(f"{name}: saving throws")
         if dex:
-            for name in _names_with(ruleset, combatant, ConditionEffect.DISADVANTAGE_DEX_SAVES):
+            for name in names_with(ruleset, combatant, ConditionEffect.DISADVANTAGE_DEX_SAVES):
                 dis.append(f"{name}: Dexterity saves")
         if ExhaustionEffect.DISADVANTAGE_ATTACKS_AND_SAVES in exhaustion_effects(
             ruleset, combatant
@@ -131,9 +133,9 @@ def saving_throw(
 ) -> Applied[SaveResult]:
     """Roll a saving throw against ``dc`` (total >= DC succeeds) and log it with its reasons.
 
-    ``save_bonus`` None takes the ability modifier. ``typed``: the d20 face (two with advantage
-    or disadvantage) from physical dice; else the combat's dice roll. An automatic failure
-    rolls nothing.
+    ``save_bonus`` None takes the ability modifier. ``typed``: the kept d20 face, or both with
+    advantage or disadvantage, from physical dice; else the combat's dice roll. An automatic
+    failure rolls nothing.
 
     Raises:
         AbsentTargetError, DeadTargetError; InvalidRequestError: a DC outside 1..40, the wrong
@@ -156,25 +158,7 @@ def saving_throw(
     if report.auto_fail is not None:
         work.add("save", f"{what} fails automatically ({report.auto_fail})", creature_id)
         return work.done(SaveResult(report, dc, (), None, None, False))
-    mode = report.roll.mode
-    expression = {
-        RollMode.NORMAL: "1d20",
-        RollMode.ADVANTAGE: "2d20kh1",
-        RollMode.DISADVANTAGE: "2d20kl1",
-    }[mode]
-    if typed is not None:
-        if len(typed) != (1 if mode is RollMode.NORMAL else 2):
-            raise InvalidRequestError(
-                f"{what}: type {'one d20' if mode is RollMode.NORMAL else 'both d20s'}"
-                f" ({mode.value}), got {len(typed)}"
-            )
-        faces = tuple(check_die(f, 20, what) for f in typed)
-        natural = max(faces) if mode is RollMode.ADVANTAGE else min(faces)
-        work.roll(expression, f"{what}{why}", creature_id, natural, faces)
-    else:
-        record = work.roll(expression, f"{what}{why}", creature_id)
-        faces = tuple(face for sides, face in record.kept if sides == 20) or (record.total,)
-        natural = record.natural if record.natural is not None else record.total
+    faces, natural, _ = roll_d20_faces(work, report.roll.mode, typed, f"{what}{why}", creature_id)
     total = natural + report.bonus
     success = total >= dc
     work.add(

@@ -86,8 +86,8 @@ def test_conditions_dodge_and_exhaustion(rulesets: dict[str, Ruleset]) -> None:
 def test_rolling_a_squeezed_dexterity_save(rulesets: dict[str, Ruleset]) -> None:
     hyrule = rulesets["legends-of-hyrule"]
     encounter, combat = fight(creature("pc", dex=14), ruleset="legends-of-hyrule")
-    with pytest.raises(InvalidRequestError, match="both d20s"):
-        saving_throw(encounter, combat, hyrule, PC, Ability.DEX, 13, SQUEEZING, typed=(15,))
+    with pytest.raises(InvalidRequestError, match="type one d20"):
+        saving_throw(encounter, combat, hyrule, PC, Ability.DEX, 13, SQUEEZING, typed=(15, 9, 4))
     failed = saving_throw(encounter, combat, hyrule, PC, Ability.DEX, 13, SQUEEZING, typed=(15, 9))
     assert (failed.result.natural, failed.result.total, failed.result.success) == (9, 11, False)
     assert "disadvantage: squeezing" in failed.events[0].text
