@@ -29,7 +29,7 @@ from battlemap.ui.drag.drop import (
     resolve_drop,
 )
 from battlemap.ui.drag.plan import DragPlan
-from tests.ui.drag_helpers import fighting, goblin_beside_fighter, room
+from tests.ui.drag_helpers import GOBLIN_BLOCK, fighting, goblin_beside_fighter, room
 
 FIGHTER, GOBLIN = EntityId("c-fighter"), EntityId("c-goblin")
 RULESET = load_registry().get("srd-5e")
@@ -186,3 +186,27 @@ def test_without_attacks_the_outcome_is_ready_at_once() -> None:
     done = resolution(goblin_beside_fighter(), (3, 2))  # still within the Goblin's reach
     assert done.pending is None
     assert done.outcome is not None and isinstance(done.outcome.command, ApplyCombatStep)
+
+
+def test_stat_blocks_by_name_give_the_attack_and_the_movers_resistance() -> None:
+    """The Goblin has no stat block of its own (the library's 'Goblin' by its base name) and
+    the Fighter's party block resists slashing: 8 typed slashing damage becomes 4."""
+    encounter = goblin_beside_fighter()
+    goblin = encounter.creature(GOBLIN).model_copy(update={"statblock": None, "name": "Goblin 2"})
+    fighter_block = StatBlock(
+        name="Fighter", type="humanoid", armor_class=10, hit_points=30,
+        damage_resistances=("slashing",),
+    )  # fmt: skip
+    encounter = encounter.replace_creature(goblin).model_copy(update={"party": (fighter_block,)})
+    plan = DragPlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
+    result = plan.evaluate((), (5, 2), False).result
+    library = {"Goblin": GOBLIN_BLOCK}
+    waiting = DropResolution(
+        encounter, RULESET, plan.index, FIGHTER, result, plan.offset, (5, 2), library
+    )
+    assert waiting.pending is not None and waiting.pending.profile.name == "Scimitar"
+    waiting.answer(Answer(Choice.TAKE, d20=(15,), damage_rolls=(8,)))
+    assert waiting.outcome is not None and isinstance(waiting.outcome.command, ApplyCombatStep)
+    assert waiting.outcome.command.apply(encounter).creature(FIGHTER).hp == 30 - 4
+    without = resolution(encounter, (5, 2))  # no library: an unarmed strike
+    assert without.pending is not None and without.pending.profile.name != "Scimitar"

@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.combat import CombatEvent
-from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
@@ -55,7 +54,7 @@ from battlemap.rules.attacks import (
     make_attack,
     roll_mode,
 )
-from battlemap.rules.damage import DamageRoll, Defenses, defenses_from_text
+from battlemap.rules.damage import DamageRoll, Defenses
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.declarations import DeclarationsBox
@@ -63,6 +62,10 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, CombatDialog, add_outcome_and_close, tone
 from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
+from battlemap.ui.statblocks import (  # re-exported: the creature panel imports them from here
+    find_statblock as find_statblock,
+)
+from battlemap.ui.statblocks import statblock_defenses as statblock_defenses
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.typed_dice import D20Entry, DamageEntry
 
@@ -70,45 +73,6 @@ CUSTOM = "__custom__"
 DEFAULT_DAMAGE_TYPE = "slashing"
 DEFAULT_RANGE = 80
 LONG_RANGE_FACTOR = 4
-NUMBERED = re.compile(r"^(.*\S)\s+\d+$")
-
-
-def find_statblock(
-    creature: Creature, encounter: Encounter, library: dict[str, StatBlock]
-) -> StatBlock | None:
-    """The creature's own stat block, else the one it was made from, by name: the party's,
-    then the library's. Numbered copies ("Goblin 3") match their base name. None when nothing
-    matches.
-    """
-    if creature.statblock is not None:
-        return creature.statblock
-    names = [creature.name]
-    match = NUMBERED.match(creature.name)
-    if match:
-        names.append(match.group(1))
-    for name in names:
-        for block in encounter.party:
-            if block.name == name:
-                return block
-        if name in library:
-            return library[name]
-    return None
-
-
-def statblock_defenses(
-    block: StatBlock | None, ruleset: Ruleset
-) -> tuple[Defenses, tuple[str, ...]]:
-    """A stat block's resistances, immunities and vulnerabilities as the ruleset's damage
-    types (the engine reads texts such as "bludgeoning, piercing, and slashing from
-    nonmagical attacks"), with notes on what it could not judge."""
-    if block is None:
-        return Defenses(), ()
-    return defenses_from_text(
-        ruleset,
-        resistances=block.damage_resistances,
-        immunities=block.damage_immunities,
-        vulnerabilities=block.damage_vulnerabilities,
-    )
 
 
 def _types(text: str) -> tuple[str, ...]:

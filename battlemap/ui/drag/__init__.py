@@ -28,4 +28,11 @@ def window_ruleset(window: MainWindow) -> Ruleset | None:
 def install(window: MainWindow) -> DragFeedback:
     """Hook drag feedback into ``window``'s scene and view."""
     index = window_index(window)
-    return DragFeedback(window.scene, window.view, lambda: window_ruleset(window), index)
+    library = getattr(window, "library_dock", None)
+    return DragFeedback(
+        window.scene,
+        window.view,
+        lambda: window_ruleset(window),
+        index,
+        library_of=lambda: library.monsters if library is not None else {},
+    )

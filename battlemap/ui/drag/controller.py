@@ -22,7 +22,7 @@ import math
 import statistics
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import shiboken6
@@ -36,6 +36,7 @@ from battlemap.model.creature import snap_position
 from battlemap.model.document import Change
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.model.statblock import StatBlock
 from battlemap.rules.loader import RulesetError, RulesetRegistry
 from battlemap.rules.opportunity import OpportunityOffer
 from battlemap.rules.schema import Ruleset
@@ -110,6 +111,8 @@ class DragFeedback(QObject):
     Attributes:
         choose: None (the app): a drop with opportunity attacks waits for the ``prompt``.
             A synchronous chooser instead answers each attack at once (the app rolls).
+        library_of: the stat blocks by name of the creature library (for creatures made
+            from one: their attacks and defenses).
         prompt: the card that asks about each opportunity attack while a drop waits.
         waiting: the drop waiting for answers, or None.
         move_costs_ms: how long each recent mouse move took to evaluate and draw.
@@ -122,6 +125,7 @@ class DragFeedback(QObject):
         ruleset_of: Callable[[], Ruleset | None],
         index: IndexCache,
         choose: Chooser | None = None,
+        library_of: Callable[[], Mapping[str, StatBlock]] = dict,
     ) -> None:
         super().__init__(scene)
         self.scene = scene
@@ -130,6 +134,7 @@ class DragFeedback(QObject):
         self._ruleset_of = ruleset_of
         self.index = index
         self.choose = choose
+        self._library_of = library_of
         self.plan: DragPlan | None = None
         self.waypoints: list[Cell] = []
         self.pins: list[Cell] = []
@@ -208,10 +213,11 @@ class DragFeedback(QObject):
         encounter = self.document.encounter
         end = _snapped(plan.snap_step, pos)
         args = (encounter, ruleset, plan.index, creature_id, evaluated.result, plan.offset, end)
+        library = self._library_of()
         if self.choose is not None:
-            self._finish(resolve_drop(*args, self.choose))
+            self._finish(resolve_drop(*args, self.choose, library))
             return True
-        resolution = DropResolution(*args)
+        resolution = DropResolution(*args, library)
         if resolution.outcome is not None:
             self._finish(resolution.outcome)
             return True

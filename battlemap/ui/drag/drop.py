@@ -14,7 +14,7 @@ the end with a synchronous ``Chooser``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -25,7 +25,7 @@ from battlemap.model.creature import Creature
 from battlemap.model.document import Command, MoveCreature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.model.statblock import AttackKind
+from battlemap.model.statblock import AttackKind, StatBlock
 from battlemap.rules.attack_situation import attack_situation
 from battlemap.rules.attacks import (
     AttackOptions,
@@ -40,6 +40,7 @@ from battlemap.rules.movement import spend_movement
 from battlemap.rules.opportunity import OpportunityOffer, offers_from_move, resolve_opportunity
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.drag.plan import spend_split
+from battlemap.ui.statblocks import find_statblock, statblock_defenses
 
 UNARMED_PROFICIENCY = 2
 """Proficiency assumed for the unarmed strike of a creature with no melee attack listed."""
@@ -108,10 +109,12 @@ class PendingOffer:
     error: str = ""
 
 
-def opportunity_profile(ruleset: Ruleset, creature: Creature) -> AttackProfile:
-    """The attacker's first melee attack from its stat block, else its unarmed strike
-    (+2 proficiency + Strength modifier to hit)."""
-    block = creature.statblock
+def opportunity_profile(
+    ruleset: Ruleset, creature: Creature, block: StatBlock | None = None
+) -> AttackProfile:
+    """The first melee attack of ``block`` (default: the creature's own stat block), else
+    the creature's unarmed strike (+2 proficiency + Strength modifier to hit)."""
+    block = block or creature.statblock
     for attack in block.attacks if block is not None else ():
         if attack.kind in (AttackKind.MELEE, AttackKind.MELEE_OR_RANGED):
             return AttackProfile.from_statblock(attack, ranged=False)
@@ -133,7 +136,9 @@ class DropResolution:
     ``offset`` is the mover's position inside its top-left cell (a Tiny creature's half
     cell); positions in ``move`` are whole top-left cells. ``end`` is where the token was
     dropped (snapped; inside the move's last cell, so a Tiny creature may end on any half
-    cell of it).
+    cell of it). ``library``: stat blocks by name, for creatures made from one
+    (``find_statblock``): the attacker's melee attack and the mover's resistances,
+    vulnerabilities and immunities come from the stat block each one uses.
 
     After construction either ``pending`` is the first attack waiting for an answer, or
     ``outcome`` is set. Each ``answer`` moves on to the next attack or to the outcome; an
@@ -151,8 +156,10 @@ class DropResolution:
         move: MoveResult,
         offset: tuple[float, float],
         end: tuple[float, float],
+        library: Mapping[str, StatBlock] | None = None,
     ) -> None:
         self.encounter = encounter
+        self.library: Mapping[str, StatBlock] = library or {}
         self.ruleset = ruleset
         self.index = index
         self.mover_id = mover_id
@@ -221,6 +228,8 @@ class DropResolution:
             spent_steps = len(move.steps) if upto is None else upto
 
         offers = offers_from_move(encounter, combat, ruleset, mover_id, move)
+        mover_block = find_statblock(encounter.creature(mover_id), encounter, self.library)
+        defenses = statblock_defenses(mover_block, ruleset)[0]
         total = sum(1 for offer in offers if offer.available)
         number = 0
         for offer in offers:
@@ -232,7 +241,8 @@ class DropResolution:
             spend(offer.step_index)
             assert offer.position is not None
             work = _placed(work, mover_id, self.at(offer.position))
-            profile = opportunity_profile(ruleset, attacker)
+            block = find_statblock(attacker, encounter, self.library)
+            profile = opportunity_profile(ruleset, attacker, block)
             situation = attack_situation(
                 self.index, work, state, ruleset, offer.attacker_id, mover_id, profile
             )
@@ -247,7 +257,9 @@ class DropResolution:
                 if answer.choice is Choice.SKIP:
                     applied = resolve_opportunity(work, state, ruleset, offer, take=False)
                     break
-                options = AttackOptions(d20=answer.d20, damage_rolls=answer.damage_rolls)
+                options = AttackOptions(
+                    d20=answer.d20, damage_rolls=answer.damage_rolls, defenses=defenses
+                )
                 try:
                     applied = resolve_opportunity(
                         work, state, ruleset, offer, take=True, profile=profile,
@@ -318,10 +330,11 @@ def resolve_drop(
     offset: tuple[float, float],
     end: tuple[float, float],
     choose: Chooser,
+    library: Mapping[str, StatBlock] | None = None,
 ) -> DropOutcome:
     """A ``DropResolution`` run to its end, asking ``choose`` for each available attack
     (the app rolls taken ones)."""
-    resolution = DropResolution(encounter, ruleset, index, mover_id, move, offset, end)
+    resolution = DropResolution(encounter, ruleset, index, mover_id, move, offset, end, library)
     while (pending := resolution.pending) is not None:
         resolution.answer(Answer(choose(pending.offer, pending.attacker, pending.mover)))
     assert resolution.outcome is not None
