@@ -1,4 +1,6 @@
-"""A scripted two-round combat (srd-5e) driven through the combat docks and attack dialog."""
+"""A scripted two-round combat (srd-5e) driven only through the UI: the combat docks, the
+attack dialog, and token drags with real mouse events (an opportunity attack answered with a
+typed d20 on the map's prompt)."""
 
 from __future__ import annotations
 
@@ -6,12 +8,14 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QApplication, QPushButton
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.style import cell_to_scene
+from tests.ui.drag_helpers import move_through, press_at, release_at
 
 FIGHTER = StatBlock(
     name="Fighter",
@@ -36,7 +40,7 @@ def combat_window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
         Creature(
             id="c-fighter", name="Fighter", side=Side.PARTY, x=2, y=2, hp=20, max_hp=20, ac=16
         ),
-        Creature(id="c-zombie", name="Zombie", side=Side.HOSTILE, x=3, y=2, hp=8, max_hp=8, ac=8),
+        Creature(id="c-zombie", name="Zombie", side=Side.HOSTILE, x=3, y=2, hp=22, max_hp=22, ac=8),
     )
     encounter = Encounter(grid=Grid(width=12, height=10), creatures=creatures, party=(FIGHTER,))
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
@@ -46,7 +50,16 @@ def combat_window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
     window.show()
     qtbot.waitExposed(window)
     window.combat.session.seed_source = lambda: 7
+    window.fit_map()
     return window
+
+
+def drag_token(window: MainWindow, start: tuple[int, int], end: tuple[int, int]) -> None:
+    """Drag the token whose top-left is ``start`` so its top-left lands on ``end`` (cells)."""
+    a, b = (start[0] + 0.5, start[1] + 0.5), (end[0] + 0.5, end[1] + 0.5)
+    press_at(window, a)
+    move_through(window, [a, b])
+    release_at(window, b)
 
 
 def click(qtbot: QtBot, button: QPushButton) -> None:
@@ -102,11 +115,11 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     dialog.damage_spins[0].setValue(9)
     click(qtbot, dialog.apply_button)
     zombie = document.encounter.creature("c-zombie")
-    assert zombie.hp == 4  # 9 slashing halved (rounded down) by resistance
+    assert zombie.hp == 18  # 9 slashing halved (rounded down) by resistance
     assert "9 → 4 (resistance" in dialog.outcome_label.text()
     log_text = "\n".join(ui.log.visible_lines(selected_only=False))
     assert "advantage: none; disadvantage: none -> normal roll" in log_text
-    assert "Zombie takes 4 damage: HP 8 -> 4" in log_text
+    assert "Zombie takes 4 damage: HP 22 -> 18" in log_text
 
     # The action is spent: Dodge is refused and says why.
     dodge = actions.buttons["dodge"]
@@ -117,19 +130,58 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     assert document.encounter.combat.current.creature_id == "c-zombie"
     assert dialog.attacker_id() == "c-zombie"  # the open dialog follows the turn
     assert dialog.target_id() == "c-fighter"  # the nearest foe
-    # Round 1, Zombie: takes Dodge; then every other action is refused with the reason.
+
+    # Round 1, Zombie: walks away from (3, 2) to (5, 2); the Fighter's opportunity attack
+    # waits on the map's prompt and is taken with a d20 and damage typed from the table.
+    steps, before_opportunity = window.undo_stack.count(), document.encounter
+    drag_token(window, (3, 2), (5, 2))
+    prompt = window.drag_feedback.prompt
+    token = window.scene.tokens["c-zombie"]
+    qtbot.waitUntil(lambda: token.pos().x() == cell_to_scene(3))  # waits where it provokes
+    assert prompt.isVisible() and QApplication.activeModalWidget() is None
+    assert prompt.title.text() == (
+        "Fighter can make an opportunity attack as Zombie leaves its reach"
+    )
+    assert "<b>Longsword</b>: +5 to hit · 1d8+3 slashing" in prompt.attack.text()
+    assert "vs <b>AC 8</b>" in prompt.attack.text()
+    qtbot.keyClick(prompt.take_button, Qt.Key.Key_1)  # typing goes to the d20 box
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_4)
+    assert prompt.d20.faces() == (14,)
+    damage = prompt.damage.spins[0]
+    damage.setFocus()
+    damage.selectAll()
+    qtbot.keyClicks(damage, "8")
+    qtbot.keyClick(damage, Qt.Key.Key_Return)
+    assert not prompt.isVisible()
+    zombie = document.encounter.creature("c-zombie")
+    assert (zombie.x, zombie.y, zombie.hp) == (5, 2, 10)
+    assert document.encounter.combat.combatant("c-fighter").reaction_used
+    assert document.encounter.combat.combatant("c-zombie").turn.movement_used == 10
+    assert window.undo_stack.count() == steps + 1  # the move and the attack: one step
+    assert "Fighter's opportunity attack hits (14+5 = 19 vs AC 8): 8 damage" in (
+        window.statusBar().currentMessage()
+    )
+    log_text = "\n".join(ui.log.visible_lines(selected_only=False))
+    assert "Fighter attacks Zombie with Longsword: 14+5 = 19 vs AC 8: hit" in log_text
+    assert "Zombie takes 8 damage: HP 18 -> 10" in log_text
+
+    # Then takes Dodge; every other action is refused with the reason.
     click(qtbot, actions.buttons["dodge"])
     assert document.encounter.combat.combatant("c-zombie").dodging
     dash = actions.buttons["dash"]
     assert not dash.isEnabled()
     assert dash.toolTip() == "Not available: Zombie has already used its action this turn"
 
-    before_last_three = document.encounter
     qtbot.keyClick(window.view, Qt.Key.Key_N)  # next turn: round 2
     assert document.encounter.combat.round == 2
     assert initiative.heading.text() == "Round 2 · Fighter's turn"
+    before_last_three = document.encounter
 
-    # Round 2, Fighter: the Zombie dodges (disadvantage, two typed d20) and drops to 0.
+    # Round 2, Fighter: steps up to the Zombie (no attack: it walks into reach) ...
+    drag_token(window, (2, 2), (4, 2))
+    fighter = document.encounter.creature("c-fighter")
+    assert (fighter.x, fighter.y) == (4, 2) and not prompt.isVisible()
+    # ... the Zombie dodges (disadvantage, two typed d20) and drops to 0.
     window.combat.open_attack()
     assert "disadvantage: target is Dodging" in dialog.situation.text()
     assert dialog.d20[1].isVisible()
@@ -139,7 +191,6 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     assert "d20 [19, 11] → 11+5" in dialog.outcome_label.text()
     dialog.damage_spins[0].setValue(10)
     assert dialog.resist.text() == ""  # the target's defenses come from its stat block (none)
-    dialog.resist.setText("slashing")
     click(qtbot, dialog.apply_button)
     assert document.encounter.creature("c-zombie").hp == 0
     assert document.encounter.combat.combatant("c-zombie").death.dead  # monsters die at 0
@@ -150,16 +201,25 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     click(qtbot, actions.end_button)
     assert document.encounter.combat.current.creature_id == "c-zombie"
 
-    # Undo the last three steps: exactly the state before them.
+    # Undo the last three steps (end turn, attack, move): exactly the state before them.
     for _ in range(3):
         window.undo_stack.undo()
     assert document.encounter == before_last_three
-    assert initiative.heading.text() == "Round 1 · Zombie's turn"
-    assert not actions.buttons["dash"].isEnabled()
+    assert initiative.heading.text() == "Round 2 · Fighter's turn"
+    assert window.scene.tokens["c-fighter"].pos().x() == cell_to_scene(2)
+    assert document.encounter.creature("c-zombie").hp == 10
+    assert actions.buttons["dash"].isEnabled()
 
     # The players' window shows the round, whose turn it is and the order.
     facts = window.players.combat(document.encounter)  # type: ignore[misc]
-    assert facts is not None and facts.round == 1 and facts.acting == "c-zombie"
+    assert facts is not None and facts.round == 2 and facts.acting == "c-fighter"
     turn = window.players.last_view.turn
-    assert turn is not None and turn.round == 1
-    assert (turn.acting_label, turn.order) == ("Zombie", ("Fighter", "Zombie"))
+    assert turn is not None and turn.round == 2
+    assert (turn.acting_label, turn.order) == ("Fighter", ("Fighter", "Zombie"))
+
+    # Three more (next turn, Dodge, the Zombie's move): the move with its opportunity attack
+    # was one step; the Zombie is back in reach with its 18 HP and the reaction is unspent.
+    for _ in range(3):
+        window.undo_stack.undo()
+    assert document.encounter == before_opportunity
+    assert window.scene.tokens["c-zombie"].pos().x() == cell_to_scene(3)
