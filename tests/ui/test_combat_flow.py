@@ -163,6 +163,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     )
     log_text = "\n".join(ui.log.visible_lines(selected_only=False))
     assert "Fighter attacks Zombie with Longsword: 14+5 = 19 vs AC 8: hit" in log_text
+    assert "Longsword: advantage: none; disadvantage: none -> normal roll; AC 8" in log_text
     assert "Zombie takes 8 damage: HP 18 -> 10" in log_text
 
     # Then takes Dodge; every other action is refused with the reason.

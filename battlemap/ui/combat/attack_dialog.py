@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.model.combat import CombatEvent
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
@@ -57,6 +56,7 @@ from battlemap.rules.attacks import (
 from battlemap.rules.damage import DamageRoll, Defenses
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
+from battlemap.ui.attack_log import log_attack_reasons
 from battlemap.ui.combat.declarations import DeclarationsBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, CombatDialog, add_outcome_and_close, tone
@@ -568,27 +568,9 @@ class AttackDialog(CombatDialog):
 
 def _with_reasons(applied: Applied[AttackResult]) -> Applied[AttackResult]:
     """Add the roll mode with every reason and the AC parts to the combat log."""
-    result, combat = applied.result, applied.combat
-    if combat is None:
+    if applied.combat is None:
         return applied
-    report = result.roll_mode
-    adv = "; ".join(report.advantages) or "none"
-    dis = "; ".join(report.disadvantages) or "none"
-    text = (
-        f"{result.profile.name}: advantage: {adv}; disadvantage: {dis} -> {report.mode.value} roll;"
-        f" AC {result.armor_class.value} ({', '.join(result.armor_class.parts)});"
-        f" {'; '.join(result.reasons)}"
-    )
-    if result.notes:
-        text += f"; {'; '.join(result.notes)}"
-    event = CombatEvent(
-        round=combat.round, kind="attack-reasons", creature_id=result.attacker_id, text=text[:2000]
-    )
-    log = list(combat.log)
-    # Put the reasons right after the attack line, before its damage lines.
-    index = max((i for i, e in enumerate(log) if e.kind == "attack"), default=len(log) - 1) + 1
-    log.insert(index, event)
-    return replace(applied, combat=combat.model_copy(update={"log": tuple(log)}))
+    return replace(applied, combat=log_attack_reasons(applied.combat, applied.result))
 
 
 def _mode_lines(report: RollModeReport) -> list[str]:

@@ -39,6 +39,7 @@ from battlemap.rules.errors import CombatError, InvalidRequestError
 from battlemap.rules.movement import spend_movement
 from battlemap.rules.opportunity import OpportunityOffer, offers_from_move, resolve_opportunity
 from battlemap.rules.schema import Ruleset
+from battlemap.ui.attack_log import log_attack_reasons
 from battlemap.ui.drag.plan import spend_split
 from battlemap.ui.statblocks import find_statblock, statblock_defenses
 
@@ -275,6 +276,8 @@ class DropResolution:
                     )  # fmt: skip
             work, state = applied.encounter, applied.combat or state
             result = applied.result
+            if result.attack is not None:
+                state = log_attack_reasons(state, result.attack)  # as the attack dialog logs
             notes.append(attack_note(attacker.name, name, result.attack))
             if not result.move_continues:
                 notes.append(f"{name} stops: {result.reason}")
