@@ -9,7 +9,8 @@ of the attacks. Using what is spent raises ``IllegalActionError`` with the reaso
 
 What the turn engine resolves itself: Dash, Disengage, Dodge, Help, Hide, Ready, Search, Use an
 Object and readied releases. Entries with ``resolved_by: attacks`` (Attack, Grapple, Target
-Strike...) only spend the economy here; the attack engine resolves them.
+Strike...) only spend the economy here; the attack engine resolves them. A controlled mount
+(``mounts.control_mount``) takes only its ruleset's controlled-mount actions.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from battlemap.rules.combat_ops import (
 from battlemap.rules.conditions import denial, reactions_left, with_reaction_spent
 from battlemap.rules.enums import ActionCost, ActionKind, EconomyPart
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.mounts import controlled_action_refusal
 from battlemap.rules.movement import effective_speed
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.rules.turns import disengage_expiry
@@ -144,6 +146,9 @@ def take_action(
             raise InvalidRequestError(f"'{readied_action}' is not an action that can be readied")
     if action.kind is ActionKind.READIED_RELEASE:
         require(combatant.readied is not None, f"{name} has nothing readied")
+    if action.cost in (ActionCost.ACTION, ActionCost.ATTACK) and not as_bonus_action:
+        refusal = controlled_action_refusal(ruleset, encounter, state, creature_id, action_id)
+        require(refusal is None, refusal or "")
     spell_rule = ruleset.economy.bonus_action_spell_limits_action_to_cantrip
     bonus_cast = as_bonus_action or action.cost is ActionCost.BONUS_ACTION
     if action.kind is ActionKind.CAST_SPELL and spell_rule:

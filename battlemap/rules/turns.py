@@ -278,7 +278,8 @@ def remove_combatant(
     creature_id: EntityId,
     hooks: Sequence[TurnHook] = (),
 ) -> Outcome:
-    """A creature leaves the combat. If it was its turn, the next creature's turn starts.
+    """A creature leaves the combat. If it was its turn, the next creature's turn starts. A
+    mount it controlled becomes independent.
 
     Raises:
         InvalidRequestError: it isn't in the combat.
@@ -294,7 +295,11 @@ def remove_combatant(
         if s.creature_id == creature_id and i < state.turn_index
     )
     index = state.turn_index - before
-    combatants = tuple(c for c in state.combatants if c.creature_id != creature_id)
+    combatants = tuple(
+        c.model_copy(update={"controlled_by": None}) if c.controlled_by == creature_id else c
+        for c in state.combatants
+        if c.creature_id != creature_id
+    )
     new_round = state.started and index >= len(order)
     log = Log(
         state.model_copy(

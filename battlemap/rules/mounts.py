@@ -1,0 +1,158 @@
+"""Controlled mounts share their rider's initiative (legends-of-hyrule "Controlling a Mount").
+
+"The initiative of a controlled mount changes to match yours when you mount it. It moves as you
+direct it, and it has only three action options: Dash, Disengage, and Dodge. A controlled mount
+can move and act even on the turn that you mount it." "An independent mount retains its place
+in the initiative order."
+
+``control_mount`` gives the mount the rider's initiative (and tie-break and initiative group)
+and puts its turn right after the rider's, where re-sorting keeps it; while
+``Combatant.controlled_by`` names the rider, ``economy.take_action`` allows it only the
+ruleset's ``movement.mounting.controlled_mount_actions``. ``release_mount`` (dismounting, or
+the mount turning independent) lifts the limit; the mount keeps its new place, since the rules
+don't move it back. Paying the movement to mount is ``movement.mount_or_dismount``.
+
+A mount that already took its turn this round and is moved after a rider still to act would
+act twice in that round: the log says so and the DM decides (the rules are silent).
+"""
+
+from __future__ import annotations
+
+from battlemap.model.combat import CombatState, TurnSlot
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.combat_ops import Log, Outcome, combatant_of, creature_of, name_of, require
+from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.schema import MountRules, Ruleset
+
+
+def _mount_rules(ruleset: Ruleset) -> MountRules:
+    rules = ruleset.movement.mounting
+    if rules is None:
+        raise InvalidRequestError(f"{ruleset.name} has no mounted combat rules")
+    if not rules.controlled_vs_independent:
+        raise InvalidRequestError(f"{ruleset.name} has no controlled mounts")
+    return rules
+
+
+def control_mount(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    rider_id: EntityId,
+    mount_id: EntityId,
+) -> Outcome:
+    """The rider takes control of the mount: the mount acts on the rider's initiative, right
+    after the rider, with only the controlled-mount actions.
+
+    Raises:
+        InvalidRequestError: no controlled mounts in the ruleset, either creature not fighting,
+            the same creature twice.
+        IllegalActionError: the mount isn't at least one size larger than the rider, is
+            controlled by someone else, or the rider is itself a controlled mount.
+    """
+    rules = _mount_rules(ruleset)
+    if rider_id == mount_id:
+        raise InvalidRequestError("a creature can't ride itself")
+    rider = combatant_of(state, rider_id)
+    mount = combatant_of(state, mount_id)
+    rider_name, mount_name = name_of(encounter, rider_id), name_of(encounter, mount_id)
+    rider_size = creature_of(encounter, rider_id).size
+    mount_size = creature_of(encounter, mount_id).size
+    require(
+        mount_size.rank >= rider_size.rank + 1,
+        f"{mount_name} ({mount_size.value}) must be at least one size larger than"
+        f" {rider_name} ({rider_size.value}) to be ridden",
+    )
+    other = mount.controlled_by
+    if other is not None and other != rider_id:
+        raise IllegalActionError(
+            f"{mount_name} is already controlled by {name_of(encounter, other)}"
+        )
+    require(rider.controlled_by is None, f"{rider_name} is a controlled mount itself")
+    log = Log(state)
+    if mount.acted_this_round and not rider.acted_this_round and state.started:
+        log.add(
+            "mount",
+            f"{mount_name} has already acted this round and now follows {rider_name}: the DM"
+            " decides whether it acts again this round",
+            mount_id,
+        )
+    controlled = mount.model_copy(
+        update={
+            "controlled_by": rider_id,
+            "initiative": rider.initiative,
+            "initiative_tiebreak": rider.initiative_tiebreak,
+            "group": rider.group,
+        }
+    )
+    log.update(_after_rider(log.state, rider_id, mount_id))
+    log.put(controlled)
+    actions = ", ".join(
+        ruleset.actions[a].name if a in ruleset.actions else a
+        for a in rules.controlled_mount_actions
+    )
+    log.add(
+        "mount",
+        f"{rider_name} controls {mount_name}: it acts on {rider_name}'s initiative"
+        f" ({rider.initiative}), right after, and can only {actions}",
+        mount_id,
+    )
+    return log.commit()
+
+
+def _after_rider(state: CombatState, rider_id: EntityId, mount_id: EntityId) -> CombatState:
+    """``state`` with the mount's regular turn and its combatant entry right after the rider's,
+    the current turn kept (re-sorting by initiative then keeps them together)."""
+    current = state.current
+    slots = [s for s in state.order if not (s.creature_id == mount_id and not s.extra)]
+    at = next(i for i, s in enumerate(slots) if s.creature_id == rider_id and not s.extra)
+    slots.insert(at + 1, TurnSlot(creature_id=mount_id))
+    index = state.turn_index
+    if current is not None:
+        index = next(i for i, s in enumerate(slots) if s == current)
+    combatants = [c for c in state.combatants if c.creature_id != mount_id]
+    spot = next(i for i, c in enumerate(combatants) if c.creature_id == rider_id)
+    combatants.insert(spot + 1, state.combatant(mount_id))
+    return state.model_copy(
+        update={"order": tuple(slots), "turn_index": index, "combatants": tuple(combatants)}
+    )
+
+
+def release_mount(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, mount_id: EntityId
+) -> Outcome:
+    """The mount is no longer controlled (the rider dismounted or it acts independently): all
+    its actions come back; it keeps its place in the order.
+
+    Raises:
+        InvalidRequestError: not fighting; IllegalActionError: not a controlled mount.
+    """
+    mount = combatant_of(state, mount_id)
+    name = name_of(encounter, mount_id)
+    require(mount.controlled_by is not None, f"{name} is not a controlled mount")
+    log = Log(state)
+    log.put(mount.model_copy(update={"controlled_by": None}))
+    log.add("mount", f"{name} is no longer controlled: it acts as it wishes", mount_id)
+    return log.commit()
+
+
+def controlled_action_refusal(
+    ruleset: Ruleset,
+    encounter: Encounter,
+    state: CombatState,
+    creature_id: EntityId,
+    action_id: str,
+) -> str | None:
+    """Why a controlled mount can't take ``action_id`` (None: it can, or it isn't controlled)."""
+    combatant = combatant_of(state, creature_id)
+    rules = ruleset.movement.mounting
+    if combatant.controlled_by is None or rules is None:
+        return None
+    if action_id in rules.controlled_mount_actions:
+        return None
+    allowed = ", ".join(rules.controlled_mount_actions)
+    return (
+        f"{name_of(encounter, creature_id)} is controlled by"
+        f" {name_of(encounter, combatant.controlled_by)}: it can only take {allowed}"
+    )
