@@ -22,6 +22,7 @@ from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.undo import push
 from tests.ui.drag_helpers import (
+    fighting,
     goblin_beside_fighter,
     move_through,
     open_window,
@@ -162,3 +163,53 @@ def test_opening_another_encounter_while_waiting(qtbot: QtBot, window: MainWindo
     assert window.document.encounter is fresh and window.undo_stack.count() == 0
     qtbot.mouseClick(window.drag_feedback.prompt.take_button, Qt.MouseButton.LeftButton)
     assert window.document.encounter is fresh  # a late click does nothing
+
+
+def test_dragging_the_waiting_token_is_a_new_move_from_its_start(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    drag_past_the_goblin(qtbot, window)
+    press_at(window, (4.5, 2.5))  # the token waiting at the attack's square
+    move_through(window, [(4.5, 2.5), (2.5, 3.5)])
+    assert not window.drag_feedback.prompt.isVisible()
+    plan = window.drag_feedback.plan
+    assert plan is not None and plan.start == (2, 2)  # measured from where the model has it
+    release_at(window, (2.5, 3.5))  # (2, 3): still beside the Goblin, nothing provoked
+    assert fighter(window) == (2, 3, 30) and window.undo_stack.count() == 1
+    assert not window.drag_feedback.prompt.isVisible()
+
+
+def test_two_attacks_are_asked_in_turn(qtbot: QtBot, tmp_path: Path) -> None:
+    """An Orc at (3, 1) too: both attack as the Fighter steps from (4, 2) to (5, 2)."""
+    encounter = goblin_beside_fighter().model_copy(update={"combat": None})
+    orc = encounter.creature(GOBLIN).model_copy(
+        update={"id": EntityId("c-orc"), "name": "Orc", "x": 3, "y": 1}
+    )
+    encounter = encounter.model_copy(update={"creatures": (*encounter.creatures, orc)})
+    window = open_window(
+        qtbot, tmp_path, encounter.model_copy(update={"combat": fighting(encounter)})
+    )
+    drag_past_the_goblin(qtbot, window)
+    prompt = window.drag_feedback.prompt
+    first = prompt.pending
+    assert first is not None and (first.number, first.total) == (1, 2)
+    assert "Attack 1 of 2" in prompt.attack.text() and not prompt.done.isVisible()
+    marks = [i for i in window.drag_feedback._waiting_items.items if isinstance(i, Marker)]
+    assert len(marks) == 2
+    qtbot.mouseClick(prompt.skip_button, Qt.MouseButton.LeftButton)
+    second = prompt.pending
+    assert second is not None and (second.number, second.total) == (2, 2)
+    assert {first.attacker, second.attacker} == {"Goblin", "Orc"}
+    assert prompt.isVisible() and "Attack 2 of 2" in prompt.attack.text()
+    assert prompt.done.text() == f"{first.attacker} lets Fighter go"
+    assert prompt.d20.faces() is None and window.undo_stack.count() == 0
+    assert window.scene.tokens[FIGHTER].pos().x() == cell_to_scene(4)  # still waiting there
+    qtbot.keyClick(prompt.take_button, Qt.Key.Key_1)  # a natural 1 typed: a miss
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    assert not prompt.isVisible() and window.undo_stack.count() == 1
+    combat = window.document.encounter.combat
+    assert combat is not None
+    reacted = {c.creature_id for c in combat.combatants if c.reaction_used}
+    assert reacted == {EntityId("c-orc") if second.attacker == "Orc" else GOBLIN}
+    assert f"{second.attacker}'s opportunity attack misses (1+4" in status(window)
+    assert fighter(window) == (5, 2, 30)
