@@ -201,7 +201,7 @@ def test_two_attacks_are_asked_in_turn(qtbot: QtBot, tmp_path: Path) -> None:
     assert second is not None and (second.number, second.total) == (2, 2)
     assert {first.attacker, second.attacker} == {"Goblin", "Orc"}
     assert prompt.isVisible() and "Attack 2 of 2" in prompt.attack.text()
-    assert prompt.done.text() == f"{first.attacker} lets Fighter go"
+    assert prompt.done.text() == f"So far: {first.attacker} lets Fighter go"
     assert prompt.d20.faces() is None and window.undo_stack.count() == 0
     assert window.scene.tokens[FIGHTER].pos().x() == cell_to_scene(4)  # still waiting there
     qtbot.keyClick(prompt.take_button, Qt.Key.Key_1)  # a natural 1 typed: a miss

@@ -47,7 +47,7 @@ BUTTON_HEIGHT_PX = 52
 """Tall enough for a finger on a touch screen laid on the table."""
 
 STYLE = """
-#opportunity-prompt { background: rgba(22, 24, 28, 240); border: 2px solid #ff6d00;
+#opportunity-prompt { background: rgb(22, 24, 28); border: 2px solid #ff6d00;
     border-radius: 10px; }
 #opportunity-prompt QLabel { color: #ffffff; font-size: 16px; background: transparent; }
 #opportunity-prompt QLabel#prompt-title { font-size: 21px; font-weight: bold; }
@@ -140,7 +140,7 @@ class OpportunityPrompt(QFrame):
             f"{pending.attacker} can make an opportunity attack as {pending.mover} leaves its reach"
         )
         self.attack.setText(attack_text(pending))
-        self.done.setText("; ".join(pending.done))
+        self.done.setText("So far: " + "; ".join(pending.done))
         self.done.setVisible(bool(pending.done))
         self.error.setText(pending.error)
         self.error.setVisible(bool(pending.error))
