@@ -9,10 +9,12 @@ Costs (SRD "Movement and Position", Legends of Hyrule "Squeezing into a Smaller 
 
 * each step costs one cell of feet; a diagonal per the diagonal rule (``5-10-5``: every second
   diagonal of the whole move costs double; the search keeps that parity in its state);
-* entering difficult terrain or another creature's space, crawling while prone, squeezing, and
-  entering water without a swim speed each add the step's base cost again (difficult terrain
-  and a creature's space together still add it once: "even if multiple things in a space count
-  as difficult terrain"); so crawling through difficult terrain costs 3 ft per foot;
+* entering difficult terrain or another creature's space adds ``MovementCosts.difficult_extra``
+  times the step's base cost (SRD: 1, "every foot of movement in difficult terrain costs 1
+  extra foot"; a creature's space counts only with ``creature_space_is_difficult``); both
+  together still add it once ("even if multiple things in a space count as difficult
+  terrain"); crawling while prone, squeezing, and entering water without a swim speed each
+  add the base cost again; so crawling through difficult terrain costs 3 ft per foot;
   a flying mover ignores difficult terrain and water, not creatures;
 * a step is blocked when the segment between the two squares' centres touches or crosses a
   movement-blocking wall (walls, closed doors, windows) or obstacle: no slipping diagonally
@@ -20,7 +22,8 @@ Costs (SRD "Movement and Position", Legends of Hyrule "Squeezing into a Smaller 
   and room where it lands (no impassable cell, no wall inside it), or else squeezes: it may pass
   where a space one size smaller fits, at double cost;
 * the mover may pass through a non-hostile creature's space, through a hostile one only if that
-  creature is at least two sizes larger or smaller, and may never end in another creature's
+  creature is at least ``MovementCosts.hostile_pass_size_difference`` sizes larger or smaller
+  (SRD: two), and may never end in another creature's
   space (spaces that only touch are fine; Tiny creatures may share a square if their spaces do
   not overlap).
 """
@@ -55,9 +58,11 @@ class StepReason(StrEnum):
     DIAGONAL_DOUBLE = "diagonal-double"
     """5-10-5: this is an even-numbered diagonal of the move, so its base cost is doubled."""
     DIFFICULT_TERRAIN = "difficult-terrain"
-    """The space entered lies (partly) in difficult terrain: +1 base cost."""
+    """The space entered lies (partly) in difficult terrain: + ``difficult_extra`` base costs
+    (listed only when that is above 0)."""
     CREATURE_SPACE = "creature-space"
-    """The space entered overlaps another creature's: difficult terrain, +1 base cost."""
+    """The space entered overlaps another creature's, which counts as difficult terrain
+    (listed only when the ruleset says so and difficult terrain costs extra)."""
     WATER = "water"
     """Water without a swim speed: +1 base cost."""
     PRONE_CRAWL = "prone-crawl"
@@ -77,7 +82,8 @@ class IllegalReason(StrEnum):
     OFF_MAP = "off-map"
     """A step leaves the map."""
     HOSTILE_SPACE = "hostile-space"
-    """A step enters a hostile creature's space less than two sizes apart."""
+    """A step enters the space of a hostile creature closer in size than
+    ``MovementCosts.hostile_pass_size_difference`` (SRD: less than two sizes apart)."""
     ENDS_IN_CREATURE = "ends-in-creature"
     """The move ends in another creature's space."""
     TOO_FAR = "too-far"
@@ -87,14 +93,57 @@ class IllegalReason(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class MovementCosts:
+    """The ruleset's movement numbers, as plain values (the geometry never reads a ruleset;
+    ``battlemap.rules.movement.movement_costs`` makes one from the ruleset's ``movement``).
+
+    The defaults are the SRD's ("Difficult Terrain", "Moving Around Other Creatures").
+
+    Attributes:
+        difficult_extra: extra feet per foot moved into difficult terrain (a step into it costs
+            ``1 + difficult_extra`` base costs); 0 makes difficult terrain cost nothing extra.
+        creature_space_is_difficult: another creature's space counts as difficult terrain.
+        hostile_pass_size_difference: a hostile creature's space may be passed through only
+            when the sizes differ by at least this many steps (0: always).
+
+    Raises:
+        ValueError: for a negative number.
+    """
+
+    difficult_extra: int = 1
+    creature_space_is_difficult: bool = True
+    hostile_pass_size_difference: int = 2
+
+    def __post_init__(self) -> None:
+        if self.difficult_extra < 0 or self.hostile_pass_size_difference < 0:
+            raise ValueError(f"movement costs can't be negative: {self}")
+
+
+SRD_COSTS = MovementCosts()
+"""The SRD's movement numbers: what queries use when given none."""
+
+
+@dataclass(frozen=True, slots=True)
 class StepCost:
-    """One step of a move: where from and to (top-left cells), its cost and why."""
+    """One step of a move: where from and to (top-left cells), its cost and why.
+
+    ``terrain_feet`` is the part of ``cost_feet`` the ground entered added: difficult terrain
+    and another creature's space (once for both) and water without a swim speed; the steps
+    with any of ``TERRAIN_REASONS`` and only those have it above 0.
+    """
 
     start: Cell
     end: Cell
     cost_feet: float
     base_feet: float
     reasons: tuple[StepReason, ...] = ()
+    terrain_feet: float = 0.0
+
+
+TERRAIN_REASONS = frozenset(
+    {StepReason.DIFFICULT_TERRAIN, StepReason.CREATURE_SPACE, StepReason.WATER}
+)
+"""Step reasons that mean "the ground entered costs extra" (marked along a dragged path)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +253,7 @@ class MoveContext:
     about its own cells only, through ``cells_of``.
 
     Args:
+        costs: the ruleset's movement numbers (SRD by default).
         near: when given (inclusive cell range ``x0, y0, x1, y1`` of top-left cells), only the
             creatures whose squares meet the mover's space at some position in that range are
             kept; queries about positions outside it would miss creatures. ``path_cost`` passes
@@ -218,10 +268,12 @@ class MoveContext:
         rule: DiagonalRule,
         *,
         near: tuple[int, int, int, int] | None = None,
+        costs: MovementCosts = SRD_COSTS,
     ) -> None:
         self.index = index
         self.mover = mover
         self.rule = rule
+        self.costs = costs
         self.k = footprint_cells(mover)
         self.k_small = _squeeze_cells(mover)
         self.offset = (mover.x - math.floor(mover.x), mover.y - math.floor(mover.y))
@@ -297,9 +349,12 @@ class MoveContext:
         return self._creature_grids
 
     def _blocks_passage(self, other: Body) -> bool:
-        """SRD: through a hostile creature's space only if it is 2+ sizes larger or smaller."""
+        """SRD: through a hostile creature's space only if it is 2+ sizes larger or smaller
+        (``costs.hostile_pass_size_difference``)."""
         return (
-            other.is_hostile_to(self.mover) and abs(_RANK[other.size] - _RANK[self.mover.size]) < 2
+            other.is_hostile_to(self.mover)
+            and abs(_RANK[other.size] - _RANK[self.mover.size])
+            < self.costs.hostile_pass_size_difference
         )
 
     def start_cell(self) -> Cell:
@@ -395,21 +450,24 @@ class MoveContext:
         reasons: list[StepReason] = []
         if doubled:
             reasons.append(StepReason.DIAGONAL_DOUBLE)
-        if self.difficult[ny, nx]:
+        difficult_extra = self.costs.difficult_extra
+        if difficult_extra and self.difficult[ny, nx]:
             reasons.append(StepReason.DIFFICULT_TERRAIN)
-        if entered:
+        if difficult_extra and entered and self.costs.creature_space_is_difficult:
             reasons.append(StepReason.CREATURE_SPACE)
-        extra = int(StepReason.DIFFICULT_TERRAIN in reasons or StepReason.CREATURE_SPACE in reasons)
+        difficult = StepReason.DIFFICULT_TERRAIN in reasons or StepReason.CREATURE_SPACE in reasons
+        extra = difficult_extra if difficult else 0
         if self.water[ny, nx]:
             reasons.append(StepReason.WATER)
             extra += 1
+        terrain_feet = base * extra
         if self.mover.prone:
             reasons.append(StepReason.PRONE_CRAWL)
             extra += 1
         if not self.room[ny, nx]:
             reasons.append(StepReason.SQUEEZE)
             extra += 1
-        cost = StepCost(cell, (nx, ny), base * (1 + extra), base, tuple(reasons))
+        cost = StepCost(cell, (nx, ny), base * (1 + extra), base, tuple(reasons), terrain_feet)
         return cost, None, new_parity, new_cores
 
     def _lands_impassable(self, nx: int, ny: int) -> bool:
@@ -472,12 +530,15 @@ def path_cost(
     others: Sequence[Body],
     rule: DiagonalRule,
     movement_left: float,
+    *,
+    costs: MovementCosts = SRD_COSTS,
 ) -> MoveResult:
     """Cost and legality of moving ``mover`` along ``waypoints`` (rule 5).
 
     Walks the steps in order and stops at the first one that cannot be taken (wall, off map,
     impassable, hostile space). A walked path is still illegal when it costs more than
     ``movement_left`` or ends in another creature's space. An empty path is legal and free.
+    ``costs`` are the ruleset's movement numbers (SRD by default).
 
     Raises:
         OffMapError: when the mover does not start wholly on the map.
@@ -487,7 +548,8 @@ def path_cost(
     cells = expand_waypoints((math.floor(mover.x), math.floor(mover.y)), waypoints)
     xs = [x for x, _ in cells]
     ys = [y for _, y in cells]
-    ctx = MoveContext(index, mover, others, rule, near=(min(xs), min(ys), max(xs), max(ys)))
+    near = (min(xs), min(ys), max(xs), max(ys))
+    ctx = MoveContext(index, mover, others, rule, near=near, costs=costs)
     return walk(ctx, cells, movement_left)
 
 

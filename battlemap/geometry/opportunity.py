@@ -26,6 +26,8 @@ from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import Cell, DiagonalRule, Space, grid_steps_to_feet
 from battlemap.geometry.movement import (
     LARGEST_SPACE_FEET,
+    SRD_COSTS,
+    MovementCosts,
     MoveResult,
     OpportunityAttack,
     body_cells,
@@ -166,16 +168,19 @@ def move_with_opportunity_attacks(
     rule: DiagonalRule,
     movement_left: float,
     how: HowMoved = HowMoved.OWN_MOVEMENT,
+    *,
+    costs: MovementCosts = SRD_COSTS,
 ) -> MoveResult:
     """The drag update: ``path_cost`` plus the opportunity attacks along the walked steps.
 
     Opportunity attacks are listed for the steps actually walked (up to a blocked step).
+    ``costs`` are the ruleset's movement numbers (SRD by default).
 
     Raises:
         OffMapError: when the mover does not start wholly on the map.
         InvalidPathError: for a non-finite waypoint.
     """
-    result = path_cost(index, mover, waypoints, others, rule, movement_left)
+    result = path_cost(index, mover, waypoints, others, rule, movement_left, costs=costs)
     walked = [(math.floor(mover.x), math.floor(mover.y)), *result.cells]
     attacks = opportunity_attacks(index, mover, walked, others, rule, how)
     return replace(result, opportunity_attacks=attacks)

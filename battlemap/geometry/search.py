@@ -21,8 +21,10 @@ from battlemap.geometry.map_index import DIRECTIONS, MapIndex, shift_grid
 from battlemap.geometry.metrics import Cell, DiagonalRule
 from battlemap.geometry.movement import (
     FULL,
+    SRD_COSTS,
     IllegalReason,
     MoveContext,
+    MovementCosts,
     MoveResult,
     check_on_map,
     walk,
@@ -61,7 +63,11 @@ class _Graph:
         ys = slice(window.y0, window.y0 + window.h)
         xs = slice(window.x0, window.x0 + window.w)
         shape = (ctx.index.height, ctx.index.width)
-        extra_dest = (ctx.difficult | ctx.creature_space).astype(np.int64)
+        costs = ctx.costs
+        difficult = ctx.difficult
+        if costs.creature_space_is_difficult:
+            difficult = difficult | ctx.creature_space
+        extra_dest = difficult.astype(np.int64) * costs.difficult_extra
         extra_dest += ctx.water
         extra_dest += int(ctx.mover.prone)
         extra_dest += ~ctx.room
@@ -240,15 +246,17 @@ def reachable_area(
     others: Sequence[Body],
     rule: DiagonalRule,
     movement_left: float,
+    *,
+    costs: MovementCosts = SRD_COSTS,
 ) -> ReachableArea:
     """Every cell ``mover`` can reach and end in with ``movement_left`` feet (rule 6).
 
-    The start cell is included at cost 0.
+    The start cell is included at cost 0. ``costs`` are the ruleset's movement numbers.
 
     Raises:
         OffMapError: when the mover does not start wholly on the map.
     """
-    ctx = MoveContext(index, mover, others, rule)
+    ctx = MoveContext(index, mover, others, rule, costs=costs)
     check_on_map(ctx)
     radius = max(0, int(movement_left // mover.cell_feet) + 1)
     window = _window_for(ctx, radius)
@@ -257,17 +265,17 @@ def reachable_area(
     best, parent, _ = _run(
         graph, start, ctx.start_cores(ctx.start_cell()), movement_left, None, None
     )
-    costs: dict[Cell, float] = {}
+    cell_costs: dict[Cell, float] = {}
     states: dict[Cell, State] = {}
     passable: set[Cell] = set()
     for (i, parity, core), cost in best.items():
         cell = window.cell(i)
         passable.add(cell)
-        cheaper = cell not in costs or cost < costs[cell]
+        cheaper = cell not in cell_costs or cost < cell_costs[cell]
         if cheaper and (i == start or graph.can_end(i)):
-            costs[cell] = cost
+            cell_costs[cell] = cost
             states[cell] = (i, parity, core)
-    return ReachableArea(costs, frozenset(passable), parent, states, window)
+    return ReachableArea(cell_costs, frozenset(passable), parent, states, window)
 
 
 def cheapest_path(
@@ -277,18 +285,21 @@ def cheapest_path(
     others: Sequence[Body],
     rule: DiagonalRule,
     movement_left: float = math.inf,
+    *,
+    costs: MovementCosts = SRD_COSTS,
 ) -> MoveResult:
     """The cheapest legal move of ``mover`` to ``destination`` (top-left cell), by A*.
 
     The result is the found path walked with ``path_cost``'s rules, so its cost and steps are
     exact. When the destination cannot be ended in, or no path exists, the result is illegal
     with ``ENDS_IN_CREATURE`` or ``NO_PATH`` and no steps. ``movement_left`` only sets
-    ``remaining_feet`` and legality; the search itself is not limited by it.
+    ``remaining_feet`` and legality; the search itself is not limited by it. ``costs`` are
+    the ruleset's movement numbers.
 
     Raises:
         OffMapError: when the mover does not start wholly on the map.
     """
-    ctx = MoveContext(index, mover, others, rule)
+    ctx = MoveContext(index, mover, others, rule, costs=costs)
     check_on_map(ctx)
     start_cell = ctx.start_cell()
     window = _Window(0, 0, index.width, index.height)

@@ -16,6 +16,7 @@ from battlemap.geometry import (
     StepReason,
     path_cost,
 )
+from battlemap.geometry.movement import MovementCosts
 from battlemap.model import CoverDegree, Size, Speeds, TerrainKind
 from tests.geometry.helpers import body, door, foe, index, obstacle, terrain, wall, window
 
@@ -220,3 +221,60 @@ def test_a_gargantuan_creature_squeezes_where_a_huge_one_fits() -> None:
     gap = index(*corridor(5, 8))  # three cells
     result = path_cost(gap, dragon, straight(6, (2, 5)), [], R555, 90)
     assert result.legal and any(StepReason.SQUEEZE in s.reasons for s in result.steps)
+
+
+# --- the ruleset's movement numbers (MovementCosts) ------------------------------------------
+# The SRD values are the defaults the tests above use; these change one number at a time.
+
+
+def test_difficult_terrain_extra_cost_scales_the_surcharge_and_zero_removes_it() -> None:
+    mud = index(terrain_regions=(terrain(TerrainKind.DIFFICULT, 6, 0, 8, 30),))
+    srd = path_cost(mud, HERO, straight(3), [], R555, 60)
+    assert [s.terrain_feet for s in srd.steps] == [5, 5, 0]
+    doubled = path_cost(mud, HERO, straight(3), [], R555, 60, costs=MovementCosts(2))
+    assert [s.cost_feet for s in doubled.steps] == [15, 15, 5]
+    assert [s.terrain_feet for s in doubled.steps] == [10, 10, 0]
+    assert doubled.steps[0].reasons == (StepReason.DIFFICULT_TERRAIN,)
+    free = path_cost(mud, HERO, straight(3), [], R555, 60, costs=MovementCosts(0))
+    assert [s.cost_feet for s in free.steps] == [5, 5, 5]
+    assert all(s.reasons == () and s.terrain_feet == 0 for s in free.steps)
+
+
+def test_crawling_through_difficult_terrain_adds_the_crawl_to_the_changed_surcharge() -> None:
+    prone = body("hero", 5, 5, prone=True)
+    mud = index(terrain_regions=(terrain(TerrainKind.DIFFICULT, 0, 0, 30, 30),))
+    step = path_cost(mud, prone, straight(1), [], R555, 60, costs=MovementCosts(2)).steps[0]
+    assert step.cost_feet == 20 and step.terrain_feet == 10  # 5 + 10 terrain + 5 crawl
+
+
+def test_a_creatures_space_costs_nothing_extra_when_the_ruleset_says_it_is_not_difficult() -> None:
+    ally = body("ally", 6, 5)
+    plain = MovementCosts(creature_space_is_difficult=False)
+    result = path_cost(OPEN, HERO, straight(2), [ally], R555, 30, costs=plain)
+    assert result.legal and [s.cost_feet for s in result.steps] == [5, 5]
+    assert result.steps[0].reasons == ()
+    mud = index(terrain_regions=(terrain(TerrainKind.DIFFICULT, 0, 0, 30, 30),))
+    in_mud = path_cost(mud, HERO, straight(1), [ally], R555, 30, costs=plain).steps[0]
+    assert in_mud.reasons == (StepReason.DIFFICULT_TERRAIN,) and in_mud.cost_feet == 10
+
+
+def test_the_size_difference_to_pass_a_hostile_comes_from_the_costs() -> None:
+    ogre = foe("ogre", 6, 4, Size.LARGE)  # one size larger than the hero
+    srd = path_cost(OPEN, HERO, straight(4), [ogre], R555, 60)
+    assert srd.reason is IllegalReason.HOSTILE_SPACE and srd.blocker_id == "ogre"
+    one_size = MovementCosts(hostile_pass_size_difference=1)
+    assert path_cost(OPEN, HERO, straight(4), [ogre], R555, 60, costs=one_size).legal
+    giant = foe("giant", 6, 4, Size.HUGE)  # two sizes larger: the SRD lets the hero through
+    assert path_cost(OPEN, HERO, straight(4), [giant], R555, 60).legal
+    three = MovementCosts(hostile_pass_size_difference=3)
+    blocked = path_cost(OPEN, HERO, straight(4), [giant], R555, 60, costs=three)
+    assert blocked.reason is IllegalReason.HOSTILE_SPACE
+    anyone = MovementCosts(hostile_pass_size_difference=0)
+    assert path_cost(OPEN, HERO, straight(4), [foe("orc", 6, 5)], R555, 60, costs=anyone).legal
+
+
+def test_negative_movement_costs_are_refused() -> None:
+    with pytest.raises(ValueError, match="negative"):
+        MovementCosts(difficult_extra=-1)
+    with pytest.raises(ValueError, match="negative"):
+        MovementCosts(hostile_pass_size_difference=-2)

@@ -14,6 +14,7 @@ from battlemap.geometry import (
     reachable_area,
 )
 from battlemap.geometry.map_index import DIRECTIONS
+from battlemap.geometry.movement import MovementCosts
 from battlemap.model import Size, TerrainKind
 from tests.geometry.helpers import body, foe, index, terrain, wall
 
@@ -98,10 +99,20 @@ def test_5_10_5_search_keeps_the_diagonal_parity() -> None:
 paths = st.lists(st.sampled_from(range(8)), min_size=1, max_size=10)
 
 
+costs = st.builds(
+    MovementCosts,
+    difficult_extra=st.integers(0, 3),
+    creature_space_is_difficult=st.booleans(),
+    hostile_pass_size_difference=st.integers(0, 4),
+)
+"""The ruleset's movement numbers: the SRD's and changed ones (the search must agree with the
+walk whatever they are)."""
+
+
 @settings(max_examples=60, deadline=None)
-@given(paths, st.sampled_from(list(DiagonalRule)), st.booleans())
+@given(paths, st.sampled_from(list(DiagonalRule)), st.booleans(), costs)
 def test_the_cheapest_path_is_never_dearer_than_a_dragged_path(
-    directions: list[int], rule: DiagonalRule, prone: bool
+    directions: list[int], rule: DiagonalRule, prone: bool, numbers: MovementCosts
 ) -> None:
     mover = body("hero", 10, 10, prone=prone)
     world = index(
@@ -116,11 +127,20 @@ def test_the_cheapest_path_is_never_dearer_than_a_dragged_path(
     for d in directions:
         dx, dy = DIRECTIONS[d]
         cells.append((cells[-1][0] + dx, cells[-1][1] + dy))
-    dragged = path_cost(world, mover, cells[1:], others, rule, 1000)
+    dragged = path_cost(world, mover, cells[1:], others, rule, 1000, costs=numbers)
     if not dragged.legal or not dragged.steps:
         return
-    best = cheapest_path(world, mover, dragged.cells[-1], others, rule, 1000)
+    best = cheapest_path(world, mover, dragged.cells[-1], others, rule, 1000, costs=numbers)
     assert best.legal
     assert best.cost_feet <= dragged.cost_feet + 1e-9
-    area = reachable_area(world, mover, others, rule, dragged.cost_feet)
+    area = reachable_area(world, mover, others, rule, dragged.cost_feet, costs=numbers)
     assert area.cost_feet[dragged.cells[-1]] == best.cost_feet
+
+
+def test_the_reachable_area_shrinks_when_difficult_terrain_costs_more() -> None:
+    mud = index(terrain_regions=(terrain(TerrainKind.DIFFICULT, 0, 0, 30, 30),))
+    srd = reachable_area(mud, HERO, [], R555, 30)  # 10 ft a step: 3 steps
+    assert srd.cells == {(x, y) for x in range(7, 14) for y in range(7, 14)}
+    dearer = reachable_area(mud, HERO, [], R555, 30, costs=MovementCosts(difficult_extra=2))
+    assert dearer.cells == {(x, y) for x in range(8, 13) for y in range(8, 13)}  # 15 ft: 2
+    assert dearer.cost_feet[(12, 12)] == 30
