@@ -1,5 +1,11 @@
 """The Creature dock: the selected creature's numbers, editable, each edit one undo step.
 
+From the top: name; side and size on one row; the AC line; the HP bar; the combat panel
+(``battlemap.ui.combat`` puts it under the HP bar); then two folds, closed at first, for what
+a DM sets up once: "Numbers" (HP, max and temporary HP, AC, reach) and "Speeds", whose
+headers summarise them ("Numbers: HP 4 / 7 · AC 15 · reach 5 ft"); last, what the players'
+window shows of it (hidden, name shown). The dock scrolls when it is short.
+
 Above the HP bar a "Defence" line shows the AC, with the cover the creature has against the
 creature the pointer hovers (the targeting overlay's geometry, ``cover_source``), e.g.
 "AC 15 (+2 half cover vs Goblin 1 = 17)"; just "AC 15" when no other creature is hovered.
@@ -16,11 +22,16 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
     QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
     QProgressBar,
+    QSizePolicy,
     QSpinBox,
+    QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -33,13 +44,51 @@ from battlemap.ui.token_item import TokenItem
 from battlemap.ui.undo import push
 
 NUMBER_FIELDS = {
-    "hp": ("Hit points", 0, 100_000),
-    "max_hp": ("Maximum HP", 0, 100_000),
-    "temp_hp": ("Temporary HP", 0, 100_000),
-    "ac": ("Armour class", 0, 50),
-    "reach": ("Reach (ft)", 0, 100),
+    "hp": ("HP", 0, 100_000),
+    "max_hp": ("Max HP", 0, 100_000),
+    "temp_hp": ("Temp HP", 0, 100_000),
+    "ac": ("AC", 0, 50),
+    "reach": ("Reach", 0, 100),
 }
 SPEED_FIELDS = ("walk", "fly", "swim", "climb", "burrow")
+BODY_MIN_WIDTH = 300
+"""Narrower than this and the combat panel's buttons and the number grids get cut."""
+SPIN_MIN_WIDTH = 72
+INDENT = 12
+
+
+class Section(QWidget):
+    """A fold: a flat header button with an arrow that shows or hides ``body``; the header
+    reads "Title: summary" so a closed fold still tells what is inside."""
+
+    def __init__(self, title: str, body: QWidget, expanded: bool = False) -> None:
+        super().__init__()
+        self.title = title
+        self.body = body
+        self.header = QToolButton()
+        self.header.setObjectName(f"section-{title.lower()}")
+        self.header.setCheckable(True)
+        self.header.setAutoRaise(True)
+        self.header.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.header.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.header.setToolTip(f"Show or hide {title.lower()}")
+        self.header.toggled.connect(self.set_expanded)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.header)
+        layout.addWidget(body)
+        self.set_summary("")
+        self.header.setChecked(expanded)
+        self.set_expanded(expanded)
+
+    def set_expanded(self, expanded: bool) -> None:
+        self.body.setVisible(expanded)
+        arrow = Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow
+        self.header.setArrowType(arrow)
+
+    def set_summary(self, summary: str) -> None:
+        self.header.setText(f"{self.title}: {summary}" if summary else self.title)
 
 
 class CreatureDock(QDockWidget):
@@ -53,8 +102,10 @@ class CreatureDock(QDockWidget):
         self.scene = scene
         self.creature_id: EntityId | None = None
         body = QWidget()
+        body.setMinimumWidth(BODY_MIN_WIDTH)
         form = QFormLayout(body)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         self.empty = QLabel("Select a token to see and edit its creature.")
         self.empty.setWordWrap(True)
         form.addRow(self.empty)
@@ -67,20 +118,23 @@ class CreatureDock(QDockWidget):
         self.side_box.activated.connect(
             lambda _: self._edit(side=Side(self.side_box.currentData()))
         )
-        form.addRow("Side", self.side_box)
         self.size_box = QComboBox()
         for size in Size:
             self.size_box.addItem(f"{size.value.capitalize()} ({size.space_feet:g} ft)", size)
         self.size_box.activated.connect(
             lambda _: self._edit(size=Size(self.size_box.currentData()))
         )
-        form.addRow("Size", self.size_box)
-        self.hp_bar = QProgressBar()
-        self.hp_bar.setFormat("%v / %m HP")
-        form.addRow("Health", self.hp_bar)
-        self.numbers: dict[str, QSpinBox] = {}
-        for field, (label, low, high) in NUMBER_FIELDS.items():
-            self.numbers[field] = self._spin(form, label, low, high, field)
+        for box in (self.side_box, self.size_box):
+            box.setMinimumContentsLength(6)  # both fit one row in a narrow dock
+            box.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+        self.side_box.setToolTip("Side")
+        self.size_box.setToolTip("Size (its space)")
+        side_and_size = QHBoxLayout()
+        side_and_size.addWidget(self.side_box, 1)
+        side_and_size.addWidget(self.size_box, 1)
+        form.addRow("Side, size", side_and_size)
         self.ac_cover = QLabel()
         self.ac_cover.setObjectName("ac-with-cover")
         self.ac_cover.setWordWrap(True)
@@ -93,20 +147,44 @@ class CreatureDock(QDockWidget):
         )
         # Near the top (above the HP bar and the combat panel), always shown while a creature
         # is, so the rows below do not jump when the pointer moves over tokens.
-        hp_row: tuple[int, object] = form.getWidgetPosition(self.hp_bar)  # type: ignore[assignment]
-        form.insertRow(hp_row[0], "Defence", self.ac_cover)
+        form.addRow("Defence", self.ac_cover)
         self.cover_source: Callable[[EntityId], CoverAgainst | None] = lambda _: None
         """The cover the given creature has against the hovered one (the targeting overlay)."""
+        self.hp_bar = QProgressBar()
+        self.hp_bar.setFormat("%v / %m HP")
+        form.addRow("Health", self.hp_bar)
+        # The combat panel goes under the HP bar (battlemap.ui.combat); the numbers a DM sets
+        # up once fold away below it, each fold's title saying what it holds.
+        self.numbers: dict[str, QSpinBox] = {}
+        numbers = QWidget()
+        grid = QGridLayout(numbers)
+        grid.setContentsMargins(INDENT, 0, 0, 0)
+        for index, (field, (label, low, high)) in enumerate(NUMBER_FIELDS.items()):
+            suffix = " ft" if field == "reach" else ""
+            self.numbers[field] = self._spin(grid, index, label, low, high, field, suffix)
+        self.numbers_section = Section("Numbers", numbers)
+        form.addRow(self.numbers_section)
         self.speeds: dict[str, QSpinBox] = {}
-        for mode in SPEED_FIELDS:
-            self.speeds[mode] = self._spin(form, f"{mode.capitalize()} speed (ft)", 0, 1000, mode)
-        self.hidden = QCheckBox("Hidden from the players")
+        speeds = QWidget()
+        grid = QGridLayout(speeds)
+        grid.setContentsMargins(INDENT, 0, 0, 0)
+        for index, mode in enumerate(SPEED_FIELDS):
+            self.speeds[mode] = self._spin(grid, index, mode.capitalize(), 0, 1000, mode, " ft")
+        self.speeds_section = Section("Speeds", speeds)
+        form.addRow(self.speeds_section)
+        self.hidden = QCheckBox("Hidden")
+        self.hidden.setToolTip("Hidden from the players: their window never shows it")
         self.hidden.toggled.connect(lambda on: self._edit(hidden=on))
-        form.addRow(self.hidden)
-        self.name_shown = QCheckBox("Players see its name")
-        self.name_shown.setToolTip("Otherwise the players' window shows a generic label")
+        self.name_shown = QCheckBox("Name shown")
+        self.name_shown.setToolTip(
+            'The players\' window shows its name; otherwise a generic label ("Large creature")'
+        )
         self.name_shown.toggled.connect(lambda on: self._edit(name_shown_to_players=on))
-        form.addRow(self.name_shown)
+        players_row = QHBoxLayout()
+        players_row.addWidget(self.hidden)
+        players_row.addWidget(self.name_shown)
+        players_row.addStretch(1)
+        form.addRow("Players' window", players_row)
         self._fields: list[QWidget] = [
             self.name,
             self.side_box,
@@ -122,12 +200,29 @@ class CreatureDock(QDockWidget):
         document.subscribe(self._on_change)
         self._show(None)
 
-    def _spin(self, form: QFormLayout, label: str, low: int, high: int, field: str) -> QSpinBox:
+    def _spin(
+        self,
+        grid: QGridLayout,
+        index: int,
+        label: str,
+        low: int,
+        high: int,
+        field: str,
+        suffix: str = "",
+    ) -> QSpinBox:
+        """A number box with its label in cell ``index`` of a two-column grid."""
         spin = QSpinBox()
         spin.setRange(low, high)
+        spin.setSuffix(suffix)
+        spin.setMinimumWidth(SPIN_MIN_WIDTH)
         spin.setKeyboardTracking(False)  # one command per finished edit, not per keystroke
         spin.valueChanged.connect(lambda value: self._edit_number(field, value))
-        form.addRow(label, spin)
+        text = QLabel(label)
+        text.setBuddy(spin)
+        row, column = divmod(index, 2)
+        grid.addWidget(text, row, column * 2)
+        grid.addWidget(spin, row, column * 2 + 1)
+        grid.setColumnStretch(column * 2 + 1, 1)
         return spin
 
     # --- model -> widgets ------------------------------------------------------
@@ -159,6 +254,8 @@ class CreatureDock(QDockWidget):
         for widget in self._fields:
             widget.setEnabled(creature is not None)
         if creature is None:
+            self.numbers_section.set_summary("")
+            self.speeds_section.set_summary("")
             self.refresh_cover()
             return
         blockers = [QSignalBlocker(widget) for widget in self._fields]
@@ -174,6 +271,17 @@ class CreatureDock(QDockWidget):
         self.hidden.setChecked(creature.hidden)
         self.name_shown.setChecked(creature.name_shown_to_players)
         del blockers
+        temp = f" +{creature.temp_hp}" if creature.temp_hp else ""
+        self.numbers_section.set_summary(
+            f"HP {creature.hp}{temp} / {creature.max_hp} · AC {creature.ac}"
+            f" · reach {creature.reach} ft"
+        )
+        moving = [
+            f"{mode} {getattr(creature.speeds, mode)}"
+            for mode in SPEED_FIELDS
+            if getattr(creature.speeds, mode)
+        ]
+        self.speeds_section.set_summary(", ".join(moving) + " ft" if moving else "none")
         self.refresh_cover()
 
     def refresh_cover(self) -> None:

@@ -27,6 +27,7 @@ from battlemap.ui.drag import window_index
 
 STATUS_MS = 8000
 LOG_HEIGHT = 200
+CREATURE_HEIGHT = 520
 
 __all__ = ["CombatUi", "combat_facts", "install"]
 
@@ -77,7 +78,10 @@ def install(window: QMainWindow) -> CombatUi:
     window.resizeDocks([log], [LOG_HEIGHT], Qt.Orientation.Vertical)
     window.resizeDocks([initiative, actions], [420, 380], Qt.Orientation.Vertical)
     panel = CombatPanel(session, scene, library)
-    _add_to_creature_dock(getattr(window, "creature_dock", None), panel)
+    creature_dock = getattr(window, "creature_dock", None)
+    _add_to_creature_dock(creature_dock, panel)
+    if creature_dock is not None:  # first-run: the Creature dock the taller of the right column
+        window.resizeDocks([creature_dock], [CREATURE_HEIGHT], Qt.Orientation.Vertical)
     area = AreaDialog(session, scene, library, window)
     ui = CombatUi(session, initiative, actions, log, dialog, panel, contest, area)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))

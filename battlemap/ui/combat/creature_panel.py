@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QToolButton,
     QWidget,
@@ -52,6 +53,8 @@ DURATIONS: dict[str, Expiry | None] = {
     "Until the start of its next turn": Expiry.START_OF_TURN,
     "Until the end of its turn": Expiry.END_OF_TURN,
 }
+SPIN_WIDTH = 72
+"""Number boxes keep this width instead of stretching across the dock."""
 EXPIRY_TEXT = {
     Expiry.NEVER: "",
     Expiry.START_OF_TURN: "until the start of {who}'s turn",
@@ -84,6 +87,7 @@ class CombatPanel(QGroupBox):
         self.creature_id: EntityId | None = None
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setVerticalSpacing(4)  # rows close together: the dock shares its column
         self.state_label = QLabel()
         self.state_label.setWordWrap(True)
         self.state_label.setTextFormat(Qt.TextFormat.RichText)
@@ -92,6 +96,7 @@ class CombatPanel(QGroupBox):
         amount_row = QHBoxLayout()
         self.amount = QSpinBox()
         self.amount.setRange(0, 100_000)
+        self.amount.setMinimumWidth(SPIN_WIDTH)
         self.amount.setToolTip("Hit points to deal, heal or grant")
         amount_row.addWidget(self.amount)
         self.damage_type = QComboBox()
@@ -114,9 +119,13 @@ class CombatPanel(QGroupBox):
         self.economy = QLabel()
         self.economy.setWordWrap(True)
         form.addRow("This turn", self.economy)
+        self.conditions_label = QLabel()
+        self.conditions_label.setWordWrap(True)
+        form.addRow("Conditions", self.conditions_label)
         condition_row = QHBoxLayout()
         self.conditions_button = QToolButton()
-        self.conditions_button.setText("Conditions")
+        self.conditions_button.setText("Add or remove")
+        self.conditions_button.setToolTip("Switch a condition on or off")
         self.conditions_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.conditions_menu = QMenu(self.conditions_button)
         self.conditions_menu.aboutToShow.connect(self._fill_conditions_menu)
@@ -126,13 +135,16 @@ class CombatPanel(QGroupBox):
         for label, expiry in DURATIONS.items():
             self.duration.addItem(label, expiry)
         self.duration.setToolTip("How long a condition switched on now lasts")
+        self.duration.setMinimumContentsLength(10)
+        self.duration.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
         condition_row.addWidget(self.duration, 1)
         form.addRow(condition_row)
-        self.conditions_label = QLabel()
-        self.conditions_label.setWordWrap(True)
-        form.addRow("Has", self.conditions_label)
         self.exhaustion = QSpinBox()
         self.exhaustion.setKeyboardTracking(False)
+        self.exhaustion.setMinimumWidth(SPIN_WIDTH)
+        self.exhaustion.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.exhaustion.valueChanged.connect(self.set_exhaustion)
         form.addRow("Exhaustion", self.exhaustion)
         self._combat_widgets: list[QWidget] = [
