@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+import functools
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QStaticText
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsSimpleTextItem,
@@ -25,6 +27,40 @@ def initials(name: str) -> str:
     if len(words) >= 2:
         return (words[0][0] + words[-1][0]).upper()
     return name[:2].capitalize()
+
+
+@functools.lru_cache(maxsize=64)
+def bold_font(pixel_size: int) -> QFont:
+    """A bold font of ``pixel_size`` pixels, made once (shared; never changed after)."""
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(pixel_size)
+    return font
+
+
+@functools.lru_cache(maxsize=1024)
+def static_text(text: str, pixel_size: int) -> QStaticText:
+    """``text`` laid out once in ``bold_font(pixel_size)``; drawing it skips the layout that
+    ``QPainter.drawText`` redoes on every call (a hundred tokens' labels on every frame)."""
+    laid_out = QStaticText(text)
+    laid_out.setTextFormat(Qt.TextFormat.PlainText)
+    laid_out.prepare(font=bold_font(pixel_size))
+    return laid_out
+
+
+def draw_centred(painter: QPainter, rect: QRectF, text: str, pixel_size: int) -> None:
+    """``text`` in ``bold_font(pixel_size)`` centred in ``rect``, as ``drawText`` with
+    ``AlignCenter`` would place it (its line box centred both ways)."""
+    laid_out = static_text(text, pixel_size)
+    size = laid_out.size()
+    painter.setFont(bold_font(pixel_size))
+    painter.drawStaticText(
+        QPointF(
+            rect.x() + (rect.width() - size.width()) / 2,
+            rect.y() + (rect.height() - size.height()) / 2,
+        ),
+        laid_out,
+    )
 
 
 def disc_rect(side: float) -> QRectF:
@@ -50,12 +86,8 @@ def paint_disc(
     painter.setPen(pen)
     painter.setBrush(QBrush(fill))
     painter.drawEllipse(disc)
-    font = QFont()
-    font.setBold(True)
-    font.setPixelSize(max(6, int(side * 0.34)))
-    painter.setFont(font)
     painter.setPen(PLATE_TEXT)
-    painter.drawText(disc, Qt.AlignmentFlag.AlignCenter, text)
+    draw_centred(painter, disc, text, max(6, int(side * 0.34)))
 
 
 class NamePlate(QGraphicsSimpleTextItem):
@@ -63,15 +95,14 @@ class NamePlate(QGraphicsSimpleTextItem):
 
     def __init__(self, parent: QGraphicsItem) -> None:
         super().__init__(parent)
-        font = QFont()
-        font.setPixelSize(PLATE_FONT_PX)
-        font.setBold(True)
-        self.setFont(font)
+        self.setFont(bold_font(PLATE_FONT_PX))
         self.setBrush(PLATE_TEXT)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._text = static_text("", PLATE_FONT_PX)
 
     def place(self, text: str, token_side: float) -> None:
         self.setText(text)
+        self._text = static_text(text, PLATE_FONT_PX)
         width = self.boundingRect().width()
         self.setPos((token_side - width) / 2, token_side - PLATE_FONT_PX * 0.35)
 
@@ -82,7 +113,11 @@ class NamePlate(QGraphicsSimpleTextItem):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(PLATE_BACK)
         painter.drawRoundedRect(self.boundingRect(), 6, 6)
-        super().paint(painter, option, widget)  # type: ignore[arg-type]  # None is accepted
+        # The text as QGraphicsSimpleTextItem.paint draws it (from its top-left, in the brush's
+        # colour), from a layout made once per name instead of once per frame.
+        painter.setPen(PLATE_TEXT)
+        painter.setFont(bold_font(PLATE_FONT_PX))
+        painter.drawStaticText(QPointF(0, 0), self._text)
 
     def boundingRect(self) -> QRectF:
         return super().boundingRect().adjusted(-6, -1, 6, 1)
