@@ -160,7 +160,7 @@ class WallsItem(QGraphicsItem):
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        exposed = option.exposedRect  # type: ignore[attr-defined]
+        exposed = option.exposedRect
         device = painter.device()
         screen_scale = option.levelOfDetailFromTransform(painter.worldTransform()) * (
             device.devicePixelRatioF() if device is not None else 1.0
