@@ -103,6 +103,11 @@ class TurnState(_Frozen):
     bonus_action_used: bool = False
     object_interactions: int = Field(default=0, ge=0)
     movement_used: float = Field(default=0, ge=0, description="Feet spent, over all speeds.")
+    movement_used_by_mode: tuple[tuple[SpeedMode, float], ...] = Field(
+        default=(),
+        max_length=len(SpeedMode),
+        description="Feet spent per speed (for rulesets where switching doesn't subtract).",
+    )
     dash_count: int = Field(default=0, ge=0)
     speed_mode: SpeedMode = SpeedMode.WALK
     attacks_left: int = Field(default=0, ge=0, description="Set by the Attack action.")

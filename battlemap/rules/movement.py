@@ -7,12 +7,15 @@
   reduced to 15 -> 30). Without ``dash_stacks`` a second Dash in a turn adds nothing; with it
   (legends-of-hyrule) each Dash adds the speed again: twice triples, thrice quadruples.
 - Several speeds: one ``movement_used`` counter in feet; what is left in a mode is that mode's
-  budget minus everything already moved (srd: fly 20, walk 10, fly 30 with walk 30 / fly 60).
+  budget minus everything already moved (srd: fly 20, walk 10, fly 30 with walk 30 / fly 60),
+  as ``switching_speeds_subtracts_moved`` says; a ruleset that turns it off gives each speed
+  its own budget, minus only what was moved with that speed (``movement_used_by_mode``).
 - Prone: standing up costs ``stand_up_fraction_of_speed`` of the walking speed after
   modifiers, rounded down (30 -> 15); impossible with speed 0 or too little left. Crawling
   adds ``crawl_extra_cost_per_foot`` per foot of distance to what the geometry charged.
-- The geometry layer computes what a move costs in feet (difficult terrain included); this
-  module only checks it against the budget and spends it.
+- The geometry layer computes what a move costs in feet (difficult terrain included) with the
+  numbers ``movement_costs`` takes from the ruleset; this module only checks it against the
+  budget and spends it.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from battlemap.model.combat import Combatant, CombatState, SpeedMode
+from battlemap.geometry.metrics import DiagonalRule as GeometryDiagonal
+from battlemap.geometry.movement import MovementCosts
+from battlemap.model.combat import Combatant, CombatState, SpeedMode, TurnState
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
@@ -71,6 +76,29 @@ class MovementBudget:
     used: float
     remaining: float
     reasons: tuple[str, ...]
+
+
+def movement_costs(ruleset: Ruleset) -> MovementCosts:
+    """The geometry's movement numbers from ``ruleset.movement``.
+
+    ``difficult_terrain_extra_cost_per_foot`` (srd: 1, "Every foot of movement in difficult
+    terrain costs 1 extra foot"), ``creature_space_is_difficult`` (srd: "The space of another
+    creature, whether hostile or not, also counts as difficult terrain") and
+    ``hostile_pass_through_size_difference`` (srd: "only if it is at least two sizes larger or
+    smaller than you"). ``difficult_terrain_style`` only words the rule: gms-den's "speed
+    halved" costs the same as an extra foot per foot.
+    """
+    rules = ruleset.movement
+    return MovementCosts(
+        difficult_extra=rules.difficult_terrain_extra_cost_per_foot,
+        creature_space_is_difficult=rules.creature_space_is_difficult,
+        hostile_pass_size_difference=rules.hostile_pass_through_size_difference,
+    )
+
+
+def diagonal_rule(ruleset: Ruleset) -> GeometryDiagonal:
+    """The geometry's diagonal rule named by ``ruleset.movement.diagonal``."""
+    return GeometryDiagonal.parse(ruleset.movement.diagonal.value)
 
 
 def effective_speed(
@@ -125,9 +153,80 @@ def movement_budget(
         reasons.append(f"{dashes - counted} further Dash adds nothing in this ruleset")
     total = report.speed * (1 + counted)
     used = combatant.turn.movement_used
+    if not ruleset.movement.switching_speeds_subtracts_moved:
+        in_mode = used_in_mode(combatant.turn, mode)
+        if used - in_mode > EPSILON:
+            reasons.append(
+                f"{used - in_mode:g} ft moved with other speeds not subtracted (switching "
+                "speeds doesn't subtract in this ruleset)"
+            )
+        used = in_mode
     return MovementBudget(
         mode, report.speed, counted, total, used, max(0.0, total - used), tuple(reasons)
     )
+
+
+def used_in_mode(turn: TurnState, mode: SpeedMode) -> float:
+    """Feet moved with the ``mode`` speed this turn."""
+    return sum(feet for used_mode, feet in turn.movement_used_by_mode if used_mode is mode)
+
+
+def spent(turn: TurnState, mode: SpeedMode, feet: float) -> TurnState:
+    """``turn`` after moving ``feet`` with the ``mode`` speed: both the total and that speed's
+    own count grow."""
+    by_mode = dict(turn.movement_used_by_mode)
+    by_mode[mode] = by_mode.get(mode, 0.0) + feet
+    return turn.model_copy(
+        update={
+            "movement_used": turn.movement_used + feet,
+            "movement_used_by_mode": tuple(by_mode.items()),
+        }
+    )
+
+
+@dataclass(frozen=True)
+class MoveAllowance:
+    """How far a creature may move right now (a token drag, a "move here"), and why.
+
+    Attributes:
+        left: feet left for legality; ``math.inf`` when the move is not limited (outside
+            combat, or in combat but not its turn and no readied move).
+        total: the turn's total (speed after modifiers with Dash) or the readied move's feet;
+            None when not limited.
+        shade_feet: feet the reachable area is shown for: what is left when limited, else the
+            walking speed (so a free move still shows how far a turn would take it).
+        note: why the move is not limited ("no combat: free move", "not Orc's turn"), or
+            "readied move"; "" on its own turn.
+    """
+
+    left: float
+    total: float | None
+    shade_feet: float
+    note: str = ""
+
+
+def move_allowance(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> MoveAllowance:
+    """The creature's ``MoveAllowance``: on its turn in combat, ``movement_budget``'s remaining
+    movement in its current speed; off its turn, a readied move's feet if one was released
+    (``reaction_move_left``), else unlimited; outside combat (or not fighting), unlimited.
+
+    Raises:
+        KeyError: no creature ``creature_id`` in ``encounter``.
+    """
+    creature = encounter.creature(creature_id)
+    combat = encounter.combat
+    speed = float(creature.speeds.walk)
+    if combat is None or not combat.has(creature_id):
+        return MoveAllowance(math.inf, None, speed, "no combat: free move")
+    combatant = combat.combatant(creature_id)
+    current = combat.current
+    if current is None or current.creature_id != creature_id:
+        if combatant.reaction_move_left > 0:
+            left = combatant.reaction_move_left
+            return MoveAllowance(left, left, left, "readied move")
+        return MoveAllowance(math.inf, None, speed, f"not {creature.name}'s turn")
+    budget = movement_budget(combat, ruleset, encounter, creature_id)
+    return MoveAllowance(budget.remaining, float(budget.total), budget.remaining)
 
 
 def _check_can_move(
@@ -207,9 +306,7 @@ def spend_movement(
         f"{cost:g}",
     )
     log = Log(state)
-    turn = combatant.turn.model_copy(
-        update={"movement_used": combatant.turn.movement_used + cost, "speed_mode": mode}
-    )
+    turn = spent(combatant.turn, mode, cost).model_copy(update={"speed_mode": mode})
     log.put(combatant.model_copy(update={"turn": turn}))
     extra_text = f" ({', '.join(notes)})" if notes else ""
     log.add(
@@ -242,7 +339,7 @@ def stand_up(
         f"{name} needs {cost} ft to stand up and has {budget.remaining:g} ft left",
     )
     conditions = tuple(c for c in combatant.conditions if c.name != "prone")
-    turn = combatant.turn.model_copy(update={"movement_used": combatant.turn.movement_used + cost})
+    turn = spent(combatant.turn, SpeedMode.WALK, cost)
     log = Log(state)
     log.put(combatant.model_copy(update={"conditions": conditions, "turn": turn}))
     log.add("stand-up", f"{name} stands up ({cost} ft of movement)", creature_id)
@@ -259,9 +356,7 @@ def drop_prone(
     if cost:
         budget = movement_budget(state, ruleset, encounter, creature_id, SpeedMode.WALK)
         require(cost <= budget.remaining + EPSILON, "not enough movement left to drop prone")
-        turn = combatant.turn.model_copy(
-            update={"movement_used": combatant.turn.movement_used + cost}
-        )
+        turn = spent(combatant.turn, SpeedMode.WALK, cost)
         state = state.with_combatant(combatant.model_copy(update={"turn": turn}))
     return apply_condition(state, ruleset, encounter, creature_id, "prone")
 
@@ -298,7 +393,7 @@ def mount_or_dismount(
         cost <= budget.remaining + EPSILON,
         f"{name} needs {cost} ft to mount or dismount and has {budget.remaining:g} ft left",
     )
-    turn = combatant.turn.model_copy(update={"movement_used": combatant.turn.movement_used + cost})
+    turn = spent(combatant.turn, SpeedMode.WALK, cost)
     log = Log(state)
     log.put(combatant.model_copy(update={"turn": turn}))
     log.add(

@@ -1,0 +1,241 @@
+"""The ruleset's movement numbers drive the geometry and the budget (srd-5e "Movement and
+Position"), and the drag's movement allowance.
+
+Each field is checked with its shipped value, quoting the rules text, and with a changed value
+in a copy of the ruleset, so a ruleset file that changes it changes what the app does.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from battlemap.geometry import Body, IllegalReason, MapIndex, MoveResult, StepReason, path_cost
+from battlemap.geometry.movement import MovementCosts
+from battlemap.model import EntityId, Grid, Side, Size, TerrainKind, TerrainRegion
+from battlemap.model.combat import CombatState, SpeedMode
+from battlemap.model.encounter import Encounter
+from battlemap.rules.economy import take_action
+from battlemap.rules.movement import (
+    diagonal_rule,
+    move_allowance,
+    movement_budget,
+    movement_costs,
+    spend_movement,
+)
+from battlemap.rules.schema import Ruleset
+from tests.rules.conftest import RULESET_IDS
+from tests.rules.helpers import creature, encounter, fight
+
+Rulesets = dict[str, Ruleset]
+HERO = EntityId("hero")
+
+
+def changed(ruleset: Ruleset, **movement: object) -> Ruleset:
+    """A copy of ``ruleset`` with ``movement`` fields replaced."""
+    return ruleset.model_copy(update={"movement": ruleset.movement.model_copy(update=movement)})
+
+
+def walker(x: float, y: float, size: Size = Size.MEDIUM, side: Side = Side.PARTY) -> Body:
+    return Body(EntityId(f"{side}-{size}-{x}-{y}"), size, side, x, y)
+
+
+MUD = MapIndex(
+    Grid(width=20, height=20),
+    terrain=[
+        TerrainRegion(
+            id=EntityId("mud"),
+            kind=TerrainKind.DIFFICULT,
+            points=[(6, 0), (8, 0), (8, 20), (6, 20)],
+        )
+    ],
+)
+EAST_3 = [(6.0, 5.0), (7.0, 5.0), (8.0, 5.0)]
+EAST_4 = [*EAST_3, (9.0, 5.0)]
+
+
+def move(
+    ruleset: Ruleset,
+    others: list[Body],
+    index: MapIndex = MUD,
+    path: list[tuple[float, float]] = EAST_3,
+) -> MoveResult:
+    """The hero from (5, 5) along ``path`` (three cells east), with ``ruleset``'s numbers."""
+    return path_cost(
+        index,
+        walker(5, 5),
+        path,
+        others,
+        diagonal_rule(ruleset),
+        60,
+        costs=movement_costs(ruleset),
+    )
+
+
+def test_srd_difficult_terrain_costs_one_extra_foot_per_foot(rulesets: Rulesets) -> None:
+    """srd "Difficult Terrain": "Every foot of movement in difficult terrain cots 1 extra foot"."""
+    ruleset = rulesets["srd-5e"]
+    assert ruleset.movement.difficult_terrain_extra_cost_per_foot == 1
+    assert [s.cost_feet for s in move(ruleset, []).steps] == [10, 10, 5]
+
+
+def test_a_ruleset_charging_two_extra_feet_makes_difficult_terrain_triple(
+    rulesets: Rulesets,
+) -> None:
+    ruleset = changed(rulesets["srd-5e"], difficult_terrain_extra_cost_per_foot=2)
+    result = move(ruleset, [])
+    assert [s.cost_feet for s in result.steps] == [15, 15, 5]
+    assert [s.terrain_feet for s in result.steps] == [10, 10, 0]
+    free = changed(rulesets["srd-5e"], difficult_terrain_extra_cost_per_foot=0)
+    assert move(free, []).cost_feet == 15
+
+
+def test_srd_another_creatures_space_is_difficult_terrain(rulesets: Rulesets) -> None:
+    """srd: "The space of another creature, whether hostile or not, also counts as difficult
+    terrain"."""
+    ruleset = rulesets["srd-5e"]
+    assert ruleset.movement.creature_space_is_difficult
+    ally = walker(6, 10)  # under the path below, off the mud
+    steps = path_cost(
+        MapIndex(Grid(width=20, height=20)),
+        walker(5, 10),
+        [(6.0, 10.0), (7.0, 10.0)],
+        [ally],
+        diagonal_rule(ruleset),
+        60,
+        costs=movement_costs(ruleset),
+    ).steps
+    assert [s.cost_feet for s in steps] == [10, 5]
+    assert steps[0].reasons == (StepReason.CREATURE_SPACE,)
+
+
+def test_a_ruleset_where_creatures_are_not_difficult_terrain_lets_them_be_passed_freely(
+    rulesets: Rulesets,
+) -> None:
+    ruleset = changed(rulesets["srd-5e"], creature_space_is_difficult=False)
+    steps = path_cost(
+        MapIndex(Grid(width=20, height=20)),
+        walker(5, 10),
+        [(6.0, 10.0), (7.0, 10.0)],
+        [walker(6, 10)],
+        diagonal_rule(ruleset),
+        60,
+        costs=movement_costs(ruleset),
+    ).steps
+    assert [s.cost_feet for s in steps] == [5, 5]
+    assert steps[0].reasons == ()
+
+
+def test_srd_a_hostile_space_can_be_passed_only_two_sizes_apart(rulesets: Rulesets) -> None:
+    """srd "Moving Around Other Creatures": "you can move through a hostile creature's space
+    only if it is at least two sizes larger or smaller than you"."""
+    ruleset = rulesets["srd-5e"]
+    assert ruleset.movement.hostile_pass_through_size_difference == 2
+    open_map = MapIndex(Grid(width=20, height=20))
+    ogre = walker(6, 4, Size.LARGE, Side.HOSTILE)  # one size larger, across the path
+    blocked = move(ruleset, [ogre], open_map)
+    assert blocked.reason is IllegalReason.HOSTILE_SPACE and blocked.blocked_step == 0
+    giant = walker(6, 3, Size.HUGE, Side.HOSTILE)  # two sizes larger: cells 6..8 x 3..5
+    assert move(ruleset, [giant], open_map, EAST_4).legal
+
+
+def test_a_ruleset_needing_one_size_lets_a_medium_creature_through_an_ogre(
+    rulesets: Rulesets,
+) -> None:
+    open_map = MapIndex(Grid(width=20, height=20))
+    ogre = walker(6, 4, Size.LARGE, Side.HOSTILE)
+    lenient = changed(rulesets["srd-5e"], hostile_pass_through_size_difference=1)
+    assert move(lenient, [ogre], open_map).legal
+    strict = changed(rulesets["srd-5e"], hostile_pass_through_size_difference=3)
+    giant = walker(6, 3, Size.HUGE, Side.HOSTILE)
+    blocked = move(strict, [giant], open_map, EAST_4)
+    assert blocked.reason is IllegalReason.HOSTILE_SPACE
+
+
+def solo(ruleset: Ruleset) -> tuple[CombatState, Encounter]:
+    enc = encounter(creature("Hero", Side.PARTY, walk=30, fly=60))
+    return fight(ruleset, enc), enc
+
+
+def test_srd_switching_speeds_subtracts_what_was_already_moved(rulesets: Rulesets) -> None:
+    """srd: "Whenever you switch, subtract the distance you've already moved from the new
+    speed": walk 30 / fly 60, fly 20 then walk 10 leaves 0 walking and 30 flying."""
+    ruleset = rulesets["srd-5e"]
+    assert ruleset.movement.switching_speeds_subtracts_moved
+    state, enc = solo(ruleset)
+    state, _ = spend_movement(state, ruleset, enc, HERO, 20, mode=SpeedMode.FLY)
+    state, _ = spend_movement(state, ruleset, enc, HERO, 10, mode=SpeedMode.WALK)
+    assert movement_budget(state, ruleset, enc, HERO, SpeedMode.WALK).remaining == 0
+    assert movement_budget(state, ruleset, enc, HERO, SpeedMode.FLY).remaining == 30
+
+
+def test_a_ruleset_where_switching_does_not_subtract_keeps_a_budget_per_speed(
+    rulesets: Rulesets,
+) -> None:
+    ruleset = changed(rulesets["srd-5e"], switching_speeds_subtracts_moved=False)
+    state, enc = solo(ruleset)
+    state, _ = spend_movement(state, ruleset, enc, HERO, 20, mode=SpeedMode.FLY)
+    state, _ = spend_movement(state, ruleset, enc, HERO, 10, mode=SpeedMode.WALK)
+    walk = movement_budget(state, ruleset, enc, HERO, SpeedMode.WALK)
+    fly = movement_budget(state, ruleset, enc, HERO, SpeedMode.FLY)
+    assert (walk.used, walk.remaining) == (10, 20)
+    assert (fly.used, fly.remaining) == (20, 40)
+    assert any("20 ft moved with other speeds not subtracted" in r for r in walk.reasons)
+    turn = state.combatant(HERO).turn
+    assert turn.movement_used == 30  # the total still counts every foot
+    state, _ = spend_movement(state, ruleset, enc, HERO, 40, mode=SpeedMode.FLY)
+    assert movement_budget(state, ruleset, enc, HERO, SpeedMode.FLY).remaining == 0
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_shipped_ruleset_keeps_the_srd_movement_numbers(
+    rulesets: Rulesets, ruleset_id: str
+) -> None:
+    """No document changes these: legends-of-hyrule and gms-den repeat the SRD's text for
+    creatures' spaces, passing hostiles and switching speeds ("If the result is 0 or less, you
+    can't use the new speed"); gms-den's "movement speed is halved" in difficult terrain costs
+    the same as an extra foot per foot (its ``difficult_terrain_style`` says how it is worded);
+    final-fantasy-d20 and bloodied-brink keep the base rules."""
+    ruleset = rulesets[ruleset_id]
+    assert movement_costs(ruleset) == MovementCosts(1, True, 2)
+    assert ruleset.movement.switching_speeds_subtracts_moved
+
+
+# --- the drag's allowance ---------------------------------------------------------------------
+
+
+def test_outside_combat_a_move_is_free_but_shows_the_walking_speed(rulesets: Rulesets) -> None:
+    enc = encounter(creature("Hero", Side.PARTY, walk=35))
+    allowance = move_allowance(enc, rulesets["srd-5e"], HERO)
+    assert math.isinf(allowance.left) and allowance.total is None
+    assert allowance.shade_feet == 35 and allowance.note == "no combat: free move"
+
+
+def test_on_its_turn_the_allowance_is_the_engines_remaining_movement(rulesets: Rulesets) -> None:
+    ruleset = rulesets["srd-5e"]
+    enc = encounter(creature("Hero", Side.PARTY))
+    state = fight(ruleset, enc)
+    state, _ = take_action(state, ruleset, enc, HERO, "dash")
+    state, _ = spend_movement(state, ruleset, enc, HERO, 25)
+    allowance = move_allowance(enc.model_copy(update={"combat": state}), ruleset, HERO)
+    assert (allowance.left, allowance.total, allowance.shade_feet) == (35, 60, 35)
+    assert allowance.note == ""
+
+
+def test_off_its_turn_a_move_is_unlimited_unless_a_readied_move_was_released(
+    rulesets: Rulesets,
+) -> None:
+    ruleset = rulesets["srd-5e"]
+    enc = encounter(creature("Hero", Side.PARTY, dex=20), creature("Orc", walk=40))
+    state = fight(ruleset, enc)
+    assert state.current is not None
+    waiting = EntityId("orc") if state.current.creature_id == HERO else HERO
+    name = "Orc" if waiting == "orc" else "Hero"
+    with_combat = enc.model_copy(update={"combat": state})
+    allowance = move_allowance(with_combat, ruleset, waiting)
+    assert math.isinf(allowance.left) and allowance.note == f"not {name}'s turn"
+    readied = state.combatant(waiting).model_copy(update={"reaction_move_left": 15.0})
+    released = enc.model_copy(update={"combat": state.with_combatant(readied)})
+    allowance = move_allowance(released, ruleset, waiting)
+    assert (allowance.left, allowance.total, allowance.note) == (15, 15, "readied move")
