@@ -735,8 +735,9 @@ def _outcome(
         if rules.fumble_table is None:
             return False, False, None
         name = work.name(attacker_id)
-        face = work.d20(f"{name}'s fumble roll", attacker_id, options.fumble_d20)
-        row = rules.fumble_table.lookup(face)
+        face, row = work.table_roll(
+            rules.fumble_table, f"{name}'s fumble roll", attacker_id, options.fumble_d20
+        )
         reasons.append(f"fumble {face}: {row.description}")
         if row.result == "hit":
             return True, False, row.result

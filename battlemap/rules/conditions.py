@@ -131,14 +131,19 @@ def apply_condition(
     (logged as ``falls``; the fall itself is the DM's or the damage engine's).
 
     Raises:
-        InvalidRequestError: the ruleset has no such condition, or the creature isn't fighting.
+        InvalidRequestError: the ruleset has no such condition, the creature isn't fighting,
+            or a ``value`` other than 1 for a condition without ``has_value`` (only valued
+            conditions such as final-fantasy-d20's Wounded carry a number).
     """
     if name not in ruleset.conditions:
         known = ", ".join(sorted(ruleset.conditions))
         raise InvalidRequestError(f"'{name}' is not a condition of this ruleset; known: {known}")
+    definition = ruleset.conditions[name]
+    if value != 1 and not definition.has_value:
+        raise InvalidRequestError(f"'{name}' carries no number in this ruleset (got {value})")
     combatant = combatant_of(state, creature_id)
     if expiry is None:
-        expiry = _DEFAULT_EXPIRY[ruleset.conditions[name].default_duration]
+        expiry = _DEFAULT_EXPIRY[definition.default_duration]
     if expiry is not Expiry.NEVER and expiry_creature is None:
         expiry_creature = creature_id
     # "Until the end of your next turn" said during that creature's own turn skips its end.

@@ -556,7 +556,9 @@ def damage_into(
         zero = damage_at_zero(work, target_id, hp_damage, critical=critical)
     massive = None
     after = work.creature(target_id)
-    if from_attack and not zero.died and after.hp > 0:
+    massive_rules = work.ruleset.massive_damage
+    counts = from_attack or (massive_rules is not None and not massive_rules.single_attack)
+    if counts and not zero.died and after.hp > 0:
         massive = _massive(work, target_id, total, maximum, massive_d20)
     after = work.creature(target_id)
     return DamageResult(
@@ -581,13 +583,13 @@ def damage_into(
 def _massive(
     work: Work, target_id: EntityId, total: int, maximum: int, typed: int | None
 ) -> MassiveDamageResult | None:
-    """gms-den: one attack dealing >= half the maximum: an unmodified d20 on the table."""
+    """gms-den: one attack dealing >= half the maximum: an unmodified d20 on the table
+    (``massive_damage.single_attack`` false: any damage dealt at once; the table's die)."""
     rules = work.ruleset.massive_damage
     if rules is None or maximum <= 0 or total < rules.fraction_of_max * maximum - 1e-9:
         return None
     name = work.name(target_id)
-    natural = work.d20(f"{name}'s massive damage roll", target_id, typed)
-    row = rules.table.lookup(natural)
+    natural, row = work.table_roll(rules.table, f"{name}'s massive damage roll", target_id, typed)
     work.add("massive-damage", f"{name}: massive damage, {natural}: {row.description}", target_id)
     if row.result.startswith("stunned"):
         # "Stunned until the end of your next turn": on its own turn, that is the one after.

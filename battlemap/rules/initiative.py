@@ -306,10 +306,19 @@ def set_initiative(
 ) -> Outcome:
     """The DM enters ``value`` as the creature's initiative and the order is re-sorted.
 
-    Allowed at any time; once combat runs, the creature whose turn it is keeps its turn.
+    Allowed at any time where ``initiative.manual_reorder`` (every shipped ruleset), else only
+    before the combat begins; once combat runs, the creature whose turn it is keeps its turn.
+
+    Raises:
+        InvalidRequestError: a value outside -100..100.
+        IllegalActionError: the combat runs and the ruleset doesn't allow changing the order.
     """
     if not -100 <= value <= 100:
         raise InvalidRequestError(f"initiative {value} is outside -100..100")
+    require(
+        ruleset.initiative.manual_reorder or not state.started,
+        f"{ruleset.name}: the initiative order stays as rolled once the combat runs",
+    )
     log = Log(state)
     log.put(combatant_of(state, creature_id).model_copy(update={"initiative": value}))
     log.update(_sorted(log.state, ruleset, encounter))
@@ -319,12 +328,22 @@ def set_initiative(
     return log.commit()
 
 
-def reorder(state: CombatState, encounter: Encounter, creature_ids: Sequence[EntityId]) -> Outcome:
-    """The DM puts the combatants' regular turns in exactly this order (extra turns stay last).
+def reorder(
+    state: CombatState,
+    encounter: Encounter,
+    creature_ids: Sequence[EntityId],
+    ruleset: Ruleset | None = None,
+) -> Outcome:
+    """The DM puts the combatants' regular turns in exactly this order (extra turns stay last),
+    where the ruleset's ``initiative.manual_reorder`` allows it (every shipped ruleset; srd
+    "Initiative": the DM and the players order ties). ``ruleset`` None: allowed.
 
     Raises:
         InvalidRequestError: ``creature_ids`` is not a permutation of the combatants.
+        IllegalActionError: the ruleset doesn't let the DM reorder.
     """
+    if ruleset is not None:
+        require(ruleset.initiative.manual_reorder, f"{ruleset.name}: the DM can't reorder turns")
     regular = [s.creature_id for s in state.order if not s.extra]
     if sorted(creature_ids) != sorted(regular) or len(set(creature_ids)) != len(creature_ids):
         raise InvalidRequestError("the new order must list every combatant exactly once")

@@ -87,7 +87,10 @@ class InitiativeRules(Section):
         default=False,
         description="A natural 20 grants one extra turn at the end of the first round.",
     )
-    manual_reorder: bool = Field(default=True, description="The DM may reorder at any time.")
+    manual_reorder: bool = Field(
+        default=True,
+        description="The DM may reorder turns, and change initiative once the combat runs.",
+    )
 
 
 # --- turns, actions and economy ----------------------------------------------------------
@@ -180,8 +183,16 @@ class TableRow(Section):
 
 
 class RollTable(Section):
-    die: str = Field(default="1d20", max_length=20)
+    die: str = Field(
+        default="1d20",
+        pattern=r"^1d[1-9][0-9]{0,2}$",
+        description="The one die rolled on the table (1d20, 1d100); rows cover 1 to its sides.",
+    )
     rows: tuple[TableRow, ...] = Field(min_length=1)
+
+    @property
+    def sides(self) -> int:
+        return int(self.die.removeprefix("1d"))
 
     @model_validator(mode="after")
     def _rows_cover_die(self) -> RollTable:
@@ -190,6 +201,11 @@ class RollTable(Section):
             if row.low != expected or row.high < row.low:
                 raise ValueError(f"rows must cover the die in order; row {row.low}-{row.high}")
             expected = row.high + 1
+        if expected - 1 != self.sides:
+            raise ValueError(
+                f"rows must cover the die: they end at {expected - 1}, {self.die}"
+                f" goes up to {self.sides}"
+            )
         return self
 
     def lookup(self, value: int) -> TableRow:
@@ -390,7 +406,11 @@ class KnockoutRules(Section):
 
 class MassiveDamageRules(Section):
     fraction_of_max: Fraction = Field(default=0.5, gt=0, le=1)
-    single_attack: bool = True
+    single_attack: bool = Field(
+        default=True,
+        description="Only damage from one attack counts; false: any damage dealt at once"
+        " (an area effect too).",
+    )
     table: RollTable
 
 
@@ -402,7 +422,9 @@ class ConditionDef(Described):
     implies: tuple[Name, ...] = Field(
         default=(), description="Other conditions this one includes (paralyzed -> incapacitated)."
     )
-    has_value: bool = Field(default=False, description="Carries a number (Wounded 2).")
+    has_value: bool = Field(
+        default=False, description="Carries a number (Wounded 2); without it the value is 1."
+    )
     default_duration: ConditionDuration = ConditionDuration.UNTIL_REMOVED
 
 

@@ -31,7 +31,7 @@ from battlemap.rules.combat_ops import Log, Outcome, name_of
 from battlemap.rules.conditions import apply_condition, remove_condition
 from battlemap.rules.enums import ConditionEffect, ExhaustionEffect, MonsterDeathAtZero, Rounding
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
-from battlemap.rules.schema import Ruleset
+from battlemap.rules.schema import RollTable, Ruleset, TableRow
 
 R = TypeVar("R")
 
@@ -314,6 +314,20 @@ class Work:
         if self.log is None:
             raise InvalidRequestError(f"{purpose}: no combat dice to roll; type the result in")
         return self.log.roll(expression, purpose, creature_id)
+
+    def table_roll(
+        self, table: RollTable, purpose: str, creature_id: EntityId | None, typed: int | None
+    ) -> tuple[int, TableRow]:
+        """Roll the table's die (typed in or rolled) and look the face up.
+
+        Raises:
+            BadDieError: a typed face the die doesn't have.
+        """
+        if typed is not None:
+            check_die(typed, table.sides, purpose)
+        record = self.roll(table.die, purpose, creature_id, typed)
+        face = record.natural if record.natural is not None else record.total
+        return face, table.lookup(face)
 
     def d20(self, purpose: str, creature_id: EntityId | None, typed: int | None = None) -> int:
         """One d20's face (typed in or rolled)."""
