@@ -321,3 +321,29 @@ def test_without_a_ruleset_the_drag_asks_once_and_drops_plainly(free_window: Mai
     move_through(window, [(4.5, 4.5), (5.5, 4.5)])
     assert len(asked) == 2
     release_at(window, (5.5, 4.5))
+
+
+def test_the_card_shows_the_extra_cost_the_rulesets_difficult_terrain_adds(
+    free_window: MainWindow, tmp_path: Path
+) -> None:
+    """A DM's ruleset charging 2 extra feet per foot of difficult terrain (srd-5e charges 1):
+    the drag costs and marks what the geometry charged, not a guess of its own."""
+    window = free_window
+    (tmp_path / "heavy-mud.yaml").write_text(
+        "schema_version: 1\nextends: srd-5e\nname: Heavy mud\n"
+        "movement:\n  difficult_terrain_extra_cost_per_foot: 2\n",
+        encoding="utf-8",
+    )
+    window.rulesets.user_dir = tmp_path
+    window.rulesets.reload()
+    window.rulesets.choose("heavy-mud")
+    # (2, 2) -> (3, 5): a diagonal (5 ft), a straight step (5), into the mud (5 + 10) = 25 ft.
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (3.5, 5.5)])
+    text = card_text(window)
+    assert text.splitlines()[0] == "25 ft"
+    assert "difficult terrain: 1 cell, +10 ft" in text
+    plan = window.drag_feedback.plan
+    assert plan is not None and plan.costs.difficult_extra == 2
+    release_at(window, (3.5, 5.5))
+    assert fighter_xy(window) == (3, 5)

@@ -124,7 +124,7 @@ def card_lines(
     elif math.isfinite(budget.left):
         lines.append((f"{feet(result.remaining_feet)} ft left", GOOD))
     if difficult_cells:
-        extra = sum(s.base_feet for s in result.steps if EXTRA_COST_REASONS & set(s.reasons))
+        extra = sum(s.terrain_feet for s in result.steps)  # the geometry says what it added
         cells = "1 cell" if difficult_cells == 1 else f"{difficult_cells} cells"
         lines.append((f"difficult terrain: {cells}, +{feet(extra)} ft", WARN))
     for attack in result.opportunity_attacks:

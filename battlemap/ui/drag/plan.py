@@ -13,7 +13,6 @@ import math
 from dataclasses import dataclass, replace
 
 from battlemap.geometry import (
-    DiagonalRule,
     IllegalReason,
     MapIndex,
     MoveResult,
@@ -25,53 +24,16 @@ from battlemap.geometry import (
 )
 from battlemap.geometry.errors import GeometryError
 from battlemap.geometry.metrics import Cell
-from battlemap.geometry.movement import expand_waypoints
+from battlemap.geometry.movement import TERRAIN_REASONS, expand_waypoints
 from battlemap.model.combat import SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.attack_situation import combat_bodies
-from battlemap.rules.movement import movement_budget
+from battlemap.rules.movement import diagonal_rule, move_allowance, movement_costs
 from battlemap.rules.schema import Ruleset
 
-EXTRA_COST_REASONS = frozenset(
-    {StepReason.DIFFICULT_TERRAIN, StepReason.CREATURE_SPACE, StepReason.WATER}
-)
+EXTRA_COST_REASONS = TERRAIN_REASONS
 """Step reasons that mean "this cell counts as difficult terrain" (marked along the path)."""
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How far the mover may go.
-
-    Attributes:
-        left: feet left for legality (``math.inf`` outside combat or off its turn).
-        total: the turn's total (speed with Dash), or None outside a limited move.
-        shade_feet: feet the reachable area is shaded for (the speed outside combat).
-        note: why the move is not limited ("no combat", "not its turn"), or "".
-    """
-
-    left: float
-    total: float | None
-    shade_feet: float
-    note: str = ""
-
-
-def budget_for(encounter: Encounter, ruleset: Ruleset, mover_id: EntityId) -> Budget:
-    """The mover's movement budget: the engine's remaining movement on its turn in combat."""
-    creature = encounter.creature(mover_id)
-    combat = encounter.combat
-    speed = float(creature.speeds.walk)
-    if combat is None or not combat.has(mover_id):
-        return Budget(math.inf, None, speed, "no combat: free move")
-    combatant = combat.combatant(mover_id)
-    current = combat.current
-    if current is None or current.creature_id != mover_id:
-        if combatant.reaction_move_left > 0:
-            left = combatant.reaction_move_left
-            return Budget(left, left, left, "readied move")
-        return Budget(math.inf, None, speed, f"not {creature.name}'s turn")
-    budget = movement_budget(combat, ruleset, encounter, mover_id)
-    return Budget(budget.remaining, float(budget.total), budget.remaining)
 
 
 def reason_text(result: MoveResult, names: dict[EntityId, str]) -> str:
@@ -133,7 +95,8 @@ class DragPlan:
         self.encounter = encounter
         self.index = index
         self.mover_id = mover_id
-        self.rule = DiagonalRule.parse(ruleset.movement.diagonal.value)
+        self.rule = diagonal_rule(ruleset)
+        self.costs = movement_costs(ruleset)
         bodies = combat_bodies(encounter, encounter.combat, ruleset)
         mover = next(b for b in bodies if b.id == mover_id)
         combat = encounter.combat
@@ -146,12 +109,14 @@ class DragPlan:
         self.snap_step = encounter.creature(mover_id).snap_step()
         """The grid step a drop snaps the mover to (half cells for Tiny), read per mouse move."""
         self.names = {c.id: c.name for c in encounter.creatures}
-        self.budget = budget_for(encounter, ruleset, mover_id)
+        self.budget = move_allowance(encounter, ruleset, mover_id)
         self.start: Cell = (math.floor(mover.x), math.floor(mover.y))
         self.offset = (mover.x - self.start[0], mover.y - self.start[1])
         self.area: ReachableArea | None
         try:
-            self.area = reachable_area(index, mover, self.others, self.rule, self.budget.shade_feet)
+            self.area = reachable_area(
+                index, mover, self.others, self.rule, self.budget.shade_feet, costs=self.costs
+            )
         except GeometryError:
             self.area = None  # a creature placed off the map: nothing to shade
         self._cache: dict[tuple[tuple[Cell, ...], Cell, bool], Evaluated] = {}
@@ -180,7 +145,13 @@ class DragPlan:
         intended = expand_waypoints(self.start, cells)
         try:
             result = move_with_opportunity_attacks(
-                self.index, self.mover, cells, self.others, self.rule, self.budget.left
+                self.index,
+                self.mover,
+                cells,
+                self.others,
+                self.rule,
+                self.budget.left,
+                costs=self.costs,
             )
         except GeometryError:
             result = MoveResult(0.0, self.budget.left, False, IllegalReason.OFF_MAP)
@@ -193,7 +164,9 @@ class DragPlan:
             return self.area.path_to(cursor)[1:]
         mover = self.mover.moved_to(origin[0] + self.offset[0], origin[1] + self.offset[1])
         try:
-            found = cheapest_path(self.index, mover, cursor, self.others, self.rule)
+            found = cheapest_path(
+                self.index, mover, cursor, self.others, self.rule, costs=self.costs
+            )
         except GeometryError:
             return [cursor]
         return list(found.cells) if found.steps else [cursor]
