@@ -288,6 +288,9 @@ RETIRED_KEYS = {
     "only_best_degree": "only the most protective degree of cover ever applies (the map's"
     " cover method gives one degree per attacker and target)",
     "never_negative": "damage is never below 0 in any ruleset",
+    "bonus_action_requires_feature": "a bonus action always comes from a feature or a"
+    " bonus-action entry",
+    "declared_before_roll": "a called shot is always declared before the attack roll",
 }
 """Keys that older ruleset files may carry, with why they were removed from the schema."""
 

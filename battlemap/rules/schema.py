@@ -105,9 +105,6 @@ class ActionDef(Described):
 
 
 class EconomyRules(Section):
-    bonus_action_requires_feature: bool = Field(
-        default=True, description="A bonus action exists only when a feature grants one."
-    )
     free_object_interactions: int = Field(default=1, ge=0, le=10)
     extra_object_interaction_costs: ActionCost = ActionCost.ACTION
     reactions_per_round: int = Field(default=1, ge=0, le=10)
@@ -230,7 +227,6 @@ class FlankingRules(Section):
 
 
 class CalledShotRules(Section):
-    declared_before_roll: bool = True
     disadvantage: bool = True
     ac_bonus: int = 2
     auto_fail_if_already_disadvantaged: bool = True

@@ -202,6 +202,8 @@ def test_extends_must_be_a_ruleset_id(tmp_path: Path) -> None:
     [
         ("never_negative", "damage:\n  never_negative: true\n"),
         ("only_best_degree", "attacks:\n  cover:\n    only_best_degree: true\n"),
+        ("bonus_action_requires_feature", "economy:\n  bonus_action_requires_feature: true\n"),
+        ("declared_before_roll", "attacks:\n  called_shot:\n    declared_before_roll: true\n"),
     ],
 )
 def test_retired_keys_say_why_they_went(tmp_path: Path, key: str, text: str) -> None:
