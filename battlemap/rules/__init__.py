@@ -11,7 +11,13 @@
 - ``economy``: ``take_action``, ``spend_attack``, ``use_reaction``, ``interact_with_object``.
 - ``movement``: ``movement_budget``, ``spend_movement``, ``stand_up``, ``drop_prone``,
   ``mount_or_dismount``.
-- ``conditions``: ``apply_condition``, ``remove_condition``, ``set_exhaustion``, ``denial``.
+- ``conditions``: ``apply_condition``, ``remove_condition``, ``set_exhaustion``, ``denial``,
+  ``reactions_left``.
+- ``mounts``: ``control_mount``, ``release_mount`` (a controlled mount on its rider's initiative).
+- ``damage`` / ``healing`` / ``death`` / ``rests``: the damage pipeline, hit points, dying,
+  ``short_rest``, ``long_rest``, ``interrupt_rest``; these return ``Applied`` (``vitals``).
+- ``attacks`` / ``saves`` / ``contests`` / ``opportunity``: attack rolls, saving throws,
+  grapples and shoves, opportunity attacks.
 
 Every engine call takes the ``CombatState`` (``battlemap.model.combat``) plus the ruleset and
 the encounter, and returns ``(new_state, events)`` or raises a ``CombatError`` (``errors``).

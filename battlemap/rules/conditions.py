@@ -28,6 +28,7 @@ _DEFAULT_EXPIRY = {
     ConditionDuration.UNTIL_REMOVED: Expiry.NEVER,
     ConditionDuration.UNTIL_START_OF_TURN: Expiry.START_OF_TURN,
     ConditionDuration.UNTIL_END_OF_TURN: Expiry.END_OF_TURN,
+    ConditionDuration.UNTIL_END_OF_NEXT_TURN: Expiry.END_OF_NEXT_TURN,
 }
 _SPEED_ZERO = {ConditionEffect.SPEED_ZERO, ConditionEffect.CANT_MOVE}
 

@@ -381,6 +381,10 @@ class ConditionDuration(DocEnum):
     UNTIL_REMOVED = "until-removed", "Until a rule or the DM removes it."
     UNTIL_START_OF_TURN = "start-of-turn", "Until the start of the creature's next turn."
     UNTIL_END_OF_TURN = "end-of-turn", "Until the end of the creature's current or next turn."
+    UNTIL_END_OF_NEXT_TURN = (
+        "end-of-next-turn",
+        "Until the end of the creature's next turn (given on its own turn: the one after).",
+    )
 
 
 class ExhaustionEffect(DocEnum):

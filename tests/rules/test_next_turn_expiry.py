@@ -13,6 +13,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import apply_condition
 from battlemap.rules.damage import DamageInstance, apply_damage
+from battlemap.rules.enums import ConditionDuration
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import end_turn
 from tests.rules.fighters import creature, fight
@@ -85,3 +86,21 @@ def test_combat_saved_before_these_fields_still_loads() -> None:
         ActiveCondition(name="stunned", expiry=Expiry.END_OF_TURN, expiry_creature=PC),
     )
     assert TurnSlot.model_validate({"creature_id": "pc"}).creature_id == PC
+
+
+def test_a_condition_whose_default_lasts_to_the_end_of_the_next_turn(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # A DM's own condition with default_duration end-of-next-turn, given on the pc's turn.
+    srd = rulesets["srd-5e"]
+    dazed = srd.conditions["stunned"].model_copy(
+        update={"name": "Dazed", "default_duration": ConditionDuration.UNTIL_END_OF_NEXT_TURN}
+    )
+    ruleset = srd.model_copy(update={"conditions": {**srd.conditions, "dazed": dazed}})
+    encounter, combat = fight(creature("pc"), creature("ogre", side=Side.HOSTILE))
+    combat, _ = apply_condition(combat, ruleset, encounter, PC, "dazed")
+    for _ in range(2):  # the pc's turn, then the ogre's
+        combat, _ = end_turn(combat, ruleset, encounter)
+        assert combat.combatant(PC).has_condition("dazed")
+    combat, _ = end_turn(combat, ruleset, encounter)
+    assert not combat.combatant(PC).has_condition("dazed")
