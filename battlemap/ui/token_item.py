@@ -42,6 +42,10 @@ class TokenItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setCursor(Qt.CursorShape.OpenHandCursor)
         self.setZValue(Z_TOKEN)
+        # Drawn once per zoom level into a screen-resolution pixmap, then copied: a frame of
+        # a hundred tokens no longer strokes a hundred discs. update() (a change of the
+        # creature, the selection) redraws it; panning and dragging reuse it.
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plate = NamePlate(self)
         self.update_from(creature, cell_feet)
 

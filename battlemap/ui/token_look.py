@@ -98,6 +98,7 @@ class NamePlate(QGraphicsSimpleTextItem):
         self.setFont(bold_font(PLATE_FONT_PX))
         self.setBrush(PLATE_TEXT)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # as its token's
         self._text = static_text("", PLATE_FONT_PX)
 
     def place(self, text: str, token_side: float) -> None:
