@@ -147,6 +147,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     qtbot.keyClick(prompt.take_button, Qt.Key.Key_1)  # typing goes to the d20 box
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_4)
     assert prompt.d20.faces() == (14,)
+    assert "HIT</b></span>: 14+5 = 19 vs AC 8 · roll the 1d8+3 slashing" in prompt.verdict.text()
     damage = prompt.damage.spins[0]
     damage.setFocus()
     damage.selectAll()

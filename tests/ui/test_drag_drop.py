@@ -210,3 +210,20 @@ def test_stat_blocks_by_name_give_the_attack_and_the_movers_resistance() -> None
     assert waiting.outcome.command.apply(encounter).creature(FIGHTER).hp == 30 - 4
     without = resolution(encounter, (5, 2))  # no library: an unarmed strike
     assert without.pending is not None and without.pending.profile.name != "Scimitar"
+
+
+def test_a_trial_d20_tells_hit_or_miss_and_records_nothing() -> None:
+    encounter = goblin_beside_fighter()
+    waiting = resolution(encounter, (5, 2))
+    critical, miss = waiting.trial((20,)), waiting.trial((5,))
+    assert (critical.hit, critical.critical, critical.total) == (True, True, 24)
+    assert critical.damage is None  # tried without damage
+    assert (miss.hit, miss.total) == (False, 9)  # 5+4 < AC 10
+    with pytest.raises(ValueError, match="not a face of a d20"):
+        waiting.trial((0,))
+    waiting.answer(Answer(Choice.SKIP))  # the trials changed nothing: the reaction is unspent
+    assert waiting.outcome is not None and isinstance(waiting.outcome.command, ApplyCombatStep)
+    after = waiting.outcome.command.apply(encounter)
+    assert after.combat is not None and not after.combat.combatant(GOBLIN).reaction_used
+    with pytest.raises(ValueError, match="no opportunity attack is waiting"):
+        waiting.trial((20,))

@@ -97,6 +97,11 @@ def test_typed_natural_20_and_damage_is_a_critical_hit(qtbot: QtBot, window: Mai
     qtbot.keyClick(d20, Qt.Key.Key_0)
     assert prompt.d20.faces() == (20,)
     assert prompt.take_button.text() == "Take 20 (Enter)"
+    # the verdict comes before any damage is typed: which dice to roll at the table
+    assert "CRITICAL HIT</b></span>: 20+4 = 24 vs AC 10 · roll the critical damage" in (
+        prompt.verdict.text()
+    )
+    assert window.undo_stack.count() == 0  # trying the d20 records nothing
     damage = prompt.damage.spins[0]
     damage.setFocus()
     damage.selectAll()
@@ -205,6 +210,7 @@ def test_two_attacks_are_asked_in_turn(qtbot: QtBot, tmp_path: Path) -> None:
     assert prompt.d20.faces() is None and window.undo_stack.count() == 0
     assert window.scene.tokens[FIGHTER].pos().x() == cell_to_scene(4)  # still waiting there
     qtbot.keyClick(prompt.take_button, Qt.Key.Key_1)  # a natural 1 typed: a miss
+    assert "MISS</b></span>: 1+4 = 5 vs AC 10" in prompt.verdict.text()
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
     assert not prompt.isVisible() and window.undo_stack.count() == 1
     combat = window.document.encounter.combat

@@ -242,7 +242,7 @@ class DragFeedback(QObject):
             side = waiting.plan.footprint_side()
             centre = QPointF(cell_to_scene(x + side / 2), cell_to_scene(y + side / 2))
             avoid = self.view.mapFromScene(centre)
-        self.prompt.show_offer(pending, avoid)
+        self.prompt.show_offer(pending, avoid, waiting.resolution.trial)
         self.scene.message.emit(
             f"{pending.attacker} can make an opportunity attack: Enter takes it, S skips,"
             " Esc calls the move off."

@@ -35,10 +35,17 @@ from battlemap.rules.attacks import (
     unarmed_strike,
 )
 from battlemap.rules.combat_ops import stats_of
+from battlemap.rules.damage import Defenses
 from battlemap.rules.errors import CombatError, InvalidRequestError
 from battlemap.rules.movement import spend_movement
-from battlemap.rules.opportunity import OpportunityOffer, offers_from_move, resolve_opportunity
+from battlemap.rules.opportunity import (
+    OpportunityOffer,
+    OpportunityResult,
+    offers_from_move,
+    resolve_opportunity,
+)
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import Applied
 from battlemap.ui.attack_log import log_attack_reasons
 from battlemap.ui.drag.plan import spend_split
 from battlemap.ui.statblocks import find_statblock, statblock_defenses
@@ -131,6 +138,43 @@ def _placed(encounter: Encounter, creature_id: EntityId, xy: tuple[float, float]
 Steps = Generator[PendingOffer, Answer, DropOutcome]
 
 
+@dataclass(frozen=True)
+class AttackAt:
+    """One available attack's inputs: the encounter and combat with the mover standing where
+    the attack happens, the attack, the geometry's situation and the mover's defenses."""
+
+    encounter: Encounter
+    combat: CombatState
+    ruleset: Ruleset
+    offer: OpportunityOffer
+    profile: AttackProfile
+    situation: AttackSituation
+    defenses: Defenses
+
+    def take(
+        self,
+        d20: tuple[int, ...] | None,
+        damage_rolls: tuple[int, ...] | None,
+        apply_damage: bool = True,
+    ) -> Applied[OpportunityResult]:
+        """Make the attack (None dice: the app rolls them). Raises the engine's errors."""
+        options = AttackOptions(
+            d20=d20, damage_rolls=damage_rolls, defenses=self.defenses, apply_damage=apply_damage
+        )
+        return resolve_opportunity(
+            self.encounter, self.combat, self.ruleset, self.offer, take=True,
+            profile=self.profile, situation=self.situation, options=options,
+        )  # fmt: skip
+
+    def preview(self) -> tuple[AttackResult | None, str]:
+        """A dry run with a placeholder d20 and no damage: (its result for the roll mode and
+        the AC, ""), or (None, the reason the engine refuses the attack)."""
+        try:
+            return self.take((PREVIEW_D20,), None, apply_damage=False).result.attack, ""
+        except (CombatError, ValueError, KeyError) as error:
+            return None, str(error)
+
+
 class DropResolution:
     """One legal drop resolved step by step (see the module docstring).
 
@@ -170,6 +214,7 @@ class DropResolution:
         self.name = encounter.creature(mover_id).name
         self.pending: PendingOffer | None = None
         self.outcome: DropOutcome | None = None
+        self._attack: AttackAt | None = None
         self._steps = self._run()
         self._advance(None)
 
@@ -178,6 +223,21 @@ class DropResolution:
         if self.pending is None:
             raise ValueError("no opportunity attack is waiting for an answer")
         self._advance(answer)
+
+    def trial(self, d20: tuple[int, ...]) -> AttackResult:
+        """The pending attack with the ``d20`` faces typed, tried without recording anything
+        and without damage: whether it hits, and whether critically (the DM then knows which
+        damage dice to roll at the table).
+
+        Raises:
+            ValueError: nothing is pending; InvalidRequestError (a ValueError): faces that
+                can't be (see ``make_attack``), or the engine refuses the attack.
+        """
+        if self.pending is None or self._attack is None:
+            raise ValueError("no opportunity attack is waiting for an answer")
+        found = self._attack.take(d20, None, apply_damage=False).result.attack
+        assert found is not None  # a taken attack always has one
+        return found
 
     def call_off(self, why: str) -> DropOutcome:
         """Abandon the move (nothing changes) with ``why`` in the message; returns the outcome."""
@@ -247,7 +307,9 @@ class DropResolution:
             situation = attack_situation(
                 self.index, work, state, ruleset, offer.attacker_id, mover_id, profile
             )
-            preview, refusal = self._preview(work, state, offer, profile, situation)
+            attack = AttackAt(work, state, ruleset, offer, profile, situation, defenses)
+            self._attack = attack
+            preview, refusal = attack.preview()
             pending = PendingOffer(
                 offer, attacker.name, name, profile, preview, refusal, number, total, tuple(notes)
             )
@@ -258,14 +320,8 @@ class DropResolution:
                 if answer.choice is Choice.SKIP:
                     applied = resolve_opportunity(work, state, ruleset, offer, take=False)
                     break
-                options = AttackOptions(
-                    d20=answer.d20, damage_rolls=answer.damage_rolls, defenses=defenses
-                )
                 try:
-                    applied = resolve_opportunity(
-                        work, state, ruleset, offer, take=True, profile=profile,
-                        situation=situation, options=options,
-                    )  # fmt: skip
+                    applied = attack.take(answer.d20, answer.damage_rolls)
                     break
                 except InvalidRequestError as error:
                     if answer.d20 is None and answer.damage_rolls is None:
@@ -274,6 +330,7 @@ class DropResolution:
                         offer, attacker.name, name, profile, preview, refusal, number, total,
                         tuple(notes), str(error),
                     )  # fmt: skip
+            self._attack = None
             work, state = applied.encounter, applied.combat or state
             result = applied.result
             if result.attack is not None:
@@ -290,25 +347,6 @@ class DropResolution:
         text = f"Move {name} ({move.cost_feet:g} ft)"
         notes.insert(0, f"{name} moves {move.cost_feet:g} ft")
         return DropOutcome(ApplyCombatStep.between(encounter, work, state, text), _join(notes))
-
-    def _preview(
-        self,
-        work: Encounter,
-        state: CombatState,
-        offer: OpportunityOffer,
-        profile: AttackProfile,
-        situation: AttackSituation,
-    ) -> tuple[AttackResult | None, str]:
-        """A dry run with a placeholder d20 and no damage: roll mode and AC, or the refusal."""
-        options = AttackOptions(d20=(PREVIEW_D20,), apply_damage=False)
-        try:
-            applied = resolve_opportunity(
-                work, state, self.ruleset, offer, take=True, profile=profile,
-                situation=situation, options=options,
-            )  # fmt: skip
-        except (CombatError, ValueError, KeyError) as error:
-            return None, str(error)
-        return applied.result.attack, ""
 
 
 def attack_note(attacker: str, mover: str, attack: AttackResult | None) -> str:

@@ -8,6 +8,8 @@ calls the move off (from the card or from the map); typing a digit goes to the d
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -25,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.geometry.metrics import Cell
-from battlemap.rules.attacks import RollMode
+from battlemap.rules.attacks import AttackResult, RollMode
 from battlemap.ui.drag.drop import Answer, Choice, PendingOffer
 from battlemap.ui.drag.items import (
     OPPORTUNITY,
@@ -43,8 +45,12 @@ CALL_OFF_KEY = Qt.Key.Key_Escape
 PROMPT_KEYS = (*TAKE_KEYS, SKIP_KEY, CALL_OFF_KEY)
 WIDTH_PX = 620
 MARGIN_PX = 12
+VERDICT_HIT, VERDICT_CRIT, VERDICT_BAD = "#69f0ae", "#ffab40", "#ff8a80"
 BUTTON_HEIGHT_PX = 52
 """Tall enough for a finger on a touch screen laid on the table."""
+
+Trial = Callable[[tuple[int, ...]], AttackResult]
+"""Tries d20 faces on the pending attack without recording anything (``DropResolution.trial``)."""
 
 STYLE = """
 #opportunity-prompt { background: rgb(22, 24, 28); border: 2px solid #ff6d00;
@@ -92,6 +98,9 @@ class OpportunityPrompt(QFrame):
         self.error.setWordWrap(True)
         for label in (self.title, self.attack, self.done, self.error):
             layout.addWidget(label)
+        self.verdict = QLabel()
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextFormat(Qt.TextFormat.RichText)
 
         dice = QHBoxLayout()
         d20_form = QFormLayout()
@@ -103,6 +112,7 @@ class OpportunityPrompt(QFrame):
         dice.addLayout(damage_form)
         dice.addStretch(1)
         layout.addLayout(dice)
+        layout.addWidget(self.verdict)
 
         buttons = QHBoxLayout()
         self.take_button = QPushButton("Take (Enter)")
@@ -125,17 +135,22 @@ class OpportunityPrompt(QFrame):
         view.installEventFilter(self)
         self.pending: PendingOffer | None = None
         self._avoid: QPoint | None = None
+        self._trial: Trial | None = None
         self.hide()
 
     # --- showing --------------------------------------------------------------------
 
-    def show_offer(self, pending: PendingOffer, avoid: QPoint | None = None) -> None:
+    def show_offer(
+        self, pending: PendingOffer, avoid: QPoint | None = None, trial: Trial | None = None
+    ) -> None:
         """Ask about ``pending`` (the typed dice are kept when the same attack is asked again
         after a refused answer, cleared for a new one). ``avoid``: the viewport point of the
-        waiting token, which the card should not cover."""
+        waiting token, which the card should not cover. ``trial``: tries typed d20 faces
+        without recording anything, for the verdict shown as soon as they are typed."""
         same = self.pending is not None and self.pending.offer == pending.offer
         self.pending = pending
         self._avoid = avoid
+        self._trial = trial
         self.title.setText(
             f"{pending.attacker} can make an opportunity attack as {pending.mover} leaves its reach"
         )
@@ -177,6 +192,7 @@ class OpportunityPrompt(QFrame):
 
     def _dice_changed(self) -> None:
         faces = self.d20.faces()
+        self._show_verdict(faces)
         typed = ", ".join(str(f) for f in faces) if faces is not None else ""
         self.take_button.setText(f"Take {typed} (Enter)" if typed else "Take (Enter)")
         self.take_button.setToolTip(
@@ -184,6 +200,20 @@ class OpportunityPrompt(QFrame):
             if typed
             else "Resolve the attack now: the app rolls the dice left at 'app rolls'"
         )
+
+    def _show_verdict(self, faces: tuple[int, ...] | None) -> None:
+        """What the typed d20 does (hit, critical hit, miss) before the DM commits to it, so
+        the right damage dice are rolled at the table."""
+        text = ""
+        if faces is not None and self._trial is not None:
+            try:
+                text = verdict_text(self._trial(faces))
+            except ValueError as error:  # faces the engine refuses (InvalidRequestError)
+                text = f"<span style='color:{VERDICT_BAD}'>{error}</span>"
+        self.verdict.setText(text)
+        self.verdict.setVisible(bool(text))
+        if self.isVisible():
+            self.place()
 
     # --- answering ------------------------------------------------------------------
 
@@ -248,6 +278,23 @@ class OpportunityPrompt(QFrame):
             QApplication.sendEvent(first, QKeyEvent(event))
             return True
         return False
+
+
+def verdict_text(result: AttackResult) -> str:
+    """ "HIT: 14+5 = 19 vs AC 8 · roll 1d8+3 slashing", with the engine's reasons."""
+    word = "CRITICAL HIT" if result.critical else "HIT" if result.hit else "MISS"
+    colour = VERDICT_CRIT if result.critical else VERDICT_HIT if result.hit else VERDICT_BAD
+    text = (
+        f"<span style='color:{colour}'><b>{word}</b></span>: {result.natural}"
+        f"{result.to_hit:+d} = {result.total} vs AC {result.armor_class.value}"
+    )
+    damage = " + ".join(f"{p.dice} {p.type}" for p in result.profile.damage)
+    if result.hit and damage:
+        dice = "critical damage" if result.critical else damage
+        text += f" · roll the {dice}"
+    if result.reasons:
+        text += f"<br><small>{'; '.join(result.reasons)}</small>"
+    return text
 
 
 def attack_text(pending: PendingOffer) -> str:
