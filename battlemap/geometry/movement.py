@@ -203,15 +203,14 @@ def body_cells(body: Body) -> tuple[int, int, int, int]:
 
 
 def bodies_near(
-    others: Sequence[Body], area: tuple[int, int, int, int], margin: int
+    others: Sequence[Body], area: tuple[int, int, int, int]
 ) -> list[tuple[Body, tuple[int, int, int, int]]]:
-    """The bodies whose squares come within ``margin`` cells of the cell range ``area``
-    (inclusive ``x0, y0, x1, y1``), each with its cell range.
+    """The bodies with a square inside the cell range ``area`` (inclusive ``x0, y0, x1, y1``),
+    each with its cell range (``body_cells``).
 
     A cheap test on the raw position rejects most bodies before their range is worked out.
     """
-    x0, y0, x1, y1 = area
-    lo_x, lo_y, hi_x, hi_y = x0 - margin, y0 - margin, x1 + margin, y1 + margin
+    lo_x, lo_y, hi_x, hi_y = area
     found = []
     for other in others:
         x, y = other.x, other.y
@@ -305,7 +304,7 @@ class MoveContext:
         else:
             # Positions in ``near`` cover cells up to k - 1 further right and down.
             x0, y0, x1, y1 = near
-            ranged = bodies_near(others, (x0, y0, x1 + self.k - 1, y1 + self.k - 1), 0)
+            ranged = bodies_near(others, (x0, y0, x1 + self.k - 1, y1 + self.k - 1))
         self.others = [o for o, _ in ranged if o.id != mover.id]
         self.cells_of: dict[Cell, list[Body]] = {}
         self.blocks_passage: dict[EntityId, bool] = {}
