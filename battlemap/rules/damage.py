@@ -682,7 +682,7 @@ def apply_area_damage(
     work = Work(encounter, combat, ruleset)
     for target in targets:
         work.require_alive(target.creature_id)
-    once = ruleset.damage.area_damage_rolled_once or len(targets) <= 1
+    once = ruleset.damage.area_damage_rolled_once
     if typed_each is not None:
         if once:
             raise InvalidRequestError(
@@ -691,9 +691,11 @@ def apply_area_damage(
         if len(typed_each) != len(targets):
             raise InvalidRequestError(f"{len(targets)} targets but {len(typed_each)} typed rolls")
     elif typed is not None and not once:
-        raise InvalidRequestError(
-            f"{ruleset.name} rolls area damage for each target: type the totals of each target"
-        )
+        if len(targets) > 1:
+            raise InvalidRequestError(
+                f"{ruleset.name} rolls area damage for each target: type the totals of each target"
+            )
+        typed_each = [typed]
     rolled = (
         roll_damage(work, parts, typed=typed, purpose="area damage", creature_id=source_id)
         if once

@@ -236,6 +236,10 @@ def damage_at_zero(
     if work.death(creature_id).brink:
         return ZeroOutcome(brink=True)
     count = rules.critical_damage_at_zero_failures if critical else rules.damage_at_zero_failures
+    if work.combatant(creature_id) is not None and not work.has_condition(creature_id, UNCONSCIOUS):
+        # Conscious at 0 HP (temporary HP woke it, hit_points.temp_hp_wakes): it drops again.
+        work.condition(creature_id, UNCONSCIOUS)
+        work.add("unconscious", f"{work.name(creature_id)} falls unconscious", creature_id)
     if work.death(creature_id).stable:
         work.add(
             "stable-ends",

@@ -166,6 +166,10 @@ def test_area_damage_rolled_per_target_when_the_ruleset_says_so(rulesets: Rulese
         typed_each=[[10], [20], [30]],
     )
     assert [r.total for r in typed.result] == [10, 20, 30]
+    alone = apply_area_damage(
+        encounter, combat, ruleset, [DamageRoll("8d6", "fire")], targets[:1], typed=[12]
+    )
+    assert [r.total for r in alone.result] == [12]
     with pytest.raises(InvalidRequestError, match="type the totals of each target"):
         apply_area_damage(
             encounter, combat, ruleset, [DamageRoll("8d6", "fire")], targets, typed=[10]
@@ -264,6 +268,13 @@ def test_temporary_hp_wake_where_the_ruleset_says_so(rulesets: Rulesets) -> None
     assert applied.encounter.creature(PC).hp == 0
     with pytest.raises(IllegalActionError, match="stable"):
         death_save(applied.encounter, applied.combat, ruleset, PC, d20=5)
+    # Damage through the buffer at 0 HP: no longer stable, unconscious again, one failure.
+    hurt = apply_damage(
+        applied.encounter, applied.combat, ruleset, PC, [DamageInstance(10, "fire")]
+    )
+    assert hurt.combat is not None
+    pc = hurt.combat.combatant(PC)
+    assert pc.has_condition("unconscious") and not pc.death.stable and pc.death.failures == 1
 
 
 # --- hit_points.falls_prone_when_unconscious -------------------------------------------------
