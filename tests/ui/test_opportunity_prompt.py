@@ -17,7 +17,8 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.model.document import MoveCreature
 from battlemap.model.ids import EntityId
-from battlemap.ui.drag.items import Marker, scene_point
+from battlemap.ui.drag.items import OPPORTUNITY, Marker, scene_point
+from battlemap.ui.drag.prompt import ANSWERED
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.undo import push
@@ -209,6 +210,8 @@ def test_two_attacks_are_asked_in_turn(qtbot: QtBot, tmp_path: Path) -> None:
     assert prompt.done.text() == f"So far: {first.attacker} lets Fighter go"
     assert prompt.d20.faces() is None and window.undo_stack.count() == 0
     assert window.scene.tokens[FIGHTER].pos().x() == cell_to_scene(4)  # still waiting there
+    marks = [i for i in window.drag_feedback._waiting_items.items if isinstance(i, Marker)]
+    assert [m.colour for m in marks] == [ANSWERED, OPPORTUNITY]  # the answered one greyed
     qtbot.keyClick(prompt.take_button, Qt.Key.Key_1)  # a natural 1 typed: a miss
     assert "MISS</b></span>: 1+4 = 5 vs AC 10" in prompt.verdict.text()
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)

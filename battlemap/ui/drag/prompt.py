@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QColor, QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFormLayout,
@@ -46,6 +46,8 @@ PROMPT_KEYS = (*TAKE_KEYS, SKIP_KEY, CALL_OFF_KEY)
 WIDTH_PX = 620
 MARGIN_PX = 12
 VERDICT_HIT, VERDICT_CRIT, VERDICT_BAD = "#69f0ae", "#ffab40", "#ff8a80"
+ANSWERED = QColor("#8a8f98")
+"""An opportunity attack of this move already answered (taken or skipped)."""
 BUTTON_HEIGHT_PX = 52
 """Tall enough for a finger on a touch screen laid on the table."""
 
@@ -339,14 +341,18 @@ def waiting_items(
     if here is not None:
         solid = Qt.PenStyle.SolidLine
         items.append(outline_square((here[0] + ox, here[1] + oy), side, OPPORTUNITY, solid))
-    for attack in result.opportunity_attacks:
-        now = attack.attacker_id == pending.offer.attacker_id
+    attacks = result.opportunity_attacks
+    current = next(
+        (i for i, a in enumerate(attacks) if a.attacker_id == pending.offer.attacker_id), 0
+    )
+    # Answered attacks are greyed and drawn first, so the pending one lies on top.
+    for index in sorted(range(len(attacks)), key=lambda i: i == current):
+        attack, now = attacks[index], index == current
+        colour = ANSWERED if index < current else OPPORTUNITY
         at = centre(attack.position)
         attacker = plan.others_by_id.get(attack.attacker_id)
         if attacker is not None:
             style = Qt.PenStyle.SolidLine if now else Qt.PenStyle.DashLine
-            items += cased_line(
-                [attacker.space.centre, at], OPPORTUNITY, 6.0 if now else 4.0, style
-            )
-        items.append(Marker(at, "!", OPPORTUNITY, 17.0 if now else 12.0))
+            items += cased_line([attacker.space.centre, at], colour, 6.0 if now else 4.0, style)
+        items.append(Marker(at, "!", colour, 17.0 if now else 12.0))
     return items
