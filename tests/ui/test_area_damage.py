@@ -97,3 +97,33 @@ def test_area_damage_needs_targets_and_dice_without_combat(qtbot: QtBot, tmp_pat
     click(qtbot, area.apply_button)
     assert "Type damage dice" in area.outcome_label.text()
     assert window.document.encounter == before
+
+
+def test_a_ruleset_rolling_per_target_gets_one_roll_each_without_combat(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    rules = tmp_path / "rulesets"
+    rules.mkdir()
+    (rules / "each.yaml").write_text(
+        "schema_version: 1\nextends: srd-5e\nname: Each their own\n"
+        "damage:\n  area_damage_rolled_once: false\n",
+        encoding="utf-8",
+    )
+    window.rulesets.user_dir = rules
+    window.rulesets.reload()
+    window.rulesets.choose("each")
+    area = open_area(window, ["c-cleric", "c-sal"])
+    area.dice.setText("4d6")
+    area.damage_type.setCurrentIndex(area.damage_type.findData("cold"))
+    before = hp(window)
+    click(qtbot, area.apply_button)
+    text = area.outcome_label.text()
+    totals = [int(t) for t in re.findall(r"Rolled [^<]*= `?(\d+)`?", text)]
+    assert len(totals) == 2, text  # one roll per target, in the dialog's row order
+    rows = [area.targets.item(i).data(Qt.ItemDataRole.UserRole) for i in range(2)]
+    after = hp(window)
+    lost = {cid: before[cid] - after[cid] for cid in rows}
+    assert [lost[cid] for cid in rows] == [
+        min(total, before[cid]) for cid, total in zip(rows, totals, strict=True)
+    ]

@@ -10,7 +10,9 @@ circle, cone, line or cube and opens this dialog for them.
 It works outside a combat too (a fireball dropped before initiative is rolled), through the
 same ``CombatSession.apply`` path as the Creature dock's damage: only hit points change. The
 app's roll then comes from fresh dice seeded by ``session.seed_source`` (there are no combat
-dice); it is shown in the outcome and dealt as the one total for every target.
+dice); it is shown in the outcome and dealt as the one total for every target (or one roll
+per target, in target order, under a ruleset whose ``area_damage_rolled_once`` is false).
+With such a ruleset a total typed in can serve one target only: the engine says so.
 """
 
 from __future__ import annotations
@@ -151,13 +153,18 @@ class AreaDialog(CombatDialog):
         typed = [self.typed.value()] if self.typed.value() >= 0 else None
         state = self.session.state
         rolled = ""
-        if typed is None and state is None:  # no combat dice: roll once here, deal that total
+        typed_each: list[list[int]] | None = None
+        if typed is None and state is None:  # no combat dice: roll here, deal those totals
+            once = ruleset.damage.area_damage_rolled_once
             try:
-                _, record = roll(new_dice_state(self.session.seed_source()), dice, "area damage")
+                totals, rolled = self._roll_without_combat(dice, 1 if once else len(targets))
             except DiceExpressionError as error:
                 self.outcome_label.setText(f"<b>Refused:</b> {html.escape(str(error))}")
                 return
-            typed, rolled = [record.total], f"Rolled {html.escape(record.detail)}<br>"
+            if once:
+                typed = totals
+            else:
+                typed_each = [[total] for total in totals]
         half = self.half.isChecked()
         source = state.current.creature_id if state is not None and state.current else None
         applied = self.session.apply(
@@ -171,6 +178,7 @@ class AreaDialog(CombatDialog):
                 half_on_save=half,
                 typed=typed,
                 source_id=source,
+                typed_each=typed_each,
             ),
         )
         if applied is None:
@@ -182,6 +190,22 @@ class AreaDialog(CombatDialog):
         dealt = ", ".join(f"{self.session.name(r.target_id)} -{r.total}" for r in results)
         self.session.reported.emit(f"Area damage: {dealt}")
         self.typed.setValue(-1)
+
+    def _roll_without_combat(self, dice: str, count: int) -> tuple[list[int], str]:
+        """Roll ``dice`` ``count`` times (once, or once per target when the ruleset's
+        ``area_damage_rolled_once`` is false) from fresh dice seeded by the session: the totals
+        and the rolls as outcome text.
+
+        Raises:
+            DiceExpressionError: ``dice`` can't be rolled.
+        """
+        dice_state = new_dice_state(self.session.seed_source())
+        totals, lines = [], []
+        for _ in range(count):
+            dice_state, record = roll(dice_state, dice, "area damage")
+            totals.append(record.total)
+            lines.append(f"Rolled {html.escape(record.detail)}<br>")
+        return totals, "".join(lines)
 
     def _line(self, result: DamageResult) -> str:
         name = self.session.name(result.target_id)
