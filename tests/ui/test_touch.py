@@ -168,3 +168,17 @@ def test_a_mouse_click_just_off_a_token_grabs_nothing(big: MainWindow) -> None:
     drag(view, start, start + QPoint(0, 2 * 64))
     owl_now = big.document.encounter.creature("c-tiny")  # type: ignore[arg-type]
     assert (owl_now.x, owl_now.y) == (0.5, 0.5)
+
+
+def test_a_pinch_with_one_finger_on_a_token_zooms_and_moves_nothing(
+    big: MainWindow, finger: QPointingDevice
+) -> None:
+    view = big.view
+    fighter = big.scene.tokens["c-medium"]  # type: ignore[index]
+    on_token = view.mapFromScene(fighter.sceneBoundingRect().center())
+    # centre 40 px right of the token: the left finger starts on it, both spread out
+    pinch(big, finger, on_token + QPoint(40, 0), 40, 130)
+    assert view.current_scale() > 2
+    fighter_now = big.document.encounter.creature("c-medium")  # type: ignore[arg-type]
+    assert (fighter_now.x, fighter_now.y) == (2, 2)
+    assert big.undo_stack.count() == 0
