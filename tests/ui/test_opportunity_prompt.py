@@ -222,3 +222,13 @@ def test_two_attacks_are_asked_in_turn(qtbot: QtBot, tmp_path: Path) -> None:
     assert reacted == {EntityId("c-orc") if second.attacker == "Orc" else GOBLIN}
     assert f"{second.attacker}'s opportunity attack misses (1+4" in status(window)
     assert fighter(window) == (5, 2, 30)
+
+
+def test_closing_the_window_while_waiting(qtbot: QtBot, tmp_path: Path) -> None:
+    window = open_window(qtbot, tmp_path, goblin_beside_fighter())
+    document = window.document
+    drag_past_the_goblin(qtbot, window)
+    before = document.encounter
+    window.close()  # nothing asks, nothing is recorded
+    qtbot.wait(10)
+    assert document.encounter is before and window.undo_stack.count() == 0

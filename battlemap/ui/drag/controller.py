@@ -304,6 +304,8 @@ class DragFeedback(QObject):
 
     def _on_document_changed(self, change: Change) -> None:
         """Another change while a drop waits: the answers would apply to a stale encounter."""
+        if not shiboken6.isValid(self):
+            return  # the window is gone; the document outlived it
         waiting = self.waiting
         if waiting is not None and self.document.encounter is not waiting.encounter:
             self.call_off_waiting("the encounter changed")
