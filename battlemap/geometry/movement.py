@@ -13,8 +13,9 @@ Costs (SRD "Movement and Position", Legends of Hyrule "Squeezing into a Smaller 
   times the step's base cost (SRD: 1, "every foot of movement in difficult terrain costs 1
   extra foot"; a creature's space counts only with ``creature_space_is_difficult``); both
   together still add it once ("even if multiple things in a space count as difficult
-  terrain"); crawling while prone, squeezing, and entering water without a swim speed each
-  add the base cost again; so crawling through difficult terrain costs 3 ft per foot;
+  terrain"); crawling while prone adds ``MovementCosts.crawl_extra`` times it (SRD: 1);
+  squeezing and entering water without a swim speed each add the base cost again; so
+  crawling through difficult terrain costs 3 ft per foot;
   a flying mover ignores difficult terrain and water, not creatures;
 * a step is blocked when the segment between the two squares' centres touches or crosses a
   movement-blocking wall (walls, closed doors, windows) or obstacle: no slipping diagonally
@@ -66,7 +67,7 @@ class StepReason(StrEnum):
     WATER = "water"
     """Water without a swim speed: +1 base cost."""
     PRONE_CRAWL = "prone-crawl"
-    """Crawling while prone: +1 base cost."""
+    """Crawling while prone: + ``crawl_extra`` base costs (listed only when above 0)."""
     SQUEEZE = "squeeze"
     """Squeezing through a space one size smaller: +1 base cost."""
 
@@ -105,6 +106,8 @@ class MovementCosts:
         creature_space_is_difficult: another creature's space counts as difficult terrain.
         hostile_pass_size_difference: a hostile creature's space may be passed through only
             when the sizes differ by at least this many steps (0: always).
+        crawl_extra: extra feet per foot crawled while prone (a prone mover's step costs
+            ``crawl_extra`` more base costs).
 
     Raises:
         ValueError: for a negative number.
@@ -113,9 +116,11 @@ class MovementCosts:
     difficult_extra: int = 1
     creature_space_is_difficult: bool = True
     hostile_pass_size_difference: int = 2
+    crawl_extra: int = 1
 
     def __post_init__(self) -> None:
-        if self.difficult_extra < 0 or self.hostile_pass_size_difference < 0:
+        numbers = (self.difficult_extra, self.hostile_pass_size_difference, self.crawl_extra)
+        if min(numbers) < 0:
             raise ValueError(f"movement costs can't be negative: {self}")
 
 
@@ -129,7 +134,8 @@ class StepCost:
 
     ``terrain_feet`` is the part of ``cost_feet`` the ground entered added: difficult terrain
     and another creature's space (once for both) and water without a swim speed; the steps
-    with any of ``TERRAIN_REASONS`` and only those have it above 0.
+    with any of ``TERRAIN_REASONS`` and only those have it above 0. ``crawl_feet`` is the part
+    crawling while prone added.
     """
 
     start: Cell
@@ -138,6 +144,7 @@ class StepCost:
     base_feet: float
     reasons: tuple[StepReason, ...] = ()
     terrain_feet: float = 0.0
+    crawl_feet: float = 0.0
 
 
 TERRAIN_REASONS = frozenset(
@@ -460,13 +467,17 @@ class MoveContext:
             reasons.append(StepReason.WATER)
             extra += 1
         terrain_feet = base * extra
-        if self.mover.prone:
+        crawl_feet = 0.0
+        if self.mover.prone and self.costs.crawl_extra:
             reasons.append(StepReason.PRONE_CRAWL)
-            extra += 1
+            extra += self.costs.crawl_extra
+            crawl_feet = base * self.costs.crawl_extra
         if not self.room[ny, nx]:
             reasons.append(StepReason.SQUEEZE)
             extra += 1
-        cost = StepCost(cell, (nx, ny), base * (1 + extra), base, tuple(reasons), terrain_feet)
+        cost = StepCost(
+            cell, (nx, ny), base * (1 + extra), base, tuple(reasons), terrain_feet, crawl_feet
+        )
         return cost, None, new_parity, new_cores
 
     def _lands_impassable(self, nx: int, ny: int) -> bool:

@@ -69,7 +69,7 @@ class _Graph:
             difficult = difficult | ctx.creature_space
         extra_dest = difficult.astype(np.int64) * costs.difficult_extra
         extra_dest += ctx.water
-        extra_dest += int(ctx.mover.prone)
+        extra_dest += costs.crawl_extra * int(ctx.mover.prone)
         extra_dest += ~ctx.room
         inside = np.zeros(shape, dtype=bool)
         inside[ys, xs] = True

@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 
 from battlemap.geometry.metrics import DiagonalRule as GeometryDiagonal
-from battlemap.geometry.movement import MovementCosts
+from battlemap.geometry.movement import MovementCosts, MoveResult
 from battlemap.model.combat import Combatant, CombatState, SpeedMode, TurnState
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
@@ -85,7 +85,8 @@ def movement_costs(ruleset: Ruleset) -> MovementCosts:
     terrain costs 1 extra foot"), ``creature_space_is_difficult`` (srd: "The space of another
     creature, whether hostile or not, also counts as difficult terrain") and
     ``hostile_pass_through_size_difference`` (srd: "only if it is at least two sizes larger or
-    smaller than you"). ``difficult_terrain_style`` only words the rule: gms-den's "speed
+    smaller than you") and ``crawl_extra_cost_per_foot`` (srd: "Every foot of movement while
+    crawling costs 1 extra foot"). ``difficult_terrain_style`` only words the rule: gms-den's "speed
     halved" costs the same as an extra foot per foot.
     """
     rules = ruleset.movement
@@ -93,7 +94,22 @@ def movement_costs(ruleset: Ruleset) -> MovementCosts:
         difficult_extra=rules.difficult_terrain_extra_cost_per_foot,
         creature_space_is_difficult=rules.creature_space_is_difficult,
         hostile_pass_size_difference=rules.hostile_pass_through_size_difference,
+        crawl_extra=rules.crawl_extra_cost_per_foot,
     )
+
+
+def spend_split(result: MoveResult, upto_step: int | None = None) -> tuple[float, float]:
+    """(feet without the crawl surcharge, distance walked) of the first ``upto_step`` steps of
+    a move the geometry costed, for ``spend_movement(feet, distance_feet=...)``.
+
+    The geometry charges crawling while prone (``StepCost.crawl_feet``, the ruleset's
+    ``crawl_extra_cost_per_foot`` per foot) and ``spend_movement`` adds the same surcharge from
+    the distance, so it is taken out here to be charged once. ``upto_step`` None means every
+    step.
+    """
+    steps = result.steps if upto_step is None else result.steps[:upto_step]
+    feet = sum(s.cost_feet - s.crawl_feet for s in steps)
+    return feet, sum(s.base_feet for s in steps)
 
 
 def diagonal_rule(ruleset: Ruleset) -> GeometryDiagonal:

@@ -273,8 +273,19 @@ def test_the_size_difference_to_pass_a_hostile_comes_from_the_costs() -> None:
     assert path_cost(OPEN, HERO, straight(4), [foe("orc", 6, 5)], R555, 60, costs=anyone).legal
 
 
+def test_crawling_costs_the_rulesets_crawl_surcharge() -> None:
+    prone = body("hero", 5, 5, prone=True)
+    slow = path_cost(OPEN, prone, straight(1), [], R555, 30, costs=MovementCosts(crawl_extra=2))
+    step = slow.steps[0]
+    assert (step.cost_feet, step.crawl_feet, step.reasons) == (15, 10, (StepReason.PRONE_CRAWL,))
+    free = path_cost(OPEN, prone, straight(1), [], R555, 30, costs=MovementCosts(crawl_extra=0))
+    assert (free.steps[0].cost_feet, free.steps[0].reasons) == (5, ())
+
+
 def test_negative_movement_costs_are_refused() -> None:
     with pytest.raises(ValueError, match="negative"):
         MovementCosts(difficult_extra=-1)
     with pytest.raises(ValueError, match="negative"):
         MovementCosts(hostile_pass_size_difference=-2)
+    with pytest.raises(ValueError, match="negative"):
+        MovementCosts(crawl_extra=-1)

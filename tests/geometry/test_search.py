@@ -104,6 +104,7 @@ costs = st.builds(
     difficult_extra=st.integers(0, 3),
     creature_space_is_difficult=st.booleans(),
     hostile_pass_size_difference=st.integers(0, 4),
+    crawl_extra=st.integers(0, 2),
 )
 """The ruleset's movement numbers: the SRD's and changed ones (the search must agree with the
 walk whatever they are)."""

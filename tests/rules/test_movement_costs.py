@@ -19,10 +19,12 @@ from battlemap.model.encounter import Encounter
 from battlemap.rules.economy import take_action
 from battlemap.rules.movement import (
     diagonal_rule,
+    drop_prone,
     move_allowance,
     movement_budget,
     movement_costs,
     spend_movement,
+    spend_split,
 )
 from battlemap.rules.schema import Ruleset
 from tests.rules.conftest import RULESET_IDS
@@ -188,17 +190,53 @@ def test_a_ruleset_where_switching_does_not_subtract_keeps_a_budget_per_speed(
     assert movement_budget(state, ruleset, enc, HERO, SpeedMode.FLY).remaining == 0
 
 
+def crawl_two_cells(ruleset: Ruleset) -> tuple[float, float]:
+    """(what the geometry charges, what the engine spends) for the prone hero crawling two
+    cells east on an open map, on its turn."""
+    state, enc = solo(ruleset)
+    state, _ = drop_prone(state, ruleset, enc, HERO)
+    hero = Body(HERO, Size.MEDIUM, Side.PARTY, 5, 5, prone=True)
+    costs = movement_costs(ruleset)
+    move = path_cost(
+        MapIndex(Grid(width=20, height=20)),
+        hero,
+        [(6.0, 5.0), (7.0, 5.0)],
+        [],
+        diagonal_rule(ruleset),
+        60,
+        costs=costs,
+    )
+    feet, distance = spend_split(move)
+    state, _ = spend_movement(state, ruleset, enc, HERO, feet, distance_feet=distance)
+    return move.cost_feet, state.combatant(HERO).turn.movement_used
+
+
+def test_srd_crawling_costs_one_extra_foot_and_the_drag_agrees_with_the_engine(
+    rulesets: Rulesets,
+) -> None:
+    """srd "Being Prone": "Every foot of movement while crawling costs 1 extra foot"."""
+    assert crawl_two_cells(rulesets["srd-5e"]) == (20, 20)
+
+
+def test_a_ruleset_charging_two_extra_feet_to_crawl_costs_the_drag_and_the_engine_alike(
+    rulesets: Rulesets,
+) -> None:
+    ruleset = changed(rulesets["srd-5e"], crawl_extra_cost_per_foot=2)
+    assert crawl_two_cells(ruleset) == (30, 30)
+
+
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_every_shipped_ruleset_keeps_the_srd_movement_numbers(
     rulesets: Rulesets, ruleset_id: str
 ) -> None:
     """No document changes these: legends-of-hyrule and gms-den repeat the SRD's text for
-    creatures' spaces, passing hostiles and switching speeds ("If the result is 0 or less, you
-    can't use the new speed"); gms-den's "movement speed is halved" in difficult terrain costs
+    creatures' spaces, passing hostiles, crawling ("Every foot of movement while crawling costs
+    1 extra foot") and switching speeds ("If the result is 0 or less, you can't use the new
+    speed"); gms-den's "movement speed is halved" in difficult terrain costs
     the same as an extra foot per foot (its ``difficult_terrain_style`` says how it is worded);
     final-fantasy-d20 and bloodied-brink keep the base rules."""
     ruleset = rulesets[ruleset_id]
-    assert movement_costs(ruleset) == MovementCosts(1, True, 2)
+    assert movement_costs(ruleset) == MovementCosts(1, True, 2, 1)
     assert ruleset.movement.switching_speeds_subtracts_moved
 
 

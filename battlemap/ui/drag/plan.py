@@ -17,7 +17,6 @@ from battlemap.geometry import (
     MapIndex,
     MoveResult,
     ReachableArea,
-    StepReason,
     cheapest_path,
     move_with_opportunity_attacks,
     reachable_area,
@@ -30,6 +29,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.attack_situation import combat_bodies
 from battlemap.rules.movement import diagonal_rule, move_allowance, movement_costs
+from battlemap.rules.movement import spend_split as spend_split  # drop.py takes it from here
 from battlemap.rules.schema import Ruleset
 
 EXTRA_COST_REASONS = TERRAIN_REASONS
@@ -50,20 +50,6 @@ def reason_text(result: MoveResult, names: dict[EntityId, str]) -> str:
         IllegalReason.NO_PATH: "no path there",
     }
     return texts.get(reason, "") if reason is not None else ""
-
-
-def spend_split(result: MoveResult, upto_step: int | None = None) -> tuple[float, float]:
-    """(feet without the crawl surcharge, distance walked) of the first ``upto_step`` steps.
-
-    The geometry charges crawling while prone itself; the engine's ``spend_movement`` adds
-    the ruleset's crawl cost to the distance, so the surcharge is taken out here to be
-    charged once. ``upto_step`` None means every step.
-    """
-    steps = result.steps if upto_step is None else result.steps[:upto_step]
-    feet = sum(
-        s.cost_feet - (s.base_feet if StepReason.PRONE_CRAWL in s.reasons else 0.0) for s in steps
-    )
-    return feet, sum(s.base_feet for s in steps)
 
 
 @dataclass(frozen=True)
