@@ -21,6 +21,7 @@ from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_look import HIGHLIGHT, NamePlate, initials, paint_disc
 
 HP_COLOURS = (QColor("#3cb371"), QColor("#e0a030"))
+HP_BAR_BACK = QColor(0, 0, 0, 160)
 
 DropHandler = Callable[[EntityId, QPointF], None]
 
@@ -61,35 +62,43 @@ class TokenItem(QGraphicsItem):
         )
         self.setOpacity(0.55 if creature.hidden else 1.0)
         self.plate.place(creature.name, self._side_px)
+        # What paint() draws, worked out here once per change instead of on every frame.
+        side = self._side_px
+        self._bounds = QRectF(0, 0, side, side)
+        self._colour = style.SIDE_COLOURS[creature.side]
+        self._outline = self._colour.darker(160)
+        self._initials = initials(creature.name)
+        self._hp_bar: tuple[QRectF, QRectF, QColor] | None = None
+        if creature.max_hp > 0:  # the DM's glance at hit points; never drawn for players
+            bar = QRectF(side * 0.2, side * 0.78, side * 0.6, max(3.0, side * 0.07))
+            share = max(0.0, min(1.0, creature.hp / creature.max_hp))
+            left = QRectF(bar.left(), bar.top(), bar.width() * share, bar.height())
+            self._hp_bar = (bar, left, HP_COLOURS[0] if share > 0.5 else HP_COLOURS[1])
         self.update()
 
     def boundingRect(self) -> QRectF:
-        return QRectF(0, 0, self._side_px, self._side_px)
+        return self._bounds
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
         side = self._side_px
-        creature = self.creature
-        colour = style.SIDE_COLOURS[creature.side]
-        outline = HIGHLIGHT if self.isSelected() else colour.darker(160)
         paint_disc(
             painter,
             side,
-            colour,
-            outline,
+            self._colour,
+            HIGHLIGHT if self.isSelected() else self._outline,
             max(2.0, side * 0.05),
-            initials(creature.name),
-            dashed=creature.hidden,
+            self._initials,
+            dashed=self.creature.hidden,
         )
-        if creature.max_hp > 0:  # the DM's glance at hit points; never drawn for players
-            bar = QRectF(side * 0.2, side * 0.78, side * 0.6, max(3.0, side * 0.07))
+        if self._hp_bar is not None:
+            bar, left, colour = self._hp_bar
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(0, 0, 0, 160))
+            painter.setBrush(HP_BAR_BACK)
             painter.drawRect(bar)
-            share = max(0.0, min(1.0, creature.hp / creature.max_hp))
-            painter.setBrush(HP_COLOURS[0] if share > 0.5 else HP_COLOURS[1])
-            painter.drawRect(QRectF(bar.left(), bar.top(), bar.width() * share, bar.height()))
+            painter.setBrush(colour)
+            painter.drawRect(left)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         self._dragging = event.button() == Qt.MouseButton.LeftButton

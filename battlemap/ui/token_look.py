@@ -100,10 +100,18 @@ class NamePlate(QGraphicsSimpleTextItem):
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # as its token's
         self._text = static_text("", PLATE_FONT_PX)
+        self._bounds = self._plate_rect()
+
+    def _plate_rect(self) -> QRectF:
+        return super().boundingRect().adjusted(-6, -1, 6, 1)
 
     def place(self, text: str, token_side: float) -> None:
+        """Show ``text`` centred under a token ``token_side`` scene units wide (the one way
+        to change the text: the plate's bounds are computed here, not on every frame)."""
+        self.prepareGeometryChange()
         self.setText(text)
         self._text = static_text(text, PLATE_FONT_PX)
+        self._bounds = self._plate_rect()
         width = self.boundingRect().width()
         self.setPos((token_side - width) / 2, token_side - PLATE_FONT_PX * 0.35)
 
@@ -113,7 +121,7 @@ class NamePlate(QGraphicsSimpleTextItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(PLATE_BACK)
-        painter.drawRoundedRect(self.boundingRect(), 6, 6)
+        painter.drawRoundedRect(self._bounds, 6, 6)
         # The text as QGraphicsSimpleTextItem.paint draws it (from its top-left, in the brush's
         # colour), from a layout made once per name instead of once per frame.
         painter.setPen(PLATE_TEXT)
@@ -121,4 +129,4 @@ class NamePlate(QGraphicsSimpleTextItem):
         painter.drawStaticText(QPointF(0, 0), self._text)
 
     def boundingRect(self) -> QRectF:
-        return super().boundingRect().adjusted(-6, -1, 6, 1)
+        return self._bounds
