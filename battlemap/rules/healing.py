@@ -1,7 +1,8 @@
 """Healing and temporary hit points, per ruleset.
 
 Healing is capped at the (effective) maximum and the excess is lost; the dead can't be healed;
-regaining HP at 0 ends unconsciousness and resets the death saves. Temporary HP don't add up
+regaining HP at 0 ends unconsciousness and resets the death saves (where
+``death_saves.reset_on_healing_or_stable``, every shipped ruleset). Temporary HP don't add up
 (keep the old or take the new) except in bloodied-brink, where they stack up to half the HP
 maximum; they don't wake a creature at 0 (``hit_points.temp_hp_wakes``).
 """
@@ -53,7 +54,8 @@ def heal(
 ) -> Applied[HealResult]:
     """Restore ``amount`` HP, capped at the (effective) maximum; the excess is lost.
 
-    Regaining any HP at 0 ends unconsciousness and resets death saves (prone stays).
+    Regaining any HP at 0 ends unconsciousness and resets death saves where the ruleset resets
+    them (prone stays).
     final-fantasy-d20: healing with a healer's kit ends Wounded. Example (srd, bloodied-brink,
     final-fantasy-d20, hyrule): 8 healing at 14 of 20 -> regains 6.
 
