@@ -516,6 +516,12 @@ class Ruleset(Section):
                     raise ValueError(f"conditions.{name}.implies: unknown condition '{implied}'")
         if self.stabilizing.uses not in self.actions:
             raise ValueError(f"stabilizing.uses: unknown action '{self.stabilizing.uses}'")
+        mounting = self.movement.mounting
+        for action in mounting.controlled_mount_actions if mounting is not None else ():
+            if action not in self.actions:
+                raise ValueError(
+                    f"movement.mounting.controlled_mount_actions: unknown action '{action}'"
+                )
         levels = [level.level for level in self.exhaustion]
         if levels != list(range(1, len(levels) + 1)):
             raise ValueError(f"exhaustion: levels must be 1, 2, 3... in order, got {levels}")

@@ -210,3 +210,9 @@ def test_retired_keys_say_why_they_went(tmp_path: Path, key: str, text: str) -> 
     # Files written before these were removed may still set them; the message says why.
     (problem,) = problems_of(tmp_path, "old.yaml", VARIANT_HEAD + text)
     assert f"{key}: no longer a ruleset setting" in problem and problem.endswith("remove this key")
+
+
+def test_controlled_mount_actions_must_exist(tmp_path: Path) -> None:
+    text = VARIANT_HEAD + "movement:\n  mounting:\n    controlled_mount_actions: [dash, gallop]\n"
+    (problem,) = problems_of(tmp_path, "mounts.yaml", text)
+    assert "controlled_mount_actions: unknown action 'gallop'" in problem
