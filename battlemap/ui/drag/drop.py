@@ -37,7 +37,7 @@ from battlemap.rules.attacks import (
 from battlemap.rules.combat_ops import stats_of
 from battlemap.rules.damage import Defenses
 from battlemap.rules.errors import CombatError, InvalidRequestError
-from battlemap.rules.movement import spend_movement
+from battlemap.rules.movement import spend_movement, spend_split
 from battlemap.rules.opportunity import (
     OpportunityOffer,
     OpportunityResult,
@@ -47,7 +47,6 @@ from battlemap.rules.opportunity import (
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.attack_log import log_attack_reasons
-from battlemap.ui.drag.plan import spend_split
 from battlemap.ui.statblocks import find_statblock, statblock_defenses
 
 UNARMED_PROFICIENCY = 2
