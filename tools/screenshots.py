@@ -188,8 +188,8 @@ def save_small(image: QImage, path: Path) -> int:
     """
     rgb = image.convertToFormat(QImage.Format.Format_RGB32)
     width, height = rgb.width(), rgb.height()
-    pixels = np.frombuffer(rgb.constBits(), dtype=np.uint32, count=rgb.sizeInBytes() // 4)
-    pixels = pixels.reshape(height, rgb.bytesPerLine() // 4)[:, :width] & 0xFFFFFF
+    words = np.frombuffer(rgb.constBits(), dtype=np.uint32, count=rgb.sizeInBytes() // 4)
+    pixels = words.reshape(height, rgb.bytesPerLine() // 4)[:, :width] & np.uint32(0xFFFFFF)
     colours, inverse, counts = np.unique(pixels, return_inverse=True, return_counts=True)
     palette = colours[np.argsort(counts)[::-1][:PALETTE_SIZE]]
 
@@ -204,7 +204,7 @@ def save_small(image: QImage, path: Path) -> int:
     indices = np.ascontiguousarray(nearest[inverse.reshape(height, width)])
     small = QImage(indices.data, width, height, width, QImage.Format.Format_Indexed8)
     small.setColorTable([0xFF000000 | int(colour) for colour in palette])
-    if not small.save(str(path), "PNG", 0):
+    if not small.save(str(path), None, 0):  # the format from the .png suffix
         raise OSError(f"could not write {path}")
     return path.stat().st_size
 
@@ -214,8 +214,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("docs"), help="folder for the PNGs")
     parser.add_argument("--only", choices=sorted(SHOTS), help="make just this one")
     args = parser.parse_args(argv)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setStyle("Fusion")
+    if QApplication.instance() is None:
+        QApplication(sys.argv[:1])
+    QApplication.setStyle("Fusion")
     args.out.mkdir(parents=True, exist_ok=True)
     for name, shot in SHOTS.items():
         if args.only and name != args.only:
