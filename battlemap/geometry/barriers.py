@@ -1,34 +1,35 @@
 """Line-versus-wall tests with the boundary rules the rules need, fast enough for a drag.
 
-The rule (cover and sight): a straight line is blocked by a set of wall segments when, at some
-point along it, walls lie strictly on *both* sides of it. That covers
+The rule (cover and sight), exactly. A straight line from ``a`` to ``b`` is blocked by a set of
+wall segments when, at some point strictly inside it (more than ``END_TRIM`` from either end),
+walls lie strictly on *both* sides of it:
 
-* a proper crossing through the middle of a segment (blocked);
-* a line through the joint of two or more segments whose arms lie on both sides of it
-  (blocked: walls that meet form one barrier);
-* touching a wall at the line's own end, grazing a wall's free end or a corner from outside,
-  and running along a wall (not blocked: walls lie on one side only, or none).
+* a wall crossing it from one side to the other blocks (a proper crossing);
+* a wall end within ``END_SNAP`` (perpendicular distance, in cells) of the line is taken to lie
+  *on* the line, at its foot: the wall then only touches the line there, leaving to the side
+  of its other end (or to no side, when that end is within ``END_SNAP`` as well: the wall runs
+  along the line). So a crossing within ``END_SNAP`` of a wall's end is grazing that end, and
+  ``END_SNAP`` is the one tolerance for every wall end, on the grid lattice or not, and for
+  every line, exact, nudged (``cover``) or inset (``sight``);
+* where wall ends lie on the line at one point (their feet within ``END_SNAP`` of each other)
+  the walls there are one barrier: the line is blocked when they leave to both sides (through
+  the joint of two segments, or into a T) and not when they leave to one side (grazing a free
+  end or a corner) or run along it.
 
-How it is computed: the line is shortened by ``END_TRIM`` at both ends (so touching at an end
-never counts) and shifted by ``SIDE_SHIFT`` to each side; walls strictly on both sides of the
-line near a point make both shifted copies hit. Both copies can also hit at *different* places
-when the line grazes wall ends from opposite sides; lines that pass exactly through a wall end
-are therefore split at those ends and checked piece by piece, and at each end point on its own.
-All bulk tests are prepared-geometry predicates evaluated by shapely on whole arrays of lines.
+Touching a wall with the line's own end, grazing a wall's free end or a corner from outside and
+running along a wall therefore do not block; a zero-length line is never blocked.
 
-Finding the wall ends a line passes through is exact for the lattice of quarter cells (grid
-corners, half cells, quarter cells), where map walls and creature corners lie: a line between
-two lattice points meets lattice points only at multiples of ``1/gcd`` of its length, which are
-looked up in a table of wall ends. A wall end off that lattice (an imported map's odd
-coordinates) is taken not to lie exactly on a traced line: a line passing within
-``SIDE_SHIFT`` of such an end is treated like one that misses it by more. A traced line off
-the lattice (a corner nudged off a wall by ``cover``, an inset sight point) passes through a
-lattice wall end when it comes within ``END_SNAP`` of it, if its ends lie within
-``_NEAR_LATTICE`` of lattice points (sight's inset corners, 1e-3 cells in, do not).
+How it is computed: most lines across a walled map plainly cross a wall on a grid line; those
+are settled in numpy from a per-map table of grid-line units that walls cover
+(``_surely_blocked``, conservative: it only says "blocked" where the exact rule does). The
+rest are checked exactly: the walls within ``END_SNAP`` of each line are found through the
+STR-tree (the line cut into short pieces, each piece's box grown by ``END_SNAP``) and every
+(line, wall) pair is classified with signed distances in numpy (``_events``).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -42,32 +43,29 @@ from shapely.geometry.base import BaseGeometry
 from battlemap.model import EntityId
 
 END_TRIM = 1e-6
-"""Cells cut off each end of a traced line: touching a wall at an end never blocks."""
+"""Cells at each end of a line where meeting a wall never blocks (touching at an end)."""
 END_SNAP = 1e-6
-"""Cells within which a line off the lattice is taken to pass through a lattice wall end."""
-_NEAR_LATTICE = 5e-4
-"""Lines whose ends are this close to lattice points (cells) are checked for ``END_SNAP``."""
-SIDE_SHIFT = 1e-7
-"""Cells a line is shifted sideways to see which side of it walls lie on."""
-POINT_PROBE = 1e-5
-"""Half-length, in cells, of the probe used at a wall end lying on a line."""
-_PIECE_CELLS = 2.0
-_CHUNK_CELLS = 12.0
-"""Longest piece of a line traced in one test: short pieces make a hit near the start cheap."""
+"""Cells within which a wall end counts as lying on a line (see the module)."""
 _LATTICE = 4
-"""Wall ends on multiples of 1/_LATTICE cells are found exactly on traced lines."""
+"""Points on multiples of 1/_LATTICE cells are looked up in tables (``inside_walls``)."""
 _KEY_SPAN = 1 << 20
-_LAST_ROUND_PIECES = 1024
-"""When this few pieces are left untraced, they are traced together in one last round."""
 _SURE_BATCH = 256
-"""Batches smaller than this go straight to shapely (numpy's per-call cost would dominate)."""
+"""Batches smaller than this skip the numpy grid-line settling (its per-call cost dominates)."""
+_QUERY_CELLS = 4.0
+"""Longest piece of a line whose box is looked up in the STR-tree for candidate walls."""
+_BUCKET_ENTRIES = 1 << 21
+"""Most (bucket, wall) entries in a bucket grid; beyond, buckets grow, then the STR-tree."""
 _CROSSING_MARGIN = 1e-12
 """Relative margin (times the coordinates' scale and 1 + slope) a grid-line crossing must
 clear to be sure: about 2,000 times the rounding error of computing it."""
+_SURE_FIRST = 2
+"""Grid lines per axis ``_surely_blocked`` tries first, from each line's start."""
+_SURE_CHUNK = 1 << 16
+"""Grid-line crossings checked per numpy batch by ``_surely_blocked`` (bounds memory)."""
 _GRID_LIMIT = 1 << 18
-"""Grid lines and units beyond this many cells from the origin are left to shapely."""
+"""Grid lines and units beyond this many cells from the origin are not tabled."""
 _GRID_TABLE_CELLS = 1 << 24
-"""Largest table of covered grid-line units (larger maps leave every line to shapely)."""
+"""Largest table of covered grid-line units (larger maps check every line exactly)."""
 
 
 def _unique_points(points: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
@@ -78,12 +76,6 @@ def _unique_points(points: NDArray[np.float64]) -> tuple[NDArray[np.float64], ND
     inverse = np.empty(len(points), dtype=np.intp)
     inverse[order] = np.cumsum(new) - 1
     return ordered[new], inverse
-
-
-def _on_lattice(lines: Lines, resolution: int) -> NDArray[np.bool_]:
-    """Both ends of each line lie on multiples of ``1/resolution`` cells."""
-    scaled = lines * resolution
-    return np.asarray(np.all(np.abs(scaled - np.rint(scaled)) < 1e-6, axis=(1, 2)), dtype=bool)
 
 
 def _lattice_keys(points: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -99,27 +91,6 @@ Lines = NDArray[np.float64]
 def line_array(lines: Lines) -> NDArray[np.object_]:
     """Shapely LineStrings for an (n, 2, 2) array of lines."""
     return cast(NDArray[np.object_], np.asarray(shapely.linestrings(lines), dtype=object))
-
-
-def _shift_and_trim(
-    lines: Lines, trim: float, shift: float
-) -> tuple[Lines, Lines, NDArray[np.bool_]]:
-    """Copies of ``lines`` trimmed at both ends and shifted to the left and to the right.
-
-    Returns the two shifted arrays and a mask of lines too short to trace (under 2 x trim).
-    """
-    start, end = lines[:, 0, :], lines[:, 1, :]
-    delta = end - start
-    length = np.hypot(delta[:, 0], delta[:, 1])
-    degenerate = length <= 2 * trim
-    safe = np.where(degenerate, 1.0, length)
-    unit = delta / safe[:, None]
-    normal = np.stack([-unit[:, 1], unit[:, 0]], axis=1)
-    s = start + unit * trim
-    e = end - unit * trim
-    left = np.stack([s + normal * shift, e + normal * shift], axis=1)
-    right = np.stack([s - normal * shift, e - normal * shift], axis=1)
-    return left, right, degenerate
 
 
 def _without_duplicates(
@@ -161,25 +132,16 @@ class BarrierSet:
         self.geoms = line_array(coords) if len(coords) else np.empty(0, dtype=object)
         self.tree = STRtree(self.geoms)
         self._union: BaseGeometry | None = None
-        self._end_keys: NDArray[np.int64] = np.empty(0, dtype=np.int64)
-        self._coarse = _LATTICE
-        self._coarse_keys: NDArray[np.int64] = self._end_keys
         self._sided_keys: NDArray[np.int64] = np.empty(0, dtype=np.int64)
         self._odd: NDArray[np.intp] = np.empty(0, dtype=np.intp)
         self._odd_tree: STRtree | None = None
         self._grid_units: tuple[_GridUnits | None, _GridUnits | None] = (None, None)
         self._odd_cells: tuple[int, int, NDArray[np.bool_]] | None = None
         self._sided_table: _LatticeTable | None = None
+        self._buckets = _Buckets.of(coords) if len(coords) else None
         if len(coords):
             self._union = shapely.MultiLineString(list(self.geoms))
             shapely.prepare(self._union)
-            ends = coords.reshape(-1, 2) * _LATTICE
-            lattice = np.all(np.abs(ends - np.rint(ends)) < 1e-6, axis=1)
-            fine = np.rint(ends[lattice]).astype(np.int64)
-            self._end_keys = np.unique(_lattice_keys(fine))
-            # The coarsest lattice holding every end: lines on it need 4x fewer steps.
-            self._coarse = next(q for q in (1, 2, 4) if not np.any(fine % (_LATTICE // q)))
-            self._coarse_keys = np.unique(_lattice_keys(fine // (_LATTICE // self._coarse)))
             self._sided_keys = self._lattice_sided_keys(coords)
             self._sided_table = self._build_sided_table()
         self._grid_units = (_grid_units(coords, axis=0), _grid_units(coords, axis=1))
@@ -343,265 +305,160 @@ class BarrierSet:
         """For each line, whether walls lie strictly on both sides of it somewhere (see module).
 
         Zero-length lines (a corner on a corner) are never blocked.
-
-        Each line is cut at the wall ends it passes (each end gets a short probe of its own)
-        and into pieces of at most ``_CHUNK_CELLS``; pieces are traced from the line's start
-        in rounds, and a line is settled by the first piece with walls on both sides, so a
-        far line that meets a wall early costs one short test.
         """
         n = len(lines)
         result = np.zeros(n, dtype=bool)
-        if self._union is None or n == 0:
+        if not len(self.ids) or n == 0:
             return result
         delta = lines[:, 1, :] - lines[:, 0, :]
         length = np.hypot(delta[:, 0], delta[:, 1])
         todo = np.flatnonzero(length > 2 * END_TRIM)
-        if len(todo) == 0:
-            return result
-        pieces = self._pieces(lines[todo], length[todo])
-        owner = pieces[:, 0].astype(np.intp)
-        rank = pieces[:, 3].astype(np.intp)
-        blocked = np.zeros(len(todo), dtype=bool)
-        start = lines[todo][owner, 0, :]
-        step = delta[todo][owner]
-        spans = np.stack([start + step * pieces[:, 1:2], start + step * pieces[:, 2:3]], axis=1)
-        by_rank = np.argsort(rank.astype(np.int16), kind="stable")
-        bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
-        for lo in bounds[:-1].tolist():
-            rest = by_rank[lo:]
-            rest = rest[~blocked[owner[rest]]]
-            # Few pieces left: trace them all in one round (a round costs more than a piece).
-            last_round = len(rest) <= _LAST_ROUND_PIECES
-            chosen = rest if last_round else rest[rank[rest] == rank[by_rank[lo]]]
-            if len(chosen):
-                blocked[owner[chosen[self._two_sided(spans[chosen])]]] = True
-            if last_round:
-                break
-        result[todo] = blocked
+        if len(todo) >= _SURE_BATCH:
+            # Most lines across a walled map plainly cross a grid-line wall somewhere: settle
+            # those in numpy first; only the rest are checked wall by wall.
+            sure = self._surely_blocked(lines[todo], length[todo])
+            result[todo[sure]] = True
+            todo = todo[~sure]
+        if len(todo):
+            line, _, _ = self._events(lines[todo], length[todo])
+            result[todo[line]] = True
         return result
 
-    def _pieces(self, lines: Lines, length: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Rows (line, t0, t1, rank): probes across the wall ends each line passes and the
-        stretches between them cut to at most ``_CHUNK_CELLS``, ranked from the start."""
-        owner, ts = self._ends_on(lines)
-        order = np.lexsort((ts, owner))
-        line, t = owner[order], ts[order]
-        probe = POINT_PROBE / length[line]
-        trim = END_TRIM / length
-        first = np.r_[True, line[1:] != line[:-1]] if len(line) else np.empty(0, dtype=bool)
-        last = np.r_[line[1:] != line[:-1], True] if len(line) else np.empty(0, dtype=bool)
-        previous = np.where(first, trim[line], np.r_[0.0, t[:-1]] + probe)
-        # Position of each end among its line's ends (0, 1, ...), for the tracing order.
-        index_in_line = np.arange(len(line)) - np.maximum.accumulate(
-            np.where(first, np.arange(len(line)), 0)
-        )
-        # Stretch ends: before each end point, and from the last one (or the start) to the end.
-        passed = np.ones(len(lines), dtype=bool)
-        passed[line] = False
-        plain = np.flatnonzero(passed)
-        tail_from = np.concatenate([t[last] + 2 * POINT_PROBE / length[line[last]], trim[plain]])
-        tail_line = np.concatenate([line[last], plain])
-        tail_rank = np.concatenate([index_in_line[last] + 1, np.zeros(len(plain), dtype=np.intp)])
-        stretch_rank = np.concatenate([index_in_line, tail_rank])
-        stretch_line = np.concatenate([line, tail_line])
-        stretch_t0 = np.concatenate([previous + probe, tail_from])
-        stretch_t1 = np.concatenate([t - 2 * probe, 1.0 - trim[tail_line]])
-        keep = stretch_t1 > stretch_t0
-        stretch_line, stretch_t0, stretch_t1, stretch_rank = (
-            stretch_line[keep],
-            stretch_t0[keep],
-            stretch_t1[keep],
-            stretch_rank[keep],
-        )
-        # Cut stretches into chunks of at most _CHUNK_CELLS.
-        cells = (stretch_t1 - stretch_t0) * length[stretch_line]
-        count = np.maximum(1, np.ceil(cells / _CHUNK_CELLS)).astype(np.intp)
-        which = np.repeat(np.arange(len(count)), count)
-        part = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-        size = (stretch_t1 - stretch_t0) / count
-        chunk_t0 = stretch_t0[which] + size[which] * part
-        rows_line = np.concatenate([stretch_line[which], line])
-        rows_t0 = np.concatenate([chunk_t0, t - probe])
-        rows_t1 = np.concatenate([chunk_t0 + size[which], t + probe])
-        # Tracing round: roughly the piece's place along its line, a few pieces per round.
-        rank = np.concatenate([stretch_rank[which] + part, index_in_line + 1])
-        return np.stack([rows_line, rows_t0, rows_t1, rank], axis=1).astype(np.float64)
-
-    def _two_sided(self, lines: Lines) -> NDArray[np.bool_]:
-        """Both copies of each line, shifted ``SIDE_SHIFT`` to the left and right, meet a wall."""
-        assert self._union is not None
-        both = np.zeros(len(lines), dtype=bool)
-        if len(lines) == 0:
-            return both
-        left, right, _ = _shift_and_trim(lines, 0.0, SIDE_SHIFT)
-        n = len(lines)
-        if n >= _SURE_BATCH:
-            # Settle the plain crossings of grid-line walls in numpy; shapely gets the rest.
-            sure_left, sure_right = self._surely_crosses_grid(left, right)
-        else:
-            sure_left = sure_right = np.zeros(n, dtype=bool)
-        hits_left = sure_left.copy()
-        ask = np.flatnonzero(~sure_left)
-        hits_left[ask] = shapely.intersects(self._union, line_array(left[ask]))
-        todo = np.flatnonzero(hits_left)
-        ask = todo[~sure_right[todo]]
-        hits_right = sure_right.copy()
-        hits_right[ask] = shapely.intersects(self._union, line_array(right[ask]))
-        both[todo[hits_right[todo]]] = True
-        return both
-
-    def _surely_crosses_grid(
-        self, left: Lines, right: Lines
-    ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-        """Which of the ``left`` lines, and of their twins in ``right``, certainly meet a wall:
-        they cross an integer grid line ``x = X`` (or ``y = Y``) strictly inside a unit
-        ``[j, j + 1]`` of it that one wall covers whole. A twin is only tried on the grid
-        lines where its ``left`` line was found to cross.
-
-        Conservative: the crossing must lie strictly between the line's ends (exact
-        comparisons) and clear the unit's ends by a margin far above the rounding error of
-        computing it (``_GridUnits.crossed``), so shapely's exact answer is then True too; a
-        False here only means "ask shapely".
-        """
-        sure_left = np.zeros(len(left), dtype=bool)
-        sure_right = np.zeros(len(left), dtype=bool)
-        if len(left) == 0:
-            return sure_left, sure_right
-        scale = max(1.0, float(np.abs(left).max()), float(np.abs(right).max()))
-        for axis, units in enumerate(self._grid_units):
-            if units is None:
-                continue
-            a, b = left[:, 0, axis], left[:, 1, axis]
-            # Candidates: the grid lines with walls strictly between the line's ends.
-            first = np.searchsorted(units.lines_at, np.minimum(a, b), side="right")
-            last = np.searchsorted(units.lines_at, np.maximum(a, b), side="left")
-            count = np.maximum(last - first, 0)
-            total = int(count.sum())
-            if total == 0:
-                continue
-            which = np.repeat(np.arange(len(left)), count)
-            k = np.arange(total) - np.repeat(np.cumsum(count) - count - first, count)
-            at = units.lines_at[k]
-            found = units.crossed(left[which], at, axis, scale)
-            which, at = which[found], at[found]
-            sure_left[which] = True
-            sure_right[which[units.crossed(right[which], at, axis, scale)]] = True
-        return sure_left, sure_right
-
-    def _ends_on(self, lines: Lines) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
-        """(line index, parameter t in (0, 1)) for every lattice wall end strictly inside a
-        lattice line, found by stepping the line in ``1/gcd`` steps (see module)."""
-        empty = (np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float64))
-        if len(self._end_keys) == 0 or len(lines) == 0:
-            return empty
-        coarse = _on_lattice(lines, self._coarse)
-        on_fine = _on_lattice(lines, _LATTICE)
-        fine = on_fine & ~coarse
-        found = [
-            self._ends_on_lattice(lines, np.flatnonzero(coarse), self._coarse, self._coarse_keys),
-            self._ends_on_lattice(lines, np.flatnonzero(fine), _LATTICE, self._end_keys),
-            self._lattice_ends_near(lines, np.flatnonzero(~on_fine)),
-        ]
-        return (
-            np.concatenate([f[0] for f in found]),
-            np.concatenate([f[1] for f in found]),
-        )
-
-    def _lattice_ends_near(
-        self, lines: Lines, idx: NDArray[np.intp]
-    ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
-        """(line index, t) for lattice wall ends within ``END_SNAP`` cells of the middle of a
-        line whose ends lie within ``_NEAR_LATTICE`` of lattice points (a corner nudged off a
-        wall by ``cover`` passes an end by ~1e-8 cells): the line is taken to pass through
-        them, as lattice lines do. Found on the line snapped to the lattice."""
-        empty = (np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float64))
-        if len(idx) == 0:
-            return empty
-        scaled = lines[idx] * _LATTICE
-        rounded = np.rint(scaled)
-        near = np.all(np.abs(scaled - rounded) < _NEAR_LATTICE * _LATTICE, axis=(1, 2))
-        idx = idx[near]
-        snapped = rounded[near] / _LATTICE
-        local, t_snapped = self._ends_on_lattice(
-            snapped, np.arange(len(idx)), _LATTICE, self._end_keys
-        )
-        if len(local) == 0:
-            return empty
-        ends = (
-            snapped[local, 0, :]
-            + (snapped[local, 1, :] - snapped[local, 0, :]) * t_snapped[:, None]
-        )
-        start = lines[idx[local], 0, :]
-        delta = lines[idx[local], 1, :] - start
-        length_sq = np.einsum("ij,ij->i", delta, delta)
-        t = np.einsum("ij,ij->i", ends - start, delta) / length_sq
-        off = ends - (start + delta * t[:, None])
-        trim = END_TRIM / np.sqrt(length_sq)
-        keep = (np.hypot(off[:, 0], off[:, 1]) <= END_SNAP) & (t > trim) & (t < 1 - trim)
-        return idx[local[keep]], t[keep].astype(np.float64)
-
-    @staticmethod
-    def _ends_on_lattice(
-        lines: Lines, idx: NDArray[np.intp], resolution: int, end_keys: NDArray[np.int64]
-    ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
-        empty = (np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float64))
-        if len(idx) == 0:
-            return empty
-        rounded = np.rint(lines[idx] * resolution).astype(np.int64)
-        a = rounded[:, 0, :]
-        d = rounded[:, 1, :] - a
-        g = np.gcd(np.abs(d[:, 0]), np.abs(d[:, 1]))
-        counts = np.maximum(g - 1, 0)
-        total = int(counts.sum())
-        if total == 0:
-            return empty
-        line_of = np.repeat(np.arange(len(idx)), counts)
-        k = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + 1
-        step = d[line_of] // g[line_of, None]
-        points = a[line_of] + step * k[:, None]
-        keys = _lattice_keys(points)
-        slot = np.minimum(np.searchsorted(end_keys, keys), len(end_keys) - 1)
-        hit = end_keys[slot] == keys
-        return idx[line_of[hit]], (k[hit] / g[line_of[hit]]).astype(np.float64)
-
     def first_blocker(self, line: NDArray[np.float64]) -> EntityId | None:
-        """The id of the segment that blocks ``line`` nearest its start, or None.
+        """The id of the wall that blocks ``line`` nearest its start, or None.
 
-        The line is cut into short pieces so the spatial index sees few candidates; a piece
-        whose shifted copies both hit names the segment it crosses (or, at a joint, one of the
-        segments meeting there).
+        At a joint or a T (several walls meeting on the line) it is the first of the walls
+        there that leave to a side, in the order the segments were given.
         """
         if not len(self.ids):
             return None
-        start, end = line[0], line[1]
-        delta = end - start
-        length = float(np.hypot(*delta))
+        lines = np.asarray(line, dtype=np.float64).reshape(1, 2, 2)
+        length = np.hypot(*(lines[0, 1] - lines[0, 0]))
         if length <= 2 * END_TRIM:
             return None
-        count = max(1, int(np.ceil(length / _PIECE_CELLS)))
-        ts = np.linspace(0.0, 1.0, count + 1)
-        cuts = start + np.outer(ts, delta)
-        pieces = np.stack([cuts[:-1], cuts[1:]], axis=1)
-        # Overlap pieces slightly so a wall exactly on a cut is seen by one of them.
-        unit = delta / length
-        pieces[1:, 0, :] -= unit * 1e-4
-        pieces[:-1, 1, :] += unit * 1e-4
-        pieces[0, 0, :] += unit * END_TRIM
-        pieces[-1, 1, :] -= unit * END_TRIM
-        left, right, _ = _shift_and_trim(pieces, 0.0, SIDE_SHIFT)
-        lhits = self.tree.query(line_array(left), predicate="intersects")
-        rhits = self.tree.query(line_array(right), predicate="intersects")
-        left_by_piece: dict[int, set[int]] = {}
-        for p, w in zip(lhits[0], lhits[1], strict=True):
-            left_by_piece.setdefault(int(p), set()).add(int(w))
-        for p in sorted({int(p) for p in rhits[0]}):
-            if p not in left_by_piece:
+        _, along, wall = self._events(lines, np.array([length]))
+        if len(along) == 0:
+            return None
+        return self.ids[int(wall[np.argmin(along)])]
+
+    def _candidates(
+        self, lines: Lines, length: NDArray[np.float64]
+    ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """(line, wall) pairs, each once, among them every wall within ``END_SNAP`` of a line
+        (from the bucket grid; the STR-tree on a map too large for one)."""
+        if not len(self.ids):
+            return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp)
+        if self._buckets is not None:
+            line, wall = self._buckets.near(lines, length)
+        else:
+            count = np.maximum(1, np.ceil(length / _QUERY_CELLS)).astype(np.intp)
+            owner, a, b = _cut(lines, count)
+            pad = 2 * END_SNAP
+            lo, hi = np.minimum(a, b) - pad, np.maximum(a, b) + pad
+            piece, wall = self.tree.query(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
+            line = owner[piece]
+        keys = np.unique(line.astype(np.int64) * len(self.ids) + wall)
+        return (keys // len(self.ids)).astype(np.intp), (keys % len(self.ids)).astype(np.intp)
+
+    def _events(
+        self, lines: Lines, length: NDArray[np.float64]
+    ) -> tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.intp]]:
+        """Every place a line is blocked, by the exact rule of the module: (line, distance
+        along it in cells, wall), for proper crossings and for points on the line where wall
+        ends leave to both sides (the wall named is the first of those leaving to a side)."""
+        li, wi = self._candidates(lines, length)
+        empty = (np.empty(0, dtype=np.intp), np.empty(0), np.empty(0, dtype=np.intp))
+        if len(li) == 0:
+            return empty
+        a = lines[li, 0, :]
+        unit = (lines[li, 1, :] - a) / length[li, None]
+        ends = self.coords[wi]
+        rel_p, rel_q = ends[:, 0, :] - a, ends[:, 1, :] - a
+        # Signed distance from the line (left positive) and distance along it, of each end.
+        h_p = unit[:, 0] * rel_p[:, 1] - unit[:, 1] * rel_p[:, 0]
+        h_q = unit[:, 0] * rel_q[:, 1] - unit[:, 1] * rel_q[:, 0]
+        s_p = unit[:, 0] * rel_p[:, 0] + unit[:, 1] * rel_p[:, 1]
+        s_q = unit[:, 0] * rel_q[:, 0] + unit[:, 1] * rel_q[:, 1]
+        on_p, on_q = np.abs(h_p) <= END_SNAP, np.abs(h_q) <= END_SNAP
+        lo, hi = END_TRIM, length[li] - END_TRIM
+        # Proper crossings: both ends off the line, on opposite sides.
+        crossing = ~on_p & ~on_q & ((h_p > 0) != (h_q > 0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s_x = s_p + (s_q - s_p) * (h_p / (h_p - h_q))
+        crossing &= (s_x > lo) & (s_x < hi)
+        # Ends on the line: the wall leaves to the side of its other end (0: along the line).
+        meet_p = on_p & (s_p > lo) & (s_p < hi)
+        meet_q = on_q & (s_q > lo) & (s_q < hi)
+        side_p = np.where(on_q, 0, np.sign(h_q))
+        side_q = np.where(on_p, 0, np.sign(h_p))
+        m_line = np.concatenate([li[meet_p], li[meet_q]])
+        m_along = np.concatenate([s_p[meet_p], s_q[meet_q]])
+        m_side = np.concatenate([side_p[meet_p], side_q[meet_q]]).astype(np.int8)
+        m_wall = np.concatenate([wi[meet_p], wi[meet_q]])
+        j_line, j_along, j_wall = _two_sided_points(m_line, m_along, m_side, m_wall)
+        return (
+            np.concatenate([li[crossing], j_line]),
+            np.concatenate([s_x[crossing], j_along]),
+            np.concatenate([wi[crossing], j_wall]),
+        )
+
+    def _surely_blocked(self, lines: Lines, length: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Which lines are certainly blocked by walls along grid lines: somewhere they cross an
+        integer grid line inside a stretch of whole units ``[j, j + 1]`` that walls cover, with
+        the stretch's ends farther than ``END_SNAP`` from the line (see ``_GridUnits.crossed``)
+        and more than ``2 * END_TRIM`` from the line's own ends. The rule of the module then
+        blocks the line wherever along it that crossing lies. A False only means "not sure".
+
+        The first ``_SURE_FIRST`` grid lines from each line's start are tried first (a line
+        usually leaves its room through a wall), then all of them for the lines left, in
+        batches of at most ``_SURE_CHUNK`` crossings.
+        """
+        sure = np.zeros(len(lines), dtype=bool)
+        if len(lines) == 0 or not any(units is not None for units in self._grid_units):
+            return sure
+        scale = max(1.0, float(np.abs(lines).max()))
+        trim = 2 * END_TRIM / length
+        spans = []
+        for axis, units in enumerate(self._grid_units):
+            if units is None:
                 continue
-            right_walls = {int(w) for pp, w in zip(rhits[0], rhits[1], strict=True) if pp == p}
-            both = left_by_piece[p] & right_walls
-            chosen = min(both) if both else min(left_by_piece[p] | right_walls)
-            return self.ids[chosen]
-        return None
+            a, b = lines[:, 0, axis], lines[:, 1, axis]
+            first = np.searchsorted(units.lines_at, np.minimum(a, b), side="right")
+            last = np.searchsorted(units.lines_at, np.maximum(a, b), side="left")
+            spans.append((axis, units, first, np.maximum(last - first, 0), a > b))
+        for limit in (_SURE_FIRST, None):
+            for axis, units, first, count_all, backwards in spans:
+                todo = np.flatnonzero(~sure & (count_all > 0))
+                count_todo = count_all[todo]
+                skip = np.zeros(len(todo), dtype=np.intp)
+                if limit is not None:
+                    count_todo = np.minimum(count_todo, limit)
+                else:
+                    # The first ones were tried already.
+                    skip = np.minimum(count_all[todo], _SURE_FIRST)
+                    count_todo = count_all[todo] - skip
+                    keep = count_todo > 0
+                    todo, count_todo, skip = todo[keep], count_todo[keep], skip[keep]
+                if len(todo) == 0:
+                    continue
+                ends = np.cumsum(count_todo)
+                bounds = np.searchsorted(ends, np.arange(0, int(ends[-1]), _SURE_CHUNK))
+                for lo, hi in itertools.pairwise([*bounds.tolist(), len(todo)]):
+                    rows = todo[lo:hi]
+                    count = count_todo[lo:hi]
+                    total = int(count.sum())
+                    local = np.repeat(np.arange(len(rows)), count)
+                    step = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
+                    step += skip[lo:hi][local]
+                    # From the line's start: upwards, or downwards when it runs backwards.
+                    n_lines = count_all[rows][local]
+                    step = np.where(backwards[rows][local], n_lines - 1 - step, step)
+                    which = rows[local]
+                    found = units.crossed(
+                        lines[which], units.lines_at[first[which] + step], axis, scale, trim[which]
+                    )
+                    sure[which[found]] = True
+        return sure
 
 
 @dataclass(frozen=True, slots=True)
@@ -651,31 +508,50 @@ class _GridUnits:
     """The distinct ``X`` with a covered unit, sorted."""
 
     def crossed(
-        self, lines: Lines, at: NDArray[np.float64], axis: int, scale: float
+        self,
+        lines: Lines,
+        at: NDArray[np.float64],
+        axis: int,
+        scale: float,
+        end_trim: NDArray[np.float64],
     ) -> NDArray[np.bool_]:
-        """Whether each line crosses its grid line ``coord[axis] = at`` strictly between its
-        ends and strictly inside a covered unit, beyond the rounding error of the computed
-        crossing (a bound of about 4.4e-16 x ``scale`` x (1 + |slope|) cells, with ``scale``
-        the largest coordinate; the margin is 2,000 times that, so it also holds for lines
-        nearly along the grid line)."""
+        """Whether each line certainly crosses walls covering its grid line ``coord[axis] = at``
+        from one side to the other, by the rule of the module.
+
+        The line must cross the grid line strictly between its ends and more than
+        ``end_trim`` (a fraction of the line) from them, inside a covered unit, with every
+        uncovered point of the grid line more than ``END_SNAP`` from the line (perpendicular
+        distance): then either it crosses a wall's middle with both wall ends farther than
+        ``END_SNAP`` from it, or it passes within ``END_SNAP`` of the joint between two
+        covered units, whose arms leave to both sides. A crossing within that distance of a
+        unit's end therefore also needs the next unit covered. The margin adds a bound on the
+        rounding of the computed crossing (about 4.4e-16 x ``scale`` x (1 + |slope|) cells,
+        ``scale`` the largest coordinate; the margin is 2,000 times that); a unit end ``d``
+        cells along the grid line lies ``d * sin(angle) >= d / (1 + slope)`` from the line.
+        Lines too nearly along the grid line (margin of a quarter cell or more) are not sure.
+        """
         a, b = lines[:, 0, axis], lines[:, 1, axis]
         inside = (np.minimum(a, b) < at) & (at < np.maximum(a, b))
         p, q = lines[:, 0, 1 - axis], lines[:, 1, 1 - axis]
         with np.errstate(divide="ignore", invalid="ignore"):
             t = (at - a) / (b - a)
             slope = np.abs(q - p) / np.abs(b - a)
+        inside &= (t > end_trim) & (t < 1.0 - end_trim)
         other = p + t * (q - p)
-        margin = _CROSSING_MARGIN * scale * (1.0 + slope)
+        margin = (END_SNAP + _CROSSING_MARGIN * scale) * (1.0 + slope)
         unit = np.floor(other)
-        clear = (
-            inside
-            & (other - unit > margin)
-            & (unit + 1 - other > margin)
-            & (unit >= self.unit0)
-            & (unit < self.unit0 + self.n_unit)
-        )
-        slot = np.where(clear, (at - self.at0) * self.n_unit + (unit - self.unit0), 0)
-        return clear & self.covered[slot.astype(np.intp)]
+        frac = other - unit
+        clear = inside & (margin < 0.25) & (unit >= self.unit0) & (unit < self.unit0 + self.n_unit)
+        rel = np.where(clear, unit - self.unit0, 0).astype(np.intp)
+        slot = np.where(clear, (at - self.at0) * self.n_unit, 0).astype(np.intp) + rel
+        sure: NDArray[np.bool_] = clear & self.covered[slot]
+        # Near a unit's end: the neighbouring unit must be covered too (a joint).
+        low = np.flatnonzero(sure & (frac <= margin))
+        high = np.flatnonzero(sure & (1.0 - frac <= margin))
+        sure[low] = (rel[low] > 0) & self.covered[np.maximum(slot[low] - 1, 0)]
+        last = len(self.covered) - 1
+        sure[high] = (rel[high] < self.n_unit - 1) & self.covered[np.minimum(slot[high] + 1, last)]
+        return sure
 
 
 def _grid_units(coords: NDArray[np.float64], axis: int) -> _GridUnits | None:
@@ -711,10 +587,114 @@ def _grid_units(coords: NDArray[np.float64], axis: int) -> _GridUnits | None:
     return _GridUnits(at0, n_at, unit0, n_unit, covered, np.unique(at))
 
 
-def _trimmed(lines: Lines, trim: float) -> Lines:
-    start, end = lines[:, 0, :], lines[:, 1, :]
-    delta = end - start
-    length = np.hypot(delta[:, 0], delta[:, 1])
-    safe = np.where(length == 0, 1.0, length)
-    unit = delta / safe[:, None]
-    return np.stack([start + unit * trim, end - unit * trim], axis=1)
+def _two_sided_points(
+    line: NDArray[np.intp],
+    along: NDArray[np.float64],
+    side: NDArray[np.int8],
+    wall: NDArray[np.intp],
+) -> tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.intp]]:
+    """Points where wall ends on a line leave to both sides of it: ends whose feet lie within
+    ``END_SNAP`` of the next one along the same line are one point. Returns (line, distance
+    along it of the point's first end, the first wall of the point leaving to a side)."""
+    if len(line) == 0:
+        return np.empty(0, dtype=np.intp), np.empty(0), np.empty(0, dtype=np.intp)
+    order = np.lexsort((wall, along, line))
+    line, along, side, wall = line[order], along[order], side[order], wall[order]
+    new = np.r_[True, (line[1:] != line[:-1]) | (along[1:] - along[:-1] > END_SNAP)]
+    group = np.cumsum(new) - 1
+    n_groups = int(group[-1]) + 1
+    left = np.bincount(group, weights=side > 0, minlength=n_groups) > 0
+    right = np.bincount(group, weights=side < 0, minlength=n_groups) > 0
+    both = np.flatnonzero(left & right)
+    first = np.flatnonzero(new)
+    # The first wall leaving to a side at each point (walls along the line have no side).
+    sided = np.flatnonzero(side != 0)
+    first_sided = np.full(n_groups, -1, dtype=np.intp)
+    first_sided[group[sided[::-1]]] = sided[::-1]
+    return line[first[both]], along[first[both]], wall[first_sided[both]]
+
+
+def _cut(
+    lines: Lines, count: NDArray[np.intp]
+) -> tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]]:
+    """Each line cut into ``count`` equal pieces: (line of each piece, piece starts, ends)."""
+    owner = np.repeat(np.arange(len(lines)), count)
+    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    start, delta = lines[owner, 0, :], lines[owner, 1, :] - lines[owner, 0, :]
+    step = 1.0 / count[owner]
+    a = start + delta * (k * step)[:, None]
+    b = start + delta * np.minimum((k + 1) * step, 1.0)[:, None]
+    return owner, a, b
+
+
+@dataclass(frozen=True, slots=True)
+class _Buckets:
+    """A uniform grid of square buckets of ``size`` cells from ``origin``; bucket
+    ``by * nx + bx`` lists (``walls[starts[i]:starts[i + 1]]``) every wall whose bounding box,
+    grown by twice ``END_SNAP``, meets it. Built once per map."""
+
+    origin: NDArray[np.float64]
+    size: float
+    nx: int
+    ny: int
+    starts: NDArray[np.intp]
+    walls: NDArray[np.intp]
+
+    @classmethod
+    def of(cls, coords: NDArray[np.float64]) -> _Buckets | None:
+        """The grid for these segments (None when no grid of at most ``_BUCKET_ENTRIES``
+        entries fits them, e.g. coordinates far apart or not finite)."""
+        pad = 2 * END_SNAP
+        lo = coords.min(axis=1) - pad
+        hi = coords.max(axis=1) + pad
+        if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
+            return None
+        origin = np.floor(lo.min(axis=0))
+        size = 2.0
+        while size <= 1 << 16:
+            first = np.floor((lo - origin) / size).astype(np.int64)
+            last = np.floor((hi - origin) / size).astype(np.int64)
+            nx, ny = (int(v) + 1 for v in last.max(axis=0))
+            span = last - first + 1
+            count = span[:, 0] * span[:, 1]
+            if nx * ny <= _BUCKET_ENTRIES and int(count.sum()) <= _BUCKET_ENTRIES:
+                break
+            size *= 2
+        else:
+            return None
+        wall = np.repeat(np.arange(len(coords)), count)
+        k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+        bx = first[wall, 0] + k % span[wall, 0]
+        by = first[wall, 1] + k // span[wall, 0]
+        bucket = by * nx + bx
+        order = np.argsort(bucket, kind="stable")
+        starts = np.zeros(nx * ny + 1, dtype=np.intp)
+        starts[1:] = np.cumsum(np.bincount(bucket, minlength=nx * ny))
+        return cls(origin, size, nx, ny, starts, wall[order].astype(np.intp))
+
+    def near(
+        self, lines: Lines, length: NDArray[np.float64]
+    ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """(line, wall) pairs, possibly repeated, for every wall listed in a bucket a line
+        passes: each line is cut into pieces shorter than a bucket, whose bounding boxes
+        meet at most 2 x 2 buckets."""
+        count = np.maximum(1, np.ceil(length / (self.size * 0.99))).astype(np.intp)
+        owner, a, b = _cut(lines, count)
+        first = np.floor((np.minimum(a, b) - self.origin) / self.size)
+        last = np.floor((np.maximum(a, b) - self.origin) / self.size)
+        found_line, found_wall = [], []
+        for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+            bx, by = first[:, 0] + dx, first[:, 1] + dy
+            ok = (bx <= last[:, 0]) & (by <= last[:, 1])
+            ok &= (bx >= 0) & (bx < self.nx) & (by >= 0) & (by < self.ny)
+            bucket = (by[ok] * self.nx + bx[ok]).astype(np.intp)
+            lo, n = self.starts[bucket], self.starts[bucket + 1] - self.starts[bucket]
+            total = int(n.sum())
+            if total == 0:
+                continue
+            k = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
+            found_line.append(np.repeat(owner[ok], n))
+            found_wall.append(self.walls[np.repeat(lo, n) + k])
+        if not found_line:
+            return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp)
+        return np.concatenate(found_line), np.concatenate(found_wall)

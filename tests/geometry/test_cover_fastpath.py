@@ -4,9 +4,10 @@ straightforward reference that traces every line on its own with shapely, on ran
 with walls (many on grid lines), windows, obstacles and Medium and Large creatures.
 
 The reference follows the boundary rules of ``battlemap.geometry.cover`` and ``barriers``
-literally: a line is blocked by walls where, at one point of it, wall arms leave that point
-strictly to both sides of the line; corners on a wall's middle or joint start a hair inside
-their own square; obstacles and creatures block through their inside only.
+literally: a line is blocked by walls where it crosses one, or where wall ends lying on it (to
+within ``END_SNAP``) leave strictly to both sides of it at one point; corners on a wall's middle
+or joint start a hair inside their own square; obstacles and creatures block through their
+inside only.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from unittest import mock
 
-import numpy as np
 import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,17 +24,16 @@ from shapely.geometry import LineString, Point, box
 
 from battlemap.geometry import Body, cover_all_pairs, cover_to_many
 from battlemap.geometry import barriers as barriers_module
-from battlemap.geometry.barriers import BarrierSet
 from battlemap.geometry.metrics import Space
 from battlemap.model import CoverDegree, EntityId, Obstacle, Size, Wall
-from tests.geometry.helpers import body, box_points, foe, index, wall, window
+from tests.geometry.helpers import body, box_points, door, foe, index, wall, window
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 XY = tuple[float, float]
 
 _HAIR = 1e-4  # cells a corner on a wall moves into its own square (cover's documented nudge)
 _TRIM = 1e-6  # touching a wall at a line's own end never counts
-_END_SNAP = 1e-6  # a line this close to a wall's end passes through that end
+_END_SNAP = 1e-6  # a wall end this close to a line lies on it (barriers' one tolerance)
 
 
 # -- reference ------------------------------------------------------------------------------
@@ -45,40 +44,51 @@ def _sign(value: float) -> int:
 
 
 def ref_walls_block(a: XY, b: XY, segments: Sequence[Segment]) -> bool:
-    """Walls lie strictly on both sides of the line a-b at some point of it (not its ends)."""
+    """The rule of ``barriers``, wall by wall: a wall crossing the line (both ends farther than
+    _END_SNAP from it, on opposite sides, meeting the line more than _TRIM from its ends), or
+    wall ends lying on the line (within _END_SNAP of it) whose walls leave to both sides at one
+    point (feet within _END_SNAP of each other)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy)
     if length <= 2 * _TRIM:
         return False
-    line = LineString([a, b])
-    meetings: list[tuple[XY, set[int]]] = []  # point on the line -> sides its wall arms go to
+    ux, uy = dx / length, dy / length
+    trimmed = LineString(
+        [(a[0] + ux * _TRIM, a[1] + uy * _TRIM), (b[0] - ux * _TRIM, b[1] - uy * _TRIM)]
+    )
+    infinite = LineString([(a[0] - ux * 1e6, a[1] - uy * 1e6), (b[0] + ux * 1e6, b[1] + uy * 1e6)])
+
+    def off(point: XY) -> float:
+        """Distance from the line (infinite), in cells."""
+        return float(infinite.distance(Point(point)))
+
+    def side(point: XY, towards: XY) -> int:
+        """Which side of the line the arm from ``point`` to ``towards`` leaves to."""
+        return _sign(dx * (towards[1] - point[1]) - dy * (towards[0] - point[0]))
+
+    feet: list[tuple[float, int]] = []  # (distance along the line, side of the arm)
     for p, q in segments:
-        # Where the wall meets the line: its ends lying on the line, and any other crossing
-        # point. "On" is to within _END_SNAP: a line through a joint meets both segments
-        # there, and a crossing that close to a wall's end is taken as passing through the
-        # end (the engine's resolution; a corner's nudge shifts lines through an end by
-        # only ~1e-8 cells, second order in the nudge).
-        points: list[XY] = [end for end in (p, q) if line.distance(Point(end)) < _END_SNAP]
-        for part in shapely.get_parts(line.intersection(LineString([p, q]))):
-            for x, y in part.coords:
-                if min(math.dist((x, y), p), math.dist((x, y), q)) > _END_SNAP:
-                    points.append((float(x), float(y)))
-        for qx, qy in points:
-            along = ((qx - a[0]) * dx + (qy - a[1]) * dy) / length
-            if along <= _TRIM or along >= length - _TRIM:
+        near_p, near_q = off(p) <= _END_SNAP, off(q) <= _END_SNAP
+        crosses = side(a, p) != side(a, q) and trimmed.intersects(LineString([p, q]))
+        if not near_p and not near_q and crosses:
+            return True
+        for end, other, near_other in ((p, q, near_q), (q, p, near_p)):
+            if off(end) > _END_SNAP:
                 continue
-            sides = set()
-            for ex, ey in (p, q):
-                arm = math.hypot(ex - qx, ey - qy)
-                if arm > _END_SNAP:
-                    sides.add(_sign((dx * (ey - qy) - dy * (ex - qx)) / (length * arm)))
-            for point, seen in meetings:
-                if math.hypot(point[0] - qx, point[1] - qy) < _END_SNAP:
-                    seen |= sides
-                    break
-            else:
-                meetings.append(((qx, qy), sides))
-    return any({1, -1} <= sides for _, sides in meetings)
+            along = (end[0] - a[0]) * ux + (end[1] - a[1]) * uy
+            if _TRIM < along < length - _TRIM:
+                feet.append((along, 0 if near_other else side(end, other)))
+    feet.sort()
+    group: set[int] = set()
+    previous = -math.inf
+    for along, arm in feet:
+        if along - previous > _END_SNAP:
+            group = set()
+        group.add(arm)
+        previous = along
+        if {1, -1} <= group:
+            return True
+    return False
 
 
 def ref_on_wall(point: XY, segments: Sequence[Segment]) -> bool:
@@ -229,7 +239,13 @@ def grid_walls(draw: st.DrawFn) -> Segment:
 
 
 any_wall = st.tuples(st.tuples(half, half), st.tuples(half, half))
-walls_strategy = st.lists(st.one_of(grid_walls(), grid_walls(), any_wall), max_size=9)
+odd = st.sampled_from([0.3, 1 / 3, 0.7071, 1e-3])
+off_lattice_wall = st.tuples(st.tuples(half, half), st.tuples(half, half), odd, odd).map(
+    lambda w: (w[0], (w[1][0] + w[2], w[1][1] - w[3]))
+)
+walls_strategy = st.lists(
+    st.one_of(grid_walls(), grid_walls(), any_wall, off_lattice_wall), max_size=9
+)
 
 
 @st.composite
@@ -237,8 +253,13 @@ def maps(draw: st.DrawFn) -> tuple[list[Wall], list[Obstacle], list[Body]]:
     walls = []
     for i, (a, b) in enumerate(draw(walls_strategy)):
         if a != b:
-            make = window if draw(st.integers(0, 5)) == 0 else wall
-            walls.append(make(a, b, f"w{i}"))
+            kind = draw(st.sampled_from(["wall"] * 6 + ["window", "open door", "closed door"]))
+            if kind == "window":
+                walls.append(window(a, b, f"w{i}"))
+            elif kind.endswith("door"):
+                walls.append(door(a, b, open_=kind == "open door", name=f"w{i}"))
+            else:
+                walls.append(wall(a, b, f"w{i}"))
     obstacles = []
     for i in range(draw(st.integers(0, 2))):
         x0, y0 = draw(half), draw(half)
@@ -265,11 +286,8 @@ def maps(draw: st.DrawFn) -> tuple[list[Wall], list[Obstacle], list[Body]]:
 @contextmanager
 def numpy_settling_always() -> Iterator[None]:
     """Settle grid-line crossings in numpy for every batch, however small (the bench's sizes
-    would otherwise leave these tiny maps to shapely alone), and trace rounds one by one."""
-    with (
-        mock.patch.object(barriers_module, "_SURE_BATCH", 0),
-        mock.patch.object(barriers_module, "_LAST_ROUND_PIECES", 0),
-    ):
+    would otherwise check these tiny maps' lines wall by wall only)."""
+    with mock.patch.object(barriers_module, "_SURE_BATCH", 0):
         yield
 
 
@@ -317,49 +335,6 @@ def test_one_attacker_to_many_agrees_with_the_per_line_reference(
             expected[1],
             expected[3],
         )
-
-
-# -- the numpy settling on its own ----------------------------------------------------------
-
-near_lattice = st.integers(-4 * SIZE, 8 * SIZE).flatmap(
-    lambda v: st.sampled_from([v / 4, v / 4 + 1e-9, v / 4 - 3e-10, v / 4 + 1e-7])
-)
-lines_strategy = st.lists(
-    st.tuples(near_lattice, near_lattice, near_lattice, near_lattice), min_size=1, max_size=40
-)
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.lists(grid_walls(), min_size=1, max_size=12), lines_strategy)
-def test_a_surely_crossed_wall_is_one_shapely_sees(
-    segments: list[Segment], raw: list[tuple[float, float, float, float]]
-) -> None:
-    # Lines through lattice points, a hair off them, nearly along grid lines: wherever numpy
-    # settles a line as meeting a wall, shapely's exact predicate must agree.
-    barrier = BarrierSet(segments, [EntityId(f"w{i}") for i in range(len(segments))])
-    lines = np.array([[[x0, y0], [x1, y1]] for x0, y0, x1, y1 in raw], dtype=np.float64)
-    shifted = lines + np.array([1e-7, -1e-7])
-    sure, sure_twin = barrier._surely_crosses_grid(lines, shifted)
-    assert barrier.union is not None
-    exact = shapely.intersects(barrier.union, shapely.linestrings(lines))
-    exact_twin = shapely.intersects(barrier.union, shapely.linestrings(shifted))
-    assert not np.any(sure & ~exact)
-    assert not np.any(sure_twin & ~exact_twin)
-    assert not np.any(sure_twin & ~sure)
-
-
-def test_the_numpy_settling_finds_plain_crossings_and_leaves_the_rest() -> None:
-    barrier = BarrierSet([((3, 0), (3, 4)), ((0, 5), (2, 5))], [EntityId("v"), EntityId("h")])
-    lines = np.array(
-        [
-            [[0.0, 1.5], [6.0, 2.0]],  # through the middle of the vertical wall: settled
-            [[2.5, 6.0], [3.5, 4.0]],  # passes the vertical wall's free end at y = 4: shapely's
-            [[0.0, 4.0], [6.0, 4.0]],  # along y = 4, only through the wall's end: shapely's
-            [[1.0, 4.0], [1.5, 6.0]],  # crosses the horizontal wall: settled
-        ]
-    )
-    sure, _ = barrier._surely_crosses_grid(lines, lines)
-    assert sure.tolist() == [True, False, False, True]
 
 
 def test_no_targets_give_no_results() -> None:
