@@ -29,7 +29,6 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.attack_situation import combat_bodies
 from battlemap.rules.movement import diagonal_rule, move_allowance, movement_costs
-from battlemap.rules.movement import spend_split as spend_split  # drop.py takes it from here
 from battlemap.rules.schema import Ruleset
 
 EXTRA_COST_REASONS = TERRAIN_REASONS
