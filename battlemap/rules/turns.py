@@ -112,11 +112,16 @@ def _expire(
     combatant. An ``END_OF_NEXT_TURN`` condition with a turn end to skip loses that skip
     instead (it started during this turn: "until the end of your next turn")."""
     for combatant in log.state.combatants:
+        if not combatant.conditions:
+            continue
         kept: list[ActiveCondition] = []
+        changed = False
         for condition in combatant.conditions:
             if condition.expiry not in expiries or condition.expiry_creature not in owners:
                 kept.append(condition)
-            elif condition.turn_ends_to_skip > 0:
+                continue
+            changed = True
+            if condition.turn_ends_to_skip > 0:
                 skip = condition.turn_ends_to_skip - 1
                 kept.append(condition.model_copy(update={"turn_ends_to_skip": skip}))
             else:
@@ -125,7 +130,7 @@ def _expire(
                     f"{name_of(encounter, combatant.creature_id)}: {condition.name} ends ({why})",
                     combatant.creature_id,
                 )
-        if kept != list(combatant.conditions):
+        if changed:
             log.put(combatant.model_copy(update={"conditions": tuple(kept)}))
 
 
