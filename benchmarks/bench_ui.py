@@ -5,9 +5,11 @@ a token drag (geometry and overlay), and the wall time from start to the first f
 Goals from issue 7: a frame <= 8 ms, start to first frame <= 0.8 s; a drag move must fit in
 one frame (16 ms at 60 Hz). Runs offscreen (``make bench`` sets ``QT_QPA_PLATFORM``).
 
-Two frames are timed: a repeated one (tokens come from their device-coordinate caches, as
-in every redraw while the DM drags or pans) and one right after a zoom step, where every
-cache is drawn again (as while zooming). Both have the 8 ms goal.
+Frames are drawn with the view's render hints (antialiased, as on screen). Three are timed,
+all with the 8 ms goal: the whole map fitted, repeated (tokens come from their
+device-coordinate caches, as in every redraw while the DM drags or pans); the same right
+after a zoom step, where every cache is drawn again (as while zooming); and a view zoomed in
+to 40 cells tall, where walls are a few pixels wide.
 
 Start to first frame is the whole ``battlemap --screenshot`` process: Python starting, the
 imports, the window with its docks, one frame drawn and saved as PNG, and the exit. The
@@ -33,11 +35,13 @@ from benchmarks.bench_geometry import CREATURES, MAP_CELLS, WALLS, _walls, _worl
 Case = tuple[str, Callable[[], Callable[[], object] | None]]
 
 FRAME_SIZE = (1920, 1080)
+ZOOMED_CELLS = 40
 GOALS_MS = {
     "ui: one frame of the DM's scene, 1920x1080 (bench map)": 8.0,
     "ui: drag start (reachable area + shading, bench map)": 16.0,
     "ui: drag mouse move to a new cell (geometry + overlay, bench map)": 16.0,
     "ui: one frame right after a zoom step, 1920x1080 (bench map, caches redrawn)": 8.0,
+    "ui: one frame zoomed in (40 cells tall), 1920x1080 (bench map)": 8.0,
     "ui: start to first frame (wall time, demo map)": 800.0,
 }
 
@@ -101,20 +105,49 @@ def _scene() -> tuple[object, object]:
     return scene, view
 
 
-def _frame() -> Callable[[], object]:
+def _draw(view: object) -> Callable[[], object]:
     from PySide6.QtCore import QRectF
     from PySide6.QtGui import QImage, QPainter
 
-    _, view = _scene()
     image = QImage(FRAME_SIZE[0], FRAME_SIZE[1], QImage.Format.Format_ARGB32_Premultiplied)
 
     def run() -> object:
         painter = QPainter(image)
+        # As the view paints its viewport: render() takes the painter's hints, not the view's.
+        painter.setRenderHints(view.renderHints())  # type: ignore[attr-defined]
         view.render(painter, QRectF(image.rect()), view.viewport().rect())  # type: ignore[attr-defined]
         painter.end()
         return image
 
     return run
+
+
+def _frame() -> Callable[[], object]:
+    return _draw(_scene()[1])
+
+
+@cache
+def _zoomed_view() -> object:
+    """A second 1920 x 1080 view of the bench scene, 40 cells tall around the map's centre
+    (walls ~2.6 px wide on screen: stroked, not the zoomed-out lines)."""
+    from PySide6.QtWidgets import QApplication
+
+    from battlemap.ui.map_view import MapView
+    from battlemap.ui.style import cell_to_scene
+
+    scene, _ = _scene()
+    view = MapView(scene)  # type: ignore[arg-type]
+    view.resize(*FRAME_SIZE)
+    view.show()
+    QApplication.processEvents()
+    scale = view.viewport().height() / cell_to_scene(ZOOMED_CELLS)
+    view.scale(scale, scale)
+    view.centerOn(cell_to_scene(MAP_CELLS / 2), cell_to_scene(MAP_CELLS / 2))
+    return view
+
+
+def _frame_zoomed_in() -> Callable[[], object]:
+    return _draw(_zoomed_view())
 
 
 def _frame_after_zoom() -> Callable[[], object]:
@@ -230,6 +263,7 @@ def cases() -> list[Case]:
             "ui: one frame right after a zoom step, 1920x1080 (bench map, caches redrawn)",
             _frame_after_zoom,
         ),
+        ("ui: one frame zoomed in (40 cells tall), 1920x1080 (bench map)", _frame_zoomed_in),
         ("ui: drag start (reachable area + shading, bench map)", _drag_start),
         ("ui: drag mouse move to a new cell (geometry + overlay, bench map)", _drag_move),
         ("ui: start to first frame (wall time, demo map)", lambda: _start(True)),
