@@ -11,17 +11,25 @@ Boundary rules, exactly:
 
 * A line is blocked by walls when it crosses them from one side to the other, including through
   the joint of two segments; touching a wall at a point, grazing a wall's end or a corner, and
-  running along a wall do not block (``barriers``). A corner lying on the middle of a wall or on
-  a joint belongs to its creature's side of that wall: its lines start a hair inside the
-  creature's own square, so a wall on a grid line between attacker and target blocks, while a
-  wall behind the target or beside both creatures does not.
+  running along a wall do not block (``barriers``, whose one tolerance is ``END_SNAP``: a wall
+  end within 1e-6 cells of a line lies on it, so a crossing that close to a wall's end is
+  grazing it). A corner lying on the middle of a wall or on a joint belongs to its creature's
+  side of that wall: its lines start ``_NUDGE`` cells inside the creature's own square, so a
+  wall on a grid line between attacker and target blocks (also between diagonal neighbours at
+  their shared corner), while a wall behind the target or beside both creatures does not.
 * A line is blocked by an obstacle or a creature when it passes through the *inside* of its
-  polygon or space; along an edge or through a corner it is not.
+  polygon or space; along an edge or through a corner it is not, nor is a zero-length line
+  (creatures sharing a corner), even at a point inside an obstacle.
 * The attacker's and the target's own spaces never block.
 * Each source caps what it can give: a creature at most half; an obstacle its own ``cover``;
   windows and arrow slits three-quarters (SRD: "an arrow slit"); walls and closed doors total.
   Open doors give nothing. Sources are counted separately: two creatures blocking two lines
   each still give half.
+* The choice, made the same way every time: the attacker takes the corner and target square
+  with the lowest degree; among equals, the one with the fewest lines blocked by anything
+  (a line only a creature blocks counts, even where walls already give three-quarters); then
+  the first corner in (x, y) order and the first square in ``Space.squares`` order.
+  ``CoverResult.blocked_lines`` is that count for the chosen lines.
 """
 
 from __future__ import annotations
@@ -99,6 +107,8 @@ class CoverResult:
         centre_line: the line between the centres (traced for total cover).
         cap_applied: the cap that lowered the degree (a low wall: half), or None.
         source: the kind of thing that gave the cover, or None for no cover.
+        blocked_lines: how many of ``lines`` anything blocks (walls, windows, obstacles or
+            creatures), the tie-break between corners and squares of equal degree.
     """
 
     degree: CoverDegree
@@ -359,11 +369,13 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
     if len(walls) > len(index.cover_walls):
         window_block = walls.blocks(unique_lines)[back] & ~wall_block
 
-    # Obstacles: the line passes through the polygon's inside.
+    # Obstacles: the line passes through the polygon's inside. A zero-length line (creatures
+    # sharing a corner) only touches, even at a point inside an obstacle.
     obstacle_pairs = np.empty((2, 0), dtype=np.intp)
     if index.cover_obstacles:
         geoms = line_array(lines)
         pairs = index.cover_obstacle_tree.query(geoms, predicate="intersects")
+        pairs = pairs[:, np.any(lines[pairs[0], 0] != lines[pairs[0], 1], axis=1)]
         if pairs.shape[1]:
             polys = index.cover_obstacle_tree.geometries  # in ``cover_obstacles`` order
             touching = shapely.touches(geoms[pairs[0]], polys[pairs[1]])
@@ -381,10 +393,18 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
     ).astype(np.int64)
     scoring = _Scoring(line_combo, n_combos, n_sources, caps)
     partial = scoring.combos(hard)
-    # Creatures give half cover at most: only combos below three-quarters can change.
+    # Creatures give half cover at most, so they change the degree of combos below
+    # three-quarters only. A line only a creature blocks still counts against its combo (the
+    # tie-break among equal degrees is the fewest blocked lines), which matters for the combos
+    # that can be chosen: where a query's best combo is three-quarters, all its combos are.
+    three_quarters = CoverDegree.THREE_QUARTERS.rank
+    line_degree = partial.degree[np.maximum(line_combo, 0)]
+    lowest = np.minimum.reduceat(partial.degree, combo_first)
+    hard_line = np.zeros(n, dtype=bool)
+    hard_line[hard[0]] = True
     open_lines = np.flatnonzero(
         (line_combo >= 0)
-        & (partial.degree[np.maximum(line_combo, 0)] < CoverDegree.THREE_QUARTERS.rank)
+        & ((line_degree < three_quarters) | ((lowest[line_query] >= three_quarters) & ~hard_line))
     )
     creature_pairs = _creature_hits(lines, open_lines, line_query, queries, creatures)
     creature_src = np.stack([creature_pairs[0], np.full(creature_pairs.shape[1], _CREATURE)])

@@ -222,3 +222,55 @@ def test_points_on_walls_agree_with_the_index_when_some_walls_are_off_the_lattic
     probes += [d for _, d in segments]
     grid = np.array(probes, dtype=np.float64)
     assert barrier.inside_walls(grid).tolist() == barrier._inside_walls_by_index(grid).tolist()
+
+
+# -- one tolerance for every wall end: END_SNAP ----------------------------------------------
+# DMG grid method (rule 3): grazing a wall's end does not block, crossing a wall does. A wall
+# end within END_SNAP (1e-6 cells) of a line lies on it, so a crossing closer than that to a
+# wall's free end grazes it; the same for walls on the grid lattice and off it, for lines
+# between lattice points and lines off the lattice, at any angle.
+
+WALL_ENDS = {"on the lattice": (3.0, 5.0), "off the lattice": (3.3, 5.123456789)}
+ARMS = {"across": (0.0, -3.0), "slanted": (1.7, -2.2), "shallow": (2.9, -0.4)}
+LINES = {"level": ((-2.0, 0.0), (3.0, 0.0)), "sloping": ((-2.0, 0.5), (2.0, -0.5))}
+"""Lines through the wall's end (before the offset), as (start, end) relative to it."""
+OFFSETS = {  # how far the line passes from the wall's end, towards the wall (-) or away (+)
+    "exactly at the end": (0.0, False),
+    "1e-3 past the end": (1e-3, False),
+    "1e-3 short of the end": (-1e-3, True),
+    "within the tolerance, past": (5e-7, False),
+    "within the tolerance, short": (-5e-7, False),
+    "just beyond the tolerance, short": (-2e-6, True),
+}
+
+
+@pytest.mark.parametrize("end_name", WALL_ENDS)
+@pytest.mark.parametrize("arm_name", ARMS)
+@pytest.mark.parametrize("line_name", LINES)
+@pytest.mark.parametrize("offset_name", OFFSETS)
+def test_a_line_near_a_walls_free_end_grazes_within_end_snap_and_crosses_beyond(
+    end_name: str, arm_name: str, line_name: str, offset_name: str
+) -> None:
+    (ex, ey), (ax, ay) = WALL_ENDS[end_name], ARMS[arm_name]
+    (sx, sy), (tx, ty) = LINES[line_name]
+    offset, blocks = OFFSETS[offset_name]
+    # The line passes the wall's end at a perpendicular distance ``offset``, on the side away
+    # from the wall's body for positive offsets.
+    dx, dy = tx - sx, ty - sy
+    length = (dx * dx + dy * dy) ** 0.5
+    nx, ny = -dy / length, dx / length  # the line's left normal
+    if nx * ax + ny * ay > 0:  # make the wall's body lie to the line's right
+        nx, ny = -nx, -ny
+    a = (ex + sx + nx * offset, ey + sy + ny * offset)
+    b = (ex + tx + nx * offset, ey + ty + ny * offset)
+    if end_name == "on the lattice" and offset == 0.0:  # a line between lattice points
+        assert a in ((1.0, 5.0), (1.0, 5.5)) and b in ((6.0, 5.0), (5.0, 4.5))
+    assert blocked([((ex, ey), (ex + ax, ey + ay))], a, b) is blocks
+
+
+def test_wall_ends_within_end_snap_of_each_other_on_a_line_are_one_point() -> None:
+    # Two walls meeting a hair apart (an imported map's joint) on opposite sides of the line:
+    # the line passes through their joint, which blocks; 1e-3 apart they are two free ends.
+    for gap, blocks in ((4e-7, True), (1e-3, False)):
+        walls = [((3.0, 5.0), (3.0, 2.0)), ((3.0 + gap, 5.0), (3.0 + gap, 8.0))]
+        assert blocked(walls, (0.0, 5.0), (6.0, 5.0)) is blocks

@@ -244,3 +244,45 @@ def test_a_wall_drawn_twice_is_one_wall_not_a_joint() -> None:
     doubled = cover(twice, attacker, target, [attacker, target])
     assert (doubled.degree, doubled.blocked_lines) == (single.degree, single.blocked_lines)
     assert doubled.degree is CoverDegree.HALF
+
+
+# -- the choice among equal options, and lines of zero length ----------------------------------
+
+
+def test_the_attacker_takes_the_corner_with_most_clear_lines_counting_creature_blocks() -> None:
+    """DMG grid method: the attacker picks the corner and square that favour it most. Both
+    (2, 0) and (2, 1) give three-quarters by the wall; from (2, 0) the fourth line runs
+    through a bystander (creatures give half cover at most, so the degree stays
+    three-quarters, but that line is blocked too), from (2, 1) it is clear. The attacker
+    takes (2, 1): at equal degree, the fewest lines blocked by anything, then the first
+    corner in (x, y) order."""
+    attacker, target, bystander = body("a", 2, 0), foe("t", 6, 6), body("c", 3, 1)
+    walled = index(wall((5, 1), (5, 5), "w"))
+    result = cover(walled, attacker, target, [attacker, target, bystander])
+    assert result.degree is TQ and result.corner == (2.0, 1.0)
+    assert result.blocked_lines == 3 == sum(line.blocked for line in result.lines)
+    alone = cover(walled, attacker, target, [attacker, target])
+    assert alone.degree is TQ and alone.corner == (2.0, 0.0)  # the tie goes to the first corner
+
+
+def test_a_zero_length_line_inside_an_obstacle_is_not_blocked() -> None:
+    """DMG grid method: a line is blocked when it passes through the inside of an obstacle;
+    a line from a point to the same point (an origin on the target's corner, creatures
+    sharing a corner) only touches, even inside a table."""
+    target = foe("t", 5, 5)
+    table = obstacle("table", 4.5, 4.5, 5.5, 5.5, CoverDegree.THREE_QUARTERS)
+    result = cover_from_point(index(obstacles=(table,)), (5.0, 5.0), target, [target])
+    point_line = next(line for line in result.lines if line.start == line.end)
+    assert not point_line.blocked and point_line.blocker_id is None
+    assert result.blocked_lines == 3 and result.degree is TQ
+
+
+def test_diagonal_neighbours_with_a_wall_through_their_shared_corner_have_total_cover() -> None:
+    """A corner on a wall belongs to its own creature's side, also when attacker and target
+    share it: their zero-length line there is split to both sides and crosses the wall (a
+    wall between them still blocks). A wall only ending at that corner does not."""
+    attacker, target = body("a", 4, 4), foe("t", 5, 5)
+    across = cover(index(wall((5, 0), (5, 30))), attacker, target, [attacker, target])
+    assert across.degree is TOTAL
+    ending = cover(index(wall((5, 0), (5, 5))), attacker, target, [attacker, target])
+    assert ending.degree is NONE

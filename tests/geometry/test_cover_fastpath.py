@@ -100,15 +100,11 @@ def ref_on_wall(point: XY, segments: Sequence[Segment]) -> bool:
     return middle or ends >= 2
 
 
-def ref_inside(a: XY, b: XY, polygon: shapely.Geometry, *, point_counts: bool = False) -> bool:
-    """The line passes through the inside of the polygon (not along an edge or a corner).
-
-    A zero-length line (attacker and target touching at a corner) is inside only when
-    ``point_counts`` and its point is inside: as the engine does for obstacles (known quirk,
-    reported), never for creatures.
-    """
+def ref_inside(a: XY, b: XY, polygon: shapely.Geometry) -> bool:
+    """The line passes through the inside of the polygon (not along an edge or a corner); a
+    zero-length line (attacker and target touching at a corner) never does."""
     if a == b:
-        return point_counts and bool(shapely.contains_xy(polygon, a[0], a[1]))
+        return False
     return bool(shapely.relate_pattern(LineString([a, b]), polygon, "T********"))
 
 
@@ -127,13 +123,6 @@ def _home(corner: XY, space: Space) -> XY:
     hx = corner[0] + (step if corner[0] < cx else -step if corner[0] > cx else 0.0)
     hy = corner[1] + (step if corner[1] < cy else -step if corner[1] > cy else 0.0)
     return (hx, hy)
-
-
-def _by_count(blocked: list[set[str]], source: str) -> CoverDegree:
-    lines = sum(source in found for found in blocked)
-    if not lines:
-        return CoverDegree.NONE
-    return CoverDegree.HALF if lines <= 2 else CoverDegree.THREE_QUARTERS
 
 
 def _one_of_each(segments: list[Segment]) -> list[Segment]:
@@ -174,11 +163,7 @@ def ref_cover(
             found.add("wall")
         elif ref_walls_block(a, b, with_windows):
             found.add("window")
-        found |= {
-            f"obstacle {i}"
-            for i, (p, _) in enumerate(polygons)
-            if ref_inside(start, end, p, point_counts=True)
-        }
+        found |= {f"obstacle {i}" for i, (p, _) in enumerate(polygons) if ref_inside(start, end, p)}
         if any(ref_inside(start, end, other) for other in others):
             found.add("creature")
         return found
@@ -201,15 +186,9 @@ def ref_cover(
                 if lines:
                     by_count = CoverDegree.HALF if lines <= 2 else CoverDegree.THREE_QUARTERS
                     rank = max(rank, min(by_count.rank, cap.rank))
-            # As the engine does (known quirk, reported): creatures cannot raise a degree
-            # that is already three-quarters, so there the lines only they block are not
-            # counted either.
-            hard = [found - {"creature"} for found in blocked]
-            hard_rank = max(
-                (min(_by_count(hard, s).rank, cap.rank) for s, cap in caps.items()), default=0
-            )
-            counted = hard if hard_rank >= CoverDegree.THREE_QUARTERS.rank else blocked
-            count = sum(bool(found) for found in counted)
+            # Ties between equal degrees: the fewest lines blocked by anything, then the
+            # first corner (sorted) and the first square.
+            count = sum(bool(found) for found in blocked)
             if best is None or (rank, count) < best[:2]:
                 best = (rank, count, origin, square)
     assert best is not None
