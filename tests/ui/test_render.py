@@ -58,7 +58,7 @@ def walled_scene() -> MapScene:
         Wall(id="w-far", a=(50.0, 52.0), b=(58.0, 52.0)),  # alone in a far bucket
         Wall(id="w-door", kind=WallKind.DOOR, a=(20.0, 40.0), b=(22.0, 40.0)),
     )
-    encounter = Encounter(grid=Grid(width=60, height=60), walls=walls)  # type: ignore[arg-type]
+    encounter = Encounter(grid=Grid(width=60, height=60), walls=walls)
     stack = QUndoStack()
     scene = MapScene(Document(encounter), stack)
     scene.setParent(stack)  # the scene lives as long as the stack the test keeps
