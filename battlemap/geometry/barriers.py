@@ -68,7 +68,7 @@ _GRID_TABLE_CELLS = 1 << 24
 """Largest table of covered grid-line units (larger maps check every line exactly)."""
 
 
-def _unique_points(points: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
+def unique_points(points: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
     """The distinct points, and the index of each input among them."""
     order = np.lexsort((points[:, 1], points[:, 0]))
     ordered = points[order]
@@ -189,7 +189,7 @@ class BarrierSet:
         """
         if self._union is None or len(points) == 0:
             return np.zeros(len(points), dtype=bool)
-        unique, inverse = _unique_points(points)
+        unique, inverse = unique_points(points)
         on_unique = self._sided(unique)
         return np.asarray(on_unique[inverse], dtype=bool)
 
@@ -289,7 +289,7 @@ class BarrierSet:
     def _inside_walls_by_index(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
         """``inside_walls`` for any points, through the spatial index."""
         result = np.zeros(len(points), dtype=bool)
-        unique, inverse = _unique_points(points)
+        unique, inverse = unique_points(points)
         point_idx, wall_idx = self.tree.query(shapely.points(unique), predicate="intersects")
         if len(point_idx) == 0:
             return result

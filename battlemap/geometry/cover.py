@@ -43,7 +43,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from battlemap.geometry.barriers import line_array
+from battlemap.geometry.barriers import line_array, unique_points
 from battlemap.geometry.body import Body
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY, Space
@@ -232,6 +232,38 @@ def cover_all_pairs(
     return dict(zip(keys, _solve(index, queries, creatures), strict=True))
 
 
+def _unique_corner_lines(
+    origins: NDArray[np.float64],
+    corners: NDArray[np.float64],
+    start_row: NDArray[np.int64],
+    end_row: NDArray[np.int64],
+    centre_lines: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
+    """The distinct lines among ``origins[start_row] -> corners[end_row]`` followed by
+    ``centre_lines``, each with its ends in a fixed order, and where each input went.
+
+    Corner lines are told apart by the ids of their two end points (few distinct points
+    make many lines); the centre lines by ``_canonical_unique``.
+    """
+    points, point_id = unique_points(np.concatenate([origins, corners]))
+    n_points = len(points)
+    a = point_id[: len(origins)][start_row].astype(np.int64)
+    b = point_id[len(origins) :][end_row].astype(np.int64)
+    keys = np.minimum(a, b) * n_points + np.maximum(a, b)
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    new = np.r_[True, ordered[1:] != ordered[:-1]] if len(keys) else np.empty(0, dtype=bool)
+    back = np.empty(len(keys), dtype=np.intp)
+    back[order] = np.cumsum(new) - 1
+    distinct = ordered[new]
+    corner_lines = np.stack([points[distinct // n_points], points[distinct % n_points]], axis=1)
+    centres, centre_back = _canonical_unique(centre_lines)
+    return (
+        np.concatenate([corner_lines.reshape(-1, 2, 2), centres]),
+        np.concatenate([back, centre_back + len(corner_lines)]),
+    )
+
+
 def _canonical_unique(
     lines: NDArray[np.float64],
 ) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
@@ -333,10 +365,10 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
     square_centre_arr = np.asarray(square_centre_rows, dtype=np.float64).reshape(-1, 2)
     origin_centres = np.asarray([q.centre for q in queries], dtype=np.float64).reshape(-1, 2)
     target_centres = np.asarray([q.target_centre for q in queries], dtype=np.float64).reshape(-1, 2)
-    start_arr = np.concatenate([origin_arr[origin_at[line_query] + o], origin_centres])
-    end_arr = np.concatenate([corner_arr[square_at[line_query] + r], target_centres])
-    start_home = np.concatenate([home_arr[origin_at[line_query] + o], origin_centres])
-    end_home = np.concatenate([square_centre_arr[square_at[line_query] + r], target_centres])
+    start_row = origin_at[line_query] + o
+    end_row = square_at[line_query] + r
+    start_arr = np.concatenate([origin_arr[start_row], origin_centres])
+    end_arr = np.concatenate([corner_arr[end_row], target_centres])
     combos_per_query = n_origins * n_squares
     combo_first = np.cumsum(combos_per_query) - combos_per_query
     n_combos = int(combos_per_query.sum())
@@ -352,18 +384,20 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
         range(int(c), int(c + k)) for c, k in zip(combo_first, combos_per_query, strict=True)
     ]
 
-    # Walls: corners on a wall's middle or joint are traced from a hair inside their square.
-    wall_lines = lines.copy()
+    # Walls: corners on a wall's middle or joint are traced from a hair inside their square
+    # (looked up once per origin row and corner row; a centre line is never nudged: its
+    # ends' homes are themselves).
     walls = index.cover_walls_and_windows
+    traced_origins, traced_corners = origin_arr, corner_arr
     if len(walls):
-        on_either = walls.inside_walls(np.concatenate([start_arr, end_arr]))
-        on_start, on_end = on_either[: len(start_arr)], on_either[len(start_arr) :]
-        if on_start.any():
-            wall_lines[on_start, 0] = _nudged(start_arr[on_start], start_home[on_start])
-        if on_end.any():
-            wall_lines[on_end, 1] = _nudged(end_arr[on_end], end_home[on_end])
+        on = walls.inside_walls(np.concatenate([origin_arr, corner_arr]))[:, None]
+        n_o = len(origin_arr)
+        traced_origins = np.where(on[:n_o], _nudged(origin_arr, home_arr), origin_arr)
+        traced_corners = np.where(on[n_o:], _nudged(corner_arr, square_centre_arr), corner_arr)
     # A line and its reverse are one test (all pairs trace every pair both ways).
-    unique_lines, back = _canonical_unique(wall_lines)
+    unique_lines, back = _unique_corner_lines(
+        traced_origins, traced_corners, start_row, end_row, lines[corner_total:]
+    )
     wall_block = index.cover_walls.blocks(unique_lines)[back]
     window_block = np.zeros(n, dtype=bool)
     if len(walls) > len(index.cover_walls):
@@ -422,7 +456,8 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
     order = np.lexsort((np.arange(n_combos), final.count, final.degree, combo_query))
     firsts = order[np.r_[True, combo_query[order][1:] != combo_query[order][:-1]]]
     first_obstacle = _strongest_per_line(n, obstacle_pairs, caps)
-    tracer = _Tracer(index, lines, wall_lines, wall_block, window_block, first_obstacle)
+    traced = _TracedEnds(traced_origins, traced_corners, start_row, end_row)
+    tracer = _Tracer(index, lines, traced, wall_block, window_block, first_obstacle)
 
     # Plain Python lists: indexing numpy arrays one element at a time costs more than the
     # rest of this loop.
@@ -528,12 +563,30 @@ def _strongest_per_line(
 
 
 @dataclass
+class _TracedEnds:
+    """Where the wall test traced each line from and to: corner lines from the (possibly
+    nudged) ``origins[start_row[i]]`` to ``corners[end_row[i]]``; later lines (the centre
+    lines) as they are."""
+
+    origins: NDArray[np.float64]
+    corners: NDArray[np.float64]
+    start_row: NDArray[np.int64]
+    end_row: NDArray[np.int64]
+
+    def line(self, i: int, as_given: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Line ``i`` as the wall test traced it (``as_given``: the line before nudging)."""
+        if i >= len(self.start_row):
+            return as_given.copy()
+        return np.stack([self.origins[self.start_row[i]], self.corners[self.end_row[i]]])
+
+
+@dataclass
 class _Tracer:
     """Builds the traces of a result's chosen lines when they are first read."""
 
     index: MapIndex
     lines: NDArray[np.float64]
-    wall_lines: NDArray[np.float64]
+    traced: _TracedEnds
     wall_block: NDArray[np.bool_]
     window_block: NDArray[np.bool_]
     first_obstacle: NDArray[np.intp]
@@ -553,16 +606,14 @@ class _Tracer:
         start = (float(self.lines[i, 0, 0]), float(self.lines[i, 0, 1]))
         end = (float(self.lines[i, 1, 0]), float(self.lines[i, 1, 1]))
         if self.wall_block[i]:
-            return LineTrace(
-                start, end, True, BlockerKind.WALL, _wall_lookup(self.index, self.wall_lines[i])
-            )
+            lookup = _wall_lookup(self.index, self.traced.line(i, self.lines[i]))
+            return LineTrace(start, end, True, BlockerKind.WALL, lookup)
         if self.first_obstacle[i] >= 0:
             obstacle = self.index.cover_obstacles[int(self.first_obstacle[i])]
             return LineTrace(start, end, True, BlockerKind.OBSTACLE, obstacle.id)
         if self.window_block[i]:
-            return LineTrace(
-                start, end, True, BlockerKind.WINDOW, _window_lookup(self.index, self.wall_lines[i])
-            )
+            lookup = _window_lookup(self.index, self.traced.line(i, self.lines[i]))
+            return LineTrace(start, end, True, BlockerKind.WINDOW, lookup)
         if creature is not None:
             return LineTrace(start, end, True, BlockerKind.CREATURE, creatures[creature].id)
         return LineTrace(start, end, False)
