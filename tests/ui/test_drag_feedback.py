@@ -9,13 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.ids import EntityId
 from battlemap.rules.opportunity import OpportunityOffer
-from battlemap.ui.drag.controller import ask_opportunity
 from battlemap.ui.drag.drop import Choice
 from battlemap.ui.drag.items import InfoCard, Marker, scene_point
 from battlemap.ui.main_window import MainWindow
@@ -264,26 +262,6 @@ def test_escape_calls_the_move_off(qtbot: QtBot, free_window: MainWindow) -> Non
     release_at(window, (5.5, 4.5))
     assert fighter_xy(window) == (2, 2) and window.undo_stack.count() == 0
     assert window.scene.tokens[FIGHTER].pos().x() == 2 * SCENE_UNITS_PER_CELL
-
-
-def test_the_opportunity_dialog_takes_the_attack(qtbot: QtBot, tmp_path: Path) -> None:
-    window = goblin_next_to_fighter(qtbot, tmp_path)
-    window.drag_feedback.choose = ask_opportunity(window)
-
-    def answer() -> None:
-        box = QApplication.activeModalWidget()
-        assert isinstance(box, QMessageBox)
-        assert "Goblin" in box.text()
-        take = next(b for b in box.buttons() if b.text() == "&Take")
-        take.click()
-
-    QTimer.singleShot(0, answer)
-    press_at(window, (2.5, 2.5))
-    move_through(window, [(2.5, 2.5), (5.5, 2.5)])
-    release_at(window, (5.5, 2.5))
-    combat = window.document.encounter.combat
-    assert combat is not None and combat.combatant(GOBLIN).reaction_used
-    assert fighter_xy(window) == (5, 2) and window.undo_stack.count() == 1
 
 
 def test_a_large_creature_is_measured_by_its_whole_space(window: MainWindow) -> None:

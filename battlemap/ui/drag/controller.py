@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QMessageBox, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
 from battlemap.geometry import IllegalReason
 from battlemap.geometry.metrics import Cell
@@ -38,11 +38,9 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.loader import RulesetError, RulesetRegistry
-from battlemap.rules.opportunity import OpportunityOffer
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.drag.drop import (
     Answer,
-    Choice,
     Chooser,
     DropOutcome,
     DropResolution,
@@ -76,33 +74,6 @@ class WaitingDrop:
     encounter: Encounter
     plan: DragPlan
     evaluated: Evaluated
-
-
-def ask_opportunity(parent: QWidget) -> Chooser:
-    """A modal dialog per opportunity attack: Take, Skip, or call the move off (Esc).
-
-    Not used by the app any more (the non-modal ``OpportunityPrompt`` replaced it); kept for
-    callers that pass a synchronous chooser to ``DragFeedback``.
-    """
-
-    def choose(offer: OpportunityOffer, attacker: str, mover: str) -> Choice:
-        box = QMessageBox(parent)
-        box.setWindowTitle("Opportunity attack")
-        box.setText(
-            f"<b>{attacker}</b> can make an opportunity attack as {mover} leaves its reach."
-        )
-        take = box.addButton("&Take", QMessageBox.ButtonRole.AcceptRole)
-        box.addButton("&Skip", QMessageBox.ButtonRole.RejectRole)
-        cancel = box.addButton("Call the move off", QMessageBox.ButtonRole.DestructiveRole)
-        box.setEscapeButton(cancel)
-        box.setDefaultButton(take)
-        box.exec()
-        clicked = box.clickedButton()
-        if clicked is take:
-            return Choice.TAKE
-        return Choice.CANCEL if clicked is cancel else Choice.SKIP
-
-    return choose
 
 
 class DragFeedback(QObject):
