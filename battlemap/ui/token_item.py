@@ -43,10 +43,6 @@ class TokenItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setCursor(Qt.CursorShape.OpenHandCursor)
         self.setZValue(Z_TOKEN)
-        # Drawn once per zoom level into a screen-resolution pixmap, then copied: a frame of
-        # a hundred tokens no longer strokes a hundred discs. update() (a change of the
-        # creature, the selection) redraws it; panning and dragging reuse it.
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plate = NamePlate(self)
         self.update_from(creature, cell_feet)
 
@@ -61,6 +57,16 @@ class TokenItem(QGraphicsItem):
             f"HP {creature.hp}/{creature.max_hp}, AC {creature.ac}{hidden}"
         )
         self.setOpacity(0.55 if creature.hidden else 1.0)
+        # Drawn once per zoom level into a screen-resolution pixmap, then copied: a frame of
+        # a hundred tokens no longer strokes a hundred discs. update() (a change of the
+        # creature, the selection) redraws it; panning and dragging reuse it. Not for a
+        # token hidden from the players: its see-through parts (disc, bar, outline) blend
+        # with each other, which a pixmap made opaque and then faded would change.
+        self.setCacheMode(
+            QGraphicsItem.CacheMode.NoCache
+            if creature.hidden
+            else QGraphicsItem.CacheMode.DeviceCoordinateCache
+        )
         self.plate.place(creature.name, self._side_px)
         # What paint() draws, worked out here once per change instead of on every frame.
         side = self._side_px
