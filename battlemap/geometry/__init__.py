@@ -22,7 +22,16 @@ from battlemap.geometry.errors import (
     OffMapError,
     UnknownDiagonalRuleError,
 )
-from battlemap.geometry.flanking import FlankReason, FlankResult, flanking, line_flanks, threatens
+from battlemap.geometry.flanking import (
+    FlankReason,
+    FlankResult,
+    FlankTerms,
+    Threat,
+    flanking,
+    line_flanks,
+    threat,
+    threatens,
+)
 from battlemap.geometry.map_index import MapIndex, MapProblem
 from battlemap.geometry.metrics import (
     DiagonalRule,
@@ -72,6 +81,7 @@ __all__ = [
     "DiagonalRule",
     "FlankReason",
     "FlankResult",
+    "FlankTerms",
     "GeometryError",
     "HowMoved",
     "IllegalReason",
@@ -92,6 +102,7 @@ __all__ = [
     "Space",
     "StepCost",
     "StepReason",
+    "Threat",
     "UnknownDiagonalRuleError",
     "bodies_from_encounter_creatures",
     "can_see",
@@ -115,6 +126,7 @@ __all__ = [
     "ranged_attack",
     "reachable_area",
     "space_distance_feet",
+    "threat",
     "threatens",
     "visibility_polygon",
     "within_reach",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from battlemap.geometry.body import Body
 from battlemap.geometry.cover import cover
-from battlemap.geometry.flanking import flanking
+from battlemap.geometry.flanking import FlankReason, FlankTerms, Threat, flanking
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import DiagonalRule
 from battlemap.geometry.reach import RangeBand as GeometryBand
@@ -57,6 +57,17 @@ def combat_bodies(encounter: Encounter, combat: CombatState | None, ruleset: Rul
             )
         )
     return bodies
+
+
+def flank_terms(ruleset: Ruleset) -> FlankTerms:
+    """The geometry's flanking numbers from ``ruleset.attacks.flanking``.
+
+    ``min_reach_feet`` (gms-den 5: "Creatures with a reach of 0 feet can't flank an
+    opponent") and ``both_must_threaten`` (gms-den true: "Only a creature or character that
+    threatens the defender can help an attacker get a flanking bonus").
+    """
+    rules = ruleset.attacks.flanking
+    return FlankTerms(float(rules.min_reach_feet), rules.both_must_threaten)
 
 
 def attack_situation(
@@ -107,10 +118,12 @@ def attack_situation(
         reasons.append(f"{cover_result.degree.value} cover from a {source}")
     flanked = False
     if ruleset.attacks.flanking.enabled and profile.delivery is Delivery.MELEE:
-        flank = flanking(attacker, target, bodies, rule)
+        flank = flanking(index, attacker, target, bodies, rule, flank_terms(ruleset))
         flanked = flank.flanked
         if flanked and flank.partner_id is not None:
             reasons.append(f"flanked with {encounter.creature(EntityId(flank.partner_id)).name}")
+        elif flank.reason is FlankReason.ALLY_OPPOSITE_CANNOT_THREATEN:
+            reasons.append(f"not flanked: {flank_refusal(encounter, flank.opposite)}")
     sees = can_see(index, attacker, target)
     seen = can_see(index, target, attacker)
     if not sees.visible:
@@ -127,4 +140,11 @@ def attack_situation(
         hostile_within_5ft=hostile_near,
         underwater=underwater,
         reasons=tuple(reasons),
+    )
+
+
+def flank_refusal(encounter: Encounter, opposite: tuple[tuple[EntityId, Threat], ...]) -> str:
+    """Why the allies standing opposite don't help: "Cleric opposite, total cover"."""
+    return "; ".join(
+        f"{encounter.creature(ally).name} opposite, {why.value}" for ally, why in opposite
     )

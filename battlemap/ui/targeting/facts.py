@@ -14,6 +14,7 @@ from battlemap.geometry import (
     Body,
     CoverResult,
     DiagonalRule,
+    FlankReason,
     FlankResult,
     MapIndex,
     RangeBand,
@@ -30,7 +31,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import AttackKind
-from battlemap.rules.attack_situation import combat_bodies
+from battlemap.rules.attack_situation import combat_bodies, flank_refusal, flank_terms
 from battlemap.rules.schema import CoverRules, Ruleset
 
 
@@ -63,6 +64,10 @@ class TargetFacts:
     flank_partner: Body | None
     partner_name: str | None
     sight: SightResult
+    flank_note: str = ""
+    """Why the target is not flanked, when something stops it ("Cleric opposite, total
+    cover"; "Fighter: out of reach"); empty when flanked, without an ally opposite, or without
+    flanking."""
 
 
 @dataclass(frozen=True)
@@ -133,7 +138,11 @@ def target_facts(
     names = {c.id: c.name for c in encounter.creatures}
     reach = within_reach(attacker, target, rule)
     found = cover(index, attacker, target, bodies)
-    flank = flanking(attacker, target, bodies, rule) if flanks else None
+    flank = (
+        flanking(index, attacker, target, bodies, rule, flank_terms(ruleset))
+        if flanks and ruleset is not None
+        else None
+    )
     partner = by_id.get(EntityId(flank.partner_id)) if flank and flank.partner_id else None
     return TargetFacts(
         attacker=attacker,
@@ -149,7 +158,16 @@ def target_facts(
         flank_partner=partner,
         partner_name=names.get(partner.id) if partner is not None else None,
         sight=can_see(index, attacker, target),
+        flank_note=_flank_note(encounter, flank, names[attacker_id]),
     )
+
+
+def _flank_note(encounter: Encounter, flank: FlankResult | None, attacker_name: str) -> str:
+    if flank is None or flank.flanked:
+        return ""
+    if flank.reason is FlankReason.ATTACKER_CANNOT_THREATEN:
+        return f"{attacker_name}: {flank.attacker_threat.value}"
+    return flank_refusal(encounter, flank.opposite)
 
 
 def _ranged(encounter: Encounter, attacker_id: EntityId, distance: float) -> RangedBand | None:

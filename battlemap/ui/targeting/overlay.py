@@ -266,7 +266,8 @@ def card_lines(facts: TargetFacts, ruleset: Ruleset | None) -> list[tuple[str, Q
         if facts.flank.flanked:
             lines.append((f"flanked with {facts.partner_name or 'an ally'}", FLANK_TEXT))
         else:
-            lines.append(("not flanked", CARD_MUTED))
+            note = f": {facts.flank_note}" if facts.flank_note else ""
+            lines.append((f"not flanked{note}", CARD_MUTED))
     if not facts.sight.visible:
         lines.append((f"can't see the target ({facts.sight.reason.value})", BAD))
     return lines
