@@ -53,6 +53,13 @@ _SURE_BATCH = 256
 """Batches smaller than this skip the numpy grid-line settling (its per-call cost dominates)."""
 _QUERY_CELLS = 4.0
 """Longest piece of a line whose box is looked up in the STR-tree for candidate walls."""
+_FIRST_REACH = 4.0
+"""Cells from a line's start whose walls the first exact round looks at (then 8, 16, ...)."""
+_REACH_GROWTH = 2.0
+_LAST_ROUND_LINES = 256
+"""With this few lines left, the next round takes them to their ends."""
+_ROUND_OVERLAP = 1e-3
+"""Cells by which a round's stretch of a line overlaps the rounds before and after it."""
 _BUCKET_ENTRIES = 1 << 21
 """Most (bucket, wall) entries in a bucket grid; beyond, buckets grow, then the STR-tree."""
 _CROSSING_MARGIN = 1e-12
@@ -320,9 +327,34 @@ class BarrierSet:
             result[todo[sure]] = True
             todo = todo[~sure]
         if len(todo):
-            line, _, _ = self._events(lines[todo], length[todo])
-            result[todo[line]] = True
+            result[todo] = self._blocked_in_rounds(lines[todo], length[todo])
         return result
+
+    def _blocked_in_rounds(self, lines: Lines, length: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """``blocks`` by the exact rule, looking for walls near the lines' starts first: round
+        ``k`` takes the walls near each line's stretch from ``_FIRST_REACH * 2**(k-1)`` to
+        ``_FIRST_REACH * 2**k`` cells from its start (grown by ``_ROUND_OVERLAP`` both ways,
+        so walls meeting at one point near a boundary are seen together), and only lines not
+        yet blocked go on. Sound because walls only ever add places where a line is blocked.
+        """
+        blocked = np.zeros(len(lines), dtype=bool)
+        active = np.arange(len(lines))
+        done, reach = 0.0, _FIRST_REACH
+        while len(active):
+            span = length[active]
+            if len(active) <= _LAST_ROUND_LINES:
+                reach = float(span.max())  # few lines left: one round to their ends
+            lo = np.maximum(done - _ROUND_OVERLAP, 0.0) / span
+            hi = np.minimum((reach + _ROUND_OVERLAP) / span, 1.0)
+            start = lines[active, 0, :]
+            delta = lines[active, 1, :] - start
+            stretch = np.stack([start + delta * lo[:, None], start + delta * hi[:, None]], axis=1)
+            near, wall = self._candidates(stretch, (hi - lo) * span)
+            line, _, _ = self._events(lines[active], span, near, wall)
+            blocked[active[line]] = True
+            active = active[~blocked[active] & (span > reach)]
+            done, reach = reach, reach * _REACH_GROWTH
+        return blocked
 
     def first_blocker(self, line: NDArray[np.float64]) -> EntityId | None:
         """The id of the wall that blocks ``line`` nearest its start, or None.
@@ -336,7 +368,8 @@ class BarrierSet:
         length = np.hypot(*(lines[0, 1] - lines[0, 0]))
         if length <= 2 * END_TRIM:
             return None
-        _, along, wall = self._events(lines, np.array([length]))
+        lengths = np.array([length])
+        _, along, wall = self._events(lines, lengths, *self._candidates(lines, lengths))
         if len(along) == 0:
             return None
         return self.ids[int(wall[np.argmin(along)])]
@@ -361,12 +394,16 @@ class BarrierSet:
         return (keys // len(self.ids)).astype(np.intp), (keys % len(self.ids)).astype(np.intp)
 
     def _events(
-        self, lines: Lines, length: NDArray[np.float64]
+        self,
+        lines: Lines,
+        length: NDArray[np.float64],
+        li: NDArray[np.intp],
+        wi: NDArray[np.intp],
     ) -> tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.intp]]:
-        """Every place a line is blocked, by the exact rule of the module: (line, distance
-        along it in cells, wall), for proper crossings and for points on the line where wall
-        ends leave to both sides (the wall named is the first of those leaving to a side)."""
-        li, wi = self._candidates(lines, length)
+        """Every place a line is blocked by the walls paired with it (``lines[li[k]]`` with
+        wall ``wi[k]``), by the exact rule of the module: (line, distance along it in cells,
+        wall), for proper crossings and for points on the line where wall ends leave to both
+        sides (the wall named is the first of those leaving to a side)."""
         empty = (np.empty(0, dtype=np.intp), np.empty(0), np.empty(0, dtype=np.intp))
         if len(li) == 0:
             return empty

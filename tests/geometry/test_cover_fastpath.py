@@ -264,9 +264,14 @@ def maps(draw: st.DrawFn) -> tuple[list[Wall], list[Obstacle], list[Body]]:
 
 @contextmanager
 def numpy_settling_always() -> Iterator[None]:
-    """Settle grid-line crossings in numpy for every batch, however small (the bench's sizes
-    would otherwise check these tiny maps' lines wall by wall only)."""
-    with mock.patch.object(barriers_module, "_SURE_BATCH", 0):
+    """Settle grid-line crossings in numpy for every batch, however small, and check the rest
+    in many short rounds from the lines' starts (the bench's sizes would otherwise check these
+    tiny maps' lines wall by wall in one round)."""
+    with (
+        mock.patch.object(barriers_module, "_SURE_BATCH", 0),
+        mock.patch.object(barriers_module, "_FIRST_REACH", 0.7),
+        mock.patch.object(barriers_module, "_LAST_ROUND_LINES", 0),
+    ):
         yield
 
 

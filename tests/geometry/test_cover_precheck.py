@@ -72,8 +72,14 @@ def _setup(
     return _barrier(segments), array[keep], length[keep]
 
 
-def _exact(barrier: BarrierSet, lines: np.ndarray) -> list[bool]:
-    with mock.patch.object(barriers_module, "_SURE_BATCH", 1 << 30):
+def _exact(barrier: BarrierSet, lines: np.ndarray, rounds: bool = False) -> list[bool]:
+    """``blocks`` without the pre-check; with ``rounds``, in many short rounds from the
+    lines' starts (as for the bench's many lines) instead of one."""
+    with (
+        mock.patch.object(barriers_module, "_SURE_BATCH", 1 << 30),
+        mock.patch.object(barriers_module, "_FIRST_REACH", 0.7 if rounds else 4.0),
+        mock.patch.object(barriers_module, "_LAST_ROUND_LINES", 0 if rounds else 256),
+    ):
         return barrier.blocks(lines).tolist()
 
 
@@ -103,6 +109,7 @@ def test_the_exact_rule_agrees_with_the_wall_by_wall_reference(
         for (x0, y0), (x1, y1) in array.tolist()
     ]
     assert _exact(barrier, array) == expected
+    assert _exact(barrier, array, rounds=True) == expected
     with mock.patch.object(barriers_module, "_SURE_BATCH", 0):
         assert barrier.blocks(array).tolist() == expected
 
@@ -157,3 +164,14 @@ def test_a_crossing_at_a_long_lines_midpoint_blocks() -> None:
     assert _exact(barrier, line) == [True]
     with mock.patch.object(barriers_module, "_SURE_BATCH", 0):
         assert barrier.blocks(line).tolist() == [True]
+
+
+def test_walls_meeting_at_a_round_boundary_are_seen_together() -> None:
+    # The first round looks 0.7 cells (+ overlap) along the line: a joint at exactly that
+    # distance, or a hair either side, still has its two arms judged together.
+    for x in (0.7, 0.7 - 4e-7, 0.7 + 4e-7, 0.7 + 5e-4):
+        joint = [((x, 5.0), (x, 3.0)), ((x, 5.0), (x + 0.2, 8.0))]
+        free = [((x, 5.0), (x, 3.0)), ((x, 5.0), (x + 0.2, 3.0))]
+        lines = np.array([[[0.0, 5.0], [9.0, 5.0]]])
+        assert _exact(_barrier(joint), lines, rounds=True) == [True]
+        assert _exact(_barrier(free), lines, rounds=True) == [False]
