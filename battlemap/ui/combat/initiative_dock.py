@@ -438,7 +438,7 @@ class InitiativeDock(QDockWidget):
             self.refresh()
             return
         if not self.session.step(
-            "Reorder initiative", lambda s, r, e: initiative.reorder(s, e, ids)
+            "Reorder initiative", lambda s, r, e: initiative.reorder(s, e, ids, r)
         ):
             self.refresh()
 
