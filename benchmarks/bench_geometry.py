@@ -164,6 +164,28 @@ def _cover_one() -> Callable[[], object]:
     return run
 
 
+def _cover_one_off_grid() -> Callable[[], object]:
+    """The same map with every wall moved off the grid lines (as an imported map's walls may
+    be): nothing for cover's numpy grid-line pre-check, every line is checked wall by wall."""
+    from battlemap.geometry import MapIndex, cover_to_many
+    from battlemap.model import Grid, Wall
+
+    _, bodies = _world()
+    moved = [
+        w.model_copy(
+            update={"a": (w.a[0] + 0.013, w.a[1] + 0.007), "b": (w.b[0] + 0.013, w.b[1] + 0.007)}
+        )
+        for w in _walls()
+        if isinstance(w, Wall)
+    ]
+    index = MapIndex(Grid(width=MAP_CELLS, height=MAP_CELLS), moved)
+
+    def run() -> object:
+        return cover_to_many(index, bodies[0], bodies[1:], bodies)  # type: ignore[arg-type]
+
+    return run
+
+
 def _cover_all() -> Callable[[], object]:
     from battlemap.geometry import cover_all_pairs
 
@@ -249,6 +271,7 @@ def cases() -> list[Case]:
         ("geometry: drag update (12-cell path + OAs)", _drag),
         ("geometry: drag update, Large mover (6-cell path)", _drag_large),
         ("geometry: cover 1 -> 99", _cover_one),
+        ("geometry: cover 1 -> 99, walls off the grid lines", _cover_one_off_grid),
         ("geometry: cover all pairs (9,900)", _cover_all),
         ("geometry: reachable area 60 ft", _reachable),
         ("geometry: cheapest path across the map", _cheapest),

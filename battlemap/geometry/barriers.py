@@ -22,9 +22,11 @@ running along a wall therefore do not block; a zero-length line is never blocked
 How it is computed: most lines across a walled map plainly cross a wall on a grid line; those
 are settled in numpy from a per-map table of grid-line units that walls cover
 (``_surely_blocked``, conservative: it only says "blocked" where the exact rule does). The
-rest are checked exactly: the walls within ``END_SNAP`` of each line are found through the
-STR-tree (the line cut into short pieces, each piece's box grown by ``END_SNAP``) and every
-(line, wall) pair is classified with signed distances in numpy (``_events``).
+rest are checked exactly: the walls near each line are found in a per-map grid of buckets
+(each wall listed in the buckets its box, grown by ``2 * END_SNAP``, meets; the STR-tree when
+no grid fits) and every (line, wall) pair is classified with signed distances in numpy
+(``_events``). Lines are checked from their starts outwards in rounds of doubling reach, and
+a line leaves once blocked, so a line that meets a wall early costs little.
 """
 
 from __future__ import annotations
