@@ -55,6 +55,8 @@ _SURE_BATCH = 256
 """Batches smaller than this skip the numpy grid-line settling (its per-call cost dominates)."""
 _QUERY_CELLS = 4.0
 """Longest piece of a line whose box is looked up in the STR-tree for candidate walls."""
+_EXACT_BATCH = 1 << 14
+"""Lines checked by the exact rule together (their candidate walls are held at once)."""
 _FIRST_REACH = 4.0
 """Cells from a line's start whose walls the first exact round looks at (then 8, 16, ...)."""
 _REACH_GROWTH = 2.0
@@ -328,8 +330,10 @@ class BarrierSet:
             sure = self._surely_blocked(lines[todo], length[todo])
             result[todo[sure]] = True
             todo = todo[~sure]
-        if len(todo):
-            result[todo] = self._blocked_in_rounds(lines[todo], length[todo])
+        # Batches of lines bound the memory of the (line, wall) pairs of a round.
+        for at in range(0, len(todo), _EXACT_BATCH):
+            batch = todo[at : at + _EXACT_BATCH]
+            result[batch] = self._blocked_in_rounds(lines[batch], length[batch])
         return result
 
     def _blocked_in_rounds(self, lines: Lines, length: NDArray[np.float64]) -> NDArray[np.bool_]:

@@ -74,9 +74,10 @@ def _setup(
 
 def _exact(barrier: BarrierSet, lines: np.ndarray, rounds: bool = False) -> list[bool]:
     """``blocks`` without the pre-check; with ``rounds``, in many short rounds from the
-    lines' starts (as for the bench's many lines) instead of one."""
+    lines' starts (as for the bench's many lines) instead of one, three lines at a time."""
     with (
         mock.patch.object(barriers_module, "_SURE_BATCH", 1 << 30),
+        mock.patch.object(barriers_module, "_EXACT_BATCH", 3 if rounds else 1 << 14),
         mock.patch.object(barriers_module, "_FIRST_REACH", 0.7 if rounds else 4.0),
         mock.patch.object(barriers_module, "_LAST_ROUND_LINES", 0 if rounds else 256),
     ):
