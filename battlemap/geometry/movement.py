@@ -13,20 +13,21 @@ Costs (SRD "Movement and Position", Legends of Hyrule "Squeezing into a Smaller 
   times the step's base cost (SRD: 1, "every foot of movement in difficult terrain costs 1
   extra foot"; a creature's space counts only with ``creature_space_is_difficult``); both
   together still add it once ("even if multiple things in a space count as difficult
-  terrain"); crawling while prone adds ``MovementCosts.crawl_extra`` times it (SRD: 1);
-  squeezing and entering water without a swim speed each add the base cost again; so
-  crawling through difficult terrain costs 3 ft per foot;
+  terrain"); crawling while prone adds ``MovementCosts.crawl_extra`` times it (SRD: 1),
+  entering water without a swim speed ``MovementCosts.water_extra`` times it, squeezing
+  ``MovementCosts.squeeze_extra`` times it (Legends of Hyrule: 1); so crawling through
+  difficult terrain costs 3 ft per foot;
   a flying mover ignores difficult terrain and water, not creatures;
 * a step is blocked when the segment between the two squares' centres touches or crosses a
   movement-blocking wall (walls, closed doors, windows) or obstacle: no slipping diagonally
   past a wall's end; a space of more than one cell needs every one of its cells' segments clear
   and room where it lands (no impassable cell, no wall inside it), or else squeezes: it may pass
-  where a space one size smaller fits, at double cost;
+  where a space one size smaller fits (only when ``MovementCosts.squeeze_extra`` is not None);
 * the mover may pass through a non-hostile creature's space, through a hostile one only if that
   creature is at least ``MovementCosts.hostile_pass_size_difference`` sizes larger or smaller
-  (SRD: two), and may never end in another creature's
-  space (spaces that only touch are fine; Tiny creatures may share a square if their spaces do
-  not overlap).
+  (SRD: two), and may never end in another creature's space unless
+  ``MovementCosts.may_end_in_creature_space`` (spaces that only touch are fine; Tiny creatures
+  may share a square if their spaces do not overlap).
 """
 
 from __future__ import annotations
@@ -65,11 +66,12 @@ class StepReason(StrEnum):
     """The space entered overlaps another creature's, which counts as difficult terrain
     (listed only when the ruleset says so and difficult terrain costs extra)."""
     WATER = "water"
-    """Water without a swim speed: +1 base cost."""
+    """Water without a swim speed: + ``water_extra`` base costs (listed only when above 0)."""
     PRONE_CRAWL = "prone-crawl"
     """Crawling while prone: + ``crawl_extra`` base costs (listed only when above 0)."""
     SQUEEZE = "squeeze"
-    """Squeezing through a space one size smaller: +1 base cost."""
+    """Squeezing through a space one size smaller: + ``squeeze_extra`` base costs (listed even
+    when that is 0: a squeezing creature fights worse)."""
 
 
 class IllegalReason(StrEnum):
@@ -98,7 +100,8 @@ class MovementCosts:
     """The ruleset's movement numbers, as plain values (the geometry never reads a ruleset;
     ``battlemap.rules.movement.movement_costs`` makes one from the ruleset's ``movement``).
 
-    The defaults are the SRD's ("Difficult Terrain", "Moving Around Other Creatures").
+    The defaults are the srd-5e ruleset's ("Difficult Terrain", "Moving Around Other
+    Creatures", and the Legends of Hyrule squeezing rule it takes).
 
     Attributes:
         difficult_extra: extra feet per foot moved into difficult terrain (a step into it costs
@@ -108,6 +111,13 @@ class MovementCosts:
             when the sizes differ by at least this many steps (0: always).
         crawl_extra: extra feet per foot crawled while prone (a prone mover's step costs
             ``crawl_extra`` more base costs).
+        squeeze_extra: extra feet per foot moved while squeezing (a Large or bigger mover
+            passing where only a space one size smaller fits); None: movers can't squeeze and
+            need room for their whole space everywhere.
+        water_extra: extra feet per foot moved into water without a swim speed (flying or
+            swimming movers pay nothing extra); added to difficult terrain's.
+        may_end_in_creature_space: a move may end in another creature's space (it must still
+            be allowed to enter it); False: it may not.
 
     Raises:
         ValueError: for a negative number.
@@ -117,15 +127,24 @@ class MovementCosts:
     creature_space_is_difficult: bool = True
     hostile_pass_size_difference: int = 2
     crawl_extra: int = 1
+    squeeze_extra: int | None = 1
+    water_extra: int = 1
+    may_end_in_creature_space: bool = False
 
     def __post_init__(self) -> None:
-        numbers = (self.difficult_extra, self.hostile_pass_size_difference, self.crawl_extra)
+        numbers = (
+            self.difficult_extra,
+            self.hostile_pass_size_difference,
+            self.crawl_extra,
+            self.squeeze_extra or 0,
+            self.water_extra,
+        )
         if min(numbers) < 0:
             raise ValueError(f"movement costs can't be negative: {self}")
 
 
 SRD_COSTS = MovementCosts()
-"""The SRD's movement numbers: what queries use when given none."""
+"""The srd-5e ruleset's movement numbers: what queries use when given none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +270,29 @@ def _squeeze_cells(body: Body) -> int | None:
     return k_small if k_small < footprint_cells(body) else None
 
 
+def is_squeezing(index: MapIndex, body: Body) -> bool:
+    """Whether ``body`` stands squeezed where it is (Legends of Hyrule "Squeezing into a
+    Smaller Space": "while it's in the smaller space").
+
+    True when its whole space has no room there (an impassable cell, or a movement-blocking
+    wall or obstacle between two of its cells) but a space one size smaller fits inside it.
+    False for a space of one cell (Medium and smaller: there is nothing smaller to squeeze
+    into on the grid), for a body that isn't wholly on the map, and for one that doesn't fit
+    even squeezed (placed in a wall by the DM).
+    """
+    k_small = _squeeze_cells(body)
+    if k_small is None:
+        return False
+    space = body.space
+    if not index.on_map(space.x, space.y, space.w, space.h):
+        return False
+    x, y = math.floor(body.x + 1e-9), math.floor(body.y + 1e-9)
+    k = footprint_cells(body)
+    if x + k > index.width or y + k > index.height or index.room(k)[y, x]:
+        return False
+    return any(room[y, x] for room in index.squeeze_cores(k, k_small).rooms)
+
+
 class MoveContext:
     """Everything a move query needs about the mover and the other creatures, built per query.
 
@@ -281,7 +323,7 @@ class MoveContext:
         self.rule = rule
         self.costs = costs
         self.k = footprint_cells(mover)
-        self.k_small = _squeeze_cells(mover)
+        self.k_small = _squeeze_cells(mover) if costs.squeeze_extra is not None else None
         self.offset = (mover.x - math.floor(mover.x), mover.y - math.floor(mover.y))
         self.free = index.step_free(self.k)
         self.room = index.room(self.k)
@@ -463,9 +505,9 @@ class MoveContext:
             reasons.append(StepReason.CREATURE_SPACE)
         difficult = StepReason.DIFFICULT_TERRAIN in reasons or StepReason.CREATURE_SPACE in reasons
         extra = difficult_extra if difficult else 0
-        if self.water[ny, nx]:
+        if self.costs.water_extra and self.water[ny, nx]:
             reasons.append(StepReason.WATER)
-            extra += 1
+            extra += self.costs.water_extra
         terrain_feet = base * extra
         crawl_feet = 0.0
         if self.mover.prone and self.costs.crawl_extra:
@@ -473,8 +515,9 @@ class MoveContext:
             extra += self.costs.crawl_extra
             crawl_feet = base * self.costs.crawl_extra
         if not self.room[ny, nx]:
+            # Only reached when squeezing is allowed: else ``next_cores`` needs room to land.
             reasons.append(StepReason.SQUEEZE)
-            extra += 1
+            extra += self.costs.squeeze_extra or 0
         cost = StepCost(
             cell, (nx, ny), base * (1 + extra), base, tuple(reasons), terrain_feet, crawl_feet
         )
@@ -547,7 +590,8 @@ def path_cost(
 
     Walks the steps in order and stops at the first one that cannot be taken (wall, off map,
     impassable, hostile space). A walked path is still illegal when it costs more than
-    ``movement_left`` or ends in another creature's space. An empty path is legal and free.
+    ``movement_left`` or ends in another creature's space (unless
+    ``costs.may_end_in_creature_space``). An empty path is legal and free.
     ``costs`` are the ruleset's movement numbers (SRD by default).
 
     Raises:
@@ -589,7 +633,7 @@ def walk(ctx: MoveContext, cells: Sequence[Cell], movement_left: float) -> MoveR
         steps.append(step)
         total += step.cost_feet
     entered = tuple(s.end for s in steps)
-    if steps:
+    if steps and not ctx.costs.may_end_in_creature_space:
         ender = ctx.end_blocker(steps[-1].end)
         if ender is not None:
             return MoveResult(

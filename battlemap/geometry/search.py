@@ -68,9 +68,11 @@ class _Graph:
         if costs.creature_space_is_difficult:
             difficult = difficult | ctx.creature_space
         extra_dest = difficult.astype(np.int64) * costs.difficult_extra
-        extra_dest += ctx.water
+        extra_dest += ctx.water.astype(np.int64) * costs.water_extra
         extra_dest += costs.crawl_extra * int(ctx.mover.prone)
-        extra_dest += ~ctx.room
+        # Landing without room for the whole space means squeezing; without squeezing rules
+        # there are no cores and ``lands`` below needs the whole space's step to be free.
+        extra_dest += (~ctx.room).astype(np.int64) * (costs.squeeze_extra or 0)
         inside = np.zeros(shape, dtype=bool)
         inside[ys, xs] = True
         squeezes = bool(ctx.core_offsets)
@@ -92,7 +94,7 @@ class _Graph:
         self.creature_space = ctx.creature_space[ys, xs].ravel().tolist()
 
     def can_end(self, i: int) -> bool:
-        if not self.creature_space[i]:
+        if not self.creature_space[i] or self.ctx.costs.may_end_in_creature_space:
             return True
         return self.ctx.end_blocker(self.window.cell(i)) is None
 
@@ -209,7 +211,7 @@ class ReachableArea:
     """Every cell (top-left of the mover's space) the mover can end its move in.
 
     ``cost_feet[cell]`` is the cheapest cost; ``passable`` also lists cells it can cross but not
-    end in (another creature's space).
+    end in (another creature's space, unless ``MovementCosts.may_end_in_creature_space``).
     """
 
     cost_feet: dict[Cell, float]
@@ -291,7 +293,8 @@ def cheapest_path(
     """The cheapest legal move of ``mover`` to ``destination`` (top-left cell), by A*.
 
     The result is the found path walked with ``path_cost``'s rules, so its cost and steps are
-    exact. When the destination cannot be ended in, or no path exists, the result is illegal
+    exact. When the destination cannot be ended in (another creature's space, unless
+    ``costs.may_end_in_creature_space``), or no path exists, the result is illegal
     with ``ENDS_IN_CREATURE`` or ``NO_PATH`` and no steps. ``movement_left`` only sets
     ``remaining_feet`` and legality; the search itself is not limited by it. ``costs`` are
     the ruleset's movement numbers.
@@ -309,7 +312,7 @@ def cheapest_path(
         return MoveResult(0.0, movement_left, False, IllegalReason.OFF_MAP)
     if destination == start_cell:
         return walk(ctx, [start_cell], movement_left)
-    ender = ctx.end_blocker(destination)
+    ender = None if costs.may_end_in_creature_space else ctx.end_blocker(destination)
     if ender is not None:
         return MoveResult(0.0, movement_left, False, IllegalReason.ENDS_IN_CREATURE, ender.id)
     graph = _Graph(ctx, window)

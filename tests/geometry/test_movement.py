@@ -16,7 +16,7 @@ from battlemap.geometry import (
     StepReason,
     path_cost,
 )
-from battlemap.geometry.movement import MovementCosts
+from battlemap.geometry.movement import MovementCosts, is_squeezing
 from battlemap.model import CoverDegree, Size, Speeds, TerrainKind
 from tests.geometry.helpers import body, door, foe, index, obstacle, terrain, wall, window
 
@@ -282,6 +282,87 @@ def test_crawling_costs_the_rulesets_crawl_surcharge() -> None:
     assert (free.steps[0].cost_feet, free.steps[0].reasons) == (5, ())
 
 
+def test_without_squeezing_rules_a_large_creature_needs_room_for_its_whole_space() -> None:
+    ogre = body("ogre", 5, 5, Size.LARGE)
+    narrow = index(*corridor(5, 6))
+    none = MovementCosts(squeeze_extra=None)
+    result = path_cost(narrow, ogre, straight(4), [], R555, 40, costs=none)
+    assert not result.legal and result.reason is IllegalReason.WALL
+    assert result.blocked_step == 1 and result.cells == ((6, 5),)
+    wide = index(*corridor(5, 7))  # room for its whole space: no squeezing needed
+    assert path_cost(wide, ogre, straight(4), [], R555, 40, costs=none).cost_feet == 20
+    dragon = body("dragon", 2, 5, Size.GARGANTUAN)
+    three = index(*corridor(5, 8))
+    blocked = path_cost(three, dragon, straight(6, (2, 5)), [], R555, 90, costs=none)
+    assert blocked.reason is IllegalReason.WALL
+
+
+def test_the_squeeze_surcharge_comes_from_the_costs_and_zero_still_marks_the_squeeze() -> None:
+    ogre = body("ogre", 5, 5, Size.LARGE)
+    narrow = index(*corridor(5, 6))
+    dear = path_cost(narrow, ogre, straight(4), [], R555, 40, costs=MovementCosts(squeeze_extra=2))
+    assert [s.cost_feet for s in dear.steps] == [5, 15, 5, 5]
+    assert dear.steps[1].reasons == (StepReason.SQUEEZE,) and dear.steps[1].terrain_feet == 0
+    free = path_cost(narrow, ogre, straight(4), [], R555, 40, costs=MovementCosts(squeeze_extra=0))
+    assert free.legal and free.cost_feet == 20
+    assert free.steps[1].reasons == (StepReason.SQUEEZE,)
+
+
+def test_water_surcharge_comes_from_the_costs_and_adds_to_difficult_terrain() -> None:
+    lake = index(terrain_regions=(terrain(TerrainKind.WATER, 6, 0, 30, 30),))
+    step = path_cost(lake, HERO, straight(1), [], R555, 30).steps[0]
+    assert (step.cost_feet, step.terrain_feet, step.reasons) == (10, 5, (StepReason.WATER,))
+    dear = path_cost(lake, HERO, straight(1), [], R555, 30, costs=MovementCosts(water_extra=2))
+    assert (dear.cost_feet, dear.steps[0].terrain_feet) == (15, 10)
+    free = path_cost(lake, HERO, straight(1), [], R555, 30, costs=MovementCosts(water_extra=0))
+    assert (free.cost_feet, free.steps[0].reasons, free.steps[0].terrain_feet) == (5, (), 0)
+    swamp = index(
+        terrain_regions=(
+            terrain(TerrainKind.WATER, 6, 0, 30, 30),
+            terrain(TerrainKind.DIFFICULT, 6, 0, 30, 30),
+        )
+    )
+    both = path_cost(swamp, HERO, straight(1), [], R555, 30).steps[0]
+    assert both.cost_feet == 15
+    assert both.reasons == (StepReason.DIFFICULT_TERRAIN, StepReason.WATER)
+
+
+def test_a_move_may_end_in_another_creatures_space_when_the_costs_allow_it() -> None:
+    share = MovementCosts(may_end_in_creature_space=True)
+    ally = body("ally", 7, 5)
+    result = path_cost(OPEN, HERO, straight(2), [ally], R555, 30, costs=share)
+    assert result.legal and result.cost_feet == 15  # the ally's space is still difficult
+    # Entering is still ruled by passing: a hostile of the same size can't be entered at all.
+    orc = foe("orc", 7, 5)
+    blocked = path_cost(OPEN, HERO, straight(2), [orc], R555, 30, costs=share)
+    assert blocked.reason is IllegalReason.HOSTILE_SPACE and blocked.blocker_id == "orc"
+    rat = foe("rat", 7, 5, Size.TINY)  # two sizes smaller: may be entered, and now ended in
+    assert path_cost(OPEN, HERO, straight(2), [rat], R555, 30, costs=share).legal
+
+
+def test_a_large_creature_is_squeezing_only_where_its_whole_space_has_no_room() -> None:
+    narrow = index(*corridor(5, 6))
+    assert is_squeezing(narrow, body("ogre", 7, 5, Size.LARGE))  # straddles the wall
+    assert not is_squeezing(narrow, body("ogre", 5, 5, Size.LARGE))  # clear of it
+    assert not is_squeezing(narrow, body("ogre", 8, 5, Size.LARGE))  # wall on its left edge
+    assert not is_squeezing(narrow, body("hero", 7, 5))  # one cell: nothing to squeeze into
+    # Straddling the wall anywhere, the ogre stands in the 5-ft column beside it (a squeezing
+    # walk along the wall gets there too).
+    assert is_squeezing(narrow, body("ogre", 7, 10, Size.LARGE))
+    rock = index(
+        terrain_regions=(
+            terrain(TerrainKind.IMPASSABLE, 10, 10, 12, 11),  # one row of two cells
+            terrain(TerrainKind.IMPASSABLE, 20, 20, 22, 22),  # two by two
+        )
+    )
+    assert is_squeezing(rock, body("ogre", 10, 10, Size.LARGE))  # the lower row is free
+    assert not is_squeezing(rock, body("ogre", 20, 20, Size.LARGE))  # no Medium space free
+    assert not is_squeezing(narrow, body("ogre", 29, 5, Size.LARGE))  # half off the map
+    three = index(*corridor(5, 8))
+    assert is_squeezing(three, body("dragon", 6, 5, Size.GARGANTUAN))  # a Huge space fits
+    assert not is_squeezing(three, body("giant", 7, 5, Size.HUGE))  # fits whole
+
+
 def test_negative_movement_costs_are_refused() -> None:
     with pytest.raises(ValueError, match="negative"):
         MovementCosts(difficult_extra=-1)
@@ -289,3 +370,7 @@ def test_negative_movement_costs_are_refused() -> None:
         MovementCosts(hostile_pass_size_difference=-2)
     with pytest.raises(ValueError, match="negative"):
         MovementCosts(crawl_extra=-1)
+    with pytest.raises(ValueError, match="negative"):
+        MovementCosts(squeeze_extra=-1)
+    with pytest.raises(ValueError, match="negative"):
+        MovementCosts(water_extra=-1)

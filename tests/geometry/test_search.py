@@ -3,12 +3,16 @@ the cheapest path is never dearer than any path the DM drags."""
 
 from __future__ import annotations
 
+import math
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemap.geometry import (
+    Body,
     DiagonalRule,
     IllegalReason,
+    MapIndex,
     cheapest_path,
     path_cost,
     reachable_area,
@@ -91,6 +95,35 @@ def test_a_large_creature_finds_the_squeeze_through_a_narrow_gap() -> None:
     assert result.legal and result.cost_feet == 30  # 5 steps, one squeezed
 
 
+def test_without_squeezing_rules_the_search_finds_no_way_through_a_narrow_gap() -> None:
+    ogre = body("ogre", 5, 5, Size.LARGE)
+    narrow = index(wall((8, 0), (8, 5)), wall((8, 6), (8, 30)))
+    none = MovementCosts(squeeze_extra=None)
+    assert cheapest_path(narrow, ogre, (10, 5), [], R555, costs=none).reason is (
+        IllegalReason.NO_PATH
+    )
+    area = reachable_area(narrow, ogre, [], R555, 60, costs=none)
+    assert area.cells and all(x < 7 for x, _ in area.cells)  # its space stays left of the wall
+    dear = cheapest_path(narrow, ogre, (10, 5), [], R555, costs=MovementCosts(squeeze_extra=2))
+    assert dear.legal and dear.cost_feet == 35  # 5 steps, one squeezed at 3x
+
+
+def test_the_search_pays_the_water_surcharge_of_the_costs() -> None:
+    lake = index(terrain_regions=(terrain(TerrainKind.WATER, 0, 0, 30, 30),))
+    assert reachable_area(lake, HERO, [], R555, 30).cost_feet[(13, 10)] == 30
+    free = reachable_area(lake, HERO, [], R555, 30, costs=MovementCosts(water_extra=0))
+    assert free.cost_feet[(13, 10)] == 15 and (16, 10) in free.cells
+
+
+def test_the_search_offers_occupied_cells_when_a_move_may_end_there() -> None:
+    ally = body("ally", 11, 10)
+    share = MovementCosts(may_end_in_creature_space=True)
+    area = reachable_area(index(), HERO, [ally], R555, 30, costs=share)
+    assert area.cost_feet[(11, 10)] == 10  # difficult terrain still
+    found = cheapest_path(index(), HERO, (11, 10), [ally], R555, costs=share)
+    assert found.legal and found.cells == ((11, 10),)
+
+
 def test_5_10_5_search_keeps_the_diagonal_parity() -> None:
     result = cheapest_path(index(), HERO, (14, 13), [], R5105)
     assert result.cost_feet == 25  # 3 diagonals (5+10+5) and one straight step
@@ -105,26 +138,25 @@ costs = st.builds(
     creature_space_is_difficult=st.booleans(),
     hostile_pass_size_difference=st.integers(0, 4),
     crawl_extra=st.integers(0, 2),
+    squeeze_extra=st.sampled_from([None, 0, 1, 2]),
+    water_extra=st.integers(0, 2),
+    may_end_in_creature_space=st.booleans(),
 )
 """The ruleset's movement numbers: the SRD's and changed ones (the search must agree with the
 walk whatever they are)."""
 
 
-@settings(max_examples=60, deadline=None)
-@given(paths, st.sampled_from(list(DiagonalRule)), st.booleans(), costs)
-def test_the_cheapest_path_is_never_dearer_than_a_dragged_path(
-    directions: list[int], rule: DiagonalRule, prone: bool, numbers: MovementCosts
+def assert_search_beats_the_drag(
+    world: MapIndex,
+    mover: Body,
+    others: list[Body],
+    directions: list[int],
+    rule: DiagonalRule,
+    numbers: MovementCosts,
 ) -> None:
-    mover = body("hero", 10, 10, prone=prone)
-    world = index(
-        wall((12, 8), (12, 13)),
-        wall((8, 12), (11, 12)),
-        terrain_regions=(terrain(TerrainKind.DIFFICULT, 9, 7, 11, 9),),
-        width=20,
-        height=20,
-    )
-    others = [body("ally", 9, 10), foe("orc", 11, 11, Size.HUGE)]
-    cells = [(10, 10)]
+    """Drag ``mover`` one step per direction; if that is a legal move, the cheapest path to
+    where it ends is legal, no dearer, and what the reachable area says it costs."""
+    cells = [(math.floor(mover.x), math.floor(mover.y))]
     for d in directions:
         dx, dy = DIRECTIONS[d]
         cells.append((cells[-1][0] + dx, cells[-1][1] + dy))
@@ -138,6 +170,26 @@ def test_the_cheapest_path_is_never_dearer_than_a_dragged_path(
     assert area.cost_feet[dragged.cells[-1]] == best.cost_feet
 
 
+@settings(max_examples=60, deadline=None)
+@given(paths, st.sampled_from(list(DiagonalRule)), st.booleans(), costs)
+def test_the_cheapest_path_is_never_dearer_than_a_dragged_path(
+    directions: list[int], rule: DiagonalRule, prone: bool, numbers: MovementCosts
+) -> None:
+    mover = body("hero", 10, 10, prone=prone)
+    world = index(
+        wall((12, 8), (12, 13)),
+        wall((8, 12), (11, 12)),
+        terrain_regions=(
+            terrain(TerrainKind.DIFFICULT, 9, 7, 11, 9),
+            terrain(TerrainKind.WATER, 7, 9, 9, 12),
+        ),
+        width=20,
+        height=20,
+    )
+    others = [body("ally", 9, 10), foe("orc", 11, 11, Size.HUGE)]
+    assert_search_beats_the_drag(world, mover, others, directions, rule, numbers)
+
+
 def test_the_reachable_area_shrinks_when_difficult_terrain_costs_more() -> None:
     mud = index(terrain_regions=(terrain(TerrainKind.DIFFICULT, 0, 0, 30, 30),))
     srd = reachable_area(mud, HERO, [], R555, 30)  # 10 ft a step: 3 steps
@@ -145,3 +197,20 @@ def test_the_reachable_area_shrinks_when_difficult_terrain_costs_more() -> None:
     dearer = reachable_area(mud, HERO, [], R555, 30, costs=MovementCosts(difficult_extra=2))
     assert dearer.cells == {(x, y) for x in range(8, 13) for y in range(8, 13)}  # 15 ft: 2
     assert dearer.cost_feet[(12, 12)] == 30
+
+
+@settings(max_examples=60, deadline=None)
+@given(paths, st.sampled_from(list(DiagonalRule)), costs)
+def test_a_large_movers_cheapest_path_is_never_dearer_than_a_dragged_one(
+    directions: list[int], rule: DiagonalRule, numbers: MovementCosts
+) -> None:
+    ogre = body("ogre", 6, 5, Size.LARGE)
+    world = index(
+        wall((8, 0), (8, 5)),
+        wall((8, 6), (8, 20)),  # a 5-ft gap: squeezing or nothing
+        terrain_regions=(terrain(TerrainKind.WATER, 9, 3, 12, 8),),
+        width=20,
+        height=20,
+    )
+    others = [body("ally", 10, 5), foe("orc", 6, 8)]
+    assert_search_beats_the_drag(world, ogre, others, directions, rule, numbers)
