@@ -13,6 +13,7 @@ from battlemap.geometry.cover import cover
 from battlemap.geometry.flanking import FlankReason, FlankTerms, Threat, flanking
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import DiagonalRule
+from battlemap.geometry.movement import is_squeezing
 from battlemap.geometry.reach import RangeBand as GeometryBand
 from battlemap.geometry.reach import distance_feet, ranged_attack
 from battlemap.geometry.sight import can_see
@@ -83,6 +84,9 @@ def attack_situation(
 ) -> AttackSituation:
     """Ask the geometry everything the attack needs, with its reasons.
 
+    Whether either creature stands squeezed (``geometry.movement.is_squeezing``) is passed on;
+    the attack rules weigh it only when the ruleset has ``movement.squeezing`` rules.
+
     ``index`` is ``MapIndex.build(encounter)`` (build it once per map change, not per attack).
 
     Raises:
@@ -139,6 +143,8 @@ def attack_situation(
         target_sees_attacker=seen.visible,
         hostile_within_5ft=hostile_near,
         underwater=underwater,
+        attacker_squeezing=is_squeezing(index, attacker),
+        target_squeezing=is_squeezing(index, target),
         reasons=tuple(reasons),
     )
 

@@ -86,15 +86,22 @@ def movement_costs(ruleset: Ruleset) -> MovementCosts:
     creature, whether hostile or not, also counts as difficult terrain") and
     ``hostile_pass_through_size_difference`` (srd: "only if it is at least two sizes larger or
     smaller than you") and ``crawl_extra_cost_per_foot`` (srd: "Every foot of movement while
-    crawling costs 1 extra foot"). ``difficult_terrain_style`` only words the rule: gms-den's "speed
-    halved" costs the same as an extra foot per foot.
+    crawling costs 1 extra foot"), ``squeezing.extra_cost_per_foot`` (legends-of-hyrule
+    "Squeezing into a Smaller Space": "1 extra foot for every foot it moves there"; null
+    ``squeezing``: no squeezing), ``swim_extra_cost_per_foot`` (water without a swim speed)
+    and ``may_end_in_occupied_space``. ``difficult_terrain_style`` only words the rule:
+    gms-den's "speed halved" costs the same as an extra foot per foot.
     """
     rules = ruleset.movement
+    squeeze = rules.squeezing
     return MovementCosts(
         difficult_extra=rules.difficult_terrain_extra_cost_per_foot,
         creature_space_is_difficult=rules.creature_space_is_difficult,
         hostile_pass_size_difference=rules.hostile_pass_through_size_difference,
         crawl_extra=rules.crawl_extra_cost_per_foot,
+        squeeze_extra=None if squeeze is None else squeeze.extra_cost_per_foot,
+        water_extra=rules.swim_extra_cost_per_foot,
+        may_end_in_creature_space=rules.may_end_in_occupied_space,
     )
 
 

@@ -155,14 +155,24 @@ class MovementRules(Section):
     difficult_terrain_extra_cost_per_foot: int = Field(default=1, ge=0, le=10)
     creature_space_is_difficult: bool = True
     crawl_extra_cost_per_foot: int = Field(default=1, ge=0, le=10)
+    swim_extra_cost_per_foot: int = Field(
+        default=1,
+        ge=0,
+        le=10,
+        description="Extra feet per foot moved into water without a swimming speed.",
+    )
     drop_prone_cost: int = Field(default=0, ge=0)
     stand_up_fraction_of_speed: Fraction = Field(default=0.5, gt=0, le=1)
     switching_speeds_subtracts_moved: bool = True
     hostile_pass_through_size_difference: int = Field(
         default=2, ge=0, le=5, description="Size steps apart needed to pass a hostile creature."
     )
-    may_end_in_occupied_space: bool = False
-    squeezing: SqueezeRules | None = None
+    may_end_in_occupied_space: bool = Field(
+        default=False, description="A move may end in another creature's space."
+    )
+    squeezing: SqueezeRules | None = Field(
+        default=None, description="Squeezing into a smaller space; null: no squeezing."
+    )
     flying_falls_when_prone_or_speed_zero: bool = False
     jumping: JumpRules | None = None
     climb_swim_without_speed: ClimbSwimRules | None = None

@@ -150,7 +150,15 @@ def test_hyrule_squeezing(rulesets: dict[str, Ruleset]) -> None:
         mode(rulesets, "legends-of-hyrule", attacker_squeezing=True).mode is RollMode.DISADVANTAGE
     )
     assert mode(rulesets, "legends-of-hyrule", target_squeezing=True).mode is RollMode.ADVANTAGE
-    assert mode(rulesets, "srd-5e", target_squeezing=True).mode is RollMode.NORMAL
+    # srd-5e takes the hyrule rule (README: size and space "not stated: use hyrule table").
+    assert mode(rulesets, "srd-5e", target_squeezing=True).mode is RollMode.ADVANTAGE
+    srd = rulesets["srd-5e"]
+    no_squeezing = srd.model_copy(
+        update={"movement": srd.movement.model_copy(update={"squeezing": None})}
+    )
+    without = {**rulesets, "srd-5e": no_squeezing}
+    assert mode(without, "srd-5e", target_squeezing=True).mode is RollMode.NORMAL
+    assert mode(without, "srd-5e", attacker_squeezing=True).mode is RollMode.NORMAL
 
 
 def test_exhaustion_3_and_frightened(rulesets: dict[str, Ruleset]) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from battlemap.geometry import Body, IllegalReason, MapIndex, MoveResult, StepReason, path_cost
 from battlemap.geometry.movement import MovementCosts
-from battlemap.model import EntityId, Grid, Side, Size, TerrainKind, TerrainRegion
+from battlemap.model import EntityId, Grid, Side, Size, Speeds, TerrainKind, TerrainRegion
 from battlemap.model.combat import CombatState, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.rules.economy import take_action
@@ -155,6 +155,82 @@ def test_a_ruleset_needing_one_size_lets_a_medium_creature_through_an_ogre(
     assert blocked.reason is IllegalReason.HOSTILE_SPACE
 
 
+LAKE = MapIndex(
+    Grid(width=20, height=20),
+    terrain=[
+        TerrainRegion(
+            id=EntityId("lake"),
+            kind=TerrainKind.WATER,
+            points=[(6, 0), (20, 0), (20, 20), (6, 20)],
+        )
+    ],
+)
+
+
+def swim(ruleset: Ruleset, swimmer: Body | None = None) -> list[float]:
+    """Step costs of two cells east into the lake, with ``ruleset``'s numbers."""
+    mover = swimmer or walker(5, 5)
+    steps = path_cost(
+        LAKE,
+        mover,
+        [(6.0, 5.0), (7.0, 5.0)],
+        [],
+        diagonal_rule(ruleset),
+        60,
+        costs=movement_costs(ruleset),
+    ).steps
+    return [s.cost_feet for s in steps]
+
+
+def test_srd_water_costs_one_extra_foot_per_foot_without_a_swim_speed(
+    rulesets: Rulesets,
+) -> None:
+    """srd-5e.txt only mentions swimming ("Your move can include jumping, climbing, and
+    swimming"), so its ruleset keeps 1 extra foot per foot (see the comment in srd-5e.yaml);
+    gms-den "Climb/Swim/Crawl": without a swimming speed, "Half speed" - the same cost."""
+    for ruleset_id in ("srd-5e", "gms-den"):
+        ruleset = rulesets[ruleset_id]
+        assert ruleset.movement.swim_extra_cost_per_foot == 1
+        assert swim(ruleset) == [10, 10]
+    fish = Body(EntityId("fish"), Size.MEDIUM, Side.PARTY, 5, 5, speeds=Speeds(walk=30, swim=30))
+    assert swim(rulesets["srd-5e"], fish) == [5, 5]
+
+
+def test_a_ruleset_changing_the_swim_surcharge_changes_what_water_costs(
+    rulesets: Rulesets,
+) -> None:
+    assert swim(changed(rulesets["srd-5e"], swim_extra_cost_per_foot=2)) == [15, 15]
+    assert swim(changed(rulesets["srd-5e"], swim_extra_cost_per_foot=0)) == [5, 5]
+
+
+def end_on_ally(ruleset: Ruleset) -> MoveResult:
+    """The hero two cells east onto an ally's space, on an open map."""
+    return path_cost(
+        MapIndex(Grid(width=20, height=20)),
+        walker(5, 10),
+        [(6.0, 10.0), (7.0, 10.0)],
+        [walker(7, 10)],
+        diagonal_rule(ruleset),
+        60,
+        costs=movement_costs(ruleset),
+    )
+
+
+def test_srd_a_move_can_not_end_in_another_creatures_space(rulesets: Rulesets) -> None:
+    """srd "Moving Around Other Creatures": "Whether a creature is a friend or an enemy, you
+    can't willingly end your move in its space"."""
+    ruleset = rulesets["srd-5e"]
+    assert not ruleset.movement.may_end_in_occupied_space
+    result = end_on_ally(ruleset)
+    assert not result.legal and result.reason is IllegalReason.ENDS_IN_CREATURE
+
+
+def test_a_ruleset_letting_moves_end_in_occupied_spaces_allows_it(rulesets: Rulesets) -> None:
+    ruleset = changed(rulesets["srd-5e"], may_end_in_occupied_space=True)
+    result = end_on_ally(ruleset)
+    assert result.legal and result.cost_feet == 15  # the ally's space is still difficult
+
+
 def solo(ruleset: Ruleset) -> tuple[CombatState, Encounter]:
     enc = encounter(creature("Hero", Side.PARTY, walk=30, fly=60))
     return fight(ruleset, enc), enc
@@ -234,9 +310,20 @@ def test_every_shipped_ruleset_keeps_the_srd_movement_numbers(
     1 extra foot") and switching speeds ("If the result is 0 or less, you can't use the new
     speed"); gms-den's "movement speed is halved" in difficult terrain costs
     the same as an extra foot per foot (its ``difficult_terrain_style`` says how it is worded);
-    final-fantasy-d20 and bloodied-brink keep the base rules."""
+    final-fantasy-d20 and bloodied-brink keep the base rules. All squeeze by the hyrule rule
+    (test_movement_squeezing.py), pay 1 extra foot per foot in water without a swim speed and
+    may not end a move in another creature's space (srd, hyrule and gms-den: "you can't
+    willingly end your move in its space")."""
     ruleset = rulesets[ruleset_id]
-    assert movement_costs(ruleset) == MovementCosts(1, True, 2, 1)
+    assert movement_costs(ruleset) == MovementCosts(
+        difficult_extra=1,
+        creature_space_is_difficult=True,
+        hostile_pass_size_difference=2,
+        crawl_extra=1,
+        squeeze_extra=1,
+        water_extra=1,
+        may_end_in_creature_space=False,
+    )
     assert ruleset.movement.switching_speeds_subtracts_moved
 
 

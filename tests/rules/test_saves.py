@@ -40,8 +40,14 @@ def test_hyrule_squeezing_gives_disadvantage_on_dexterity_saves(
     assert dex.roll.mode is RollMode.DISADVANTAGE
     assert dex.roll.disadvantages == ("squeezing into a smaller space",)
     assert save_report(hyrule, pc, Ability.STR, SQUEEZING).roll.mode is RollMode.NORMAL
-    # srd-5e has no squeezing rules (README: "not stated").
-    assert save_report(rulesets["srd-5e"], pc, Ability.DEX, SQUEEZING).roll.mode is RollMode.NORMAL
+    # srd-5e takes the hyrule rule (README: size and space "not stated: use hyrule table");
+    # a ruleset without squeezing rules gives no disadvantage.
+    srd = rulesets["srd-5e"]
+    assert save_report(srd, pc, Ability.DEX, SQUEEZING).roll.mode is RollMode.DISADVANTAGE
+    no_squeezing = srd.model_copy(
+        update={"movement": srd.movement.model_copy(update={"squeezing": None})}
+    )
+    assert save_report(no_squeezing, pc, Ability.DEX, SQUEEZING).roll.mode is RollMode.NORMAL
 
 
 def test_squeezing_dex_saves_follow_the_ruleset_field(rulesets: dict[str, Ruleset]) -> None:
