@@ -14,6 +14,7 @@
 - ``conditions``: ``apply_condition``, ``remove_condition``, ``set_exhaustion``, ``denial``,
   ``reactions_left``.
 - ``mounts``: ``control_mount``, ``release_mount`` (a controlled mount on its rider's initiative).
+- ``falling_off``: ``fall_off_save`` (a rider's save to stay mounted; returns ``Applied``).
 - ``damage`` / ``healing`` / ``death`` / ``rests``: the damage pipeline, hit points, dying,
   ``short_rest``, ``long_rest``, ``interrupt_rest``; these return ``Applied`` (``vitals``).
 - ``attacks`` / ``saves`` / ``contests`` / ``opportunity``: attack rolls, saving throws,

@@ -10,7 +10,8 @@ and puts its turn right after the rider's, where re-sorting keeps it; while
 ``Combatant.controlled_by`` names the rider, ``economy.take_action`` allows it only the
 ruleset's ``movement.mounting.controlled_mount_actions``. ``release_mount`` (dismounting, or
 the mount turning independent) lifts the limit; the mount keeps its new place, since the rules
-don't move it back. Paying the movement to mount is ``movement.mount_or_dismount``.
+don't move it back. Paying the movement to mount is ``movement.mount_or_dismount``; the
+rider's save to stay on (``movement.mounting.fall_off_save_dc``) is ``falling_off.fall_off_save``.
 
 A mount that already took its turn this round and is moved after a rider still to act would
 act twice in that round: the log says so and the DM decides (the rules are silent).

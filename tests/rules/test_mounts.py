@@ -10,6 +10,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.economy import take_action
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.falling_off import FallCause, fall_off_save
 from battlemap.rules.initiative import set_initiative
 from battlemap.rules.mounts import control_mount, release_mount
 from battlemap.rules.schema import MountRules, Ruleset
@@ -129,3 +130,84 @@ def test_who_can_be_a_controlled_mount(rulesets: dict[str, Ruleset]) -> None:
     # gms-den "Mounting a Steed" has mounting but no controlled mounts.
     with pytest.raises(InvalidRequestError, match="no controlled mounts"):
         control_mount(state, rulesets["gms-den"], enc, RIDER, HORSE)
+
+
+# --- falling off: movement.mounting.fall_off_save_dc ----------------------------------------
+
+
+def _hyrule_ride(hyrule: Ruleset):  # type: ignore[no-untyped-def]
+    enc = encounter(
+        creature("Rider", Side.PARTY, wis=30),
+        _horse(0),
+        creature("Orc", wis=1),
+        ruleset="legends-of-hyrule",
+    )
+    return fight(hyrule, enc), enc
+
+
+@pytest.mark.parametrize("ruleset_id", ["legends-of-hyrule", "gms-den"])
+def test_a_rider_whose_mount_is_moved_saves_dc_10_or_falls_prone(
+    rulesets: dict[str, Ruleset], ruleset_id: str
+) -> None:
+    # legends-of-hyrule "Mounting and Dismounting", gms-den "Mounting a Steed": "If an effect
+    # moves your mount against its will while you're on it, you must succeed on a DC 10
+    # Dexterity saving throw or fall off the mount, landing prone in a space within 5 feet".
+    ruleset = rulesets[ruleset_id]
+    assert ruleset.movement.mounting is not None
+    assert ruleset.movement.mounting.fall_off_save_dc == 10
+    enc = encounter(creature("Rider", Side.PARTY, wis=30), _horse(0), ruleset=ruleset_id)
+    state = fight(ruleset, enc)
+    stays = fall_off_save(enc, state, ruleset, RIDER, FallCause.MOUNT_MOVED, typed=(10,))
+    assert not stays.result.fell and stays.result.save.dc == 10
+    assert stays.combat is not None and not stays.combat.combatant(RIDER).has_condition("prone")
+    assert "stays on its mount (its mount is moved against its will)" in stays.events[-1].text
+    falls = fall_off_save(enc, state, ruleset, RIDER, FallCause.MOUNT_MOVED, typed=(9,))
+    assert falls.result.fell and falls.result.save.total == 9
+    assert falls.combat is not None and falls.combat.combatant(RIDER).has_condition("prone")
+    assert any("falls off its mount, landing prone" in e.text for e in falls.events)
+
+
+def test_knocked_prone_while_mounted_is_the_same_save_with_its_reasons(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # "If you're knocked prone while mounted, you must make the same saving throw." The save
+    # is an ordinary Dexterity save: the rider's Dexterity counts.
+    hyrule = rulesets["legends-of-hyrule"]
+    nimble = creature("Rider", Side.PARTY, dex=14, wis=30)  # +2
+    enc = encounter(nimble, _horse(0), ruleset="legends-of-hyrule")
+    state = fight(hyrule, enc)
+    result = fall_off_save(enc, state, hyrule, RIDER, FallCause.KNOCKED_PRONE, typed=(8,))
+    assert result.result.save.total == 10 and not result.result.fell
+
+
+def test_a_higher_fall_off_dc_in_a_dms_ruleset(rulesets: dict[str, Ruleset]) -> None:
+    hyrule = rulesets["legends-of-hyrule"]
+    assert hyrule.movement.mounting is not None
+    slippery = _with_mounts(hyrule, fall_off_save_dc=15)
+    state, enc = _hyrule_ride(hyrule)
+    assert not fall_off_save(
+        enc, state, hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(12,)
+    ).result.fell
+    harder = fall_off_save(enc, state, slippery, RIDER, FallCause.MOUNT_MOVED, typed=(12,))
+    assert harder.result.fell and harder.result.save.dc == 15
+
+
+def test_falling_off_a_controlled_mount_releases_it(rulesets: dict[str, Ruleset]) -> None:
+    hyrule = rulesets["legends-of-hyrule"]
+    state, enc = _hyrule_ride(hyrule)
+    state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
+    stays = fall_off_save(enc, state, hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(15,))
+    assert stays.combat is not None and stays.combat.combatant(HORSE).controlled_by == RIDER
+    falls = fall_off_save(enc, state, hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(2,))
+    assert falls.result.released == HORSE
+    assert falls.combat is not None and falls.combat.combatant(HORSE).controlled_by is None
+    assert falls.combat.combatant(RIDER).has_condition("prone")
+    assert falls.events[-1].text == "Horse is no longer controlled: it acts as it wishes"
+    assert state.combatant(HORSE).controlled_by == RIDER  # the input state is untouched
+
+
+def test_no_fall_off_save_without_mounted_combat_rules(rulesets: dict[str, Ruleset]) -> None:
+    srd = rulesets["srd-5e"]
+    enc = encounter(creature("Rider", Side.PARTY), _horse(0))
+    with pytest.raises(InvalidRequestError, match="no mounted combat rules"):
+        fall_off_save(enc, fight(srd, enc), srd, RIDER, FallCause.KNOCKED_PRONE, typed=(5,))
