@@ -319,6 +319,9 @@ def test_one_attacker_to_many_agrees_with_the_per_line_reference(
             expected[1],
             expected[3],
         )
+        # The reasons agree with the count: each blocked line names what blocked it.
+        assert sum(line.blocked for line in result.lines) == result.blocked_lines
+        assert all(line.blocker_id is not None for line in result.lines if line.blocked)
 
 
 def test_no_targets_give_no_results() -> None:

@@ -176,3 +176,19 @@ def test_walls_meeting_at_a_round_boundary_are_seen_together() -> None:
         lines = np.array([[[0.0, 5.0], [9.0, 5.0]]])
         assert _exact(_barrier(joint), lines, rounds=True) == [True]
         assert _exact(_barrier(free), lines, rounds=True) == [False]
+
+
+@settings(max_examples=60, deadline=None)
+@given(walls, lines)
+def test_a_blocked_line_names_a_wall_and_a_clear_line_none(
+    segments: list[Segment], raw: list[tuple[float, float, float, float]]
+) -> None:
+    # Cover's traces name what blocked each line (first_blocker); it must agree with blocks,
+    # including lines the pre-check settled without looking at any one wall.
+    barrier, array, _ = _setup(segments, raw)
+    with mock.patch.object(barriers_module, "_SURE_BATCH", 0):
+        verdicts = barrier.blocks(array).tolist()
+    for line, verdict in zip(array, verdicts, strict=True):
+        named = barrier.first_blocker(line)
+        assert (named is not None) == verdict
+        assert named is None or named in barrier.ids
