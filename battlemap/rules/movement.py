@@ -471,17 +471,23 @@ class JumpReport:
     reason: str
 
 
-def jump_distance(ruleset: Ruleset, creature: Creature, *, high: bool, running: bool) -> JumpReport:
-    """gms-den "High Jump" / "Long Jump": 3 + Str modifier high, Str score long, after a run-up
-    of ``run_up_feet``; standing jumps cover ``standing_fraction`` (half). Each foot costs a
-    foot of movement. Never below 0.
+def jump_distance(
+    ruleset: Ruleset, creature: Creature, *, high: bool, run_up_feet: float
+) -> JumpReport:
+    """gms-den "High Jump" / "Long Jump": 3 + Str modifier high, Str score long, "if you move at
+    least 10 feet on foot immediately before the jump": ``run_up_feet`` is how far the creature
+    moved on foot right before; at least the ruleset's ``jumping.run_up_feet`` makes it a
+    running jump, less a standing one that covers ``standing_fraction`` (half). Each foot
+    costs a foot of movement. Never below 0.
 
     Raises:
-        InvalidRequestError: the ruleset has no jumping rules.
+        InvalidRequestError: the ruleset has no jumping rules, or a negative run-up.
     """
     rules = ruleset.movement.jumping
     if rules is None:
         raise InvalidRequestError("this ruleset has no jumping rules")
+    if run_up_feet < 0:
+        raise InvalidRequestError(f"a run-up can't be negative, got {run_up_feet:g} ft")
     stats = stats_of(creature)
     if high:
         base = float(rules.high_jump_base + stats.modifier("str"))
@@ -489,7 +495,10 @@ def jump_distance(ruleset: Ruleset, creature: Creature, *, high: bool, running: 
     else:
         base = float(stats.score("str") if rules.long_jump_uses_str_score else 0)
         what = "Strength score"
-    if not running:
+    if run_up_feet + EPSILON < rules.run_up_feet:
         base *= rules.standing_fraction
-        what += f", standing x{rules.standing_fraction:g}"
+        what += (
+            f", standing x{rules.standing_fraction:g} ({run_up_feet:g} ft run-up,"
+            f" {rules.run_up_feet} needed)"
+        )
     return JumpReport(max(0.0, base), what)

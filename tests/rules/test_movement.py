@@ -283,11 +283,31 @@ def test_gms_den_failed_climb_check_adds_exhaustion(rulesets: Rulesets) -> None:
 
 
 def test_gms_den_jump_distances(rulesets: Rulesets) -> None:
+    # gms-den "High Jump": "3 + your Strength modifier if you move at least 10 feet on foot
+    # immediately before the jump. When you make a standing high jump, you can jump only half
+    # that distance." "Long Jump": "up to your Strength score" after the same run-up.
     ruleset = rulesets["gms-den"]
+    assert ruleset.movement.jumping is not None and ruleset.movement.jumping.run_up_feet == 10
     strong = creature("Hero", Side.PARTY).model_copy(update={"stats": CombatStats(strength=16)})
-    assert jump_distance(ruleset, strong, high=True, running=True).feet == 6  # 3 + 3
-    assert jump_distance(ruleset, strong, high=True, running=False).feet == 3
-    assert jump_distance(ruleset, strong, high=False, running=True).feet == 16
-    assert jump_distance(ruleset, strong, high=False, running=False).feet == 8
+    assert jump_distance(ruleset, strong, high=True, run_up_feet=10).feet == 6  # 3 + 3
+    assert jump_distance(ruleset, strong, high=True, run_up_feet=0).feet == 3
+    assert jump_distance(ruleset, strong, high=False, run_up_feet=15).feet == 16
+    short = jump_distance(ruleset, strong, high=False, run_up_feet=5)
+    assert short.feet == 8 and "5 ft run-up, 10 needed" in short.reason
     with pytest.raises(InvalidRequestError):
-        jump_distance(rulesets["srd-5e"], strong, high=True, running=True)
+        jump_distance(rulesets["srd-5e"], strong, high=True, run_up_feet=10)
+    with pytest.raises(InvalidRequestError, match="negative"):
+        jump_distance(ruleset, strong, high=True, run_up_feet=-5)
+
+
+def test_a_longer_run_up_in_a_dms_ruleset(rulesets: Rulesets) -> None:
+    gms = rulesets["gms-den"]
+    assert gms.movement.jumping is not None
+    jumping = gms.movement.jumping.model_copy(update={"run_up_feet": 20})
+    long_run = gms.model_copy(
+        update={"movement": gms.movement.model_copy(update={"jumping": jumping})}
+    )
+    strong = creature("Hero", Side.PARTY).model_copy(update={"stats": CombatStats(strength=16)})
+    assert jump_distance(gms, strong, high=False, run_up_feet=10).feet == 16
+    assert jump_distance(long_run, strong, high=False, run_up_feet=10).feet == 8
+    assert jump_distance(long_run, strong, high=False, run_up_feet=20).feet == 16
