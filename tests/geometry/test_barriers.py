@@ -274,3 +274,14 @@ def test_wall_ends_within_end_snap_of_each_other_on_a_line_are_one_point() -> No
     for gap, blocks in ((4e-7, True), (1e-3, False)):
         walls = [((3.0, 5.0), (3.0, 2.0)), ((3.0 + gap, 5.0), (3.0 + gap, 8.0))]
         assert blocked(walls, (0.0, 5.0), (6.0, 5.0)) is blocks
+
+
+def test_a_line_crossing_a_wall_nearly_along_it_at_a_t_joint_blocks() -> None:
+    # Found by the cover property test: a creature's corner on the wall x = 5 nudged 1e-4
+    # cells into its square, the target's corner (5, 4) nudged into its own: the line crosses
+    # the wall at the T-joint (5, 3), nearly along it. The old shifted-copies tracer cut the
+    # line at the joint and saw the wall on one side of each piece only.
+    hair = 1e-4 / 2**0.5
+    t_joint = [((1.0, 3.0), (5.0, 3.0)), ((5.0, 1.0), (5.0, 5.0))]
+    assert blocked(t_joint, (5 + hair, 2 + hair), (5 - hair, 4 - hair))
+    assert not blocked(t_joint, (5 + hair, 2 + hair), (5 + hair, 4 - hair))  # stays beside it
