@@ -187,13 +187,6 @@ class DodgeEnd(DocEnum):
     SPEED_ZERO = "speed-zero", "The dodger's speed drops to 0."
 
 
-class DifficultTerrainStyle(DocEnum):
-    """How a ruleset words difficult terrain (the cost is the same)."""
-
-    EXTRA_FOOT = "extra-foot", "Every foot of movement costs 1 extra foot."
-    HALF_SPEED = "half-speed", "Speed is halved while on it (same cost as an extra foot per foot)."
-
-
 class CriticalDamage(DocEnum):
     """How a critical hit changes the damage roll."""
 

@@ -291,6 +291,15 @@ RETIRED_KEYS = {
     "bonus_action_requires_feature": "a bonus action always comes from a feature or a"
     " bonus-action entry",
     "declared_before_roll": "a called shot is always declared before the attack roll",
+    "difficult_terrain_style": "difficult terrain always costs extra movement per foot"
+    " (movement.difficult_terrain_extra_cost_per_foot); gms-den's 'speed halved' costs the"
+    " same ('difficult terrain (double movement cost)')",
+    "sizes_feet": "a creature's space per size is the same in every rules document"
+    " (legends-of-hyrule 'Size Categories': Tiny 2.5 ft, Small and Medium 5, Large 10,"
+    " Huge 15, Gargantuan 20) and is the map's own (tokens, reach, cover, movement)",
+    "obscurement": "the map has no lightly or heavily obscured areas and the app makes no"
+    " Perception checks; a creature that can't see is marked blinded, one that can't be"
+    " seen invisible",
 }
 """Keys that older ruleset files may carry, with why they were removed from the schema."""
 

@@ -89,8 +89,8 @@ def movement_costs(ruleset: Ruleset) -> MovementCosts:
     crawling costs 1 extra foot"), ``squeezing.extra_cost_per_foot`` (legends-of-hyrule
     "Squeezing into a Smaller Space": "1 extra foot for every foot it moves there"; null
     ``squeezing``: no squeezing), ``swim_extra_cost_per_foot`` (water without a swim speed)
-    and ``may_end_in_occupied_space``. ``difficult_terrain_style`` only words the rule:
-    gms-den's "speed halved" costs the same as an extra foot per foot.
+    and ``may_end_in_occupied_space``. gms-den's "speed halved" in difficult terrain costs the
+    same as an extra foot per foot.
     """
     rules = ruleset.movement
     squeeze = rules.squeezing

@@ -11,7 +11,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from battlemap.model.creature import Size
 from battlemap.rules.enums import (
     Ability,
     AcFloor,
@@ -24,7 +23,6 @@ from battlemap.rules.enums import (
     DamageStep,
     DeathSaveNatural,
     DiagonalRule,
-    DifficultTerrainStyle,
     DisengageDuration,
     DodgeEnd,
     EconomyPart,
@@ -151,7 +149,6 @@ class MountRules(Section):
 
 class MovementRules(Section):
     diagonal: DiagonalRule = DiagonalRule.ALTERNATING
-    difficult_terrain_style: DifficultTerrainStyle = DifficultTerrainStyle.EXTRA_FOOT
     difficult_terrain_extra_cost_per_foot: int = Field(default=1, ge=0, le=10)
     creature_space_is_difficult: bool = True
     crawl_extra_cost_per_foot: int = Field(default=1, ge=0, le=10)
@@ -440,11 +437,6 @@ class ExhaustionLevel(Section):
     effects: tuple[ExhaustionEffect, ...]
 
 
-class ObscurementRules(Section):
-    lightly_obscured: str = "Disadvantage on Wisdom (Perception) checks that rely on sight."
-    heavily_obscured_condition: Name = "blinded"
-
-
 class UnderwaterRules(Section):
     melee_disadvantage_unless_swim_speed: bool = True
     melee_exempt_weapons: tuple[Name, ...] = ()
@@ -503,7 +495,6 @@ class Ruleset(Section):
     economy: EconomyRules = EconomyRules()
     actions: dict[Name, ActionDef] = Field(min_length=1)
     movement: MovementRules = MovementRules()
-    sizes_feet: dict[Size, float] = Field(default_factory=dict)
     attacks: AttackRules = AttackRules()
     grappling: GrappleRules | None = None
     damage: DamageRules
@@ -514,7 +505,6 @@ class Ruleset(Section):
     massive_damage: MassiveDamageRules | None = None
     conditions: dict[Name, ConditionDef] = Field(min_length=1)
     exhaustion: tuple[ExhaustionLevel, ...] = ()
-    obscurement: ObscurementRules = ObscurementRules()
     underwater: UnderwaterRules | None = None
     rests: RestRules = RestRules()
 

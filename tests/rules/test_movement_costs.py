@@ -309,7 +309,7 @@ def test_every_shipped_ruleset_keeps_the_srd_movement_numbers(
     creatures' spaces, passing hostiles, crawling ("Every foot of movement while crawling costs
     1 extra foot") and switching speeds ("If the result is 0 or less, you can't use the new
     speed"); gms-den's "movement speed is halved" in difficult terrain costs
-    the same as an extra foot per foot (its ``difficult_terrain_style`` says how it is worded);
+    the same as an extra foot per foot ("difficult terrain (double movement cost)");
     final-fantasy-d20 and bloodied-brink keep the base rules. All squeeze by the hyrule rule
     (test_movement_squeezing.py), pay 1 extra foot per foot in water without a swim speed and
     may not end a move in another creature's space (srd, hyrule and gms-den: "you can't

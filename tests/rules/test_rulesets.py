@@ -124,7 +124,6 @@ def test_movement_rows(rulesets: dict[str, Ruleset]) -> None:
     assert rulesets["legends-of-hyrule"].movement.squeezing is not None
     assert rulesets["legends-of-hyrule"].movement.flying_falls_when_prone_or_speed_zero
     assert rulesets["srd-5e"].movement.stand_up_fraction_of_speed == 0.5
-    assert rulesets["srd-5e"].sizes_feet["tiny"] == 2.5
 
 
 def test_attack_rows(rulesets: dict[str, Ruleset]) -> None:
