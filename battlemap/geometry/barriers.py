@@ -396,7 +396,7 @@ class BarrierSet:
             lo, hi = np.minimum(a, b) - pad, np.maximum(a, b) + pad
             piece, wall = self.tree.query(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
             line = owner[piece]
-        keys = np.unique(line.astype(np.int64) * len(self.ids) + wall)
+        keys = sorted_unique(line.astype(np.int64) * len(self.ids) + wall)
         return (keys // len(self.ids)).astype(np.intp), (keys % len(self.ids)).astype(np.intp)
 
     def _events(
@@ -657,6 +657,12 @@ def _two_sided_points(
     return line[first[both]], along[first[both]], wall[first_sided[both]]
 
 
+def sorted_unique(values: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``np.unique`` by sorting (numpy's hashing path is several times slower here)."""
+    ordered = np.sort(values)
+    return ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if len(ordered) else ordered
+
+
 def _cut(
     lines: Lines, count: NDArray[np.intp]
 ) -> tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]]:
@@ -725,19 +731,18 @@ class _Buckets:
         owner, a, b = _cut(lines, count)
         first = np.floor((np.minimum(a, b) - self.origin) / self.size)
         last = np.floor((np.maximum(a, b) - self.origin) / self.size)
-        found_line, found_wall = [], []
+        visits = []
+        n_buckets = self.nx * self.ny
         for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
             bx, by = first[:, 0] + dx, first[:, 1] + dy
             ok = (bx <= last[:, 0]) & (by <= last[:, 1])
             ok &= (bx >= 0) & (bx < self.nx) & (by >= 0) & (by < self.ny)
-            bucket = (by[ok] * self.nx + bx[ok]).astype(np.intp)
-            lo, n = self.starts[bucket], self.starts[bucket + 1] - self.starts[bucket]
-            total = int(n.sum())
-            if total == 0:
-                continue
-            k = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
-            found_line.append(np.repeat(owner[ok], n))
-            found_wall.append(self.walls[np.repeat(lo, n) + k])
-        if not found_line:
-            return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp)
-        return np.concatenate(found_line), np.concatenate(found_wall)
+            bucket = (by[ok] * self.nx + bx[ok]).astype(np.int64)
+            visits.append(owner[ok].astype(np.int64) * n_buckets + bucket)
+        # Each (line, bucket) once: a line's consecutive pieces share buckets.
+        visit = sorted_unique(np.concatenate(visits))
+        line, bucket = visit // n_buckets, visit % n_buckets
+        lo, n = self.starts[bucket], self.starts[bucket + 1] - self.starts[bucket]
+        total = int(n.sum())
+        k = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
+        return np.repeat(line, n).astype(np.intp), self.walls[np.repeat(lo, n) + k]

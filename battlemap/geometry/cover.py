@@ -43,7 +43,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from battlemap.geometry.barriers import line_array, unique_points
+from battlemap.geometry.barriers import line_array, sorted_unique, unique_points
 from battlemap.geometry.body import Body
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY, Space
@@ -519,7 +519,7 @@ class _Scoring:
             np.full(n, -1, dtype=np.int64),
             np.zeros(n, dtype=np.int64),
         )
-        keys = _sorted_unique(blocked[0] * self.n_sources + blocked[1])
+        keys = sorted_unique(blocked[0] * self.n_sources + blocked[1])
         line, source = keys // self.n_sources, keys % self.n_sources
         keep = self.line_combo[line] >= 0
         line, source = line[keep], source[keep]
@@ -540,14 +540,8 @@ class _Scoring:
         scores.degree[combos[last]] = capped[last]
         scores.uncapped[combos[last]] = by_count[last]
         scores.source[combos[last]] = sources[last]
-        np.add.at(scores.count, self.line_combo[_sorted_unique(line)], 1)
+        np.add.at(scores.count, self.line_combo[sorted_unique(line)], 1)
         return scores
-
-
-def _sorted_unique(values: NDArray[np.int64]) -> NDArray[np.int64]:
-    """``np.unique`` by sorting (numpy's hashing path is several times slower here)."""
-    ordered = np.sort(values)
-    return ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if len(ordered) else ordered
 
 
 def _strongest_per_line(
