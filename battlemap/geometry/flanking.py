@@ -125,15 +125,27 @@ def threat(
     total cover from walls, closed doors and obstacles (creatures in between never give
     total cover, so they are not traced).
     """
+    found = _reach_threat(creature, target, rule, min_reach_feet)
+    if found is Threat.THREATENS and _totally_covered(index, creature, target):
+        return Threat.TOTAL_COVER
+    return found
+
+
+def _reach_threat(
+    creature: Body, target: Body, rule: DiagonalRule, min_reach_feet: float
+) -> Threat:
+    """``threat`` without the cover check."""
     if creature.incapacitated:
         return Threat.INCAPACITATED
     if creature.reach_feet < min_reach_feet - _TOL:
         return Threat.REACH_TOO_SHORT
     if not within_reach(creature, target, rule).within:
         return Threat.OUT_OF_REACH
-    if cover(index, creature, target, ()).degree is CoverDegree.TOTAL:
-        return Threat.TOTAL_COVER
     return Threat.THREATENS
+
+
+def _totally_covered(index: MapIndex, creature: Body, target: Body) -> bool:
+    return cover(index, creature, target, ()).degree is CoverDegree.TOTAL
 
 
 def threatens(index: MapIndex, creature: Body, target: Body, rule: DiagonalRule) -> bool:
@@ -182,12 +194,10 @@ def line_flanks(a: PointXY, b: PointXY, space: Space) -> bool:
     return any(_OPPOSITE[b] in left for b in entered)
 
 
-def _ally_help(
-    index: MapIndex, ally: Body, target: Body, rule: DiagonalRule, terms: FlankTerms
-) -> Threat:
-    """What stops ``ally`` from helping to flank (``THREATENS``: nothing)."""
+def _ally_reach_help(ally: Body, target: Body, rule: DiagonalRule, terms: FlankTerms) -> Threat:
+    """What stops ``ally`` from helping to flank, short of cover (``THREATENS``: nothing)."""
     if terms.both_must_threaten:
-        return threat(index, ally, target, rule, terms.min_reach_feet)
+        return _reach_threat(ally, target, rule, terms.min_reach_feet)
     if ally.reach_feet < terms.min_reach_feet - _TOL:
         return Threat.REACH_TOO_SHORT
     return Threat.THREATENS
@@ -208,26 +218,39 @@ def flanking(
     stand opposite (``line_flanks``) and, where ``terms.both_must_threaten``, threaten it
     too. When several allies qualify, the first in ``creatures`` order is named; allies
     opposite that can't help are listed in ``FlankResult.opposite`` with why.
+
+    The verdict's reason is the first that applies, in this order: the attacker is
+    incapacitated, its reach too short or the target beyond it; no ally stands opposite; no
+    ally opposite could help for its reach or state (``opposite`` says why); the attacker
+    has total cover; no ally opposite can help (behind total cover). Cover, the one costly
+    check, is traced only for an attacker and allies that pass the others.
     """
-    attacker_threat = threat(index, attacker, target, rule, terms.min_reach_feet)
+    attacker_threat = _reach_threat(attacker, target, rule, terms.min_reach_feet)
     if attacker_threat is not Threat.THREATENS:
         return FlankResult(
             False, FlankReason.ATTACKER_CANNOT_THREATEN, attacker_threat=attacker_threat
         )
     a_centre = attacker.space.centre
+    helps: list[tuple[Body, Threat]] = [
+        (ally, _ally_reach_help(ally, target, rule, terms))
+        for ally in creatures
+        if ally.id not in (attacker.id, target.id)
+        and ally.is_ally_of(attacker)
+        and line_flanks(a_centre, ally.space.centre, target.space)
+    ]
+    if not helps:
+        return FlankResult(False, FlankReason.NO_ALLY_OPPOSITE)
+    if any(h is Threat.THREATENS for _, h in helps) and _totally_covered(index, attacker, target):
+        return FlankResult(
+            False, FlankReason.ATTACKER_CANNOT_THREATEN, attacker_threat=Threat.TOTAL_COVER
+        )
     cannot: list[tuple[EntityId, Threat]] = []
-    for ally in creatures:
-        if ally.id in (attacker.id, target.id) or not ally.is_ally_of(attacker):
-            continue
-        b_centre = ally.space.centre
-        if not line_flanks(a_centre, b_centre, target.space):
-            continue
-        help_ = _ally_help(index, ally, target, rule, terms)
+    for ally, help_ in helps:
+        walled_off = help_ is Threat.THREATENS and terms.both_must_threaten
+        if walled_off and _totally_covered(index, ally, target):
+            help_ = Threat.TOTAL_COVER
         if help_ is Threat.THREATENS:
-            return FlankResult(
-                True, FlankReason.FLANKED, ally.id, (a_centre, b_centre), opposite=tuple(cannot)
-            )
+            line = (a_centre, ally.space.centre)
+            return FlankResult(True, FlankReason.FLANKED, ally.id, line, opposite=tuple(cannot))
         cannot.append((ally.id, help_))
-    if cannot:
-        return FlankResult(False, FlankReason.ALLY_OPPOSITE_CANNOT_THREATEN, opposite=tuple(cannot))
-    return FlankResult(False, FlankReason.NO_ALLY_OPPOSITE)
+    return FlankResult(False, FlankReason.ALLY_OPPOSITE_CANNOT_THREATEN, opposite=tuple(cannot))

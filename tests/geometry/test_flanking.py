@@ -127,6 +127,14 @@ def test_an_attacker_behind_a_wall_cannot_flank() -> None:
     assert result.attacker_threat is Threat.TOTAL_COVER and result.opposite == ()
 
 
+def test_with_no_ally_opposite_the_walls_are_not_traced() -> None:
+    # The reasons come in order: nobody opposite is said before the attacker's total cover.
+    fighter, rogue = body("fighter", 4, 5), body("rogue", 5, 6)
+    walled = index(wall((5, 0), (5, 30)))
+    result = flanking(walled, fighter, TARGET, [fighter, rogue], RULE)
+    assert result.reason is FlankReason.NO_ALLY_OPPOSITE
+
+
 def test_a_door_between_ally_and_defender_stops_flanking_only_while_closed() -> None:
     fighter, rogue = body("fighter", 4, 5), body("rogue", 6, 5)
 
