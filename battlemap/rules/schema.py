@@ -128,7 +128,9 @@ class JumpRules(Section):
     high_jump_base: int = Field(default=3, description="Running high jump = base + Str mod ft.")
     long_jump_uses_str_score: bool = True
     standing_fraction: Fraction = Field(default=0.5, gt=0, le=1)
-    run_up_feet: int = Field(default=10, ge=0)
+    run_up_feet: int = Field(
+        default=10, ge=0, description="Feet moved on foot right before a running jump."
+    )
 
 
 class ClimbSwimRules(Section):
@@ -142,7 +144,12 @@ class ClimbSwimRules(Section):
 
 class MountRules(Section):
     cost_fraction_of_speed: Fraction = Field(default=0.5, gt=0, le=1)
-    fall_off_save_dc: int = Field(default=10, ge=1, le=40)
+    fall_off_save_dc: int = Field(
+        default=10,
+        ge=1,
+        le=40,
+        description="Dexterity save to stay on when the mount is moved or the rider knocked prone.",
+    )
     controlled_mount_actions: tuple[Name, ...] = ("dash", "disengage", "dodge")
     controlled_vs_independent: bool = True
 
@@ -229,8 +236,14 @@ class CoverRules(Section):
 class FlankingRules(Section):
     enabled: bool = False
     effect: Literal["advantage"] = "advantage"
-    both_must_threaten: bool = True
-    min_reach_feet: int = Field(default=5, ge=0, description="Reach 0 can't flank.")
+    both_must_threaten: bool = Field(
+        default=True,
+        description="The ally must threaten the target too (in reach, able to act, no total"
+        " cover); false: standing opposite is enough.",
+    )
+    min_reach_feet: int = Field(
+        default=5, ge=0, description="Least reach a flanker needs (5: reach 0 can't flank)."
+    )
 
 
 class CalledShotRules(Section):
