@@ -113,8 +113,8 @@ class NamePlate(QGraphicsSimpleTextItem):
         self.setText(text)
         self._text = static_text(text, PLATE_FONT_PX)
         self._bounds = self._plate_rect()
-        width = self.boundingRect().width()
-        self.setPos((token_side - width) / 2, token_side - PLATE_FONT_PX * 0.35)
+        text_width = super().boundingRect().width()  # the plate's margins stick out evenly
+        self.setPos((token_side - text_width) / 2, token_side - PLATE_FONT_PX * 0.35)
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None

@@ -98,3 +98,11 @@ def test_editing_one_creature_updates_only_its_token(
     window.document.apply(UpdateCreature(ogre, ogre.model_copy(update={"hp": 1})))
     assert updated == ["c-large"]
     assert window.scene.tokens[ogre.id].creature.hp == 1
+
+
+@pytest.mark.parametrize("creature_id", ["c-tiny", "c-medium", "c-garg"])
+def test_name_plate_is_centred_under_its_token(window: MainWindow, creature_id: str) -> None:
+    token = window.scene.tokens[creature_id]  # type: ignore[index]
+    plate = token.plate.sceneBoundingRect()
+    assert plate.center().x() == pytest.approx(token.sceneBoundingRect().center().x(), abs=0.5)
+    assert plate.top() > token.sceneBoundingRect().center().y()
