@@ -232,3 +232,22 @@ def test_closing_the_window_while_waiting(qtbot: QtBot, tmp_path: Path) -> None:
     window.close()  # nothing asks, nothing is recorded
     qtbot.wait(10)
     assert document.encounter is before and window.undo_stack.count() == 0
+
+
+def test_window_shortcuts_with_modifiers_still_work_while_waiting(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """Only a plain S skips: Ctrl+S still saves (the card used to take every S key's
+    shortcut override, so File > Save's shortcut did nothing while a move waited)."""
+    saved: list[bool] = []
+    window.files.save_action.triggered.connect(lambda: saved.append(True))
+    window.files.ask_save_path = lambda *args: None  # type: ignore[method-assign]
+    drag_past_the_goblin(qtbot, window)
+    prompt = window.drag_feedback.prompt
+    for widget in (window.view, prompt.take_button):
+        widget.setFocus()
+        qtbot.keyClick(widget, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert saved == [True, True]
+    assert prompt.isVisible() and prompt.pending is not None  # not skipped
+    qtbot.keyClick(window.view, Qt.Key.Key_S)  # a plain S still skips
+    assert not prompt.isVisible() and "Goblin lets Fighter go" in status(window)

@@ -42,7 +42,6 @@ from battlemap.ui.typed_dice import D20Entry, DamageEntry
 TAKE_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 SKIP_KEY = Qt.Key.Key_S
 CALL_OFF_KEY = Qt.Key.Key_Escape
-PROMPT_KEYS = (*TAKE_KEYS, SKIP_KEY, CALL_OFF_KEY)
 WIDTH_PX = 620
 MARGIN_PX = 12
 VERDICT_HIT, VERDICT_CRIT, VERDICT_BAD = "#69f0ae", "#ffab40", "#ff8a80"
@@ -244,17 +243,23 @@ class OpportunityPrompt(QFrame):
         for child in widget.findChildren(QWidget):
             child.installEventFilter(self)
 
-    def handle_key(self, event: QKeyEvent) -> bool:
-        """Enter takes, S skips, Escape calls the move off; returns whether the key was used."""
+    @staticmethod
+    def choice_of(event: QKeyEvent) -> Choice | None:
+        """The answer a key gives: Enter takes, a plain S skips (Ctrl+S is still Save),
+        Escape calls the move off; None for any other key."""
         key = event.key()
         if key in TAKE_KEYS:
-            self.answer(Choice.TAKE)
-        elif key == SKIP_KEY and not event.modifiers():
-            self.answer(Choice.SKIP)
-        elif key == CALL_OFF_KEY:
-            self.answer(Choice.CANCEL)
-        else:
+            return Choice.TAKE
+        if key == SKIP_KEY and not event.modifiers():
+            return Choice.SKIP
+        return Choice.CANCEL if key == CALL_OFF_KEY else None
+
+    def handle_key(self, event: QKeyEvent) -> bool:
+        """Answer with the key's choice (``choice_of``); returns whether the key was used."""
+        choice = self.choice_of(event)
+        if choice is None:
             return False
+        self.answer(choice)
         return True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -265,7 +270,7 @@ class OpportunityPrompt(QFrame):
             self.place()
         if self.pending is None or not isinstance(event, QKeyEvent):
             return False
-        if kind == QEvent.Type.ShortcutOverride and event.key() in PROMPT_KEYS:
+        if kind == QEvent.Type.ShortcutOverride and self.choice_of(event) is not None:
             event.accept()  # the card's keys win over the window's shortcuts
             return True
         if kind != QEvent.Type.KeyPress:
