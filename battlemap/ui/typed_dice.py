@@ -1,5 +1,6 @@
 """Boxes for dice rolled at the table and typed in: the d20 faces of an attack and the total of
-each damage part. Shared by the attack dialog and the opportunity-attack prompt.
+each damage part. Shared by the attack dialog, the contest dialog (its d20 boxes) and the
+opportunity-attack prompt.
 
 A box left at its lowest value shows "app rolls": the app rolls that die itself.
 """
@@ -16,6 +17,15 @@ APP_ROLLS = "app rolls"
 MAX_DAMAGE_TOTAL = 10_000
 
 
+def d20_spin(tip: str = "Type the face rolled at the table, or leave 'app rolls'") -> QSpinBox:
+    """One box for a d20 face rolled at the table: 1-20, or 0 shown as "app rolls"."""
+    spin = QSpinBox()
+    spin.setRange(0, 20)
+    spin.setSpecialValueText(APP_ROLLS)
+    spin.setToolTip(tip)
+    return spin
+
+
 class D20Entry(QWidget):
     """One d20 face typed from the table, or two at advantage or disadvantage.
 
@@ -28,11 +38,8 @@ class D20Entry(QWidget):
         super().__init__(parent)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.spins = [QSpinBox(), QSpinBox()]
+        self.spins = [d20_spin(), d20_spin()]
         for spin in self.spins:
-            spin.setRange(0, 20)
-            spin.setSpecialValueText(APP_ROLLS)
-            spin.setToolTip("Type the face rolled at the table, or leave 'app rolls'")
             row.addWidget(spin)
 
     def set_two(self, two: bool) -> None:

@@ -36,6 +36,7 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
+from battlemap.ui.typed_dice import d20_spin
 
 CONTEST_KINDS = frozenset(
     {
@@ -48,17 +49,8 @@ CONTEST_KINDS = frozenset(
     }
 )
 """Actions this dialog resolves."""
-APP_ROLLS = "app rolls"
 SKILLS = ("Athletics", "Acrobatics")
 Call = Callable[[Encounter, Any, Ruleset], Applied[Any]]
-
-
-def _die_spin(tip: str) -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(0, 20)
-    spin.setSpecialValueText(APP_ROLLS)
-    spin.setToolTip(tip)
-    return spin
 
 
 def _bonus_spin() -> QSpinBox:
@@ -94,7 +86,7 @@ class ContestDialog(CombatDialog):
         self.bonus = _bonus_spin()
         self.bonus.setToolTip("The acting creature's bonus (Athletics, to-hit, Medicine...)")
         form.addRow("Bonus", self.bonus)
-        self.d20 = _die_spin("The acting creature's d20 as rolled at the table")
+        self.d20 = d20_spin("The acting creature's d20 as rolled at the table")
         form.addRow("d20", self.d20)
         self.skill = QComboBox()
         self.skill.addItems(SKILLS)
@@ -102,7 +94,7 @@ class ContestDialog(CombatDialog):
         form.addRow("Defender uses", self.skill)
         self.defender_bonus = _bonus_spin()
         form.addRow("Defender bonus", self.defender_bonus)
-        self.defender_d20 = _die_spin("The defender's d20 as rolled at the table")
+        self.defender_d20 = d20_spin("The defender's d20 as rolled at the table")
         form.addRow("Defender d20", self.defender_d20)
         layout.addLayout(form)
         self.resolve_button = QPushButton("Resolve")
