@@ -48,9 +48,10 @@ def control_mount(
 
     Raises:
         InvalidRequestError: no controlled mounts in the ruleset, either creature not fighting,
-            the same creature twice.
+            the same creature twice, the rider without a turn (initiative not rolled).
         IllegalActionError: the mount isn't at least one size larger than the rider, is
-            controlled by someone else, or the rider is itself a controlled mount.
+            controlled by someone else, the rider is itself a controlled mount or already
+            controls another.
     """
     rules = _mount_rules(ruleset)
     if rider_id == mount_id:
@@ -71,6 +72,17 @@ def control_mount(
             f"{mount_name} is already controlled by {name_of(encounter, other)}"
         )
     require(rider.controlled_by is None, f"{rider_name} is a controlled mount itself")
+    ridden = next(
+        (c.creature_id for c in state.combatants if c.controlled_by == rider_id), mount_id
+    )
+    require(
+        ridden == mount_id,
+        f"{rider_name} already controls {name_of(encounter, ridden)}: release it first",
+    )
+    if not any(s.creature_id == rider_id and not s.extra for s in state.order):
+        raise InvalidRequestError(
+            f"{rider_name} has no turn yet: roll initiative before {mount_name} follows it"
+        )
     log = Log(state)
     if mount.acted_this_round and not rider.acted_this_round and state.started:
         log.add(

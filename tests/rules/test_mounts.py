@@ -11,7 +11,7 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.economy import take_action
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.falling_off import FallCause, fall_off_save
-from battlemap.rules.initiative import set_initiative
+from battlemap.rules.initiative import set_initiative, start_combat
 from battlemap.rules.mounts import control_mount, release_mount
 from battlemap.rules.schema import MountRules, Ruleset
 from battlemap.rules.turns import end_turn, remove_combatant
@@ -130,6 +130,30 @@ def test_who_can_be_a_controlled_mount(rulesets: dict[str, Ruleset]) -> None:
     # gms-den "Mounting a Steed" has mounting but no controlled mounts.
     with pytest.raises(InvalidRequestError, match="no controlled mounts"):
         control_mount(state, rulesets["gms-den"], enc, RIDER, HORSE)
+
+
+def test_no_controlled_mount_before_initiative_is_rolled(rulesets: dict[str, Ruleset]) -> None:
+    # "The initiative of a controlled mount changes to match yours": with none rolled there is
+    # nothing to match; the request is refused with a reason, not a crash.
+    hyrule = rulesets["legends-of-hyrule"]
+    enc = encounter(creature("Rider", Side.PARTY), _horse(0), ruleset="legends-of-hyrule")
+    state = start_combat(enc, enc.ruleset, 1)
+    with pytest.raises(InvalidRequestError, match="Rider has no turn yet: roll initiative"):
+        control_mount(state, hyrule, enc, RIDER, HORSE)
+
+
+def test_a_rider_controls_one_mount_at_a_time(rulesets: dict[str, Ruleset]) -> None:
+    # "While you're mounted ... You can either control the mount or allow it to act
+    # independently": one mount per rider; a second needs the first released.
+    hyrule = rulesets["legends-of-hyrule"]
+    pony = _horse(0).model_copy(update={"id": EntityId("pony"), "name": "Pony"})
+    enc = encounter(creature("Rider", Side.PARTY), _horse(0), pony, ruleset="legends-of-hyrule")
+    state, _ = control_mount(fight(hyrule, enc), hyrule, enc, RIDER, HORSE)
+    with pytest.raises(IllegalActionError, match="Rider already controls Horse"):
+        control_mount(state, hyrule, enc, RIDER, EntityId("pony"))
+    state, _ = release_mount(state, hyrule, enc, HORSE)
+    state, _ = control_mount(state, hyrule, enc, RIDER, EntityId("pony"))
+    assert state.combatant(EntityId("pony")).controlled_by == RIDER
 
 
 # --- falling off: movement.mounting.fall_off_save_dc ----------------------------------------
