@@ -69,6 +69,35 @@ def hours_needed(rules: RestKind, interruptions: int) -> float:
     return rules.hours + interruptions * rules.resume_extra_hours
 
 
+def rest_dice(rules: RestKind, level: int) -> tuple[int, int] | None:
+    """The dice a rest rolls at ``level`` as (count, sides): ``hp_dice_per_level`` times the
+    level (bloodied-brink short rest at level 3: 3d8); None when it rolls no dice."""
+    if not rules.hp_dice_per_level:
+        return None
+    per_level, sides = (int(n) for n in rules.hp_dice_per_level.split("d"))
+    return level * per_level, sides
+
+
+COMBAT_INTERRUPTION = "rolling initiative"
+"""The ``interrupted_by`` entry that a running combat stands for (bloodied-brink)."""
+
+
+def rest_refusal(ruleset: Ruleset, kind: RestType, combat_running: bool) -> str | None:
+    """Why a ``kind`` rest can't be taken now (None: it can): the ruleset has no such rest, or
+    a combat is running and rolling initiative interrupts the rest (bloodied-brink: then it
+    "confers no benefits", so there is nothing to finish)."""
+    try:
+        rules = rest_rules(ruleset, kind)
+    except IllegalActionError as error:
+        return error.reason
+    if combat_running and COMBAT_INTERRUPTION in rules.interrupted_by:
+        return (
+            f"a combat is running, and in {ruleset.name} rolling initiative interrupts a"
+            f" {kind.value} rest: end the combat first"
+        )
+    return None
+
+
 def check_dice_total(count: int, sides: int, total: int, what: str) -> int:
     """A typed-in total of ``count``d``sides``, checked against what the dice can show.
 
@@ -103,12 +132,13 @@ def _rest(
     if rules.needs_at_least_1_hp and creature.hp < 1:
         raise IllegalActionError(f"{creature.name} needs at least 1 HP to start a {kind} rest")
     rolled = 0
-    if rules.hp_dice_per_level:
-        per_level, sides = (int(n) for n in rules.hp_dice_per_level.split("d"))
-        expression = f"{level * per_level}d{sides}"
+    dice = rest_dice(rules, level)
+    if dice is not None:
+        count, sides = dice
+        expression = f"{count}d{sides}"
         purpose = f"{creature.name}'s {kind} rest"
         if typed is not None:
-            check_dice_total(level * per_level, sides, typed, purpose)
+            check_dice_total(count, sides, typed, purpose)
         record = work.roll(expression, purpose, creature_id, typed)
         rolled = record.total
     restored = False

@@ -10,7 +10,14 @@ from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
-from battlemap.rules.rests import RestType, interrupt_rest, long_rest, short_rest
+from battlemap.rules.rests import (
+    RestType,
+    interrupt_rest,
+    long_rest,
+    rest_dice,
+    rest_refusal,
+    short_rest,
+)
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import BadDieError
 from tests.rules.fighters import creature, fight
@@ -140,3 +147,32 @@ def test_the_rest_fields_drive_the_interruption_rules(rulesets: dict[str, Rulese
         dice_total=4,
     )
     assert kept.result.benefits == "short" and kept.result.regained == 12
+
+
+# --- what the rest dialog asks before it opens ------------------------------------------------
+
+
+def test_rest_dice_are_the_per_level_dice_times_the_level(rulesets: dict[str, Ruleset]) -> None:
+    # bloodied-brink: "as many D8 as your character's level" (short), D12 (long).
+    bb = rulesets["bloodied-brink"]
+    assert bb.rests.short is not None and bb.rests.long is not None
+    assert rest_dice(bb.rests.short, 3) == (3, 8)
+    assert rest_dice(bb.rests.long, 1) == (1, 12)
+    assert rest_dice(bb.rests.short.model_copy(update={"hp_dice_per_level": ""}), 3) is None
+
+
+def test_a_running_combat_refuses_rests_that_rolling_initiative_interrupts(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # bloodied-brink: both rests are stopped by "Rolling Initiative".
+    bb = rulesets["bloodied-brink"]
+    assert rest_refusal(bb, RestType.SHORT, combat_running=False) is None
+    refusal = rest_refusal(bb, RestType.LONG, combat_running=True)
+    assert refusal is not None and "rolling initiative interrupts a long rest" in refusal
+    calm = _with_rest(bb, "short", interrupted_by=("taking damage",))
+    assert rest_refusal(calm, RestType.SHORT, combat_running=True) is None
+
+
+def test_a_ruleset_without_rests_refuses_them(rulesets: dict[str, Ruleset]) -> None:
+    refusal = rest_refusal(rulesets["srd-5e"], RestType.SHORT, combat_running=False)
+    assert refusal is not None and refusal.endswith("has no short rest rules")

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDockWidget, QFormLayout, QMainWindow, QMenu, QScr
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules import economy
+from battlemap.rules.rests import RestType
 from battlemap.ui.combat.actions_dock import ActionsDock
 from battlemap.ui.combat.area_dialog import AreaDialog
 from battlemap.ui.combat.attack_dialog import AttackDialog
@@ -22,6 +23,7 @@ from battlemap.ui.combat.contest_dialog import ContestDialog
 from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
+from battlemap.ui.combat.rest_dialog import RestDialog, add_rest_entries
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
 
@@ -44,6 +46,7 @@ class CombatUi:
     panel: CombatPanel
     contest_dialog: ContestDialog
     area_dialog: AreaDialog
+    rest_dialog: RestDialog | None = None
 
     def open_attack(self, action_id: str = "attack") -> None:
         self.attack_dialog.open_for(action_id)
@@ -85,6 +88,8 @@ def install(window: QMainWindow) -> CombatUi:
     area = AreaDialog(session, scene, library, window)
     ui = CombatUi(session, initiative, actions, log, dialog, panel, contest, area)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
+    ui.rest_dialog = rest = RestDialog(session, scene, window)
+    scene.token_menu_builders.append(lambda menu, cid: add_rest_entries(menu, rest, cid))
 
     menu = window.menuBar().addMenu("&Combat")
     help_menu = getattr(window, "help_menu", None)
@@ -100,6 +105,9 @@ def install(window: QMainWindow) -> CombatUi:
     area_action.setToolTip("One damage roll for the selected tokens, half on a save")
     area_action.triggered.connect(area.open_for_selection)
     menu.addAction(area_action)
+    menu.addSeparator()
+    for kind in (RestType.SHORT, RestType.LONG):  # the selected tokens, else the party
+        menu.addAction(f"{kind.value.capitalize()} rest…", rest.opener(kind))
     menu.addSeparator()
     menu.addAction(initiative.end_action)
     view_menu = window.view_menu  # type: ignore[attr-defined]

@@ -1,0 +1,514 @@
+"""Short and long rests for several creatures at once (bloodied-brink's rest rules).
+
+Combat menu **Short rest…** / **Long rest…** (and a token's right-click menu) opens this
+non-modal dialog for the selected tokens, or the party when none is selected. Each row is one
+creature: its HP, its level (the model stores no character level, so the dialog asks; 1 by
+default) and the rest dice that level gives (``rests.rest_dice``: level d8 for a short rest),
+and the total rolled at the table, or "app rolls". Typed totals are the engine's to check: an
+impossible one is refused with its message shown in the dialog, and nothing changes.
+
+Hours rested default to the rest's length; the engine refuses a rest shorter than that. Under
+a ruleset with interruptions (``interrupted_by``) the rest may be marked "interrupted after N h"
+with its cause (``interrupt_rest``: a long rest after 1 h gives a short rest's benefits, so the
+dice shown become the short rest's), and a long rest may be "resumed after N interruptions"
+(``long_rest(interruptions=)``: an hour more per interruption). The day's rests taken are not
+stored in the encounter either: the dialog asks (0 each time it opens, one more after each
+Apply so a second click meets the limit) and the engine refuses a rest past the daily limit.
+Levels typed are remembered for the session (not saved).
+
+**Apply** runs every creature's rest through ONE ``CombatSession.apply`` call, so the whole
+party's rest is one undo step; if any creature's rest is refused, none is applied. Outside a
+combat there are no combat dice: "app rolls" totals come from fresh dice seeded by the
+session, shown in the outcome. A rest the ruleset forbids during a combat (rolling initiative
+interrupts it) is refused with that reason before the dialog opens (``rests.rest_refusal``).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battlemap.model.combat import CombatEvent, CombatState
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.dice import new_dice_state, roll
+from battlemap.rules.rests import (
+    RestResult,
+    RestType,
+    interrupt_rest,
+    long_rest,
+    rest_dice,
+    rest_refusal,
+    rest_rules,
+    short_rest,
+)
+from battlemap.rules.schema import RestKind, Ruleset
+from battlemap.rules.vitals import Applied
+from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
+from battlemap.ui.map_scene import MapScene
+from battlemap.ui.token_item import TokenItem
+
+NAME, HP, LEVEL, DICE, TOTAL = range(5)
+APP_ROLLS = 0
+"""The Total spin's "app rolls" value: no rest dice total is 0 (every die shows at least 1)."""
+MAX_LEVEL = 30
+
+
+class RestRefused(ValueError):
+    """One creature's rest was refused; the message names the creature."""
+
+
+@dataclass(frozen=True)
+class RestRequest:
+    """One creature's rest as the dialog asks for it."""
+
+    creature_id: EntityId
+    level: int
+    dice_total: int | None
+
+
+@dataclass(frozen=True)
+class RestPlan:
+    """The dialog's settings shared by every creature."""
+
+    kind: RestType
+    hours_rested: float
+    short_rests_today: int
+    long_rests_today: int
+    interrupted_by: str | None
+    """The cause when the rest was interrupted (its hours are ``hours_rested``)."""
+    interruptions: int
+    """Long rest: how often it was interrupted and resumed."""
+
+
+def rest_all(
+    encounter: Encounter,
+    combat: CombatState | None,
+    ruleset: Ruleset,
+    plan: RestPlan,
+    requests: list[RestRequest],
+) -> Applied[tuple[RestResult, ...]]:
+    """Every creature's rest, one after another, as one engine result (one undo step).
+
+    Raises:
+        RestRefused: a creature's rest was refused; its message names the creature.
+    """
+    results: list[RestResult] = []
+    events: list[CombatEvent] = []
+    for request in requests:
+        try:
+            applied = _rest_one(encounter, combat, ruleset, plan, request)
+        except ValueError as error:
+            name = encounter.creature(request.creature_id).name
+            text = str(error)
+            raise RestRefused(text if name in text else f"{name}: {text}") from error
+        encounter, combat = applied.encounter, applied.combat
+        results.append(applied.result)
+        events.extend(applied.events)
+    return Applied(encounter, combat, tuple(results), tuple(events))
+
+
+def _rest_one(
+    encounter: Encounter,
+    combat: CombatState | None,
+    ruleset: Ruleset,
+    plan: RestPlan,
+    request: RestRequest,
+) -> Applied[RestResult]:
+    cid, level, total = request.creature_id, request.level, request.dice_total
+    if plan.interrupted_by is not None:
+        return interrupt_rest(
+            encounter,
+            combat,
+            ruleset,
+            cid,
+            plan.kind,
+            plan.interrupted_by,
+            hours_rested=plan.hours_rested,
+            level=level,
+            short_rests_today=plan.short_rests_today,
+            dice_total=total,
+        )
+    if plan.kind is RestType.SHORT:
+        return short_rest(
+            encounter,
+            combat,
+            ruleset,
+            cid,
+            level=level,
+            rests_today=plan.short_rests_today,
+            dice_total=total,
+            hours_rested=plan.hours_rested,
+        )
+    return long_rest(
+        encounter,
+        combat,
+        ruleset,
+        cid,
+        level=level,
+        rests_today=plan.long_rests_today,
+        dice_total=total,
+        interruptions=plan.interruptions,
+        hours_rested=plan.hours_rested,
+    )
+
+
+class RestDialog(CombatDialog):
+    """Rest the chosen creatures: dice per creature, hours, interruptions; one undo step."""
+
+    def __init__(self, session: CombatSession, scene: MapScene, parent: QWidget | None = None):
+        super().__init__(session, scene, "rest-dialog", "Rest", parent)
+        self.kind = RestType.SHORT
+        self.levels: dict[EntityId, int] = {}
+        """Levels typed so far, by creature: the next rest starts from them."""
+        layout = QVBoxLayout(self)
+        self.rules_label = QLabel()
+        self.rules_label.setWordWrap(True)
+        layout.addWidget(self.rules_label)
+        self.table = QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels(["Creature", "HP", "Level", "Rest dice", "Total"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the spin boxes take the focus
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
+        for column in (HP, LEVEL, DICE, TOTAL):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        layout.addWidget(self.table, 1)
+        self.use_selected = QPushButton("Use selected tokens")
+        self.use_selected.setToolTip("Rest the tokens selected on the map (none: the party)")
+        self.use_selected.clicked.connect(self.take_selection)
+        layout.addWidget(self.use_selected, 0, Qt.AlignmentFlag.AlignLeft)
+
+        form = QFormLayout()
+        self.hours = QDoubleSpinBox()
+        self.hours.setRange(0, 48)
+        self.hours.setDecimals(1)
+        self.hours.setSuffix(" h")
+        self.hours.setToolTip("How long they rested; the engine refuses a rest cut short")
+        form.addRow("Hours rested", self.hours)
+        today = QHBoxLayout()
+        self.short_today = QSpinBox()
+        self.short_today.setRange(0, 24)
+        self.short_today.setPrefix("short ")
+        self.long_today = QSpinBox()
+        self.long_today.setRange(0, 24)
+        self.long_today.setPrefix("long ")
+        for spin in (self.short_today, self.long_today):
+            spin.setToolTip("Rests already taken today (the map doesn't keep count)")
+            today.addWidget(spin)
+        form.addRow("Taken today", today)
+        interrupted = QHBoxLayout()
+        self.interrupted = QCheckBox("Interrupted by")
+        self.interrupted.setToolTip("The rest was stopped after the hours rested above")
+        self.cause = QComboBox()
+        interrupted.addWidget(self.interrupted)
+        interrupted.addWidget(self.cause, 1)
+        self.interrupted_row = QWidget()
+        self.interrupted_row.setLayout(interrupted)
+        interrupted.setContentsMargins(0, 0, 0, 0)
+        form.addRow(self.interrupted_row)
+        self.resumed = QSpinBox()
+        self.resumed.setRange(0, 24)
+        self.resumed.setToolTip("Interruptions after which the long rest was resumed")
+        self.resumed_label = QLabel("Resumed after")
+        self.resumed.setSuffix(" interruption(s)")
+        form.addRow(self.resumed_label, self.resumed)
+        layout.addLayout(form)
+        self.interrupted.toggled.connect(self._refresh_dice)
+        self.hours.valueChanged.connect(self._refresh_dice)
+        self.interrupted.toggled.connect(self.cause.setEnabled)
+
+        self.apply_button = QPushButton("Apply rest")
+        self.apply_button.setDefault(True)
+        self.apply_button.clicked.connect(self.apply)
+        layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.outcome_label = add_outcome_and_close(self, layout)
+        self.resize(520, 480)
+
+    # --- opening --------------------------------------------------------------------------
+
+    def open_for(self, kind: RestType, creature_ids: list[EntityId] | None = None) -> bool:
+        """Show the dialog for a ``kind`` rest of these creatures (None: the selected tokens,
+        else the party). Refused (status bar, False) when the ruleset forbids it now."""
+        ruleset = self.session.ruleset()
+        if ruleset is None:
+            return False  # the session has said why
+        refusal = rest_refusal(ruleset, kind, self.session.state is not None)
+        if refusal is not None:
+            self.session.refused.emit(refusal)
+            return False
+        self.kind = kind
+        rules = rest_rules(ruleset, kind)
+        self.setWindowTitle(f"{kind.value.capitalize()} rest")
+        self.rules_label.setText(_describe(ruleset, kind, rules))
+        self.hours.setValue(rules.hours)
+        self.cause.clear()
+        self.cause.addItems(list(rules.interrupted_by))
+        self.interrupted.setChecked(False)
+        self.cause.setEnabled(False)
+        self.interrupted_row.setVisible(bool(rules.interrupted_by))
+        self.resumed.setValue(0)
+        self.short_today.setValue(0)
+        self.long_today.setValue(0)
+        resumable = kind is RestType.LONG and rules.resumable
+        self.resumed.setVisible(resumable)
+        self.resumed_label.setVisible(resumable)
+        if creature_ids is None:
+            self.take_selection()
+        else:
+            self._fill(creature_ids)
+        self.outcome_label.clear()
+        self.present(activate=True)
+        return True
+
+    def opener(
+        self, kind: RestType, creature_ids: list[EntityId] | None = None
+    ) -> Callable[[], object]:
+        """A menu entry's slot opening the dialog (a menu's ``triggered`` passes a flag that
+        ``open_for`` must not take for its creatures)."""
+        return lambda: self.open_for(kind, creature_ids)
+
+    def take_selection(self) -> None:
+        """The selected tokens, or the party when none is selected."""
+        chosen = [
+            item.creature_id for item in self.scene.selectedItems() if isinstance(item, TokenItem)
+        ]
+        if not chosen:
+            chosen = list(self.session.party_ids())
+        self._fill(in_map_order(self.session.encounter, chosen))
+
+    def _fill(self, creature_ids: list[EntityId]) -> None:
+        encounter = self.session.encounter
+        self.table.setRowCount(0)
+        for creature_id in creature_ids:
+            try:
+                creature = encounter.creature(creature_id)
+            except KeyError:
+                continue
+            row = self.table.rowCount()
+            self.table.insertRow(row)
+            name = QTableWidgetItem(creature.name)
+            name.setData(Qt.ItemDataRole.UserRole, str(creature_id))
+            name.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.table.setItem(row, NAME, name)
+            hp = QTableWidgetItem(f"{creature.hp}/{creature.max_hp}")
+            hp.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.table.setItem(row, HP, hp)
+            level = QSpinBox()
+            level.setRange(1, MAX_LEVEL)
+            level.setValue(self.levels.get(creature_id, 1))
+            level.setToolTip("Character level (not stored on the map): the number of rest dice")
+            level.valueChanged.connect(partial(self._level_changed, creature_id))
+            self.table.setCellWidget(row, LEVEL, level)
+            dice = QTableWidgetItem()
+            dice.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.table.setItem(row, DICE, dice)
+            total = QSpinBox()
+            total.setRange(APP_ROLLS, 100_000)
+            total.setSpecialValueText("app rolls")
+            total.setToolTip("The total rolled at the table, or leave 'app rolls'")
+            self.table.setCellWidget(row, TOTAL, total)
+        self._refresh_dice()
+
+    # --- reading the rows -------------------------------------------------------------------
+
+    def creature_ids(self) -> list[EntityId]:
+        found = []
+        for row in range(self.table.rowCount()):
+            item = self.table.item(row, NAME)
+            if item is not None:
+                found.append(EntityId(item.data(Qt.ItemDataRole.UserRole)))
+        return found
+
+    def spin(self, row: int, column: int) -> QSpinBox:
+        widget = self.table.cellWidget(row, column)
+        assert isinstance(widget, QSpinBox)
+        return widget
+
+    def _dice_rules(self, ruleset: Ruleset) -> RestKind | None:
+        """Whose dice this rest rolls: its own, a short rest's when an interrupted long rest
+        gives the short rest's benefits, none when an interruption gives nothing."""
+        rules = rest_rules(ruleset, self.kind)
+        if not self.interrupted.isChecked():
+            return rules
+        threshold = rules.interrupted_short_rest_after_hours
+        if threshold is None or self.hours.value() + 1e-9 < threshold:
+            return None
+        return ruleset.rests.short
+
+    def _level_changed(self, creature_id: EntityId, level: int) -> None:
+        self.levels[creature_id] = level
+        self._refresh_dice()
+
+    def _refresh_dice(self) -> None:
+        ruleset = self.session.ruleset()
+        if ruleset is None or rest_refusal(ruleset, self.kind, False) is not None:
+            return
+        rules = self._dice_rules(ruleset)
+        for row in range(self.table.rowCount()):
+            dice = rest_dice(rules, self.spin(row, LEVEL).value()) if rules else None
+            text = f"{rules.hp_flat} + {dice[0]}d{dice[1]}" if rules and dice else "none"
+            if rules and not dice:
+                text = f"{rules.hp_flat}"
+            item = self.table.item(row, DICE)
+            if item is not None:
+                item.setText(text)
+            self.spin(row, TOTAL).setEnabled(dice is not None)
+
+    # --- applying ---------------------------------------------------------------------------
+
+    def plan(self) -> RestPlan:
+        interrupted = self.interrupted.isChecked() and self.interrupted_row.isVisibleTo(self)
+        return RestPlan(
+            kind=self.kind,
+            hours_rested=self.hours.value(),
+            short_rests_today=self.short_today.value(),
+            long_rests_today=self.long_today.value(),
+            interrupted_by=self.cause.currentText() if interrupted else None,
+            interruptions=self.resumed.value() if self.resumed.isVisibleTo(self) else 0,
+        )
+
+    def apply(self) -> None:
+        """Rest every listed creature as one undo step; the outcome (or refusal) shown here,
+        in the status bar, and (in a combat) in the log."""
+        ruleset = self.session.ruleset()
+        if ruleset is None:
+            return
+        refusal = rest_refusal(ruleset, self.kind, self.session.state is not None)
+        if refusal is not None:
+            self.session.refused.emit(refusal)
+            self.outcome_label.setText(f"<b>Refused:</b> {_escape(refusal)}")
+            return
+        ids = self.creature_ids()
+        if not ids:
+            self.outcome_label.setText("<b>Select the creatures resting, or add the party.</b>")
+            return
+        plan = self.plan()
+        requests, rolled = self._requests(ruleset, ids)
+        applied = self.session.apply(
+            f"{self.kind.value.capitalize()} rest ({len(ids)} creature(s))",
+            lambda e, c, r: rest_all(e, c, r, plan, requests),
+        )
+        if applied is None:
+            refusal = _escape(self.session.last_refusal)
+            self.outcome_label.setText(f"<b>Refused:</b> {refusal} — nothing changed.")
+            return
+        results: tuple[RestResult, ...] = applied.result
+        lines = [self._line(cid, result) for cid, result in zip(ids, results, strict=True)]
+        self.outcome_label.setText(rolled + "<br>".join(lines))
+        summary = ", ".join(
+            f"{self.session.name(cid)} +{result.regained} HP"
+            for cid, result in zip(ids, results, strict=True)
+        )
+        self.session.reported.emit(f"{self.kind.value.capitalize()} rest: {summary}")
+        taken = self.long_today if results[0].benefits == "long" else self.short_today
+        if results[0].benefits:  # a second Apply now meets the day's limit
+            taken.setValue(taken.value() + 1)
+        self._fill(ids)  # new HP; totals back to "app rolls"
+
+    def _requests(self, ruleset: Ruleset, ids: list[EntityId]) -> tuple[list[RestRequest], str]:
+        """Each row's request; without combat dice, "app rolls" rows are rolled here (fresh
+        dice seeded by the session) and the rolls returned as outcome text."""
+        rules = self._dice_rules(ruleset)
+        dice_state = None
+        requests, lines = [], []
+        for row, creature_id in enumerate(ids):
+            level = self.spin(row, LEVEL).value()
+            typed = self.spin(row, TOTAL).value()
+            total: int | None = None if typed == APP_ROLLS else typed
+            dice = rest_dice(rules, level) if rules is not None else None
+            if total is None and dice is not None and self.session.state is None:
+                if dice_state is None:
+                    dice_state = new_dice_state(self.session.seed_source())
+                name = self.session.name(creature_id)
+                dice_state, record = roll(dice_state, f"{dice[0]}d{dice[1]}", f"{name}'s rest")
+                total = record.total
+                lines.append(f"{_escape(name)} rolled {_escape(record.detail)}<br>")
+            requests.append(RestRequest(creature_id, level, total))
+        return requests, "".join(lines)
+
+    def _line(self, creature_id: EntityId, result: RestResult) -> str:
+        name = _escape(self.session.name(creature_id))
+        if result.interrupted_by and not result.benefits:
+            return f"<b>{name}</b>: interrupted ({_escape(result.interrupted_by)}), no benefits"
+        text = f"<b>{name}</b>: +{result.regained} HP, HP {result.hp_before} → {result.hp_after}"
+        if result.interrupted_by:
+            text += " (interrupted: a short rest's benefits)"
+        if result.hp_max_restored:
+            text += ", HP maximum restored"
+        if result.temp_hp_lost:
+            text += f", {result.temp_hp_lost} temporary HP gone"
+        if result.exhaustion_after is not None:
+            text += f", exhaustion {result.exhaustion_after}"
+        if result.woke:
+            text += ", wakes up"
+        return text
+
+
+def _escape(text: str) -> str:
+    """``text`` as rich text; apostrophes kept (they are in most names and messages)."""
+    return html.escape(text, quote=False)
+
+
+def in_map_order(encounter: Encounter, creature_ids: list[EntityId]) -> list[EntityId]:
+    """``creature_ids`` in the encounter's order (a selection comes in no useful order)."""
+    wanted = set(creature_ids)
+    return [c.id for c in encounter.creatures if c.id in wanted]
+
+
+def _describe(ruleset: Ruleset, kind: RestType, rules: RestKind) -> str:
+    """One line of the ruleset's rules for this rest, for the dialog's head."""
+    dice = f" + level × {rules.hp_dice_per_level}" if rules.hp_dice_per_level else ""
+    parts = [f"{rules.hours:g} h", f"regain {rules.hp_flat} HP{dice}"]
+    parts.append(f"at most {rules.max_per_day} a day")
+    if rules.needs_at_least_1_hp:
+        parts.append("needs 1 HP to start")
+    return f"<b>{ruleset.name}</b>, {kind.value} rest: " + "; ".join(parts) + "."
+
+
+def add_rest_entries(menu: QMenu, dialog: RestDialog, creature_id: EntityId) -> None:
+    """A token's right-click menu: rest it (with the other selected tokens when it is one of
+    them). A rest the ruleset forbids now is a disabled entry whose tooltip says why."""
+    ruleset = dialog.session.ruleset()
+    if ruleset is None:
+        return
+    selected = [i.creature_id for i in dialog.scene.selectedItems() if isinstance(i, TokenItem)]
+    chosen = selected if creature_id in selected else [creature_id]
+    chosen = in_map_order(dialog.session.encounter, chosen)
+    who = dialog.session.name(creature_id) if len(chosen) == 1 else f"{len(chosen)} creatures"
+    menu.addSeparator()
+    for kind in (RestType.SHORT, RestType.LONG):
+        if ruleset.rests.short is None and ruleset.rests.long is None:
+            return  # a ruleset without rests: no entries at all
+        action = menu.addAction(
+            f"{kind.value.capitalize()} rest for {who}…",
+            dialog.opener(kind, chosen),
+        )
+        refusal = rest_refusal(ruleset, kind, dialog.session.state is not None)
+        if refusal is not None:
+            action.setEnabled(False)
+            action.setToolTip(refusal)
+    menu.setToolTipsVisible(True)
