@@ -258,3 +258,15 @@ def test_levels_are_kept_and_a_second_apply_counts_the_first_rest(
     click(qtbot, dialog.apply_button)
     assert "at most 1 long rest(s) a day" in dialog.outcome_label.text()
     assert hp(window, "c-ana") == 20
+
+
+def test_an_unticked_creature_is_listed_but_does_not_rest(qtbot: QtBot, window: MainWindow) -> None:
+    window.scene.clearSelection()
+    menu_action(window, "Short rest…")
+    dialog = dialog_of(window)
+    dialog.set_resting("c-bo", False)  # type: ignore[arg-type]
+    dialog.spin(row_of(dialog, "c-ana"), TOTAL).setValue(2)
+    click(qtbot, dialog.apply_button)
+    assert (hp(window, "c-ana"), hp(window, "c-bo")) == (13, 10)
+    assert [cid for _row, cid in dialog.resting()] == ["c-ana"]  # still unticked after Apply
+    assert dialog.creature_ids() == ["c-ana", "c-bo"]

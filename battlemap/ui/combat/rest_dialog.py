@@ -2,10 +2,11 @@
 
 Combat menu **Short rest…** / **Long rest…** (and a token's right-click menu) opens this
 non-modal dialog for the selected tokens, or the party when none is selected. Each row is one
-creature: its HP, its level (the model stores no character level, so the dialog asks; 1 by
-default) and the rest dice that level gives (``rests.rest_dice``: level d8 for a short rest),
-and the total rolled at the table, or "app rolls". Typed totals are the engine's to check: an
-impossible one is refused with its message shown in the dialog, and nothing changes.
+creature, ticked when it rests (untick one at 0 HP, which can't): its HP, its level (the model
+stores no character level, so the dialog asks; 1 by default) and the rest dice that level gives
+(``rests.rest_dice``: level d8 for a short rest), and the total rolled at the table, or "app
+rolls". Typed totals are the engine's to check: an impossible one is refused with its message
+shown in the dialog, and nothing changes.
 
 Hours rested default to the rest's length; the engine refuses a rest shorter than that. Under
 a ruleset with interruptions (``interrupted_by``) the rest may be marked "interrupted after N h"
@@ -312,7 +313,9 @@ class RestDialog(CombatDialog):
             self.table.insertRow(row)
             name = QTableWidgetItem(creature.name)
             name.setData(Qt.ItemDataRole.UserRole, str(creature_id))
-            name.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            name.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+            name.setCheckState(Qt.CheckState.Checked)
+            name.setToolTip("Unticked: listed, but not resting")
             self.table.setItem(row, NAME, name)
             hp = QTableWidgetItem(f"{creature.hp}/{creature.max_hp}")
             hp.setFlags(Qt.ItemFlag.ItemIsEnabled)
@@ -336,11 +339,28 @@ class RestDialog(CombatDialog):
     # --- reading the rows -------------------------------------------------------------------
 
     def creature_ids(self) -> list[EntityId]:
+        """Every listed creature, ticked or not, in row order."""
+        return [creature_id for _row, creature_id, _ticked in self._rows()]
+
+    def resting(self) -> list[tuple[int, EntityId]]:
+        """The ticked rows: (row, creature)."""
+        return [(row, creature_id) for row, creature_id, ticked in self._rows() if ticked]
+
+    def set_resting(self, creature_id: EntityId, resting: bool) -> None:
+        """Tick or untick a listed creature's row."""
+        for row, listed, _ticked in self._rows():
+            item = self.table.item(row, NAME)
+            if listed == creature_id and item is not None:
+                state = Qt.CheckState.Checked if resting else Qt.CheckState.Unchecked
+                item.setCheckState(state)
+
+    def _rows(self) -> list[tuple[int, EntityId, bool]]:
         found = []
         for row in range(self.table.rowCount()):
             item = self.table.item(row, NAME)
             if item is not None:
-                found.append(EntityId(item.data(Qt.ItemDataRole.UserRole)))
+                ticked = item.checkState() == Qt.CheckState.Checked
+                found.append((row, EntityId(item.data(Qt.ItemDataRole.UserRole)), ticked))
         return found
 
     def spin(self, row: int, column: int) -> QSpinBox:
@@ -402,12 +422,13 @@ class RestDialog(CombatDialog):
             self.session.refused.emit(refusal)
             self.outcome_label.setText(f"<b>Refused:</b> {_escape(refusal)}")
             return
-        ids = self.creature_ids()
+        rows = self.resting()
+        ids = [creature_id for _row, creature_id in rows]
         if not ids:
-            self.outcome_label.setText("<b>Select the creatures resting, or add the party.</b>")
+            self.outcome_label.setText("<b>Tick the creatures resting.</b>")
             return
         plan = self.plan()
-        requests, rolled = self._requests(ruleset, ids)
+        requests, rolled = self._requests(ruleset, rows)
         applied = self.session.apply(
             f"{self.kind.value.capitalize()} rest ({len(ids)} creature(s))",
             lambda e, c, r: rest_all(e, c, r, plan, requests),
@@ -427,15 +448,20 @@ class RestDialog(CombatDialog):
         taken = self.long_today if results[0].benefits == "long" else self.short_today
         if results[0].benefits:  # a second Apply now meets the day's limit
             taken.setValue(taken.value() + 1)
-        self._fill(ids)  # new HP; totals back to "app rolls"
+        listed = self.creature_ids()
+        self._fill(listed)  # new HP; totals back to "app rolls"
+        for creature_id in set(listed) - set(ids):
+            self.set_resting(creature_id, False)
 
-    def _requests(self, ruleset: Ruleset, ids: list[EntityId]) -> tuple[list[RestRequest], str]:
+    def _requests(
+        self, ruleset: Ruleset, rows: list[tuple[int, EntityId]]
+    ) -> tuple[list[RestRequest], str]:
         """Each row's request; without combat dice, "app rolls" rows are rolled here (fresh
         dice seeded by the session) and the rolls returned as outcome text."""
         rules = self._dice_rules(ruleset)
         dice_state = None
         requests, lines = [], []
-        for row, creature_id in enumerate(ids):
+        for row, creature_id in rows:
             level = self.spin(row, LEVEL).value()
             typed = self.spin(row, TOTAL).value()
             total: int | None = None if typed == APP_ROLLS else typed
