@@ -192,6 +192,10 @@ class BarrierSet:
     def inside_walls(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
         """For each point, whether it lies on a wall other than at a wall's free end.
 
+        "On" with the module's one tolerance: within ``END_SNAP`` of the wall, and "at an end"
+        within ``END_SNAP`` of it, so a corner that a wall drawn off the lattice misses by a
+        rounding error lies on it, as a line's end that close to a wall does for ``blocks``.
+
         Such a point (on a wall's middle, at a joint, or where a wall ends on another) has a
         side: a line from it is traced from a point nudged into the creature's own space
         (see ``cover``). A free end is the end of exactly one segment touching no other.
@@ -223,11 +227,9 @@ class BarrierSet:
         if self._odd_tree is not None and len(lattice):
             near = lattice[self._near_odd(points[lattice])]
             point_idx, wall_idx = self._odd_tree.query(
-                shapely.points(points[near]), predicate="intersects"
+                shapely.points(points[near]), predicate="dwithin", distance=END_SNAP
             )
-            ends = self.coords[self._odd[wall_idx]]
-            at = points[near][point_idx]
-            middle = ~(np.all(ends[:, 0] == at, axis=1) | np.all(ends[:, 1] == at, axis=1))
+            middle = ~_at_an_end(points[near][point_idx], self.coords[self._odd[wall_idx]])
             result[near[point_idx[middle]]] = True
         if rest.any():
             result[rest] = self._inside_walls_by_index(points[rest])
@@ -243,8 +245,8 @@ class BarrierSet:
         marked = [np.stack([keys // _KEY_SPAN - half, keys % _KEY_SPAN - half], axis=1)]
         if len(self._odd):
             odd = self.coords[self._odd] * _LATTICE
-            lo = np.ceil(odd.min(axis=1))
-            hi = np.floor(odd.max(axis=1))
+            lo = np.ceil(odd.min(axis=1) - END_SNAP * _LATTICE)
+            hi = np.floor(odd.max(axis=1) + END_SNAP * _LATTICE)
             span = np.maximum(hi - lo + 1, 0)
             if not np.all(np.isfinite(span)) or float(np.prod(span, axis=1).sum()) > 1 << 20:
                 return None
@@ -254,9 +256,8 @@ class BarrierSet:
             k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
             grid = lo[which] + np.stack([k % width[which], k // width[which]], axis=1)
             at = grid / _LATTICE
-            on = shapely.intersects(shapely.points(at), self.geoms[self._odd[which]])
-            ends = self.coords[self._odd[which]]
-            on &= ~(np.all(at == ends[:, 0], axis=1) | np.all(at == ends[:, 1], axis=1))
+            on = shapely.dwithin(shapely.points(at), self.geoms[self._odd[which]], END_SNAP)
+            on &= ~_at_an_end(at, self.coords[self._odd[which]])
             marked.append(grid[on].astype(np.int64))
         return _LatticeTable.of(np.concatenate(marked))
 
@@ -280,8 +281,8 @@ class BarrierSet:
         if len(self._odd) == 0:
             return None
         odd = self.coords[self._odd]
-        lo = np.floor(odd.min(axis=1))
-        hi = np.floor(odd.max(axis=1))
+        lo = np.floor(odd.min(axis=1) - END_SNAP)
+        hi = np.floor(odd.max(axis=1) + END_SNAP)
         if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
             return None
         x0, y0 = int(lo[:, 0].min()), int(lo[:, 1].min())
@@ -301,12 +302,12 @@ class BarrierSet:
         """``inside_walls`` for any points, through the spatial index."""
         result = np.zeros(len(points), dtype=bool)
         unique, inverse = unique_points(points)
-        point_idx, wall_idx = self.tree.query(shapely.points(unique), predicate="intersects")
+        point_idx, wall_idx = self.tree.query(
+            shapely.points(unique), predicate="dwithin", distance=END_SNAP
+        )
         if len(point_idx) == 0:
             return result
-        ends = self.coords[wall_idx]
-        at = unique[point_idx]
-        is_end = np.all(ends[:, 0] == at, axis=1) | np.all(ends[:, 1] == at, axis=1)
+        is_end = _at_an_end(unique[point_idx], self.coords[wall_idx])
         touching = np.bincount(point_idx, minlength=len(unique))
         middle = np.bincount(point_idx, weights=~is_end, minlength=len(unique)) > 0
         on_unique = (touching >= 2) | middle
@@ -655,6 +656,12 @@ def _two_sided_points(
     first_sided = np.full(n_groups, -1, dtype=np.intp)
     first_sided[group[sided[::-1]]] = sided[::-1]
     return line[first[both]], along[first[both]], wall[first_sided[both]]
+
+
+def _at_an_end(points: NDArray[np.float64], walls: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Whether each point lies within ``END_SNAP`` of an end of its wall (``walls[i]``)."""
+    near_a = np.hypot(*(points - walls[:, 0]).T) <= END_SNAP
+    return np.asarray(near_a | (np.hypot(*(points - walls[:, 1]).T) <= END_SNAP), dtype=bool)
 
 
 def sorted_unique(values: NDArray[np.int64]) -> NDArray[np.int64]:

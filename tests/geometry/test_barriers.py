@@ -224,6 +224,21 @@ def test_points_on_walls_agree_with_the_index_when_some_walls_are_off_the_lattic
     assert barrier.inside_walls(grid).tolist() == barrier._inside_walls_by_index(grid).tolist()
 
 
+@pytest.mark.parametrize(
+    "segment",
+    [((1.9, -1.7), (0.6, 2.2)), ((1.7, -0.4), (0.5, 2.0)), ((2.8, 0.1), (0.2, 1.4))],
+)
+def test_a_corner_on_a_wall_drawn_to_a_tenth_of_a_cell_lies_on_it(segment: Segment) -> None:
+    # Each wall passes through (1, 1) exactly in decimals, but its ends (binary fractions of
+    # tenths) miss it by a rounding error: within END_SNAP it lies on the wall's middle, as a
+    # line's end within END_SNAP of a wall does for ``blocks``; 1e-3 away it does not.
+    barrier = BarrierSet([segment], [EntityId("w")])
+    points = np.array([(1.0, 1.0), (1.0, 1.001), (1.001, 1.0)], dtype=np.float64)
+    assert barrier.inside_walls(points).tolist() == [True, False, False]
+    assert barrier._inside_walls_by_index(points).tolist() == [True, False, False]
+    assert barrier.inside_walls(np.array(segment, dtype=np.float64)).tolist() == [False, False]
+
+
 # -- one tolerance for every wall end: END_SNAP ----------------------------------------------
 # DMG grid method (rule 3): grazing a wall's end does not block, crossing a wall does. A wall
 # end within END_SNAP (1e-6 cells) of a line lies on it, so a crossing closer than that to a

@@ -56,6 +56,17 @@ def test_three_blocked_lines_from_the_best_corner_give_three_quarters() -> None:
     assert result.corner == (1.0, 0.0) and result.blocked_lines == 3
 
 
+def test_a_wall_drawn_off_the_grid_through_the_attackers_corner_covers_as_on_the_grid() -> None:
+    # The wall x = 0.6 + y / 2 runs through the attacker's corner (1, 1), between it and the
+    # target. Drawn from (0.5, 0) to (3, 5) the corner lies on it exactly; from (0.1, -0.8) to
+    # (2.7, 4.4) (tenths of a cell, as on an imported map) it misses the corner by a rounding
+    # error. Either way the corner's lines start on the attacker's side: total cover, not none.
+    attacker, target = body("a", 0, 1), foe("t", 2, 0)
+    for a, b in (((0.5, 0.0), (3.0, 5.0)), ((0.1, -0.8), (2.7, 4.4))):
+        result = cover(index(wall(a, b, "w")), attacker, target, [attacker, target])
+        assert result.degree is TOTAL, (a, b)
+
+
 def test_the_line_through_the_joint_of_two_wall_segments_is_blocked() -> None:
     joined = index(wall((3, 0), (3, 5.5)), wall((3, 5.5), (3, 30)))
     result = cover(joined, A, T, [A, T])
