@@ -26,6 +26,9 @@ from battlemap.rules.combat_ops import Log, Outcome, combatant_of, creature_of, 
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import MountRules, Ruleset
 
+MOUNT_WITHIN_FEET = 5
+"""legends-of-hyrule "Mounting and Dismounting": a mount "within 5 feet of you"."""
+
 
 def _mount_rules(ruleset: Ruleset) -> MountRules:
     rules = ruleset.movement.mounting
@@ -42,16 +45,21 @@ def control_mount(
     encounter: Encounter,
     rider_id: EntityId,
     mount_id: EntityId,
+    *,
+    distance_feet: float | None = None,
 ) -> Outcome:
     """The rider takes control of the mount: the mount acts on the rider's initiative, right
     after the rider, with only the controlled-mount actions.
+
+    ``distance_feet`` between the two (the caller measures the map), when given, must be at
+    most ``MOUNT_WITHIN_FEET``: "you can mount a willing creature that is within 5 feet of you".
 
     Raises:
         InvalidRequestError: no controlled mounts in the ruleset, either creature not fighting,
             the same creature twice, the rider without a turn (initiative not rolled).
         IllegalActionError: the mount isn't at least one size larger than the rider, is
             controlled by someone else, the rider is itself a controlled mount or already
-            controls another.
+            controls another, or (``distance_feet`` given) the mount is farther than 5 ft.
     """
     rules = _mount_rules(ruleset)
     if rider_id == mount_id:
@@ -59,6 +67,12 @@ def control_mount(
     rider = combatant_of(state, rider_id)
     mount = combatant_of(state, mount_id)
     rider_name, mount_name = name_of(encounter, rider_id), name_of(encounter, mount_id)
+    if distance_feet is not None:
+        require(
+            distance_feet <= MOUNT_WITHIN_FEET + 1e-9,
+            f"{mount_name} is {distance_feet:g} ft from {rider_name}: a mount must be within"
+            f" {MOUNT_WITHIN_FEET} ft",
+        )
     rider_size = creature_of(encounter, rider_id).size
     mount_size = creature_of(encounter, mount_id).size
     require(

@@ -235,3 +235,15 @@ def test_no_fall_off_save_without_mounted_combat_rules(rulesets: dict[str, Rules
     enc = encounter(creature("Rider", Side.PARTY), _horse(0))
     with pytest.raises(InvalidRequestError, match="no mounted combat rules"):
         fall_off_save(enc, fight(srd, enc), srd, RIDER, FallCause.KNOCKED_PRONE, typed=(5,))
+
+
+def test_a_mount_farther_than_5_ft_is_refused_when_the_distance_is_given(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # legends-of-hyrule: "you can mount a willing creature that is within 5 feet of you".
+    ruleset = _with_mounts(rulesets["srd-5e"])
+    state, enc = _battle(ruleset, "srd-5e")
+    with pytest.raises(IllegalActionError, match="Horse is 10 ft from Rider: a mount must be"):
+        control_mount(state, ruleset, enc, RIDER, HORSE, distance_feet=10)
+    state, _ = control_mount(state, ruleset, enc, RIDER, HORSE, distance_feet=5)
+    assert _order(state) == ["rider", "horse", "orc"]
