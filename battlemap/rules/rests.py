@@ -28,6 +28,9 @@ from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import RestKind, Ruleset
 from battlemap.rules.vitals import Applied, BadDieError, Work
 
+MAX_LEVEL = 30
+"""Highest character level a rest's dice are rolled for (20, or 30 with epic levels)."""
+
 
 class RestType(StrEnum):
     SHORT = "short"
@@ -125,8 +128,8 @@ def _rest(
     creature = work.require_alive(creature_id)
     if rules is None:
         raise IllegalActionError(f"{work.ruleset.name} has no {kind} rest rules")
-    if level < 1:
-        raise InvalidRequestError(f"level must be at least 1, got {level}")
+    if not 1 <= level <= MAX_LEVEL:
+        raise InvalidRequestError(f"level must be 1 to {MAX_LEVEL}, got {level}")
     if rests_today >= rules.max_per_day:
         raise IllegalActionError(f"at most {rules.max_per_day} {kind} rest(s) a day")
     if rules.needs_at_least_1_hp and creature.hp < 1:

@@ -11,6 +11,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.rests import (
+    MAX_LEVEL,
     RestType,
     interrupt_rest,
     long_rest,
@@ -176,3 +177,18 @@ def test_a_running_combat_refuses_rests_that_rolling_initiative_interrupts(
 def test_a_ruleset_without_rests_refuses_them(rulesets: dict[str, Ruleset]) -> None:
     refusal = rest_refusal(rulesets["srd-5e"], RestType.SHORT, combat_running=False)
     assert refusal is not None and refusal.endswith("has no short rest rules")
+
+
+def test_a_rest_for_a_level_beyond_any_character_is_refused_with_a_reason(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # Levels run 1 to 20 (30 with epic levels); level 1000 would roll 1000d8 into one log line.
+    bb = rulesets["bloodied-brink"]
+    enc, state = _resting()
+    rested = short_rest(enc, state, bb, PC, level=MAX_LEVEL)
+    assert MAX_LEVEL <= rested.result.rolled <= 8 * MAX_LEVEL
+    for level in (0, MAX_LEVEL + 1, 1000):
+        with pytest.raises(InvalidRequestError, match=f"level must be 1 to 30, got {level}"):
+            short_rest(enc, state, bb, PC, level=level)
+        with pytest.raises(InvalidRequestError, match=f"level must be 1 to 30, got {level}"):
+            interrupt_rest(enc, state, bb, PC, RestType.LONG, DAMAGE, hours_rested=2, level=level)
