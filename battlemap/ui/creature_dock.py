@@ -39,6 +39,7 @@ from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.document import Change, Document, RemoveCreature, UpdateCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui.map_scene import MapScene
+from battlemap.ui.removal import leaving_combat_too
 from battlemap.ui.targeting.facts import CoverAgainst
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.undo import push
@@ -340,9 +341,14 @@ def add_token_menu_entries(window: object) -> None:
         menu.addAction(label, lambda: push(undo_stack, document, UpdateCreature(creature, toggled)))
         menu.addSeparator()
         index = document.encounter.creatures.index(creature)
-        menu.addAction(
-            f"Remove {creature.name}",
-            lambda: push(undo_stack, document, RemoveCreature(creature, index)),
-        )
+
+        def remove() -> None:  # in a combat, the creature leaves it in the same step
+            encounter = document.encounter
+            session = window.combat.session  # type: ignore[attr-defined]
+            ruleset = session.ruleset() if encounter.combat is not None else None
+            command = RemoveCreature(creature, index)
+            push(undo_stack, document, leaving_combat_too(encounter, ruleset, command))
+
+        menu.addAction(f"Remove {creature.name}", remove)
 
     window.scene.token_menu_builders.append(build)  # type: ignore[attr-defined]

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLabel, QStackedWidget, QToolBar
 
 from battlemap.model.document import Change, Document
 from battlemap.model.map_commands import remove_entities
+from battlemap.ui.removal import leaving_combat_too
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.tools.base import Overlay, PointerEvent, Tool, ToolContext, scene_to_cell_point
 from battlemap.ui.tools.eraser import EraserTool
@@ -239,11 +240,13 @@ class ToolController(QObject):
         return ids
 
     def delete_selection(self) -> None:
-        command = remove_entities(self.window.document.encounter, self.selected_ids())
+        encounter = self.window.document.encounter
+        command = remove_entities(encounter, self.selected_ids())
         if command is None:
             self.hint_label.setText("Nothing selected to delete.")
             return
-        self.context.push(command)
+        ruleset = self.window.combat.session.ruleset() if encounter.combat is not None else None
+        self.context.push(leaving_combat_too(encounter, ruleset, command))
 
 
 def _refresh_after_change(controller: ToolController, change: Change) -> None:
