@@ -21,10 +21,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from battlemap.geometry.cover import cover_from_point
+from battlemap.geometry.map_index import MapIndex
+from battlemap.geometry.metrics import PointXY
+from battlemap.geometry.movement import is_squeezing
 from battlemap.model.combat import Combatant, CombatState
+from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
+from battlemap.model.statblock import Ability as StatAbility
+from battlemap.model.statblock import StatBlock
+from battlemap.rules.attack_situation import combat_bodies
 from battlemap.rules.attacks import (
     RollModeReport,
     combine_roll_mode,
@@ -168,3 +176,68 @@ def saving_throw(
         creature_id,
     )
     return work.done(SaveResult(report, dc, faces, natural, total, success))
+
+
+def save_bonus_of(creature: Creature, block: StatBlock | None, ability: Ability) -> int:
+    """The creature's own bonus for an ``ability`` saving throw (before cover).
+
+    A proficient save listed in its stat block ``block`` wins (stat blocks list only those);
+    else the ability modifier of the creature's own scores (``Creature.stats``), else of the
+    stat block's scores; a creature with neither has all 10s (+0).
+    """
+    if block is not None:
+        listed = StatAbility[ability.name]  # the stat block's own enum, same member names
+        if listed in block.saving_throws:
+            return block.saving_throws[listed]
+        if creature.stats is None:
+            return block.abilities.modifier(ability.value)
+    return stats_of(creature).modifier(ability.value)
+
+
+def save_situation(
+    index: MapIndex,
+    encounter: Encounter,
+    combat: CombatState | None,
+    ruleset: Ruleset,
+    creature_id: EntityId,
+    origin: PointXY | None,
+) -> tuple[SaveSituation, tuple[str, ...]]:
+    """Where ``creature_id`` stands for a save against an effect from ``origin`` (cells), with
+    the reasons: its cover from the point of origin (``cover_from_point``; other creatures
+    give cover too) and whether it stands squeezed (``save_report`` gives that its reason,
+    when the ruleset weighs it). ``origin`` None (no point of origin
+    known): no cover.
+
+    ``index`` is ``MapIndex.build(encounter)``. Total cover is reported but gives no bonus
+    (``cover_save_bonus``): whether the effect reaches such a creature is the DM's call.
+
+    Raises:
+        InvalidRequestError: no such creature in the encounter.
+    """
+    bodies = combat_bodies(encounter, combat, ruleset)
+    body = next((b for b in bodies if b.id == creature_id), None)
+    if body is None:
+        raise InvalidRequestError(f"no creature '{creature_id}' in the encounter")
+    reasons: list[str] = []
+    degree = CoverDegree.NONE
+    if origin is not None:
+        found = cover_from_point(index, origin, body, bodies)
+        degree = found.degree
+        if degree is not CoverDegree.NONE:
+            source = found.source.value if found.source is not None else "cover"
+            reasons.append(f"{degree.value} cover from a {source} against the point of origin")
+    return SaveSituation(degree, is_squeezing(index, body)), tuple(reasons)
+
+
+def record_save_override(
+    encounter: Encounter,
+    combat: CombatState | None,
+    ruleset: Ruleset,
+    creature_id: EntityId,
+    saved: bool,
+) -> Applied[None]:
+    """Log that the DM ruled a rolled save the other way (``saved``): nothing else changes."""
+    work = Work(encounter, combat, ruleset)
+    name = work.name(creature_id)
+    work.add("save", f"the DM rules that {name} {'saved' if saved else 'failed'}", creature_id)
+    return work.done(None)
