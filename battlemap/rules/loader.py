@@ -285,13 +285,13 @@ def _owner(where: FieldPath, chain: list[RulesetSource]) -> RulesetSource:
 
 
 RETIRED_KEYS = {
-    "only_best_degree": "only the most protective degree of cover ever applies (the map's"
+    "attacks.cover.only_best_degree": "only the most protective degree of cover ever applies (the map's"
     " cover method gives one degree per attacker and target)",
-    "never_negative": "damage is never below 0 in any ruleset",
-    "bonus_action_requires_feature": "a bonus action always comes from a feature or a"
+    "damage.never_negative": "damage is never below 0 in any ruleset",
+    "economy.bonus_action_requires_feature": "a bonus action always comes from a feature or a"
     " bonus-action entry",
-    "declared_before_roll": "a called shot is always declared before the attack roll",
-    "difficult_terrain_style": "difficult terrain always costs extra movement per foot"
+    "attacks.called_shot.declared_before_roll": "a called shot is always declared before the attack roll",
+    "movement.difficult_terrain_style": "difficult terrain always costs extra movement per foot"
     " (movement.difficult_terrain_extra_cost_per_foot); gms-den's 'speed halved' costs the"
     " same ('difficult terrain (double movement cost)')",
     "sizes_feet": "a creature's space per size is the same in every rules document"
@@ -301,7 +301,8 @@ RETIRED_KEYS = {
     " Perception checks; a creature that can't see is marked blinded, one that can't be"
     " seen invisible",
 }
-"""Keys that older ruleset files may carry, with why they were removed from the schema."""
+"""Keys (dotted paths) that older ruleset files may carry, with why they were removed from
+the schema; the same name anywhere else is an unknown key."""
 
 
 def _message(item: Any) -> str:
@@ -312,7 +313,7 @@ def _message(item: Any) -> str:
         choices = re.findall(r"'([^']*)'", str(ctx["expected"])) or [str(ctx["expected"])]
         return f"{value!r} is not one of {', '.join(choices)}"
     if kind == "extra_forbidden":
-        retired = RETIRED_KEYS.get(str(item["loc"][-1])) if item.get("loc") else None
+        retired = RETIRED_KEYS.get(".".join(str(part) for part in item.get("loc", ())))
         if retired is not None:
             return f"no longer a ruleset setting: {retired}; remove this key"
         return "unknown key (not in the ruleset schema)"

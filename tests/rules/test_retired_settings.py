@@ -43,6 +43,21 @@ def test_removed_keys_say_why(tmp_path: Path, key: str, text: str, why: str) -> 
     assert why in problem and problem.endswith("; remove this key")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "movement:\n  sizes_feet: {tiny: 2.5}\n",
+        "attacks:\n  flanking: {obscurement: true}\n",
+        "damage:\n  only_best_degree: true\n",
+    ],
+)
+def test_a_removed_keys_name_elsewhere_is_an_unknown_key(tmp_path: Path, text: str) -> None:
+    # Only where the key used to be is it "no longer a ruleset setting"; anywhere else it never
+    # was one, and the reason for its removal would mislead.
+    (problem,) = problems_of(tmp_path, "old.yaml", VARIANT_HEAD + text)
+    assert problem.endswith("unknown key (not in the ruleset schema)"), problem
+
+
 def test_the_space_per_size_is_the_documents_table() -> None:
     # legends-of-hyrule "Size Categories": "Tiny 2.5 x 2.5 feet", "Small 5 x 5 feet", "Medium
     # 5 x 5 feet", "Large 10 x 10 feet", "Huge 15 x 15 feet", "Gargantuan 20 x 20 feet"; the
