@@ -285,12 +285,13 @@ def _owner(where: FieldPath, chain: list[RulesetSource]) -> RulesetSource:
 
 
 RETIRED_KEYS = {
-    "attacks.cover.only_best_degree": "only the most protective degree of cover ever applies (the map's"
-    " cover method gives one degree per attacker and target)",
+    "attacks.cover.only_best_degree": "only the most protective degree of cover ever applies"
+    " (the map's cover method gives one degree per attacker and target)",
     "damage.never_negative": "damage is never below 0 in any ruleset",
     "economy.bonus_action_requires_feature": "a bonus action always comes from a feature or a"
     " bonus-action entry",
-    "attacks.called_shot.declared_before_roll": "a called shot is always declared before the attack roll",
+    "attacks.called_shot.declared_before_roll": "a called shot is always declared before the"
+    " attack roll",
     "movement.difficult_terrain_style": "difficult terrain always costs extra movement per foot"
     " (movement.difficult_terrain_extra_cost_per_foot); gms-den's 'speed halved' costs the"
     " same ('difficult terrain (double movement cost)')",
