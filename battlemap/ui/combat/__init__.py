@@ -23,6 +23,7 @@ from battlemap.ui.combat.contest_dialog import ContestDialog
 from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
+from battlemap.ui.combat.mount_menu import add_mount_entries
 from battlemap.ui.combat.rest_dialog import RestDialog, add_rest_entries
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
@@ -90,6 +91,7 @@ def install(window: QMainWindow) -> CombatUi:
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
     ui.rest_dialog = rest = RestDialog(session, scene, window)
     scene.token_menu_builders.append(lambda menu, cid: add_rest_entries(menu, rest, cid))
+    scene.token_menu_builders.append(lambda menu, cid: add_mount_entries(menu, session, cid))
 
     menu = window.menuBar().addMenu("&Combat")
     help_menu = getattr(window, "help_menu", None)

@@ -281,6 +281,9 @@ class InitiativeDock(QDockWidget):
             init = "?" if combatant.initiative is None else str(combatant.initiative)
             extra = state.order[index].extra if state.order else False
             status = _status(combatant, creature.hp, extra)
+            if combatant.controlled_by is not None:  # a controlled mount, after its rider
+                ridden = f"ridden by {self.session.name(combatant.controlled_by)}"
+                status = ", ".join(part for part in (ridden, status) if part)
             item = QTreeWidgetItem(
                 [init, creature.name, f"{creature.hp}/{creature.max_hp}", status]
             )

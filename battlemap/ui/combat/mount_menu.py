@@ -1,0 +1,113 @@
+"""Controlled mounts from a token's right-click menu (legends-of-hyrule "Controlling a Mount").
+
+In a running combat under a ruleset with controlled mounts, right-clicking a creature offers
+**Ride <mount>** for every fighting creature within 5 ft of it: the engine's ``control_mount``
+(measured distance, size, who controls whom) decides, and an entry it would refuse is shown
+disabled with the engine's reason as its tooltip (a horse the same size as its rider, say).
+Riding gives the mount the rider's initiative, right after the rider: the Initiative dock
+shows that order as the engine makes it. **Release <mount>** (on the rider or on the mount)
+ends the control; the mount keeps its place. Each is one undo step through the session.
+
+Paying the movement to mount (``movement.mount_or_dismount``, half the rider's speed on its
+turn) is not part of these entries: the DM mounts and dismounts tokens as the table plays it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QMenu
+
+from battlemap.geometry import Body, DiagonalRule, distance_feet
+from battlemap.model.combat import CombatState
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.rules.mounts import MOUNT_WITHIN_FEET, control_mount, release_mount
+from battlemap.rules.schema import Ruleset
+from battlemap.ui.combat.session import CombatSession, EngineStep, Outcome
+
+
+def has_controlled_mounts(ruleset: Ruleset) -> bool:
+    rules = ruleset.movement.mounting
+    return rules is not None and rules.controlled_vs_independent
+
+
+def mounts_within_reach(
+    session: CombatSession, ruleset: Ruleset, state: CombatState, rider_id: EntityId
+) -> list[tuple[EntityId, float]]:
+    """Fighting creatures within 5 ft of the rider (any size: the engine judges), with the
+    distance in feet, in the combat's order."""
+    encounter = session.encounter
+    grid = encounter.grid
+    rule = DiagonalRule(ruleset.movement.diagonal.value)
+    rider = Body.from_creature(encounter.creature(rider_id), grid)
+    found = []
+    for combatant in state.combatants:
+        other_id = combatant.creature_id
+        if other_id == rider_id:
+            continue
+        try:
+            other = Body.from_creature(encounter.creature(other_id), grid)
+        except KeyError:
+            continue
+        feet = distance_feet(rider, other, rule)
+        if feet <= MOUNT_WITHIN_FEET + 1e-9:
+            found.append((other_id, feet))
+    return found
+
+
+def add_mount_entries(menu: QMenu, session: CombatSession, creature_id: EntityId) -> None:
+    """The token menu's mount entries for ``creature_id`` (nothing outside a combat or under a
+    ruleset without controlled mounts)."""
+    state = session.state
+    ruleset = session.ruleset()
+    if state is None or ruleset is None or not has_controlled_mounts(ruleset):
+        return
+    if not state.has(creature_id):
+        return
+    entries: list[tuple[str, Callable[[], object], str | None]] = []
+    combatant = state.combatant(creature_id)
+    name = session.name(creature_id)
+    if combatant.controlled_by is not None:  # a mount: let its rider go
+        rider = session.name(combatant.controlled_by)
+        entries.append((f"Release {name} from {rider}", _releaser(session, creature_id), None))
+    for ridden in state.combatants:
+        if ridden.controlled_by == creature_id:
+            mount = session.name(ridden.creature_id)
+            entries.append((f"Release mount {mount}", _releaser(session, ridden.creature_id), None))
+    for mount_id, feet in mounts_within_reach(session, ruleset, state, creature_id):
+        if state.combatant(mount_id).controlled_by == creature_id:
+            continue  # already ridden: its Release entry is above
+        mount = session.name(mount_id)
+        refusal = session.why_not(_ride_step(creature_id, mount_id, feet))
+        entries.append((f"Ride {mount}", _rider(session, creature_id, mount_id, feet), refusal))
+    if not entries:
+        return
+    menu.addSeparator()
+    for text, slot, refusal in entries:
+        action = menu.addAction(text, slot)
+        if refusal is not None:
+            action.setEnabled(False)
+            action.setToolTip(refusal)
+        elif text.startswith("Ride"):
+            action.setToolTip(f"{name} controls it: it acts right after {name}")
+    menu.setToolTipsVisible(True)
+
+
+def _ride_step(rider_id: EntityId, mount_id: EntityId, feet: float) -> EngineStep:
+    def step(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> Outcome:
+        return control_mount(state, ruleset, encounter, rider_id, mount_id, distance_feet=feet)
+
+    return step
+
+
+def _rider(
+    session: CombatSession, rider_id: EntityId, mount_id: EntityId, feet: float
+) -> Callable[[], object]:
+    text = f"{session.name(rider_id)} rides {session.name(mount_id)}"
+    return lambda: session.step(text, _ride_step(rider_id, mount_id, feet))
+
+
+def _releaser(session: CombatSession, mount_id: EntityId) -> Callable[[], object]:
+    text = f"Release {session.name(mount_id)}"
+    return lambda: session.step(text, lambda s, r, e: release_mount(s, r, e, mount_id))

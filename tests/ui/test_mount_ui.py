@@ -1,0 +1,122 @@
+"""Controlled mounts from the token menu (legends-of-hyrule "Controlling a Mount"): the mount
+follows its rider in the Initiative dock; refusals are disabled entries with the reason."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QPushButton
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import Creature, Encounter, Grid, Side, Size
+from battlemap.model.document import ReplaceEncounterField
+from battlemap.rules import initiative
+from battlemap.ui.main_window import MainWindow
+from battlemap.ui.undo import push
+
+
+@pytest.fixture
+def encounter() -> Encounter:
+    """A rider with a Large horse beside it (x 2-3), a Medium pony below it, an orc far off."""
+    creatures = (
+        Creature(id="c-rider", name="Rider", side=Side.PARTY, x=1, y=1),
+        Creature(id="c-horse", name="Horse", size=Size.LARGE, side=Side.PARTY, x=2, y=1),
+        Creature(id="c-pony", name="Pony", side=Side.PARTY, x=1, y=2),
+        Creature(id="c-orc", name="Orc", side=Side.HOSTILE, x=8, y=6),
+    )
+    return Encounter(
+        grid=Grid(width=10, height=8), creatures=creatures, ruleset="legends-of-hyrule"
+    )
+
+
+def click(qtbot: QtBot, button: QPushButton) -> None:
+    assert button.isVisible() and button.isEnabled(), button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def start(window: MainWindow, qtbot: QtBot, horse_last: bool = True) -> None:
+    """Roll initiative from the dock, then put the horse last (the DM's drag-reorder)."""
+    window.combat.session.seed_source = lambda: 3
+    dock = window.combat.initiative
+    click(qtbot, dock.start_button)
+    click(qtbot, dock.roll_all)
+    click(qtbot, dock.begin_button)
+    if not horse_last:
+        return
+    order = [i for i in dock.tree.ids() if i != "c-horse"] + ["c-horse"]
+    assert window.combat.session.step("Reorder", lambda s, r, e: initiative.reorder(s, e, order, r))
+    assert dock.tree.ids()[-1] == "c-horse"
+
+
+def token_menu(window: MainWindow, creature_id: str) -> QMenu:
+    menu = QMenu(window)
+    for build in window.scene.token_menu_builders:
+        build(menu, creature_id)  # type: ignore[arg-type]
+    return menu
+
+
+def entry(menu: QMenu, text: str) -> QAction:
+    return next(a for a in menu.actions() if a.text() == text)
+
+
+def test_riding_puts_the_mount_right_after_its_rider_in_the_dock(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    start(window, qtbot)
+    dock = window.combat.initiative
+    steps = window.undo_stack.count()
+    ride = entry(token_menu(window, "c-rider"), "Ride Horse")
+    assert ride.isEnabled()
+    ride.trigger()
+    ids = dock.tree.ids()
+    assert ids[ids.index("c-rider") + 1] == "c-horse"
+    assert window.undo_stack.count() == steps + 1
+    horse_row = dock.tree.topLevelItem(ids.index("c-horse"))
+    assert horse_row is not None and "ridden by Rider" in horse_row.text(3)
+    state = window.document.encounter.combat
+    assert state is not None
+    assert state.combatant("c-horse").initiative == state.combatant("c-rider").initiative
+    window.undo_stack.undo()
+    assert dock.tree.ids()[-1] == "c-horse"
+    assert window.document.encounter.combat.combatant("c-horse").controlled_by is None
+
+
+def test_a_mount_no_larger_than_the_rider_is_a_disabled_entry_with_the_reason(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    start(window, qtbot)
+    menu = token_menu(window, "c-rider")
+    pony = entry(menu, "Ride Pony")
+    assert not pony.isEnabled()
+    assert "must be at least one size larger than Rider" in pony.toolTip()
+    assert not any(a.text() == "Ride Orc" for a in menu.actions())  # not within 5 ft
+
+
+def test_release_from_the_rider_or_the_mount_is_one_step(qtbot: QtBot, window: MainWindow) -> None:
+    start(window, qtbot)
+    entry(token_menu(window, "c-rider"), "Ride Horse").trigger()
+    assert entry(token_menu(window, "c-horse"), "Release Horse from Rider").isEnabled()
+    menu = token_menu(window, "c-rider")
+    assert not any(a.text() == "Ride Horse" for a in menu.actions())  # already ridden
+    steps = window.undo_stack.count()
+    entry(menu, "Release mount Horse").trigger()
+    state = window.document.encounter.combat
+    assert state is not None and state.combatant("c-horse").controlled_by is None
+    assert window.undo_stack.count() == steps + 1
+    ids = window.combat.initiative.tree.ids()
+    assert ids[ids.index("c-rider") + 1] == "c-horse"  # "retains its place"
+
+
+def test_no_mount_entries_outside_combat_or_without_controlled_mounts(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    assert not any(a.text().startswith("Ride ") for a in token_menu(window, "c-rider").actions())
+    push(
+        window.undo_stack,
+        window.document,
+        ReplaceEncounterField("ruleset", "legends-of-hyrule", "gms-den"),  # mounts, no control
+    )
+    start(window, qtbot, horse_last=False)
+    assert window.document.encounter.combat is not None
+    assert not any(a.text().startswith("Ride ") for a in token_menu(window, "c-rider").actions())
