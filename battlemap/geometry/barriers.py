@@ -50,6 +50,9 @@ END_SNAP = 1e-6
 """Cells within which a wall end counts as lying on a line (see the module)."""
 _LATTICE = 4
 """Points on multiples of 1/_LATTICE cells are looked up in tables (``inside_walls``)."""
+_NEAR_LATTICE = END_SNAP * _LATTICE
+"""Lattice steps (per axis) within which a point or wall end counts as on the lattice:
+``END_SNAP`` cells, so wall ends that close together are one joint here as for ``blocks``."""
 _KEY_SPAN = 1 << 20
 _SURE_BATCH = 256
 """Batches smaller than this skip the numpy grid-line settling (its per-call cost dominates)."""
@@ -171,7 +174,7 @@ class BarrierSet:
         by two or more segments of any kind. Segments off the lattice are kept in
         ``self._odd_tree`` for the points on their middles."""
         scaled = coords * _LATTICE
-        on = np.all(np.abs(scaled - np.rint(scaled)) < 1e-6, axis=(1, 2))
+        on = np.all(np.abs(scaled - np.rint(scaled)) <= _NEAR_LATTICE, axis=(1, 2))
         odd = np.flatnonzero(~on)
         self._odd = odd
         self._odd_tree = STRtree(self.geoms[odd]) if len(odd) else None
@@ -184,7 +187,7 @@ class BarrierSet:
         k = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts) + 1
         inner = a[seg] + (d[seg] // g[seg, None]) * k[:, None]
         all_ends = scaled.reshape(-1, 2)
-        lattice_ends = np.all(np.abs(all_ends - np.rint(all_ends)) < 1e-6, axis=1)
+        lattice_ends = np.all(np.abs(all_ends - np.rint(all_ends)) <= _NEAR_LATTICE, axis=1)
         end_keys = np.sort(_lattice_keys(np.rint(all_ends[lattice_ends]).astype(np.int64)))
         shared = end_keys[1:][end_keys[1:] == end_keys[:-1]]
         return np.unique(np.concatenate([_lattice_keys(inner), shared]))
@@ -212,7 +215,7 @@ class BarrierSet:
         result = np.zeros(len(points), dtype=bool)
         scaled = points * _LATTICE
         rounded = np.rint(scaled)
-        near_lattice = np.all(np.abs(scaled - rounded) < 1e-6, axis=1)
+        near_lattice = np.all(np.abs(scaled - rounded) <= _NEAR_LATTICE, axis=1)
         rest = ~near_lattice
         if self._sided_table is not None:
             # Points exactly on the lattice: one table look-up (built with the same tests).

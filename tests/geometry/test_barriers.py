@@ -291,6 +291,19 @@ def test_wall_ends_within_end_snap_of_each_other_on_a_line_are_one_point() -> No
         assert blocked(walls, (0.0, 5.0), (6.0, 5.0)) is blocks
 
 
+def test_a_corner_at_a_joint_a_hair_apart_lies_on_the_wall_as_the_line_test_sees_it() -> None:
+    # The joint of the line test above: wall ends within END_SNAP of each other are one
+    # point, so a creature's corner there lies on the wall (its lines start on its own side)
+    # whichever way inside_walls looks it up; 1e-3 apart it is two free ends.
+    for gap, joint in ((1e-7, True), (4e-7, True), (9e-7, True), (1e-3, False)):
+        walls = [((3.0, 0.0), (3.0, 5.0)), ((3.0 + gap, 5.0), (3.0 + gap, 9.0))]
+        barrier = BarrierSet(walls, [EntityId("a"), EntityId("b")])
+        corner = np.array([(3.0, 5.0)], dtype=np.float64)
+        assert barrier.inside_walls(corner).tolist() == [joint], gap
+        assert barrier._inside_walls_by_index(corner).tolist() == [joint], gap
+        assert blocked(walls, (0.0, 5.0), (6.0, 5.0)) is joint
+
+
 def test_a_line_crossing_a_wall_nearly_along_it_at_a_t_joint_blocks() -> None:
     # Found by the cover property test: a creature's corner on the wall x = 5 nudged 1e-4
     # cells into its square, the target's corner (5, 4) nudged into its own: the line crosses
