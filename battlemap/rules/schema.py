@@ -387,7 +387,7 @@ class WoundedRules(Section):
 
 
 class DeathSaveRules(Section):
-    dc: int = Field(default=10, description="Success when the d20 is >= dc (see success_above).")
+    dc: int = Field(default=10, description="Success when the d20 is >= dc (see success_on_equal).")
     success_on_equal: bool = Field(
         default=True, description="True: d20 >= dc succeeds; False: d20 <= dc fails."
     )
