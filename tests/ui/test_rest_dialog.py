@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QMenu, QPushButton
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Side
-from battlemap.model.document import ReplaceEncounterField
+from battlemap.model.document import RemoveCreature, ReplaceEncounterField
 from battlemap.ui.combat.rest_dialog import LEVEL, TOTAL, RestDialog
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
@@ -270,3 +270,28 @@ def test_an_unticked_creature_is_listed_but_does_not_rest(qtbot: QtBot, window: 
     assert (hp(window, "c-ana"), hp(window, "c-bo")) == (13, 10)
     assert [cid for _row, cid in dialog.resting()] == ["c-ana"]  # still unticked after Apply
     assert dialog.creature_ids() == ["c-ana", "c-bo"]
+
+
+def test_a_creature_removed_while_the_dialog_is_open_is_refused_not_crashed(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    select(window, "c-ana")
+    menu_action(window, "Short rest…")
+    dialog = dialog_of(window)
+    ana = window.document.encounter.creature("c-ana")  # type: ignore[arg-type]
+    push(window.undo_stack, window.document, RemoveCreature(creature=ana, index=0))
+    click(qtbot, dialog.apply_button)
+    assert "no longer on the map" in dialog.outcome_label.text()
+
+
+def test_the_hp_column_follows_changes_made_while_the_dialog_is_open(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    select(window, "c-ana")
+    menu_action(window, "Short rest…")
+    dialog = dialog_of(window)
+    ana = window.document.encounter.creature("c-ana")  # type: ignore[arg-type]
+    push(window.undo_stack, window.document, RemoveCreature(creature=ana, index=0))
+    assert dialog.table.item(0, 1).text() == "gone"  # type: ignore[union-attr]
+    window.undo_stack.undo()
+    assert dialog.table.item(0, 1).text() == "3/40"  # type: ignore[union-attr]

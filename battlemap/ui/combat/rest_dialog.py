@@ -122,7 +122,10 @@ def rest_all(
         try:
             applied = _rest_one(encounter, combat, ruleset, plan, request)
         except ValueError as error:
-            name = encounter.creature(request.creature_id).name
+            try:
+                name = encounter.creature(request.creature_id).name
+            except KeyError:  # removed from the map while the dialog was open
+                raise RestRefused(f"{request.creature_id} is no longer on the map") from error
             text = str(error)
             raise RestRefused(text if name in text else f"{name}: {text}") from error
         encounter, combat = applied.encounter, applied.combat
@@ -247,6 +250,7 @@ class RestDialog(CombatDialog):
         self.apply_button.clicked.connect(self.apply)
         layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
         self.outcome_label = add_outcome_and_close(self, layout)
+        session.changed.connect(self._refresh_hp)  # damage dealt while the dialog is open
         self.resize(520, 480)
 
     # --- opening --------------------------------------------------------------------------
@@ -378,6 +382,20 @@ class RestDialog(CombatDialog):
         if threshold is None or self.hours.value() + 1e-9 < threshold:
             return None
         return ruleset.rests.short
+
+    def _refresh_hp(self) -> None:
+        """The HP column from the encounter ("gone" for a creature no longer on the map)."""
+        encounter = self.session.encounter
+        for row, creature_id, _ticked in self._rows():
+            item = self.table.item(row, HP)
+            if item is None:
+                continue
+            try:
+                creature = encounter.creature(creature_id)
+            except KeyError:
+                item.setText("gone")
+                continue
+            item.setText(f"{creature.hp}/{creature.max_hp}")
 
     def _level_changed(self, creature_id: EntityId, level: int) -> None:
         self.levels[creature_id] = level
