@@ -120,3 +120,9 @@ def test_no_mount_entries_outside_combat_or_without_controlled_mounts(
     start(window, qtbot, horse_last=False)
     assert window.document.encounter.combat is not None
     assert not any(a.text().startswith("Ride ") for a in token_menu(window, "c-rider").actions())
+
+
+def test_smaller_creatures_are_not_offered_as_mounts(qtbot: QtBot, window: MainWindow) -> None:
+    start(window, qtbot)
+    texts = [a.text() for a in token_menu(window, "c-horse").actions()]
+    assert not any(t.startswith("Ride ") for t in texts)  # Rider and Pony are Medium

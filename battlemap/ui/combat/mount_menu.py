@@ -35,21 +35,26 @@ def has_controlled_mounts(ruleset: Ruleset) -> bool:
 def mounts_within_reach(
     session: CombatSession, ruleset: Ruleset, state: CombatState, rider_id: EntityId
 ) -> list[tuple[EntityId, float]]:
-    """Fighting creatures within 5 ft of the rider (any size: the engine judges), with the
-    distance in feet, in the combat's order."""
+    """Fighting creatures within 5 ft of the rider and not smaller than it, with the distance
+    in feet, in the combat's order. Smaller ones are left out (never a mount: they'd only
+    clutter the menu); one of the same size is kept so the engine's refusal says why not."""
     encounter = session.encounter
     grid = encounter.grid
     rule = DiagonalRule(ruleset.movement.diagonal.value)
-    rider = Body.from_creature(encounter.creature(rider_id), grid)
+    rider_creature = encounter.creature(rider_id)
+    rider = Body.from_creature(rider_creature, grid)
     found = []
     for combatant in state.combatants:
         other_id = combatant.creature_id
         if other_id == rider_id:
             continue
         try:
-            other = Body.from_creature(encounter.creature(other_id), grid)
+            other_creature = encounter.creature(other_id)
         except KeyError:
             continue
+        if other_creature.size.rank < rider_creature.size.rank:
+            continue
+        other = Body.from_creature(other_creature, grid)
         feet = distance_feet(rider, other, rule)
         if feet <= MOUNT_WITHIN_FEET + 1e-9:
             found.append((other_id, feet))
