@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from battlemap.geometry.body import Body
 from battlemap.geometry.cover import cover_from_point
 from battlemap.geometry.map_index import MapIndex
+from battlemap.geometry.templates import TemplateShape
 from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.creature import CombatStats
 from battlemap.model.features import CoverDegree
@@ -29,7 +31,9 @@ from battlemap.rules.enums import Ability
 from battlemap.rules.saves import SaveSituation, saving_throw
 from battlemap.ui.combat.area_dialog import AreaDialog, SaveRow
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.tools.template import TemplateTool
 from tests.ui.test_combat_docks import click, start
+from tests.ui.tool_input import stroke
 
 ORIGIN = (1.0, 3.5)
 GOBLIN = StatBlock(name="Goblin", abilities=AbilityScores(dexterity=14), hit_points=7)
@@ -276,3 +280,71 @@ def test_saves_roll_from_fresh_dice_outside_a_combat(qtbot: QtBot, window: MainW
     click(qtbot, area.apply_button)
     assert window.document.encounter.creature("c-gob").hp == (4 if result.success else 1)
     assert window.undo_stack.count() == steps + 1
+
+
+def test_the_placed_templates_origin_gives_the_cover(qtbot: QtBot, window: MainWindow) -> None:
+    window.view.resetTransform()
+    window.view.centerOn(window.map_rect().center())
+    window.tools.activate("template")
+    combo = window.tools.options_bar.findChild(QComboBox, "template-shape")
+    combo.setCurrentIndex(combo.findData(TemplateShape.CIRCLE))
+    window.tools.options_bar.findChild(QSpinBox, "template-size").setValue(5)
+    stroke(window.view, [(6.1, 4.1), (6.2, 4.2)])  # a 5 ft circle around (6, 4): the Goblin
+    placed = window.tools.tools["template"]
+    assert isinstance(placed, TemplateTool) and placed.template is not None
+    area = window.combat.area_dialog
+    assert area.isVisible() and set(area.rows) == {"c-gob"}
+    assert area.origin == placed.template.origin == (6.0, 4.0)
+    assert "(6, 4)" in area.origin_label.text()
+    window.scene.tokens["c-ogre"].setSelected(True)
+    click(qtbot, area.use_selected)  # not the creatures the template caught: no origin
+    assert area.origin is None and set(area.rows) == {"c-gob", "c-ogre"}
+
+
+def test_a_typed_d20_replaces_the_apps_roll_until_cleared(qtbot: QtBot, window: MainWindow) -> None:
+    start(window, qtbot)
+    area = open_area(window, ["c-fighter"], None)
+    fighter = row(area, "c-fighter")
+    assert fighter.d20 is not None
+    click(qtbot, fighter.roll_button)  # nothing typed: the app rolls
+    rolled = area.results[EntityId("c-fighter")]
+    assert rolled.natural is not None
+    typed_face = 20 if rolled.natural != 20 else 19
+    fighter.d20.spins[0].setValue(typed_face)
+    assert area.results[EntityId("c-fighter")].natural == typed_face
+    area.dc.setValue(area.dc.value() + 1)  # a new DC keeps the typed face, drops the roll
+    assert area.results[EntityId("c-fighter")].dc == area.dc.value()
+    assert area.results[EntityId("c-fighter")].natural == typed_face
+    fighter.d20.spins[0].setValue(0)  # cleared: the app rolled nothing at this DC
+    assert EntityId("c-fighter") not in area.results
+    click(qtbot, fighter.roll_button)
+    rolled = area.results[EntityId("c-fighter")]
+    fighter.d20.spins[0].setValue(typed_face)
+    fighter.d20.spins[0].setValue(0)  # cleared: the app's roll counts again
+    assert area.results[EntityId("c-fighter")] is rolled
+
+
+def test_saves_rolled_before_a_combat_starts_are_stale_in_it(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    area = open_area(window, ["c-gob"], None)
+    click(qtbot, row(area, "c-gob").roll_button)
+    start(window, qtbot)
+    before = window.document.encounter
+    area.typed.setValue(6)
+    click(qtbot, area.apply_button)
+    assert "a combat started since the saves were rolled" in area.outcome_label.text()
+    assert window.document.encounter == before
+
+
+def test_a_condition_given_while_the_dialog_is_open_shows_in_the_row(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    start(window, qtbot)
+    area = open_area(window, ["c-gob"], None)
+    assert "disadvantage" not in row(area, "c-gob").outcome.text()
+    window.combat.session.step(
+        "Goblin is restrained",
+        lambda s, r, e: conditions.apply_condition(s, r, e, EntityId("c-gob"), "restrained"),
+    )
+    assert "disadvantage: restrained: Dexterity saves" in row(area, "c-gob").outcome.text()

@@ -36,7 +36,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -110,7 +110,12 @@ class _RowWidgetsOnly(QStyledItemDelegate):
     """Paints nothing: each item's ``SaveRow`` shows its name and box (the item keeps the
     check state and id that ``deal`` reads)."""
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
         return
 
 
@@ -198,7 +203,10 @@ class AreaDialog(CombatDialog):
         self._chain_start: CombatState | None = None
         self._chain: CombatState | None = None
         """The combat state after the app's save rolls so far (None: none rolled in combat)."""
-        self._chained: set[EntityId] = set()
+        self._chained: dict[EntityId, SaveResult] = {}
+        """The app's rolls in ``_chain`` (the latest per creature)."""
+        self._loose: dict[EntityId, SaveResult] = {}
+        """The app's rolls from fresh dice, outside a combat."""
         self._loose_dice: DiceState | None = None
         layout = QVBoxLayout(self)
         save_form = QFormLayout()
@@ -257,6 +265,7 @@ class AreaDialog(CombatDialog):
         self.apply_button.clicked.connect(self.deal)
         layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
         self.outcome_label = add_outcome_and_close(self, layout)
+        self.session.changed.connect(self._on_session_changed)
         self.ability.currentIndexChanged.connect(self._save_changed)
         self.dc.valueChanged.connect(self._save_changed)
         self.resize(460, 560)
@@ -336,22 +345,37 @@ class AreaDialog(CombatDialog):
         return Ability(self.ability.currentData())
 
     def _save_changed(self) -> None:
-        """A new ability, DC or set of targets: every roll so far is dropped (none was
-        recorded) and each row shows its bonus and roll mode."""
+        """A new ability, DC or set of targets: the app's rolls so far are dropped (none was
+        recorded), each row shows its bonus and roll mode, and typed d20s count again."""
         self._forget_rolls()
         self._standing = {}
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Rows without the app's roll: the preview, or the save of their typed d20."""
         ruleset = self.session.ruleset()
         if ruleset is None:
             return
         for creature_id, row in self.rows.items():
-            if row.d20 is not None:
-                row.d20.reset()  # its valueChanged re-previews the row
+            if creature_id in self._chained or creature_id in self._loose:
+                continue
+            self.results.pop(creature_id, None)
             self._preview(creature_id, ruleset)
+            if row.typed_faces() is not None:
+                self.roll_save(creature_id)
+
+    def _on_session_changed(self) -> None:
+        """The encounter changed (a move, a condition): cover and conditions again; the
+        app's rolls stay until ``deal`` finds them stale."""
+        if self.isVisible() and self.rows:
+            self._standing = {}
+            self._refresh()
 
     def _forget_rolls(self) -> None:
         self.results = {}
         self._chain_start = self._chain = None
-        self._chained = set()
+        self._chained = {}
+        self._loose = {}
         self._loose_dice = None
 
     def _standing_of(self, creature_id: EntityId, ruleset: Ruleset) -> _Standing:
@@ -418,13 +442,15 @@ class AreaDialog(CombatDialog):
         ruleset = self.session.ruleset()
         if row is None or ruleset is None:
             return
-        faces = row.typed_faces()
-        if faces is None:
-            if creature_id not in self._chained:
-                self.results.pop(creature_id, None)
-                self._preview(creature_id, ruleset)
+        if row.typed_faces() is not None:
+            self.roll_save(creature_id)
             return
-        self.roll_save(creature_id)
+        rolled = self._chained.get(creature_id) or self._loose.get(creature_id)
+        if rolled is not None:  # the app had rolled it: that roll counts again
+            self._show(creature_id, rolled)
+        else:
+            self.results.pop(creature_id, None)
+            self._preview(creature_id, ruleset)
 
     def roll_monster_saves(self) -> None:
         """Roll the save of every non-party row that has none yet, in row order."""
@@ -445,30 +471,45 @@ class AreaDialog(CombatDialog):
         encounter, state = self.session.encounter, self.session.state
         typed = row.typed_faces()
         try:
-            standing = self._standing_of(creature_id, ruleset)
             if typed is not None:  # no dice spent: worked out again when dealt
-                applied = self._throw(encounter, state, ruleset, creature_id, typed)
+                result = self._throw(encounter, state, ruleset, creature_id, typed).result
             elif state is not None:
                 if self._chain is None or self._chain_start != state:
+                    self._drop_chain(ruleset)
                     self._chain_start = self._chain = state
-                    self._chained = set()
                 applied = self._throw(encounter, self._chain, ruleset, creature_id, None)
-                self._chain = applied.combat
-                self._chained.add(creature_id)
+                self._chain, result = applied.combat, applied.result
+                self._chained[creature_id] = result
             else:
                 faces = self._loose_faces(self._report(creature_id, ruleset).roll.mode)
-                applied = self._throw(encounter, None, ruleset, creature_id, faces)
+                result = self._throw(encounter, None, ruleset, creature_id, faces).result
+                self._loose[creature_id] = result
         except (ValueError, KeyError) as error:
             row.outcome.setText(f"<span style='color:{tone(BAD)}'>{html.escape(str(error))}</span>")
             self._fit(row)
             return
-        result: SaveResult = applied.result
-        self.results[creature_id] = result
         row.set_saved(result.success)
+        self._show(creature_id, result)
+
+    def _drop_chain(self, ruleset: Ruleset) -> None:
+        """The combat changed since the app's rolls in it: they are dropped (never recorded)."""
+        dropped, self._chained = self._chained, {}
+        self._chain_start = self._chain = None
+        for creature_id in dropped:
+            self.results.pop(creature_id, None)
+            self._preview(creature_id, ruleset)
+
+    def _show(self, creature_id: EntityId, result: SaveResult) -> None:
+        """A save's outcome and reasons in its row (the box is left as it is)."""
+        ruleset = self.session.ruleset()
+        row = self.rows[creature_id]
+        self.results[creature_id] = result
+        standing = self._standing_of(creature_id, ruleset) if ruleset is not None else None
+        situation = standing.reasons if standing is not None else ()
         lines = [_result_line(result)]
-        lines.extend(_reason_lines(result.report, standing.reasons))
+        lines.extend(_reason_lines(result.report, situation))
         row.outcome.setText("<br>".join(lines))
-        row.setToolTip(_tooltip(result.report, standing.reasons))
+        row.setToolTip(_tooltip(result.report, situation))
         self._fit(row)
 
     def _throw(
@@ -546,15 +587,19 @@ class AreaDialog(CombatDialog):
                     "the combat changed since the saves were rolled: roll them again"
                 )
             combat = self._chain
+        if self._loose and combat is not None:
+            raise InvalidRequestError(
+                "a combat started since the saves were rolled: roll them again"
+            )
         notes = []
         for creature_id, row in self.rows.items():
             result = self.results.get(creature_id)
             if result is None:
                 continue
             typed = row.typed_faces()
-            if combat is not None and creature_id not in self._chained:
-                # a typed face, or an automatic failure: no dice spent, recorded now
-                combat = self._throw(encounter, combat, ruleset, creature_id, typed).combat
+            if typed is not None and combat is not None:  # no dice spent: recorded now
+                thrown = self._throw(encounter, combat, ruleset, creature_id, typed)
+                combat, result = thrown.combat, thrown.result
             if row.is_saved() != result.success:
                 name = self.session.name(creature_id)
                 notes.append(f"{name}: {'saved' if row.is_saved() else 'failed'} (DM's call)")
@@ -616,7 +661,8 @@ class AreaDialog(CombatDialog):
         if applied is None:
             refusal = self.session.last_refusal
             if "roll them again" in refusal:
-                self._save_changed()
+                self._forget_rolls()
+                self._refresh()
             self.outcome_label.setText(f"<b>Refused:</b> {html.escape(refusal)}")
             return
         results: tuple[DamageResult, ...] = applied.result
@@ -682,9 +728,9 @@ def _reasons(report: SaveReport, situation: tuple[str, ...]) -> list[str]:
     The cover bonus is its part of the bonus ("half cover +2"; where it comes from is in the
     tooltip); cover that gives a Dex save no bonus (total cover, a ruleset without it) says so.
     """
+    if report.auto_fail is not None:  # no roll: mode and bonus don't matter
+        return [report.auto_fail]
     reasons: list[str] = []
-    if report.auto_fail is not None:
-        reasons.append(report.auto_fail)
     reasons.extend(f"advantage: {r}" for r in report.roll.advantages)
     reasons.extend(f"disadvantage: {r}" for r in report.roll.disadvantages)
     if report.roll.cancelled:
