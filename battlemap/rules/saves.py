@@ -169,10 +169,11 @@ def saving_throw(
     faces, natural, _ = roll_d20_faces(work, report.roll.mode, typed, f"{what}{why}", creature_id)
     total = natural + report.bonus
     success = total >= dc
+    parts = f" ({', '.join(report.parts)})" if len(report.parts) > 1 else ""  # e.g. cover
     work.add(
         "save",
         f"{what}: {natural} {signed(report.bonus)} = {total},"
-        f" {'success' if success else 'failure'}",
+        f" {'success' if success else 'failure'}{parts}",
         creature_id,
     )
     return work.done(SaveResult(report, dc, faces, natural, total, success))
