@@ -185,6 +185,15 @@ def test_half_cover_from_the_point_of_origin_adds_two_to_a_dex_save_only(
     ).result
     click(qtbot, goblin.roll_button)
     assert area.results[EntityId("c-gob")].total == expected.total == expected.natural + 4
+    area.typed.setValue(1)
+    click(qtbot, area.apply_button)
+    assert any(
+        t.startswith("Goblin's Dexterity save DC 15:")
+        and t.endswith("(save bonus +2, half cover +2)")
+        for t in log_texts(window)
+    ), log_texts(window)
+    area.open_at(ORIGIN)
+    goblin = row(area, "c-gob")
     area.ability.setCurrentIndex(area.ability.findData(Ability.WIS))
     assert "Wisdom save +0 vs DC 15" in goblin.outcome.text()  # no cover bonus
     assert "Wisdom save +3 vs DC 15" in row(area, "c-ogre").outcome.text()  # proficient

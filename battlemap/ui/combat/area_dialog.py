@@ -26,8 +26,11 @@ it caught, else there is none (no cover from an origin).
 In a combat, the app's save rolls come from the combat's seeded dice, chained in the order
 rolled on a copy of the combat state (nothing is recorded yet); **Deal damage** commits that
 chain, the typed saves, any DM override and the damage as one undo step. If the combat changed
-in between, the rolls are stale: they are cleared and the DM is asked to roll again. Outside a
-combat the saves roll from fresh dice (as the damage does) and nothing is logged.
+in between, the rolls are stale: they are cleared and the DM is asked to roll again. An app roll
+that a typed d20 replaced stays in the log (it was rolled), followed by the typed save. Outside
+a combat the saves roll from fresh dice (as the damage does) and nothing is logged.
+
+``open_at(origin)`` opens the dialog for an effect from a known point of origin.
 """
 
 from __future__ import annotations
