@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QMenu, QPushButton
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Side, Size
-from battlemap.model.document import ReplaceEncounterField
+from battlemap.model.creature import CombatStats
+from battlemap.model.document import ReplaceEncounterField, UpdateCreature
 from battlemap.rules import initiative
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
@@ -126,3 +127,31 @@ def test_smaller_creatures_are_not_offered_as_mounts(qtbot: QtBot, window: MainW
     start(window, qtbot)
     texts = [a.text() for a in token_menu(window, "c-horse").actions()]
     assert not any(t.startswith("Ride ") for t in texts)  # Rider and Pony are Medium
+
+
+@pytest.mark.parametrize("dex", [30, 1])
+def test_the_riders_save_to_stay_on_keeps_or_drops_it(
+    qtbot: QtBot, window: MainWindow, dex: int
+) -> None:
+    # legends-of-hyrule: "a DC 10 Dexterity saving throw or fall off the mount, landing prone".
+    rider = window.document.encounter.creature("c-rider")  # type: ignore[arg-type]
+    stats = CombatStats(dexterity=dex)
+    push(
+        window.undo_stack,
+        window.document,
+        UpdateCreature(old=rider, new=rider.model_copy(update={"stats": stats})),
+    )
+    start(window, qtbot)
+    entry(token_menu(window, "c-rider"), "Ride Horse").trigger()
+    steps = window.undo_stack.count()
+    entry(token_menu(window, "c-rider"), "Save to stay on Horse (mount moved)").trigger()
+    state = window.document.encounter.combat
+    assert state is not None and window.undo_stack.count() == steps + 1
+    message = window.statusBar().currentMessage()
+    if dex == 30:  # +10: a d20 + 10 always reaches DC 10
+        assert message.startswith("Rider stays on (") and "vs DC 10" in message
+        assert state.combatant("c-horse").controlled_by == "c-rider"
+    else:  # -5: a natural 1..14 fails; 15+ is seed luck, so the seed is one that fails
+        assert message.startswith("Rider falls off, prone") and "Horse released" in message
+        assert state.combatant("c-rider").has_condition("prone")
+        assert state.combatant("c-horse").controlled_by is None

@@ -6,7 +6,10 @@ In a running combat under a ruleset with controlled mounts, right-clicking a cre
 disabled with the engine's reason as its tooltip (a horse the same size as its rider, say).
 Riding gives the mount the rider's initiative, right after the rider: the Initiative dock
 shows that order as the engine makes it. **Release <mount>** (on the rider or on the mount)
-ends the control; the mount keeps its place. Each is one undo step through the session.
+ends the control; the mount keeps its place. **Save to stay on <mount>** (the mount moved
+against its will, or the rider knocked prone) rolls the rider's Dexterity save against the
+ruleset's DC (``falling_off.fall_off_save``): on a failure the rider is prone and the mount
+released. Each is one undo step through the session.
 
 Paying the movement to mount (``movement.mount_or_dismount``, half the rider's speed on its
 turn) is not part of these entries: the DM mounts and dismounts tokens as the table plays it.
@@ -22,9 +25,13 @@ from battlemap.geometry import Body, DiagonalRule, distance_feet
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.falling_off import FallCause, FallOffResult, fall_off_save
 from battlemap.rules.mounts import MOUNT_WITHIN_FEET, control_mount, release_mount
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession, EngineStep, Outcome
+
+FALL_LABELS = {FallCause.MOUNT_MOVED: "mount moved", FallCause.KNOCKED_PRONE: "knocked prone"}
+"""Short menu labels for why the rider saves."""
 
 
 def has_controlled_mounts(ruleset: Ruleset) -> bool:
@@ -80,6 +87,9 @@ def add_mount_entries(menu: QMenu, session: CombatSession, creature_id: EntityId
         if ridden.controlled_by == creature_id:
             mount = session.name(ridden.creature_id)
             entries.append((f"Release mount {mount}", _releaser(session, ridden.creature_id), None))
+            for cause, label in FALL_LABELS.items():
+                text = f"Save to stay on {mount} ({label})"
+                entries.append((text, _saver(session, creature_id, cause), None))
     for mount_id, feet in mounts_within_reach(session, ruleset, state, creature_id):
         if state.combatant(mount_id).controlled_by == creature_id:
             continue  # already ridden: its Release entry is above
@@ -116,3 +126,26 @@ def _rider(
 def _releaser(session: CombatSession, mount_id: EntityId) -> Callable[[], object]:
     text = f"Release {session.name(mount_id)}"
     return lambda: session.step(text, lambda s, r, e: release_mount(s, r, e, mount_id))
+
+
+def _saver(session: CombatSession, rider_id: EntityId, cause: FallCause) -> Callable[[], object]:
+    """The rider's Dexterity save to stay on (``falling_off.fall_off_save``, combat dice): on a
+    failure it is prone and its mount released; the outcome goes to the status bar."""
+    name = session.name(rider_id)
+
+    def save() -> None:
+        applied = session.apply_in_combat(
+            f"{name} saves to stay mounted",
+            lambda e, c, r: fall_off_save(e, c, r, rider_id, cause),
+        )
+        if applied is None:
+            return
+        result: FallOffResult = applied.result
+        roll = f"{result.save.total} vs DC {result.save.dc}"
+        if not result.fell:
+            session.reported.emit(f"{name} stays on ({roll})")
+            return
+        released = f"; {session.name(result.released)} released" if result.released else ""
+        session.reported.emit(f"{name} falls off, prone ({roll}){released}")
+
+    return save
