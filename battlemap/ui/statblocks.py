@@ -1,6 +1,7 @@
 """Which stat block a creature on the map uses, and the defenses it gives (no Qt).
 
-Shared by the attack dialog, the creature panel and the opportunity attacks of a drop.
+Shared by the attack dialog, the creature panel, the Area damage dialog and the opportunity
+attacks of a drop.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Mapping
 
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.damage import Defenses, defenses_from_text
 from battlemap.rules.schema import Ruleset
@@ -54,3 +56,17 @@ def statblock_defenses(
         immunities=block.damage_immunities,
         vulnerabilities=block.damage_vulnerabilities,
     )
+
+
+def creature_defenses(
+    encounter: Encounter,
+    ruleset: Ruleset,
+    library: Mapping[str, StatBlock],
+    creature_id: EntityId,
+) -> Defenses:
+    """The creature's resistances, vulnerabilities and immunities from the stat block it uses
+    (``find_statblock``: its own, else the party's or the library's of its name); none when
+    no stat block matches. Used by the panel's damage, the Area damage dialog and the
+    opportunity attacks of a drop (the mover's)."""
+    block = find_statblock(encounter.creature(creature_id), encounter, library)
+    return statblock_defenses(block, ruleset)[0]

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 
 from battlemap.model.combat import Combatant, Expiry
 from battlemap.model.creature import Creature
-from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules import conditions, movement
@@ -37,14 +36,11 @@ from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
 from battlemap.rules.healing import grant_temp_hp, heal
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import effective_max_hp, is_bloodied
-from battlemap.ui.combat.attack_dialog import (
-    DEFAULT_DAMAGE_TYPE,
-    find_statblock,
-    statblock_defenses,
-)
+from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, tone
 from battlemap.ui.map_scene import MapScene
+from battlemap.ui.statblocks import creature_defenses as creature_defenses  # area_dialog
 from battlemap.ui.token_item import TokenItem
 
 DURATIONS: dict[str, Expiry | None] = {
@@ -61,16 +57,6 @@ EXPIRY_TEXT = {
     Expiry.END_OF_TURN: "until the end of {who}'s turn",
     Expiry.START_OF_GROUP_TURN: "until {who}'s group acts",
 }
-
-
-def creature_defenses(
-    encounter: Encounter, ruleset: Ruleset, library: dict[str, StatBlock], creature_id: EntityId
-) -> Defenses:
-    """The creature's resistances, vulnerabilities and immunities from its stat block
-    (``find_statblock``: its own, else the party's or the library's of its name); none when
-    no stat block matches. Shared by the panel's damage and the Area damage dialog."""
-    block = find_statblock(encounter.creature(creature_id), encounter, library)
-    return statblock_defenses(block, ruleset)[0]
 
 
 class CombatPanel(QGroupBox):

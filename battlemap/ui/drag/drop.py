@@ -47,7 +47,7 @@ from battlemap.rules.opportunity import (
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.attack_log import log_attack_reasons
-from battlemap.ui.statblocks import find_statblock, statblock_defenses
+from battlemap.ui.statblocks import creature_defenses, find_statblock
 
 UNARMED_PROFICIENCY = 2
 """Proficiency assumed for the unarmed strike of a creature with no melee attack listed."""
@@ -288,8 +288,7 @@ class DropResolution:
             spent_steps = len(move.steps) if upto is None else upto
 
         offers = offers_from_move(encounter, combat, ruleset, mover_id, move)
-        mover_block = find_statblock(encounter.creature(mover_id), encounter, self.library)
-        defenses = statblock_defenses(mover_block, ruleset)[0]
+        defenses = creature_defenses(encounter, ruleset, self.library, mover_id)
         total = sum(1 for offer in offers if offer.available)
         number = 0
         for offer in offers:
