@@ -288,6 +288,8 @@ RETIRED_KEYS = {
     "attacks.cover.only_best_degree": "only the most protective degree of cover ever applies"
     " (the map's cover method gives one degree per attacker and target)",
     "damage.never_negative": "damage is never below 0 in any ruleset",
+    "attacks.flanking.effect": "flanking always gives advantage (its only value) on melee"
+    " attacks (attacks.flanking.enabled switches it)",
     "economy.bonus_action_requires_feature": "a bonus action always comes from a feature or a"
     " bonus-action entry",
     "attacks.called_shot.declared_before_roll": "a called shot is always declared before the"

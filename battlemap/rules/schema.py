@@ -235,7 +235,6 @@ class CoverRules(Section):
 
 class FlankingRules(Section):
     enabled: bool = False
-    effect: Literal["advantage"] = "advantage"
     both_must_threaten: bool = Field(
         default=True,
         description="The ally must threaten the target too (in reach, able to act, no total"

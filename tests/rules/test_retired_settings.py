@@ -6,6 +6,8 @@ file still setting one is told so ("no longer a ruleset setting: <why>; remove t
 - ``movement.difficult_terrain_style``: it only worded the rule; the cost is
   ``difficult_terrain_extra_cost_per_foot`` in every ruleset.
 - ``obscurement``: the map has no obscured areas and the app makes no Perception checks.
+- ``attacks.flanking.effect``: flanking always gives advantage (its only value); the engine
+  read it nowhere.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ from tests.rules.test_ruleset_errors import VARIANT_HEAD, problems_of
             "obscurement",
             "obscurement:\n  heavily_obscured_condition: blinded\n",
             "the map has no lightly or heavily obscured areas",
+        ),
+        (
+            "effect",
+            "attacks:\n  flanking: {enabled: true, effect: advantage}\n",
+            "flanking always gives advantage",
         ),
     ],
 )
