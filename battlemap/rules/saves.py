@@ -41,7 +41,7 @@ from battlemap.rules.attacks import (
     roll_d20_faces,
 )
 from battlemap.rules.combat_ops import signed, stats_of
-from battlemap.rules.conditions import effects_of, exhaustion_effects
+from battlemap.rules.conditions import exhaustion_effects, is_incapacitated
 from battlemap.rules.enums import Ability, ConditionEffect, ExhaustionEffect
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.schema import Ruleset
@@ -91,7 +91,6 @@ def save_report(
     auto_fail = None
     dex = ability is Ability.DEX
     if combatant is not None:
-        effects = effects_of(ruleset, combatant)
         failing = names_with(ruleset, combatant, ConditionEffect.AUTO_FAIL_STR_DEX_SAVES)
         if ability in _PHYSICAL and failing:
             auto_fail = f"{', '.join(failing)}: fails {ability.description} saves"
@@ -104,7 +103,7 @@ def save_report(
             ruleset, combatant
         ):
             dis.append(f"exhaustion {combatant.exhaustion}")
-        if dex and combatant.dodging and ConditionEffect.INCAPACITATED not in effects:
+        if dex and combatant.dodging and not is_incapacitated(ruleset, combatant):
             adv.append("Dodging")
     squeeze = ruleset.movement.squeezing
     if dex and situation.squeezing and squeeze is not None and squeeze.dex_saves_with_disadvantage:

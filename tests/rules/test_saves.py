@@ -89,6 +89,17 @@ def test_conditions_dodge_and_exhaustion(rulesets: dict[str, Ruleset]) -> None:
     assert save_report(srd, stunned.combatant(PC), Ability.CON).auto_fail is None
 
 
+def test_dodge_gives_no_advantage_on_saves_while_incapacitated(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # srd "Dodge": "You lose this benefit if you are incapacitated"; paralyzed implies
+    # incapacitated (srd "Conditions"), as for attacks against a dodging target.
+    srd = rulesets["srd-5e"]
+    _, combat = fight(creature("pc"), conditions={"pc": ("paralyzed",)})
+    dodging = combat.combatant(PC).model_copy(update={"dodging": True})
+    assert save_report(srd, dodging, Ability.DEX).roll.advantages == ()
+
+
 def test_rolling_a_squeezed_dexterity_save(rulesets: dict[str, Ruleset]) -> None:
     hyrule = rulesets["legends-of-hyrule"]
     encounter, combat = fight(creature("pc", dex=14), ruleset="legends-of-hyrule")
