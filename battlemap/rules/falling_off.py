@@ -70,9 +70,11 @@ def fall_off_save(
 ) -> Applied[FallOffResult]:
     """The rider's Dexterity save to stay mounted, DC ``movement.mounting.fall_off_save_dc``.
 
-    ``save_bonus`` None takes the Dexterity modifier; ``typed`` are d20 faces from the table
-    (as ``saving_throw``). A failure makes the rider prone (in a combat, where the ruleset has
-    the condition) and releases a mount it controls; a success changes nothing but the log.
+    ``save_bonus`` None takes the rider's own Dexterity save (``saves.save_bonus_of``: a
+    proficient save its stat block lists, else the Dexterity modifier); ``typed`` are d20
+    faces from the table (as ``saving_throw``). A failure makes the rider prone (in a combat,
+    where the ruleset has the condition) and releases a mount it controls; a success changes
+    nothing but the log.
 
     Raises:
         InvalidRequestError: the ruleset has no mounted-combat rules; whatever

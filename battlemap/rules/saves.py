@@ -140,9 +140,10 @@ def saving_throw(
 ) -> Applied[SaveResult]:
     """Roll a saving throw against ``dc`` (total >= DC succeeds) and log it with its reasons.
 
-    ``save_bonus`` None takes the ability modifier. ``typed``: the kept d20 face, or both with
-    advantage or disadvantage, from physical dice; else the combat's dice roll. An automatic
-    failure rolls nothing.
+    ``save_bonus`` None takes ``save_bonus_of`` with the creature's own stat block
+    (``Creature.statblock``): a proficient save it lists, else the ability modifier. ``typed``:
+    the kept d20 face, or both with advantage or disadvantage, from physical dice; else the
+    combat's dice roll. An automatic failure rolls nothing.
 
     Raises:
         AbsentTargetError, DeadTargetError; InvalidRequestError: a DC outside 1..40, the wrong
@@ -153,7 +154,7 @@ def saving_throw(
     work = Work(encounter, combat, ruleset)
     creature = work.require_alive(creature_id)
     if save_bonus is None:
-        save_bonus = stats_of(creature).modifier(ability.value)
+        save_bonus = save_bonus_of(creature, creature.statblock, ability)
     report = save_report(
         ruleset, work.combatant(creature_id), ability, situation, save_bonus=save_bonus
     )

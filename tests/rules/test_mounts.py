@@ -8,6 +8,8 @@ from battlemap.model.combat import CombatState
 from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.model.statblock import Ability as StatAbility
+from battlemap.model.statblock import StatBlock
 from battlemap.rules.economy import take_action
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.falling_off import FallCause, fall_off_save
@@ -201,6 +203,22 @@ def test_knocked_prone_while_mounted_is_the_same_save_with_its_reasons(
     enc = encounter(nimble, _horse(0), ruleset="legends-of-hyrule")
     state = fight(hyrule, enc)
     result = fall_off_save(enc, state, hyrule, RIDER, FallCause.KNOCKED_PRONE, typed=(8,))
+    assert result.result.save.total == 10 and not result.result.fell
+
+
+def test_a_rider_proficient_in_dexterity_saves_adds_its_stat_blocks_save(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # The fall-off save is "a DC 10 Dexterity saving throw" (legends-of-hyrule "Mounting and
+    # Dismounting"): a stat block listing "Dex +4" (proficient) rolls that, not the bare
+    # Dexterity modifier (+0 here).
+    hyrule = rulesets["legends-of-hyrule"]
+    block = StatBlock(name="Rider", saving_throws={StatAbility.DEX: 4})
+    rider = creature("Rider", Side.PARTY, wis=30).model_copy(update={"statblock": block})
+    enc = encounter(rider, _horse(0), ruleset="legends-of-hyrule")
+    result = fall_off_save(
+        enc, fight(hyrule, enc), hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(6,)
+    )
     assert result.result.save.total == 10 and not result.result.fell
 
 

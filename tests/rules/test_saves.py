@@ -6,6 +6,8 @@ import pytest
 
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
+from battlemap.model.statblock import Ability as StatAbility
+from battlemap.model.statblock import StatBlock
 from battlemap.rules.attacks import RollMode
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
@@ -113,3 +115,20 @@ def test_rolling_a_squeezed_dexterity_save(rulesets: dict[str, Ruleset]) -> None
     _, stunned = fight(creature("pc"), conditions={"pc": ("stunned",)})
     auto = saving_throw(encounter, stunned, hyrule, PC, Ability.DEX, 5)
     assert not auto.result.success and auto.result.natural is None
+
+
+def test_a_save_without_a_bonus_given_takes_the_stat_blocks_proficient_save(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # A stat block lists only proficient saves ("Saving Throws Dex +5, Wis +3"): those are the
+    # creature's bonus; any other save is the ability modifier of its own scores.
+    srd = rulesets["srd-5e"]
+    block = StatBlock(name="Pc", saving_throws={StatAbility.DEX: 5})
+    pc = creature("pc", dex=14).model_copy(update={"statblock": block})
+    encounter, combat = fight(pc)
+    dex = saving_throw(encounter, combat, srd, PC, Ability.DEX, 15, typed=(10,))
+    assert (dex.result.total, dex.result.success) == (15, True)
+    strength = saving_throw(encounter, combat, srd, PC, Ability.STR, 15, typed=(10,))
+    assert strength.result.total == 10
+    given = saving_throw(encounter, combat, srd, PC, Ability.DEX, 15, save_bonus=1, typed=(10,))
+    assert given.result.total == 11
