@@ -184,11 +184,18 @@ def _rest(
     )
 
 
+def _check_hours_not_negative(hours_rested: float) -> None:
+    if hours_rested < 0:
+        raise InvalidRequestError(f"hours rested can't be negative, got {hours_rested:g}")
+
+
 def _check_resumed(
     rules: RestKind, kind: RestType, interruptions: int, hours_rested: float | None
 ) -> None:
     if interruptions < 0:
         raise InvalidRequestError(f"interruptions can't be negative, got {interruptions}")
+    if hours_rested is not None:
+        _check_hours_not_negative(hours_rested)
     if interruptions and not rules.resumable:
         raise IllegalActionError(f"an interrupted {kind.value} rest can't be resumed; start anew")
     needed = hours_needed(rules, interruptions)
@@ -217,6 +224,7 @@ def short_rest(
     Raises:
         IllegalActionError: no short rests in this ruleset, too many today, below 1 HP, too
             short.
+        InvalidRequestError: negative ``hours_rested``; a level outside 1..``MAX_LEVEL``.
         BadDieError: a typed total the dice can't show.
     """
     work = Work(encounter, combat, ruleset)
@@ -247,6 +255,8 @@ def long_rest(
     Raises:
         IllegalActionError: no long rests in this ruleset, already one today, below 1 HP, not
             resumable, too short.
+        InvalidRequestError: negative ``hours_rested`` or ``interruptions``; a level outside
+            1..``MAX_LEVEL``.
         BadDieError: a typed total the dice can't show.
     """
     work = Work(encounter, combat, ruleset)
@@ -298,8 +308,7 @@ def interrupt_rest(
         raise InvalidRequestError(
             f"'{cause}' doesn't interrupt a {kind.value} rest in {ruleset.name}; what does: {known}"
         )
-    if hours_rested < 0:
-        raise InvalidRequestError(f"hours rested can't be negative, got {hours_rested:g}")
+    _check_hours_not_negative(hours_rested)
     work = Work(encounter, combat, ruleset)
     creature = work.require_alive(creature_id)
     name = creature.name

@@ -125,6 +125,21 @@ def test_a_resumed_long_rest_takes_an_hour_more_per_interruption(
         short_rest(encounter, combat, bb, PC, level=1, hours_rested=0.5)
 
 
+@pytest.mark.parametrize("kind", [RestType.SHORT, RestType.LONG])
+def test_negative_hours_rested_are_refused_as_such(
+    rulesets: dict[str, Ruleset], kind: RestType
+) -> None:
+    # As an interrupted rest refuses them: -1 hours is bad input, not a rest cut short.
+    bb = rulesets["bloodied-brink"]
+    encounter, combat = _resting()
+    negative = r"^hours rested can't be negative, got -1$"
+    rest = short_rest if kind is RestType.SHORT else long_rest
+    with pytest.raises(InvalidRequestError, match=negative):
+        rest(encounter, combat, bb, PC, level=1, hours_rested=-1)
+    with pytest.raises(InvalidRequestError, match=negative):
+        interrupt_rest(encounter, combat, bb, PC, kind, DAMAGE, hours_rested=-1)
+
+
 def test_the_rest_fields_drive_the_interruption_rules(rulesets: dict[str, Ruleset]) -> None:
     bb = rulesets["bloodied-brink"]
     encounter, combat = _resting()
