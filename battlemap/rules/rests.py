@@ -285,9 +285,14 @@ def interrupt_rest(
     level: int = 1,
     short_rests_today: int = 0,
     dice_total: int | None = None,
+    interruptions: int = 0,
 ) -> Applied[RestResult]:
     """A rest stopped by ``cause`` (one of the ruleset's ``interrupted_by``) after
     ``hours_rested`` hours: what it gives.
+
+    ``hours_rested`` is at most what the rest lasts (``hours_needed``: its ``hours``, plus
+    ``resume_extra_hours`` for each of the ``interruptions`` it was resumed after); a rest
+    that went on longer had finished.
 
     bloodied-brink: an interrupted short rest "confers no benefits". A long rest interrupted
     after at least ``interrupted_short_rest_after_hours`` (1) gives "the benefits of a Short
@@ -297,9 +302,9 @@ def interrupt_rest(
 
     Raises:
         InvalidRequestError: ``cause`` doesn't interrupt this rest (the message lists what
-            does), or negative hours.
-        IllegalActionError: no such rest here; the short-rest benefits refused (twice today,
-            below 1 HP).
+            does), negative hours or interruptions, more hours than the rest lasts.
+        IllegalActionError: no such rest here; interruptions of a rest that can't be resumed;
+            the short-rest benefits refused (twice today, below 1 HP).
         BadDieError: a typed total the dice can't show.
     """
     rules = rest_rules(ruleset, kind)
@@ -309,6 +314,14 @@ def interrupt_rest(
             f"'{cause}' doesn't interrupt a {kind.value} rest in {ruleset.name}; what does: {known}"
         )
     _check_hours_not_negative(hours_rested)
+    _check_resumed(rules, kind, interruptions, None)
+    lasts = hours_needed(rules, interruptions)
+    if hours_rested > lasts + 1e-9:  # it had finished: not an interruption
+        resumed = f" resumed after {interruptions} interruption(s)" if interruptions else ""
+        raise InvalidRequestError(
+            f"a {kind.value} rest{resumed} lasts {lasts:g} hours, so it can't be interrupted"
+            f" after {hours_rested:g} hours"
+        )
     work = Work(encounter, combat, ruleset)
     creature = work.require_alive(creature_id)
     name = creature.name

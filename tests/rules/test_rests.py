@@ -140,6 +140,44 @@ def test_negative_hours_rested_are_refused_as_such(
         interrupt_rest(encounter, combat, bb, PC, kind, DAMAGE, hours_rested=-1)
 
 
+@pytest.mark.parametrize(("kind", "hours"), [(RestType.SHORT, 1), (RestType.LONG, 8)])
+def test_an_interruption_after_the_rest_would_have_ended_is_refused(
+    rulesets: dict[str, Ruleset], kind: RestType, hours: float
+) -> None:
+    # bloodied-brink: a short rest is 1 hour, a long rest 8: one that went on that long was
+    # finished, not interrupted. At the very end it still counts as interrupted.
+    bb = rulesets["bloodied-brink"]
+    encounter, combat = _resting()
+    longer = (
+        rf"^a {kind.value} rest lasts {hours:g} hours, so it can't be interrupted after"
+        rf" {hours + 0.5:g} hours$"
+    )
+    with pytest.raises(InvalidRequestError, match=longer):
+        interrupt_rest(encounter, combat, bb, PC, kind, DAMAGE, hours_rested=hours + 0.5)
+    at_the_end = interrupt_rest(encounter, combat, bb, PC, kind, DAMAGE, hours_rested=hours)
+    assert at_the_end.result.interrupted_by == DAMAGE
+
+
+def test_a_resumed_long_rest_can_be_interrupted_in_its_extra_hours(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # "the rest requires 1 additional hour per interruption": resumed once, it lasts 9 hours.
+    bb = rulesets["bloodied-brink"]
+    encounter, combat = _resting()
+    later = interrupt_rest(
+        encounter, combat, bb, PC, RestType.LONG, DAMAGE, hours_rested=8.5, interruptions=1
+    )
+    assert later.result.benefits == "short"
+    with pytest.raises(InvalidRequestError, match="resumed after 1 interruption\\(s\\) lasts 9"):
+        interrupt_rest(
+            encounter, combat, bb, PC, RestType.LONG, DAMAGE, hours_rested=9.5, interruptions=1
+        )
+    with pytest.raises(IllegalActionError, match="can't be resumed"):
+        interrupt_rest(
+            encounter, combat, bb, PC, RestType.SHORT, DAMAGE, hours_rested=0.5, interruptions=1
+        )
+
+
 def test_the_rest_fields_drive_the_interruption_rules(rulesets: dict[str, Ruleset]) -> None:
     bb = rulesets["bloodied-brink"]
     encounter, combat = _resting()
