@@ -55,6 +55,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.dice import new_dice_state, roll
 from battlemap.rules.rests import (
+    MAX_LEVEL,
     RestResult,
     RestType,
     interrupt_rest,
@@ -74,7 +75,6 @@ from battlemap.ui.token_item import TokenItem
 NAME, HP, LEVEL, DICE, TOTAL = range(5)
 APP_ROLLS = 0
 """The Total spin's "app rolls" value: no rest dice total is 0 (every die shows at least 1)."""
-MAX_LEVEL = 30
 
 
 class RestRefused(ValueError):
