@@ -75,6 +75,23 @@ def grid_steps_to_feet(dx: int, dy: int, rule: DiagonalRule, cell_feet: float) -
     return math.floor(math.hypot(ax, ay) + 0.5) * cell_feet
 
 
+def occupied_cell_range(x: float, y: float, w: float, h: float) -> tuple[int, int, int, int]:
+    """Inclusive index range ``(cx0, cy0, cx1, cy1)`` of the grid squares that the space
+    ``[x, x + w] x [y, y + h]`` (cells) occupies.
+
+    A square counts when the space covers part of its interior: an edge lying on a grid line
+    (within 1e-9) reaches no further square. A space inside one square (Tiny on half cells)
+    gives that square. ``Space.cell_range``, ``movement.body_cells`` and the mover's squares
+    along a path (``opportunity``) all use it; it takes plain numbers so that hot loops need
+    not build a ``Space``.
+    """
+    cx0 = math.floor(x + 1e-9)
+    cy0 = math.floor(y + 1e-9)
+    cx1 = max(cx0, math.ceil(x + w - 1e-9) - 1)
+    cy1 = max(cy0, math.ceil(y + h - 1e-9) - 1)
+    return cx0, cy0, cx1, cy1
+
+
 @dataclass(frozen=True, slots=True)
 class Space:
     """An axis-aligned square (or rectangle) in cells: ``[x, x + w] x [y, y + h]``."""
@@ -102,16 +119,10 @@ class Space:
         return ((self.x, self.y), (self.x1, self.y), (self.x1, self.y1), (self.x, self.y1))
 
     def cell_range(self) -> tuple[int, int, int, int]:
-        """Inclusive index range ``(cx0, cy0, cx1, cy1)`` of the grid squares it occupies.
-
-        A square counts when the space covers part of its interior; a Tiny space inside one
-        square gives that square.
-        """
-        cx0 = math.floor(self.x + 1e-9)
-        cy0 = math.floor(self.y + 1e-9)
-        cx1 = max(cx0, math.ceil(self.x1 - 1e-9) - 1)
-        cy1 = max(cy0, math.ceil(self.y1 - 1e-9) - 1)
-        return cx0, cy0, cx1, cy1
+        """Inclusive index range ``(cx0, cy0, cx1, cy1)`` of the grid squares it occupies
+        (``occupied_cell_range``: a square counts when the space covers part of its interior;
+        a Tiny space inside one square gives that square)."""
+        return occupied_cell_range(self.x, self.y, self.w, self.h)
 
     def cells(self) -> list[Cell]:
         """The grid squares it occupies, row by row."""

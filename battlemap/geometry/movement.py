@@ -42,7 +42,7 @@ import numpy as np
 from battlemap.geometry.body import Body
 from battlemap.geometry.errors import InvalidPathError, OffMapError
 from battlemap.geometry.map_index import DIRECTIONS, BoolGrid, MapIndex, window_any
-from battlemap.geometry.metrics import Cell, DiagonalRule, Space
+from battlemap.geometry.metrics import Cell, DiagonalRule, Space, occupied_cell_range
 from battlemap.model import EntityId, Size
 
 _SMALLER = {
@@ -219,13 +219,9 @@ LARGEST_SPACE_FEET = max(size.space_feet for size in Size)
 
 
 def body_cells(body: Body) -> tuple[int, int, int, int]:
-    """``body.space.cell_range()`` without building the ``Space`` (same arithmetic)."""
+    """``body.space.cell_range()`` without building the ``Space`` (``occupied_cell_range``)."""
     side = body.size.space_feet / body.cell_feet
-    cx0 = math.floor(body.x + 1e-9)
-    cy0 = math.floor(body.y + 1e-9)
-    cx1 = max(cx0, math.ceil(body.x + side - 1e-9) - 1)
-    cy1 = max(cy0, math.ceil(body.y + side - 1e-9) - 1)
-    return cx0, cy0, cx1, cy1
+    return occupied_cell_range(body.x, body.y, side, side)
 
 
 def bodies_near(

@@ -23,7 +23,13 @@ import numpy as np
 
 from battlemap.geometry.body import Body
 from battlemap.geometry.map_index import MapIndex
-from battlemap.geometry.metrics import Cell, DiagonalRule, Space, grid_steps_to_feet
+from battlemap.geometry.metrics import (
+    Cell,
+    DiagonalRule,
+    Space,
+    grid_steps_to_feet,
+    occupied_cell_range,
+)
 from battlemap.geometry.movement import (
     LARGEST_SPACE_FEET,
     SRD_COSTS,
@@ -69,17 +75,7 @@ def opportunity_attacks(
     offset_y = mover.y - math.floor(mover.y)
     side = mover.side_cells
     # The cell range the mover occupies at each position, as integers.
-    spans = []
-    for cx, cy in cells:
-        x0, y0 = cx + offset_x, cy + offset_y
-        spans.append(
-            (
-                math.floor(x0 + 1e-9),
-                math.floor(y0 + 1e-9),
-                max(math.floor(x0 + 1e-9), math.ceil(x0 + side - 1e-9) - 1),
-                max(math.floor(y0 + 1e-9), math.ceil(y0 + side - 1e-9) - 1),
-            )
-        )
+    spans = [occupied_cell_range(cx + offset_x, cy + offset_y, side, side) for cx, cy in cells]
     lo_x = min(s[0] for s in spans)
     lo_y = min(s[1] for s in spans)
     hi_x = max(s[2] for s in spans)
