@@ -5,11 +5,18 @@ Map (tests/ui/conftest.py): Ogre (Large, hostile) at (5, 2).
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QScrollArea
 from pytestqt.qtbot import QtBot
 
+from battlemap.model import Encounter
+from battlemap.model.document import Document
 from battlemap.ui.main_window import MainWindow
+from tests.ui.drag_helpers import goblin_beside_fighter
+
+LAPTOP_WINDOW_HEIGHT = 700
 
 
 def select(window: MainWindow, creature_id: str) -> None:
@@ -35,8 +42,17 @@ def test_folds_start_closed_and_their_headers_summarise(window: MainWindow, qtbo
     assert numbers.header.text() == "Numbers"
 
 
-def test_the_whole_dock_shows_mid_combat_at_1600_by_1000(window: MainWindow) -> None:
+def test_the_whole_dock_shows_mid_combat_at_1600_by_1000(
+    qtbot: QtBot, encounter: Encounter, settings: QSettings
+) -> None:
+    """A DM's first start (fresh layout) in a 1600 x 1000 window, then a combat begun. (The
+    right column's split follows the window's size history: enlarged from a 1000 x 800
+    window, the Creature dock gets a proportional share of the growth and may scroll.)"""
+    window = MainWindow(Document(encounter), settings=settings)
+    qtbot.addWidget(window)
     window.resize(1600, 1000)
+    window.show()
+    qtbot.waitExposed(window)
     initiative = window.combat.initiative
     for button in (initiative.start_button, initiative.roll_all, initiative.begin_button):
         button.click()
@@ -49,3 +65,26 @@ def test_the_whole_dock_shows_mid_combat_at_1600_by_1000(window: MainWindow) -> 
     panel = window.combat.panel
     for button in (panel.damage_button, panel.heal_button, panel.temp_button):
         assert button.isVisible() and button.width() >= button.minimumSizeHint().width()
+
+
+def test_a_window_opened_mid_combat_fits_a_laptop_screen(qtbot: QtBot, tmp_path: Path) -> None:
+    """A file saved mid-combat opens on a 1366 x 768 laptop (about 700 px for the window
+    under its title bar and the desktop's panel): the Initiative and Actions docks scroll
+    when short instead of making the window taller than the screen (it needed 981 px, and
+    1122 px when shown, before they scrolled)."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(Document(goblin_beside_fighter()), settings=settings)
+    qtbot.addWidget(window)
+    assert window.minimumSizeHint().height() <= LAPTOP_WINDOW_HEIGHT  # before it is shown
+    window.resize(1300, LAPTOP_WINDOW_HEIGHT)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.height() <= LAPTOP_WINDOW_HEIGHT
+    actions = window.combat.actions
+    end_turn = actions.end_button
+    scroll = actions.widget()
+    assert isinstance(scroll, QScrollArea)
+    scroll.ensureWidgetVisible(end_turn)  # every button is still reachable
+    QApplication.processEvents()
+    corner = end_turn.mapTo(scroll.viewport(), end_turn.rect().bottomRight())
+    assert scroll.viewport().rect().contains(corner)

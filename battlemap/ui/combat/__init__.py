@@ -73,6 +73,8 @@ def install(window: QMainWindow) -> CombatUi:
     actions = ActionsDock(session, scene, initiative.next_action, dialog.open_for, contest.open_for)
     initiative.death_save_d20 = actions.typed_death_save
     log = LogDock(session)
+    scroll_when_short(initiative)  # mid-combat these two need ~800 px together
+    scroll_when_short(actions)
     left, bottom = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
     window.addDockWidget(left, initiative)
     window.addDockWidget(left, actions)
@@ -80,7 +82,7 @@ def install(window: QMainWindow) -> CombatUi:
     window.addDockWidget(bottom, log)
     # First-run sizes (a saved layout overrides them): a short log, the order taller.
     window.resizeDocks([log], [LOG_HEIGHT], Qt.Orientation.Vertical)
-    window.resizeDocks([initiative, actions], [420, 380], Qt.Orientation.Vertical)
+    window.resizeDocks([initiative, actions], [385, 400], Qt.Orientation.Vertical)
     panel = CombatPanel(session, scene, library)
     creature_dock = getattr(window, "creature_dock", None)
     _add_to_creature_dock(creature_dock, panel)
@@ -138,9 +140,20 @@ def _add_to_creature_dock(dock: QDockWidget | None, panel: CombatPanel) -> None:
         layout.insertRow(row + 1, panel)
     else:
         layout.addRow(panel)
+    scroll_when_short(dock)
+
+
+def scroll_when_short(dock: QDockWidget) -> None:
+    """Put the dock's contents in a frameless scroll area: a short window scrolls the dock
+    instead of growing taller than the screen to fit every dock's full height."""
+    body = dock.widget()
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    # Only up and down: as narrow as the contents allow, with room for the scroll bar.
+    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    bar = scroll.verticalScrollBar().sizeHint().width()
+    scroll.setMinimumWidth(body.minimumSizeHint().width() + bar)
     dock.setWidget(scroll)
     scroll.setWidget(body)
 
