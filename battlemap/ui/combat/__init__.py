@@ -80,7 +80,8 @@ def install(window: QMainWindow) -> CombatUi:
     window.addDockWidget(left, actions)
     window.splitDockWidget(initiative, actions, Qt.Orientation.Vertical)
     window.addDockWidget(bottom, log)
-    # First-run sizes (a saved layout overrides them): a short log, the order taller.
+    # First-run sizes (a saved layout overrides them): a short log; at 1600 x 1000 the order and
+    # the Actions dock both show whole mid-combat.
     window.resizeDocks([log], [LOG_HEIGHT], Qt.Orientation.Vertical)
     window.resizeDocks([initiative, actions], [385, 400], Qt.Orientation.Vertical)
     panel = CombatPanel(session, scene, library)
