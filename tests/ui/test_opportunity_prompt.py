@@ -131,12 +131,34 @@ def test_s_skips_and_escape_on_the_map_calls_off(qtbot: QtBot, window: MainWindo
     assert "Goblin lets Fighter go" in status(window)
 
 
-def test_undo_while_waiting_calls_the_move_off(qtbot: QtBot, window: MainWindow) -> None:
+@pytest.mark.parametrize("focus", ["map", "card", "d20 box"])
+def test_ctrl_z_while_waiting_takes_back_only_the_move(
+    qtbot: QtBot, window: MainWindow, focus: str
+) -> None:
+    push(window.undo_stack, window.document, MoveCreature(CLERIC, (12, 8), (11, 8)))
+    moved = window.document.encounter
+    drag_past_the_goblin(qtbot, window)
+    prompt = window.drag_feedback.prompt
+    target = {"map": window.view, "card": prompt.take_button, "d20 box": prompt.d20.spins[0]}
+    target[focus].setFocus()
+    qtbot.keyClick(target[focus], Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert not prompt.isVisible() and window.drag_feedback.waiting is None
+    assert window.document.encounter is moved  # the Cleric's recorded step is not undone
+    assert window.undo_stack.count() == 1 and window.undo_stack.index() == 1
+    assert window.scene.tokens[FIGHTER].pos().x() == cell_to_scene(2)
+    assert "called off (taken back with Undo)" in status(window)
+    # the second Ctrl+Z undoes as usual
+    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.undo_stack.index() == 0
+    assert window.document.encounter.creature(CLERIC).x == 12
+
+
+def test_edit_undo_while_waiting_calls_the_move_off(qtbot: QtBot, window: MainWindow) -> None:
     cleric = window.document.encounter.creature(CLERIC)
     push(window.undo_stack, window.document, MoveCreature(CLERIC, (12, 8), (11, 8)))
     moved = window.document.encounter
     drag_past_the_goblin(qtbot, window)
-    window.undo_stack.undo()  # Edit > Undo while the prompt waits
+    window.undo_stack.undo()  # Edit > Undo clicked in the menu while the prompt waits
     assert not window.drag_feedback.prompt.isVisible()
     assert window.drag_feedback.waiting is None
     assert window.document.encounter.creature(CLERIC) == cleric  # the undo did its own step

@@ -12,8 +12,9 @@ A drop that provokes opportunity attacks waits: the token stands at the square w
 first attack happens, the line to the attacker stays drawn, and the non-modal prompt
 (``prompt.OpportunityPrompt``) asks the DM about each attack in turn. Nothing is recorded
 until the last answer, then the whole move is one undo step. While it waits the map stays
-usable: any change to the encounter (an undo, another command, a file opened) or the start
-of another drag calls the waiting move off cleanly (nothing of it is recorded).
+usable: any change to the encounter (an undo from the Edit menu, another command, a file
+opened) or the start of another drag calls the waiting move off cleanly (nothing of it is
+recorded). Undo pressed while it waits (Ctrl+Z) only takes the waiting move back.
 """
 
 from __future__ import annotations
@@ -124,6 +125,7 @@ class DragFeedback(QObject):
         self.waiting: WaitingDrop | None = None
         self.prompt = OpportunityPrompt(view)
         self.prompt.answered.connect(self.answer)
+        self.prompt.taken_back.connect(lambda: self.call_off_waiting("taken back with Undo"))
         self._pause = QTimer(self)
         self._pause.setSingleShot(True)
         self._pause.setInterval(PAUSE_WAYPOINT_MS)
