@@ -29,6 +29,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import effects_of
 from battlemap.rules.death import ZeroOutcome, damage_at_zero, drop_to_zero
+from battlemap.rules.dice import total_range
 from battlemap.rules.enums import (
     ConditionEffect,
     CriticalDamage,
@@ -39,6 +40,7 @@ from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import (
     Applied,
+    BadDieError,
     NegativeAmountError,
     UnknownDamageTypeError,
     Work,
@@ -427,6 +429,50 @@ def damage_expression(
     return expression
 
 
+def check_typed_total(
+    total: int, expression: str, what: str, *, floor: int | None = None, how: str = ""
+) -> int:
+    """A total typed in from physical dice, checked against what ``expression`` can show.
+
+    ``expression`` is the one actually rolled (``damage_expression``: ``2d6+2`` for a critical
+    ``1d6+2``), whose lowest and highest totals (``dice.total_range``) bound the typed one.
+    ``floor`` raises the bounds (damage: 0, as it "can't be negative"); ``how`` says in the
+    message how ``expression`` came about ("critical hit: 1d6+2 with the dice rolled twice").
+
+    Raises:
+        BadDieError: not a whole number, or outside the range; the message names ``what``,
+            the dice and the range ("Dagger damage (piercing): 10000 can't be rolled on 1d4+2
+            (only 3 to 6)").
+    """
+    if isinstance(total, bool) or not isinstance(total, int):
+        raise BadDieError(f"{what}: the typed total must be a whole number, got {total!r}")
+    dice, flat = parse_damage_dice(expression)
+    low, high = total_range(dice, flat, floor)
+    if not low <= total <= high:
+        shown = f"{expression} ({how})" if how else expression
+        allowed = f"only {low}" if low == high else f"only {low} to {high}"
+        raise BadDieError(f"{what}: {total} can't be rolled on {shown} ({allowed})")
+    return total
+
+
+def _how_rolled(
+    dice_text: str, expression: str, critical: bool, mode: CriticalDamage, maximise: bool
+) -> str:
+    """How ``expression`` came from the part's ``dice_text`` (for ``check_typed_total``)."""
+    changes = []
+    if critical:
+        changes.append(
+            "critical hit: the dice rolled twice"
+            if mode is CriticalDamage.DOUBLE_DICE
+            else "critical hit: the dice's maximum added"
+        )
+    if maximise:
+        changes.append("target strike: the dice maximised")
+    if not changes or dice_text.replace(" ", "") == expression:
+        return ""
+    return f"{dice_text}, {'; '.join(changes)}"
+
+
 def roll_damage(
     work: Work,
     parts: Sequence[DamageRoll],
@@ -440,8 +486,18 @@ def roll_damage(
 ) -> RolledDamage:
     """Roll every part once (typed-in totals, per part, replace the rolls). Below 0 counts 0.
 
+    A typed total is the whole part as rolled at the table, modifiers and critical dice
+    included (the attack dialog labels each box with the part's dice, "1d6+2 slashing"; a
+    ``flat_bonus_first`` counts in the first part's): it must be one the rolled expression can
+    show, floored at 0 as every shipped ruleset's damage "can't be negative" (srd-5e "Damage
+    Rolls"). A critical 1d6+2 takes 4 to 14 where the dice are rolled twice (srd-5e,
+    legends-of-hyrule, final-fantasy-d20, bloodied-brink), 9 to 14 with gms-den's maximum
+    added; a target strike's maximised 1d8 only 8.
+
     Raises:
-        UnknownDamageTypeError, InvalidRequestError (bad dice, wrong number of typed totals).
+        UnknownDamageTypeError, InvalidRequestError (bad dice, wrong number of typed totals),
+        NegativeAmountError (a typed total below 0), BadDieError (a typed total the dice
+        can't show).
     """
     if typed is not None and len(typed) != len(parts):
         raise InvalidRequestError(f"{len(parts)} damage parts but {len(typed)} typed totals")
@@ -462,6 +518,14 @@ def roll_damage(
             isinstance(value, bool) or not isinstance(value, int) or value < 0
         ):
             raise NegativeAmountError(f"typed damage must be a whole number >= 0, got {value!r}")
+        if value is not None:
+            check_typed_total(
+                value,
+                expression,
+                f"{purpose} ({part.type})",
+                floor=0,
+                how=_how_rolled(part.dice, expression, critical, mode, maximise),
+            )
         record = work.roll(expression, f"{purpose} ({part.type})", creature_id, value)
         instances.append(DamageInstance(max(0, record.total), part.type))
         expressions.append(expression)

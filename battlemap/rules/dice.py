@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -140,6 +141,28 @@ class _Rolled:
     kept: tuple[tuple[int, int], ...]
 
 
+def total_range(
+    dice: Sequence[tuple[int, int]], flat: int = 0, floor: int | None = None
+) -> tuple[int, int]:
+    """The lowest and highest total of ``dice`` (``(count, sides)`` pairs, added) plus ``flat``.
+
+    Every die shows 1 to ``sides``, so ``3d8`` gives (3, 24) and ``1d6+2`` (3, 8); no dice gives
+    (``flat``, ``flat``). ``floor`` raises both ends to at least that (damage "can't be negative":
+    ``1d4-3`` with floor 0 gives (0, 1)). This is the one range check of typed-in dice totals
+    (damage parts, rests).
+
+    Raises:
+        ValueError: a count below 0 or a die with fewer than 1 side.
+    """
+    if any(count < 0 or sides < 1 for count, sides in dice):
+        raise ValueError(f"bad dice {list(dice)!r}")
+    low = sum(count for count, _ in dice) + flat
+    high = sum(count * sides for count, sides in dice) + flat
+    if floor is not None:
+        low, high = max(low, floor), max(high, floor)
+    return low, high
+
+
 def new_dice_state(seed: int) -> DiceState:
     """A fresh dice state; ``seed`` is reduced into the allowed range."""
     return DiceState(seed=seed % (MAX_SEED + 1), draws=0)
@@ -224,4 +247,5 @@ __all__ = [
     "new_dice_state",
     "parse_check",
     "roll",
+    "total_range",
 ]

@@ -12,7 +12,8 @@ interrupted after at least 1 hour gives the benefits of a Short Rest. A resumed 
 "requires 1 additional hour per interruption": ``long_rest(interruptions=n)`` with
 ``hours_rested`` checks that.
 
-A typed-in dice total must be one the dice can show (3d8: 3 to 24); anything else is refused.
+A typed-in dice total must be one the dice can show (3d8: 3 to 24); anything else is refused
+(``damage.check_typed_total``, the same check as typed damage).
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from enum import StrEnum
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.damage import check_typed_total
 from battlemap.rules.death import wake
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import RestKind, Ruleset
-from battlemap.rules.vitals import Applied, BadDieError, Work
+from battlemap.rules.vitals import Applied, Work
 
 MAX_LEVEL = 30
 """Highest character level a rest's dice are rolled for (20, or 30 with epic levels)."""
@@ -101,21 +103,6 @@ def rest_refusal(ruleset: Ruleset, kind: RestType, combat_running: bool) -> str 
     return None
 
 
-def check_dice_total(count: int, sides: int, total: int, what: str) -> int:
-    """A typed-in total of ``count``d``sides``, checked against what the dice can show.
-
-    Raises:
-        BadDieError: not a whole number, or outside ``count``..``count * sides``.
-    """
-    if isinstance(total, bool) or not isinstance(total, int):
-        raise BadDieError(f"{what}: the typed total must be a whole number, got {total!r}")
-    if not count <= total <= count * sides:
-        raise BadDieError(
-            f"{what}: {total} can't be rolled on {count}d{sides} (only {count} to {count * sides})"
-        )
-    return total
-
-
 def _rest(
     work: Work,
     creature_id: EntityId,
@@ -141,7 +128,7 @@ def _rest(
         expression = f"{count}d{sides}"
         purpose = f"{creature.name}'s {kind} rest"
         if typed is not None:
-            check_dice_total(count, sides, typed, purpose)
+            check_typed_total(typed, expression, purpose)
         record = work.roll(expression, purpose, creature_id, typed)
         rolled = record.total
     restored = False

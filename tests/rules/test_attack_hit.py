@@ -111,7 +111,7 @@ def test_cover_adds_to_ac(rulesets: dict[str, Ruleset], cover: CoverDegree, ac: 
         rulesets,
         situation=AttackSituation(distance_feet=5, cover=cover),
         d20=(ac - 5,),
-        damage_rolls=(1,),
+        damage_rolls=(4,),
     )
     assert applied.result.armor_class.value == ac and applied.result.hit
     assert not attack(
@@ -151,7 +151,7 @@ def test_hits_on_paralyzed_or_unconscious_within_5_ft_are_critical(
     rulesets: dict[str, Ruleset],
 ) -> None:
     for condition in ("paralyzed", "unconscious"):
-        near = attack(rulesets, target=(condition,), d20=(12, 3), damage_rolls=(4,))
+        near = attack(rulesets, target=(condition,), d20=(12, 3), damage_rolls=(5,))
         assert near.result.critical and any("within 5 ft" in r for r in near.result.reasons)
     far = attack(
         rulesets,
@@ -165,7 +165,7 @@ def test_hits_on_paralyzed_or_unconscious_within_5_ft_are_critical(
 
 
 def test_advantage_keeps_the_higher_typed_die(rulesets: dict[str, Ruleset]) -> None:
-    applied = attack(rulesets, target=("stunned",), d20=(3, 17), damage_rolls=(2,))
+    applied = attack(rulesets, target=("stunned",), d20=(3, 17), damage_rolls=(5,))
     assert applied.result.roll_mode.mode is RollMode.ADVANTAGE
     assert (applied.result.d20_faces, applied.result.natural) == ((3, 17), 17)
     with pytest.raises(BadDieError):
@@ -199,7 +199,7 @@ def test_hyrule_ac_never_below_10_plus_dex(rulesets: dict[str, Ruleset]) -> None
 def test_gms_den_fumble_table(
     rulesets: dict[str, Ruleset], face: int, fumble: str, hit: bool
 ) -> None:
-    applied = attack(rulesets, "gms-den", d20=(1,), fumble_d20=face, damage_rolls=(2,))
+    applied = attack(rulesets, "gms-den", d20=(1,), fumble_d20=face, damage_rolls=(5,))
     assert (applied.result.fumble, applied.result.hit, applied.result.critical) == (
         fumble,
         hit,
@@ -220,10 +220,10 @@ def test_gms_den_critical_is_maximum_plus_roll(rulesets: dict[str, Ruleset]) -> 
 
 
 def test_gms_den_called_shot(rulesets: dict[str, Ruleset]) -> None:
-    shot = attack(rulesets, "gms-den", called_shot="hand", d20=(11, 16), damage_rolls=(3,))
+    shot = attack(rulesets, "gms-den", called_shot="hand", d20=(11, 16), damage_rolls=(5,))
     assert shot.result.roll_mode.mode is RollMode.DISADVANTAGE
     assert shot.result.armor_class.value == 17 and not shot.result.hit  # kept 11 + 5 < 17
-    good = attack(rulesets, "gms-den", called_shot="hand", d20=(16, 13), damage_rolls=(3,))
+    good = attack(rulesets, "gms-den", called_shot="hand", d20=(16, 13), damage_rolls=(5,))
     assert good.result.hit and good.result.called_shot_effect
     already = attack(rulesets, "gms-den", called_shot="eye", target=("invisible",), d20=(20, 20))
     assert not already.result.hit and any(
@@ -417,7 +417,7 @@ def test_hyrule_thrown_handaxe_adds_no_offhand_dice(rulesets: dict[str, Ruleset]
 
 
 def test_roll_detail_shows_both_dice(rulesets: dict[str, Ruleset]) -> None:
-    typed = attack(rulesets, target=("stunned",), d20=(3, 17), damage_rolls=(2,))
+    typed = attack(rulesets, target=("stunned",), d20=(3, 17), damage_rolls=(5,))
     assert typed.result.roll_detail == "2d20kh1 typed in: 3, 17 -> 17"
     rolled = attack(rulesets, target=("stunned",))
     assert rolled.result.roll_detail.startswith("2d20kh1")
@@ -490,7 +490,7 @@ def test_gms_den_fumble_recovery_is_a_standard_hit_even_on_the_paralyzed(
     rulesets: dict[str, Ruleset],
 ) -> None:
     applied = attack(
-        rulesets, "gms-den", target=("paralyzed",), d20=(1, 1), fumble_d20=20, damage_rolls=(2,)
+        rulesets, "gms-den", target=("paralyzed",), d20=(1, 1), fumble_d20=20, damage_rolls=(5,)
     )
     assert applied.result.hit and not applied.result.critical
 

@@ -15,6 +15,7 @@ from battlemap.rules.dice import (
     new_dice_state,
     parse_check,
     roll,
+    total_range,
 )
 
 
@@ -123,3 +124,26 @@ def test_faces_are_roughly_uniform() -> None:
         state, record = roll(state, "1d6")
         counts[record.total - 1] += 1
     assert all(400 < c < 600 for c in counts), counts
+
+
+def test_total_range_of_added_dice_and_a_flat_number() -> None:
+    assert total_range([(3, 8)]) == (3, 24)  # a bloodied-brink short rest at level 3
+    assert total_range([(1, 6)], 2) == (3, 8)
+    assert total_range([(2, 6), (1, 4)], -1) == (2, 15)
+    assert total_range([], 7) == (7, 7)
+    assert total_range([(1, 4)], -3, floor=0) == (0, 1)  # damage can't be negative
+    assert total_range([(1, 4)], -9, floor=0) == (0, 0)
+    with pytest.raises(ValueError):
+        total_range([(1, 0)])
+
+
+@given(
+    st.integers(0, 2**63 - 1),
+    st.lists(st.tuples(st.integers(1, 6), st.sampled_from([4, 6, 8, 10, 12])), min_size=1),
+    st.integers(-5, 5),
+)
+def test_every_roll_lies_in_total_range(seed: int, dice: list[tuple[int, int]], flat: int) -> None:
+    expression = "+".join(f"{count}d{sides}" for count, sides in dice) + f"{flat:+d}"
+    _, record = roll(new_dice_state(seed), expression)
+    low, high = total_range(dice, flat)
+    assert low <= record.total <= high
