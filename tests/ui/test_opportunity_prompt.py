@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -129,6 +130,59 @@ def test_s_skips_and_escape_on_the_map_calls_off(qtbot: QtBot, window: MainWindo
     assert combat is not None and not combat.combatant(GOBLIN).reaction_used
     assert fighter(window) == (5, 2, 30)
     assert "Goblin lets Fighter go" in status(window)
+
+
+def test_the_card_keeps_clear_of_the_mover_and_its_attacker(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """Zoomed in so the Fighter's waiting square (row 2) sits above the middle of the view
+    and the Goblin (row 3) reaches under a card at the foot: the card goes to the top."""
+    drag_past_the_goblin(qtbot, window)
+    card = window.drag_feedback.prompt.height()
+    qtbot.keyClick(window.view, Qt.Key.Key_Escape)
+    view = window.view
+    height = view.viewport().height()
+    cell = (height - 2 * card) / 2
+    scale = cell / cell_to_scene(1)
+    view.setTransform(QTransform.fromScale(scale, scale))
+    view.centerOn(cell_to_scene(4), cell_to_scene(2) + (height / 2 - card - 24) / scale)
+
+    def in_view(x: float, y: float, w: float, h: float) -> QRect:
+        rect = QRectF(cell_to_scene(x), cell_to_scene(y), cell_to_scene(w), cell_to_scene(h))
+        return view.mapFromScene(rect).boundingRect().translated(view.viewport().pos())
+
+    mover, goblin = in_view(4, 2, 1, 1), in_view(3, 3, 1, 1)
+    assert mover.center().y() < view.viewport().geometry().center().y()  # the upper half
+    assert goblin.bottom() > view.viewport().geometry().bottom() - card - 12  # under a foot card
+    drag_past_the_goblin(qtbot, window)
+    prompt = window.drag_feedback.prompt
+    assert prompt.isVisible()
+    assert not prompt.geometry().intersects(goblin)
+    assert not prompt.geometry().intersects(mover)
+
+
+def test_the_card_takes_the_edge_that_covers_fewer_tokens(qtbot: QtBot, window: MainWindow) -> None:
+    drag_past_the_goblin(qtbot, window)
+    prompt, view = window.drag_feedback.prompt, window.drag_feedback.view
+    pending = prompt.pending
+    assert pending is not None
+    area = view.viewport().geometry()
+    middle = area.width() // 2
+
+    def token(y: int, dx: int = 0) -> QRectF:
+        """A 30 px token at viewport height ``y``, ``dx`` from the middle, in the scene."""
+        return view.mapToScene(QRect(middle + dx, y, 30, 30)).boundingRect()
+
+    top = [token(area.height() // 20)]
+    foot = [token(area.height() - 50, dx) for dx in (-200, 0, 200)]
+    prompt.show_offer(pending, tokens=lambda: top + foot)
+    assert prompt.y() < area.center().y()  # 1 token covered at the top, 3 at the foot
+    prompt.show_offer(pending, tokens=lambda: top * 4 + foot)
+    assert prompt.y() > area.center().y()
+    prompt.show_offer(pending, keep_clear=top, tokens=lambda: foot)  # the mover/attacker first
+    assert prompt.y() > area.center().y()
+    prompt.show_offer(pending)  # nothing to keep clear: the foot
+    assert prompt.y() > area.center().y()
 
 
 @pytest.mark.parametrize("focus", ["map", "card", "d20 box"])

@@ -209,17 +209,23 @@ class DragFeedback(QObject):
         assert waiting is not None and waiting.resolution.pending is not None
         pending = waiting.resolution.pending
         self._waiting_items.show(waiting_items(waiting.plan, waiting.evaluated, pending))
-        avoid = None
+        keep_clear: list[QRectF] = []
         if pending.offer.position is not None:
             x, y = waiting.resolution.at(pending.offer.position)
-            side = waiting.plan.footprint_side()
-            centre = QPointF(cell_to_scene(x + side / 2), cell_to_scene(y + side / 2))
-            avoid = self.view.mapFromScene(centre)
-        self.prompt.show_offer(pending, avoid, waiting.resolution.trial)
+            side = cell_to_scene(waiting.plan.footprint_side())
+            keep_clear.append(QRectF(cell_to_scene(x), cell_to_scene(y), side, side))
+        attacker = self.scene.tokens.get(pending.offer.attacker_id)
+        if attacker is not None:
+            keep_clear.append(attacker.sceneBoundingRect())
+        self.prompt.show_offer(pending, keep_clear, waiting.resolution.trial, self._token_rects)
         self.scene.message.emit(
             f"{pending.attacker} can make an opportunity attack: Enter takes it, S skips,"
             " Esc calls the move off."
         )
+
+    def _token_rects(self) -> list[QRectF]:
+        """Where the visible tokens are, for the card to cover as few as it can."""
+        return [t.sceneBoundingRect() for t in self.scene.tokens.values() if t.isVisible()]
 
     def _stand_waiting_token(self) -> None:
         """Put the waiting mover's token on the square where the pending attack happens."""

@@ -10,9 +10,9 @@ calls the move off (from the card or from the map); typing a digit goes to the d
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -51,6 +51,9 @@ ANSWERED = QColor("#8a8f98")
 """An opportunity attack of this move already answered (taken or skipped)."""
 BUTTON_HEIGHT_PX = 52
 """Tall enough for a finger on a touch screen laid on the table."""
+
+Tokens = Callable[[], Sequence[QRectF]]
+"""The scene rectangles of the tokens on the map, asked each time the card is placed."""
 
 Trial = Callable[[tuple[int, ...]], AttackResult]
 """Tries d20 faces on the pending attack without recording anything (``DropResolution.trial``)."""
@@ -140,7 +143,8 @@ class OpportunityPrompt(QFrame):
         self._watch(self)
         view.installEventFilter(self)
         self.pending: PendingOffer | None = None
-        self._avoid: QPoint | None = None
+        self._keep_clear: tuple[QRectF, ...] = ()
+        self._tokens: Tokens | None = None
         self._trial: Trial | None = None
         self._undo_catcher = UndoCatcher(self)
         self.hide()
@@ -148,15 +152,22 @@ class OpportunityPrompt(QFrame):
     # --- showing --------------------------------------------------------------------
 
     def show_offer(
-        self, pending: PendingOffer, avoid: QPoint | None = None, trial: Trial | None = None
+        self,
+        pending: PendingOffer,
+        keep_clear: Sequence[QRectF] = (),
+        trial: Trial | None = None,
+        tokens: Tokens | None = None,
     ) -> None:
         """Ask about ``pending`` (the typed dice are kept when the same attack is asked again
-        after a refused answer, cleared for a new one). ``avoid``: the viewport point of the
-        waiting token, which the card should not cover. ``trial``: tries typed d20 faces
-        without recording anything, for the verdict shown as soon as they are typed."""
+        after a refused answer, cleared for a new one). ``keep_clear``: the scene rectangles
+        the card must not cover if it can help it (the waiting mover's square, its attacker's
+        token); ``tokens``: every token's, covered as few as can be (see ``place``).
+        ``trial``: tries typed d20 faces without recording anything, for the verdict shown as
+        soon as they are typed."""
         same = self.pending is not None and self.pending.offer == pending.offer
         self.pending = pending
-        self._avoid = avoid
+        self._keep_clear = tuple(keep_clear)
+        self._tokens = tokens
         self._trial = trial
         self.title.setText(
             f"{pending.attacker} can make an opportunity attack as {pending.mover} leaves its reach"
@@ -185,18 +196,34 @@ class OpportunityPrompt(QFrame):
         (self.take_button if preview is not None else self.skip_button).setFocus()
 
     def place(self) -> None:
-        """Dock the card at the foot of the viewport, centred, as wide as fits; at its top
-        when the waiting token is in the lower half."""
+        """Dock the card centred at the foot or the top of the viewport, as wide as fits.
+
+        The edge is the one that covers fewer of the ``keep_clear`` rectangles (the mover
+        and its attacker), then fewer tokens; the foot on a tie. A rectangle counts as
+        covered when any part of it is under the card."""
         area = self.view.viewport().geometry()
         width = min(WIDTH_PX, area.width() - 2 * MARGIN_PX)
         self.setFixedWidth(max(200, width))
         height = self.heightForWidth(self.width())
         height = max(height, self.sizeHint().height())
         x = area.left() + (area.width() - self.width()) // 2
-        y = area.bottom() - height - MARGIN_PX
-        if self._avoid is not None and self._avoid.y() > area.height() / 2:
-            y = area.top() + MARGIN_PX
-        self.setGeometry(x, max(area.top(), y), self.width(), height)
+        bottom = QRect(x, max(area.top(), area.bottom() - height - MARGIN_PX), self.width(), height)
+        top = QRect(x, area.top() + MARGIN_PX, self.width(), height)
+        clear = [self._in_view(r) for r in self._keep_clear]
+        tokens = [self._in_view(r) for r in (self._tokens() if self._tokens else ())]
+
+        def covered(card: QRect) -> tuple[int, int]:
+            return (
+                sum(card.intersects(r) for r in clear),
+                sum(card.intersects(r) for r in tokens),
+            )
+
+        self.setGeometry(top if covered(top) < covered(bottom) else bottom)
+
+    def _in_view(self, rect: QRectF) -> QRect:
+        """A scene rectangle in the view's coordinates (the card's parent's)."""
+        area = self.view.viewport().geometry()
+        return self.view.mapFromScene(rect).boundingRect().translated(area.topLeft())
 
     def _dice_changed(self) -> None:
         faces = self.d20.faces()
