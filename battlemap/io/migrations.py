@@ -6,6 +6,10 @@ Format changelog (one migration function per step, each with its own test):
   ``format_version`` (``assets/demo-encounter.json`` and hand-written fixtures use it).
 - **1**: an envelope ``{"format_version": 1, "encounter": {...}}``; the encounter inside is
   the same pydantic model. Images live beside it in the ``.battlemap`` zip.
+- **2**: the encounter carries its session log (``log``: the events outside combat and the
+  logs of ended combats). Version 1 had none, so it gets an empty one. The version goes up
+  so that an older Battlemap refuses a file with a log as newer, instead of calling ``log``
+  an unknown field.
 
 Migrations work on plain JSON data (dicts and lists) and never on models, so an old file can
 be read after the models have moved on. Each step takes data at version N and returns data at
@@ -19,7 +23,7 @@ from typing import Any
 
 from battlemap.io.errors import FileFormatError
 
-CURRENT_FORMAT_VERSION = 1
+CURRENT_FORMAT_VERSION = 2
 FORMAT_VERSION_KEY = "format_version"
 ENCOUNTER_KEY = "encounter"
 
@@ -40,7 +44,21 @@ def migrate_0_to_1(data: JsonObject) -> JsonObject:
     return {FORMAT_VERSION_KEY: 1, ENCOUNTER_KEY: dict(data)}
 
 
-MIGRATIONS: dict[int, Migration] = {0: migrate_0_to_1}
+def migrate_1_to_2(data: JsonObject) -> JsonObject:
+    """Give a version-1 encounter an empty session log and mark the data version 2.
+
+    Every other key is kept as it is; an encounter that isn't an object is left for the
+    model to report.
+    """
+    migrated = dict(data)
+    migrated[FORMAT_VERSION_KEY] = 2
+    encounter = data.get(ENCOUNTER_KEY)
+    if isinstance(encounter, dict):
+        migrated[ENCOUNTER_KEY] = {**encounter, "log": encounter.get("log", [])}
+    return migrated
+
+
+MIGRATIONS: dict[int, Migration] = {0: migrate_0_to_1, 1: migrate_1_to_2}
 """``MIGRATIONS[n]`` turns format ``n`` into format ``n + 1``."""
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from battlemap.model.combat import CombatState
+from battlemap.model.combat import MAX_LOG, CombatEvent, CombatState
 from battlemap.model.creature import Creature
 from battlemap.model.features import Light, Obstacle, TerrainRegion, Wall
 from battlemap.model.fog import FogOfWar
@@ -14,6 +16,24 @@ from battlemap.model.statblock import StatBlock
 
 MAX_CREATURES = 2_000
 MAX_WALLS = 50_000
+MAX_ENCOUNTER_LOG = MAX_LOG
+"""Most lines the encounter log keeps; past it the oldest lines are dropped."""
+COMBAT_ENDED = "combat-ended"
+"""The kind of the line that closes an ended combat's log inside the encounter log."""
+
+
+def bounded_log(
+    log: tuple[CombatEvent, ...], events: Iterable[CombatEvent]
+) -> tuple[CombatEvent, ...]:
+    """``log`` with ``events`` appended, keeping only the newest ``MAX_ENCOUNTER_LOG`` lines.
+
+    The earlier event objects are kept (not copied), so a listener can tell an appended log
+    from a different one by identity.
+    """
+    combined = log + tuple(events)
+    if len(combined) > MAX_ENCOUNTER_LOG:
+        return combined[len(combined) - MAX_ENCOUNTER_LOG :]
+    return combined
 
 
 class Background(BaseModel):
@@ -49,6 +69,39 @@ class Encounter(BaseModel):
     )
     combat: CombatState | None = Field(default=None, description="The fight in progress.")
     fog: FogOfWar = FogOfWar()
+    log: tuple[CombatEvent, ...] = Field(
+        default=(),
+        max_length=MAX_ENCOUNTER_LOG,
+        description="The session's events outside combat and the logs of ended combats, "
+        "oldest first (round 0 outside combat). DM only: never shown to players.",
+    )
+
+    def session_log(self) -> tuple[CombatEvent, ...]:
+        """Every event of the session in time order: the encounter log, then the running
+        combat's log (events made during a combat go into the combat's log)."""
+        if self.combat is None:
+            return self.log
+        return self.log + self.combat.log
+
+    def with_log(self, events: Iterable[CombatEvent]) -> Encounter:
+        """A copy with ``events`` appended to the encounter log (bounded, oldest dropped)."""
+        return self.model_copy(update={"log": bounded_log(self.log, events)})
+
+    def with_combat_ended(self) -> Encounter:
+        """A copy with no combat, the ended combat's log kept in the encounter log followed
+        by a ``combat-ended`` line naming the last round. Unchanged when no combat runs."""
+        combat = self.combat
+        if combat is None:
+            return self
+        ended = CombatEvent(
+            round=combat.round,
+            kind=COMBAT_ENDED,
+            text=f"Combat ended in round {combat.round}"
+            if combat.started
+            else "Combat ended before its first round",
+        )
+        kept = bounded_log(self.log, (*combat.log, ended))
+        return self.model_copy(update={"combat": None, "log": kept})
 
     def creature(self, creature_id: EntityId) -> Creature:
         """The creature with this id.

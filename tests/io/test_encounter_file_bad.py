@@ -17,7 +17,7 @@ from battlemap.io.encounter_file import (
     save_battlemap,
 )
 from battlemap.io.errors import FileFormatError
-from battlemap.io.migrations import NewerFormatError
+from battlemap.io.migrations import CURRENT_FORMAT_VERSION, NewerFormatError
 from battlemap.model import Background, Encounter
 
 GOOD_JSON = json.dumps({"format_version": 1, "encounter": {"name": "Fine"}}).encode()
@@ -173,7 +173,7 @@ def test_a_newer_format_version_names_both_versions(tmp_path: Path) -> None:
     with pytest.raises(NewerFormatError) as caught:
         load_battlemap(path)
     assert "format version 7" in caught.value.problem
-    assert "up to 1" in caught.value.problem
+    assert f"up to {CURRENT_FORMAT_VERSION}" in caught.value.problem
 
 
 @pytest.mark.parametrize("version", ["1", True, -1, 1.0, None])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from battlemap.io.encounter_file import ENCOUNTER_ENTRY, load_battlemap
+from battlemap.io.encounter_file import ENCOUNTER_ENTRY, load_battlemap, save_battlemap
 from battlemap.io.errors import FileFormatError
 from battlemap.io.loader import DEMO_ENCOUNTER, load_demo_encounter
 from battlemap.io.migrations import (
@@ -19,8 +19,10 @@ from battlemap.io.migrations import (
     format_version_of,
     migrate,
     migrate_0_to_1,
+    migrate_1_to_2,
 )
 from battlemap.model import Encounter
+from battlemap.model.combat import CombatEvent
 from battlemap.resources import asset_path
 
 
@@ -37,7 +39,7 @@ def test_every_version_below_the_current_one_has_a_step() -> None:
 @pytest.mark.parametrize("version", sorted(MIGRATIONS))
 def test_each_step_raises_the_version_by_exactly_one(version: int) -> None:
     # Every step's own test below feeds it a real document; this only checks the bookkeeping.
-    samples = {0: version_0_demo()}
+    samples = {0: version_0_demo(), 1: migrate_0_to_1(version_0_demo())}
     result = MIGRATIONS[version](samples[version])
     assert format_version_of(result, "sample") == version + 1
 
@@ -54,6 +56,45 @@ def test_0_to_1_wraps_the_plain_encounter_in_the_envelope() -> None:
 def test_0_to_1_keeps_unknown_fields_for_the_model_to_report() -> None:
     migrated = migrate_0_to_1({"name": "x", "mystery": 3})
     assert migrated["encounter"] == {"name": "x", "mystery": 3}
+
+
+def test_1_to_2_gives_the_encounter_an_empty_log_and_keeps_the_rest() -> None:
+    version_1 = {"format_version": 1, "saved_by": "Battlemap 0.1.0", "encounter": {"name": "x"}}
+    before = copy.deepcopy(version_1)
+    migrated = migrate_1_to_2(version_1)
+    assert version_1 == before, "a migration must not change its argument"
+    assert migrated == {
+        "format_version": 2,
+        "saved_by": "Battlemap 0.1.0",
+        "encounter": {"name": "x", "log": []},
+    }
+    assert Encounter.model_validate(migrated["encounter"]).log == ()
+
+
+def test_1_to_2_leaves_a_malformed_encounter_for_the_model_to_report() -> None:
+    assert migrate_1_to_2({"format_version": 1, "encounter": [3]}) == {
+        "format_version": 2,
+        "encounter": [3],
+    }
+
+
+def test_a_version_1_battlemap_file_opens_with_an_empty_log(tmp_path: Path) -> None:
+    path = tmp_path / "v1.battlemap"
+    version_1 = migrate_0_to_1(version_0_demo())
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(ENCOUNTER_ENTRY, json.dumps(version_1))
+    opened = load_battlemap(path).encounter
+    assert opened == load_demo_encounter() and opened.log == ()
+
+
+def test_the_session_log_is_saved_and_opened_again(tmp_path: Path) -> None:
+    line = CombatEvent(round=0, kind="damage", creature_id=None, text="Goblin takes 7 fire")
+    encounter = load_demo_encounter().with_log([line])
+    path = tmp_path / "logged.battlemap"
+    save_battlemap(path, encounter, {})
+    saved = json.loads(zipfile.ZipFile(path).read(ENCOUNTER_ENTRY))
+    assert saved["format_version"] == CURRENT_FORMAT_VERSION == 2
+    assert load_battlemap(path).encounter.log == (line,)
 
 
 def test_a_document_without_a_version_is_version_0() -> None:
