@@ -116,6 +116,7 @@ def test_a_rolled_goblin_dex_save_is_the_engines_own_answer_and_is_recorded_when
     assert f"d20 {result.natural} +2 = <b>{result.total}</b> vs DC 13" in goblin.outcome.text()
     assert window.document.encounter == before  # nothing recorded by rolling
     steps = window.undo_stack.count()
+    area.dice.setText("1d6")  # 8d6 can't total 4
     area.typed.setValue(4)
     click(qtbot, area.apply_button)
     assert window.undo_stack.count() == steps + 1
@@ -185,6 +186,7 @@ def test_half_cover_from_the_point_of_origin_adds_two_to_a_dex_save_only(
     ).result
     click(qtbot, goblin.roll_button)
     assert area.results[EntityId("c-gob")].total == expected.total == expected.natural + 4
+    area.dice.setText("1d6")  # 8d6 can't total 1
     area.typed.setValue(1)
     click(qtbot, area.apply_button)
     assert any(
@@ -250,6 +252,7 @@ def test_the_dm_overrides_a_rolled_save_and_the_log_says_so(
     assert not area.results[EntityId("c-gob")].success and not goblin.is_saved()
     goblin.saved.click()  # the DM rules otherwise
     assert goblin.is_saved()
+    area.dice.setText("1d6")  # 8d6 can't total 6
     area.typed.setValue(6)
     click(qtbot, area.apply_button)
     assert window.document.encounter.creature("c-gob").hp == 4  # half of 6
@@ -284,6 +287,7 @@ def test_saves_roll_from_fresh_dice_outside_a_combat(qtbot: QtBot, window: MainW
     assert re.search(
         rf"d20 {result.natural} \+2 = <b>{result.natural + 2}</b>", goblin.outcome.text()
     )
+    area.dice.setText("1d6")  # 8d6 can't total 6
     area.typed.setValue(6)
     steps = window.undo_stack.count()
     click(qtbot, area.apply_button)

@@ -294,3 +294,25 @@ def test_cast_a_spell_cantrip_or_levelled_from_its_menu(qtbot: QtBot, tmp_path: 
     taken = ui.session.state.combatant("c-knight").turn.actions_taken
     assert taken == ("cast-a-spell:cantrip",)
     assert not ui.actions.buttons["cast-a-spell"].isEnabled()  # the action is spent
+
+
+def test_typed_damage_the_dice_cant_show_is_refused_inline_and_the_hit_waits(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = window_for(qtbot, tmp_path, "srd-5e")
+    dialog = window.combat.attack_dialog
+    dialog.open_for(target="c-garg")
+    dialog.d20[0].setValue(15)
+    qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
+    assert "HIT" in dialog.outcome_label.text()
+    before, steps = window.document.encounter, window.undo_stack.count()
+    dialog.damage_spins[0].setValue(10000)  # the box's label: "2d6+3 slashing"
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    message = "Greatsword damage (slashing): 10000 can't be rolled on 2d6+3 (only 5 to 15)"
+    assert message in dialog.outcome_label.text() and "HIT" in dialog.outcome_label.text()
+    assert window.document.encounter == before and window.undo_stack.count() == steps
+    assert dialog.isVisible() and dialog.damage_box.isEnabled()  # the hit still waits
+    dialog.damage_spins[0].setValue(15)
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert window.document.encounter.creature("c-garg").hp == 13  # 15 halved: resists slashing
+    assert window.undo_stack.count() == steps + 1

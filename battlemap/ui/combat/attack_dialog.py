@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from html import escape
 from typing import Any
 
 import shiboken6
@@ -546,10 +547,26 @@ class AttackDialog(CombatDialog):
         self.apply_button.setFocus()
 
     def apply_damage(self) -> None:
-        """Step 2: record the whole attack with its damage as one undo step."""
+        """Step 2: record the whole attack with its damage as one undo step.
+
+        Typed totals the engine refuses (more than the dice can show) leave the hit waiting
+        for its damage, the engine's reason under it, and nothing recorded.
+        """
         if self.preview is None:
             return
-        applied = self.session.apply(_step_text(self.preview.result), self._call(with_damage=True))
+        state, ruleset = self.session.state, self.session.ruleset()
+        if state is None or ruleset is None:
+            return
+        call = self._call(with_damage=True)
+        try:
+            call(self.session.encounter, state, ruleset)
+        except (ValueError, KeyError) as error:
+            reason = escape(str(error), quote=False)
+            refused = f"<span style='color:{tone(BAD)}'><b>Refused:</b> {reason}</span>"
+            self.outcome_label.setText(_hit_text(self.preview.result) + "<br>" + refused)
+            self.session.refused.emit(str(error))
+            return
+        applied = self.session.apply(_step_text(self.preview.result), call)
         self.preview = None
         self.damage_box.setEnabled(False)
         self.declarations.knockout.setEnabled(True)
