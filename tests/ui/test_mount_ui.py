@@ -12,6 +12,8 @@ from pytestqt.qtbot import QtBot
 from battlemap.model import Creature, Encounter, Grid, Side, Size
 from battlemap.model.creature import CombatStats
 from battlemap.model.document import ReplaceEncounterField, UpdateCreature
+from battlemap.model.statblock import Ability as StatAbility
+from battlemap.model.statblock import StatBlock
 from battlemap.rules import initiative
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
@@ -155,3 +157,31 @@ def test_the_riders_save_to_stay_on_keeps_or_drops_it(
         assert message.startswith("Rider falls off, prone") and "Horse released" in message
         assert state.combatant("c-rider").has_condition("prone")
         assert state.combatant("c-horse").controlled_by is None
+
+
+@pytest.mark.parametrize("where", ["party", "library"])
+def test_the_save_to_stay_on_uses_the_stat_block_found_by_name(
+    qtbot: QtBot, window: MainWindow, where: str
+) -> None:
+    """The Rider has Dexterity 1 (-5) but the stat block of its name lists a +15 Dexterity
+    save (a d20 + 15 always reaches DC 10): the listed save is rolled, as for its own block."""
+    rider = window.document.encounter.creature("c-rider")  # type: ignore[arg-type]
+    stats = CombatStats(dexterity=1)
+    push(
+        window.undo_stack,
+        window.document,
+        UpdateCreature(old=rider, new=rider.model_copy(update={"stats": stats})),
+    )
+    block = StatBlock(name="Rider", saving_throws={StatAbility.DEX: 15})
+    if where == "party":
+        party = window.document.encounter.party
+        push(window.undo_stack, window.document, ReplaceEncounterField("party", party, (block,)))
+    else:
+        window.library_dock.monsters["Rider"] = block
+    start(window, qtbot)
+    entry(token_menu(window, "c-rider"), "Ride Horse").trigger()
+    entry(token_menu(window, "c-rider"), "Save to stay on Horse (mount moved)").trigger()
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Rider stays on (") and "vs DC 10" in message
+    state = window.document.encounter.combat
+    assert state is not None and state.combatant("c-horse").controlled_by == "c-rider"

@@ -94,7 +94,9 @@ def install(window: QMainWindow) -> CombatUi:
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
     ui.rest_dialog = rest = RestDialog(session, scene, window)
     scene.token_menu_builders.append(lambda menu, cid: add_rest_entries(menu, rest, cid))
-    scene.token_menu_builders.append(lambda menu, cid: add_mount_entries(menu, session, cid))
+    scene.token_menu_builders.append(
+        lambda menu, cid: add_mount_entries(menu, session, cid, library)
+    )
 
     menu = window.menuBar().addMenu("&Combat")
     help_menu = getattr(window, "help_menu", None)

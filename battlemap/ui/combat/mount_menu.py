@@ -8,8 +8,9 @@ Riding gives the mount the rider's initiative, right after the rider: the Initia
 shows that order as the engine makes it. **Release <mount>** (on the rider or on the mount)
 ends the control; the mount keeps its place. **Save to stay on <mount>** (the mount moved
 against its will, or the rider knocked prone) rolls the rider's Dexterity save against the
-ruleset's DC (``falling_off.fall_off_save``): on a failure the rider is prone and the mount
-released. Each is one undo step through the session.
+ruleset's DC (``falling_off.fall_off_save``) with the rider's Dexterity save from the stat
+block it uses (its own, else the party's or the library's of its name: ``find_statblock``): on a
+failure the rider is prone and the mount released. Each is one undo step through the session.
 
 Paying the movement to mount (``movement.mount_or_dismount``, half the rider's speed on its
 turn) is not part of these entries: the DM mounts and dismounts tokens as the table plays it.
@@ -17,7 +18,7 @@ turn) is not part of these entries: the DM mounts and dismounts tokens as the ta
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from PySide6.QtWidgets import QMenu
 
@@ -25,10 +26,15 @@ from battlemap.geometry import Body, DiagonalRule, distance_feet
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.model.statblock import StatBlock
+from battlemap.rules.enums import Ability
 from battlemap.rules.falling_off import FallCause, FallOffResult, fall_off_save
 from battlemap.rules.mounts import MOUNT_WITHIN_FEET, control_mount, release_mount
+from battlemap.rules.saves import save_bonus_of
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession, EngineStep, Outcome
+from battlemap.ui.statblocks import find_statblock
 
 FALL_LABELS = {FallCause.MOUNT_MOVED: "mount moved", FallCause.KNOCKED_PRONE: "knocked prone"}
 """Short menu labels for why the rider saves."""
@@ -68,9 +74,15 @@ def mounts_within_reach(
     return found
 
 
-def add_mount_entries(menu: QMenu, session: CombatSession, creature_id: EntityId) -> None:
+def add_mount_entries(
+    menu: QMenu,
+    session: CombatSession,
+    creature_id: EntityId,
+    library: Mapping[str, StatBlock] | None = None,
+) -> None:
     """The token menu's mount entries for ``creature_id`` (nothing outside a combat or under a
-    ruleset without controlled mounts)."""
+    ruleset without controlled mounts). ``library``: the monster library's stat blocks by
+    name, for a rider matched by name (``find_statblock``)."""
     state = session.state
     ruleset = session.ruleset()
     if state is None or ruleset is None or not has_controlled_mounts(ruleset):
@@ -89,7 +101,7 @@ def add_mount_entries(menu: QMenu, session: CombatSession, creature_id: EntityId
             entries.append((f"Release mount {mount}", _releaser(session, ridden.creature_id), None))
             for cause, label in FALL_LABELS.items():
                 text = f"Save to stay on {mount} ({label})"
-                entries.append((text, _saver(session, creature_id, cause), None))
+                entries.append((text, _saver(session, creature_id, cause, library or {}), None))
     for mount_id, feet in mounts_within_reach(session, ruleset, state, creature_id):
         if state.combatant(mount_id).controlled_by == creature_id:
             continue  # already ridden: its Release entry is above
@@ -128,24 +140,34 @@ def _releaser(session: CombatSession, mount_id: EntityId) -> Callable[[], object
     return lambda: session.step(text, lambda s, r, e: release_mount(s, r, e, mount_id))
 
 
-def _saver(session: CombatSession, rider_id: EntityId, cause: FallCause) -> Callable[[], object]:
-    """The rider's Dexterity save to stay on (``falling_off.fall_off_save``, combat dice): on a
-    failure it is prone and its mount released; the outcome goes to the status bar."""
+def _saver(
+    session: CombatSession,
+    rider_id: EntityId,
+    cause: FallCause,
+    library: Mapping[str, StatBlock],
+) -> Callable[[], object]:
+    """The rider's Dexterity save to stay on (``falling_off.fall_off_save``, combat dice) with
+    the bonus of the stat block it uses (``find_statblock``: its own, the party's or the
+    library's; ``save_bonus_of``), looked up when the save is rolled: on a failure it is prone
+    and its mount released; the outcome goes to the status bar."""
     name = session.name(rider_id)
 
+    def roll(encounter: Encounter, combat: CombatState, ruleset: Ruleset) -> Applied[FallOffResult]:
+        rider = encounter.creature(rider_id)
+        block = find_statblock(rider, encounter, library)
+        bonus = save_bonus_of(rider, block, Ability.DEX)
+        return fall_off_save(encounter, combat, ruleset, rider_id, cause, save_bonus=bonus)
+
     def save() -> None:
-        applied = session.apply_in_combat(
-            f"{name} saves to stay mounted",
-            lambda e, c, r: fall_off_save(e, c, r, rider_id, cause),
-        )
+        applied = session.apply_in_combat(f"{name} saves to stay mounted", roll)
         if applied is None:
             return
         result: FallOffResult = applied.result
-        roll = f"{result.save.total} vs DC {result.save.dc}"
+        dice = f"{result.save.total} vs DC {result.save.dc}"
         if not result.fell:
-            session.reported.emit(f"{name} stays on ({roll})")
+            session.reported.emit(f"{name} stays on ({dice})")
             return
         released = f"; {session.name(result.released)} released" if result.released else ""
-        session.reported.emit(f"{name} falls off, prone ({roll}){released}")
+        session.reported.emit(f"{name} falls off, prone ({dice}){released}")
 
     return save
