@@ -327,3 +327,24 @@ def test_window_shortcuts_with_modifiers_still_work_while_waiting(
     assert prompt.isVisible() and prompt.pending is not None  # not skipped
     qtbot.keyClick(window.view, Qt.Key.Key_S)  # a plain S still skips
     assert not prompt.isVisible() and "Goblin lets Fighter go" in status(window)
+
+
+def test_typed_damage_the_dice_cant_show_keeps_the_card_with_the_engines_reason(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    before = window.document.encounter
+    drag_past_the_goblin(qtbot, window)
+    prompt = window.drag_feedback.prompt
+    prompt.d20.spins[0].setValue(15)  # 15+4 = 19 hits AC 10, not a critical
+    prompt.damage.spins[0].setValue(10000)  # the box's label: "1d6+2 slashing"
+    qtbot.mouseClick(prompt.take_button, Qt.MouseButton.LeftButton)
+    assert prompt.isVisible() and window.drag_feedback.waiting is not None
+    assert prompt.error.isVisible() and prompt.error.text() == (
+        "Scimitar damage (slashing): 10000 can't be rolled on 1d6+2 (only 3 to 8)"
+    )
+    assert window.document.encounter is before and window.undo_stack.count() == 0
+    assert prompt.d20.faces() == (15,)  # the typed dice stay to be corrected
+    prompt.damage.spins[0].setValue(8)
+    qtbot.mouseClick(prompt.take_button, Qt.MouseButton.LeftButton)
+    assert not prompt.isVisible() and fighter(window) == (5, 2, 22)
+    assert window.undo_stack.count() == 1
