@@ -167,6 +167,24 @@ def test_a_resumed_long_rest_needs_an_hour_more_per_interruption(
     assert hp(window, "c-ana") == 3 + 12 + 6
 
 
+def test_a_resumed_long_rest_interrupted_after_its_eighth_hour(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """Resumed after 1 interruption the long rest lasts 9 h: stopped after 8.5 h it still gives
+    a short rest's benefits (bloodied-brink), not "longer than the rest lasts"."""
+    select(window, "c-ana")
+    menu_action(window, "Long rest…")
+    dialog = dialog_of(window)
+    dialog.resumed.setValue(1)
+    dialog.interrupted.setChecked(True)
+    dialog.cause.setCurrentText("taking damage")
+    dialog.hours.setValue(8.5)
+    dialog.spin(0, TOTAL).setValue(5)
+    click(qtbot, dialog.apply_button)
+    assert hp(window, "c-ana") == 3 + 8 + 5
+    assert "a short rest's benefits" in dialog.outcome_label.text()
+
+
 def test_the_party_rest_is_one_undo_step(qtbot: QtBot, window: MainWindow) -> None:
     window.scene.clearSelection()
     menu_action(window, "Short rest…")

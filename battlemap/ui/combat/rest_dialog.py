@@ -154,6 +154,7 @@ def _rest_one(
             level=level,
             short_rests_today=plan.short_rests_today,
             dice_total=total,
+            interruptions=plan.interruptions,
         )
     if plan.kind is RestType.SHORT:
         return short_rest(
