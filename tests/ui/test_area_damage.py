@@ -7,6 +7,7 @@ a successful save halves, rounding down; both apply in turn.
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -127,3 +128,23 @@ def test_a_ruleset_rolling_per_target_gets_one_roll_each_without_combat(
     assert [lost[cid] for cid in rows] == [
         min(total, before[cid]) for cid, total in zip(rows, totals, strict=True)
     ]
+
+
+def test_a_typed_total_the_dice_cant_show_is_refused_in_the_dialog(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    before, steps = window.document.encounter, window.undo_stack.count()
+    area = open_area(window, ["c-cleric", "c-sal"])
+    area.dice.setText("8d6")
+    area.damage_type.setCurrentIndex(area.damage_type.findData("fire"))
+    area.typed.setValue(49)
+    click(qtbot, area.apply_button)
+    assert area.isVisible() and html.unescape(area.outcome_label.text()) == (
+        "<b>Refused:</b> area damage (fire): 49 can't be rolled on 8d6 (only 8 to 48)"
+    )
+    assert window.document.encounter == before and window.undo_stack.count() == steps
+    assert area.typed.value() == 49  # kept, to be corrected
+    area.typed.setValue(48)
+    click(qtbot, area.apply_button)
+    assert hp(window)["c-cleric"] == 0 and window.undo_stack.count() == steps + 1
