@@ -1,8 +1,12 @@
-"""The Log dock: every event of the combat with its reasons, filterable and copyable.
+"""The Log dock: every event of the session with its reasons, filterable and copyable.
 
-The rows are the combat state's own log (``CombatState.log``), so undo removes the lines of
-the undone step. A filter box matches text; a kind box shows one kind of event (rolls,
-attacks, damage...). Ctrl+C copies the selected rows, "Copy all" what the filter shows.
+The rows are the encounter's session log (``Encounter.session_log``): the events outside
+combat and the logs of ended combats (``Encounter.log``), then the running combat's own log
+(``CombatState.log``), in time order; undo removes the lines of the undone step. The round
+column is blank for round 0: outside combat, and while a combat's initiative is set up. A
+filter box matches text; a kind box shows one kind of event (rolls, attacks, damage...).
+Ctrl+C copies the selected rows, "Copy all" what the filter shows, one tab-separated line
+each (round, kind, text).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.combat import CombatEvent
+from battlemap.model.encounter import COMBAT_ENDED
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import ATTACK, BAD, DEATH, MUTED, REASONS, colour, rows
 
@@ -37,16 +42,17 @@ KIND_COLOURS = {
     "death-save": DEATH,
     "drop": DEATH,
     "roll": MUTED,
+    COMBAT_ENDED: MUTED,
 }
 """Text colours by event kind, so attacks, damage and death stand out at a glance."""
-BOLD_KINDS = frozenset({"round", "turn-start"})
+BOLD_KINDS = frozenset({"round", "turn-start", COMBAT_ENDED})
 
 
 class LogDock(QDockWidget):
-    """The combat log as a table of round, kind and text."""
+    """The session log as a table of round, kind and text."""
 
     def __init__(self, session: CombatSession) -> None:
-        super().__init__("Combat log")
+        super().__init__("Log")
         self.setObjectName("combat-log-dock")
         self.session = session
         self._shown: tuple[CombatEvent, ...] = ()
@@ -106,10 +112,9 @@ class LogDock(QDockWidget):
     # --- model -> rows ------------------------------------------------------------
 
     def refresh(self) -> None:
-        state = self.session.state
-        log = state.log if state is not None else ()
+        log = self.session.encounter.session_log()
         if not _continues(log, self._shown):
-            self.table.clear()  # undone or a different combat: start over
+            self.table.clear()  # undone or another encounter: start over
             self._shown = ()
         new = log[len(self._shown) :]
         if not new:
@@ -117,7 +122,7 @@ class LogDock(QDockWidget):
         kinds = {self.kind.itemText(i) for i in range(self.kind.count())}
         for event in new:
             name = self.session.name(event.creature_id) if event.creature_id else ""
-            item = QTreeWidgetItem([str(event.round), event.kind, event.text])
+            item = QTreeWidgetItem([round_label(event), event.kind, event.text])
             item.setToolTip(2, event.text if not name else f"{name}: {event.text}")
             item.setTextAlignment(0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
             pair = KIND_COLOURS.get(event.kind)
@@ -146,16 +151,24 @@ class LogDock(QDockWidget):
             item.setHidden(not self._matches(item))
 
     def visible_lines(self, selected_only: bool) -> list[str]:
-        """The rows as text (``round N  kind  text``), as shown or as selected."""
+        """The rows as text (``round N<tab>kind<tab>text``; the first cell is empty for a
+        line without a round), as shown or as selected."""
         lines = []
         for item in rows(self.table):
             if item.isHidden() or (selected_only and not item.isSelected()):
                 continue
-            lines.append(f"round {item.text(0)}\t{item.text(1)}\t{item.text(2)}")
+            rnd = f"round {item.text(0)}" if item.text(0) else ""
+            lines.append(f"{rnd}\t{item.text(1)}\t{item.text(2)}")
         return lines
 
     def copy(self, selected_only: bool) -> None:
         QGuiApplication.clipboard().setText("\n".join(self.visible_lines(selected_only)))
+
+
+def round_label(event: CombatEvent) -> str:
+    """The round column's text: the round, or blank for round 0 (outside combat, or a
+    combat's initiative before its first round)."""
+    return str(event.round) if event.round > 0 else ""
 
 
 def _continues(log: tuple[CombatEvent, ...], shown: tuple[CombatEvent, ...]) -> bool:

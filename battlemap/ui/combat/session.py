@@ -5,6 +5,10 @@ Every dock asks the ``CombatSession`` to run an engine call; the session hands i
 command (``ReplaceEncounterField`` for the combat alone, ``ApplyCombatStep`` when creatures
 change too). A refused request (``CombatError``: a ``ValueError`` with the engine's reason)
 changes nothing and is reported through ``refused`` for the status bar.
+
+Outside a combat the engine's events (area damage before initiative, damage and healing from
+the Creature dock, rests) go into the encounter's own log (``Encounter.log``) in the same undo
+step; ending a combat keeps its log there too, so the Log dock shows the whole session.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from battlemap.model.combat import MAX_SEED, CombatState
 from battlemap.model.combat_commands import ApplyCombatStep
 from battlemap.model.creature import Side
 from battlemap.model.document import Change, Document, ReplaceEncounterField
-from battlemap.model.encounter import Encounter
+from battlemap.model.encounter import Encounter, bounded_log
 from battlemap.model.ids import EntityId
+from battlemap.model.map_commands import CommandGroup
 from battlemap.rules.errors import CombatError
 from battlemap.rules.initiative import start_combat
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
@@ -163,7 +168,12 @@ class CombatSession(QObject):
             return None
         combat = applied.combat if before.combat is not None else None
         command = ApplyCombatStep.between(before, applied.encounter, combat, text)
-        if command.new_creatures or command.new_combat != command.old_combat:
+        if before.combat is None and applied.events:  # no combat log: the encounter's keeps them
+            logged = ReplaceEncounterField(
+                "log", before.log, bounded_log(before.log, applied.events), text=text
+            )
+            push(self.undo_stack, self.document, CommandGroup((command, logged), text=text))
+        elif command.new_creatures or command.new_combat != command.old_combat:
             push(self.undo_stack, self.document, command)
         return applied
 
@@ -206,13 +216,23 @@ class CombatSession(QObject):
         return True
 
     def end(self) -> None:
-        state = self.state
-        if state is not None:
-            push(
-                self.undo_stack,
-                self.document,
-                ReplaceEncounterField("combat", state, None, text="End combat"),
-            )
+        """End the combat; its log stays in the encounter log under a ``combat-ended`` line.
+        One undo step (undo brings the combat back and takes its lines out again)."""
+        before = self.encounter
+        if before.combat is None:
+            return
+        after = before.with_combat_ended()
+        push(
+            self.undo_stack,
+            self.document,
+            CommandGroup(
+                (
+                    ReplaceEncounterField("combat", before.combat, None),
+                    ReplaceEncounterField("log", before.log, after.log),
+                ),
+                text="End combat",
+            ),
+        )
 
     def party_ids(self) -> set[EntityId]:
         return {c.id for c in self.encounter.creatures if c.side is Side.PARTY}

@@ -1,0 +1,175 @@
+"""The session log in the Log dock (srd-5e): events outside combat, ended combats, undo.
+
+The creatures of tests/ui/test_combat_docks.py: Cleric 12 HP, Salamander 1 30 HP (resists fire
+from its stat block), Rat 2 HP. srd-5e: resistance halves rounding down, a successful save
+halves rounding down, a monster at 0 HP dies.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QGuiApplication
+from pytestqt.qtbot import QtBot
+
+from battlemap.io.encounter_file import load_battlemap, save_battlemap
+from battlemap.model.combat import CombatEvent
+from battlemap.model.encounter import COMBAT_ENDED
+from battlemap.ui.combat.session import combat_facts
+from battlemap.ui.main_window import MainWindow
+from battlemap.ui.players.projection import project
+from tests.ui.test_area_damage import mark_saved, open_area
+from tests.ui.test_combat_docks import click, make_window, select, start
+from tests.ui.test_players_window import every_text, open_players
+
+
+@pytest.fixture
+def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    return make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+
+
+def lines(window: MainWindow) -> list[str]:
+    return window.combat.log.visible_lines(selected_only=False)
+
+
+def fireball(window: MainWindow, qtbot: QtBot) -> None:
+    """A typed 21 fire on all three, the Cleric saving (outside combat unless one runs)."""
+    area = open_area(window, ["c-cleric", "c-sal", "c-rat"])
+    mark_saved(area, "c-cleric")
+    area.dice.setText("8d6")
+    area.damage_type.setCurrentIndex(area.damage_type.findData("fire"))
+    area.typed.setValue(21)
+    click(qtbot, area.apply_button)
+    area.close()
+
+
+def test_area_damage_before_initiative_is_logged_with_its_reasons(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    assert lines(window) == []
+    fireball(window, qtbot)
+    assert window.document.encounter.combat is None
+    logged = lines(window)
+    # outside combat the round column is blank
+    assert "\troll\tarea damage (fire): 8d6 typed in: 21" in logged
+    assert "\tdamage-step\tCleric: fire 21 -> 10 (successful save: half, rounded down)" in logged
+    assert "\tdamage-step\tSalamander 1: fire 21 -> 10 (resistance to fire (x0.5))" in logged
+    assert "\tdamage\tRat takes 21 damage: HP 2 -> 0" in logged
+    assert any(line.startswith("\tdeath\tRat dies") for line in logged)
+    assert [e.text for e in window.document.encounter.log] == [
+        line.split("\t")[2] for line in logged
+    ]
+    assert all(window.combat.log.table.topLevelItem(i).text(0) == "" for i in range(len(logged)))
+
+
+def test_undo_takes_the_steps_lines_out_and_redo_brings_them_back(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    before = window.document.encounter
+    steps = window.undo_stack.count()
+    fireball(window, qtbot)
+    assert window.undo_stack.count() == steps + 1  # damage and its lines: one step
+    logged = lines(window)
+    window.undo_stack.undo()
+    assert window.document.encounter == before and lines(window) == []
+    window.undo_stack.redo()
+    assert lines(window) == logged
+
+
+def test_creature_dock_damage_and_healing_outside_combat_are_logged(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    panel = window.combat.panel
+    select(window, "c-sal")
+    panel.amount.setValue(15)
+    panel.damage_type.setCurrentIndex(panel.damage_type.findData("fire"))
+    click(qtbot, panel.damage_button)
+    panel.amount.setValue(3)
+    click(qtbot, panel.heal_button)
+    healed = "\theal\tSalamander 1 regains 3 HP (3 healing): 23 -> 26"
+    assert lines(window) == [
+        "\tdamage-step\tSalamander 1: fire 15 -> 7 (resistance to fire (x0.5))",
+        "\tdamage\tSalamander 1 takes 7 damage: HP 30 -> 23",
+        healed,
+    ]
+    window.undo_stack.undo()  # the healing's line goes, the damage's stay
+    assert len(lines(window)) == 2 and healed not in lines(window)
+
+
+def test_a_combat_keeps_its_lines_when_it_ends_and_undo_brings_it_back(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    fireball(window, qtbot)
+    before_combat = lines(window)
+    start(window, qtbot)
+    during = lines(window)
+    assert during[: len(before_combat)] == before_combat  # time order: earlier lines first
+    assert "round 1\tround\tround 1 begins" in during
+    click(qtbot, window.combat.initiative.end_button)
+    encounter = window.document.encounter
+    assert encounter.combat is None
+    after = lines(window)
+    assert after[:-1] == during, "ending a combat loses none of its lines"
+    assert after[-1] == f"round 1\t{COMBAT_ENDED}\tCombat ended in round 1"
+    assert encounter.log[-1].kind == COMBAT_ENDED
+    window.undo_stack.undo()  # the combat is back, the end line gone
+    assert window.document.encounter.combat is not None
+    assert lines(window) == during
+
+
+def test_a_second_combat_follows_the_first_in_the_log(qtbot: QtBot, window: MainWindow) -> None:
+    start(window, qtbot)
+    click(qtbot, window.combat.initiative.end_button)
+    first = lines(window)
+    start(window, qtbot)
+    second = lines(window)
+    assert second[: len(first)] == first
+    assert second.count("round 1\tround\tround 1 begins") == 2
+
+
+def test_the_kind_filter_and_copy_see_lines_outside_combat(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    fireball(window, qtbot)
+    log = window.combat.log
+    log.kind.setCurrentText("damage-step")
+    shown = lines(window)
+    assert len(shown) == 3 and all("\tdamage-step\t" in line for line in shown)
+    click(qtbot, log.copy_all)
+    assert QGuiApplication.clipboard().text() == "\n".join(shown)
+    log.kind.setCurrentIndex(0)
+    log.filter.setText("salamander")
+    assert lines(window) == [
+        "\tdamage-step\tSalamander 1: fire 21 -> 10 (resistance to fire (x0.5))",
+        "\tdamage\tSalamander 1 takes 10 damage: HP 30 -> 20",
+    ]
+
+
+def test_the_log_is_saved_and_shown_again_when_the_file_opens(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    fireball(window, qtbot)
+    logged = lines(window)
+    path = tmp_path / "session.battlemap"
+    save_battlemap(path, window.document.encounter, window.document.images)
+    window.document.replace(window.document.encounter.model_copy(update={"log": ()}))
+    assert lines(window) == []
+    window.document.replace(load_battlemap(path).encounter)
+    assert lines(window) == logged
+
+
+def test_nothing_of_the_log_reaches_the_players(qtbot: QtBot, window: MainWindow) -> None:
+    fireball(window, qtbot)
+    secret = CombatEvent(round=0, kind="note", text="Vexx poisoned the well")
+    encounter = window.document.encounter.with_log([secret])
+    window.document.replace(encounter)
+    bare = encounter.model_copy(update={"log": ()})
+    assert project(encounter, None, combat_facts(encounter)) == project(
+        bare, None, combat_facts(bare)
+    )
+    open_players(window, qtbot)
+    shown = " ".join(every_text(window))
+    assert "Vexx" not in shown and "resistance" not in shown and "typed in" not in shown
+    assert "Vexx" not in repr(window.players.last_view)
