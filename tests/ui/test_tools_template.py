@@ -173,6 +173,19 @@ def test_released_template_opens_area_damage_for_exactly_those_caught(
     assert {c.id: c.hp for c in window.document.encounter.creatures} == before
 
 
+def test_area_damage_opens_at_the_templates_origin_even_when_it_catches_nobody(
+    window: MainWindow,
+) -> None:
+    window.tools.activate("template")
+    choose_shape(window, TemplateShape.CUBE, 10)
+    stroke(window.view, [(8, 1), (10, 3)])  # squares (8..9, 1..2): no creature there
+    assert tool(window).coverage.creature_ids == ()
+    area = window.combat.area_dialog
+    assert area.isVisible() and area.targets.count() == 0
+    assert area.origin == (8.0, 1.0)
+    assert "point of origin (8, 1)" in area.origin_label.text()
+
+
 def test_caught_area_is_shaded_orange_on_screen(window: MainWindow) -> None:
     window.tools.activate("template")
     choose_shape(window, TemplateShape.CUBE, 10)

@@ -278,11 +278,13 @@ class TemplateTool(Tool):
                 token.setSelected(True)
 
     def open_area_damage(self) -> None:
-        """Open the Combat menu's Area damage dialog for the selected tokens, if installed."""
+        """Open the Combat menu's Area damage dialog for the selected tokens, if installed, with
+        the placed template's origin as the effect's point of origin (cover is measured from
+        it), handed over rather than guessed back from the tool by the dialog."""
         combat = getattr(self.context.view.window(), "combat", None)
         dialog = getattr(combat, "area_dialog", None)
         if dialog is not None:
-            dialog.open_for_selection()
+            dialog.open_at(self.template.origin if self.template is not None else None)
 
     # --- options --------------------------------------------------------
 
