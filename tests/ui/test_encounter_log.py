@@ -23,6 +23,7 @@ from battlemap.ui.players.projection import project
 from tests.ui.test_area_damage import mark_saved, open_area
 from tests.ui.test_combat_docks import click, make_window, select, start
 from tests.ui.test_players_window import every_text, open_players
+from tests.ui.test_rest_dialog import TOTAL, dialog_of, menu_action
 
 
 @pytest.fixture
@@ -96,6 +97,20 @@ def test_creature_dock_damage_and_healing_outside_combat_are_logged(
     ]
     window.undo_stack.undo()  # the healing's line goes, the damage's stay
     assert len(lines(window)) == 2 and healed not in lines(window)
+
+
+def test_a_rest_outside_combat_is_logged(qtbot: QtBot, window: MainWindow) -> None:
+    fireball(window, qtbot)  # the Cleric is down to 2 HP
+    rested = window.document.encounter.model_copy(update={"ruleset": "bloodied-brink"})
+    window.document.replace(rested)  # srd-5e has no rest rules; bloodied-brink: 12 HP + 1d12
+    select(window, "c-cleric")
+    menu_action(window, "Long rest…")
+    dialog = dialog_of(window)
+    assert dialog.creature_ids() == ["c-cleric"]
+    dialog.spin(0, TOTAL).setValue(5)
+    click(qtbot, dialog.apply_button)
+    assert window.document.encounter.creature("c-cleric").hp == 12  # type: ignore[arg-type]
+    assert lines(window)[-1] == "\trest\tCleric finishes a long rest: HP 2 -> 12"
 
 
 def test_a_combat_keeps_its_lines_when_it_ends_and_undo_brings_it_back(
