@@ -436,8 +436,9 @@ def check_typed_total(
 
     ``expression`` is the one actually rolled (``damage_expression``: ``2d6+2`` for a critical
     ``1d6+2``), whose lowest and highest totals (``dice.total_range``) bound the typed one.
-    ``floor`` raises the bounds (damage: 0, as it "can't be negative"); ``how`` says in the
-    message how ``expression`` came about ("critical hit: 1d6+2 with the dice rolled twice").
+    A total below ``floor`` counts as ``floor`` (damage: 0, as it "can't be negative"), so
+    ``floor`` is taken too: 1d4-3 takes -2 to 1, 1d4-5 takes -4 to 0. ``how`` says in the
+    message how ``expression`` came about ("1d6+2, critical hit: the dice rolled twice").
 
     Raises:
         BadDieError: not a whole number, or outside the range; the message names ``what``,
@@ -447,7 +448,9 @@ def check_typed_total(
     if isinstance(total, bool) or not isinstance(total, int):
         raise BadDieError(f"{what}: the typed total must be a whole number, got {total!r}")
     dice, flat = parse_damage_dice(expression)
-    low, high = total_range(dice, flat, floor)
+    low, high = total_range(dice, flat)
+    if floor is not None:
+        high = max(high, floor)
     if not low <= total <= high:
         shown = f"{expression} ({how})" if how else expression
         allowed = f"only {low}" if low == high else f"only {low} to {high}"
@@ -488,16 +491,16 @@ def roll_damage(
 
     A typed total is the whole part as rolled at the table, modifiers and critical dice
     included (the attack dialog labels each box with the part's dice, "1d6+2 slashing"; a
-    ``flat_bonus_first`` counts in the first part's): it must be one the rolled expression can
-    show, floored at 0 as every shipped ruleset's damage "can't be negative" (srd-5e "Damage
-    Rolls"). A critical 1d6+2 takes 4 to 14 where the dice are rolled twice (srd-5e,
-    legends-of-hyrule, final-fantasy-d20, bloodied-brink), 9 to 14 with gms-den's maximum
-    added; a target strike's maximised 1d8 only 8.
+    ``flat_bonus_first`` counts in the first part's). It must be one the rolled expression can
+    show, or 0 for a part that can't reach it, as every shipped ruleset's damage "can't be
+    negative" (srd-5e "Damage Rolls"); below 0 counts 0, as a rolled one does. A critical
+    1d6+2 takes 4 to 14 where the dice are rolled twice (srd-5e, legends-of-hyrule,
+    final-fantasy-d20, bloodied-brink), 9 to 14 with gms-den's maximum added; a target
+    strike's maximised 1d8 only 8.
 
     Raises:
         UnknownDamageTypeError, InvalidRequestError (bad dice, wrong number of typed totals),
-        NegativeAmountError (a typed total below 0), BadDieError (a typed total the dice
-        can't show).
+        BadDieError (a typed total the dice can't show, or not a whole number).
     """
     if typed is not None and len(typed) != len(parts):
         raise InvalidRequestError(f"{len(parts)} damage parts but {len(typed)} typed totals")
@@ -514,10 +517,6 @@ def roll_damage(
             extra_flat=flat_bonus_first if index == 0 else 0,
         )
         value = None if typed is None else typed[index]
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int) or value < 0
-        ):
-            raise NegativeAmountError(f"typed damage must be a whole number >= 0, got {value!r}")
         if value is not None:
             check_typed_total(
                 value,

@@ -141,15 +141,12 @@ class _Rolled:
     kept: tuple[tuple[int, int], ...]
 
 
-def total_range(
-    dice: Sequence[tuple[int, int]], flat: int = 0, floor: int | None = None
-) -> tuple[int, int]:
+def total_range(dice: Sequence[tuple[int, int]], flat: int = 0) -> tuple[int, int]:
     """The lowest and highest total of ``dice`` (``(count, sides)`` pairs, added) plus ``flat``.
 
-    Every die shows 1 to ``sides``, so ``3d8`` gives (3, 24) and ``1d6+2`` (3, 8); no dice gives
-    (``flat``, ``flat``). ``floor`` raises both ends to at least that (damage "can't be negative":
-    ``1d4-3`` with floor 0 gives (0, 1)). This is the one range check of typed-in dice totals
-    (damage parts, rests).
+    Every die shows 1 to ``sides``, so ``3d8`` gives (3, 24), ``1d6+2`` (3, 8) and ``1d4-3``
+    (-2, 1); no dice gives (``flat``, ``flat``). The one range behind the checks of typed-in
+    dice totals (``damage.check_typed_total``: damage parts and rests).
 
     Raises:
         ValueError: a count below 0 or a die with fewer than 1 side.
@@ -158,8 +155,6 @@ def total_range(
         raise ValueError(f"bad dice {list(dice)!r}")
     low = sum(count for count, _ in dice) + flat
     high = sum(count * sides for count, sides in dice) + flat
-    if floor is not None:
-        low, high = max(low, floor), max(high, floor)
     return low, high
 
 

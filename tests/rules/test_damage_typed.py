@@ -6,9 +6,9 @@ changes the dice first: srd-5e "Critical Hits" ("Roll all the attack's damage di
 Then add any relevant modifiers"), as do legends-of-hyrule, final-fantasy-d20 and
 bloodied-brink, so 2d6+2: 4 to 14; gms-den "Critical Hits" adds "the maximum number on the
 damage dice ... to the original damage roll and any modifiers", so 1d6+6+2: 9 to 14. Damage
-"can't be negative" (srd-5e "Damage Rolls", "it's possible to deal 0 damage"), so 1d4-3 takes
-0 to 1. A legends-of-hyrule target strike "maximizes the damage dice rolled (treat 1d8 as
-simply 8)".
+"can't be negative" (srd-5e "Damage Rolls", "it's possible to deal 0 damage"): 1d4-3 takes
+-2 to 1, a total below 0 dealing 0. A legends-of-hyrule target strike "maximizes the damage
+dice rolled (treat 1d8 as simply 8)".
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from battlemap.rules.damage import (
     roll_damage,
 )
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, BadDieError, NegativeAmountError, Work
+from battlemap.rules.vitals import Applied, BadDieError, Work
 from tests.rules.fighters import creature, fight
 
 NEAR = AttackSituation(distance_feet=5)
@@ -137,13 +137,19 @@ def test_a_critical_refusal_names_the_dice_as_rolled_and_why(
 
 
 def test_srd_a_penalty_can_bring_a_part_to_0_but_not_below(rulesets: dict[str, Ruleset]) -> None:
-    """srd-5e "Damage Rolls": "it's possible to deal 0 damage, but not negative damage"."""
-    assert _hit(rulesets, "srd-5e", dice="1d4-3", damage_rolls=(0,)).result.damage.total == 0
-    assert _hit(rulesets, "srd-5e", dice="1d4-3", damage_rolls=(1,)).result.damage.total == 1
-    with pytest.raises(BadDieError, match=r"2 can't be rolled on 1d4-3 \(only 0 to 1\)"):
-        _hit(rulesets, "srd-5e", dice="1d4-3", damage_rolls=(2,))
-    with pytest.raises(NegativeAmountError):
-        _hit(rulesets, "srd-5e", dice="1d4-3", damage_rolls=(-1,))
+    """srd-5e "Damage Rolls": "it's possible to deal 0 damage, but not negative damage". A
+    total the dice showed below 0 (1d4-3: -2) is taken and deals 0, as a rolled one does."""
+    for total, dealt in ((-2, 0), (0, 0), (1, 1)):
+        hit = _hit(rulesets, "srd-5e", dice="1d4-3", damage_rolls=(total,))
+        assert hit.result.damage.total == dealt
+        assert hit.result.damage_rolled.instances[0].amount == dealt
+    for total in (-3, 2):
+        with pytest.raises(BadDieError, match=rf"{total} can't .* 1d4-3 \(only -2 to 1\)"):
+            _hit(rulesets, "srd-5e", dice="1d4-3", damage_rolls=(total,))
+    # 1d4-5 shows -4 to -1: 0, what it deals, is taken too (a typed box can't go below 0)
+    assert _hit(rulesets, "srd-5e", dice="1d4-5", damage_rolls=(0,)).result.damage.total == 0
+    with pytest.raises(BadDieError, match=r"\(only -4 to 0\)"):
+        _hit(rulesets, "srd-5e", dice="1d4-5", damage_rolls=(1,))
 
 
 def test_hyrule_target_strike_takes_only_the_maximised_total(

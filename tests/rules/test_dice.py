@@ -131,8 +131,7 @@ def test_total_range_of_added_dice_and_a_flat_number() -> None:
     assert total_range([(1, 6)], 2) == (3, 8)
     assert total_range([(2, 6), (1, 4)], -1) == (2, 15)
     assert total_range([], 7) == (7, 7)
-    assert total_range([(1, 4)], -3, floor=0) == (0, 1)  # damage can't be negative
-    assert total_range([(1, 4)], -9, floor=0) == (0, 0)
+    assert total_range([(1, 4)], -3) == (-2, 1)
     with pytest.raises(ValueError):
         total_range([(1, 0)])
 

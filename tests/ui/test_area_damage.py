@@ -148,3 +148,16 @@ def test_a_typed_total_the_dice_cant_show_is_refused_in_the_dialog(
     area.typed.setValue(48)
     click(qtbot, area.apply_button)
     assert hp(window)["c-cleric"] == 0 and window.undo_stack.count() == steps + 1
+
+
+def test_app_rolled_damage_below_0_without_combat_deals_0(qtbot: QtBot, tmp_path: Path) -> None:
+    """srd-5e "Damage Rolls": with a penalty "it's possible to deal 0 damage, but not negative
+    damage"; 1d1-3 always rolls -2 (it had been refused as a negative typed total)."""
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    area = open_area(window, ["c-cleric"])
+    area.dice.setText("1d1-3")
+    before = hp(window)
+    click(qtbot, area.apply_button)
+    text = area.outcome_label.text()
+    assert "Refused" not in text and "<b>Cleric</b>: 0 damage, HP 12 → 12" in text, text
+    assert hp(window) == before
