@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QUndoView, QWidget
 
 from battlemap import APP_NAME, __version__
@@ -21,6 +21,7 @@ from battlemap.ui import (
     targeting,
     theme,
     tools,
+    window_layout,
 )
 from battlemap.ui.file_actions import install as install_file_actions
 from battlemap.ui.map_scene import MapScene
@@ -49,7 +50,7 @@ class MainWindow(QMainWindow):
         self.scene.setParent(self)  # torn down with the window, after the view and docks
         self.view = MapView(self.scene, self)
         self.setCentralWidget(self.view)
-        self.resize(1280, 800)
+        window_layout.fit_to_screen(self)  # first start; a saved geometry wins (_restore_layout)
         self._cell_label = QLabel()
         self.statusBar().addPermanentWidget(self._cell_label)
         self.view.cell_hovered.connect(self._show_cell)
@@ -139,6 +140,19 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+        self._first_run_docks = state is None  # sized when first shown, at the window's size
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._first_run_docks:
+            self._first_run_docks = False
+            window_layout.size_docks(
+                self,
+                left=(self.combat.initiative, self.combat.actions),
+                right=self.library_dock,
+                creature=self.creature_dock,
+                log=self.combat.log,
+            )
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.setValue(LAYOUT_GEOMETRY, self.saveGeometry())

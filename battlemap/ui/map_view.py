@@ -14,6 +14,7 @@ from PySide6.QtGui import (
     QNativeGestureEvent,
     QPainter,
     QResizeEvent,
+    QTransform,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QGestureEvent, QGraphicsScene, QGraphicsView, QPinchGesture, QWidget
@@ -24,6 +25,8 @@ from battlemap.ui.token_item import TokenItem
 MIN_SCALE, MAX_SCALE = 0.05, 8.0
 ZOOM_STEP = 1.15
 FINGER_SLOP_PX = 12
+FIT_MARGIN_PX = 10
+"""Fit map leaves this much of the view's background around the map, on its narrow sides."""
 """A finger that lands this close (viewport pixels) to a token, but on none, grabs the nearest
 one: a Tiny token (half a cell, 32 px at 100 %) then takes a 56 px wide touch."""
 
@@ -53,6 +56,10 @@ class MapView(QGraphicsView):
         self.tool_hook: Callable[[QEvent], bool] | None = None
         self.tool_cursor: Qt.CursorShape | None = None
         self.viewport().grabGesture(Qt.GestureType.PinchGesture)
+        self._fitted: tuple[QRectF, QTransform] | None = None
+        """The map rect of the last Fit map and the transform it gave, while they still hold:
+        the view then scrolls no further than it shows, and a resize fits the map again."""
+        scene.sceneRectChanged.connect(lambda _rect: self._forget_fit())  # a new map size
 
     def _use_tool(self, event: QEvent) -> bool:
         if self.tool_hook is not None and self.tool_hook(event):
@@ -75,6 +82,9 @@ class MapView(QGraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        if self._still_fitted():
+            assert self._fitted is not None
+            self._fit(self._fitted[0])  # a resized window or dock keeps the whole map in view
         self.visible_rect_changed.emit(self.visible_scene_rect())
 
     # --- zoom ------------------------------------------------------------
@@ -83,6 +93,7 @@ class MapView(QGraphicsView):
         return self.transform().m11()
 
     def zoom_by(self, factor: float) -> None:
+        self._forget_fit()  # zooming from a fit: scroll over the whole scene again
         target = min(MAX_SCALE, max(MIN_SCALE, self.current_scale() * factor))
         factor = target / self.current_scale()
         if not math.isclose(factor, 1.0):
@@ -147,8 +158,45 @@ class MapView(QGraphicsView):
         return True
 
     def fit_map(self, map_rect: QRectF) -> None:
-        self.fitInView(map_rect, Qt.AspectRatioMode.KeepAspectRatio)
+        """Show the whole map as large as the view allows, ``FIT_MARGIN_PX`` inside its edges,
+        without scroll bars: until the DM zooms, the view scrolls no further than it shows
+        (the scene's margin around the map is out of reach) and follows resizes."""
+        self._fit(QRectF(map_rect))
         self.visible_rect_changed.emit(self.visible_scene_rect())
+
+    def _fit(self, map_rect: QRectF) -> None:
+        area = self.maximumViewportSize()  # the viewport without scroll bars
+        room_w, room_h = area.width() - 2 * FIT_MARGIN_PX, area.height() - 2 * FIT_MARGIN_PX
+        if map_rect.isEmpty() or room_w <= 0 or room_h <= 0:
+            return
+        scale = min(room_w / map_rect.width(), room_h / map_rect.height())
+        scale = min(MAX_SCALE, max(MIN_SCALE, scale))
+        self.setTransform(QTransform.fromScale(scale, scale))
+        # One pixel less than the viewport: Qt rounds the scroll range, and a range of one
+        # pixel would show a scroll bar. A map larger than this (at MIN_SCALE) still scrolls.
+        shown = QRectF(0, 0, (area.width() - 1) / scale, (area.height() - 1) / scale)
+        shown.moveCenter(map_rect.center())
+        self.setSceneRect(shown.united(map_rect))
+        self.centerOn(map_rect.center())
+        self._fitted = (map_rect, self.transform())
+
+    def _still_fitted(self) -> bool:
+        """Whether the last fit still holds; when the transform changed since (a zoom, or a
+        caller's ``setTransform``), forget it and scroll over the whole scene again."""
+        if self._fitted is None:
+            return False
+        if self.transform() == self._fitted[1]:
+            return True
+        self._forget_fit()
+        return False
+
+    def _forget_fit(self) -> None:
+        if self._fitted is None:
+            return
+        self._fitted = None
+        centre = self.mapToScene(self.viewport().rect().center())
+        self.setSceneRect(QRectF())  # back to the scene's rect: the map and its margin
+        self.centerOn(centre)
 
     # --- pan: middle-drag, or space + left-drag ---------------------------
 

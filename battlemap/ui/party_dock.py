@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDockWidget,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QInputDialog,
     QLabel,
@@ -49,6 +50,7 @@ ROSTER_KEY = "party/roster"
 PC_TYPE = "player character"
 ATTACK_COLUMNS = ("Attack", "To hit", "Reach", "Range", "Long", "Damage", "Type")
 SPEED_MODES = ("walk", "fly", "swim", "climb")
+BUTTONS_PER_ROW = 3
 
 
 def score_for_modifier(modifier: int) -> int:
@@ -219,18 +221,21 @@ class PartyDock(QDockWidget):
         self.list = QListWidget()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.itemDoubleClicked.connect(lambda *_: self.edit_selected())
-        buttons = QHBoxLayout()
+        # Two rows of buttons: in one row the five made the right column ~470 px wide.
+        buttons = QGridLayout()
         self.buttons: dict[str, QPushButton] = {}
-        for text, slot in (
-            ("New…", self.new_character),
-            ("Edit…", self.edit_selected),
-            ("Remove", self.remove_selected),
-            ("From roster…", self.add_from_roster),
-            ("Place on map", self.place_selected),
+        for index, (text, slot) in enumerate(
+            (
+                ("New…", self.new_character),
+                ("Edit…", self.edit_selected),
+                ("Remove", self.remove_selected),
+                ("From roster…", self.add_from_roster),
+                ("Place on map", self.place_selected),
+            )
         ):
             button = QPushButton(text)
             button.clicked.connect(slot)
-            buttons.addWidget(button)
+            buttons.addWidget(button, *divmod(index, BUTTONS_PER_ROW))
             self.buttons[text] = button
         body = QWidget()
         layout = QVBoxLayout(body)

@@ -29,8 +29,6 @@ from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
 
 STATUS_MS = 8000
-LOG_HEIGHT = 200
-CREATURE_HEIGHT = 520
 
 __all__ = ["CombatUi", "combat_facts", "install"]
 
@@ -79,16 +77,10 @@ def install(window: QMainWindow) -> CombatUi:
     window.addDockWidget(left, initiative)
     window.addDockWidget(left, actions)
     window.splitDockWidget(initiative, actions, Qt.Orientation.Vertical)
-    window.addDockWidget(bottom, log)
-    # First-run sizes (a saved layout overrides them): a short log; at 1600 x 1000 the order and
-    # the Actions dock both show whole mid-combat.
-    window.resizeDocks([log], [LOG_HEIGHT], Qt.Orientation.Vertical)
-    window.resizeDocks([initiative, actions], [385, 400], Qt.Orientation.Vertical)
+    window.addDockWidget(bottom, log)  # first-run sizes: battlemap.ui.window_layout
     panel = CombatPanel(session, scene, library)
     creature_dock = getattr(window, "creature_dock", None)
     _add_to_creature_dock(creature_dock, panel)
-    if creature_dock is not None:  # first-run: the Creature dock the taller of the right column
-        window.resizeDocks([creature_dock], [CREATURE_HEIGHT], Qt.Orientation.Vertical)
     area = AreaDialog(session, scene, library, window)
     ui = CombatUi(session, initiative, actions, log, dialog, panel, contest, area)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
