@@ -316,3 +316,27 @@ def test_typed_damage_the_dice_cant_show_is_refused_inline_and_the_hit_waits(
     qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
     assert window.document.encounter.creature("c-garg").hp == 13  # 15 halved: resists slashing
     assert window.undo_stack.count() == steps + 1
+
+
+def test_a_critical_hit_labels_the_doubled_dice_and_checks_typed_totals_on_them(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """srd-5e "Critical Hits": the Greatsword's 2d6+3 is rolled as 4d6+3 (7 to 27)."""
+    window = window_for(qtbot, tmp_path, "srd-5e")
+    dialog = window.combat.attack_dialog
+    dialog.open_for(target="c-garg")
+    label = dialog.parts_row.labelForField(dialog.damage_spins[0])
+    assert label.text() == "2d6+3 slashing"
+    dialog.d20[0].setValue(20)
+    qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
+    assert "CRITICAL HIT" in dialog.outcome_label.text()
+    assert label.text() == "4d6+3 slashing"  # the dice to roll at the table
+    dialog.damage_spins[0].setValue(28)
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert "28 can't be rolled on 4d6+3" in dialog.outcome_label.text()
+    assert "(only 7 to 27)" in dialog.outcome_label.text()
+    assert dialog.damage_box.isEnabled()
+    dialog.d20[0].setValue(15)  # rolled again: a hit without a critical
+    qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
+    assert "HIT" in dialog.outcome_label.text() and "CRITICAL" not in dialog.outcome_label.text()
+    assert label.text() == "2d6+3 slashing"
