@@ -7,7 +7,7 @@ import math
 from pydantic import BaseModel, ConfigDict, Field
 
 from battlemap.model.ids import EntityId, new_id
-from battlemap.model.statblock import AbilityScores, StatBlock
+from battlemap.model.statblock import MAX_CHARACTER_LEVEL, AbilityScores, StatBlock
 from battlemap.model.traits import Side, Size, Speeds
 
 __all__ = ["CombatStats", "Creature", "Side", "Size", "Speeds", "snap_position"]
@@ -64,6 +64,14 @@ class Creature(BaseModel):
     statblock: StatBlock | None = Field(
         default=None,
         description="The stat block it was made from: attacks, saves, resistances, senses.",
+    )
+    level: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_CHARACTER_LEVEL,
+        exclude_if=lambda level: level is None,
+        description="Character level (rest dice); None for a monster or not known. Left out "
+        "of the saved data when None, so a file without levels reads as before it existed.",
     )
 
     @property

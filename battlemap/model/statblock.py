@@ -127,6 +127,10 @@ class Attack(BaseModel):
         return self
 
 
+MAX_CHARACTER_LEVEL = 30
+"""The highest character level a creature or player character's stat block may have."""
+
+
 class StatBlock(BaseModel):
     """A monster or player character as a library keeps it."""
 
@@ -159,6 +163,11 @@ class StatBlock(BaseModel):
     damage_vulnerabilities: tuple[ShortText, ...] = Field(default=(), max_length=30)
     condition_immunities: tuple[ShortText, ...] = Field(default=(), max_length=30)
     attacks: tuple[Attack, ...] = Field(default=(), max_length=50)
+    level: int | None = Field(
+        default=None, ge=1, le=MAX_CHARACTER_LEVEL, exclude_if=lambda level: level is None
+    )
+    """A player character's level (the party form sets it); None for a monster. Left out of
+    the saved data when None, so files and the bundled library stay as before it existed."""
 
     @property
     def cr_text(self) -> str:

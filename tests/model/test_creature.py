@@ -1,7 +1,14 @@
+import json
+import zipfile
+from pathlib import Path
+
 import pytest
 from pydantic import ValidationError
 
+from battlemap.io.encounter_file import save_battlemap
+from battlemap.io.loader import load_encounter
 from battlemap.model import Creature, Encounter, Grid, Side, Size, snap_position
+from battlemap.model.statblock import StatBlock
 
 
 @pytest.mark.parametrize(
@@ -67,3 +74,56 @@ def test_encounter_finds_and_replaces_creatures_by_id() -> None:
     assert moved.creature(a.id) is a
     with pytest.raises(KeyError):
         encounter.creature("creature-missing")  # type: ignore[arg-type]
+
+
+def test_level_is_optional_and_bounded() -> None:
+    assert Creature(name="Goblin").level is None  # a monster: no level
+    assert Creature(name="Ana", level=30).level == 30
+    for bad in (0, 31):
+        with pytest.raises(ValidationError, match="level"):
+            Creature(name="Ana", level=bad)
+    assert StatBlock(name="Ana").level is None
+    with pytest.raises(ValidationError, match="level"):
+        StatBlock(name="Ana", level=0)
+
+
+def test_level_round_trips_through_a_saved_file(tmp_path: Path) -> None:
+    ana = StatBlock(name="Ana", type="player character", level=5)
+    encounter = Encounter(
+        creatures=(Creature(name="Ana", side=Side.PARTY, level=7), Creature(name="Goblin")),
+        party=(ana,),
+    )
+    path = tmp_path / "levels.battlemap"
+    save_battlemap(path, encounter, {})
+    loaded = load_encounter(path)
+    assert loaded == encounter
+    assert [c.level for c in loaded.creatures] == [7, None]
+    assert loaded.party[0].level == 5
+
+
+def test_a_file_written_before_levels_opens_without_them(tmp_path: Path) -> None:
+    """A creature and a party stat block as an older Battlemap wrote them (format 1 in a
+    .battlemap zip, format 0 as plain JSON): no "level" key; they open with none."""
+    encounter = {
+        "name": "Old",
+        "creatures": [{"id": "c-ana", "name": "Ana", "side": "party"}],
+        "party": [{"name": "Ana", "type": "player character"}],
+    }
+    zipped = tmp_path / "old.battlemap"
+    with zipfile.ZipFile(zipped, "w") as archive:
+        archive.writestr(
+            "encounter.json", json.dumps({"format_version": 1, "encounter": encounter})
+        )
+    plain = tmp_path / "old.json"
+    plain.write_text(json.dumps(encounter))
+    for path in (zipped, plain):
+        loaded = load_encounter(path)
+        assert loaded.creatures[0].level is None and loaded.party[0].level is None
+
+
+def test_no_level_is_left_out_of_the_saved_data() -> None:
+    """Without levels an encounter saves as before they existed (an older Battlemap opens it)."""
+    encounter = Encounter(creatures=(Creature(name="Goblin"),), party=(StatBlock(name="Ana"),))
+    assert '"level"' not in encounter.model_dump_json()
+    leveled = Encounter(creatures=(Creature(name="Ana", level=3),))
+    assert '"level":3' in leveled.model_dump_json()
