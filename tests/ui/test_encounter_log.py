@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from battlemap.io.encounter_file import load_battlemap, save_battlemap
 from battlemap.model.combat import CombatEvent
 from battlemap.model.encounter import COMBAT_ENDED
+from battlemap.model.ids import EntityId
 from battlemap.ui.combat.session import combat_facts
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.projection import project
@@ -63,6 +64,36 @@ def test_area_damage_before_initiative_is_logged_with_its_reasons(
         line.split("\t")[2] for line in logged
     ]
     assert all(window.combat.log.table.topLevelItem(i).text(0) == "" for i in range(len(logged)))
+
+
+def test_saving_throws_before_initiative_are_logged_before_the_damage(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    area = open_area(window, ["c-cleric", "c-sal", "c-rat"])
+    area.dc.setValue(12)
+    cleric = area.rows[EntityId("c-cleric")]
+    assert cleric.d20 is not None
+    cleric.d20.spins[0].setValue(15)  # the Cleric's player rolls 15 at the table
+    click(qtbot, area.roll_monsters)  # the app rolls the Salamander's and the Rat's
+    salamander = area.results[EntityId("c-sal")]
+    rat = area.rows[EntityId("c-rat")]
+    rat.saved.click()  # the DM rules the other way for the Rat
+    area.dice.setText("2d6")
+    area.damage_type.setCurrentIndex(area.damage_type.findData("fire"))
+    area.typed.setValue(8)
+    click(qtbot, area.apply_button)
+    texts = [event.text for event in window.document.encounter.log]
+    saves = [t for t in texts if "Dexterity save DC 12" in t]
+    assert any(t.startswith("Cleric's Dexterity save DC 12: 15 ") for t in saves), saves
+    assert any(
+        t.startswith(f"Salamander 1's Dexterity save DC 12: {salamander.natural} ") for t in saves
+    ), saves
+    ruled = f"the DM rules that Rat {'saved' if rat.is_saved() else 'failed'}"
+    assert ruled in texts
+    first_damage = texts.index("area damage (fire): 2d6 typed in: 8")
+    assert max(texts.index(t) for t in [*saves, ruled]) < first_damage  # saves, then damage
+    window.undo_stack.undo()
+    assert window.document.encounter.log == ()
 
 
 def test_undo_takes_the_steps_lines_out_and_redo_brings_them_back(

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QPainter
@@ -61,7 +61,7 @@ from PySide6.QtWidgets import (
 
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY
-from battlemap.model.combat import CombatState, DiceState
+from battlemap.model.combat import CombatEvent, CombatState, DiceState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
@@ -210,6 +210,8 @@ class AreaDialog(CombatDialog):
         """The app's rolls in ``_chain`` (the latest per creature)."""
         self._loose: dict[EntityId, SaveResult] = {}
         """The app's rolls from fresh dice, outside a combat."""
+        self._loose_lines: dict[EntityId, tuple[CombatEvent, ...]] = {}
+        """The log lines of those rolls, for the encounter log when the damage is dealt."""
         self._loose_dice: DiceState | None = None
         layout = QVBoxLayout(self)
         save_form = QFormLayout()
@@ -379,6 +381,7 @@ class AreaDialog(CombatDialog):
         self._chain_start = self._chain = None
         self._chained = {}
         self._loose = {}
+        self._loose_lines = {}
         self._loose_dice = None
 
     def _standing_of(self, creature_id: EntityId, ruleset: Ruleset) -> _Standing:
@@ -485,8 +488,9 @@ class AreaDialog(CombatDialog):
                 self._chained[creature_id] = result
             else:
                 faces = self._loose_faces(self._report(creature_id, ruleset).roll.mode)
-                result = self._throw(encounter, None, ruleset, creature_id, faces).result
-                self._loose[creature_id] = result
+                thrown = self._throw(encounter, None, ruleset, creature_id, faces)
+                result = self._loose[creature_id] = thrown.result
+                self._loose_lines[creature_id] = thrown.events
         except (ValueError, KeyError) as error:
             row.outcome.setText(f"<span style='color:{tone(BAD)}'>{html.escape(str(error))}</span>")
             self._fit(row)
@@ -576,10 +580,12 @@ class AreaDialog(CombatDialog):
 
     def _with_saves(
         self, encounter: Encounter, combat: CombatState | None, ruleset: Ruleset
-    ) -> tuple[CombatState | None, list[str]]:
+    ) -> tuple[CombatState | None, list[str], list[CombatEvent]]:
         """The combat state with this opening's saves recorded: the chain of the app's rolls
         (refused when the combat changed since), then the typed saves and the DM's overrides,
-        in row order; and the outcome lines of the overrides.
+        in row order; the outcome lines of the overrides; and, outside a combat, the saves'
+        log lines (the app's rolls, typed d20s, overrides) for the encounter log (in a combat
+        they are in the combat's own log).
 
         Raises:
             InvalidRequestError: the combat changed since the saves were rolled.
@@ -595,21 +601,27 @@ class AreaDialog(CombatDialog):
                 "a combat started since the saves were rolled: roll them again"
             )
         notes = []
+        loose: list[CombatEvent] = []
         for creature_id, row in self.rows.items():
             result = self.results.get(creature_id)
             if result is None:
                 continue
             typed = row.typed_faces()
-            if typed is not None and combat is not None:  # no dice spent: recorded now
+            if typed is not None:  # no dice spent: recorded now
                 thrown = self._throw(encounter, combat, ruleset, creature_id, typed)
                 combat, result = thrown.combat, thrown.result
+                loose.extend(thrown.events if combat is None else ())
+            elif combat is None:
+                loose.extend(self._loose_lines.get(creature_id, ()))
             if row.is_saved() != result.success:
                 name = self.session.name(creature_id)
                 notes.append(f"{name}: {'saved' if row.is_saved() else 'failed'} (DM's call)")
-                combat = record_save_override(
+                override = record_save_override(
                     encounter, combat, ruleset, creature_id, row.is_saved()
-                ).combat
-        return combat, notes
+                )
+                combat = override.combat
+                loose.extend(override.events if combat is None else ())
+        return combat, notes, loose
 
     def deal(self) -> None:
         dice = self.dice.text().strip()
@@ -646,9 +658,9 @@ class AreaDialog(CombatDialog):
         def saves_then_damage(
             e: Encounter, c: CombatState | None, r: Ruleset
         ) -> Applied[tuple[DamageResult, ...]]:
-            combat, found = self._with_saves(e, c, r)
+            combat, found, save_lines = self._with_saves(e, c, r)
             notes.extend(found)
-            return apply_area_damage(
+            dealt = apply_area_damage(
                 e,
                 combat,
                 r,
@@ -659,6 +671,7 @@ class AreaDialog(CombatDialog):
                 source_id=source,
                 typed_each=typed_each,
             )
+            return replace(dealt, events=(*save_lines, *dealt.events)) if save_lines else dealt
 
         applied = self.session.apply(f"Area damage ({dice} {parts[0].type})", saves_then_damage)
         if applied is None:
