@@ -3,7 +3,9 @@
 The party (``Encounter.party``, stat blocks) is saved with the encounter; every change to it
 is one undo step. Each character saved in the form is also written to the roster in the
 user's settings, so the next encounter can take the same characters ("Add from roster").
-"Place on map" puts the selected character on a free space as a party-side creature.
+"Place on map" puts the selected character on a free space as a party-side creature, with
+the character's level (the token keeps it: later edits of the character don't change tokens
+already placed, as for its other numbers).
 """
 
 from __future__ import annotations
@@ -38,7 +40,13 @@ from battlemap.io.errors import describe_validation_error
 from battlemap.io.monsters import creature_from_statblock
 from battlemap.model.creature import Side, Size, Speeds
 from battlemap.model.document import Change, ReplaceEncounterField
-from battlemap.model.statblock import Ability, AbilityScores, Senses, StatBlock
+from battlemap.model.statblock import (
+    MAX_CHARACTER_LEVEL,
+    Ability,
+    AbilityScores,
+    Senses,
+    StatBlock,
+)
 from battlemap.ui.library_dock import add_creatures_command, free_spaces
 from battlemap.ui.style import scene_to_cell
 from battlemap.ui.undo import push
@@ -50,6 +58,8 @@ ROSTER_KEY = "party/roster"
 PC_TYPE = "player character"
 ATTACK_COLUMNS = ("Attack", "To hit", "Reach", "Range", "Long", "Damage", "Type")
 SPEED_MODES = ("walk", "fly", "swim", "climb")
+NO_LEVEL = 0
+"""The level box's value for "no level recorded" (a character saved before levels)."""
 BUTTONS_PER_ROW = 3
 
 
@@ -86,6 +96,10 @@ class PlayerCharacterDialog(QDialog):
         self.speeds = {
             mode: _spin(0, 1000, getattr(start.speeds, mode), " ft") for mode in SPEED_MODES
         }
+        start_level = start.level if block is not None else 1  # a new character: level 1
+        self.level = _spin(NO_LEVEL, MAX_CHARACTER_LEVEL, start_level or NO_LEVEL)
+        self.level.setSpecialValueText("—")
+        self.level.setToolTip("Character level: the rest dialog's dice ('—': not recorded)")
         self.dex = _spin(-5, 10, start.abilities.modifier(Ability.DEX))
         self.wis = _spin(-5, 10, start.abilities.modifier(Ability.WIS))
         self.perception = _spin(0, 50, start.senses.passive_perception)
@@ -98,6 +112,7 @@ class PlayerCharacterDialog(QDialog):
             ("Size", self.size_box),
             ("Armour class", self.ac),
             ("Hit points", self.hp),
+            ("Level", self.level),
             ("Dex modifier", self.dex),
             ("Wis modifier", self.wis),
             ("Passive Perception", self.perception),
@@ -198,6 +213,7 @@ class PlayerCharacterDialog(QDialog):
                 "abilities": AbilityScores.model_validate(abilities.model_dump()),
                 "senses": Senses(passive_perception=self.perception.value()),
                 "attacks": self._attack_dicts(),
+                "level": self.level.value() or None,
             }
         )
 
@@ -324,6 +340,7 @@ class PartyDock(QDockWidget):
             self.window_.statusBar().showMessage(f"No free space on the map for {block.name}.")
             return
         creature = creature_from_statblock(block, side=Side.PARTY, position=spaces[0])
+        creature = creature.model_copy(update={"level": block.level})
         push(
             self.window_.undo_stack,
             self.window_.document,

@@ -107,3 +107,34 @@ def test_list_is_rebuilt_only_when_the_party_changes(
     document.apply(ReplaceEncounterField("party", document.encounter.party, ()))
     assert rebuilt == [1]
     assert dock.list.count() == 0
+
+
+def test_the_level_is_saved_edited_and_given_to_the_placed_token(window: MainWindow) -> None:
+    dock = window.party_dock
+    dialog = dock.new_character()
+    assert dialog.level.value() == 1  # a new character starts at level 1
+    fill_ranger(dialog)
+    dialog.level.setValue(5)
+    dialog.accept()
+    assert window.document.encounter.party[0].level == 5
+    dock.list.setCurrentRow(0)
+    edit = dock.edit_selected()
+    assert edit is not None and edit.level.value() == 5
+    edit.level.setValue(6)
+    edit.accept()
+    assert window.document.encounter.party[0].level == 6
+    dock.place_selected()
+    assert window.document.encounter.creatures[-1].level == 6
+    assert dock.roster()[0].level == 6  # the roster carries it to the next encounter
+
+
+def test_a_character_without_a_level_shows_none_and_keeps_none(window: MainWindow) -> None:
+    dock = window.party_dock
+    saved_ranger(window)
+    old = window.document.encounter.party[0].model_copy(update={"level": None})
+    dock.set_party((old,), "A character saved before levels")
+    dock.list.setCurrentRow(0)
+    edit = dock.edit_selected()
+    assert edit is not None and edit.level.text() == "—"
+    edit.accept()
+    assert window.document.encounter.party[0].level is None
