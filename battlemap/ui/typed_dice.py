@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QSpinBox, QWidget
+from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QSpinBox, QWidget
 
 from battlemap.rules.damage import DamageRoll
 
@@ -69,12 +69,14 @@ class DamageEntry:
     def __init__(self, form: QFormLayout) -> None:
         self.form = form
         self.spins: list[QSpinBox] = []
+        self.parts: list[DamageRoll] = []
 
     def set_parts(self, parts: Sequence[DamageRoll]) -> None:
         """Replace the rows with one box per part of ``parts``."""
         while self.form.rowCount():
             self.form.removeRow(0)
         self.spins = []
+        self.parts = list(parts)
         for part in parts:
             spin = QSpinBox()
             spin.setRange(-1, MAX_DAMAGE_TOTAL)
@@ -83,6 +85,16 @@ class DamageEntry:
             spin.setToolTip("Type the total rolled at the table (critical dice included)")
             self.form.addRow(f"{part.dice} {part.type}", spin)
             self.spins.append(spin)
+
+    def label_rolled(self, expressions: Sequence[str] | None) -> None:
+        """Label each box with the dice the engine rolls for its part (``expressions``, one per
+        part, as ``RolledDamage.expressions``: 4d6+3 for a critical 2d6+3), so the DM rolls
+        those at the table; None: the parts' own dice again."""
+        for index, (spin, part) in enumerate(zip(self.spins, self.parts, strict=True)):
+            label = self.form.labelForField(spin)
+            shown = expressions[index] if expressions and index < len(expressions) else part.dice
+            if isinstance(label, QLabel):
+                label.setText(f"{shown} {part.type}")
 
     def rolls(self) -> tuple[int, ...] | None:
         """The typed totals, or None unless every part is typed (the app rolls them all)."""

@@ -348,3 +348,26 @@ def test_typed_damage_the_dice_cant_show_keeps_the_card_with_the_engines_reason(
     qtbot.mouseClick(prompt.take_button, Qt.MouseButton.LeftButton)
     assert not prompt.isVisible() and fighter(window) == (5, 2, 22)
     assert window.undo_stack.count() == 1
+
+
+def test_a_typed_natural_20_labels_the_critical_dice_to_roll(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """srd-5e "Critical Hits": the Scimitar's 1d6+2 is rolled as 2d6+2 (4 to 14)."""
+    drag_past_the_goblin(qtbot, window)
+    prompt = window.drag_feedback.prompt
+    label = prompt.damage.form.labelForField(prompt.damage.spins[0])
+    assert label.text() == "1d6+2 slashing"
+    prompt.d20.spins[0].setValue(20)
+    assert label.text() == "2d6+2 slashing"
+    assert "roll the critical damage, 2d6+2 slashing" in prompt.verdict.text()
+    prompt.damage.spins[0].setValue(15)
+    qtbot.mouseClick(prompt.take_button, Qt.MouseButton.LeftButton)
+    assert prompt.isVisible() and prompt.error.text() == (
+        "Scimitar damage (slashing): 15 can't be rolled on 2d6+2"
+        " (1d6+2, critical hit: the dice rolled twice) (only 4 to 14)"
+    )
+    prompt.d20.spins[0].setValue(15)  # not a critical any more: the part's own dice
+    assert label.text() == "1d6+2 slashing"
+    prompt.d20.spins[0].setValue(0)  # the app rolls the d20: nothing known yet
+    assert label.text() == "1d6+2 slashing"

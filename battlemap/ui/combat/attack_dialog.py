@@ -541,25 +541,12 @@ class AttackDialog(CombatDialog):
             self._reset_dice()
             return
         self.preview = preview
-        self._label_dice_to_roll(outcome)
+        rolled = outcome.damage_rolled  # the dice the engine rolls: a critical's doubled ones
+        self.damage_entry.label_rolled(rolled.expressions if rolled is not None else None)
         self.damage_box.setEnabled(True)
         # gms-den wants a knock-out declared before the roll; elsewhere it can still be ticked.
         self.declarations.knockout.setEnabled(not knockout_declared_in_time(ruleset))
         self.apply_button.setFocus()
-
-    def _label_dice_to_roll(self, outcome: AttackResult) -> None:
-        """Label each damage box with the dice the engine rolls for this hit (a critical's
-        doubled dice, gms-den's maximum added, a target strike's maximum: the preview's own
-        expressions), the dice whose total the DM rolls at the table and types."""
-        rolled = outcome.damage_rolled
-        if rolled is None:
-            return
-        for spin, part, expression in zip(
-            self.damage_spins, self.damage_parts, rolled.expressions, strict=False
-        ):
-            label = self.parts_row.labelForField(spin)
-            if isinstance(label, QLabel):
-                label.setText(f"{expression} {part.type}")
 
     def apply_damage(self) -> None:
         """Step 2: record the whole attack with its damage as one undo step.

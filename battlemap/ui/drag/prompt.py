@@ -240,11 +240,16 @@ class OpportunityPrompt(QFrame):
         """What the typed d20 does (hit, critical hit, miss) before the DM commits to it, so
         the right damage dice are rolled at the table."""
         text = ""
+        rolled: Sequence[str] | None = None  # the dice to roll at the table, when known
         if faces is not None and self._trial is not None:
             try:
-                text = verdict_text(self._trial(faces))
+                result = self._trial(faces)
+                text = verdict_text(result)
+                if result.hit and result.damage_rolled is not None:
+                    rolled = result.damage_rolled.expressions
             except ValueError as error:  # faces the engine refuses (InvalidRequestError)
                 text = f"<span style='color:{VERDICT_BAD}'>{error}</span>"
+        self.damage.label_rolled(rolled)
         self.verdict.setText(text)
         self.verdict.setVisible(bool(text))
         if self.isVisible():
@@ -356,7 +361,8 @@ class UndoCatcher(QObject):
 
 
 def verdict_text(result: AttackResult) -> str:
-    """ "HIT: 14+5 = 19 vs AC 8 · roll 1d8+3 slashing", with the engine's reasons."""
+    """ "HIT: 14+5 = 19 vs AC 8 · roll the 1d8+3 slashing" ("roll the critical damage, 2d8+3
+    slashing" on a critical: the dice the engine rolls), with the engine's reasons."""
     word = "CRITICAL HIT" if result.critical else "HIT" if result.hit else "MISS"
     colour = VERDICT_CRIT if result.critical else VERDICT_HIT if result.hit else VERDICT_BAD
     text = (
@@ -364,8 +370,12 @@ def verdict_text(result: AttackResult) -> str:
         f"{result.to_hit:+d} = {result.total} vs AC {result.armor_class.value}"
     )
     damage = " + ".join(f"{p.dice} {p.type}" for p in result.profile.damage)
+    rolled = result.damage_rolled  # the dice the engine rolls: a critical's doubled ones
+    if rolled is not None:
+        types = [p.type for p in result.profile.damage]
+        damage = " + ".join(f"{e} {t}" for e, t in zip(rolled.expressions, types, strict=False))
     if result.hit and damage:
-        dice = "critical damage" if result.critical else damage
+        dice = f"critical damage, {damage}" if result.critical else damage
         text += f" · roll the {dice}"
     if result.reasons:
         text += f"<br><small>{'; '.join(result.reasons)}</small>"
