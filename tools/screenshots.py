@@ -2,6 +2,7 @@
 players' window.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots.py [--out docs] [--only NAME]
+        [--screen 1366x768]
 
 Each window is drawn at 1600 x 1000 with the light theme, its layout fresh (settings in a
 temporary folder, not the DM's), and the dice seeded, so a run gives the same pictures.
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPoint, QPointF, QSettings, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSettings, Qt
 from PySide6.QtGui import QImage, QMouseEvent, QPainter
 from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
 
@@ -32,12 +33,15 @@ from battlemap.model.document import (
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import FogMode
 from battlemap.model.ids import EntityId
+from battlemap.ui import window_layout
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
 
 SIZE = (1600, 1000)
 SEED = 20261130
 PALETTE_SIZE = 256
+PANEL_HEIGHT = 32
+"""A desktop panel's height, taken off a --screen's height."""
 Shot = Callable[[MainWindow], QWidget]
 
 
@@ -46,10 +50,18 @@ def settle(rounds: int = 5) -> None:
         QApplication.processEvents()
 
 
-def make_window(encounter: Encounter, settings_dir: Path) -> MainWindow:
+def make_window(
+    encounter: Encounter, settings_dir: Path, screen: tuple[int, int] | None = None
+) -> MainWindow:
+    """A fresh main window at ``SIZE``, or on a first start on a screen of ``screen`` pixels
+    (less a desktop panel): the size the app would open at there."""
     settings = QSettings(str(settings_dir / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(Document(encounter), settings=settings)
-    window.resize(*SIZE)
+    if screen is None:
+        window.resize(*SIZE)
+    else:
+        width, height = screen
+        window_layout.fit_to_screen(window, QRect(0, 0, width, height - PANEL_HEIGHT))
     window.show()
     settle()
     window.fit_map()
@@ -209,10 +221,25 @@ def save_small(image: QImage, path: Path) -> int:
     return path.stat().st_size
 
 
+def screen_size(text: str) -> tuple[int, int]:
+    """``"1366x768"`` as (1366, 768); argparse reports anything else as a bad --screen."""
+    width, _, height = text.lower().partition("x")
+    if not (width.isdigit() and height.isdigit()) or int(width) < 320 or int(height) < 240:
+        raise argparse.ArgumentTypeError(f"not a screen size (WxH, at least 320x240): {text!r}")
+    return int(width), int(height)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs"), help="folder for the PNGs")
     parser.add_argument("--only", choices=sorted(SHOTS), help="make just this one")
+    parser.add_argument(
+        "--screen",
+        type=screen_size,
+        metavar="WxH",
+        help="draw the DM's window at its first-start size on this screen (1366x768) to check "
+        "the layout, instead of at 1600 x 1000",
+    )
     args = parser.parse_args(argv)
     if QApplication.instance() is None:
         QApplication(sys.argv[:1])
@@ -222,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and name != args.only:
             continue
         with tempfile.TemporaryDirectory() as folder:
-            window = make_window(load_demo_encounter(), Path(folder))
+            window = make_window(load_demo_encounter(), Path(folder), args.screen)
             shown = shot(window)
             size = save_small(grab_with_dialogs(shown), args.out / name)
             print(f"{args.out / name}: {shown.width()}x{shown.height()}, {size // 1024} KB")
