@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from battlemap.model.combat import CombatState
 from battlemap.model.creature import Creature
-from battlemap.model.document import Command
+from battlemap.model.document import Command, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
+from battlemap.model.map_commands import CommandGroup
 
 
 @dataclass(frozen=True)
@@ -57,3 +58,17 @@ class ApplyCombatStep(Command):
 
     def revert(self, encounter: Encounter) -> Encounter:
         return self._swap(encounter, self.old_creatures, self.old_combat)
+
+
+def end_combat(encounter: Encounter, text: str = "End combat") -> Command:
+    """One step ending the running combat whose log stays in the encounter log, closed by a
+    ``combat-ended`` line (``Encounter.with_combat_ended``); undo brings the combat back and
+    takes its lines out of the encounter log again."""
+    after = encounter.with_combat_ended()
+    return CommandGroup(
+        (
+            ReplaceEncounterField("combat", encounter.combat, None),
+            ReplaceEncounterField("log", encounter.log, after.log),
+        ),
+        text=text,
+    )

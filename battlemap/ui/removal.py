@@ -8,6 +8,7 @@ every place that looks it up (the Actions dock of its turn, the turn engine, ...
 from __future__ import annotations
 
 from battlemap.model.combat import CombatState
+from battlemap.model.combat_commands import end_combat
 from battlemap.model.document import Command, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.map_commands import CommandGroup
@@ -22,8 +23,9 @@ def leaving_combat_too(encounter: Encounter, ruleset: Ruleset | None, command: C
     turn), as one step named like ``command``.
 
     When every combatant is removed the combat ends (the engine won't let the last one
-    leave a running combat). ``command`` is returned unchanged when there is no combat,
-    no combatant is removed, or the ruleset is unknown (None: the engine can't be asked).
+    leave a running combat), its log kept in the encounter log (``end_combat``).
+    ``command`` is returned unchanged when there is no combat, no combatant is removed, or
+    the ruleset is unknown (None: the engine can't be asked).
     """
     combat = encounter.combat
     if combat is None or ruleset is None:
@@ -40,6 +42,11 @@ def leaving_combat_too(encounter: Encounter, ruleset: Ruleset | None, command: C
         after = state
     except IllegalActionError:  # the last combatant of a running combat
         after = None
-    ends = "ends the combat" if after is None else "leave the combat"
-    step = ReplaceEncounterField("combat", combat, after, text=f"{command.text} ({ends})")
+    step: Command
+    if after is None:  # the combat's log stays in the encounter log
+        step = end_combat(encounter, text=f"{command.text} (ends the combat)")
+    else:
+        step = ReplaceEncounterField(
+            "combat", combat, after, text=f"{command.text} (leave the combat)"
+        )
     return CommandGroup((step, command), text=command.text)

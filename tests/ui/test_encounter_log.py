@@ -21,9 +21,11 @@ from battlemap.model.ids import EntityId
 from battlemap.ui.combat.session import combat_facts
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.projection import project
+from tests.ui.drag_helpers import goblin_beside_fighter, open_window
 from tests.ui.test_area_damage import mark_saved, open_area
 from tests.ui.test_combat_docks import click, make_window, select, start
 from tests.ui.test_players_window import every_text, open_players
+from tests.ui.test_remove_in_combat import delete_with_the_key
 from tests.ui.test_rest_dialog import TOTAL, dialog_of, menu_action
 
 
@@ -219,3 +221,18 @@ def test_nothing_of_the_log_reaches_the_players(qtbot: QtBot, window: MainWindow
     shown = " ".join(every_text(window))
     assert "Vexx" not in shown and "resistance" not in shown and "typed in" not in shown
     assert "Vexx" not in repr(window.players.last_view)
+
+
+def test_removing_every_combatant_keeps_the_combats_lines(qtbot: QtBot, tmp_path: Path) -> None:
+    window = open_window(qtbot, tmp_path, goblin_beside_fighter())
+    fight = window.document.encounter.combat
+    assert fight is not None and fight.log
+    before = window.document.encounter
+    delete_with_the_key(window, *(c.creature_id for c in fight.combatants))
+    encounter = window.document.encounter
+    assert encounter.combat is None
+    assert encounter.log[:-1] == before.log + fight.log  # nothing of the fight is lost
+    assert encounter.log[-1].kind == COMBAT_ENDED
+    assert window.undo_stack.count() == 1
+    window.undo_stack.undo()
+    assert window.document.encounter == before

@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from battlemap.model.combat import MAX_SEED, CombatState
-from battlemap.model.combat_commands import ApplyCombatStep
+from battlemap.model.combat_commands import ApplyCombatStep, end_combat
 from battlemap.model.creature import Side
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import Encounter, bounded_log
@@ -218,21 +218,8 @@ class CombatSession(QObject):
     def end(self) -> None:
         """End the combat; its log stays in the encounter log under a ``combat-ended`` line.
         One undo step (undo brings the combat back and takes its lines out again)."""
-        before = self.encounter
-        if before.combat is None:
-            return
-        after = before.with_combat_ended()
-        push(
-            self.undo_stack,
-            self.document,
-            CommandGroup(
-                (
-                    ReplaceEncounterField("combat", before.combat, None),
-                    ReplaceEncounterField("log", before.log, after.log),
-                ),
-                text="End combat",
-            ),
-        )
+        if self.state is not None:
+            push(self.undo_stack, self.document, end_combat(self.encounter))
 
     def party_ids(self) -> set[EntityId]:
         return {c.id for c in self.encounter.creatures if c.side is Side.PARTY}
