@@ -2,9 +2,10 @@
 
 From the top: name; side and size on one row; the AC line; the HP bar; the combat panel
 (``battlemap.ui.combat`` puts it under the HP bar); then two folds, closed at first, for what
-a DM sets up once: "Numbers" (HP, max and temporary HP, AC, reach) and "Speeds", whose
-headers summarise them ("Numbers: HP 4 / 7 · AC 15 · reach 5 ft"); last, what the players'
-window shows of it (hidden, name shown). The dock scrolls when it is short.
+a DM sets up once: "Numbers" (HP, max and temporary HP, AC, reach, character level: "—" for
+none) and "Speeds", whose headers summarise them ("Numbers: HP 4 / 7 · AC 15 · reach 5 ft");
+last, what the players' window shows of it (hidden, name shown). The dock scrolls when it is
+short.
 
 Above the HP bar a "Defence" line shows the AC, with the cover the creature has against the
 creature the pointer hovers (the targeting overlay's geometry, ``cover_source``), e.g.
@@ -38,6 +39,7 @@ from PySide6.QtWidgets import (
 from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.document import Change, Document, RemoveCreature, UpdateCreature
 from battlemap.model.ids import EntityId
+from battlemap.model.statblock import MAX_CHARACTER_LEVEL
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.removal import leaving_combat_too
 from battlemap.ui.targeting.facts import CoverAgainst
@@ -50,6 +52,7 @@ NUMBER_FIELDS = {
     "temp_hp": ("Temp HP", 0, 100_000),
     "ac": ("AC", 0, 50),
     "reach": ("Reach", 0, 100),
+    "level": ("Level", 0, MAX_CHARACTER_LEVEL),  # 0 shows "—": no level (None)
 }
 SPEED_FIELDS = ("walk", "fly", "swim", "climb", "burrow")
 BODY_MIN_WIDTH = 300
@@ -163,6 +166,7 @@ class CreatureDock(QDockWidget):
         for index, (field, (label, low, high)) in enumerate(NUMBER_FIELDS.items()):
             suffix = " ft" if field == "reach" else ""
             self.numbers[field] = self._spin(grid, index, label, low, high, field, suffix)
+        self.numbers["level"].setSpecialValueText("—")
         self.numbers_section = Section("Numbers", numbers)
         form.addRow(self.numbers_section)
         self.speeds: dict[str, QSpinBox] = {}
@@ -266,7 +270,7 @@ class CreatureDock(QDockWidget):
         self.hp_bar.setRange(0, max(1, creature.max_hp))
         self.hp_bar.setValue(min(creature.hp, creature.max_hp))
         for field, spin in self.numbers.items():
-            spin.setValue(getattr(creature, field))
+            spin.setValue(getattr(creature, field) or 0)  # level None: 0, shown "—"
         for mode, spin in self.speeds.items():
             spin.setValue(getattr(creature.speeds, mode))
         self.hidden.setChecked(creature.hidden)
@@ -276,6 +280,7 @@ class CreatureDock(QDockWidget):
         self.numbers_section.set_summary(
             f"HP {creature.hp}{temp} / {creature.max_hp} · AC {creature.ac}"
             f" · reach {creature.reach} ft"
+            + (f" · level {creature.level}" if creature.level is not None else "")
         )
         moving = [
             f"{mode} {getattr(creature.speeds, mode)}"
@@ -306,6 +311,8 @@ class CreatureDock(QDockWidget):
             self._edit(hp=min(value, creature.max_hp))
         elif field == "max_hp":
             self._edit(max_hp=value, hp=min(creature.hp, value))
+        elif field == "level":
+            self._edit(level=value or None)
         else:
             self._edit(**{field: value})
 

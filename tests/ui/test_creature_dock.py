@@ -73,3 +73,19 @@ def test_changing_side_stores_the_enum(window: MainWindow) -> None:
     dock.side_box.setCurrentIndex(dock.side_box.findData(Side.PARTY))
     dock.side_box.activated.emit(dock.side_box.currentIndex())
     assert window.document.encounter.creature("c-large").side is Side.PARTY  # type: ignore[arg-type]
+
+
+def test_the_level_is_edited_in_numbers_as_one_undo_step(window: MainWindow) -> None:
+    select(window, "c-medium")
+    dock = window.creature_dock
+    level = dock.numbers["level"]
+    assert level.text() == "—"  # no level: a monster, or not recorded
+    steps = window.undo_stack.count()
+    level.setValue(4)
+    assert window.document.encounter.creature("c-medium").level == 4  # type: ignore[arg-type]
+    assert window.undo_stack.count() == steps + 1
+    assert "level 4" in dock.numbers_section.header.text()
+    level.setValue(0)  # back to "—": no level
+    assert window.document.encounter.creature("c-medium").level is None  # type: ignore[arg-type]
+    window.undo_stack.undo()
+    assert level.value() == 4  # the dock follows the model back
