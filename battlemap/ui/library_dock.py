@@ -57,6 +57,8 @@ MIME_TYPE = "application/x-battlemap-statblock"
 """Drag payload: the monster's name (UTF-8)."""
 ANY = "Any"
 MAX_COPIES = 50
+FILTER_MIN_LETTERS = 3
+"""The CR, Size and Type filters show this many letters at least: "Any", "1/4"."""
 NAME_COLUMN, CR_COLUMN, SIZE_COLUMN, TYPE_COLUMN = range(4)
 
 
@@ -161,6 +163,12 @@ class LibraryDock(QDockWidget):
         filters = QHBoxLayout()
         self.cr_box, self.size_box, self.type_box = QComboBox(), QComboBox(), QComboBox()
         for label, box in (("CR", self.cr_box), ("Size", self.size_box), ("Type", self.type_box)):
+            # As narrow as a few letters (the list opens as wide as its entries): sized to
+            # "monstrosity" and "gargantuan", the row made the right column 355 px wide.
+            box.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            box.setMinimumContentsLength(FILTER_MIN_LETTERS)
             filters.addWidget(QLabel(label))
             filters.addWidget(box, 1)
         layout.addLayout(filters)

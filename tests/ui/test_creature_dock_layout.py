@@ -46,8 +46,8 @@ def test_the_whole_dock_shows_mid_combat_at_1600_by_1000(
     qtbot: QtBot, encounter: Encounter, settings: QSettings
 ) -> None:
     """A DM's first start (fresh layout) in a 1600 x 1000 window, then a combat begun. (The
-    right column's split follows the window's size history: enlarged from a 1000 x 800
-    window, the Creature dock gets a proportional share of the growth and may scroll.)"""
+    first-run dock sizes are set when the window is first shown, at the size it has then;
+    a window enlarged afterwards gives the Creature dock only a share of the growth.)"""
     window = MainWindow(Document(encounter), settings=settings)
     qtbot.addWidget(window)
     window.resize(1600, 1000)
