@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QMenu, QPushButton
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Side
-from battlemap.model.document import RemoveCreature, ReplaceEncounterField
+from battlemap.model.document import RemoveCreature, ReplaceEncounterField, UpdateCreature
+from battlemap.model.statblock import StatBlock
 from battlemap.ui.combat.rest_dialog import LEVEL, TOTAL, RestDialog
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
@@ -313,3 +314,43 @@ def test_the_hp_column_follows_changes_made_while_the_dialog_is_open(
     assert dialog.table.item(0, 1).text() == "gone"  # type: ignore[union-attr]
     window.undo_stack.undo()
     assert dialog.table.item(0, 1).text() == "3/40"  # type: ignore[union-attr]
+
+
+def set_level(window: MainWindow, creature_id: str, level: int | None) -> None:
+    """What the Creature dock's Level box does: one UpdateCreature."""
+    creature = window.document.encounter.creature(creature_id)  # type: ignore[arg-type]
+    updated = creature.model_copy(update={"level": level})
+    push(window.undo_stack, window.document, UpdateCreature(creature, updated))
+
+
+def test_the_level_starts_at_the_stored_one(qtbot: QtBot, window: MainWindow) -> None:
+    """Ana's own level; Bo's from the party stat block of his name; the Goblin has none: 1."""
+    set_level(window, "c-ana", 5)
+    bo = StatBlock(name="Bo", type="player character", level=3)
+    push(window.undo_stack, window.document, ReplaceEncounterField("party", (), (bo,)))
+    select(window, "c-ana", "c-bo", "c-gob")
+    menu_action(window, "Short rest…")
+    dialog = dialog_of(window)
+    levels = {cid: dialog.spin(row_of(dialog, cid), LEVEL).value() for cid in ("c-ana", "c-bo")}
+    assert levels == {"c-ana": 5, "c-bo": 3}
+    assert dialog.spin(row_of(dialog, "c-gob"), LEVEL).value() == 1
+    assert dialog.table.item(row_of(dialog, "c-ana"), 3).text() == "8 + 5d8"  # type: ignore[union-attr]
+    dialog.spin(row_of(dialog, "c-ana"), TOTAL).setValue(20)
+    click(qtbot, dialog.apply_button)
+    assert hp(window, "c-ana") == 3 + 8 + 20  # 5d8 can show 20: the level reached the engine
+
+
+def test_a_typed_level_wins_until_the_stored_one_changes(qtbot: QtBot, window: MainWindow) -> None:
+    set_level(window, "c-ana", 5)
+    select(window, "c-ana")
+    menu_action(window, "Long rest…")
+    dialog = dialog_of(window)
+    dialog.spin(0, LEVEL).setValue(7)  # this rest only: the stored level stays 5
+    assert window.document.encounter.creature("c-ana").level == 5  # type: ignore[arg-type]
+    dialog.close()
+    menu_action(window, "Long rest…")
+    assert dialog_of(window).spin(0, LEVEL).value() == 7
+    dialog_of(window).close()
+    set_level(window, "c-ana", 6)  # the DM records the new level: it counts again
+    menu_action(window, "Long rest…")
+    assert dialog_of(window).spin(0, LEVEL).value() == 6

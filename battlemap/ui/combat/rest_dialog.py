@@ -2,8 +2,9 @@
 
 Combat menu **Short rest…** / **Long rest…** (and a token's right-click menu) opens this
 non-modal dialog for the selected tokens, or the party when none is selected. Each row is one
-creature, ticked when it rests (untick one at 0 HP, which can't): its HP, its level (the model
-stores no character level, so the dialog asks; 1 by default) and the rest dice that level gives
+creature, ticked when it rests (untick one at 0 HP, which can't): its HP, its level (the
+creature's stored level, set in the Creature dock or the party form, else its stat block's;
+1 when neither has one: ``stored_level``) and the rest dice that level gives
 (``rests.rest_dice``: level d8 for a short rest), and the total rolled at the table, or "app
 rolls". Typed totals are the engine's to check: an impossible one is refused with its message
 shown in the dialog, and nothing changes.
@@ -15,7 +16,8 @@ dice shown become the short rest's), and a long rest may be "resumed after N int
 (``long_rest(interruptions=)``: an hour more per interruption). The day's rests taken are not
 stored in the encounter either: the dialog asks (0 each time it opens, one more after each
 Apply so a second click meets the limit) and the engine refuses a rest past the daily limit.
-Levels typed are remembered for the session (not saved).
+A level typed in the dialog is remembered for the session (not saved) and wins over the stored
+one until that changes (the DM edits it in the Creature dock).
 
 **Apply** runs every creature's rest through ONE ``CombatSession.apply`` call, so the whole
 party's rest is one undo step; if any creature's rest is refused, none is applied. Outside a
@@ -51,6 +53,7 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.combat import CombatEvent, CombatState
+from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.dice import new_dice_state, roll
@@ -70,6 +73,7 @@ from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
+from battlemap.ui.statblocks import find_statblock
 from battlemap.ui.token_item import TokenItem
 
 NAME, HP, LEVEL, DICE, TOTAL = range(5)
@@ -180,14 +184,25 @@ def _rest_one(
     )
 
 
+def stored_level(creature: Creature, encounter: Encounter) -> int | None:
+    """The creature's character level as the map stores it: its own ``level``, else the level
+    of the stat block it uses (its own, else the party's of its name: ``find_statblock``); None
+    for a monster or a character whose level was never recorded."""
+    if creature.level is not None:
+        return creature.level
+    block = find_statblock(creature, encounter, {})
+    return block.level if block is not None else None
+
+
 class RestDialog(CombatDialog):
     """Rest the chosen creatures: dice per creature, hours, interruptions; one undo step."""
 
     def __init__(self, session: CombatSession, scene: MapScene, parent: QWidget | None = None):
         super().__init__(session, scene, "rest-dialog", "Rest", parent)
         self.kind = RestType.SHORT
-        self.levels: dict[EntityId, int] = {}
-        """Levels typed so far, by creature: the next rest starts from them."""
+        self.levels: dict[EntityId, tuple[int, int | None]] = {}
+        """Levels typed so far, by creature, each with the stored level it was typed over: the
+        next rest starts from the typed one while the stored one is still that."""
         layout = QVBoxLayout(self)
         self.rules_label = QLabel()
         self.rules_label.setWordWrap(True)
@@ -327,8 +342,11 @@ class RestDialog(CombatDialog):
             self.table.setItem(row, HP, hp)
             level = QSpinBox()
             level.setRange(1, MAX_LEVEL)
-            level.setValue(self.levels.get(creature_id, 1))
-            level.setToolTip("Character level (not stored on the map): the number of rest dice")
+            level.setValue(self._start_level(creature))
+            level.setToolTip(
+                "Character level: the number of rest dice (set it for good in the Creature"
+                " dock's Numbers or the party form)"
+            )
             level.valueChanged.connect(partial(self._level_changed, creature_id))
             self.table.setCellWidget(row, LEVEL, level)
             dice = QTableWidgetItem()
@@ -398,8 +416,22 @@ class RestDialog(CombatDialog):
                 continue
             item.setText(f"{creature.hp}/{creature.max_hp}")
 
+    def _start_level(self, creature: Creature) -> int:
+        """The level a row starts at: the one typed this session over the same stored level,
+        else the stored one (``stored_level``), else 1."""
+        stored = stored_level(creature, self.session.encounter)
+        typed = self.levels.get(creature.id)
+        if typed is not None and typed[1] == stored:
+            return typed[0]
+        return stored if stored is not None else 1
+
     def _level_changed(self, creature_id: EntityId, level: int) -> None:
-        self.levels[creature_id] = level
+        try:
+            creature = self.session.encounter.creature(creature_id)
+        except KeyError:  # removed while the dialog is open: Apply says so
+            self._refresh_dice()
+            return
+        self.levels[creature_id] = (level, stored_level(creature, self.session.encounter))
         self._refresh_dice()
 
     def _refresh_dice(self) -> None:
