@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -347,11 +348,11 @@ class UndoCatcher(QObject):
         kind = event.type()
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
             return False
-        if self.prompt.pending is None or not isinstance(event, QKeyEvent):
+        if not isinstance(event, QKeyEvent) or not event.matches(QKeySequence.StandardKey.Undo):
             return False
+        if not shiboken6.isValid(self.prompt) or self.prompt.pending is None:
+            return False  # (not valid: the window is being torn down)
         if not isinstance(watched, QWidget) or watched.window() is not self.prompt.view.window():
-            return False
-        if not event.matches(QKeySequence.StandardKey.Undo):
             return False
         if kind == QEvent.Type.ShortcutOverride:
             event.accept()  # the window's Undo shortcut does not fire; the key press follows
