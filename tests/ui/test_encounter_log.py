@@ -128,8 +128,16 @@ def test_creature_dock_damage_and_healing_outside_combat_are_logged(
         "\tdamage\tSalamander 1 takes 7 damage: HP 30 -> 23",
         healed,
     ]
+    table = window.combat.log.table
+    first_row = table.topLevelItem(0)
     window.undo_stack.undo()  # the healing's line goes, the damage's stay
     assert len(lines(window)) == 2 and healed not in lines(window)
+    assert table.topLevelItem(0) is first_row  # its row taken out, the others kept
+    window.undo_stack.undo()
+    window.undo_stack.undo()  # back to no lines, then forward again
+    assert table.topLevelItemCount() == 0
+    window.undo_stack.redo()
+    assert len(lines(window)) == 2
 
 
 def test_a_rest_outside_combat_is_logged(qtbot: QtBot, window: MainWindow) -> None:

@@ -113,8 +113,13 @@ class LogDock(QDockWidget):
 
     def refresh(self) -> None:
         log = self.session.encounter.session_log()
+        if _shortens(log, self._shown):  # an undo took the last lines out: drop their rows
+            for index in range(self.table.topLevelItemCount() - 1, len(log) - 1, -1):
+                self.table.takeTopLevelItem(index)
+            self._shown = log
+            return
         if not _continues(log, self._shown):
-            self.table.clear()  # undone or another encounter: start over
+            self.table.clear()  # another encounter, or the oldest lines dropped: start over
             self._shown = ()
         new = log[len(self._shown) :]
         if not new:
@@ -171,12 +176,26 @@ def round_label(event: CombatEvent) -> str:
     return str(event.round) if event.round > 0 else ""
 
 
+def _shortens(log: tuple[CombatEvent, ...], shown: tuple[CombatEvent, ...]) -> bool:
+    """Whether ``log`` is ``shown`` with its last events taken out (what an undo does).
+
+    O(1) by identity, as ``_continues``; an equal prefix made of other objects (the same
+    lines read again) is compared in full.
+    """
+    if len(log) >= len(shown):
+        return False
+    if not log or log[-1] is shown[len(log) - 1]:
+        return True
+    return shown[: len(log)] == log
+
+
 def _continues(log: tuple[CombatEvent, ...], shown: tuple[CombatEvent, ...]) -> bool:
     """Whether ``log`` is ``shown`` with events appended.
 
     Engine calls append to the log and keep the earlier event objects, so comparing the last
     shown event by identity (and the length) answers in O(1) on a long log; anything else
-    (an undo to a shorter log, another combat) falls back to a full comparison.
+    (another encounter, a bounded log that dropped its oldest lines) falls back to a full
+    comparison.
     """
     if len(log) < len(shown):
         return False
