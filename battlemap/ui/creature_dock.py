@@ -280,8 +280,7 @@ class CreatureDock(QDockWidget):
         self.numbers_section.set_summary(
             f"HP {creature.hp}{temp} / {creature.max_hp} · AC {creature.ac}"
             f" · reach {creature.reach} ft"
-            + (f" · level {creature.level}" if creature.level is not None else "")
-        )
+        )  # no level here: at the dock's usual width a longer line elides the AC
         moving = [
             f"{mode} {getattr(creature.speeds, mode)}"
             for mode in SPEED_FIELDS

@@ -84,7 +84,6 @@ def test_the_level_is_edited_in_numbers_as_one_undo_step(window: MainWindow) -> 
     level.setValue(4)
     assert window.document.encounter.creature("c-medium").level == 4  # type: ignore[arg-type]
     assert window.undo_stack.count() == steps + 1
-    assert "level 4" in dock.numbers_section.header.text()
     level.setValue(0)  # back to "—": no level
     assert window.document.encounter.creature("c-medium").level is None  # type: ignore[arg-type]
     window.undo_stack.undo()
