@@ -199,6 +199,8 @@ class AreaDialog(CombatDialog):
         self.origin: PointXY | None = None
         """The effect's point of origin (cells) for cover against it; None: not known."""
         self._given_origin: PointXY | None = None
+        self._given_for: frozenset[EntityId] | None = None
+        """The targets ``open_at`` was given its origin for (taken when it opens)."""
         self.rows: dict[EntityId, SaveRow] = {}
         self.results: dict[EntityId, SaveResult] = {}
         """The save shown in each row (rolled, typed or automatic)."""
@@ -283,7 +285,9 @@ class AreaDialog(CombatDialog):
         self.open_at(None)
 
     def open_at(self, origin: PointXY | None) -> None:
-        """``open_for_selection`` for an effect from ``origin`` (cells; None: as there)."""
+        """``open_for_selection`` for an effect from ``origin`` (cells; None: as there). The
+        origin holds for the targets the dialog opens with: "Use selected tokens" with others
+        goes back to ``open_for_selection``'s rule."""
         ruleset = self.session.ruleset()
         if ruleset is None:
             return  # the session has said why
@@ -293,7 +297,7 @@ class AreaDialog(CombatDialog):
             self.damage_type.addItem(damage_type.name, key)
         wanted = self.damage_type.findData(current or DEFAULT_DAMAGE_TYPE)
         self.damage_type.setCurrentIndex(max(0, wanted))
-        self._given_origin = origin
+        self._given_origin, self._given_for = origin, None
         self.take_selection()
         self.outcome_label.clear()
         self.present()
@@ -310,7 +314,9 @@ class AreaDialog(CombatDialog):
         ids.sort(
             key=lambda cid: (encounter.creature(cid).side is not Side.PARTY, self.session.name(cid))
         )
-        given = self._given_origin
+        if self._given_for is None:
+            self._given_for = frozenset(ids)
+        given = self._given_origin if frozenset(ids) == self._given_for else None
         self.origin = given if given is not None else self._placed_template_origin(ids)
         for creature_id in ids:
             row = QListWidgetItem(self.session.name(creature_id))
