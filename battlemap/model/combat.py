@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from battlemap.model.ids import EntityId
 
 MAX_LOG = 100_000
+MAX_EVENT_TEXT = 2000
+"""The longest text of one log line."""
 MAX_COMBATANTS = 2_000
 MAX_SEED = 2**63 - 1
 
@@ -192,7 +194,7 @@ class CombatEvent(_Frozen):
     round: int = Field(ge=0)
     kind: str = Field(max_length=40, description="e.g. turn-start, action, move, roll.")
     creature_id: EntityId | None = None
-    text: str = Field(max_length=2000)
+    text: str = Field(max_length=MAX_EVENT_TEXT)
 
 
 class CombatState(_Frozen):

@@ -18,6 +18,8 @@ MAX_CREATURES = 2_000
 MAX_WALLS = 50_000
 MAX_ENCOUNTER_LOG = MAX_LOG
 """Most lines the encounter log keeps; past it the oldest lines are dropped."""
+COMBAT_STARTED = "combat-started"
+"""The kind of a combat's first line, naming who fights."""
 COMBAT_ENDED = "combat-ended"
 """The kind of the line that closes an ended combat's log inside the encounter log."""
 

@@ -15,8 +15,9 @@ from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from battlemap.io.encounter_file import load_battlemap, save_battlemap
-from battlemap.model.combat import CombatEvent
-from battlemap.model.encounter import COMBAT_ENDED
+from battlemap.model import Creature
+from battlemap.model.combat import MAX_EVENT_TEXT, CombatEvent
+from battlemap.model.encounter import COMBAT_ENDED, COMBAT_STARTED
 from battlemap.model.ids import EntityId
 from battlemap.ui.combat.session import combat_facts
 from battlemap.ui.main_window import MainWindow
@@ -162,6 +163,9 @@ def test_a_combat_keeps_its_lines_when_it_ends_and_undo_brings_it_back(
     start(window, qtbot)
     during = lines(window)
     assert during[: len(before_combat)] == before_combat  # time order: earlier lines first
+    assert during[len(before_combat)] == (
+        f"\t{COMBAT_STARTED}\tCombat started: Cleric, Rat, Salamander 1"
+    )
     assert "round 1\tround\tround 1 begins" in during
     click(qtbot, window.combat.initiative.end_button)
     encounter = window.document.encounter
@@ -244,3 +248,22 @@ def test_removing_every_combatant_keeps_the_combats_lines(qtbot: QtBot, tmp_path
     assert window.undo_stack.count() == 1
     window.undo_stack.undo()
     assert window.document.encounter == before
+
+
+def test_a_crowded_combats_first_line_is_cut_to_the_line_limit(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    many = tuple(
+        Creature(id=f"c-{i}", name=f"Kobold of the Deep Warrens {i}", x=i % 10, y=7)
+        for i in range(120)
+    )
+    crowded = window.document.encounter.model_copy(update={"creatures": many})
+    window.document.replace(crowded)
+    assert window.combat.session.start()
+    combat = window.document.encounter.combat
+    assert combat is not None
+    first = combat.log[0]
+    assert first.kind == COMBAT_STARTED and len(first.text) == MAX_EVENT_TEXT
+    assert first.text.startswith("Combat started: Kobold of the Deep Warrens 0, ")
+    assert first.text.endswith("…")
+    CombatEvent.model_validate(first.model_dump())  # a saved file would open again

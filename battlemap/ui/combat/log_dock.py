@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.combat import CombatEvent
-from battlemap.model.encounter import COMBAT_ENDED
+from battlemap.model.encounter import COMBAT_ENDED, COMBAT_STARTED
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import ATTACK, BAD, DEATH, MUTED, REASONS, colour, rows
 
@@ -42,10 +42,11 @@ KIND_COLOURS = {
     "death-save": DEATH,
     "drop": DEATH,
     "roll": MUTED,
+    COMBAT_STARTED: MUTED,
     COMBAT_ENDED: MUTED,
 }
 """Text colours by event kind, so attacks, damage and death stand out at a glance."""
-BOLD_KINDS = frozenset({"round", "turn-start", COMBAT_ENDED})
+BOLD_KINDS = frozenset({"round", "turn-start", COMBAT_STARTED, COMBAT_ENDED})
 
 
 class LogDock(QDockWidget):

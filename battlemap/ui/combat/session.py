@@ -20,11 +20,11 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from battlemap.model.combat import MAX_SEED, CombatState
+from battlemap.model.combat import MAX_EVENT_TEXT, MAX_SEED, CombatEvent, CombatState
 from battlemap.model.combat_commands import ApplyCombatStep, end_combat
 from battlemap.model.creature import Side
 from battlemap.model.document import Change, Document, ReplaceEncounterField
-from battlemap.model.encounter import Encounter, bounded_log
+from battlemap.model.encounter import COMBAT_STARTED, Encounter, bounded_log
 from battlemap.model.ids import EntityId
 from battlemap.model.map_commands import CommandGroup
 from battlemap.rules.errors import CombatError
@@ -208,12 +208,21 @@ class CombatSession(QObject):
         except (ValueError, KeyError) as error:
             self.refused.emit(str(error))
             return False
+        state = state.model_copy(update={"log": (*state.log, self._started_line(state))})
         push(
             self.undo_stack,
             self.document,
             ReplaceEncounterField("combat", None, state, text="Start combat"),
         )
         return True
+
+    def _started_line(self, state: CombatState) -> CombatEvent:
+        """The new combat's first log line: who fights (cut to the line's length limit)."""
+        names = ", ".join(self.name(c.creature_id) for c in state.combatants)
+        text = f"Combat started: {names}" if names else "Combat started"
+        if len(text) > MAX_EVENT_TEXT:
+            text = text[: MAX_EVENT_TEXT - 1] + "…"
+        return CombatEvent(round=0, kind=COMBAT_STARTED, text=text)
 
     def end(self) -> None:
         """End the combat; its log stays in the encounter log under a ``combat-ended`` line.
