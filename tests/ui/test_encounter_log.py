@@ -91,12 +91,30 @@ def test_saving_throws_before_initiative_are_logged_before_the_damage(
     assert any(
         t.startswith(f"Salamander 1's Dexterity save DC 12: {salamander.natural} ") for t in saves
     ), saves
+    # the player's d20 was typed in; the app rolled the Salamander's from fresh dice
+    assert "Cleric's Dexterity save DC 12 (normal): 1d20 typed in: 15" in texts
+    assert (
+        f"Salamander 1's Dexterity save DC 12 (normal): 1d20 rolled by the app: "
+        f"{salamander.natural}" in texts
+    )
     ruled = f"the DM rules that Rat {'saved' if rat.is_saved() else 'failed'}"
     assert ruled in texts
     first_damage = texts.index("area damage (fire): 2d6 typed in: 8")
     assert max(texts.index(t) for t in [*saves, ruled]) < first_damage  # saves, then damage
     window.undo_stack.undo()
     assert window.document.encounter.log == ()
+
+
+def test_area_damage_the_app_rolls_outside_combat_is_logged_as_the_apps_roll(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    area = open_area(window, ["c-cleric"])
+    area.dice.setText("2d6")
+    area.damage_type.setCurrentIndex(area.damage_type.findData("fire"))
+    assert area.typed.value() == -1  # "app rolls"
+    click(qtbot, area.apply_button)
+    lost = 12 - window.document.encounter.creature("c-cleric").hp  # type: ignore[arg-type]
+    assert lines(window)[0] == f"\troll\tarea damage (fire): 2d6 rolled by the app: {lost}"
 
 
 def test_undo_takes_the_steps_lines_out_and_redo_brings_them_back(
@@ -164,7 +182,7 @@ def test_a_combat_keeps_its_lines_when_it_ends_and_undo_brings_it_back(
     during = lines(window)
     assert during[: len(before_combat)] == before_combat  # time order: earlier lines first
     assert during[len(before_combat)] == (
-        f"\t{COMBAT_STARTED}\tCombat started: Cleric, Rat, Salamander 1"
+        f"\t{COMBAT_STARTED}\tCombat started: Cleric, Salamander 1, Rat"
     )
     assert "round 1\tround\tround 1 begins" in during
     click(qtbot, window.combat.initiative.end_button)

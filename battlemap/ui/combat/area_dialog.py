@@ -61,7 +61,7 @@ from PySide6.QtWidgets import (
 
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY
-from battlemap.model.combat import CombatEvent, CombatState, DiceState
+from battlemap.model.combat import MAX_EVENT_TEXT, CombatEvent, CombatState, DiceState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
@@ -496,7 +496,7 @@ class AreaDialog(CombatDialog):
                 faces = self._loose_faces(self._report(creature_id, ruleset).roll.mode)
                 thrown = self._throw(encounter, None, ruleset, creature_id, faces)
                 result = self._loose[creature_id] = thrown.result
-                self._loose_lines[creature_id] = thrown.events
+                self._loose_lines[creature_id] = _app_rolled(thrown.events)
         except (ValueError, KeyError) as error:
             row.outcome.setText(f"<span style='color:{tone(BAD)}'>{html.escape(str(error))}</span>")
             self._fit(row)
@@ -646,7 +646,8 @@ class AreaDialog(CombatDialog):
         state = self.session.state
         rolled = ""
         typed_each: list[list[int]] | None = None
-        if typed is None and state is None:  # no combat dice: roll here, deal those totals
+        app_rolled = typed is None and state is None
+        if app_rolled:  # no combat dice: roll here, deal those totals
             once = ruleset.damage.area_damage_rolled_once
             try:
                 totals, rolled = self._roll_without_combat(dice, 1 if once else len(targets))
@@ -677,7 +678,8 @@ class AreaDialog(CombatDialog):
                 source_id=source,
                 typed_each=typed_each,
             )
-            return replace(dealt, events=(*save_lines, *dealt.events)) if save_lines else dealt
+            events = _app_rolled(dealt.events) if app_rolled and c is None else dealt.events
+            return replace(dealt, events=(*save_lines, *events))
 
         applied = self.session.apply(f"Area damage ({dice} {parts[0].type})", saves_then_damage)
         if applied is None:
@@ -719,6 +721,17 @@ class AreaDialog(CombatDialog):
         if result.dropped_to_zero:
             text += " — dead" if result.died else " — down"
         return text
+
+
+def _app_rolled(events: tuple[CombatEvent, ...]) -> tuple[CombatEvent, ...]:
+    """The log lines of rolls the app made from fresh dice outside a combat, which reach the
+    engine as typed-in results: their roll lines say "rolled by the app", not "typed in"."""
+
+    def said(event: CombatEvent) -> CombatEvent:
+        text = event.text.replace(" typed in: ", " rolled by the app: ", 1)
+        return event.model_copy(update={"text": text[:MAX_EVENT_TEXT]})
+
+    return tuple(said(event) if event.kind == "roll" else event for event in events)
 
 
 def _report_line(report: SaveReport, dc: int) -> str:

@@ -217,8 +217,10 @@ class CombatSession(QObject):
         return True
 
     def _started_line(self, state: CombatState) -> CombatEvent:
-        """The new combat's first log line: who fights (cut to the line's length limit)."""
-        names = ", ".join(self.name(c.creature_id) for c in state.combatants)
+        """The new combat's first log line: who fights, in map order (the selection's order
+        varies), cut to the line's length limit."""
+        fighting = {c.creature_id for c in state.combatants}
+        names = ", ".join(c.name for c in self.encounter.creatures if c.id in fighting)
         text = f"Combat started: {names}" if names else "Combat started"
         if len(text) > MAX_EVENT_TEXT:
             text = text[: MAX_EVENT_TEXT - 1] + "…"
