@@ -16,6 +16,10 @@ FRAME_ALLOWANCE = QSize(16, 40)
 FALLBACK_SIZE = QSize(1280, 800)
 """The first size when Qt knows no screen (it always does once a QApplication runs)."""
 
+LEFT_MIN_WIDTH = 300
+"""The least the Initiative and Actions docks narrow to, each alone too: the Actions dock's
+two columns of buttons need ~270 px mid-combat (more than before a combat, when its minimum
+is measured), and the order's columns read whole."""
 LEFT_WIDTH = 320
 """Initiative and Actions: the order's Init, Creature, HP and Status columns and the action
 buttons' labels read whole (each dock also has a minimum width from its contents)."""

@@ -7,8 +7,8 @@ Map (tests/ui/conftest.py): 12 x 10 cells, five creatures.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRect, QSettings, QSize
-from PySide6.QtWidgets import QApplication, QHeaderView
+from PySide6.QtCore import QRect, QSettings, QSize, Qt
+from PySide6.QtWidgets import QApplication, QHeaderView, QPushButton, QScrollArea
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Encounter
@@ -116,3 +116,25 @@ def test_fit_map_shows_the_whole_map_without_scroll_bars_until_a_zoom(
     QApplication.processEvents()
     assert view.horizontalScrollBar().maximum() > 0
     assert view.sceneRect() == window.scene.sceneRect()
+
+
+def test_the_actions_dock_alone_stays_wide_enough_for_its_buttons_mid_combat(
+    qtbot: QtBot, encounter: Encounter, settings: QSettings
+) -> None:
+    """With the Initiative dock closed, the DM drags the Actions dock as narrow as it goes:
+    its buttons still read whole (its contents need more once a combat runs)."""
+    window = first_start(qtbot, encounter, settings, LAPTOP)
+    initiative, actions = window.combat.initiative, window.combat.actions
+    for button in (initiative.start_button, initiative.roll_all, initiative.begin_button):
+        button.click()
+    initiative.close()
+    window.resizeDocks([actions], [100], Qt.Orientation.Horizontal)
+    QApplication.processEvents()
+    assert actions.width() >= window_layout.LEFT_MIN_WIDTH
+    scroll = actions.widget()
+    assert isinstance(scroll, QScrollArea)
+    body = scroll.widget()
+    assert body.width() >= body.minimumSizeHint().width()
+    for button in (actions.end_button, *actions.findChildren(QPushButton)):
+        if button.isVisible():
+            assert button.width() >= button.minimumSizeHint().width()

@@ -27,6 +27,7 @@ from battlemap.ui.combat.mount_menu import add_mount_entries
 from battlemap.ui.combat.rest_dialog import RestDialog, add_rest_entries
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
+from battlemap.ui.window_layout import LEFT_MIN_WIDTH
 
 STATUS_MS = 8000
 
@@ -71,8 +72,9 @@ def install(window: QMainWindow) -> CombatUi:
     actions = ActionsDock(session, scene, initiative.next_action, dialog.open_for, contest.open_for)
     initiative.death_save_d20 = actions.typed_death_save
     log = LogDock(session)
-    scroll_when_short(initiative)  # mid-combat these two need ~800 px together
-    scroll_when_short(actions)
+    for left_dock in (initiative, actions):
+        scroll_when_short(left_dock)  # mid-combat these two need ~800 px together
+        left_dock.setMinimumWidth(LEFT_MIN_WIDTH)
     left, bottom = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
     window.addDockWidget(left, initiative)
     window.addDockWidget(left, actions)
