@@ -173,6 +173,22 @@ def test_a_rest_outside_combat_is_logged(qtbot: QtBot, window: MainWindow) -> No
     assert lines(window)[-1] == "\trest\tCleric finishes a long rest: HP 2 -> 12"
 
 
+def test_a_rest_the_app_rolls_is_logged_as_the_apps_roll(qtbot: QtBot, window: MainWindow) -> None:
+    fireball(window, qtbot)  # Cleric 2 HP, Salamander 1 20 HP
+    rested = window.document.encounter.model_copy(update={"ruleset": "bloodied-brink"})
+    window.document.replace(rested)  # bloodied-brink short rest: 8 HP + level d8
+    select(window, "c-cleric")
+    window.scene.tokens["c-sal"].setSelected(True)
+    menu_action(window, "Short rest…")
+    dialog = dialog_of(window)
+    assert dialog.creature_ids() == ["c-cleric", "c-sal"]
+    dialog.spin(1, TOTAL).setValue(3)  # the Salamander's typed; the Cleric's the app rolls
+    click(qtbot, dialog.apply_button)
+    rolls = [e.text for e in window.document.encounter.log if e.kind == "roll"][-2:]
+    assert rolls[0].startswith("Cleric's short rest: 1d8 rolled by the app: ")
+    assert rolls[1] == "Salamander 1's short rest: 1d8 typed in: 3"
+
+
 def test_a_combat_keeps_its_lines_when_it_ends_and_undo_brings_it_back(
     qtbot: QtBot, window: MainWindow
 ) -> None:

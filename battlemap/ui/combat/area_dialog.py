@@ -61,7 +61,7 @@ from PySide6.QtWidgets import (
 
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY
-from battlemap.model.combat import MAX_EVENT_TEXT, CombatEvent, CombatState, DiceState
+from battlemap.model.combat import CombatEvent, CombatState, DiceState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
@@ -86,7 +86,7 @@ from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
 from battlemap.ui.combat.creature_panel import creature_defenses
-from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import BAD, GOOD, CombatDialog, add_outcome_and_close, tone
 from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.map_scene import MapScene
@@ -496,7 +496,7 @@ class AreaDialog(CombatDialog):
                 faces = self._loose_faces(self._report(creature_id, ruleset).roll.mode)
                 thrown = self._throw(encounter, None, ruleset, creature_id, faces)
                 result = self._loose[creature_id] = thrown.result
-                self._loose_lines[creature_id] = _app_rolled(thrown.events)
+                self._loose_lines[creature_id] = rolled_by_the_app(thrown.events)
         except (ValueError, KeyError) as error:
             row.outcome.setText(f"<span style='color:{tone(BAD)}'>{html.escape(str(error))}</span>")
             self._fit(row)
@@ -678,7 +678,7 @@ class AreaDialog(CombatDialog):
                 source_id=source,
                 typed_each=typed_each,
             )
-            events = _app_rolled(dealt.events) if app_rolled and c is None else dealt.events
+            events = rolled_by_the_app(dealt.events) if app_rolled and c is None else dealt.events
             return replace(dealt, events=(*save_lines, *events))
 
         applied = self.session.apply(f"Area damage ({dice} {parts[0].type})", saves_then_damage)
@@ -721,17 +721,6 @@ class AreaDialog(CombatDialog):
         if result.dropped_to_zero:
             text += " — dead" if result.died else " — down"
         return text
-
-
-def _app_rolled(events: tuple[CombatEvent, ...]) -> tuple[CombatEvent, ...]:
-    """The log lines of rolls the app made from fresh dice outside a combat, which reach the
-    engine as typed-in results: their roll lines say "rolled by the app", not "typed in"."""
-
-    def said(event: CombatEvent) -> CombatEvent:
-        text = event.text.replace(" typed in: ", " rolled by the app: ", 1)
-        return event.model_copy(update={"text": text[:MAX_EVENT_TEXT]})
-
-    return tuple(said(event) if event.kind == "roll" else event for event in events)
 
 
 def _report_line(report: SaveReport, dc: int) -> str:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from PySide6.QtCore import Qt
@@ -70,7 +70,7 @@ from battlemap.rules.rests import (
 )
 from battlemap.rules.schema import RestKind, Ruleset
 from battlemap.rules.vitals import Applied
-from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.statblocks import find_statblock
@@ -480,9 +480,18 @@ class RestDialog(CombatDialog):
             return
         plan = self.plan()
         requests, rolled = self._requests(ruleset, rows)
+        by_app = {cid for row, cid in rows if self.spin(row, TOTAL).value() == APP_ROLLS}
+
+        def rest(
+            e: Encounter, c: CombatState | None, r: Ruleset
+        ) -> Applied[tuple[RestResult, ...]]:
+            applied = rest_all(e, c, r, plan, requests)
+            if c is not None:  # rolled with the combat's dice, logged as such
+                return applied
+            return replace(applied, events=rolled_by_the_app(applied.events, by_app))
+
         applied = self.session.apply(
-            f"{self.kind.value.capitalize()} rest ({len(ids)} creature(s))",
-            lambda e, c, r: rest_all(e, c, r, plan, requests),
+            f"{self.kind.value.capitalize()} rest ({len(ids)} creature(s))", rest
         )
         if applied is None:
             refusal = _escape(self.session.last_refusal)
