@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.io.encounter_file import load_battlemap, save_battlemap
 from battlemap.model import Creature
+from battlemap.model import encounter as encounter_module
 from battlemap.model.combat import MAX_EVENT_TEXT, CombatEvent
 from battlemap.model.encounter import COMBAT_ENDED, COMBAT_STARTED
 from battlemap.model.ids import EntityId
@@ -301,3 +302,24 @@ def test_a_crowded_combats_first_line_is_cut_to_the_line_limit(
     assert first.text.startswith("Combat started: Kobold of the Deep Warrens 0, ")
     assert first.text.endswith("…")
     CombatEvent.model_validate(first.model_dump())  # a saved file would open again
+
+
+def test_a_full_log_drops_its_oldest_rows_with_its_oldest_lines(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(encounter_module, "MAX_ENCOUNTER_LOG", 8)
+    fireball(window, qtbot)  # 8 lines: the log is full
+    table = window.combat.log.table
+    second_row = table.topLevelItem(1)
+    panel = window.combat.panel
+    select(window, "c-cleric")
+    panel.amount.setValue(1)
+    click(qtbot, panel.heal_button)  # one line more: the oldest goes
+    log = window.document.encounter.log
+    assert len(log) == 8 and log[-1].kind == "heal"
+    assert [line.split("\t")[2] for line in lines(window)] == [e.text for e in log]
+    assert table.topLevelItem(0) is second_row  # the rows kept, not rebuilt
+    window.undo_stack.undo()
+    assert [line.split("\t")[2] for line in lines(window)] == [
+        e.text for e in window.document.encounter.log
+    ]

@@ -119,8 +119,13 @@ class LogDock(QDockWidget):
                 self.table.takeTopLevelItem(index)
             self._shown = log
             return
+        dropped = _dropped_oldest(log, self._shown)
+        if dropped:  # the bounded log let its oldest lines go: so do their rows
+            for _ in range(dropped):
+                self.table.takeTopLevelItem(0)
+            self._shown = self._shown[dropped:]
         if not _continues(log, self._shown):
-            self.table.clear()  # another encounter, or the oldest lines dropped: start over
+            self.table.clear()  # another encounter: start over
             self._shown = ()
         new = log[len(self._shown) :]
         if not new:
@@ -190,13 +195,28 @@ def _shortens(log: tuple[CombatEvent, ...], shown: tuple[CombatEvent, ...]) -> b
     return shown[: len(log)] == log
 
 
+def _dropped_oldest(log: tuple[CombatEvent, ...], shown: tuple[CombatEvent, ...]) -> int:
+    """How many of ``shown``'s oldest events ``log`` no longer has, when it is the rest of
+    ``shown`` with events appended (what a bounded log does once full); else 0.
+
+    Finds ``log``'s first event in ``shown`` by identity (one pass, no comparisons).
+    """
+    if not log or not shown or log[0] is shown[0]:
+        return 0
+    first = log[0]
+    dropped = next((i for i, event in enumerate(shown) if event is first), 0)
+    kept = len(shown) - dropped
+    if not dropped or len(log) < kept or log[kept - 1] is not shown[-1]:
+        return 0
+    return dropped
+
+
 def _continues(log: tuple[CombatEvent, ...], shown: tuple[CombatEvent, ...]) -> bool:
     """Whether ``log`` is ``shown`` with events appended.
 
     Engine calls append to the log and keep the earlier event objects, so comparing the last
     shown event by identity (and the length) answers in O(1) on a long log; anything else
-    (another encounter, a bounded log that dropped its oldest lines) falls back to a full
-    comparison.
+    (another encounter) falls back to a full comparison.
     """
     if len(log) < len(shown):
         return False
