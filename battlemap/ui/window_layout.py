@@ -1,7 +1,9 @@
-"""The main window's first-run layout: its size on the screen it opens on, and its docks' sizes.
+"""The main window's first-run layout: its size on the screen it opens on, and its docks' sizes
+(and, on a short screen, the Combat log's place).
 
-The one place for first-run sizes. A layout the DM saved (``MainWindow._restore_layout``) is
-restored after these and wins over all of them.
+The one place for first-run sizes. A geometry the DM saved (``MainWindow._restore_layout``) is
+restored after ``fit_to_screen`` and replaces it; with a saved dock layout ``size_docks`` is
+not called at all.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ RIGHT_WIDTH = 340
 takes the rest of the width."""
 LOG_HEIGHT_SHARE, LOG_MIN_HEIGHT, LOG_MAX_HEIGHT = 0.14, 120, 160
 """The Combat log along the bottom: a few lines; the side columns need the height more."""
+SHORT_WINDOW_HEIGHT = 800
+"""Below this (a 1366 x 768 laptop's window is ~700 px), the Combat log starts as a tab in the
+right column: along the bottom it took ~130 px from the Creature dock's HP and damage fields
+and the Actions dock's buttons, which then scrolled out of sight."""
 CREATURE_SHARE = 520 / 720
 """The Creature dock's share of the right column: the taller of it, since its combat panel
 (HP, damage, conditions) is what a DM uses most."""
@@ -87,11 +93,16 @@ def size_docks(
         left: the Initiative and Actions docks (stacked on the left), if installed.
         right: a dock of the right column's tabs (library / history / party).
         creature: the Creature dock under them.
-        log: the Combat log along the bottom.
+        log: the Combat log along the bottom; in a window shorter than
+            ``SHORT_WINDOW_HEIGHT`` it becomes a tab of the right column instead.
 
     Each size is a wish: Qt keeps every dock at least at its minimum size.
     """
     column = window.height() - _chrome_height(window)  # the side columns' height, log included
+    if log is not None and right is not None and window.height() < SHORT_WINDOW_HEIGHT:
+        window.tabifyDockWidget(right, log)  # a tab in the right column, not a bottom row
+        right.raise_()
+        log = None
     if log is not None:
         log_height = round(window.height() * LOG_HEIGHT_SHARE)
         log_height = max(LOG_MIN_HEIGHT, min(LOG_MAX_HEIGHT, log_height))

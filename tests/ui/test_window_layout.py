@@ -138,3 +138,35 @@ def test_the_actions_dock_alone_stays_wide_enough_for_its_buttons_mid_combat(
     for button in (actions.end_button, *actions.findChildren(QPushButton)):
         if button.isVisible():
             assert button.width() >= button.minimumSizeHint().width()
+
+
+def select(window: MainWindow, creature_id: str) -> None:
+    window.scene.clearSelection()
+    window.scene.tokens[creature_id].setSelected(True)  # type: ignore[index]
+
+
+def test_on_a_laptop_the_log_is_a_tab_and_damage_shows_without_scrolling(
+    qtbot: QtBot, encounter: Encounter, settings: QSettings
+) -> None:
+    window = first_start(qtbot, encounter, settings, LAPTOP)
+    log = window.combat.log
+    assert window.dockWidgetArea(log) == Qt.DockWidgetArea.RightDockWidgetArea
+    assert log in window.tabifiedDockWidgets(window.library_dock)
+    initiative = window.combat.initiative
+    for button in (initiative.start_button, initiative.roll_all, initiative.begin_button):
+        button.click()
+    select(window, "c-large")
+    QApplication.processEvents()
+    scroll = window.creature_dock.widget()
+    assert isinstance(scroll, QScrollArea)
+    damage = window.combat.panel.damage_button
+    corner = damage.mapTo(scroll.viewport(), damage.rect().bottomRight())
+    assert scroll.viewport().rect().contains(corner)
+
+
+def test_on_a_1920_by_1080_screen_the_log_runs_along_the_bottom(
+    qtbot: QtBot, encounter: Encounter, settings: QSettings
+) -> None:
+    window = first_start(qtbot, encounter, settings, QRect(0, 0, 1920, 1040))
+    assert window.dockWidgetArea(window.combat.log) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert window.view.width() >= 0.55 * window.width()
