@@ -24,6 +24,19 @@ def select(window: MainWindow, creature_id: str) -> None:
     window.scene.tokens[creature_id].setSelected(True)  # type: ignore[index]
 
 
+def fight_and_select(window: MainWindow, creature_id: str) -> QScrollArea:
+    """Start a combat (the Initiative dock's three buttons), select the creature, and return
+    the Creature dock's scroll area."""
+    initiative = window.combat.initiative
+    for button in (initiative.start_button, initiative.roll_all, initiative.begin_button):
+        button.click()
+    select(window, creature_id)
+    QApplication.processEvents()
+    scroll = window.creature_dock.widget()
+    assert isinstance(scroll, QScrollArea)
+    return scroll
+
+
 def test_folds_start_closed_and_their_headers_summarise(window: MainWindow, qtbot: QtBot) -> None:
     dock = window.creature_dock
     select(window, "c-large")
@@ -53,13 +66,7 @@ def test_the_whole_dock_shows_mid_combat_at_1600_by_1000(
     window.resize(1600, 1000)
     window.show()
     qtbot.waitExposed(window)
-    initiative = window.combat.initiative
-    for button in (initiative.start_button, initiative.roll_all, initiative.begin_button):
-        button.click()
-    select(window, "c-large")
-    QApplication.processEvents()
-    scroll = window.creature_dock.widget()
-    assert isinstance(scroll, QScrollArea)
+    scroll = fight_and_select(window, "c-large")
     assert scroll.verticalScrollBar().maximum() == 0  # nothing hidden below the fold
     assert scroll.horizontalScrollBar().maximum() == 0
     panel = window.combat.panel

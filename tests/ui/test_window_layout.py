@@ -16,6 +16,7 @@ from battlemap.model.document import Document
 from battlemap.ui import window_layout
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.map_view import FIT_MARGIN_PX
+from tests.ui.test_creature_dock_layout import fight_and_select
 
 LAPTOP = QRect(0, 0, 1366, 768 - 32)
 """A 1366 x 768 laptop's screen less a 32 px desktop panel."""
@@ -140,11 +141,6 @@ def test_the_actions_dock_alone_stays_wide_enough_for_its_buttons_mid_combat(
             assert button.width() >= button.minimumSizeHint().width()
 
 
-def select(window: MainWindow, creature_id: str) -> None:
-    window.scene.clearSelection()
-    window.scene.tokens[creature_id].setSelected(True)  # type: ignore[index]
-
-
 def test_on_a_laptop_the_log_is_a_tab_and_damage_shows_without_scrolling(
     qtbot: QtBot, encounter: Encounter, settings: QSettings
 ) -> None:
@@ -152,13 +148,7 @@ def test_on_a_laptop_the_log_is_a_tab_and_damage_shows_without_scrolling(
     log = window.combat.log
     assert window.dockWidgetArea(log) == Qt.DockWidgetArea.RightDockWidgetArea
     assert log in window.tabifiedDockWidgets(window.library_dock)
-    initiative = window.combat.initiative
-    for button in (initiative.start_button, initiative.roll_all, initiative.begin_button):
-        button.click()
-    select(window, "c-large")
-    QApplication.processEvents()
-    scroll = window.creature_dock.widget()
-    assert isinstance(scroll, QScrollArea)
+    scroll = fight_and_select(window, "c-large")
     damage = window.combat.panel.damage_button
     corner = damage.mapTo(scroll.viewport(), damage.rect().bottomRight())
     assert scroll.viewport().rect().contains(corner)
