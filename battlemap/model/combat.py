@@ -10,17 +10,33 @@ undoing a command restores the dice too and redoing it rolls the same numbers.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from battlemap.model.ids import EntityId
 
 MAX_LOG = 100_000
+"""Most lines (and roll records) a log keeps; past it the oldest are dropped, so a long
+session never saves a file that its own limits would refuse to open."""
 MAX_EVENT_TEXT = 2000
 """The longest text of one log line."""
 MAX_COMBATANTS = 2_000
 MAX_SEED = 2**63 - 1
+
+T = TypeVar("T")
+
+
+def keep_newest(items: tuple[T, ...], more: Iterable[T], limit: int = MAX_LOG) -> tuple[T, ...]:
+    """``items`` with ``more`` appended, keeping only the newest ``limit``.
+
+    The kept objects are the same ones (not copies), so a listener can tell an appended log
+    from a different one by identity.
+    """
+    combined = items + tuple(more)
+    return combined[len(combined) - limit :] if len(combined) > limit else combined
 
 
 class _Frozen(BaseModel):

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from battlemap.model.combat import MAX_LOG, CombatEvent, CombatState
+from battlemap.model.combat import MAX_LOG, CombatEvent, CombatState, keep_newest
 from battlemap.model.creature import Creature
 from battlemap.model.features import Light, Obstacle, TerrainRegion, Wall
 from battlemap.model.fog import FogOfWar
@@ -27,15 +27,8 @@ COMBAT_ENDED = "combat-ended"
 def bounded_log(
     log: tuple[CombatEvent, ...], events: Iterable[CombatEvent]
 ) -> tuple[CombatEvent, ...]:
-    """``log`` with ``events`` appended, keeping only the newest ``MAX_ENCOUNTER_LOG`` lines.
-
-    The earlier event objects are kept (not copied), so a listener can tell an appended log
-    from a different one by identity.
-    """
-    combined = log + tuple(events)
-    if len(combined) > MAX_ENCOUNTER_LOG:
-        return combined[len(combined) - MAX_ENCOUNTER_LOG :]
-    return combined
+    """``log`` with ``events`` appended, keeping only the newest ``MAX_ENCOUNTER_LOG`` lines."""
+    return keep_newest(log, events, MAX_ENCOUNTER_LOG)
 
 
 class Background(BaseModel):

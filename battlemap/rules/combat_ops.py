@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from battlemap.model.combat import Combatant, CombatEvent, CombatState, RollRecord
+from battlemap.model.combat import Combatant, CombatEvent, CombatState, RollRecord, keep_newest
 from battlemap.model.creature import CombatStats, Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
@@ -87,8 +87,8 @@ class Log:
         """The state with this call's rolls and events appended, and those events."""
         final = self.state.model_copy(
             update={
-                "log": self.state.log + tuple(self.events),
-                "rolls": self.state.rolls + tuple(self.rolls),
+                "log": keep_newest(self.state.log, self.events),
+                "rolls": keep_newest(self.state.rolls, self.rolls),
             }
         )
         return final, self._earlier + tuple(self.events)

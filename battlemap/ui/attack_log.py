@@ -7,7 +7,7 @@ same in the combat log.
 
 from __future__ import annotations
 
-from battlemap.model.combat import CombatEvent, CombatState
+from battlemap.model.combat import CombatEvent, CombatState, keep_newest
 from battlemap.rules.attacks import AttackResult
 
 REASONS_KIND = "attack-reasons"
@@ -42,4 +42,4 @@ def log_attack_reasons(combat: CombatState, result: AttackResult) -> CombatState
     log = list(combat.log)
     index = max((i for i, e in enumerate(log) if e.kind == "attack"), default=len(log) - 1) + 1
     log.insert(index, event)
-    return combat.model_copy(update={"log": tuple(log)})
+    return combat.model_copy(update={"log": keep_newest(tuple(log), ())})

@@ -20,7 +20,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from battlemap.model.combat import MAX_EVENT_TEXT, MAX_SEED, CombatEvent, CombatState
+from battlemap.model.combat import MAX_EVENT_TEXT, MAX_SEED, CombatEvent, CombatState, keep_newest
 from battlemap.model.combat_commands import ApplyCombatStep, end_combat
 from battlemap.model.creature import Side
 from battlemap.model.document import Change, Document, ReplaceEncounterField
@@ -208,7 +208,9 @@ class CombatSession(QObject):
         except (ValueError, KeyError) as error:
             self.refused.emit(str(error))
             return False
-        state = state.model_copy(update={"log": (*state.log, self._started_line(state))})
+        state = state.model_copy(
+            update={"log": keep_newest(state.log, [self._started_line(state)])}
+        )
         push(
             self.undo_stack,
             self.document,
