@@ -24,14 +24,15 @@ from enum import StrEnum
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.model.statblock import MAX_CHARACTER_LEVEL
 from battlemap.rules.damage import check_typed_total
 from battlemap.rules.death import wake
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import RestKind, Ruleset
 from battlemap.rules.vitals import Applied, Work
 
-MAX_LEVEL = 30
-"""Highest character level a rest's dice are rolled for (20, or 30 with epic levels)."""
+MAX_LEVEL = MAX_CHARACTER_LEVEL
+"""Highest character level a rest's dice are rolled for: the model's own limit."""
 
 
 class RestType(StrEnum):
