@@ -63,7 +63,9 @@ def _open_and_run(args: argparse.Namespace) -> int:
     except (FileFormatError, FileNotFoundError) as error:
         print(f"{APP_NAME}: cannot open {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.smoke or args.screenshot:
+    # A screenshot under a display (xvfb-run's too) is drawn there: the window takes its
+    # first-start size from that screen, not from the offscreen plugin's 800 x 800 one.
+    if args.smoke or (args.screenshot and not os.environ.get("DISPLAY")):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     opened = loaded or EncounterFile(load_demo_encounter())
     return run_gui(opened, smoke=args.smoke, screenshot=args.screenshot, path=args.file)

@@ -9,6 +9,7 @@ not called at all.
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QToolBar
 
 SCREEN_WIDTH_SHARE = 0.96
@@ -16,7 +17,7 @@ SCREEN_WIDTH_SHARE = 0.96
 FRAME_ALLOWANCE = QSize(16, 40)
 """Room left for the window manager's frame and title bar, which ``resize`` does not count."""
 FALLBACK_SIZE = QSize(1280, 800)
-"""The first size when Qt knows no screen (it always does once a QApplication runs)."""
+"""The first size with no real screen to follow (the offscreen platform)."""
 
 LEFT_MIN_WIDTH = 300
 """The least the Initiative and Actions docks narrow to, each alone too: the Actions dock's
@@ -65,10 +66,12 @@ def fit_to_screen(window: QMainWindow, available: QRect | None = None) -> None:
 
     Args:
         window: the main window, before it is shown.
-        available: the screen's area to use; None for the window's screen's available area.
+        available: the screen's area to use; None for the window's screen's available area
+            (``FALLBACK_SIZE`` on the offscreen platform: tests and headless screenshots).
     """
     if available is None:
-        screen = window.screen()
+        offscreen = QGuiApplication.platformName() == "offscreen"  # a made-up 800 x 800 screen
+        screen = None if offscreen else window.screen()
         available = screen.availableGeometry() if screen is not None else QRect()
     size = first_window_size(available)
     window.resize(size)

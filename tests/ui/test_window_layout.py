@@ -55,8 +55,13 @@ def test_the_first_size_is_most_of_the_screen_and_fits_it(screen: QRect, expecte
     assert size.height() + frame.height() <= screen.height()
 
 
-def test_no_known_screen_gives_the_fallback_size() -> None:
+def test_no_real_screen_gives_the_fallback_size(
+    qtbot: QtBot, encounter: Encounter, settings: QSettings
+) -> None:
     assert window_layout.first_window_size(QRect()) == window_layout.FALLBACK_SIZE
+    window = MainWindow(Document(encounter), settings=settings)  # offscreen: no real screen
+    qtbot.addWidget(window)
+    assert window.size() == window_layout.FALLBACK_SIZE
 
 
 def test_on_a_1366_by_768_laptop_the_docks_are_readable_and_the_map_gets_the_most(
