@@ -31,6 +31,9 @@ RIGHT_WIDTH = 340
 takes the rest of the width."""
 LOG_HEIGHT_SHARE, LOG_MIN_HEIGHT, LOG_MAX_HEIGHT = 0.14, 120, 160
 """The Combat log along the bottom: a few lines; the side columns need the height more."""
+CREATURE_MAX_HEIGHT = 520
+"""Enough for the whole Creature dock mid-combat; a taller column gives the rest to the
+library's list."""
 SHORT_WINDOW_HEIGHT = 800
 """Below this (a 1366 x 768 laptop's window is ~700 px), the Combat log starts as a tab in the
 right column: along the bottom it took ~130 px from the Creature dock's HP and damage fields
@@ -119,7 +122,7 @@ def size_docks(
     if right is not None:
         window.resizeDocks([right], [RIGHT_WIDTH], Qt.Orientation.Horizontal)
     if creature is not None:
-        share = round(column * CREATURE_SHARE)
+        share = min(round(column * CREATURE_SHARE), CREATURE_MAX_HEIGHT)
         window.resizeDocks([creature], [share], Qt.Orientation.Vertical)
 
 
