@@ -11,6 +11,7 @@ from pathlib import Path
 
 from battlemap.io.encounter_file import save_battlemap
 from battlemap.io.loader import load_demo_encounter
+from battlemap.io.migrations import CURRENT_FORMAT_VERSION
 
 ENV = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
 
@@ -41,5 +42,6 @@ def test_a_newer_battlemap_file_is_refused_naming_both_versions(tmp_path: Path) 
     result = run("--smoke", str(path))
     assert result.returncode == 2
     assert str(path) in result.stderr
-    assert "format version 9" in result.stderr and "up to 1" in result.stderr
+    assert "format version 9" in result.stderr
+    assert f"up to {CURRENT_FORMAT_VERSION}" in result.stderr
     assert "Traceback" not in result.stderr
