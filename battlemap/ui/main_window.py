@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from PySide6.QtCore import QRectF, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QUndoView, QWidget
@@ -34,6 +36,14 @@ LAYOUT_GEOMETRY = "window/geometry"
 LAYOUT_STATE = "window/state"
 
 
+class TakeBack(Protocol):
+    """Something Undo takes back before the recorded steps (it is not on the undo stack)."""
+
+    def can_take_back(self) -> bool: ...
+
+    def take_back(self) -> None: ...
+
+
 class MainWindow(QMainWindow):
     def __init__(
         self,
@@ -46,6 +56,8 @@ class MainWindow(QMainWindow):
         # Tests pass an ini file in a temp folder; the app uses the user's settings.
         self.settings = settings if settings is not None else QSettings()
         self.undo_stack = QUndoStack(self)
+        self.take_backs: list[TakeBack] = []
+        """Unrecorded work Undo takes back before the undo stack (see ``undo``)."""
         self.scene = MapScene(document, self.undo_stack)
         self.scene.setParent(self)  # torn down with the window, after the view and docks
         self.view = MapView(self.scene, self)
@@ -98,11 +110,13 @@ class MainWindow(QMainWindow):
         self.quit_action = self._action("&Quit", QKeySequence.StandardKey.Quit, self.close)
         self.file_menu.addAction(self.quit_action)
 
-        undo = self.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action = self._action("&Undo", QKeySequence.StandardKey.Undo, self.undo)
+        self.undo_stack.undoTextChanged.connect(self.refresh_undo_action)
+        self.undo_stack.canUndoChanged.connect(self.refresh_undo_action)
+        self.refresh_undo_action()
         redo = self.undo_stack.createRedoAction(self, "&Redo")
         redo.setShortcut(QKeySequence.StandardKey.Redo)
-        self.edit_menu.addActions([undo, redo])
+        self.edit_menu.addActions([self.undo_action, redo])
 
         zoom_in = self._action("Zoom &in", QKeySequence.StandardKey.ZoomIn, self.view.zoom_in)
         zoom_out = self._action("Zoom &out", QKeySequence.StandardKey.ZoomOut, self.view.zoom_out)
@@ -113,6 +127,22 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.history_dock.toggleViewAction())
 
         self.help_menu.addAction(self._action("&About Battlemap", None, self._about))
+
+    def undo(self) -> None:
+        """Edit > Undo (Ctrl+Z): what is waiting to be recorded is taken back first (a move
+        waiting on an opportunity-attack card), else the last recorded step."""
+        for source in self.take_backs:
+            if source.can_take_back():
+                source.take_back()
+                return
+        self.undo_stack.undo()
+
+    def refresh_undo_action(self) -> None:
+        """Undo is enabled when anything can be taken back, and names the recorded step."""
+        waiting = any(source.can_take_back() for source in self.take_backs)
+        step = "" if waiting else self.undo_stack.undoText()
+        self.undo_action.setText(f"&Undo {step}" if step else "&Undo")
+        self.undo_action.setEnabled(waiting or self.undo_stack.canUndo())
 
     def _install_features(self) -> None:
         """Let each feature module add its menus, docks and tools: one line per feature."""

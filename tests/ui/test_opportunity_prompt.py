@@ -185,7 +185,7 @@ def test_the_card_takes_the_edge_that_covers_fewer_tokens(qtbot: QtBot, window: 
     assert prompt.y() > area.center().y()
 
 
-@pytest.mark.parametrize("focus", ["map", "card", "d20 box"])
+@pytest.mark.parametrize("focus", ["map", "card", "history dock"])
 def test_ctrl_z_while_waiting_takes_back_only_the_move(
     qtbot: QtBot, window: MainWindow, focus: str
 ) -> None:
@@ -193,7 +193,11 @@ def test_ctrl_z_while_waiting_takes_back_only_the_move(
     moved = window.document.encounter
     drag_past_the_goblin(qtbot, window)
     prompt = window.drag_feedback.prompt
-    target = {"map": window.view, "card": prompt.take_button, "d20 box": prompt.d20.spins[0]}
+    target = {
+        "map": window.view,
+        "card": prompt.take_button,
+        "history dock": window.history_dock.widget(),
+    }
     target[focus].setFocus()
     qtbot.keyClick(target[focus], Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert not prompt.isVisible() and window.drag_feedback.waiting is None
@@ -207,20 +211,45 @@ def test_ctrl_z_while_waiting_takes_back_only_the_move(
     assert window.document.encounter.creature(CLERIC).x == 12
 
 
-def test_edit_undo_while_waiting_calls_the_move_off(qtbot: QtBot, window: MainWindow) -> None:
-    cleric = window.document.encounter.creature(CLERIC)
+def test_edit_undo_while_waiting_takes_back_only_the_move(
+    qtbot: QtBot, window: MainWindow
+) -> None:
     push(window.undo_stack, window.document, MoveCreature(CLERIC, (12, 8), (11, 8)))
     moved = window.document.encounter
+    recorded = f"&Undo {window.undo_stack.undoText()}"
+    assert window.undo_action.text() == recorded
     drag_past_the_goblin(qtbot, window)
-    window.undo_stack.undo()  # Edit > Undo clicked in the menu while the prompt waits
+    assert window.undo_action.isEnabled() and window.undo_action.text() == "&Undo"
+    window.undo_action.trigger()  # Edit > Undo clicked in the menu while the prompt waits
     assert not window.drag_feedback.prompt.isVisible()
     assert window.drag_feedback.waiting is None
-    assert window.document.encounter.creature(CLERIC) == cleric  # the undo did its own step
+    assert window.document.encounter is moved  # the Cleric's recorded step stays
     assert fighter(window) == (2, 2, 30)
     assert window.scene.tokens[FIGHTER].pos().x() == cell_to_scene(2)
+    assert "called off (taken back with Undo)" in status(window)
+    assert window.undo_action.text() == recorded
+    window.undo_action.trigger()
+    assert window.document.encounter.creature(CLERIC).x == 12
+
+
+def test_undo_while_waiting_works_with_nothing_recorded(qtbot: QtBot, window: MainWindow) -> None:
+    before = window.document.encounter
+    assert not window.undo_action.isEnabled()
+    drag_past_the_goblin(qtbot, window)
+    assert window.undo_action.isEnabled()
+    qtbot.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.drag_feedback.waiting is None and window.document.encounter == before
+    assert not window.undo_action.isEnabled()
+
+
+def test_redo_while_waiting_calls_the_move_off(qtbot: QtBot, window: MainWindow) -> None:
+    push(window.undo_stack, window.document, MoveCreature(CLERIC, (12, 8), (11, 8)))
+    window.undo_stack.undo()
+    drag_past_the_goblin(qtbot, window)
+    window.undo_stack.redo()  # a recorded change while the card waits
+    assert window.drag_feedback.waiting is None
     assert "called off (the encounter changed)" in status(window)
-    window.undo_stack.redo()
-    assert window.document.encounter == moved and window.undo_stack.count() == 1
+    assert window.document.encounter.creature(CLERIC).x == 11
 
 
 def test_another_drag_while_waiting_calls_the_move_off(qtbot: QtBot, window: MainWindow) -> None:

@@ -29,10 +29,13 @@ def install(window: MainWindow) -> DragFeedback:
     """Hook drag feedback into ``window``'s scene and view."""
     index = window_index(window)
     library = getattr(window, "library_dock", None)
-    return DragFeedback(
+    feedback = DragFeedback(
         window.scene,
         window.view,
         lambda: window_ruleset(window),
         index,
         library_of=lambda: library.monsters if library is not None else {},
     )
+    window.take_backs.append(feedback)
+    feedback.waiting_changed.connect(window.refresh_undo_action)
+    return feedback

@@ -12,9 +12,9 @@ A drop that provokes opportunity attacks waits: the token stands at the square w
 first attack happens, the line to the attacker stays drawn, and the non-modal prompt
 (``prompt.OpportunityPrompt``) asks the DM about each attack in turn. Nothing is recorded
 until the last answer, then the whole move is one undo step. While it waits the map stays
-usable: any change to the encounter (an undo from the Edit menu, another command, a file
-opened) or the start of another drag calls the waiting move off cleanly (nothing of it is
-recorded). Undo pressed while it waits (Ctrl+Z) only takes the waiting move back.
+usable: any change to the encounter (another command, a redo, a file opened) or the start of
+another drag calls the waiting move off cleanly (nothing of it is recorded). The window's Undo
+while it waits only takes the waiting move back (``take_back``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
@@ -88,7 +88,12 @@ class DragFeedback(QObject):
         prompt: the card that asks about each opportunity attack while a drop waits.
         waiting: the drop waiting for answers, or None.
         move_costs_ms: how long each recent mouse move took to evaluate and draw.
+
+    Signals:
+        waiting_changed(): a drop started or stopped waiting for answers.
     """
+
+    waiting_changed = Signal()
 
     def __init__(
         self,
@@ -125,7 +130,6 @@ class DragFeedback(QObject):
         self.waiting: WaitingDrop | None = None
         self.prompt = OpportunityPrompt(view)
         self.prompt.answered.connect(self.answer)
-        self.prompt.taken_back.connect(lambda: self.call_off_waiting("taken back with Undo"))
         self._pause = QTimer(self)
         self._pause.setSingleShot(True)
         self._pause.setInterval(PAUSE_WAYPOINT_MS)
@@ -195,6 +199,7 @@ class DragFeedback(QObject):
             self._finish(resolution.outcome)
             return True
         self.waiting = WaitingDrop(resolution, encounter, plan, evaluated)
+        self.waiting_changed.emit()
         self._ask()
         # The scene puts the token back at its model place after this returns: stand it at
         # the attack's square once the event is done.
@@ -256,6 +261,14 @@ class DragFeedback(QObject):
         self._end_waiting()
         self._finish(outcome)
 
+    def can_take_back(self) -> bool:
+        """A drop waits for opportunity-attack answers: Undo takes it back (``take_back``)."""
+        return self.waiting is not None
+
+    def take_back(self) -> None:
+        """Undo while a drop waits: call that move off; the recorded steps stay."""
+        self.call_off_waiting("taken back with Undo")
+
     def call_off_waiting(self, why: str) -> None:
         """Abandon the waiting move (nothing of it is recorded) and say why."""
         waiting = self.waiting
@@ -267,6 +280,7 @@ class DragFeedback(QObject):
 
     def _end_waiting(self) -> None:
         waiting, self.waiting = self.waiting, None
+        self.waiting_changed.emit()
         if not shiboken6.isValid(self.prompt):
             return  # the window is being torn down
         self._waiting_items.clear()

@@ -3,18 +3,18 @@
 When a dropped token provokes, the move waits at the square where the attack happens and
 this card asks the DM: take it (the app rolls, or the dice typed from the table), skip it, or
 call the move off. The map stays usable while it waits. Keys: Enter takes, S skips, Escape
-calls the move off (from the card or from the map); typing a digit goes to the d20 box. Undo
-(Ctrl+Z) anywhere in the window takes the waiting move back and nothing else: the DM means
-"not this move", not the step recorded before it (a second Undo then undoes as usual).
+calls the move off (from the card or from the map); typing a digit goes to the d20 box. The
+window's Undo (Edit menu or Ctrl+Z) takes the waiting move back and nothing else: the DM means
+"not this move", not the step recorded before it (a second Undo then undoes as usual; in a
+dice box Ctrl+Z undoes the typing, as in any text field).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import shiboken6
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QKeySequence
+from PySide6.QtGui import QColor, QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFormLayout,
@@ -79,12 +79,9 @@ class OpportunityPrompt(QFrame):
 
     Signals:
         answered(Answer): the DM's answer, with the typed dice of a take.
-        taken_back(): Undo was pressed while the card waits (the window's Undo step is
-            not run: the waiting move is what the DM takes back).
     """
 
     answered = Signal(object)
-    taken_back = Signal()
 
     def __init__(self, view: QGraphicsView) -> None:
         super().__init__(view)
@@ -147,7 +144,6 @@ class OpportunityPrompt(QFrame):
         self._keep_clear: tuple[QRectF, ...] = ()
         self._tokens: Tokens | None = None
         self._trial: Trial | None = None
-        self._undo_catcher = UndoCatcher(self)
         self.hide()
 
     # --- showing --------------------------------------------------------------------
@@ -191,7 +187,6 @@ class OpportunityPrompt(QFrame):
         if pending.refusal:
             self.take_button.setToolTip(pending.refusal)
         self.place()
-        self._undo_catcher.listen(True)
         self.show()
         self.raise_()
         (self.take_button if preview is not None else self.skip_button).setFocus()
@@ -271,7 +266,6 @@ class OpportunityPrompt(QFrame):
     def close_prompt(self) -> None:
         """Hide the card and forget the attack (the move was resolved or called off)."""
         self.pending = None
-        self._undo_catcher.listen(False)
         self.hide()
         if self.view.isVisible():
             self.view.setFocus()
@@ -326,39 +320,6 @@ class OpportunityPrompt(QFrame):
             QApplication.sendEvent(first, QKeyEvent(event))
             return True
         return False
-
-
-class UndoCatcher(QObject):
-    """An application-wide key filter while the card waits: Undo pressed with the focus
-    anywhere in the map's window (the map, the card, a dock; a box on the card included) takes
-    the waiting move back instead of running the window's Undo step. Keys in other windows
-    (the players' window, a dialog) are left alone."""
-
-    def __init__(self, prompt: OpportunityPrompt) -> None:
-        super().__init__(prompt)
-        self.prompt = prompt
-
-    def listen(self, on: bool) -> None:
-        """Filter the application's keys (while the card waits) or stop."""
-        app = QApplication.instance()
-        if app is not None:
-            (app.installEventFilter if on else app.removeEventFilter)(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        kind = event.type()
-        if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
-            return False
-        if not isinstance(event, QKeyEvent) or not event.matches(QKeySequence.StandardKey.Undo):
-            return False
-        if not shiboken6.isValid(self.prompt) or self.prompt.pending is None:
-            return False  # (not valid: the window is being torn down)
-        if not isinstance(watched, QWidget) or watched.window() is not self.prompt.view.window():
-            return False
-        if kind == QEvent.Type.ShortcutOverride:
-            event.accept()  # the window's Undo shortcut does not fire; the key press follows
-        else:
-            self.prompt.taken_back.emit()
-        return True
 
 
 def verdict_text(result: AttackResult) -> str:
