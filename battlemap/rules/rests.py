@@ -84,19 +84,16 @@ def rest_dice(rules: RestKind, level: int) -> tuple[int, int] | None:
     return level * per_level, sides
 
 
-COMBAT_INTERRUPTION = "rolling initiative"
-"""The ``interrupted_by`` entry that a running combat stands for (bloodied-brink)."""
-
-
 def rest_refusal(ruleset: Ruleset, kind: RestType, combat_running: bool) -> str | None:
     """Why a ``kind`` rest can't be taken now (None: it can): the ruleset has no such rest, or
-    a combat is running and rolling initiative interrupts the rest (bloodied-brink: then it
-    "confers no benefits", so there is nothing to finish)."""
+    a combat is running and the rest's ``interrupted_by_combat`` says rolling initiative
+    interrupts it (bloodied-brink: then it "confers no benefits", so there is nothing to
+    finish)."""
     try:
         rules = rest_rules(ruleset, kind)
     except IllegalActionError as error:
         return error.reason
-    if combat_running and COMBAT_INTERRUPTION in rules.interrupted_by:
+    if combat_running and rules.interrupted_by_combat:
         return (
             f"a combat is running, and in {ruleset.name} rolling initiative interrupts a"
             f" {kind.value} rest: end the combat first"

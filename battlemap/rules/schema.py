@@ -475,6 +475,10 @@ class RestKind(Section):
     interrupted_by: tuple[str, ...] = Field(
         default=(), description="What stops the rest; an interrupted rest gives no benefit..."
     )
+    interrupted_by_combat: bool = Field(
+        default=False,
+        description="Rolling initiative stops the rest, so none is taken while a combat runs.",
+    )
     interrupted_short_rest_after_hours: float | None = Field(
         default=None,
         ge=0,

@@ -218,13 +218,27 @@ def test_rest_dice_are_the_per_level_dice_times_the_level(rulesets: dict[str, Ru
 def test_a_running_combat_refuses_rests_that_rolling_initiative_interrupts(
     rulesets: dict[str, Ruleset],
 ) -> None:
-    # bloodied-brink: both rests are stopped by "Rolling Initiative".
+    # bloodied-brink (rules-sources/bloodied-brink.txt, "Interrupting a Short Rest" and
+    # "Interrupting a Long Rest"): both rests are stopped by "Rolling Initiative".
     bb = rulesets["bloodied-brink"]
+    assert bb.rests.short is not None and bb.rests.long is not None
+    assert bb.rests.short.interrupted_by_combat and bb.rests.long.interrupted_by_combat
     assert rest_refusal(bb, RestType.SHORT, combat_running=False) is None
     refusal = rest_refusal(bb, RestType.LONG, combat_running=True)
     assert refusal is not None and "rolling initiative interrupts a long rest" in refusal
-    calm = _with_rest(bb, "short", interrupted_by=("taking damage",))
+
+
+def test_the_combat_refusal_reads_the_structured_field_not_the_causes_wording(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # The refusal follows ``interrupted_by_combat``; the ``interrupted_by`` list is prose the
+    # DM picks from when marking an interrupted rest, and its wording decides nothing.
+    bb = rulesets["bloodied-brink"]
+    calm = _with_rest(bb, "short", interrupted_by_combat=False)
+    assert calm.rests.short is not None and "rolling initiative" in calm.rests.short.interrupted_by
     assert rest_refusal(calm, RestType.SHORT, combat_running=True) is None
+    reworded = _with_rest(bb, "long", interrupted_by=("initiative is rolled", "taking damage"))
+    assert rest_refusal(reworded, RestType.LONG, combat_running=True) is not None
 
 
 def test_a_ruleset_without_rests_refuses_them(rulesets: dict[str, Ruleset]) -> None:

@@ -22,8 +22,9 @@ one until that changes (the DM edits it in the Creature dock).
 **Apply** runs every creature's rest through ONE ``CombatSession.apply`` call, so the whole
 party's rest is one undo step; if any creature's rest is refused, none is applied. Outside a
 combat there are no combat dice: "app rolls" totals come from fresh dice seeded by the
-session, shown in the outcome. A rest the ruleset forbids during a combat (rolling initiative
-interrupts it) is refused with that reason before the dialog opens (``rests.rest_refusal``).
+session, shown in the outcome. A rest the ruleset forbids during a combat (its
+``interrupted_by_combat``: rolling initiative interrupts it) is refused with that reason before
+the dialog opens (``rests.rest_refusal``).
 """
 
 from __future__ import annotations
