@@ -14,21 +14,18 @@ dice); it is shown in the outcome and dealt as the one total for every target (o
 per target, in target order, under a ruleset whose ``area_damage_rolled_once`` is false).
 With such a ruleset a total typed in can serve one target only: the engine says so.
 
-Saving throws (``battlemap.rules.saves``): the DM sets the ability and the DC. Each row shows
-the creature's save bonus and roll mode with their reasons before anything is rolled; **Roll**
-(or **Roll saves for monsters**: every non-party row not rolled yet) rolls it, a player
-character's row also takes the d20 rolled at the table (typed faces count at once). Rows are
-saved/failed by the roll, and the DM may still flip the box (the log says so). Dex saves get the
-cover bonus from the template's point of origin when the ruleset says cover applies to them:
-the origin is the Area template tool's placed template when the creatures are exactly the ones
-it caught, else there is none (no cover from an origin).
+Saving throws: the DM sets the ability and the DC; the rows (``battlemap.ui.combat.save_rows``,
+shared with the Saving throw dialog) show each creature's bonus and roll mode with their reasons,
+roll or take the d20 typed at the table, and tick the "saved" box by the roll (the DM may flip
+it; the log says so). **Roll saves for monsters** rolls every non-party row not rolled yet. Dex
+saves get the cover bonus from the template's point of origin when the ruleset says cover
+applies to them: the origin is the Area template tool's placed template when the creatures are
+exactly the ones it caught, else there is none (no cover from an origin).
 
-In a combat, the app's save rolls come from the combat's seeded dice, chained in the order
-rolled on a copy of the combat state (nothing is recorded yet); **Deal damage** commits that
-chain, the typed saves, any DM override and the damage as one undo step. If the combat changed
-in between, the rolls are stale: they are cleared and the DM is asked to roll again. An app roll
-that a typed d20 replaced stays in the log (it was rolled), followed by the typed save. Outside
-a combat the saves roll from fresh dice (as the damage does) and nothing is logged.
+**Deal damage** records the saves (the app's rolls chained on the combat's dice, typed saves,
+the DM's overrides; outside a combat their lines go to the encounter log) and the damage as one
+undo step. If the combat changed since the saves were rolled, they are cleared and the DM is
+asked to roll again.
 
 ``open_at(origin)`` opens the dialog for an effect from a known point of origin.
 """
@@ -37,151 +34,52 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
-    QListWidgetItem,
     QPushButton,
     QSpinBox,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
 
-from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY
-from battlemap.model.combat import CombatEvent, CombatState, DiceState
+from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
-from battlemap.model.traits import Side
-from battlemap.rules.attacks import RollMode
-from battlemap.rules.combat_ops import signed
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
 from battlemap.rules.dice import DiceExpressionError, new_dice_state, roll
 from battlemap.rules.enums import Ability
-from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.saves import (
-    SaveReport,
     SaveResult,
-    SaveSituation,
-    record_save_override,
-    save_bonus_of,
-    save_report,
-    save_situation,
-    saving_throw,
 )
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
 from battlemap.ui.combat.creature_panel import creature_defenses
+from battlemap.ui.combat.save_rows import (
+    ID_ROLE,
+    SaveRolls,
+    SaveRow,
+    party_first,
+    selected_creatures,
+)
 from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
-from battlemap.ui.combat.widgets import BAD, GOOD, CombatDialog, add_outcome_and_close, tone
-from battlemap.ui.map_index_cache import window_index
+from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.statblocks import find_statblock
-from battlemap.ui.token_item import TokenItem
 from battlemap.ui.tools.template import TemplateTool
-from battlemap.ui.typed_dice import D20Entry
 
-ID_ROLE = Qt.ItemDataRole.UserRole
 DEFAULT_SAVE = Ability.DEX
 DEFAULT_DC = 15
-
-
-@dataclass(frozen=True)
-class _Standing:
-    """What a row's save needs besides the dice, worked out once per opening."""
-
-    situation: SaveSituation
-    reasons: tuple[str, ...]
-    bonus: int
-
-
-class _RowWidgetsOnly(QStyledItemDelegate):
-    """Paints nothing: each item's ``SaveRow`` shows its name and box (the item keeps the
-    check state and id that ``deal`` reads)."""
-
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionViewItem,
-        index: QModelIndex | QPersistentModelIndex,
-    ) -> None:
-        return
-
-
-class SaveRow(QWidget):
-    """One creature caught: its "saved" box (named), the d20 typed at the table (party only),
-    **Roll** and the save's outcome with its reasons.
-
-    The box mirrors the list item's check state (the item stays the one truth ``deal`` reads).
-    """
-
-    def __init__(self, item: QListWidgetItem, party: bool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.item = item
-        self.party = party
-        grid = QGridLayout(self)
-        grid.setContentsMargins(4, 2, 4, 2)
-        grid.setHorizontalSpacing(6)
-        grid.setVerticalSpacing(0)
-        self.saved = QCheckBox(item.text())
-        self.saved.setToolTip("Checked: this creature saved (follows the roll; yours to change)")
-        self.saved.toggled.connect(self._box_toggled)
-        grid.addWidget(self.saved, 0, 0)
-        controls = QHBoxLayout()
-        self.d20: D20Entry | None = None
-        if party:
-            self.d20 = D20Entry()
-            for spin in self.d20.spins:
-                spin.setToolTip("The d20 the player rolled at the table, or leave 'app rolls'")
-            controls.addWidget(self.d20)
-        self.roll_button = QPushButton("Roll")
-        self.roll_button.setToolTip("Roll this save (a typed d20 counts as rolled)")
-        controls.addWidget(self.roll_button)
-        grid.addLayout(controls, 0, 1, Qt.AlignmentFlag.AlignRight)
-        self.outcome = QLabel()
-        self.outcome.setTextFormat(Qt.TextFormat.RichText)
-        grid.addWidget(self.outcome, 1, 0, 1, 2)
-        grid.setColumnStretch(0, 1)
-
-    def _box_toggled(self, checked: bool) -> None:
-        wanted = Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
-        if self.item.checkState() != wanted:
-            self.item.setCheckState(wanted)
-
-    def follow_item(self) -> None:
-        """Show the item's check state in the box (it was set on the item)."""
-        checked = self.item.checkState() == Qt.CheckState.Checked
-        if self.saved.isChecked() != checked:
-            blocked = self.saved.blockSignals(True)
-            self.saved.setChecked(checked)
-            self.saved.blockSignals(blocked)
-
-    @property
-    def creature_id(self) -> EntityId:
-        return EntityId(self.item.data(ID_ROLE))
-
-    def set_saved(self, saved: bool) -> None:
-        self.item.setCheckState(Qt.CheckState.Checked if saved else Qt.CheckState.Unchecked)
-
-    def is_saved(self) -> bool:
-        return self.item.checkState() == Qt.CheckState.Checked
-
-    def typed_faces(self) -> tuple[int, ...] | None:
-        return self.d20.faces() if self.d20 is not None else None
 
 
 class AreaDialog(CombatDialog):
@@ -201,20 +99,6 @@ class AreaDialog(CombatDialog):
         self._given_origin: PointXY | None = None
         self._given_for: frozenset[EntityId] | None = None
         """The targets ``open_at`` was given its origin for (taken when it opens)."""
-        self.rows: dict[EntityId, SaveRow] = {}
-        self.results: dict[EntityId, SaveResult] = {}
-        """The save shown in each row (rolled, typed or automatic)."""
-        self._standing: dict[EntityId, _Standing] = {}
-        self._chain_start: CombatState | None = None
-        self._chain: CombatState | None = None
-        """The combat state after the app's save rolls so far (None: none rolled in combat)."""
-        self._chained: dict[EntityId, SaveResult] = {}
-        """The app's rolls in ``_chain`` (the latest per creature)."""
-        self._loose: dict[EntityId, SaveResult] = {}
-        """The app's rolls from fresh dice, outside a combat."""
-        self._loose_lines: dict[EntityId, tuple[CombatEvent, ...]] = {}
-        """The log lines of those rolls, for the encounter log when the damage is dealt."""
-        self._loose_dice: DiceState | None = None
         layout = QVBoxLayout(self)
         save_form = QFormLayout()
         save_line = QHBoxLayout()
@@ -239,8 +123,9 @@ class AreaDialog(CombatDialog):
         hint.setWordWrap(True)
         layout.addWidget(hint)
         self.targets = QListWidget()
-        self.targets.setItemDelegate(_RowWidgetsOnly(self.targets))
-        self.targets.itemChanged.connect(self._item_changed)
+        self.saves = SaveRolls(
+            session, library, self.targets, self.save_ability, self.dc.value, self.parentWidget
+        )
         layout.addWidget(self.targets, 1)
         buttons = QHBoxLayout()
         self.use_selected = QPushButton("Use selected tokens")
@@ -248,7 +133,7 @@ class AreaDialog(CombatDialog):
         buttons.addWidget(self.use_selected)
         self.roll_monsters = QPushButton("Roll saves for monsters")
         self.roll_monsters.setToolTip("Roll the save of every non-party creature not rolled yet")
-        self.roll_monsters.clicked.connect(self.roll_monster_saves)
+        self.roll_monsters.clicked.connect(self.saves.roll_monster_saves)
         buttons.addWidget(self.roll_monsters)
         layout.addLayout(buttons)
         form = QFormLayout()
@@ -273,8 +158,8 @@ class AreaDialog(CombatDialog):
         layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
         self.outcome_label = add_outcome_and_close(self, layout)
         self.session.changed.connect(self._on_session_changed)
-        self.ability.currentIndexChanged.connect(self._save_changed)
-        self.dc.valueChanged.connect(self._save_changed)
+        self.ability.currentIndexChanged.connect(self.saves.changed)
+        self.dc.valueChanged.connect(self.saves.changed)
         self.resize(460, 560)
 
     # --- opening ---------------------------------------------------------------------------
@@ -304,41 +189,18 @@ class AreaDialog(CombatDialog):
 
     def take_selection(self) -> None:
         """Make the selected tokens the targets (each unsaved, nothing rolled)."""
-        self.targets.clear()
-        self.rows = {}
-        ids: list[EntityId] = []
-        for item in self.scene.selectedItems():
-            if isinstance(item, TokenItem):
-                ids.append(item.creature_id)
-        encounter = self.session.encounter
-        ids.sort(
-            key=lambda cid: (encounter.creature(cid).side is not Side.PARTY, self.session.name(cid))
-        )
+        ids = party_first(self.session, selected_creatures(self.scene))
         if self._given_for is None:
             self._given_for = frozenset(ids)
         given = self._given_origin if frozenset(ids) == self._given_for else None
         self.origin = given if given is not None else self._placed_template_origin(ids)
-        for creature_id in ids:
-            row = QListWidgetItem(self.session.name(creature_id))
-            row.setData(ID_ROLE, str(creature_id))
-            row.setFlags(row.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            row.setCheckState(Qt.CheckState.Unchecked)
-            row.setToolTip("Checked: this creature saved")
-            self.targets.addItem(row)
-            party = encounter.creature(creature_id).side is Side.PARTY
-            widget = SaveRow(row, party)
-            widget.roll_button.clicked.connect(lambda _=False, cid=creature_id: self.roll_save(cid))
-            if widget.d20 is not None:
-                for spin in widget.d20.spins:
-                    spin.valueChanged.connect(lambda _=0, cid=creature_id: self._typed_d20(cid))
-            self.targets.setItemWidget(row, widget)
-            self.rows[creature_id] = widget
+        self.saves.origin = self.origin
         if self.origin is None:
             self.origin_label.setText("No template placed: no cover from a point of origin.")
         else:
             x, y = self.origin
             self.origin_label.setText(f"Cover from the template's point of origin ({x:g}, {y:g}).")
-        self._save_changed()
+        self.saves.set_creatures(ids)
 
     def _placed_template_origin(self, ids: list[EntityId]) -> PointXY | None:
         """The Area template tool's placed template's origin, if it caught exactly ``ids``."""
@@ -350,220 +212,28 @@ class AreaDialog(CombatDialog):
             return None
         return tool.template.origin
 
-    # --- the save --------------------------------------------------------------------------
+    # --- the saves (``SaveRolls``) ------------------------------------------------------------
+
+    @property
+    def rows(self) -> dict[EntityId, SaveRow]:
+        return self.saves.rows
+
+    @property
+    def results(self) -> dict[EntityId, SaveResult]:
+        return self.saves.results
 
     def save_ability(self) -> Ability:
         return Ability(self.ability.currentData())
 
-    def _save_changed(self) -> None:
-        """A new ability, DC or set of targets: the app's rolls so far are dropped (none was
-        recorded), each row shows its bonus and roll mode, and typed d20s count again."""
-        self._forget_rolls()
-        self._standing = {}
-        self._refresh()
-
-    def _refresh(self) -> None:
-        """Rows without the app's roll: the preview, or the save of their typed d20."""
-        ruleset = self.session.ruleset()
-        if ruleset is None:
-            return
-        for creature_id, row in self.rows.items():
-            if creature_id in self._chained or creature_id in self._loose:
-                continue
-            self.results.pop(creature_id, None)
-            self._preview(creature_id, ruleset)
-            if row.typed_faces() is not None:
-                self.roll_save(creature_id)
-
-    def _on_session_changed(self) -> None:
-        """The encounter changed (a move, a condition): cover and conditions again; the
-        app's rolls stay until ``deal`` finds them stale."""
-        if self.isVisible() and self.rows:
-            self._standing = {}
-            self._refresh()
-
-    def _forget_rolls(self) -> None:
-        self.results = {}
-        self._chain_start = self._chain = None
-        self._chained = {}
-        self._loose = {}
-        self._loose_lines = {}
-        self._loose_dice = None
-
-    def _standing_of(self, creature_id: EntityId, ruleset: Ruleset) -> _Standing:
-        """The row's cover and squeezing (from the map) and save bonus, once per opening."""
-        found = self._standing.get(creature_id)
-        if found is None:
-            encounter = self.session.encounter
-            situation, reasons = save_situation(
-                self._map_index(),
-                encounter,
-                encounter.combat,
-                ruleset,
-                creature_id,
-                self.origin,
-            )
-            creature = encounter.creature(creature_id)
-            block = find_statblock(creature, encounter, self.library)
-            bonus = save_bonus_of(creature, block, self.save_ability())
-            found = _Standing(situation, reasons, bonus)
-            self._standing[creature_id] = found
-        return found
-
-    def _map_index(self) -> MapIndex:
-        """The window's shared map index; a dialog without a window builds its own."""
-        window = self.parentWidget()
-        if window is None or not hasattr(window, "document"):
-            return MapIndex.build(self.session.encounter)
-        return window_index(window).get()
-
-    def _report(self, creature_id: EntityId, ruleset: Ruleset) -> SaveReport:
-        standing = self._standing_of(creature_id, ruleset)
-        state = self.session.state
-        combatant = state.combatant(creature_id) if state and state.has(creature_id) else None
-        return save_report(
-            ruleset,
-            combatant,
-            self.save_ability(),
-            standing.situation,
-            save_bonus=standing.bonus,
-        )
-
-    def _preview(self, creature_id: EntityId, ruleset: Ruleset) -> None:
-        """The row before its roll: the bonus and roll mode with their reasons."""
-        row = self.rows[creature_id]
-        try:
-            report = self._report(creature_id, ruleset)
-        except (ValueError, KeyError) as error:
-            row.outcome.setText(f"<i>{html.escape(str(error))}</i>")
-            row.roll_button.setEnabled(False)
-            return
-        row.roll_button.setEnabled(True)
-        if row.d20 is not None:
-            row.d20.set_two(report.roll.mode is not RollMode.NORMAL)
-        standing = self._standing_of(creature_id, ruleset)
-        lines = [_report_line(report, self.dc.value())]
-        lines.extend(_reason_lines(report, standing.reasons))
-        row.outcome.setText("<br>".join(lines))
-        row.setToolTip(_tooltip(report, standing.reasons))
-        self._fit(row)
-
-    def _typed_d20(self, creature_id: EntityId) -> None:
-        """A face typed (or cleared) in a party row: its save at once, no dice spent."""
-        row = self.rows.get(creature_id)
-        ruleset = self.session.ruleset()
-        if row is None or ruleset is None:
-            return
-        if row.typed_faces() is not None:
-            self.roll_save(creature_id)
-            return
-        rolled = self._chained.get(creature_id) or self._loose.get(creature_id)
-        if rolled is not None:  # the app had rolled it: that roll counts again
-            self._show(creature_id, rolled)
-        else:
-            self.results.pop(creature_id, None)
-            self._preview(creature_id, ruleset)
+    def roll_save(self, creature_id: EntityId) -> None:
+        self.saves.roll_save(creature_id)
 
     def roll_monster_saves(self) -> None:
-        """Roll the save of every non-party row that has none yet, in row order."""
-        for creature_id, row in list(self.rows.items()):
-            if not row.party and creature_id not in self.results:
-                self.roll_save(creature_id)
+        self.saves.roll_monster_saves()
 
-    def roll_save(self, creature_id: EntityId) -> None:
-        """Roll one row's save (or take its typed d20) and show it; the box follows it.
-
-        In a combat the app's roll comes from the combat's dice, continuing the chain of this
-        opening's rolls; outside one, from fresh dice. Nothing is recorded until ``deal``.
-        """
-        row = self.rows.get(creature_id)
-        ruleset = self.session.ruleset()
-        if row is None or ruleset is None:
-            return
-        encounter, state = self.session.encounter, self.session.state
-        typed = row.typed_faces()
-        try:
-            if typed is not None:  # no dice spent: worked out again when dealt
-                result = self._throw(encounter, state, ruleset, creature_id, typed).result
-            elif state is not None:
-                if self._chain is None or self._chain_start != state:
-                    self._drop_chain(ruleset)
-                    self._chain_start = self._chain = state
-                applied = self._throw(encounter, self._chain, ruleset, creature_id, None)
-                self._chain, result = applied.combat, applied.result
-                self._chained[creature_id] = result
-            else:
-                faces = self._loose_faces(self._report(creature_id, ruleset).roll.mode)
-                thrown = self._throw(encounter, None, ruleset, creature_id, faces)
-                result = self._loose[creature_id] = thrown.result
-                self._loose_lines[creature_id] = rolled_by_the_app(thrown.events)
-        except (ValueError, KeyError) as error:
-            row.outcome.setText(f"<span style='color:{tone(BAD)}'>{html.escape(str(error))}</span>")
-            self._fit(row)
-            return
-        row.set_saved(result.success)
-        self._show(creature_id, result)
-
-    def _drop_chain(self, ruleset: Ruleset) -> None:
-        """The combat changed since the app's rolls in it: they are dropped (never recorded)."""
-        dropped, self._chained = self._chained, {}
-        self._chain_start = self._chain = None
-        for creature_id in dropped:
-            self.results.pop(creature_id, None)
-            self._preview(creature_id, ruleset)
-
-    def _show(self, creature_id: EntityId, result: SaveResult) -> None:
-        """A save's outcome and reasons in its row (the box is left as it is)."""
-        ruleset = self.session.ruleset()
-        row = self.rows[creature_id]
-        self.results[creature_id] = result
-        standing = self._standing_of(creature_id, ruleset) if ruleset is not None else None
-        situation = standing.reasons if standing is not None else ()
-        lines = [_result_line(result)]
-        lines.extend(_reason_lines(result.report, situation))
-        row.outcome.setText("<br>".join(lines))
-        row.setToolTip(_tooltip(result.report, situation))
-        self._fit(row)
-
-    def _throw(
-        self,
-        encounter: Encounter,
-        combat: CombatState | None,
-        ruleset: Ruleset,
-        creature_id: EntityId,
-        typed: tuple[int, ...] | None,
-    ) -> Applied[SaveResult]:
-        standing = self._standing_of(creature_id, ruleset)
-        return saving_throw(
-            encounter,
-            combat,
-            ruleset,
-            creature_id,
-            self.save_ability(),
-            self.dc.value(),
-            standing.situation,
-            save_bonus=standing.bonus,
-            typed=typed,
-        )
-
-    def _loose_faces(self, mode: RollMode) -> tuple[int, ...]:
-        """One d20 (two with advantage or disadvantage) from this opening's fresh dice."""
-        if self._loose_dice is None:
-            self._loose_dice = new_dice_state(self.session.seed_source())
-        faces = []
-        for _ in range(1 if mode is RollMode.NORMAL else 2):
-            self._loose_dice, record = roll(self._loose_dice, "1d20", "saving throw")
-            faces.append(record.total)
-        return tuple(faces)
-
-    def _item_changed(self, item: QListWidgetItem) -> None:
-        row = self.rows.get(EntityId(item.data(ID_ROLE)))
-        if row is not None:
-            row.follow_item()
-
-    def _fit(self, row: SaveRow) -> None:
-        row.adjustSize()
-        row.item.setSizeHint(row.sizeHint())
+    def _on_session_changed(self) -> None:
+        if self.isVisible():
+            self.saves.session_changed()
 
     # --- dealing ---------------------------------------------------------------------------
 
@@ -583,51 +253,6 @@ class AreaDialog(CombatDialog):
                 )
             )
         return found
-
-    def _with_saves(
-        self, encounter: Encounter, combat: CombatState | None, ruleset: Ruleset
-    ) -> tuple[CombatState | None, list[str], list[CombatEvent]]:
-        """The combat state with this opening's saves recorded: the chain of the app's rolls
-        (refused when the combat changed since), then the typed saves and the DM's overrides,
-        in row order; the outcome lines of the overrides; and, outside a combat, the saves'
-        log lines (the app's rolls, typed d20s, overrides) for the encounter log (in a combat
-        they are in the combat's own log).
-
-        Raises:
-            InvalidRequestError: the combat changed since the saves were rolled.
-        """
-        if self._chained:
-            if combat is None or combat != self._chain_start:
-                raise InvalidRequestError(
-                    "the combat changed since the saves were rolled: roll them again"
-                )
-            combat = self._chain
-        if self._loose and combat is not None:
-            raise InvalidRequestError(
-                "a combat started since the saves were rolled: roll them again"
-            )
-        notes = []
-        loose: list[CombatEvent] = []
-        for creature_id, row in self.rows.items():
-            result = self.results.get(creature_id)
-            if result is None:
-                continue
-            typed = row.typed_faces()
-            if typed is not None:  # no dice spent: recorded now
-                thrown = self._throw(encounter, combat, ruleset, creature_id, typed)
-                combat, result = thrown.combat, thrown.result
-                loose.extend(thrown.events if combat is None else ())
-            elif combat is None:
-                loose.extend(self._loose_lines.get(creature_id, ()))
-            if row.is_saved() != result.success:
-                name = self.session.name(creature_id)
-                notes.append(f"{name}: {'saved' if row.is_saved() else 'failed'} (DM's call)")
-                override = record_save_override(
-                    encounter, combat, ruleset, creature_id, row.is_saved()
-                )
-                combat = override.combat
-                loose.extend(override.events if combat is None else ())
-        return combat, notes, loose
 
     def deal(self) -> None:
         dice = self.dice.text().strip()
@@ -665,7 +290,7 @@ class AreaDialog(CombatDialog):
         def saves_then_damage(
             e: Encounter, c: CombatState | None, r: Ruleset
         ) -> Applied[tuple[DamageResult, ...]]:
-            combat, found, save_lines = self._with_saves(e, c, r)
+            combat, found, save_lines = self.saves.record(e, c, r)
             notes.extend(found)
             dealt = apply_area_damage(
                 e,
@@ -685,8 +310,8 @@ class AreaDialog(CombatDialog):
         if applied is None:
             refusal = self.session.last_refusal
             if "roll them again" in refusal:
-                self._forget_rolls()
-                self._refresh()
+                self.saves.forget()
+                self.saves.refresh()
             self.outcome_label.setText(f"<b>Refused:</b> {html.escape(refusal)}")
             return
         results: tuple[DamageResult, ...] = applied.result
@@ -697,7 +322,7 @@ class AreaDialog(CombatDialog):
         dealt = ", ".join(f"{self.session.name(r.target_id)} -{r.total}" for r in results)
         self.session.reported.emit(f"Area damage: {dealt}")
         self.typed.setValue(-1)
-        self._forget_rolls()  # recorded: a second deal from this opening rolls afresh
+        self.saves.forget()  # recorded: a second deal from this opening rolls afresh
 
     def _roll_without_combat(self, dice: str, count: int) -> tuple[list[int], str]:
         """Roll ``dice`` ``count`` times (once, or once per target when the ruleset's
@@ -721,56 +346,3 @@ class AreaDialog(CombatDialog):
         if result.dropped_to_zero:
             text += " — dead" if result.died else " — down"
         return text
-
-
-def _report_line(report: SaveReport, dc: int) -> str:
-    """Before the roll: "Dexterity save +4 vs DC 15 (disadvantage)" or the automatic failure."""
-    if report.auto_fail is not None:
-        return f"<span style='color:{tone(BAD)}'><b>fails automatically</b></span>"
-    mode = "" if report.roll.mode is RollMode.NORMAL else f" ({report.roll.mode.value})"
-    return f"{report.ability.description} save {signed(report.bonus)} vs DC {dc}{mode}"
-
-
-def _result_line(result: SaveResult) -> str:
-    """After the roll: "d20 14 +4 = 18 vs DC 15: saved" (both faces at advantage)."""
-    if result.report.auto_fail is not None:
-        return (
-            f"<span style='color:{tone(BAD)}'><b>fails automatically</b></span> vs DC {result.dc}"
-        )
-    faces = "/".join(str(face) for face in result.faces)
-    kept = f" → {result.natural}" if len(result.faces) > 1 else ""
-    colour, word = (tone(GOOD), "saved") if result.success else (tone(BAD), "failed")
-    return (
-        f"d20 {faces}{kept} {signed(result.report.bonus)} = <b>{result.total}</b>"
-        f" vs DC {result.dc}: <span style='color:{colour}'><b>{word}</b></span>"
-    )
-
-
-def _reasons(report: SaveReport, situation: tuple[str, ...]) -> list[str]:
-    """Automatic failure, roll mode and cover, each with its reason.
-
-    The cover bonus is its part of the bonus ("half cover +2"; where it comes from is in the
-    tooltip); cover that gives a Dex save no bonus (total cover, a ruleset without it) says so.
-    """
-    if report.auto_fail is not None:  # no roll: mode and bonus don't matter
-        return [report.auto_fail]
-    reasons: list[str] = []
-    reasons.extend(f"advantage: {r}" for r in report.roll.advantages)
-    reasons.extend(f"disadvantage: {r}" for r in report.roll.disadvantages)
-    if report.roll.cancelled:
-        reasons.append("advantage and disadvantage cancel: a normal roll")
-    reasons.extend(report.parts[1:])  # after the creature's own bonus: the cover bonus
-    if len(report.parts) == 1 and situation and report.ability is Ability.DEX:
-        reasons.extend(f"{where}: no bonus to this save" for where in situation)
-    return reasons
-
-
-def _reason_lines(report: SaveReport, situation: tuple[str, ...]) -> list[str]:
-    return [f"<small>· {html.escape(r, quote=False)}</small>" for r in _reasons(report, situation)]
-
-
-def _tooltip(report: SaveReport, situation: tuple[str, ...]) -> str:
-    lines = [f"{report.ability.description} save: {', '.join(report.parts[:1])}"]
-    lines.extend(_reasons(report, situation))
-    lines.extend(where for where in situation if where not in "\n".join(lines))
-    return "\n".join(lines)

@@ -1,0 +1,547 @@
+"""The saving-throw rows shared by the Area damage and Saving throw dialogs.
+
+``SaveRolls`` fills a ``QListWidget`` with one ``SaveRow`` per creature and works out each
+creature's save (``battlemap.rules.saves``) for the host dialog's ability, DC and point of
+origin. Each row shows the creature's save bonus and roll mode with their reasons before
+anything is rolled; **Roll** rolls it, a player character's row also takes the d20 rolled at
+the table (typed faces count at once). Rows are saved/failed by the roll, and the DM may still
+flip the box (``record`` logs the DM's call).
+
+In a combat, the app's save rolls come from the combat's seeded dice, chained in the order
+rolled on a copy of the combat state (nothing is recorded yet); ``record`` hands the host that
+chain with the typed saves and any DM override added, for its one undo step. If the combat
+changed in between, the rolls are stale: ``record`` refuses (the host asks for new rolls). An
+app roll that a typed d20 replaced stays in the log (it was rolled), followed by the typed
+save. Outside a combat the saves roll from fresh dice seeded by ``session.seed_source`` and
+``record`` returns their log lines for the encounter log.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QGraphicsScene,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
+
+from battlemap.geometry.map_index import MapIndex
+from battlemap.geometry.metrics import PointXY
+from battlemap.model.combat import CombatEvent, CombatState, DiceState
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.model.statblock import StatBlock
+from battlemap.model.traits import Side
+from battlemap.rules.attacks import RollMode
+from battlemap.rules.combat_ops import signed
+from battlemap.rules.dice import new_dice_state, roll
+from battlemap.rules.enums import Ability
+from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.saves import (
+    SaveReport,
+    SaveResult,
+    SaveSituation,
+    record_save_override,
+    save_bonus_of,
+    save_report,
+    save_situation,
+    saving_throw,
+)
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import Applied
+from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
+from battlemap.ui.combat.widgets import BAD, GOOD, tone
+from battlemap.ui.map_index_cache import window_index
+from battlemap.ui.statblocks import find_statblock
+from battlemap.ui.token_item import TokenItem
+from battlemap.ui.typed_dice import D20Entry
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+def selected_creatures(scene: QGraphicsScene) -> list[EntityId]:
+    """The creatures of the tokens selected on the map, in selection order."""
+    return [item.creature_id for item in scene.selectedItems() if isinstance(item, TokenItem)]
+
+
+def party_first(session: CombatSession, ids: Iterable[EntityId]) -> list[EntityId]:
+    """``ids`` with the party's creatures first, each group by name (rows keep this order)."""
+    encounter = session.encounter
+    return sorted(
+        ids, key=lambda cid: (encounter.creature(cid).side is not Side.PARTY, session.name(cid))
+    )
+
+
+@dataclass(frozen=True)
+class _Standing:
+    """What a row's save needs besides the dice, worked out once per opening."""
+
+    situation: SaveSituation
+    reasons: tuple[str, ...]
+    bonus: int
+
+
+class RowWidgetsOnly(QStyledItemDelegate):
+    """Paints nothing: each item's ``SaveRow`` shows its name and box (the item keeps the
+    check state and id that ``SaveRolls.record`` reads)."""
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        return
+
+
+class SaveRow(QWidget):
+    """One creature's save: its "saved" box (named), the d20 typed at the table (party only),
+    **Roll** and the save's outcome with its reasons.
+
+    The box mirrors the list item's check state (the item stays the one truth ``record`` reads).
+    """
+
+    def __init__(self, item: QListWidgetItem, party: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.item = item
+        self.party = party
+        grid = QGridLayout(self)
+        grid.setContentsMargins(4, 2, 4, 2)
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(0)
+        self.saved = QCheckBox(item.text())
+        self.saved.setToolTip("Checked: this creature saved (follows the roll; yours to change)")
+        self.saved.toggled.connect(self._box_toggled)
+        grid.addWidget(self.saved, 0, 0)
+        controls = QHBoxLayout()
+        self.d20: D20Entry | None = None
+        if party:
+            self.d20 = D20Entry()
+            for spin in self.d20.spins:
+                spin.setToolTip("The d20 the player rolled at the table, or leave 'app rolls'")
+            controls.addWidget(self.d20)
+        self.roll_button = QPushButton("Roll")
+        self.roll_button.setToolTip("Roll this save (a typed d20 counts as rolled)")
+        controls.addWidget(self.roll_button)
+        grid.addLayout(controls, 0, 1, Qt.AlignmentFlag.AlignRight)
+        self.outcome = QLabel()
+        self.outcome.setTextFormat(Qt.TextFormat.RichText)
+        grid.addWidget(self.outcome, 1, 0, 1, 2)
+        grid.setColumnStretch(0, 1)
+
+    def _box_toggled(self, checked: bool) -> None:
+        wanted = Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
+        if self.item.checkState() != wanted:
+            self.item.setCheckState(wanted)
+
+    def follow_item(self) -> None:
+        """Show the item's check state in the box (it was set on the item)."""
+        checked = self.item.checkState() == Qt.CheckState.Checked
+        if self.saved.isChecked() != checked:
+            blocked = self.saved.blockSignals(True)
+            self.saved.setChecked(checked)
+            self.saved.blockSignals(blocked)
+
+    @property
+    def creature_id(self) -> EntityId:
+        return EntityId(self.item.data(ID_ROLE))
+
+    def set_saved(self, saved: bool) -> None:
+        self.item.setCheckState(Qt.CheckState.Checked if saved else Qt.CheckState.Unchecked)
+
+    def is_saved(self) -> bool:
+        return self.item.checkState() == Qt.CheckState.Checked
+
+    def typed_faces(self) -> tuple[int, ...] | None:
+        return self.d20.faces() if self.d20 is not None else None
+
+
+class SaveRolls:
+    """The saving throws of the creatures in a list: one ``SaveRow`` each, the save's preview,
+    its rolls (chained on the combat's dice, or fresh dice outside one) and their recording.
+
+    The host dialog owns the list and the ability and DC widgets and hands them in as
+    callables; it sets ``origin`` (cover for Dex saves) before ``set_creatures``.
+    """
+
+    def __init__(
+        self,
+        session: CombatSession,
+        library: dict[str, StatBlock],
+        targets: QListWidget,
+        ability: Callable[[], Ability],
+        dc: Callable[[], int],
+        window: Callable[[], QWidget | None],
+    ) -> None:
+        self.session = session
+        self.library = library
+        self.targets = targets
+        self._ability = ability
+        self._dc = dc
+        self._window = window
+        self.origin: PointXY | None = None
+        """The effect's point of origin (cells) for cover against it; None: not known."""
+        self.rows: dict[EntityId, SaveRow] = {}
+        self.results: dict[EntityId, SaveResult] = {}
+        """The save shown in each row (rolled, typed or automatic)."""
+        self._standing: dict[EntityId, _Standing] = {}
+        self._chain_start: CombatState | None = None
+        self._chain: CombatState | None = None
+        """The combat state after the app's save rolls so far (None: none rolled in combat)."""
+        self._chained: dict[EntityId, SaveResult] = {}
+        """The app's rolls in ``_chain`` (the latest per creature)."""
+        self._loose: dict[EntityId, SaveResult] = {}
+        """The app's rolls from fresh dice, outside a combat."""
+        self._loose_lines: dict[EntityId, tuple[CombatEvent, ...]] = {}
+        """The log lines of those rolls, for the encounter log when recorded."""
+        self._loose_dice: DiceState | None = None
+        targets.setItemDelegate(RowWidgetsOnly(targets))
+        targets.itemChanged.connect(self._item_changed)
+
+    def set_creatures(self, ids: Iterable[EntityId]) -> None:
+        """One row per creature (each unsaved, nothing rolled), in the given order."""
+        self.targets.clear()
+        self.rows = {}
+        encounter = self.session.encounter
+        for creature_id in ids:
+            row = QListWidgetItem(self.session.name(creature_id))
+            row.setData(ID_ROLE, str(creature_id))
+            row.setFlags(row.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            row.setCheckState(Qt.CheckState.Unchecked)
+            row.setToolTip("Checked: this creature saved")
+            self.targets.addItem(row)
+            party = encounter.creature(creature_id).side is Side.PARTY
+            widget = SaveRow(row, party)
+            widget.roll_button.clicked.connect(lambda _=False, cid=creature_id: self.roll_save(cid))
+            if widget.d20 is not None:
+                for spin in widget.d20.spins:
+                    spin.valueChanged.connect(lambda _=0, cid=creature_id: self._typed_d20(cid))
+            self.targets.setItemWidget(row, widget)
+            self.rows[creature_id] = widget
+        self.changed()
+
+    def save_ability(self) -> Ability:
+        return self._ability()
+
+    def changed(self) -> None:
+        """A new ability, DC or set of targets: the app's rolls so far are dropped (none was
+        recorded), each row shows its bonus and roll mode, and typed d20s count again."""
+        self.forget()
+        self._standing = {}
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Rows without the app's roll: the preview, or the save of their typed d20."""
+        ruleset = self.session.ruleset()
+        if ruleset is None:
+            return
+        for creature_id, row in self.rows.items():
+            if creature_id in self._chained or creature_id in self._loose:
+                continue
+            self.results.pop(creature_id, None)
+            self._preview(creature_id, ruleset)
+            if row.typed_faces() is not None:
+                self.roll_save(creature_id)
+
+    def session_changed(self) -> None:
+        """The encounter changed (a move, a condition): cover and conditions again; the
+        app's rolls stay until ``record`` finds them stale."""
+        if self.rows:
+            self._standing = {}
+            self.refresh()
+
+    def forget(self) -> None:
+        self.results = {}
+        self._chain_start = self._chain = None
+        self._chained = {}
+        self._loose = {}
+        self._loose_lines = {}
+        self._loose_dice = None
+
+    def _standing_of(self, creature_id: EntityId, ruleset: Ruleset) -> _Standing:
+        """The row's cover and squeezing (from the map) and save bonus, once per opening."""
+        found = self._standing.get(creature_id)
+        if found is None:
+            encounter = self.session.encounter
+            situation, reasons = save_situation(
+                self._map_index(),
+                encounter,
+                encounter.combat,
+                ruleset,
+                creature_id,
+                self.origin,
+            )
+            creature = encounter.creature(creature_id)
+            block = find_statblock(creature, encounter, self.library)
+            bonus = save_bonus_of(creature, block, self.save_ability())
+            found = _Standing(situation, reasons, bonus)
+            self._standing[creature_id] = found
+        return found
+
+    def _map_index(self) -> MapIndex:
+        """The window's shared map index; a dialog without a window builds its own."""
+        window = self._window()
+        if window is None or not hasattr(window, "document"):
+            return MapIndex.build(self.session.encounter)
+        return window_index(window).get()
+
+    def _report(self, creature_id: EntityId, ruleset: Ruleset) -> SaveReport:
+        standing = self._standing_of(creature_id, ruleset)
+        state = self.session.state
+        combatant = state.combatant(creature_id) if state and state.has(creature_id) else None
+        return save_report(
+            ruleset,
+            combatant,
+            self.save_ability(),
+            standing.situation,
+            save_bonus=standing.bonus,
+        )
+
+    def _preview(self, creature_id: EntityId, ruleset: Ruleset) -> None:
+        """The row before its roll: the bonus and roll mode with their reasons."""
+        row = self.rows[creature_id]
+        try:
+            report = self._report(creature_id, ruleset)
+        except (ValueError, KeyError) as error:
+            row.outcome.setText(f"<i>{html.escape(str(error))}</i>")
+            row.roll_button.setEnabled(False)
+            return
+        row.roll_button.setEnabled(True)
+        if row.d20 is not None:
+            row.d20.set_two(report.roll.mode is not RollMode.NORMAL)
+        standing = self._standing_of(creature_id, ruleset)
+        lines = [report_line(report, self._dc())]
+        lines.extend(reason_lines(report, standing.reasons))
+        row.outcome.setText("<br>".join(lines))
+        row.setToolTip(tooltip(report, standing.reasons))
+        self._fit(row)
+
+    def _typed_d20(self, creature_id: EntityId) -> None:
+        """A face typed (or cleared) in a party row: its save at once, no dice spent."""
+        row = self.rows.get(creature_id)
+        ruleset = self.session.ruleset()
+        if row is None or ruleset is None:
+            return
+        if row.typed_faces() is not None:
+            self.roll_save(creature_id)
+            return
+        rolled = self._chained.get(creature_id) or self._loose.get(creature_id)
+        if rolled is not None:  # the app had rolled it: that roll counts again
+            self._show(creature_id, rolled)
+        else:
+            self.results.pop(creature_id, None)
+            self._preview(creature_id, ruleset)
+
+    def roll_monster_saves(self) -> None:
+        """Roll the save of every non-party row that has none yet, in row order."""
+        for creature_id, row in list(self.rows.items()):
+            if not row.party and creature_id not in self.results:
+                self.roll_save(creature_id)
+
+    def roll_save(self, creature_id: EntityId) -> None:
+        """Roll one row's save (or take its typed d20) and show it; the box follows it.
+
+        In a combat the app's roll comes from the combat's dice, continuing the chain of this
+        opening's rolls; outside one, from fresh dice. Nothing is recorded until ``record``.
+        """
+        row = self.rows.get(creature_id)
+        ruleset = self.session.ruleset()
+        if row is None or ruleset is None:
+            return
+        encounter, state = self.session.encounter, self.session.state
+        typed = row.typed_faces()
+        try:
+            if typed is not None:  # no dice spent: worked out again when recorded
+                result = self._throw(encounter, state, ruleset, creature_id, typed).result
+            elif state is not None:
+                if self._chain is None or self._chain_start != state:
+                    self._drop_chain(ruleset)
+                    self._chain_start = self._chain = state
+                applied = self._throw(encounter, self._chain, ruleset, creature_id, None)
+                self._chain, result = applied.combat, applied.result
+                self._chained[creature_id] = result
+            else:
+                faces = self._loose_faces(self._report(creature_id, ruleset).roll.mode)
+                thrown = self._throw(encounter, None, ruleset, creature_id, faces)
+                result = self._loose[creature_id] = thrown.result
+                self._loose_lines[creature_id] = rolled_by_the_app(thrown.events)
+        except (ValueError, KeyError) as error:
+            row.outcome.setText(f"<span style='color:{tone(BAD)}'>{html.escape(str(error))}</span>")
+            self._fit(row)
+            return
+        row.set_saved(result.success)
+        self._show(creature_id, result)
+
+    def _drop_chain(self, ruleset: Ruleset) -> None:
+        """The combat changed since the app's rolls in it: they are dropped (never recorded)."""
+        dropped, self._chained = self._chained, {}
+        self._chain_start = self._chain = None
+        for creature_id in dropped:
+            self.results.pop(creature_id, None)
+            self._preview(creature_id, ruleset)
+
+    def _show(self, creature_id: EntityId, result: SaveResult) -> None:
+        """A save's outcome and reasons in its row (the box is left as it is)."""
+        ruleset = self.session.ruleset()
+        row = self.rows[creature_id]
+        self.results[creature_id] = result
+        standing = self._standing_of(creature_id, ruleset) if ruleset is not None else None
+        situation = standing.reasons if standing is not None else ()
+        lines = [result_line(result)]
+        lines.extend(reason_lines(result.report, situation))
+        row.outcome.setText("<br>".join(lines))
+        row.setToolTip(tooltip(result.report, situation))
+        self._fit(row)
+
+    def _throw(
+        self,
+        encounter: Encounter,
+        combat: CombatState | None,
+        ruleset: Ruleset,
+        creature_id: EntityId,
+        typed: tuple[int, ...] | None,
+    ) -> Applied[SaveResult]:
+        standing = self._standing_of(creature_id, ruleset)
+        return saving_throw(
+            encounter,
+            combat,
+            ruleset,
+            creature_id,
+            self.save_ability(),
+            self._dc(),
+            standing.situation,
+            save_bonus=standing.bonus,
+            typed=typed,
+        )
+
+    def _loose_faces(self, mode: RollMode) -> tuple[int, ...]:
+        """One d20 (two with advantage or disadvantage) from this opening's fresh dice."""
+        if self._loose_dice is None:
+            self._loose_dice = new_dice_state(self.session.seed_source())
+        faces = []
+        for _ in range(1 if mode is RollMode.NORMAL else 2):
+            self._loose_dice, record = roll(self._loose_dice, "1d20", "saving throw")
+            faces.append(record.total)
+        return tuple(faces)
+
+    def _item_changed(self, item: QListWidgetItem) -> None:
+        row = self.rows.get(EntityId(item.data(ID_ROLE)))
+        if row is not None:
+            row.follow_item()
+
+    def _fit(self, row: SaveRow) -> None:
+        row.adjustSize()
+        row.item.setSizeHint(row.sizeHint())
+
+    def record(
+        self, encounter: Encounter, combat: CombatState | None, ruleset: Ruleset
+    ) -> tuple[CombatState | None, list[str], list[CombatEvent]]:
+        """The combat state with this opening's saves recorded: the chain of the app's rolls
+        (refused when the combat changed since), then the typed saves and the DM's overrides,
+        in row order; the outcome lines of the overrides; and, outside a combat, the saves'
+        log lines (the app's rolls, typed d20s, overrides) for the encounter log (in a combat
+        they are in the combat's own log).
+
+        Raises:
+            InvalidRequestError: the combat changed since the saves were rolled.
+        """
+        if self._chained:
+            if combat is None or combat != self._chain_start:
+                raise InvalidRequestError(
+                    "the combat changed since the saves were rolled: roll them again"
+                )
+            combat = self._chain
+        if self._loose and combat is not None:
+            raise InvalidRequestError(
+                "a combat started since the saves were rolled: roll them again"
+            )
+        notes = []
+        loose: list[CombatEvent] = []
+        for creature_id, row in self.rows.items():
+            result = self.results.get(creature_id)
+            if result is None:
+                continue
+            typed = row.typed_faces()
+            if typed is not None:  # no dice spent: recorded now
+                thrown = self._throw(encounter, combat, ruleset, creature_id, typed)
+                combat, result = thrown.combat, thrown.result
+                loose.extend(thrown.events if combat is None else ())
+            elif combat is None:
+                loose.extend(self._loose_lines.get(creature_id, ()))
+            if row.is_saved() != result.success:
+                name = self.session.name(creature_id)
+                notes.append(f"{name}: {'saved' if row.is_saved() else 'failed'} (DM's call)")
+                override = record_save_override(
+                    encounter, combat, ruleset, creature_id, row.is_saved()
+                )
+                combat = override.combat
+                loose.extend(override.events if combat is None else ())
+        return combat, notes, loose
+
+
+def report_line(report: SaveReport, dc: int) -> str:
+    """Before the roll: "Dexterity save +4 vs DC 15 (disadvantage)" or the automatic failure."""
+    if report.auto_fail is not None:
+        return f"<span style='color:{tone(BAD)}'><b>fails automatically</b></span>"
+    mode = "" if report.roll.mode is RollMode.NORMAL else f" ({report.roll.mode.value})"
+    return f"{report.ability.description} save {signed(report.bonus)} vs DC {dc}{mode}"
+
+
+def result_line(result: SaveResult) -> str:
+    """After the roll: "d20 14 +4 = 18 vs DC 15: saved" (both faces at advantage)."""
+    if result.report.auto_fail is not None:
+        return (
+            f"<span style='color:{tone(BAD)}'><b>fails automatically</b></span> vs DC {result.dc}"
+        )
+    faces = "/".join(str(face) for face in result.faces)
+    kept = f" → {result.natural}" if len(result.faces) > 1 else ""
+    colour, word = (tone(GOOD), "saved") if result.success else (tone(BAD), "failed")
+    return (
+        f"d20 {faces}{kept} {signed(result.report.bonus)} = <b>{result.total}</b>"
+        f" vs DC {result.dc}: <span style='color:{colour}'><b>{word}</b></span>"
+    )
+
+
+def reasons_of(report: SaveReport, situation: tuple[str, ...]) -> list[str]:
+    """Automatic failure, roll mode and cover, each with its reason.
+
+    The cover bonus is its part of the bonus ("half cover +2"; where it comes from is in the
+    tooltip); cover that gives a Dex save no bonus (total cover, a ruleset without it) says so.
+    """
+    if report.auto_fail is not None:  # no roll: mode and bonus don't matter
+        return [report.auto_fail]
+    reasons: list[str] = []
+    reasons.extend(f"advantage: {r}" for r in report.roll.advantages)
+    reasons.extend(f"disadvantage: {r}" for r in report.roll.disadvantages)
+    if report.roll.cancelled:
+        reasons.append("advantage and disadvantage cancel: a normal roll")
+    reasons.extend(report.parts[1:])  # after the creature's own bonus: the cover bonus
+    if len(report.parts) == 1 and situation and report.ability is Ability.DEX:
+        reasons.extend(f"{where}: no bonus to this save" for where in situation)
+    return reasons
+
+
+def reason_lines(report: SaveReport, situation: tuple[str, ...]) -> list[str]:
+    return [
+        f"<small>· {html.escape(r, quote=False)}</small>" for r in reasons_of(report, situation)
+    ]
+
+
+def tooltip(report: SaveReport, situation: tuple[str, ...]) -> str:
+    lines = [f"{report.ability.description} save: {', '.join(report.parts[:1])}"]
+    lines.extend(reasons_of(report, situation))
+    lines.extend(where for where in situation if where not in "\n".join(lines))
+    return "\n".join(lines)
