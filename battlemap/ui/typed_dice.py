@@ -2,24 +2,113 @@
 each damage part. Shared by the attack dialog, the contest dialog (its d20 boxes) and the
 opportunity-attack prompt.
 
-A box left at its lowest value shows "app rolls": the app rolls that die itself.
+A box left at its lowest value shows "app rolls": the app rolls that die itself. Each box has
+finger-sized - and + buttons at its ends (``TouchSpinBox``) for a touch screen laid on the table;
+typing still works.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QSpinBox, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QStyle,
+    QToolButton,
+    QWidget,
+)
 
 from battlemap.rules.damage import DamageRoll
 
 APP_ROLLS = "app rolls"
 MAX_DAMAGE_TOTAL = 10_000
+TOUCH_PX = 44
+"""The side of a - or + button and the box's least height: a fingertip's target."""
+
+
+class TouchSpinBox(QSpinBox):
+    """A spin box with a - button at its left end and a + button at its right, each
+    ``TOUCH_PX`` wide and as tall as the box (at least ``TOUCH_PX``), in place of the small
+    arrows. The text is typed between them as in any spin box. A button is disabled where
+    the value cannot step (at the minimum or the maximum); held down, it repeats.
+
+    Attributes:
+        minus, plus: the two buttons (they take no focus: the typing stays in the box).
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setButtonSymbols(QAbstractSpinBox.ButtonSymbols.NoButtons)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.minus = self._step_button("\u2212", -1, "One less")
+        self.plus = self._step_button("+", 1, "One more")
+        # The text keeps clear of the buttons laid over the ends of the line edit.
+        self.lineEdit().setTextMargins(TOUCH_PX, 0, TOUCH_PX, 0)
+        self.setMinimumHeight(self._least_height())
+        self.valueChanged.connect(self._enable_buttons)
+        self._enable_buttons()
+
+    def _step_button(self, text: str, steps: int, tip: str) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        button.setAutoRepeat(True)
+        button.setAutoRaise(True)
+        font = button.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        button.setFont(font)
+        button.clicked.connect(lambda _=False: self.stepBy(steps))
+        return button
+
+    def setRange(self, minimum: int, maximum: int) -> None:
+        super().setRange(minimum, maximum)
+        self._enable_buttons()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._enable_buttons()  # setMinimum or setMaximum may have moved the limits
+
+    def _enable_buttons(self) -> None:
+        steps = self.stepEnabled()
+        self.minus.setEnabled(bool(steps & QAbstractSpinBox.StepEnabledFlag.StepDownEnabled))
+        self.plus.setEnabled(bool(steps & QAbstractSpinBox.StepEnabledFlag.StepUpEnabled))
+
+    def sizeHint(self) -> QSize:
+        return self._with_buttons(super().sizeHint())
+
+    def minimumSizeHint(self) -> QSize:
+        return self._with_buttons(super().minimumSizeHint())
+
+    def _least_height(self) -> int:
+        """Tall enough for ``TOUCH_PX`` high buttons inside the box's frame."""
+        frame = self.style().pixelMetric(QStyle.PixelMetric.PM_SpinBoxFrameWidth, None, self)
+        return TOUCH_PX + 2 * frame
+
+    def _with_buttons(self, size: QSize) -> QSize:
+        return QSize(size.width() + 2 * TOUCH_PX, max(size.height(), self._least_height()))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        inside = self.lineEdit().geometry()  # within the box's frame
+        self.minus.setGeometry(inside.left(), inside.top(), TOUCH_PX, inside.height())
+        self.plus.setGeometry(
+            inside.right() + 1 - TOUCH_PX, inside.top(), TOUCH_PX, inside.height()
+        )
+        self.minus.raise_()
+        self.plus.raise_()
 
 
 def d20_spin(tip: str = "Type the face rolled at the table, or leave 'app rolls'") -> QSpinBox:
     """One box for a d20 face rolled at the table: 1-20, or 0 shown as "app rolls"."""
-    spin = QSpinBox()
+    spin = TouchSpinBox()
     spin.setRange(0, 20)
     spin.setSpecialValueText(APP_ROLLS)
     spin.setToolTip(tip)
@@ -78,7 +167,7 @@ class DamageEntry:
         self.spins = []
         self.parts = list(parts)
         for part in parts:
-            spin = QSpinBox()
+            spin = TouchSpinBox()
             spin.setRange(-1, MAX_DAMAGE_TOTAL)
             spin.setValue(-1)
             spin.setSpecialValueText(APP_ROLLS)
