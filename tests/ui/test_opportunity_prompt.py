@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -211,9 +211,7 @@ def test_ctrl_z_while_waiting_takes_back_only_the_move(
     assert window.document.encounter.creature(CLERIC).x == 12
 
 
-def test_edit_undo_while_waiting_takes_back_only_the_move(
-    qtbot: QtBot, window: MainWindow
-) -> None:
+def test_edit_undo_while_waiting_takes_back_only_the_move(qtbot: QtBot, window: MainWindow) -> None:
     push(window.undo_stack, window.document, MoveCreature(CLERIC, (12, 8), (11, 8)))
     moved = window.document.encounter
     recorded = f"&Undo {window.undo_stack.undoText()}"
@@ -400,3 +398,54 @@ def test_a_typed_natural_20_labels_the_critical_dice_to_roll(
     assert label.text() == "1d6+2 slashing"
     prompt.d20.spins[0].setValue(0)  # the app rolls the d20: nothing known yet
     assert label.text() == "1d6+2 slashing"
+
+
+def test_the_card_moves_off_the_mover_when_the_dm_zooms_and_pans_while_it_waits(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """The whole map in view: the card waits at the foot, clear of the Fighter (row 2). The DM
+    zooms in and scrolls until the Fighter's square lies where the card is: it goes to the top,
+    and back to the foot when the Fighter is scrolled to the top of the view."""
+    drag_past_the_goblin(qtbot, window)
+    prompt, view = window.drag_feedback.prompt, window.view
+    area = view.viewport().geometry()
+    assert prompt.isVisible() and prompt.y() > area.center().y()
+
+    def mover() -> QRect:
+        rect = QRectF(cell_to_scene(4), cell_to_scene(2), cell_to_scene(1), cell_to_scene(1))
+        return view.mapFromScene(rect).boundingRect().translated(area.topLeft())
+
+    view.zoom_by(2.0)
+    bar = view.verticalScrollBar()
+    foot_card = prompt.geometry()
+    # Scroll the view up until the Fighter's square sits in the middle of the foot card's band.
+    bar.setValue(bar.value() - (foot_card.center().y() - mover().center().y()))
+    assert mover().intersects(foot_card)  # where the card was: it would cover the Fighter
+    assert prompt.y() < area.center().y()  # moved to the top
+    assert not prompt.geometry().intersects(mover())
+    bar.setValue(bar.value() + (mover().center().y() - area.top() - 40))  # the Fighter at the top
+    assert mover().top() < area.center().y()
+    assert prompt.y() > area.center().y()  # back at the foot
+    assert not prompt.geometry().intersects(mover())
+
+
+def test_a_zoom_alone_that_brings_the_mover_under_the_card_moves_it(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """A zoom (as the wheel or a pinch does it) around a point at the top of the view pushes
+    the Fighter's square down under the foot card: the card goes to the top."""
+    drag_past_the_goblin(qtbot, window)
+    prompt, view = window.drag_feedback.prompt, window.view
+    area = view.viewport().geometry()
+    foot_card = prompt.geometry()
+    assert foot_card.y() > area.center().y()
+    fighter_at = view.mapFromScene(QRectF(cell_to_scene(4), cell_to_scene(2), 1, 1)).boundingRect()
+    top_anchor = QPointF(fighter_at.center().x(), 0)
+    factor = (foot_card.center().y() - area.top()) / fighter_at.center().y()
+    view.zoom_at(factor, top_anchor)
+    shown = view.mapFromScene(
+        QRectF(cell_to_scene(4), cell_to_scene(2), cell_to_scene(1), cell_to_scene(1))
+    ).boundingRect()
+    assert shown.translated(area.topLeft()).intersects(foot_card)  # under where the card was
+    assert prompt.y() < area.center().y()
+    assert not prompt.geometry().intersects(shown.translated(area.topLeft()))

@@ -40,6 +40,7 @@ from battlemap.ui.drag.items import (
     outline_square,
 )
 from battlemap.ui.drag.plan import DragPlan, Evaluated
+from battlemap.ui.map_view import MapView
 from battlemap.ui.typed_dice import D20Entry, DamageEntry
 
 TAKE_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -138,8 +139,12 @@ class OpportunityPrompt(QFrame):
         layout.addLayout(buttons)
         for spin in self.d20.spins:
             spin.valueChanged.connect(self._dice_changed)
+        self._follows_view = isinstance(view, MapView)
+        """The map view reports pans, zooms and resizes; a plain view only its resizes."""
         self._watch(self)
         view.installEventFilter(self)
+        if isinstance(view, MapView):  # a pan or zoom can bring the mover under the card
+            view.visible_rect_changed.connect(self._replace_if_shown)
         self.pending: PendingOffer | None = None
         self._keep_clear: tuple[QRectF, ...] = ()
         self._tokens: Tokens | None = None
@@ -215,6 +220,12 @@ class OpportunityPrompt(QFrame):
             )
 
         self.setGeometry(top if covered(top) < covered(bottom) else bottom)
+
+    def _replace_if_shown(self, _visible: QRectF | None = None) -> None:
+        """Place the card again (``place``) while it waits: the view was resized, panned or
+        zoomed, so the tokens it must keep clear of may have moved under it."""
+        if self.isVisible():
+            self.place()
 
     def _in_view(self, rect: QRectF) -> QRect:
         """A scene rectangle in the view's coordinates (the card's parent's)."""
@@ -301,8 +312,8 @@ class OpportunityPrompt(QFrame):
         """The card's keys from the card or the map view (the map may have the focus while
         the DM pans); a digit typed on the card outside a box goes to the d20 box."""
         kind = event.type()
-        if watched is self.view and kind == QEvent.Type.Resize and self.isVisible():
-            self.place()
+        if watched is self.view and kind == QEvent.Type.Resize and not self._follows_view:
+            self._replace_if_shown()
         if self.pending is None or not isinstance(event, QKeyEvent):
             return False
         if kind == QEvent.Type.ShortcutOverride and self.choice_of(event) is not None:
