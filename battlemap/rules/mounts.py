@@ -9,9 +9,13 @@ in the initiative order."
 and puts its turn right after the rider's, where re-sorting keeps it; while
 ``Combatant.controlled_by`` names the rider, ``economy.take_action`` allows it only the
 ruleset's ``movement.mounting.controlled_mount_actions``. ``release_mount`` (dismounting, or
-the mount turning independent) lifts the limit; the mount keeps its new place, since the rules
-don't move it back. Paying the movement to mount is ``movement.mount_or_dismount``; the
-rider's save to stay on (``movement.mounting.fall_off_save_dc``) is ``falling_off.fall_off_save``.
+the mount turning independent, or the rider falling off) lifts the limit; the mount keeps its
+new place, since the rules don't move it back. Mounting ("Mounting and Dismounting": "Once
+during your move ... costs an amount of movement equal to half your speed") is paid from the
+rider's movement budget (``movement.mount_or_dismount``) by ``control_mount``, and getting off
+by ``dismount``, which then releases the mount; either is refused with the reason when not
+enough movement is left. The rider's save to stay on (``movement.mounting.fall_off_save_dc``)
+is ``falling_off.fall_off_save``.
 
 A mount that already took its turn this round and is moved after a rider still to act would
 act twice in that round: the log says so and the DM decides (the rules are silent).
@@ -24,6 +28,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import Log, Outcome, combatant_of, creature_of, name_of, require
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.movement import mount_or_dismount
 from battlemap.rules.schema import MountRules, Ruleset
 
 MOUNT_WITHIN_FEET = 5
@@ -48,8 +53,10 @@ def control_mount(
     *,
     distance_feet: float | None = None,
 ) -> Outcome:
-    """The rider takes control of the mount: the mount acts on the rider's initiative, right
-    after the rider, with only the controlled-mount actions.
+    """The rider mounts and takes control of the mount: the rider spends the ruleset's
+    mounting cost (``movement.mount_or_dismount``: half its speed) on its turn, and the mount
+    acts on the rider's initiative, right after the rider, with only the controlled-mount
+    actions.
 
     ``distance_feet`` between the two (the caller measures the map), when given, must be at
     most ``MOUNT_WITHIN_FEET``: "you can mount a willing creature that is within 5 feet of you".
@@ -59,7 +66,8 @@ def control_mount(
             the same creature twice, the rider without a turn (initiative not rolled).
         IllegalActionError: the mount isn't at least one size larger than the rider, is
             controlled by someone else, the rider is itself a controlled mount or already
-            controls another, or (``distance_feet`` given) the mount is farther than 5 ft.
+            controls another, or (``distance_feet`` given) the mount is farther than 5 ft;
+            not the rider's turn, its speed 0, or less movement left than mounting costs.
     """
     rules = _mount_rules(ruleset)
     if rider_id == mount_id:
@@ -98,6 +106,7 @@ def control_mount(
             f"{rider_name} has no turn yet: roll initiative before {mount_name} follows it"
         )
     log = Log(state)
+    log.run(lambda paying: mount_or_dismount(paying, ruleset, encounter, rider_id, mount_id))
     if mount.acted_this_round and not rider.acted_this_round and state.started:
         log.add(
             "mount",
@@ -146,11 +155,37 @@ def _after_rider(state: CombatState, rider_id: EntityId, mount_id: EntityId) -> 
     )
 
 
+def dismount(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, mount_id: EntityId
+) -> Outcome:
+    """The rider of the controlled ``mount_id`` gets off: it spends the ruleset's cost
+    (``movement.mount_or_dismount``: half its speed) on its turn, then the mount is released
+    (``release_mount``).
+
+    Raises:
+        InvalidRequestError: not fighting, no mounted combat rules.
+        IllegalActionError: not a controlled mount; not the rider's turn, its speed 0, or less
+            movement left than dismounting costs.
+    """
+    rider_id = combatant_of(state, mount_id).controlled_by
+    if rider_id is None:
+        raise IllegalActionError(f"{name_of(encounter, mount_id)} is not a controlled mount")
+    log = Log(state)
+    log.run(
+        lambda paying: mount_or_dismount(
+            paying, ruleset, encounter, rider_id, mount_id, dismounting=True
+        )
+    )
+    log.run(lambda freed: release_mount(freed, ruleset, encounter, mount_id))
+    return log.commit()
+
+
 def release_mount(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, mount_id: EntityId
 ) -> Outcome:
-    """The mount is no longer controlled (the rider dismounted or it acts independently): all
-    its actions come back; it keeps its place in the order.
+    """The mount is no longer controlled (it acts independently, or its rider fell off): all
+    its actions come back; it keeps its place in the order. No movement is spent: a rider
+    getting off on its own turn is ``dismount``.
 
     Raises:
         InvalidRequestError: not fighting; IllegalActionError: not a controlled mount.

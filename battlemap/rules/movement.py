@@ -390,8 +390,12 @@ def mount_or_dismount(
     encounter: Encounter,
     creature_id: EntityId,
     mount_id: EntityId,
+    *,
+    dismounting: bool = False,
 ) -> Outcome:
-    """Mount or dismount ``mount_id`` (legends-of-hyrule, gms-den "Mounting a Steed").
+    """Mount (or, ``dismounting``, dismount) ``mount_id`` (legends-of-hyrule "Mounting and
+    Dismounting", gms-den "Mounting a Steed"): spends the movement; ``mounts.control_mount``
+    and ``mounts.dismount`` charge it through here.
 
     Costs ``cost_fraction_of_speed`` (half) of the walking speed after modifiers, rounded
     down: 15 ft with speed 30; impossible with speed 0 or less movement left. Once per move
@@ -407,23 +411,22 @@ def mount_or_dismount(
     combatant_of(state, mount_id)
     combatant = _check_can_move(state, ruleset, encounter, creature_id)
     name = name_of(encounter, creature_id)
+    mount = name_of(encounter, mount_id)
+    verb = f"dismount from {mount}" if dismounting else f"mount {mount}"
     creature = creature_of(encounter, creature_id)
     speed = effective_speed(ruleset, creature, combatant, SpeedMode.WALK).speed
-    require(speed > 0, f"{name} can't mount or dismount with speed 0")
+    require(speed > 0, f"{name} can't {verb} with speed 0")
     cost = math.floor(speed * rules.cost_fraction_of_speed)
     budget = movement_budget(state, ruleset, encounter, creature_id, SpeedMode.WALK)
     require(
         cost <= budget.remaining + EPSILON,
-        f"{name} needs {cost} ft to mount or dismount and has {budget.remaining:g} ft left",
+        f"{name} needs {cost} ft to {verb} and has {budget.remaining:g} ft left",
     )
     turn = spent(combatant.turn, SpeedMode.WALK, cost)
     log = Log(state)
     log.put(combatant.model_copy(update={"turn": turn}))
-    log.add(
-        "mount",
-        f"{name} mounts or dismounts {name_of(encounter, mount_id)} ({cost} ft of movement)",
-        creature_id,
-    )
+    done = f"dismounts from {mount}" if dismounting else f"mounts {mount}"
+    log.add("mount", f"{name} {done} ({cost} ft of movement)", creature_id)
     return log.commit()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from battlemap.model.combat import CombatState
+from battlemap.model.combat import CombatState, SpeedMode
 from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
@@ -14,7 +14,8 @@ from battlemap.rules.economy import take_action
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.falling_off import FallCause, fall_off_save
 from battlemap.rules.initiative import set_initiative, start_combat
-from battlemap.rules.mounts import control_mount, release_mount
+from battlemap.rules.mounts import control_mount, dismount, release_mount
+from battlemap.rules.movement import movement_budget, spend_movement
 from battlemap.rules.schema import MountRules, Ruleset
 from battlemap.rules.turns import end_turn, remove_combatant
 from tests.rules.helpers import creature, encounter, fight
@@ -265,3 +266,73 @@ def test_a_mount_farther_than_5_ft_is_refused_when_the_distance_is_given(
         control_mount(state, ruleset, enc, RIDER, HORSE, distance_feet=10)
     state, _ = control_mount(state, ruleset, enc, RIDER, HORSE, distance_feet=5)
     assert _order(state) == ["rider", "horse", "orc"]
+
+
+# --- paying for it: legends-of-hyrule "Mounting and Dismounting" -----------------------------
+
+
+def _left(state: CombatState, ruleset: Ruleset, enc: Encounter) -> float:
+    return movement_budget(state, ruleset, enc, RIDER, SpeedMode.WALK).remaining
+
+
+def test_mounting_and_dismounting_each_cost_half_the_riders_speed(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # legends-of-hyrule (rules-sources/legends-of-hyrule.txt, "Mounting and Dismounting"):
+    # "if your speed is 30 feet, you must spend 15 feet of movement to mount a horse".
+    hyrule = rulesets["legends-of-hyrule"]
+    state, enc = _hyrule_ride(hyrule)
+    assert enc.creature(RIDER).speeds.walk == 30 and _left(state, hyrule, enc) == 30
+    state, events = control_mount(state, hyrule, enc, RIDER, HORSE)
+    assert _left(state, hyrule, enc) == 15
+    assert any(e.text == "Rider mounts Horse (15 ft of movement)" for e in events)
+    state, events = dismount(state, hyrule, enc, HORSE)
+    assert _left(state, hyrule, enc) == 0
+    assert state.combatant(HORSE).controlled_by is None
+    assert [e.text for e in events] == [
+        "Rider dismounts from Horse (15 ft of movement)",
+        "Horse is no longer controlled: it acts as it wishes",
+    ]
+
+
+def test_mounting_without_enough_movement_left_is_refused_with_the_reason(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # legends-of-hyrule: "you can't mount it if you don't have 15 feet of movement left".
+    hyrule = rulesets["legends-of-hyrule"]
+    state, enc = _hyrule_ride(hyrule)
+    state, _ = spend_movement(state, hyrule, enc, RIDER, 20)
+    with pytest.raises(
+        IllegalActionError, match="Rider needs 15 ft to mount Horse and has 10 ft left"
+    ):
+        control_mount(state, hyrule, enc, RIDER, HORSE)
+    assert state.combatant(HORSE).controlled_by is None
+    ridden, _ = control_mount(_hyrule_ride(hyrule)[0], hyrule, enc, RIDER, HORSE)
+    ridden, _ = spend_movement(ridden, hyrule, enc, RIDER, 5)
+    with pytest.raises(
+        IllegalActionError, match="Rider needs 15 ft to dismount from Horse and has 10 ft left"
+    ):
+        dismount(ridden, hyrule, enc, HORSE)
+    assert ridden.combatant(HORSE).controlled_by == RIDER
+
+
+def test_mounting_happens_during_the_riders_own_move(rulesets: dict[str, Ruleset]) -> None:
+    # "Once during your move, you can mount ...": not on another creature's turn.
+    hyrule = rulesets["legends-of-hyrule"]
+    state, enc = _hyrule_ride(hyrule)
+    state, _ = end_turn(state, hyrule, enc)
+    assert state.current is not None and state.current.creature_id != RIDER
+    with pytest.raises(IllegalActionError, match="it isn't Rider's turn"):
+        control_mount(state, hyrule, enc, RIDER, HORSE)
+
+
+def test_letting_the_mount_act_independently_costs_no_movement(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # "While you're mounted ... you can either control the mount or allow it to act
+    # independently": the rider stays on, so nothing is spent (falling off spends none either).
+    hyrule = rulesets["legends-of-hyrule"]
+    state, enc = _hyrule_ride(hyrule)
+    state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
+    state, _ = release_mount(state, hyrule, enc, HORSE)
+    assert _left(state, hyrule, enc) == 15

@@ -14,7 +14,7 @@ from battlemap.model.creature import CombatStats
 from battlemap.model.document import ReplaceEncounterField, UpdateCreature
 from battlemap.model.statblock import Ability as StatAbility
 from battlemap.model.statblock import StatBlock
-from battlemap.rules import initiative
+from battlemap.rules import initiative, movement, turns
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
 
@@ -39,17 +39,22 @@ def click(qtbot: QtBot, button: QPushButton) -> None:
 
 
 def start(window: MainWindow, qtbot: QtBot, horse_last: bool = True) -> None:
-    """Roll initiative from the dock, then put the horse last (the DM's drag-reorder)."""
+    """Roll initiative from the dock, then put the horse last (the DM's drag-reorder), and
+    end turns until it is the rider's (mounting happens "during your move")."""
     window.combat.session.seed_source = lambda: 3
     dock = window.combat.initiative
     click(qtbot, dock.start_button)
     click(qtbot, dock.roll_all)
     click(qtbot, dock.begin_button)
-    if not horse_last:
-        return
-    order = [i for i in dock.tree.ids() if i != "c-horse"] + ["c-horse"]
-    assert window.combat.session.step("Reorder", lambda s, r, e: initiative.reorder(s, e, order, r))
-    assert dock.tree.ids()[-1] == "c-horse"
+    session = window.combat.session
+    if horse_last:
+        order = [i for i in dock.tree.ids() if i != "c-horse"] + ["c-horse"]
+        assert session.step("Reorder", lambda s, r, e: initiative.reorder(s, e, order, r))
+        assert dock.tree.ids()[-1] == "c-horse"
+    while (current := session.state.current if session.state else None) is not None:
+        if current.creature_id == "c-rider":
+            break
+        assert session.step("End turn", turns.end_turn)
 
 
 def token_menu(window: MainWindow, creature_id: str) -> QMenu:
@@ -103,9 +108,10 @@ def test_release_from_the_rider_or_the_mount_is_one_step(qtbot: QtBot, window: M
     menu = token_menu(window, "c-rider")
     assert not any(a.text() == "Ride Horse" for a in menu.actions())  # already ridden
     steps = window.undo_stack.count()
-    entry(menu, "Release mount Horse").trigger()
+    entry(menu, "Dismount Horse").trigger()
     state = window.document.encounter.combat
     assert state is not None and state.combatant("c-horse").controlled_by is None
+    assert state.combatant("c-rider").turn.movement_used == 30  # 15 to mount, 15 to get off
     assert window.undo_stack.count() == steps + 1
     ids = window.combat.initiative.tree.ids()
     assert ids[ids.index("c-rider") + 1] == "c-horse"  # "retains its place"
@@ -185,3 +191,25 @@ def test_the_save_to_stay_on_uses_the_stat_block_found_by_name(
     assert message.startswith("Rider stays on (") and "vs DC 10" in message
     state = window.document.encounter.combat
     assert state is not None and state.combatant("c-horse").controlled_by == "c-rider"
+
+
+def test_riding_spends_half_the_riders_speed_and_too_little_left_disables_the_entries(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    # legends-of-hyrule "Mounting and Dismounting": mounting or dismounting "costs an amount of
+    # movement equal to half your speed ... you can't mount it if you don't have 15 feet of
+    # movement left". The Rider (speed 30) mounts for 15 ft; with 10 ft left both the ride and
+    # the dismount are disabled, the tooltip saying why.
+    start(window, qtbot)
+    session = window.combat.session
+    entry(token_menu(window, "c-rider"), "Ride Horse").trigger()
+    state = window.document.encounter.combat
+    assert state is not None and state.combatant("c-rider").turn.movement_used == 15
+    assert session.step("Walk", lambda s, r, e: movement.spend_movement(s, r, e, "c-rider", 5))  # type: ignore[arg-type]
+    dismount = entry(token_menu(window, "c-rider"), "Dismount Horse")
+    assert not dismount.isEnabled()
+    assert dismount.toolTip() == "Rider needs 15 ft to dismount from Horse and has 10 ft left"
+    entry(token_menu(window, "c-horse"), "Release Horse from Rider").trigger()  # no movement
+    ride = entry(token_menu(window, "c-rider"), "Ride Horse")
+    assert not ride.isEnabled()
+    assert ride.toolTip() == "Rider needs 15 ft to mount Horse and has 10 ft left"

@@ -3,17 +3,17 @@
 In a running combat under a ruleset with controlled mounts, right-clicking a creature offers
 **Ride <mount>** for every fighting creature within 5 ft of it: the engine's ``control_mount``
 (measured distance, size, who controls whom) decides, and an entry it would refuse is shown
-disabled with the engine's reason as its tooltip (a horse the same size as its rider, say).
-Riding gives the mount the rider's initiative, right after the rider: the Initiative dock
-shows that order as the engine makes it. **Release <mount>** (on the rider or on the mount)
-ends the control; the mount keeps its place. **Save to stay on <mount>** (the mount moved
+disabled with the engine's reason as its tooltip (a horse the same size as its rider, say, or
+too little movement left). Riding spends the rider's movement (half its speed, on its turn)
+and gives the mount the rider's initiative, right after the rider: the Initiative dock
+shows that order as the engine makes it. **Dismount <mount>** (on the rider: ``dismount``)
+spends the same movement and ends the control, disabled with the reason when the rider can't
+pay it; **Release <mount> from <rider>** (on the mount) lets it act independently, for no
+movement. Either way the mount keeps its place. **Save to stay on <mount>** (the mount moved
 against its will, or the rider knocked prone) rolls the rider's Dexterity save against the
 ruleset's DC (``falling_off.fall_off_save``) with the rider's Dexterity save from the stat
 block it uses (its own, else the party's or the library's of its name: ``find_statblock``): on a
 failure the rider is prone and the mount released. Each is one undo step through the session.
-
-Paying the movement to mount (``movement.mount_or_dismount``, half the rider's speed on its
-turn) is not part of these entries: the DM mounts and dismounts tokens as the table plays it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.enums import Ability
 from battlemap.rules.falling_off import FallCause, FallOffResult, fall_off_save
-from battlemap.rules.mounts import MOUNT_WITHIN_FEET, control_mount, release_mount
+from battlemap.rules.mounts import MOUNT_WITHIN_FEET, control_mount, dismount, release_mount
 from battlemap.rules.saves import save_bonus_of
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
@@ -98,7 +98,11 @@ def add_mount_entries(
     for ridden in state.combatants:
         if ridden.controlled_by == creature_id:
             mount = session.name(ridden.creature_id)
-            entries.append((f"Release mount {mount}", _releaser(session, ridden.creature_id), None))
+            step = _dismount_step(ridden.creature_id)
+            text = f"{name} dismounts from {mount}"
+            entries.append(
+                (f"Dismount {mount}", _stepper(session, text, step), session.why_not(step))
+            )
             for cause, label in FALL_LABELS.items():
                 text = f"Save to stay on {mount} ({label})"
                 entries.append((text, _saver(session, creature_id, cause, library or {}), None))
@@ -133,6 +137,14 @@ def _rider(
 ) -> Callable[[], object]:
     text = f"{session.name(rider_id)} rides {session.name(mount_id)}"
     return lambda: session.step(text, _ride_step(rider_id, mount_id, feet))
+
+
+def _dismount_step(mount_id: EntityId) -> EngineStep:
+    return lambda state, ruleset, encounter: dismount(state, ruleset, encounter, mount_id)
+
+
+def _stepper(session: CombatSession, text: str, step: EngineStep) -> Callable[[], object]:
+    return lambda: session.step(text, step)
 
 
 def _releaser(session: CombatSession, mount_id: EntityId) -> Callable[[], object]:
