@@ -13,9 +13,9 @@
 - Prone: standing up costs ``stand_up_fraction_of_speed`` of the walking speed after
   modifiers, rounded down (30 -> 15); impossible with speed 0 or too little left. Crawling
   adds ``crawl_extra_cost_per_foot`` per foot of distance to what the geometry charged.
-- The geometry layer computes what a move costs in feet (difficult terrain included) with the
-  numbers ``movement_costs`` takes from the ruleset; this module only checks it against the
-  budget and spends it.
+- The geometry layer computes what a move costs in feet (difficult terrain and water included)
+  with the numbers ``movement_costs`` takes from the ruleset; this module only checks it
+  against the budget and spends it.
 """
 
 from __future__ import annotations
@@ -282,9 +282,13 @@ def spend_movement(
 
     While prone the creature crawls: ``crawl_extra_cost_per_foot`` x ``distance_feet``
     (default: ``feet``) is added. A readied move released as a reaction spends its own budget.
-    Climbing or swimming without that speed, where the ruleset allows it (gms-den), moves at
-    ``speed_fraction`` (half) of the walking speed: the cost is divided by it and taken from
-    the walking budget; ``climb_swim_check`` rolls the Athletics check that goes with it.
+    Swimming without a swim speed is taken from the walking budget as it is: the geometry
+    already charged each foot of water ``swim_extra_cost_per_foot`` extra (gms-den "Half
+    speed" is that 1 extra foot per foot), so it is not charged again here. Climbing without
+    a climb speed, where the ruleset allows it (gms-den), moves at ``speed_fraction`` (half)
+    of the walking speed: the cost is divided by it and taken from the walking budget (the
+    map has no climbing terrain to charge it). ``climb_swim_check`` rolls the Athletics check
+    that goes with either.
 
     Raises:
         InvalidRequestError: negative or non-finite feet.
@@ -309,7 +313,10 @@ def spend_movement(
     lacks_speed = mode in (SpeedMode.CLIMB, SpeedMode.SWIM) and not getattr(
         creature.speeds, mode.value
     )
-    if without is not None and lacks_speed:
+    if lacks_speed and mode is SpeedMode.SWIM:  # water's surcharge is in ``feet`` already
+        notes.append("swimming without a swim speed: water's extra cost included")
+        mode = SpeedMode.WALK
+    elif without is not None and lacks_speed:
         cost /= without.speed_fraction
         notes.append(f"{mode.value} without a {mode.value} speed: x{1 / without.speed_fraction:g}")
         mode = SpeedMode.WALK

@@ -134,11 +134,15 @@ class JumpRules(Section):
 
 
 class ClimbSwimRules(Section):
-    """Climbing or swimming without the matching speed."""
+    """Climbing or swimming without the matching speed: the Athletics check, and climbing's
+    speed. Swimming's cost is ``MovementRules.swim_extra_cost_per_foot`` alone (the geometry
+    charges the water), so it is not slowed again by ``speed_fraction``."""
 
     check_ability: Ability = Ability.STR
     check_skill: str = "Athletics"
-    speed_fraction: Fraction = Field(default=0.5, gt=0, le=1)
+    speed_fraction: Fraction = Field(
+        default=0.5, gt=0, le=1, description="Speed climbing without a climb speed (x speed)."
+    )
     exhaustion_on_failure: int = Field(default=1, ge=0, le=6)
 
 

@@ -364,3 +364,43 @@ def test_off_its_turn_a_move_is_unlimited_unless_a_readied_move_was_released(
     released = enc.model_copy(update={"combat": state.with_combatant(readied)})
     allowance = move_allowance(released, ruleset, waiting)
     assert (allowance.left, allowance.total, allowance.note) == (15, 15, "readied move")
+
+
+@pytest.mark.parametrize("mode", [None, SpeedMode.SWIM])
+def test_gms_den_water_costs_exactly_double_once_in_the_drag_and_the_budget(
+    rulesets: Rulesets, mode: SpeedMode | None
+) -> None:
+    """gms-den-homebrew.txt "Climb/Swim/Crawl": swimming without a swimming speed is "Half
+    speed", i.e. every foot of water costs two. The geometry charges it (the inherited
+    ``swim_extra_cost_per_foot`` 1, the water cells known), so the engine, told the move is a
+    swim, takes those feet from the walking budget without halving the speed again."""
+    gms = rulesets["gms-den"]
+    assert gms.movement.climb_swim_without_speed is not None  # the rule that could charge again
+    state, enc = solo(gms)
+    assert enc.creature(HERO).speeds.swim == 0
+    lake_move = path_cost(
+        LAKE,
+        walker(5, 5),
+        [(6.0, 5.0), (7.0, 5.0)],
+        [],
+        diagonal_rule(gms),
+        60,
+        costs=movement_costs(gms),
+    )
+    assert lake_move.cost_feet == 20  # 10 ft of water, paid twice
+    feet, distance = spend_split(lake_move)
+    state, _ = spend_movement(state, gms, enc, HERO, feet, mode=mode, distance_feet=distance)
+    assert state.combatant(HERO).turn.movement_used == 20
+    assert movement_budget(state, gms, enc, HERO, SpeedMode.WALK).remaining == 10
+
+
+def test_srd_a_swim_without_a_swim_speed_is_taken_from_the_walking_speed(
+    rulesets: Rulesets,
+) -> None:
+    """srd-5e.txt: "Your move can include ... swimming"; its ruleset charges water 1 extra
+    foot per foot (srd-5e.yaml) in the move's feet, so a swim without a swim speed spends the
+    walking speed as it is, instead of failing on a swim speed of 0."""
+    srd = rulesets["srd-5e"]
+    state, enc = solo(srd)
+    state, _ = spend_movement(state, srd, enc, HERO, 20, mode=SpeedMode.SWIM)
+    assert movement_budget(state, srd, enc, HERO, SpeedMode.WALK).remaining == 10
