@@ -25,6 +25,8 @@ from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
 from battlemap.ui.combat.mount_menu import add_mount_entries
 from battlemap.ui.combat.rest_dialog import RestDialog, add_rest_entries
+from battlemap.ui.combat.save_dialog import SaveDialog
+from battlemap.ui.combat.save_rows import selected_creatures
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
 from battlemap.ui.window_layout import LEFT_MIN_WIDTH
@@ -47,6 +49,7 @@ class CombatUi:
     contest_dialog: ContestDialog
     area_dialog: AreaDialog
     rest_dialog: RestDialog | None = None
+    save_dialog: SaveDialog | None = None
 
     def open_attack(self, action_id: str = "attack") -> None:
         self.attack_dialog.open_for(action_id)
@@ -91,6 +94,11 @@ def install(window: QMainWindow) -> CombatUi:
     scene.token_menu_builders.append(
         lambda menu, cid: add_mount_entries(menu, session, cid, library)
     )
+    ui.save_dialog = save = SaveDialog(session, scene, library, window)
+    scene.token_menu_builders.append(lambda menu, cid: _save_entry(save, menu, cid))
+    panel.save_button.clicked.connect(
+        lambda: save.open_for([panel.creature_id] if panel.creature_id is not None else [])
+    )
 
     menu = window.menuBar().addMenu("&Combat")
     help_menu = getattr(window, "help_menu", None)
@@ -106,6 +114,10 @@ def install(window: QMainWindow) -> CombatUi:
     area_action.setToolTip("One damage roll for the selected tokens, half on a save")
     area_action.triggered.connect(area.open_for_selection)
     menu.addAction(area_action)
+    save_action = QAction("Saving throw…", window)
+    save_action.setToolTip("One saving throw for each selected token")
+    save_action.triggered.connect(save.open_for_selection)
+    menu.addAction(save_action)
     menu.addSeparator()
     for kind in (RestType.SHORT, RestType.LONG):  # the selected tokens, else the party
         menu.addAction(f"{kind.value.capitalize()} rest…", rest.opener(kind))
@@ -191,6 +203,16 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
         action.setCheckable(True)
         action.setChecked(combatant.has_condition(name))
         action.toggled.connect(lambda on, n=name: _toggle(ui, creature_id, n, on))
+
+
+def _save_entry(dialog: SaveDialog, menu: QMenu, creature_id: EntityId) -> None:
+    """Right-click on a token: a saving throw for the selected tokens when it is one of them,
+    else for it alone (in or out of a combat)."""
+    chosen = selected_creatures(dialog.scene)
+    if creature_id not in chosen:
+        chosen = [creature_id]
+    label = "Saving throw…" if len(chosen) == 1 else f"Saving throw for {len(chosen)} creatures…"
+    menu.addAction(label, lambda: dialog.open_for(chosen))
 
 
 def _focus_hp(ui: CombatUi, creature_id: EntityId) -> None:

@@ -41,10 +41,8 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -101,20 +99,9 @@ class AreaDialog(CombatDialog):
         """The targets ``open_at`` was given its origin for (taken when it opens)."""
         layout = QVBoxLayout(self)
         save_form = QFormLayout()
-        save_line = QHBoxLayout()
-        self.ability = QComboBox()
-        for ability in Ability:
-            self.ability.addItem(ability.description, ability)
-        self.ability.setCurrentIndex(self.ability.findData(DEFAULT_SAVE))
-        self.ability.setToolTip("The ability of the saving throw")
-        save_line.addWidget(self.ability, 1)
-        save_line.addWidget(QLabel("DC"))
-        self.dc = QSpinBox()
-        self.dc.setRange(1, 40)
-        self.dc.setValue(DEFAULT_DC)
-        self.dc.setToolTip("The save's DC: a total of at least the DC saves")
-        save_line.addWidget(self.dc)
-        save_form.addRow("Save", save_line)
+        self.saves = SaveRolls(session, library, self.parentWidget, DEFAULT_SAVE, DEFAULT_DC)
+        self.ability, self.dc = self.saves.ability, self.saves.dc
+        self.saves.add_save_row(save_form)
         layout.addLayout(save_form)
         self.origin_label = QLabel()
         self.origin_label.setWordWrap(True)
@@ -122,20 +109,10 @@ class AreaDialog(CombatDialog):
         hint = QLabel("Tick the creatures that saved: a roll ticks or clears the box for you.")
         hint.setWordWrap(True)
         layout.addWidget(hint)
-        self.targets = QListWidget()
-        self.saves = SaveRolls(
-            session, library, self.targets, self.save_ability, self.dc.value, self.parentWidget
-        )
-        layout.addWidget(self.targets, 1)
-        buttons = QHBoxLayout()
-        self.use_selected = QPushButton("Use selected tokens")
+        self.saves.add_to(layout)
+        self.targets, self.roll_monsters = self.saves.targets, self.saves.roll_monsters
+        self.use_selected = self.saves.use_selected
         self.use_selected.clicked.connect(self.take_selection)
-        buttons.addWidget(self.use_selected)
-        self.roll_monsters = QPushButton("Roll saves for monsters")
-        self.roll_monsters.setToolTip("Roll the save of every non-party creature not rolled yet")
-        self.roll_monsters.clicked.connect(self.saves.roll_monster_saves)
-        buttons.addWidget(self.roll_monsters)
-        layout.addLayout(buttons)
         form = QFormLayout()
         self.dice = QLineEdit("8d6")
         self.dice.setToolTip("Damage dice such as 8d6, 2d10+4 or 12")
@@ -157,9 +134,6 @@ class AreaDialog(CombatDialog):
         self.apply_button.clicked.connect(self.deal)
         layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
         self.outcome_label = add_outcome_and_close(self, layout)
-        self.session.changed.connect(self._on_session_changed)
-        self.ability.currentIndexChanged.connect(self.saves.changed)
-        self.dc.valueChanged.connect(self.saves.changed)
         self.resize(460, 560)
 
     # --- opening ---------------------------------------------------------------------------
@@ -222,18 +196,11 @@ class AreaDialog(CombatDialog):
     def results(self) -> dict[EntityId, SaveResult]:
         return self.saves.results
 
-    def save_ability(self) -> Ability:
-        return Ability(self.ability.currentData())
-
     def roll_save(self, creature_id: EntityId) -> None:
         self.saves.roll_save(creature_id)
 
     def roll_monster_saves(self) -> None:
         self.saves.roll_monster_saves()
-
-    def _on_session_changed(self) -> None:
-        if self.isVisible():
-            self.saves.session_changed()
 
     # --- dealing ---------------------------------------------------------------------------
 

@@ -101,6 +101,9 @@ class CombatPanel(QGroupBox):
         for button in (self.damage_button, self.heal_button, self.temp_button):
             buttons.addWidget(button)
         form.addRow(buttons)
+        self.save_button = QPushButton("Saving throw…")
+        self.save_button.setToolTip("Roll a saving throw for this creature against a DC")
+        form.addRow(self.save_button)
 
         self.economy = QLabel()
         self.economy.setWordWrap(True)

@@ -26,6 +26,8 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
+    QFormLayout,
     QGraphicsScene,
     QGridLayout,
     QHBoxLayout,
@@ -33,8 +35,10 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSpinBox,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -173,25 +177,34 @@ class SaveRolls:
     """The saving throws of the creatures in a list: one ``SaveRow`` each, the save's preview,
     its rolls (chained on the combat's dice, or fresh dice outside one) and their recording.
 
-    The host dialog owns the list and the ability and DC widgets and hands them in as
-    callables; it sets ``origin`` (cover for Dex saves) before ``set_creatures``.
+    The host dialog lays out the ability and DC boxes (``add_save_row``) and the list with its
+    buttons (``add_to``); it sets ``origin`` (cover for Dex saves) before ``set_creatures``.
     """
 
     def __init__(
         self,
         session: CombatSession,
         library: dict[str, StatBlock],
-        targets: QListWidget,
-        ability: Callable[[], Ability],
-        dc: Callable[[], int],
         window: Callable[[], QWidget | None],
+        ability: Ability,
+        dc: int,
     ) -> None:
+        """``window``: the host's main window (for its shared map index; None: build one);
+        ``ability`` and ``dc``: the save the boxes start with."""
         self.session = session
         self.library = library
-        self.targets = targets
-        self._ability = ability
-        self._dc = dc
+        self.targets = QListWidget()
+        """The rows' list (the host lays it out: ``add_to``)."""
         self._window = window
+        self.ability = QComboBox()
+        for each in Ability:
+            self.ability.addItem(each.description, each)
+        self.ability.setCurrentIndex(self.ability.findData(ability))
+        self.ability.setToolTip("The ability of the saving throw")
+        self.dc = QSpinBox()
+        self.dc.setRange(1, 40)
+        self.dc.setValue(dc)
+        self.dc.setToolTip("The save's DC: a total of at least the DC saves")
         self.origin: PointXY | None = None
         """The effect's point of origin (cells) for cover against it; None: not known."""
         self.rows: dict[EntityId, SaveRow] = {}
@@ -208,8 +221,33 @@ class SaveRolls:
         self._loose_lines: dict[EntityId, tuple[CombatEvent, ...]] = {}
         """The log lines of those rolls, for the encounter log when recorded."""
         self._loose_dice: DiceState | None = None
-        targets.setItemDelegate(RowWidgetsOnly(targets))
-        targets.itemChanged.connect(self._item_changed)
+        self.targets.setItemDelegate(RowWidgetsOnly(self.targets))
+        self.targets.itemChanged.connect(self._item_changed)
+        self.use_selected = QPushButton("Use selected tokens")
+        """The host connects it (each dialog takes the selection its own way)."""
+        self.roll_monsters = QPushButton("Roll saves for monsters")
+        self.roll_monsters.setToolTip("Roll the save of every non-party creature not rolled yet")
+        self.roll_monsters.clicked.connect(self.roll_monster_saves)
+        self.ability.currentIndexChanged.connect(self.changed)
+        self.dc.valueChanged.connect(self.changed)
+        session.changed.connect(self._session_changed)
+
+    def add_save_row(self, form: QFormLayout) -> None:
+        """Lay out the "Save" row: the ability's box, then the DC's."""
+        line = QHBoxLayout()
+        line.addWidget(self.ability, 1)
+        line.addWidget(QLabel("DC"))
+        line.addWidget(self.dc)
+        form.addRow("Save", line)
+
+    def add_to(self, layout: QVBoxLayout) -> None:
+        """Lay out the rows' list (it takes the spare height) and under it **Use selected
+        tokens** and **Roll saves for monsters**."""
+        layout.addWidget(self.targets, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.use_selected)
+        buttons.addWidget(self.roll_monsters)
+        layout.addLayout(buttons)
 
     def set_creatures(self, ids: Iterable[EntityId]) -> None:
         """One row per creature (each unsaved, nothing rolled), in the given order."""
@@ -234,7 +272,7 @@ class SaveRolls:
         self.changed()
 
     def save_ability(self) -> Ability:
-        return self._ability()
+        return Ability(self.ability.currentData())
 
     def changed(self) -> None:
         """A new ability, DC or set of targets: the app's rolls so far are dropped (none was
@@ -256,10 +294,10 @@ class SaveRolls:
             if row.typed_faces() is not None:
                 self.roll_save(creature_id)
 
-    def session_changed(self) -> None:
-        """The encounter changed (a move, a condition): cover and conditions again; the
-        app's rolls stay until ``record`` finds them stale."""
-        if self.rows:
+    def _session_changed(self) -> None:
+        """The encounter changed (a move, a condition): cover and conditions again, while the
+        rows show; the app's rolls stay until ``record`` finds them stale."""
+        if self.rows and self.targets.isVisible():
             self._standing = {}
             self.refresh()
 
@@ -323,7 +361,7 @@ class SaveRolls:
         if row.d20 is not None:
             row.d20.set_two(report.roll.mode is not RollMode.NORMAL)
         standing = self._standing_of(creature_id, ruleset)
-        lines = [report_line(report, self._dc())]
+        lines = [report_line(report, self.dc.value())]
         lines.extend(reason_lines(report, standing.reasons))
         row.outcome.setText("<br>".join(lines))
         row.setToolTip(tooltip(report, standing.reasons))
@@ -421,7 +459,7 @@ class SaveRolls:
             ruleset,
             creature_id,
             self.save_ability(),
-            self._dc(),
+            self.dc.value(),
             standing.situation,
             save_bonus=standing.bonus,
             typed=typed,

@@ -1,0 +1,208 @@
+"""The Saving throw dialog: one save for chosen creatures, outside an area (srd-5e).
+
+Map 10 x 8: Fighter (party, Wis 14: +2) at (1, 1); Goblin (stat block Dex 14: +2) at (5, 3);
+Ogre (stat block Dex 8, proficient Wisdom +3) at (5, 6). srd "Paralyzed": "automatically fails
+Strength and Dexterity saving throws".
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QMenu
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import Creature, Encounter, Grid, Side
+from battlemap.model.creature import CombatStats
+from battlemap.model.ids import EntityId
+from battlemap.rules import conditions
+from battlemap.rules.enums import Ability
+from battlemap.rules.saves import saving_throw
+from battlemap.ui.combat.save_dialog import SaveDialog
+from battlemap.ui.main_window import MainWindow
+from tests.ui.test_area_saves import GOBLIN, OGRE, log_texts
+from tests.ui.test_combat_docks import click, start
+
+GOB, OGRE_ID, FIGHTER = EntityId("c-gob"), EntityId("c-ogre"), EntityId("c-fighter")
+
+
+@pytest.fixture
+def encounter() -> Encounter:
+    """Overrides the UI tests' map: conftest's ``window`` opens this one."""
+    wise = CombatStats(wisdom=14)
+    fighter = Creature(id="c-fighter", name="Fighter", side=Side.PARTY, x=1, y=1, stats=wise)
+    goblin = Creature(id="c-gob", name="Goblin", x=5, y=3, hp=7, max_hp=7, statblock=GOBLIN)
+    ogre = Creature(id="c-ogre", name="Ogre", x=5, y=6, hp=59, max_hp=59, statblock=OGRE)
+    creatures = (fighter, goblin, ogre)
+    return Encounter(grid=Grid(width=10, height=8), creatures=creatures)
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(window: MainWindow) -> None:
+    window.combat.session.seed_source = lambda: 11
+
+
+def open_saves(window: MainWindow, ids: list[str], ability: Ability, dc: int) -> SaveDialog:
+    dialog = window.combat.save_dialog
+    assert dialog is not None
+    dialog.open_for([EntityId(i) for i in ids])
+    dialog.ability.setCurrentIndex(dialog.ability.findData(ability))
+    dialog.dc.setValue(dc)
+    assert dialog.isVisible() and not dialog.isModal() and set(dialog.saves.rows) == set(ids)
+    return dialog
+
+
+def test_a_rolled_save_is_the_engines_own_answer_and_apply_is_one_undo_step(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    start(window, qtbot)
+    before = window.document.encounter
+    ruleset = window.combat.session.ruleset()
+    assert before.combat is not None and ruleset is not None
+    expected = saving_throw(
+        before, before.combat, ruleset, OGRE_ID, Ability.WIS, 14, save_bonus=3
+    )  # the Ogre's stat block lists Wisdom +3
+    dialog = open_saves(window, ["c-ogre"], Ability.WIS, 14)
+    ogre = dialog.saves.rows[OGRE_ID]
+    assert "Wisdom save +3 vs DC 14" in ogre.outcome.text()  # before the roll
+    click(qtbot, ogre.roll_button)
+    result = dialog.saves.results[OGRE_ID]
+    assert result == expected.result
+    word = "saved" if result.success else "failed"
+    shown = ogre.outcome.text()
+    assert f"d20 {result.natural} +3 = <b>{result.total}</b> vs DC 14" in shown and word in shown
+    assert ogre.is_saved() == result.success
+    assert window.document.encounter == before  # rolling records nothing
+    steps = window.undo_stack.count()
+    click(qtbot, dialog.apply_button)
+    assert window.undo_stack.count() == steps + 1
+    after = window.document.encounter.combat
+    assert expected.combat is not None and after is not None
+    assert after.dice == expected.combat.dice  # the combat's dice advanced by this one roll
+    assert log_texts(window)[-1] == expected.combat.log[-1].text
+    assert "Wisdom save DC 14" in log_texts(window)[-1]
+    window.undo_stack.undo()
+    assert window.document.encounter == before
+
+
+def test_a_paralyzed_creature_fails_strength_and_dexterity_saves_with_its_reason(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    start(window, qtbot)
+    window.combat.session.step(
+        "Goblin is paralyzed",
+        lambda s, r, e: conditions.apply_condition(s, r, e, GOB, "paralyzed"),
+    )
+    dialog = open_saves(window, ["c-gob"], Ability.STR, 5)
+    goblin = dialog.saves.rows[GOB]
+    assert "fails automatically" in goblin.outcome.text()
+    assert "paralyzed: fails Strength saves" in goblin.outcome.text()
+    dialog.ability.setCurrentIndex(dialog.ability.findData(Ability.DEX))
+    assert "paralyzed: fails Dexterity saves" in goblin.outcome.text()
+    dice_before = window.document.encounter.combat.dice  # type: ignore[union-attr]
+    click(qtbot, goblin.roll_button)
+    result = dialog.saves.results[GOB]
+    assert not result.success and result.faces == () and not goblin.is_saved()
+    dialog.ability.setCurrentIndex(dialog.ability.findData(Ability.WIS))  # not Str or Dex
+    assert "fails automatically" not in goblin.outcome.text()
+    assert "Wisdom save +0 vs DC 5" in goblin.outcome.text()
+    dialog.ability.setCurrentIndex(dialog.ability.findData(Ability.DEX))
+    click(qtbot, goblin.roll_button)
+    click(qtbot, dialog.apply_button)
+    assert "Goblin's Dexterity save DC 5 fails automatically (paralyzed" in log_texts(window)[-1]
+    assert window.document.encounter.combat.dice == dice_before  # type: ignore[union-attr]
+
+
+def test_a_players_typed_d20_is_the_save_and_spends_no_dice(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    start(window, qtbot)
+    dialog = open_saves(window, ["c-fighter", "c-gob"], Ability.WIS, 14)
+    assert list(dialog.saves.rows) == [FIGHTER, GOB]  # the party first
+    fighter = dialog.saves.rows[FIGHTER]
+    assert fighter.d20 is not None and dialog.saves.rows[GOB].d20 is None  # typed d20: party only
+    dice_before = window.document.encounter.combat.dice  # type: ignore[union-attr]
+    fighter.d20.spins[0].setValue(11)  # counts at once, no Roll needed
+    result = dialog.saves.results[FIGHTER]
+    assert (result.natural, result.total, result.success) == (11, 13, False)
+    assert "d20 11 +2 = <b>13</b> vs DC 14" in fighter.outcome.text()
+    fighter.d20.spins[0].setValue(12)
+    assert "d20 12 +2 = <b>14</b> vs DC 14" in fighter.outcome.text()
+    assert dialog.saves.results[FIGHTER].success and fighter.is_saved()
+    click(qtbot, dialog.apply_button)  # the Goblin's row was not rolled: left out
+    log = log_texts(window)
+    assert "Fighter's Wisdom save DC 14: 12 +2 = 14, success" in log[-1]
+    assert not any("Goblin's Wisdom save" in line for line in log)
+    assert window.document.encounter.combat.dice == dice_before  # type: ignore[union-attr]
+    assert fighter.d20.faces() is None and not dialog.saves.results  # recorded: rows afresh
+    recorded = window.document.encounter
+    click(qtbot, dialog.apply_button)  # nothing rolled since: nothing recorded twice
+    assert "Roll the saves first" in dialog.outcome_label.text()
+    assert window.document.encounter == recorded
+
+
+def test_outside_a_combat_the_saves_and_the_dms_call_go_to_the_encounter_log(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    before = window.document.encounter
+    dialog = open_saves(window, ["c-gob", "c-ogre"], Ability.DEX, 12)
+    assert not dialog.condition.isEnabled()  # conditions need a combat
+    dialog.saves.roll_monster_saves()
+    gob = dialog.saves.results[GOB]
+    dialog.saves.rows[GOB].saved.setChecked(not gob.success)  # the DM rules the other way
+    steps = window.undo_stack.count()
+    click(qtbot, dialog.apply_button)
+    assert window.undo_stack.count() == steps + 1
+    after = window.document.encounter
+    assert after.combat is None and after.creatures == before.creatures
+    texts = [event.text for event in after.log[len(before.log) :]]
+    assert any(t.startswith(f"Goblin's Dexterity save DC 12: {gob.natural} +2") for t in texts)
+    assert any(t.startswith("Ogre's Dexterity save DC 12:") for t in texts)
+    assert any("rolled by the app" in t for t in texts)
+    ruled = "saved" if not gob.success else "failed"
+    assert f"the DM rules that Goblin {ruled}" in texts
+    assert f"Goblin: {ruled} (DM's call)" in dialog.outcome_label.text()
+    window.undo_stack.undo()
+    assert window.document.encounter == before
+
+
+def test_a_failure_adds_the_chosen_condition_in_the_same_undo_step(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    start(window, qtbot)
+    before = window.document.encounter
+    dialog = open_saves(window, ["c-gob", "c-ogre"], Ability.WIS, 14)
+    dialog.condition.setCurrentIndex(dialog.condition.findData("paralyzed"))
+    dialog.saves.roll_monster_saves()
+    dialog.saves.rows[GOB].saved.setChecked(False)  # failed, by the roll or the DM's call
+    dialog.saves.rows[OGRE_ID].saved.setChecked(True)
+    steps = window.undo_stack.count()
+    click(qtbot, dialog.apply_button)
+    assert window.undo_stack.count() == steps + 1
+    combat = window.document.encounter.combat
+    assert combat is not None
+    assert combat.combatant(GOB).has_condition("paralyzed")
+    assert not combat.combatant(OGRE_ID).has_condition("paralyzed")
+    assert "Goblin is paralyzed" in log_texts(window)
+    window.undo_stack.undo()
+    assert window.document.encounter == before
+
+
+def test_the_token_menu_and_the_creature_dock_open_it(qtbot: QtBot, window: MainWindow) -> None:
+    menu = QMenu()
+    for build in window.scene.token_menu_builders:
+        build(menu, OGRE_ID)  # outside a combat too
+    entry = next(a for a in menu.actions() if a.text() == "Saving throw…")
+    entry.trigger()
+    dialog = window.combat.save_dialog
+    assert dialog is not None and dialog.isVisible() and list(dialog.saves.rows) == [OGRE_ID]
+    dialog.close()
+    window.scene.clearSelection()
+    window.scene.tokens["c-gob"].setSelected(True)
+    click(qtbot, window.combat.panel.save_button)
+    assert dialog.isVisible() and list(dialog.saves.rows) == [GOB]
+    window.scene.tokens["c-ogre"].setSelected(True)
+    menu = QMenu()
+    for build in window.scene.token_menu_builders:
+        build(menu, GOB)  # one of the selected: all of them
+    next(a for a in menu.actions() if a.text() == "Saving throw for 2 creatures…").trigger()
+    assert set(dialog.saves.rows) == {GOB, OGRE_ID}
