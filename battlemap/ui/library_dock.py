@@ -13,19 +13,20 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QPointF, Qt
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QPointF, QSize, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDockWidget,
     QFileDialog,
-    QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QStyle,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -60,6 +61,18 @@ MAX_COPIES = 50
 FILTER_MIN_LETTERS = 3
 """The CR, Size and Type filters show this many letters at least: "Any", "1/4"."""
 NAME_COLUMN, CR_COLUMN, SIZE_COLUMN, TYPE_COLUMN = range(4)
+WIDEST_TYPE = "monstrosity"
+"""The type column is no wider than this word ("swarm of Tiny beasts" is elided)."""
+MIN_ROWS, MIN_ROWS_WITH_NOTE = 6, 3
+"""The list shows at least this many monsters, even on a 1366 x 768 screen; fewer while the
+chosen monster's summary shows under it, so the dock grows less (the Creature dock under it
+gives up the height)."""
+
+
+def size_letter(size: Size) -> str:
+    """The size's initial as stat blocks abbreviate it (T, S, M, L, H, G): the list's Size
+    column stays narrow, and sorts the letters in the same order as the words."""
+    return size.value[0].upper()
 
 
 def free_spaces(
@@ -133,6 +146,39 @@ class MonsterList(QTreeWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setSortingEnabled(True)
         self.sortByColumn(NAME_COLUMN, Qt.SortOrder.AscendingOrder)
+        # The name takes the room the CR, size and type leave (sized to their contents in
+        # ``fit_columns``): no sideways scrolling in a 330 px wide dock.
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(NAME_COLUMN, QHeaderView.ResizeMode.Stretch)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.min_rows = MIN_ROWS
+
+    def fit_columns(self) -> None:
+        """Size the CR, size and type columns to their widest entry, the type at most as
+        wide as ``WIDEST_TYPE`` (longer ones are elided, whole in their tooltip); the name
+        stretches over the rest."""
+        for column in (CR_COLUMN, SIZE_COLUMN, TYPE_COLUMN):
+            self.resizeColumnToContents(column)
+        padding = 2 * self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 8
+        widest = self.fontMetrics().horizontalAdvance(WIDEST_TYPE) + padding
+        if self.columnWidth(TYPE_COLUMN) > widest:
+            self.setColumnWidth(TYPE_COLUMN, widest)
+
+    def set_min_rows(self, rows: int) -> None:
+        """Keep at least ``rows`` rows in view (see ``minimumSizeHint``)."""
+        if rows != self.min_rows:
+            self.min_rows = rows
+            self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:
+        """At least ``min_rows`` rows under the header: on a short screen the dock column's
+        split then leaves the list that much (the Creature dock below scrolls)."""
+        hint = super().minimumSizeHint()
+        row = self.sizeHintForRow(0) if self.topLevelItemCount() else 0
+        row = max(row, self.fontMetrics().height())
+        height = self.header().sizeHint().height() + self.min_rows * row + 2 * self.frameWidth()
+        return QSize(hint.width(), max(hint.height(), height))
 
     def mimeTypes(self) -> list[str]:
         return [MIME_TYPE]
@@ -156,6 +202,10 @@ class LibraryDock(QDockWidget):
         self.drop_target: MonsterDropTarget | None = None
         body = QWidget()
         layout = QVBoxLayout(body)
+        # Tight: on a 1366 x 768 screen the dock shares its column with the Creature dock,
+        # and every pixel saved here is a row more of the list.
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.setSpacing(4)
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search by name")
         self.search.setClearButtonEnabled(True)
@@ -177,16 +227,18 @@ class LibraryDock(QDockWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary.hide()  # shown with a text only: empty, it left a blank band
         layout.addWidget(self.summary)
-        form = QFormLayout()
+        copies = QHBoxLayout()  # one row, not a form's two: a list row more on a short screen
         self.count = QSpinBox()
         self.count.setRange(1, MAX_COPIES)
         self.hit_points = QComboBox()
         self.hit_points.addItem("Average", HitPoints.AVERAGE)
         self.hit_points.addItem("Rolled", HitPoints.ROLLED)
-        form.addRow("Copies", self.count)
-        form.addRow("Hit points", self.hit_points)
-        layout.addLayout(form)
+        for label, field in (("Copies", self.count), ("Hit points", self.hit_points)):
+            copies.addWidget(QLabel(label))
+            copies.addWidget(field, 1)
+        layout.addLayout(copies)
         buttons = QHBoxLayout()
         self.add_button = QPushButton("Add to map")
         self.load_button = QPushButton("Load monsters…")
@@ -225,11 +277,14 @@ class LibraryDock(QDockWidget):
             box.blockSignals(False)
         self.list.clear()
         for block in self.monsters.values():
-            row = QTreeWidgetItem([block.name, block.cr_text, block.size.value, block.type])
+            size = block.size.value
+            row = QTreeWidgetItem([block.name, block.cr_text, size_letter(block.size), block.type])
+            row.setToolTip(SIZE_COLUMN, size)
+            for column in (NAME_COLUMN, TYPE_COLUMN):  # whole when elided in a narrow dock
+                row.setToolTip(column, row.text(column))
             row.setData(CR_COLUMN, Qt.ItemDataRole.UserRole, block.challenge_rating)
             self.list.addTopLevelItem(row)
-        for column in (CR_COLUMN, SIZE_COLUMN):
-            self.list.resizeColumnToContents(column)
+        self.list.fit_columns()
         self.refilter()
 
     def matches(self, block: StatBlock) -> bool:
@@ -259,15 +314,22 @@ class LibraryDock(QDockWidget):
         found = self.list.findItems(name, Qt.MatchFlag.MatchExactly, NAME_COLUMN)
         if found:
             self.list.setCurrentItem(found[0])
+            self.list.scrollToItem(found[0])
 
     def selected(self) -> StatBlock | None:
         row = self.list.currentItem()
         return self.monsters.get(row.text(NAME_COLUMN)) if row and not row.isHidden() else None
 
+    def show_note(self, text: str) -> None:
+        """Show ``text`` under the list (rich text); an empty text hides the label."""
+        self.summary.setText(text)
+        self.summary.setVisible(bool(text))
+        self.list.set_min_rows(MIN_ROWS_WITH_NOTE if text else MIN_ROWS)
+
     def _show_summary(self) -> None:
         block = self.selected()
         if block is None:
-            self.summary.clear()
+            self.show_note("")
             return
         speeds = ", ".join(
             f"{mode} {feet}"
@@ -281,10 +343,12 @@ class LibraryDock(QDockWidget):
             + (f"/{a.range_long}" if a.range_long is not None else "")
             for a in block.attacks
         )
-        self.summary.setText(
-            f"<b>{block.name}</b> — {block.size.value} {block.type}, CR {block.cr_text}<br>"
-            f"AC {block.armor_class}, HP {block.hit_points} ({block.hit_dice}), {speeds} ft<br>"
-            f"Passive Perception {block.senses.passive_perception}<br>{attacks}"
+        self.show_note(
+            # One flowing paragraph and the attacks (lines broken after each fact left
+            # half-empty lines: on a short screen each line is a list row less).
+            f"<b>{block.name}</b> ({block.size.value} {block.type}, CR {block.cr_text}): "
+            f"AC {block.armor_class}, HP {block.hit_points} ({block.hit_dice}), {speeds} ft, "
+            f"passive Perception {block.senses.passive_perception}<br>{attacks}"
         )
 
     # --- adding creatures ---------------------------------------------------------------
@@ -385,7 +449,7 @@ def install(window: MainWindow) -> LibraryDock:
         monsters = ()  # the app still runs; the dock says why it is empty
     dock = LibraryDock(window, monsters)
     if not monsters:
-        dock.summary.setText("The bundled monster library could not be read.")
+        dock.show_note("The bundled monster library could not be read.")
     dock.drop_target = MonsterDropTarget(dock)
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     # A tab beside the History: a third dock stacked on the right leaves each too short.

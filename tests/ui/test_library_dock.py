@@ -5,14 +5,24 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QPointF, Qt
+from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Size
-from battlemap.ui.library_dock import MIME_TYPE, LibraryDock, free_spaces
+from battlemap.ui.library_dock import (
+    CR_COLUMN,
+    MIME_TYPE,
+    NAME_COLUMN,
+    SIZE_COLUMN,
+    TYPE_COLUMN,
+    LibraryDock,
+    free_spaces,
+)
 from battlemap.ui.main_window import MainWindow
 from tests.ui.helpers import cell_centre_in_view
+from tests.ui.test_window_layout import LAPTOP, first_start
 
 
 def dock_of(window: MainWindow) -> LibraryDock:
@@ -153,3 +163,51 @@ def test_free_spaces_skip_occupied_cells_and_stop_when_the_map_is_full() -> None
     empty = Encounter(grid=Grid(width=4, height=4))
     spaces = free_spaces(empty, Size.HUGE, 2, near=(2, 2))
     assert spaces == [(0.0, 0.0)]  # one 3x3 fits; a second would overlap it
+
+
+def rows_in_view(dock: LibraryDock) -> int:
+    """The listed monsters whose rows show whole in the list's viewport."""
+    listing = dock.list
+    inside = listing.viewport().rect()
+    rows = (listing.topLevelItem(i) for i in range(listing.topLevelItemCount()))
+    return sum(
+        1
+        for row in rows
+        if row is not None and not row.isHidden() and inside.contains(listing.visualItemRect(row))
+    )
+
+
+def test_on_a_1366_by_768_laptop_the_list_shows_six_rows_without_sideways_scrolling(
+    qtbot: QtBot, encounter: Encounter, settings: QSettings
+) -> None:
+    window = first_start(qtbot, encounter, settings, LAPTOP)
+    dock = dock_of(window)
+    assert dock.isVisible() and not dock.summary.isVisible()  # no blank band under the list
+    assert rows_in_view(dock) >= 6
+    listing = dock.list
+    assert not listing.horizontalScrollBar().isVisible()
+    header = listing.header()
+    assert header.length() <= listing.viewport().width()
+    name = header.sectionSize(NAME_COLUMN)
+    assert all(name > header.sectionSize(c) for c in (CR_COLUMN, SIZE_COLUMN, TYPE_COLUMN))
+    dragon = listing.findItems("Adult Black Dragon", Qt.MatchFlag.MatchExactly, NAME_COLUMN)[0]
+    assert listing.fontMetrics().horizontalAdvance(dragon.text(NAME_COLUMN)) <= name
+    assert dragon.text(SIZE_COLUMN) == "H" and dragon.toolTip(SIZE_COLUMN) == "huge"
+
+
+def test_the_summary_shows_for_a_chosen_monster_only(
+    qtbot: QtBot, encounter: Encounter, settings: QSettings
+) -> None:
+    window = first_start(qtbot, encounter, settings, LAPTOP)
+    dock = dock_of(window)
+    dock.select("Goblin")
+    QApplication.processEvents()
+    assert dock.summary.isVisible() and "Goblin" in dock.summary.text()
+    assert "Scimitar +4" in dock.summary.text()
+    assert rows_in_view(dock) >= 2  # the list gives up rows to it, not all of them
+    row = dock.list.findItems("Goblin", Qt.MatchFlag.MatchExactly, NAME_COLUMN)[0]
+    assert dock.list.viewport().rect().intersects(dock.list.visualItemRect(row))  # in view
+    dock.search.setText("zzz")  # filtered out: nothing chosen
+    dock.list.setCurrentItem(None)
+    QApplication.processEvents()
+    assert not dock.summary.isVisible()
