@@ -3,12 +3,16 @@ buttons at their ends for a touch screen laid on the table, and typing still wor
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFormLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from battlemap.rules.damage import DamageRoll
 from battlemap.ui.typed_dice import APP_ROLLS, TOUCH_PX, D20Entry, DamageEntry, TouchSpinBox
+from tests.ui.drag_helpers import goblin_beside_fighter, open_window
+from tests.ui.test_opportunity_prompt import drag_past_the_goblin
 
 
 def shown(qtbot: QtBot, widget: QWidget) -> None:
@@ -107,3 +111,22 @@ def test_the_second_d20_hides_with_its_buttons(qtbot: QtBot) -> None:
     assert not entry.spins[1].plus.isVisible()
     entry.set_two(True)
     assert entry.spins[1].plus.isVisible()
+
+
+def test_on_the_opportunity_card_a_tap_on_plus_types_a_face(qtbot: QtBot, tmp_path: Path) -> None:
+    """The card's own style sheet keeps the buttons finger-sized; a tap types the d20 and the
+    Take button says so (the verdict is shown at once)."""
+    window = open_window(qtbot, tmp_path, goblin_beside_fighter())
+    drag_past_the_goblin(qtbot, window)
+    prompt = window.drag_feedback.prompt
+    d20 = prompt.d20.spins[0]
+    assert isinstance(d20, TouchSpinBox) and d20.isVisible()
+    for spin in (d20, prompt.damage.spins[0]):
+        assert isinstance(spin, TouchSpinBox)
+        assert min(spin.plus.width(), spin.plus.height()) >= TOUCH_PX
+        assert min(spin.minus.width(), spin.minus.height()) >= TOUCH_PX
+    for _ in range(3):
+        qtbot.mouseClick(d20.plus, Qt.MouseButton.LeftButton)
+    assert prompt.d20.faces() == (3,)
+    assert prompt.take_button.text() == "Take 3 (Enter)"
+    assert "MISS" in prompt.verdict.text()  # 3 + 4 = 7 against AC 10
