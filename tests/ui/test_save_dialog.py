@@ -206,3 +206,13 @@ def test_the_token_menu_and_the_creature_dock_open_it(qtbot: QtBot, window: Main
         build(menu, GOB)  # one of the selected: all of them
     next(a for a in menu.actions() if a.text() == "Saving throw for 2 creatures…").trigger()
     assert set(dialog.saves.rows) == {GOB, OGRE_ID}
+
+
+def test_a_party_row_is_sized_without_its_hidden_second_d20(window: MainWindow) -> None:
+    dialog = window.combat.save_dialog
+    assert dialog is not None
+    dialog.open_for([FIGHTER])  # a normal roll: one d20 box, the second hidden
+    fighter = dialog.saves.rows[FIGHTER]
+    assert fighter.d20 is not None and fighter.d20.spins[1].isHidden()
+    assert fighter.item.sizeHint().width() == fighter.sizeHint().width()
+    assert dialog.targets.horizontalScrollBar().maximum() == 0  # no sideways scrolling

@@ -85,7 +85,7 @@ class SaveDialog(CombatDialog):
         self.apply_button.clicked.connect(self.apply_saves)
         layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
         self.outcome_label = add_outcome_and_close(self, layout)
-        self.resize(440, 420)
+        self.resize(460, 520)
 
     # --- opening ---------------------------------------------------------------------------
 

@@ -481,6 +481,11 @@ class SaveRolls:
             row.follow_item()
 
     def _fit(self, row: SaveRow) -> None:
+        """Size the row's item to the row. A d20 box just hidden (``set_two``) only asks for a
+        new layout later: until the d20 entry says its size changed, the row's layout still
+        counts the hidden box and the list would scroll sideways."""
+        if row.d20 is not None:
+            row.d20.updateGeometry()
         row.adjustSize()
         row.item.setSizeHint(row.sizeHint())
 
