@@ -211,6 +211,8 @@ def test_the_token_menu_and_the_creature_dock_open_it(qtbot: QtBot, window: Main
 def test_a_party_row_is_sized_without_its_hidden_second_d20(window: MainWindow) -> None:
     dialog = window.combat.save_dialog
     assert dialog is not None
+    dialog.open_for([FIGHTER, EntityId("c-gone")])  # one not on the map: left out
+    assert list(dialog.saves.rows) == [FIGHTER]
     dialog.open_for([FIGHTER])  # a normal roll: one d20 box, the second hidden
     fighter = dialog.saves.rows[FIGHTER]
     assert fighter.d20 is not None and fighter.d20.spins[1].isHidden()

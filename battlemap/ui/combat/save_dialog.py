@@ -94,12 +94,15 @@ class SaveDialog(CombatDialog):
         self.open_for(selected_creatures(self.scene))
 
     def open_for(self, creature_ids: Iterable[EntityId]) -> None:
-        """Show the dialog with a row per creature (party first), nothing rolled yet."""
+        """Show the dialog with a row per creature (party first), nothing rolled yet; a
+        creature no longer on the map is left out."""
         ruleset = self.session.ruleset()
         if ruleset is None:
             return  # the session has said why
         self._fill_conditions(ruleset)
-        self.saves.set_creatures(party_first(self.session, creature_ids))
+        present = {creature.id for creature in self.session.encounter.creatures}
+        chosen = [cid for cid in creature_ids if cid in present]  # one removed meanwhile: gone
+        self.saves.set_creatures(party_first(self.session, chosen))
         if not self.saves.rows:
             self.outcome_label.setText("<b>Select the creatures that save, then Use selected.</b>")
         else:
