@@ -63,6 +63,7 @@ class SaveDialog(CombatDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(session, scene, "save-dialog", "Saving throw", parent)
+        self.resize(460, 520)
         layout = QVBoxLayout(self)
         form = QFormLayout()
         self.saves = SaveRolls(session, library, self.parentWidget, DEFAULT_SAVE, DEFAULT_DC)
@@ -85,13 +86,8 @@ class SaveDialog(CombatDialog):
         self.apply_button.clicked.connect(self.apply_saves)
         layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
         self.outcome_label = add_outcome_and_close(self, layout)
-        self.resize(460, 520)
 
     # --- opening ---------------------------------------------------------------------------
-
-    def open_for_selection(self) -> None:
-        """Show the dialog for the tokens selected on the map."""
-        self.open_for(selected_creatures(self.scene))
 
     def open_for(self, creature_ids: Iterable[EntityId]) -> None:
         """Show the dialog with a row per creature (party first), nothing rolled yet; a
@@ -108,6 +104,10 @@ class SaveDialog(CombatDialog):
         else:
             self.outcome_label.clear()
         self.present(activate=True)
+
+    def open_for_selection(self) -> None:
+        """Show the dialog for the tokens selected on the map."""
+        self.open_for(selected_creatures(self.scene))
 
     def _fill_conditions(self, ruleset: Ruleset) -> None:
         """The ruleset's conditions (the last choice kept when it has it); off outside combat."""
