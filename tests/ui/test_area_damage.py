@@ -14,8 +14,12 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
+from battlemap.model import Encounter
+from battlemap.model.document import RemoveCreature
+from battlemap.model.ids import EntityId
 from battlemap.ui.combat.area_dialog import AreaDialog
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.undo import push
 from tests.ui.test_combat_docks import click, make_window
 
 
@@ -161,3 +165,24 @@ def test_app_rolled_damage_below_0_without_combat_deals_0(qtbot: QtBot, tmp_path
     text = area.outcome_label.text()
     assert "Refused" not in text and "<b>Cleric</b>: 0 damage, HP 12 → 12" in text, text
     assert hp(window) == before
+
+
+def test_a_target_deleted_while_the_dialog_is_open_is_left_out(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The Rat deleted from the map (or another file opened) after the dialog opened: Deal
+    damage hits the others and says the Rat was left out, instead of raising KeyError."""
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    area = open_area(window, ["c-cleric", "c-rat"])
+    area.damage_type.setCurrentIndex(area.damage_type.findData("fire"))
+    area.dice.setText("2d6")
+    area.typed.setValue(5)
+    encounter = window.document.encounter
+    rat = encounter.creature(EntityId("c-rat"))
+    push(window.undo_stack, window.document, RemoveCreature(rat, encounter.creatures.index(rat)))
+    click(qtbot, area.apply_button)
+    assert hp(window) == {"c-cleric": 7, "c-sal": 30}, area.outcome_label.text()
+    assert "Rat: no longer on the map, left out" in area.outcome_label.text()
+    window.files.adopt(Encounter(), {}, None)  # File > New: none of them is left
+    click(qtbot, area.apply_button)
+    assert "Select the creatures caught" in area.outcome_label.text()

@@ -204,14 +204,20 @@ class AreaDialog(CombatDialog):
 
     # --- dealing ---------------------------------------------------------------------------
 
-    def _area_targets(self, ruleset: Ruleset) -> list[AreaTarget]:
+    def _area_targets(self, ruleset: Ruleset) -> tuple[list[AreaTarget], list[str]]:
+        """The listed creatures still on the map, each with its "saved" box and defenses; and
+        the names of those no longer on it (removed, or another file opened), left out."""
         encounter = self.session.encounter
-        found = []
+        present = {creature.id for creature in encounter.creatures}
+        found, gone = [], []
         for index in range(self.targets.count()):
             row = self.targets.item(index)
             if row is None:
                 continue
             creature_id = EntityId(row.data(ID_ROLE))
+            if creature_id not in present:
+                gone.append(row.text())
+                continue
             found.append(
                 AreaTarget(
                     creature_id=creature_id,
@@ -219,7 +225,7 @@ class AreaDialog(CombatDialog):
                     defenses=creature_defenses(encounter, ruleset, self.library, creature_id),
                 )
             )
-        return found
+        return found, gone
 
     def deal(self) -> None:
         dice = self.dice.text().strip()
@@ -229,7 +235,7 @@ class AreaDialog(CombatDialog):
         ruleset = self.session.ruleset()
         if ruleset is None:
             return
-        targets = self._area_targets(ruleset)
+        targets, gone = self._area_targets(ruleset)
         if not targets:
             self.outcome_label.setText("<b>Select the creatures caught, then Use selected.</b>")
             return
@@ -252,7 +258,7 @@ class AreaDialog(CombatDialog):
                 typed_each = [[total] for total in totals]
         half = self.half.isChecked()
         source = state.current.creature_id if state is not None and state.current else None
-        notes: list[str] = []
+        notes = [f"{name}: no longer on the map, left out" for name in gone]
 
         def saves_then_damage(
             e: Encounter, c: CombatState | None, r: Ruleset
