@@ -13,12 +13,14 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Side
 from battlemap.model.creature import CombatStats
+from battlemap.model.document import RemoveCreature
 from battlemap.model.ids import EntityId
 from battlemap.rules import conditions
 from battlemap.rules.enums import Ability
 from battlemap.rules.saves import saving_throw
 from battlemap.ui.combat.save_dialog import SaveDialog
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.undo import push
 from tests.ui.test_area_saves import GOBLIN, OGRE, log_texts
 from tests.ui.test_combat_docks import click, start
 
@@ -218,3 +220,25 @@ def test_a_party_row_is_sized_without_its_hidden_second_d20(window: MainWindow) 
     assert fighter.d20 is not None and fighter.d20.spins[1].isHidden()
     assert fighter.item.sizeHint().width() == fighter.sizeHint().width()
     assert dialog.targets.horizontalScrollBar().maximum() == 0  # no sideways scrolling
+
+
+def test_a_creature_removed_after_its_roll_is_left_out_of_the_log(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """Outside a combat: the Goblin's save rolled, then the Goblin deleted; Apply logs only
+    the Ogre's save (a save of a creature no longer on the map would be logged for nobody)."""
+    dialog = open_saves(window, ["c-gob", "c-ogre"], Ability.DEX, 12)
+    dialog.saves.roll_monster_saves()
+    encounter = window.document.encounter
+    goblin = encounter.creature(GOB)
+    push(
+        window.undo_stack,
+        window.document,
+        RemoveCreature(goblin, encounter.creatures.index(goblin)),
+    )
+    before = window.document.encounter
+    click(qtbot, dialog.apply_button)
+    texts = [event.text for event in window.document.encounter.log[len(before.log) :]]
+    assert any(t.startswith("Ogre's Dexterity save DC 12:") for t in texts)
+    assert not any("Goblin" in t for t in texts), texts
+    assert "Goblin" not in dialog.outcome_label.text()

@@ -141,7 +141,8 @@ class SaveDialog(CombatDialog):
     def apply_saves(self) -> None:
         """Record every rolled save (with the DM's overrides) and, in a combat, the failure's
         condition for each creature whose box is clear: one undo step."""
-        rolled = [cid for cid in self.saves.rows if cid in self.saves.results]
+        present = {creature.id for creature in self.session.encounter.creatures}
+        rolled = [cid for cid in self.saves.rows if cid in self.saves.results and cid in present]
         if not rolled:
             self.outcome_label.setText("<b>Roll the saves first (or type the players' d20s).</b>")
             return

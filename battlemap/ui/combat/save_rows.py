@@ -494,7 +494,8 @@ class SaveRolls:
     ) -> tuple[CombatState | None, list[str], list[CombatEvent]]:
         """The combat state with this opening's saves recorded: the chain of the app's rolls
         (refused when the combat changed since), then the typed saves and the DM's overrides,
-        in row order; the outcome lines of the overrides; and, outside a combat, the saves'
+        in row order (a creature no longer on the map left out); the outcome lines of the
+        overrides; and, outside a combat, the saves'
         log lines (the app's rolls, typed d20s, overrides) for the encounter log (in a combat
         they are in the combat's own log).
 
@@ -513,9 +514,10 @@ class SaveRolls:
             )
         notes = []
         loose: list[CombatEvent] = []
+        present = {creature.id for creature in encounter.creatures}
         for creature_id, row in self.rows.items():
             result = self.results.get(creature_id)
-            if result is None:
+            if result is None or creature_id not in present:  # gone: its save isn't logged
                 continue
             typed = row.typed_faces()
             if typed is not None:  # no dice spent: recorded now
