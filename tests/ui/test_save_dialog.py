@@ -8,7 +8,8 @@ Strength and Dexterity saving throws".
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QMenu
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMenu, QWidget
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Side
@@ -242,3 +243,24 @@ def test_a_creature_removed_after_its_roll_is_left_out_of_the_log(
     assert any(t.startswith("Ogre's Dexterity save DC 12:") for t in texts)
     assert not any("Goblin" in t for t in texts), texts
     assert "Goblin" not in dialog.outcome_label.text()
+
+
+def tab_stops(start: QWidget, count: int) -> list[QWidget]:
+    """The next ``count`` widgets Tab would go to after ``start`` (shown, enabled, tabbable)."""
+    stops, widget = [], start
+    while len(stops) < count:
+        widget = widget.nextInFocusChain()
+        tabbable = widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+        if tabbable and widget.isVisible() and widget.isEnabled() and widget.focusProxy() is None:
+            stops.append(widget)
+    return stops
+
+
+def test_tab_goes_through_the_rows_before_the_buttons_under_the_list(window: MainWindow) -> None:
+    """Rows are made when the dialog opens; Tab still reaches them straight after the list."""
+    dialog = open_saves(window, ["c-fighter", "c-gob"], Ability.WIS, 12)
+    fighter, goblin = dialog.saves.rows[FIGHTER], dialog.saves.rows[GOB]
+    assert fighter.d20 is not None
+    expected = [fighter.saved, fighter.d20.spins[0], fighter.roll_button]
+    expected += [goblin.saved, goblin.roll_button, dialog.use_selected]
+    assert tab_stops(dialog.targets, len(expected)) == expected

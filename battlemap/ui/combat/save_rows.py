@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QPainter
@@ -269,7 +270,24 @@ class SaveRolls:
                     spin.valueChanged.connect(lambda _=0, cid=creature_id: self._typed_d20(cid))
             self.targets.setItemWidget(row, widget)
             self.rows[creature_id] = widget
+        self._tab_through_rows()
         self.changed()
+
+    def _tab_through_rows(self) -> None:
+        """Tab goes from the list through each row's box, d20 and Roll, then on to **Use
+        selected tokens** (rows made at opening would otherwise come after the dialog's last
+        button)."""
+        chain: list[QWidget] = [self.targets]
+        for row in self.rows.values():
+            chain.append(row.saved)
+            if row.d20 is not None:
+                chain.extend(row.d20.spins)
+            chain.append(row.roll_button)
+        chain.append(self.use_selected)
+        if self.targets.window() is not self.use_selected.window():
+            return  # not laid out in one window yet: Qt can't order them
+        for before, after in pairwise(chain):
+            QWidget.setTabOrder(before, after)
 
     def save_ability(self) -> Ability:
         return Ability(self.ability.currentData())
