@@ -14,8 +14,9 @@ new place, since the rules don't move it back. Mounting ("Mounting and Dismounti
 during your move ... costs an amount of movement equal to half your speed") is paid from the
 rider's movement budget (``movement.mount_or_dismount``) by ``control_mount``, and getting off
 by ``dismount``, which then releases the mount; either is refused with the reason when not
-enough movement is left. The rider's save to stay on (``movement.mounting.fall_off_save_dc``)
-is ``falling_off.fall_off_save``.
+enough movement is left. A rider already on its mount when the fight starts is set up by
+``start_mounted`` before round 1, for free (no move of its own is spent). The rider's save to
+stay on (``movement.mounting.fall_off_save_dc``) is ``falling_off.fall_off_save``.
 
 A mount that already took its turn this round and is moved after a rider still to act would
 act twice in that round: the log says so and the DM decides (the rules are silent).
@@ -69,6 +70,53 @@ def control_mount(
             controls another, or (``distance_feet`` given) the mount is farther than 5 ft;
             not the rider's turn, its speed 0, or less movement left than mounting costs.
     """
+    return _ride(state, ruleset, encounter, rider_id, mount_id, distance_feet, paying=True)
+
+
+def start_mounted(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    rider_id: EntityId,
+    mount_id: EntityId,
+    *,
+    distance_feet: float | None = None,
+) -> Outcome:
+    """Set the combat up with the rider already on (and controlling) ``mount_id``: for free,
+    before round 1 begins.
+
+    The documents let a creature be mounted before a fight (legends-of-hyrule "Mounted
+    Combat": "A knight charging into battle on a warhorse"); only mounting *during* a move
+    costs half the speed ("Once during your move, you can mount ..."), so a rider who was
+    already riding when initiative was rolled pays nothing and needs no turn of its own yet.
+    The mount takes the rider's initiative as with ``control_mount``, whose other checks
+    (size, distance, who controls whom, initiative rolled) apply unchanged.
+
+    Raises:
+        InvalidRequestError: as ``control_mount``.
+        IllegalActionError: round 1 has begun (mounting then is ``control_mount`` on the
+            rider's turn), or as ``control_mount`` except for the movement.
+    """
+    rider_name, mount_name = name_of(encounter, rider_id), name_of(encounter, mount_id)
+    require(
+        not state.started,
+        f"the fight has begun: {rider_name} mounts {mount_name} on its own turn, for half its"
+        " speed",
+    )
+    return _ride(state, ruleset, encounter, rider_id, mount_id, distance_feet, paying=False)
+
+
+def _ride(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    rider_id: EntityId,
+    mount_id: EntityId,
+    distance_feet: float | None,
+    *,
+    paying: bool,
+) -> Outcome:
+    """``control_mount`` (``paying`` the movement on the rider's turn) or ``start_mounted``."""
     rules = _mount_rules(ruleset)
     if rider_id == mount_id:
         raise InvalidRequestError("a creature can't ride itself")
@@ -106,7 +154,10 @@ def control_mount(
             f"{rider_name} has no turn yet: roll initiative before {mount_name} follows it"
         )
     log = Log(state)
-    log.run(lambda paying: mount_or_dismount(paying, ruleset, encounter, rider_id, mount_id))
+    if paying:
+        log.run(lambda paid: mount_or_dismount(paid, ruleset, encounter, rider_id, mount_id))
+    else:
+        log.add("mount", f"{rider_name} starts the fight riding {mount_name}", rider_id)
     if mount.acted_this_round and not rider.acted_this_round and state.started:
         log.add(
             "mount",

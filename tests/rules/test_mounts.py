@@ -13,11 +13,11 @@ from battlemap.model.statblock import StatBlock
 from battlemap.rules.economy import take_action
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.falling_off import FallCause, fall_off_save
-from battlemap.rules.initiative import set_initiative, start_combat
-from battlemap.rules.mounts import control_mount, dismount, release_mount
+from battlemap.rules.initiative import roll_initiative, set_initiative, start_combat
+from battlemap.rules.mounts import control_mount, dismount, release_mount, start_mounted
 from battlemap.rules.movement import movement_budget, spend_movement
 from battlemap.rules.schema import MountRules, Ruleset
-from battlemap.rules.turns import end_turn, remove_combatant
+from battlemap.rules.turns import begin_combat, end_turn, remove_combatant
 from tests.rules.helpers import creature, encounter, fight
 
 RIDER, HORSE, ORC = EntityId("rider"), EntityId("horse"), EntityId("orc")
@@ -162,13 +162,17 @@ def test_a_rider_controls_one_mount_at_a_time(rulesets: dict[str, Ruleset]) -> N
 # --- falling off: movement.mounting.fall_off_save_dc ----------------------------------------
 
 
-def _hyrule_ride(hyrule: Ruleset):  # type: ignore[no-untyped-def]
-    enc = encounter(
+def _rider_horse_orc() -> Encounter:
+    return encounter(
         creature("Rider", Side.PARTY, wis=30),
         _horse(0),
         creature("Orc", wis=1),
         ruleset="legends-of-hyrule",
     )
+
+
+def _hyrule_ride(hyrule: Ruleset):  # type: ignore[no-untyped-def]
+    enc = _rider_horse_orc()
     return fight(hyrule, enc), enc
 
 
@@ -336,3 +340,68 @@ def test_letting_the_mount_act_independently_costs_no_movement(
     state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
     state, _ = release_mount(state, hyrule, enc, HORSE)
     assert _left(state, hyrule, enc) == 15
+
+
+# --- already riding when the fight starts ------------------------------------------------------
+
+
+def _before_round_1(hyrule: Ruleset):  # type: ignore[no-untyped-def]
+    """``_hyrule_ride``'s creatures with initiative rolled and round 1 not begun."""
+    enc = _rider_horse_orc()
+    state = start_combat(enc, enc.ruleset, 1)
+    state, _ = roll_initiative(state, hyrule, enc)
+    return state, enc
+
+
+def test_a_rider_already_on_its_mount_starts_the_fight_riding_for_free(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # legends-of-hyrule "Mounted Combat": "A knight charging into battle on a warhorse"; only
+    # mounting "during your move" costs half the speed, so one already riding pays nothing.
+    hyrule = rulesets["legends-of-hyrule"]
+    state, enc = _before_round_1(hyrule)
+    assert not state.started
+    with pytest.raises(IllegalActionError, match="isn't Rider's turn"):
+        control_mount(state, hyrule, enc, RIDER, HORSE)  # mounting mid-move needs a turn
+    state, events = start_mounted(state, hyrule, enc, RIDER, HORSE, distance_feet=5)
+    assert events[0].text == "Rider starts the fight riding Horse"
+    assert state.combatant(HORSE).controlled_by == RIDER
+    assert state.combatant(HORSE).initiative == state.combatant(RIDER).initiative
+    slots = _order(state)
+    assert slots.index("horse") == slots.index("rider") + 1
+    state, _ = begin_combat(state, hyrule, enc)
+    while state.current is not None and state.current.creature_id != RIDER:
+        state, _ = end_turn(state, hyrule, enc)
+    assert _left(state, hyrule, enc) == 30  # the whole move is still the rider's
+
+
+def test_starting_mounted_keeps_control_mounts_checks(rulesets: dict[str, Ruleset]) -> None:
+    hyrule = rulesets["legends-of-hyrule"]
+    state, enc = _before_round_1(hyrule)
+    with pytest.raises(IllegalActionError, match="a mount must be within 5 ft"):
+        start_mounted(state, hyrule, enc, RIDER, HORSE, distance_feet=10)
+    small = enc.model_copy(
+        update={
+            "creatures": tuple(
+                c.model_copy(update={"size": Size.MEDIUM}) if c.id == HORSE else c
+                for c in enc.creatures
+            )
+        }
+    )
+    with pytest.raises(IllegalActionError, match="at least one size larger"):
+        start_mounted(state, hyrule, small, RIDER, HORSE)
+    unrolled = start_combat(enc, enc.ruleset, 1)
+    with pytest.raises(InvalidRequestError, match="Rider has no turn yet: roll initiative"):
+        start_mounted(unrolled, hyrule, enc, RIDER, HORSE)
+    with pytest.raises(InvalidRequestError, match="no controlled mounts"):
+        start_mounted(state, rulesets["gms-den"], enc, RIDER, HORSE)
+
+
+def test_once_the_fight_has_begun_mounting_costs_the_move(rulesets: dict[str, Ruleset]) -> None:
+    # "Once during your move ... costs an amount of movement equal to half your speed".
+    hyrule = rulesets["legends-of-hyrule"]
+    state, enc = _hyrule_ride(hyrule)
+    assert state.started
+    with pytest.raises(IllegalActionError, match="mounts Horse on its own turn, for half its"):
+        start_mounted(state, hyrule, enc, RIDER, HORSE)
+    assert state.combatant(HORSE).controlled_by is None

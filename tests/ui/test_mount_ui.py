@@ -213,3 +213,46 @@ def test_riding_spends_half_the_riders_speed_and_too_little_left_disables_the_en
     ride = entry(token_menu(window, "c-rider"), "Ride Horse")
     assert not ride.isEnabled()
     assert ride.toolTip() == "Rider needs 15 ft to mount Horse and has 10 ft left"
+
+
+def test_already_riding_before_round_1_is_free_and_one_step(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    # legends-of-hyrule "Mounted Combat": a knight charges into battle already on its warhorse;
+    # only mounting "during your move" costs half the speed.
+    window.combat.session.seed_source = lambda: 3
+    dock = window.combat.initiative
+    click(qtbot, dock.start_button)
+    session = window.combat.session
+    assert "roll initiative" in (
+        entry(token_menu(window, "c-rider"), "Already riding Horse").toolTip()
+    )
+    click(qtbot, dock.roll_all)
+    menu = token_menu(window, "c-rider")
+    assert not any(a.text() == "Ride Horse" for a in menu.actions())
+    already = entry(menu, "Already riding Horse")
+    assert already.isEnabled()
+    steps = window.undo_stack.count()
+    already.trigger()
+    assert window.undo_stack.count() == steps + 1
+    assert (
+        session.state is not None and session.state.combatant("c-horse").controlled_by == "c-rider"
+    )
+    ids = dock.tree.ids()
+    assert ids.index("c-horse") == ids.index("c-rider") + 1
+    window.undo_stack.undo()
+    assert session.state is not None and session.state.combatant("c-horse").controlled_by is None
+    window.undo_stack.redo()
+    click(qtbot, dock.begin_button)
+    while (current := session.state.current if session.state else None) is not None:
+        if current.creature_id == "c-rider":
+            break
+        assert session.step("End turn", turns.end_turn)
+    assert session.state is not None
+    left = movement.movement_budget(
+        session.state, session.ruleset(), session.encounter, "c-rider", movement.SpeedMode.WALK
+    )
+    assert left.remaining == 30
+    assert session.state.combatant("c-horse").controlled_by == "c-rider"
+    later = [a.text() for a in token_menu(window, "c-rider").actions()]
+    assert not any(text.startswith("Already riding") for text in later)

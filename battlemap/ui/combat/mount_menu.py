@@ -9,7 +9,9 @@ and gives the mount the rider's initiative, right after the rider: the Initiativ
 shows that order as the engine makes it. **Dismount <mount>** (on the rider: ``dismount``)
 spends the same movement and ends the control, disabled with the reason when the rider can't
 pay it; **Release <mount> from <rider>** (on the mount) lets it act independently, for no
-movement. Either way the mount keeps its place. **Save to stay on <mount>** (the mount moved
+movement. Either way the mount keeps its place. Before round 1 (initiative rolled), **Already
+riding <mount>** takes the place of **Ride**: the rider starts the fight on it, for no
+movement (``start_mounted``). **Save to stay on <mount>** (the mount moved
 against its will, or the rider knocked prone) rolls the rider's Dexterity save against the
 ruleset's DC (``falling_off.fall_off_save``) with the rider's Dexterity save from the stat
 block it uses (its own, else the party's or the library's of its name: ``find_statblock``): on a
@@ -29,7 +31,13 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.enums import Ability
 from battlemap.rules.falling_off import FallCause, FallOffResult, fall_off_save
-from battlemap.rules.mounts import MOUNT_WITHIN_FEET, control_mount, dismount, release_mount
+from battlemap.rules.mounts import (
+    MOUNT_WITHIN_FEET,
+    control_mount,
+    dismount,
+    release_mount,
+    start_mounted,
+)
 from battlemap.rules.saves import save_bonus_of
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
@@ -110,6 +118,12 @@ def add_mount_entries(
         if state.combatant(mount_id).controlled_by == creature_id:
             continue  # already ridden: its Release entry is above
         mount = session.name(mount_id)
+        if not state.started:  # set up before round 1: on it already, for free
+            step = _start_mounted_step(creature_id, mount_id, feet)
+            text = f"{name} starts riding {mount}"
+            slot = _stepper(session, text, step)
+            entries.append((f"Already riding {mount}", slot, session.why_not(step)))
+            continue
         refusal = session.why_not(_ride_step(creature_id, mount_id, feet))
         entries.append((f"Ride {mount}", _rider(session, creature_id, mount_id, feet), refusal))
     if not entries:
@@ -122,12 +136,24 @@ def add_mount_entries(
             action.setToolTip(refusal)
         elif text.startswith("Ride"):
             action.setToolTip(f"{name} controls it: it acts right after {name}")
+        elif text.startswith("Already riding"):
+            action.setToolTip(
+                f"{name} is on it when the fight starts (no movement spent): it acts right"
+                f" after {name}"
+            )
     menu.setToolTipsVisible(True)
 
 
 def _ride_step(rider_id: EntityId, mount_id: EntityId, feet: float) -> EngineStep:
     def step(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> Outcome:
         return control_mount(state, ruleset, encounter, rider_id, mount_id, distance_feet=feet)
+
+    return step
+
+
+def _start_mounted_step(rider_id: EntityId, mount_id: EntityId, feet: float) -> EngineStep:
+    def step(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> Outcome:
+        return start_mounted(state, ruleset, encounter, rider_id, mount_id, distance_feet=feet)
 
     return step
 
