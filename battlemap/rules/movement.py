@@ -391,6 +391,10 @@ def drop_prone(
     return apply_condition(state, ruleset, encounter, creature_id, "prone")
 
 
+MOUNTED_THIS_MOVE = "mount-or-dismount"
+"""Marks a turn's ``actions_taken`` once the creature has mounted or dismounted in its move."""
+
+
 def mount_or_dismount(
     state: CombatState,
     ruleset: Ruleset,
@@ -405,12 +409,14 @@ def mount_or_dismount(
     and ``mounts.dismount`` charge it through here.
 
     Costs ``cost_fraction_of_speed`` (half) of the walking speed after modifiers, rounded
-    down: 15 ft with speed 30; impossible with speed 0 or less movement left. Once per move
-    is the DM's call (a mount is not tracked here; the geometry places the rider).
+    down: 15 ft with speed 30; impossible with speed 0 or less movement left. "Once during
+    your move ... mount ... or dismount": one of them per turn, marked by ``MOUNTED_THIS_MOVE``
+    in the turn's ``actions_taken`` (a Dash's extra feet don't buy a second one).
 
     Raises:
         InvalidRequestError: the ruleset has no mounted-combat rules, or the mount isn't fighting.
-        IllegalActionError: not its turn, speed 0, or not enough movement left.
+        IllegalActionError: not its turn, speed 0, not enough movement left, or already
+            mounted or dismounted this turn.
     """
     rules = ruleset.movement.mounting
     if rules is None:
@@ -429,7 +435,12 @@ def mount_or_dismount(
         cost <= budget.remaining + EPSILON,
         f"{name} needs {cost} ft to {verb} and has {budget.remaining:g} ft left",
     )
+    require(
+        MOUNTED_THIS_MOVE not in combatant.turn.actions_taken,
+        f"{name} has already mounted or dismounted this turn: once during its move",
+    )
     turn = spent(combatant.turn, SpeedMode.WALK, cost)
+    turn = turn.model_copy(update={"actions_taken": (*turn.actions_taken, MOUNTED_THIS_MOVE)})
     log = Log(state)
     log.put(combatant.model_copy(update={"turn": turn}))
     done = f"dismounts from {mount}" if dismounting else f"mounts {mount}"

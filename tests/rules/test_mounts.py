@@ -15,7 +15,7 @@ from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.falling_off import FallCause, fall_off_save
 from battlemap.rules.initiative import roll_initiative, set_initiative, start_combat
 from battlemap.rules.mounts import control_mount, dismount, release_mount, start_mounted
-from battlemap.rules.movement import movement_budget, spend_movement
+from battlemap.rules.movement import mount_or_dismount, movement_budget, spend_movement
 from battlemap.rules.schema import MountRules, Ruleset
 from battlemap.rules.turns import begin_combat, end_turn, remove_combatant
 from tests.rules.helpers import creature, encounter, fight
@@ -155,8 +155,17 @@ def test_a_rider_controls_one_mount_at_a_time(rulesets: dict[str, Ruleset]) -> N
     with pytest.raises(IllegalActionError, match="Rider already controls Horse"):
         control_mount(state, hyrule, enc, RIDER, EntityId("pony"))
     state, _ = release_mount(state, hyrule, enc, HORSE)
+    state = _riders_next_turn(state, hyrule, enc)  # mounting is "once during your move"
     state, _ = control_mount(state, hyrule, enc, RIDER, EntityId("pony"))
     assert state.combatant(EntityId("pony")).controlled_by == RIDER
+
+
+def _riders_next_turn(state: CombatState, ruleset: Ruleset, enc: Encounter) -> CombatState:
+    """End turns until the rider's next one."""
+    while True:
+        state, _ = end_turn(state, ruleset, enc)
+        if state.current is not None and state.current.creature_id == RIDER:
+            return state
 
 
 # --- falling off: movement.mounting.fall_off_save_dc ----------------------------------------
@@ -290,8 +299,9 @@ def test_mounting_and_dismounting_each_cost_half_the_riders_speed(
     state, events = control_mount(state, hyrule, enc, RIDER, HORSE)
     assert _left(state, hyrule, enc) == 15
     assert any(e.text == "Rider mounts Horse (15 ft of movement)" for e in events)
+    state = _riders_next_turn(state, hyrule, enc)  # "Once during your move": the next move
     state, events = dismount(state, hyrule, enc, HORSE)
-    assert _left(state, hyrule, enc) == 0
+    assert _left(state, hyrule, enc) == 15
     assert state.combatant(HORSE).controlled_by is None
     assert [e.text for e in events] == [
         "Rider dismounts from Horse (15 ft of movement)",
@@ -405,3 +415,35 @@ def test_once_the_fight_has_begun_mounting_costs_the_move(rulesets: dict[str, Ru
     with pytest.raises(IllegalActionError, match="mounts Horse on its own turn, for half its"):
         start_mounted(state, hyrule, enc, RIDER, HORSE)
     assert state.combatant(HORSE).controlled_by is None
+
+
+@pytest.mark.parametrize("ruleset_id", ["legends-of-hyrule", "gms-den"])
+def test_mounting_or_dismounting_happens_once_per_move(
+    rulesets: dict[str, Ruleset], ruleset_id: str
+) -> None:
+    # legends-of-hyrule "Mounting and Dismounting" and gms-den "Mounting a Steed": "Once during
+    # your move, you can mount a (willing) creature that is within 5 feet of you or dismount":
+    # a Dash's extra movement pays for a second one, but the rules allow only one.
+    ruleset = rulesets[ruleset_id]
+    state, enc = _hyrule_ride(ruleset)
+    state, _ = take_action(state, ruleset, enc, RIDER, "dash")
+    assert _left(state, ruleset, enc) == 60
+    state, _ = mount_or_dismount(state, ruleset, enc, RIDER, HORSE)
+    with pytest.raises(IllegalActionError, match="Rider has already mounted or dismounted"):
+        mount_or_dismount(state, ruleset, enc, RIDER, HORSE, dismounting=True)
+    assert _left(state, ruleset, enc) == 45
+    state = _riders_next_turn(state, ruleset, enc)  # another move
+    state, _ = mount_or_dismount(state, ruleset, enc, RIDER, HORSE, dismounting=True)
+    assert _left(state, ruleset, enc) == 15
+
+
+def test_dismounting_from_a_controlled_mount_waits_for_the_next_move(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    hyrule = rulesets["legends-of-hyrule"]
+    state, enc = _hyrule_ride(hyrule)
+    state, _ = take_action(state, hyrule, enc, RIDER, "dash")
+    state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
+    with pytest.raises(IllegalActionError, match="once during its move"):
+        dismount(state, hyrule, enc, HORSE)
+    assert state.combatant(HORSE).controlled_by == RIDER

@@ -107,11 +107,20 @@ def test_release_from_the_rider_or_the_mount_is_one_step(qtbot: QtBot, window: M
     assert entry(token_menu(window, "c-horse"), "Release Horse from Rider").isEnabled()
     menu = token_menu(window, "c-rider")
     assert not any(a.text() == "Ride Horse" for a in menu.actions())  # already ridden
+    # "Once during your move, you can mount ... or dismount": getting off waits a turn.
+    assert "once during its move" in entry(menu, "Dismount Horse").toolTip()
+    session = window.combat.session
+    assert session.step("End turn", turns.end_turn)
+    while (current := session.state.current if session.state else None) is not None:
+        if current.creature_id == "c-rider":
+            break
+        assert session.step("End turn", turns.end_turn)
+    menu = token_menu(window, "c-rider")
     steps = window.undo_stack.count()
     entry(menu, "Dismount Horse").trigger()
     state = window.document.encounter.combat
     assert state is not None and state.combatant("c-horse").controlled_by is None
-    assert state.combatant("c-rider").turn.movement_used == 30  # 15 to mount, 15 to get off
+    assert state.combatant("c-rider").turn.movement_used == 15  # half its speed to get off
     assert window.undo_stack.count() == steps + 1
     ids = window.combat.initiative.tree.ids()
     assert ids[ids.index("c-rider") + 1] == "c-horse"  # "retains its place"
