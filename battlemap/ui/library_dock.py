@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QStyle,
     QTreeWidget,
     QTreeWidgetItem,
@@ -49,6 +48,7 @@ from battlemap.model.statblock import StatBlock, format_cr
 from battlemap.resources import asset_path
 from battlemap.ui.import_actions import show_error
 from battlemap.ui.style import scene_to_cell
+from battlemap.ui.typed_dice import TouchSpinBox
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
@@ -230,7 +230,7 @@ class LibraryDock(QDockWidget):
         self.summary.hide()  # shown with a text only: empty, it left a blank band
         layout.addWidget(self.summary)
         copies = QHBoxLayout()  # one row, not a form's two: a list row more on a short screen
-        self.count = QSpinBox()
+        self.count = TouchSpinBox()
         self.count.setRange(1, MAX_COPIES)
         self.hit_points = QComboBox()
         self.hit_points.addItem("Average", HitPoints.AVERAGE)

@@ -19,6 +19,7 @@ from battlemap.model.document import RemoveCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui.combat.area_dialog import AreaDialog
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.typed_dice import TOUCH_PX
 from battlemap.ui.undo import push
 from tests.ui.test_combat_docks import click, make_window
 
@@ -186,3 +187,19 @@ def test_a_target_deleted_while_the_dialog_is_open_is_left_out(
     window.files.adopt(Encounter(), {}, None)  # File > New: none of them is left
     click(qtbot, area.apply_button)
     assert "Select the creatures caught" in area.outcome_label.text()
+
+
+def test_the_dc_and_the_rolled_total_have_finger_sized_buttons(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """A touch screen on the table: the DC (shared with the Saving throw dialog) and the
+    typed total step with 44 px - and + buttons; - on "app rolls" can't go lower."""
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    area = open_area(window, ["c-cleric"])
+    for box in (area.dc, area.typed):
+        assert box.plus.width() >= TOUCH_PX and box.height() >= TOUCH_PX
+    qtbot.mouseClick(area.dc.plus, Qt.MouseButton.LeftButton)
+    assert area.dc.value() == 16
+    assert not area.typed.minus.isEnabled()  # "app rolls" is the least
+    qtbot.mouseClick(area.typed.plus, Qt.MouseButton.LeftButton)
+    assert area.typed.value() == 0

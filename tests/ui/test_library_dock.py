@@ -21,6 +21,7 @@ from battlemap.ui.library_dock import (
     free_spaces,
 )
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.typed_dice import TOUCH_PX
 from tests.ui.helpers import cell_centre_in_view
 from tests.ui.test_window_layout import LAPTOP, first_start
 
@@ -211,3 +212,12 @@ def test_the_summary_shows_for_a_chosen_monster_only(
     dock.list.setCurrentItem(None)
     QApplication.processEvents()
     assert not dock.summary.isVisible()
+
+
+def test_copies_takes_a_finger_tap_on_its_plus(qtbot: QtBot, window: MainWindow) -> None:
+    """Copies has finger-sized - and + buttons (the small arrows were hard to hit on a
+    touch screen laid on the table): a tap on + adds a copy."""
+    dock = dock_of(window)
+    assert dock.count.plus.width() >= TOUCH_PX and dock.count.height() >= TOUCH_PX
+    qtbot.mouseClick(dock.count.plus, Qt.MouseButton.LeftButton)
+    assert dock.count.value() == 2

@@ -44,7 +44,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -75,6 +74,7 @@ from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.tools.template import TemplateTool
+from battlemap.ui.typed_dice import TouchSpinBox
 
 DEFAULT_SAVE = Ability.DEX
 DEFAULT_DC = 15
@@ -122,7 +122,7 @@ class AreaDialog(CombatDialog):
         self.half = QCheckBox("Half damage on a successful save")
         self.half.setChecked(True)
         form.addRow(self.half)
-        self.typed = QSpinBox()
+        self.typed = TouchSpinBox()
         self.typed.setRange(-1, 100_000)
         self.typed.setValue(-1)
         self.typed.setSpecialValueText("app rolls")

@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QSpinBox,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QVBoxLayout,
@@ -72,7 +71,7 @@ from battlemap.ui.combat.widgets import BAD, GOOD, tone
 from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.statblocks import find_statblock
 from battlemap.ui.token_item import TokenItem
-from battlemap.ui.typed_dice import D20Entry
+from battlemap.ui.typed_dice import D20Entry, TouchSpinBox
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 
@@ -202,7 +201,7 @@ class SaveRolls:
             self.ability.addItem(each.description, each)
         self.ability.setCurrentIndex(self.ability.findData(ability))
         self.ability.setToolTip("The ability of the saving throw")
-        self.dc = QSpinBox()
+        self.dc = TouchSpinBox()
         self.dc.setRange(1, 40)
         self.dc.setValue(dc)
         self.dc.setToolTip("The save's DC: a total of at least the DC saves")
