@@ -300,7 +300,8 @@ def test_a_creature_removed_while_the_dialog_is_open_is_refused_not_crashed(
     ana = window.document.encounter.creature("c-ana")  # type: ignore[arg-type]
     push(window.undo_stack, window.document, RemoveCreature(creature=ana, index=0))
     click(qtbot, dialog.apply_button)
-    assert "no longer on the map" in dialog.outcome_label.text()
+    assert "Ana: no longer on the map" in dialog.outcome_label.text()  # its name, not its id
+    assert window.undo_stack.count() == 1  # only the removal: nothing rested
 
 
 def test_the_hp_column_follows_changes_made_while_the_dialog_is_open(

@@ -387,6 +387,11 @@ class RestDialog(CombatDialog):
                 found.append((row, EntityId(item.data(Qt.ItemDataRole.UserRole)), ticked))
         return found
 
+    def _row_name(self, row: int) -> str:
+        """The creature's name as the row shows it (it may be gone from the map since)."""
+        item = self.table.item(row, NAME)
+        return item.text() if item is not None else ""
+
     def spin(self, row: int, column: int) -> QSpinBox:
         widget = self.table.cellWidget(row, column)
         assert isinstance(widget, QSpinBox)
@@ -478,6 +483,15 @@ class RestDialog(CombatDialog):
         ids = [creature_id for _row, creature_id in rows]
         if not ids:
             self.outcome_label.setText("<b>Tick the creatures resting.</b>")
+            return
+        present = {creature.id for creature in self.session.encounter.creatures}
+        gone = [self._row_name(row) for row, creature_id in rows if creature_id not in present]
+        if gone:  # deleted, or another file opened, since the rows were filled
+            names = _escape(", ".join(gone))
+            self.outcome_label.setText(
+                f"<b>Refused:</b> {names}: no longer on the map (untick, or Use selected"
+                " tokens) — nothing changed."
+            )
             return
         plan = self.plan()
         requests, rolled = self._requests(ruleset, rows)
