@@ -25,10 +25,10 @@ from battlemap.ui.token_item import TokenItem
 MIN_SCALE, MAX_SCALE = 0.05, 8.0
 ZOOM_STEP = 1.15
 FINGER_SLOP_PX = 12
-FIT_MARGIN_PX = 10
-"""Fit map leaves this much of the view's background around the map, on its narrow sides."""
 """A finger that lands this close (viewport pixels) to a token, but on none, grabs the nearest
 one: a Tiny token (half a cell, 32 px at 100 %) then takes a 56 px wide touch."""
+FIT_MARGIN_PX = 10
+"""Fit map leaves this much of the view's background around the map, on its narrow sides."""
 
 
 class MapView(QGraphicsView):
