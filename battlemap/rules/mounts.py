@@ -66,9 +66,10 @@ def control_mount(
         InvalidRequestError: no controlled mounts in the ruleset, either creature not fighting,
             the same creature twice, the rider without a turn (initiative not rolled).
         IllegalActionError: the mount isn't at least one size larger than the rider, is
-            controlled by someone else, the rider is itself a controlled mount or already
-            controls another, or (``distance_feet`` given) the mount is farther than 5 ft;
-            not the rider's turn, its speed 0, or less movement left than mounting costs.
+            controlled by someone else or already by the rider, the rider is itself a
+            controlled mount or already controls another, or (``distance_feet`` given) the
+            mount is farther than 5 ft; not the rider's turn, its speed 0, or less movement
+            left than mounting costs.
     """
     return _ride(state, ruleset, encounter, rider_id, mount_id, distance_feet, paying=True)
 
@@ -137,7 +138,8 @@ def _ride(
         f" {rider_name} ({rider_size.value}) to be ridden",
     )
     other = mount.controlled_by
-    if other is not None and other != rider_id:
+    require(other != rider_id, f"{rider_name} already rides {mount_name}")
+    if other is not None:
         raise IllegalActionError(
             f"{mount_name} is already controlled by {name_of(encounter, other)}"
         )

@@ -447,3 +447,14 @@ def test_dismounting_from_a_controlled_mount_waits_for_the_next_move(
     with pytest.raises(IllegalActionError, match="once during its move"):
         dismount(state, hyrule, enc, HORSE)
     assert state.combatant(HORSE).controlled_by == RIDER
+
+
+def test_riding_the_mount_it_already_rides_is_refused(rulesets: dict[str, Ruleset]) -> None:
+    # Already on it: mounting again would charge half the speed for nothing.
+    hyrule = rulesets["legends-of-hyrule"]
+    state, enc = _hyrule_ride(hyrule)
+    state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
+    state = _riders_next_turn(state, hyrule, enc)
+    with pytest.raises(IllegalActionError, match="Rider already rides Horse"):
+        control_mount(state, hyrule, enc, RIDER, HORSE)
+    assert _left(state, hyrule, enc) == 30
