@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QPushButton
 from pytestqt.qtbot import QtBot
 
@@ -355,3 +356,30 @@ def test_a_typed_level_wins_until_the_stored_one_changes(qtbot: QtBot, window: M
     set_level(window, "c-ana", 6)  # the DM records the new level: it counts again
     menu_action(window, "Long rest…")
     assert dialog_of(window).spin(0, LEVEL).value() == 6
+
+
+def combat_menu_rests(window: MainWindow) -> dict[str, QAction]:
+    """The Combat menu's rest entries as they are when the menu opens."""
+    combat = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Combat")
+    combat.aboutToShow.emit()
+    return {a.text(): a for a in combat.actions() if a.text().endswith("rest…")}
+
+
+def test_the_combat_menus_rests_are_disabled_with_the_reason_when_refused(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """As on a token's menu: enabled outside a combat; disabled with the ruleset's reason
+    while a combat runs (rolling initiative interrupts them) or under a ruleset without rests."""
+    rests = combat_menu_rests(window)
+    assert all(action.isEnabled() for action in rests.values()) and len(rests) == 2
+    assert window.combat.session.start()
+    short = combat_menu_rests(window)["Short rest…"]
+    assert not short.isEnabled() and "end the combat first" in short.toolTip()
+    window.combat.session.end()
+    push(
+        window.undo_stack,
+        window.document,
+        ReplaceEncounterField("ruleset", "bloodied-brink", "srd-5e"),
+    )
+    long = combat_menu_rests(window)["Long rest…"]
+    assert not long.isEnabled() and "has no long rest rules" in long.toolTip()

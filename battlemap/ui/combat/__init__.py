@@ -24,7 +24,7 @@ from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
 from battlemap.ui.combat.mount_menu import add_mount_entries
-from battlemap.ui.combat.rest_dialog import RestDialog, add_rest_entries
+from battlemap.ui.combat.rest_dialog import RestDialog, add_rest_entries, refresh_rest_actions
 from battlemap.ui.combat.save_dialog import SaveDialog
 from battlemap.ui.combat.save_rows import selected_creatures
 from battlemap.ui.combat.session import CombatSession, combat_facts
@@ -119,8 +119,12 @@ def install(window: QMainWindow) -> CombatUi:
     save_action.triggered.connect(save.open_for_selection)
     menu.addAction(save_action)
     menu.addSeparator()
-    for kind in (RestType.SHORT, RestType.LONG):  # the selected tokens, else the party
-        menu.addAction(f"{kind.value.capitalize()} rest…", rest.opener(kind))
+    rests = {  # the selected tokens, else the party
+        kind: menu.addAction(f"{kind.value.capitalize()} rest…", rest.opener(kind))
+        for kind in (RestType.SHORT, RestType.LONG)
+    }
+    menu.setToolTipsVisible(True)  # a disabled rest says why
+    menu.aboutToShow.connect(lambda: refresh_rest_actions(rest, rests))
     menu.addSeparator()
     menu.addAction(initiative.end_action)
     view_menu = window.view_menu  # type: ignore[attr-defined]

@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -588,6 +589,18 @@ def _describe(ruleset: Ruleset, kind: RestType, rules: RestKind) -> str:
     if rules.needs_at_least_1_hp:
         parts.append("needs 1 HP to start")
     return f"<b>{ruleset.name}</b>, {kind.value} rest: " + "; ".join(parts) + "."
+
+
+def refresh_rest_actions(dialog: RestDialog, actions: dict[RestType, QAction]) -> None:
+    """The Combat menu's rest entries, as the menu opens: one the ruleset forbids now (no
+    such rest, or a combat running that interrupts it) is disabled, its tooltip saying why,
+    as on a token's menu."""
+    ruleset = dialog.session.ruleset()
+    fighting = dialog.session.state is not None
+    for kind, action in actions.items():
+        refusal = rest_refusal(ruleset, kind, fighting) if ruleset is not None else "no ruleset"
+        action.setEnabled(refusal is None)
+        action.setToolTip(refusal or "Rest the selected tokens, or the party when none is")
 
 
 def add_rest_entries(menu: QMenu, dialog: RestDialog, creature_id: EntityId) -> None:
