@@ -8,6 +8,7 @@ cells around the middle of the view. Hit points are the average or rolled. Each 
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Iterable
 from pathlib import Path
@@ -337,7 +338,7 @@ class LibraryDock(QDockWidget):
             if (feet := getattr(block.speeds, mode))
         )
         attacks = "; ".join(
-            f"{a.name} {a.to_hit:+d}"
+            f"{html.escape(a.name)} {a.to_hit:+d}"
             + (f" reach {a.reach}" if a.reach is not None else "")
             + (f" range {a.range_normal}" if a.range_normal is not None else "")
             + (f"/{a.range_long}" if a.range_long is not None else "")
@@ -346,7 +347,9 @@ class LibraryDock(QDockWidget):
         self.show_note(
             # One flowing paragraph and the attacks (lines broken after each fact left
             # half-empty lines: on a short screen each line is a list row less).
-            f"<b>{block.name}</b> ({block.size.value} {block.type}, CR {block.cr_text}): "
+            # Names and types come from monster files (untrusted): shown as text.
+            f"<b>{html.escape(block.name)}</b> ({block.size.value} {html.escape(block.type)},"
+            f" CR {block.cr_text}): "
             f"AC {block.armor_class}, HP {block.hit_points} ({block.hit_dice}), {speeds} ft, "
             f"passive Perception {block.senses.passive_perception}<br>{attacks}"
         )

@@ -221,3 +221,32 @@ def test_copies_takes_a_finger_tap_on_its_plus(qtbot: QtBot, window: MainWindow)
     assert dock.count.plus.width() >= TOUCH_PX and dock.count.height() >= TOUCH_PX
     qtbot.mouseClick(dock.count.plus, Qt.MouseButton.LeftButton)
     assert dock.count.value() == 2
+
+
+def test_a_loaded_monsters_markup_shows_as_text_in_the_summary(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    """A monster file is untrusted: a name, type or attack with < and > shows those
+    characters in the summary instead of being read as rich text (an <img> tag, say)."""
+    mine = {
+        "name": "Goose <i>Lord</i>",
+        "size": "Small",
+        "type": "beast<br>",
+        "armor_class": [{"type": "natural", "value": 12}],
+        "hit_points": 9,
+        "hit_dice": "2d6",
+        "speed": {"walk": "30 ft."},
+        "strength": 8, "dexterity": 14, "constitution": 12,
+        "intelligence": 2, "wisdom": 10, "charisma": 5,
+        "senses": {"passive_perception": 12},
+        "challenge_rating": 0.125,
+        "actions": [{"name": "<b>Beak</b>", "desc": "Melee Weapon Attack: +4 to hit, reach 5 ft."}],
+    }  # fmt: skip
+    path = tmp_path / "goose.json"
+    path.write_text(json.dumps([mine]))
+    dock = dock_of(window)
+    assert dock.load_file(path)
+    dock.select("Goose <i>Lord</i>")
+    text = dock.summary.text()
+    assert "Goose &lt;i&gt;Lord&lt;/i&gt;" in text and "beast&lt;br&gt;" in text
+    assert "&lt;b&gt;Beak&lt;/b&gt; +4" in text
