@@ -15,7 +15,7 @@ from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Encounter
-from battlemap.model.document import RemoveCreature
+from battlemap.model.document import RemoveCreature, UpdateCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui.combat.area_dialog import AreaDialog
 from battlemap.ui.main_window import MainWindow
@@ -203,3 +203,16 @@ def test_the_dc_and_the_rolled_total_have_finger_sized_buttons(
     assert not area.typed.minus.isEnabled()  # "app rolls" is the least
     qtbot.mouseClick(area.typed.plus, Qt.MouseButton.LeftButton)
     assert area.typed.value() == 0
+
+
+def test_a_name_with_markup_shows_as_text_in_the_outcome(qtbot: QtBot, tmp_path: Path) -> None:
+    """Creature names are typed by the DM or read from a file: "<3" is text, not markup."""
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    rat = window.document.encounter.creature(EntityId("c-rat"))
+    renamed = rat.model_copy(update={"name": "Rat <i>3</i>"})
+    push(window.undo_stack, window.document, UpdateCreature(rat, renamed))
+    area = open_area(window, ["c-rat"])
+    area.dice.setText("2d6")
+    area.typed.setValue(5)
+    click(qtbot, area.apply_button)
+    assert "<b>Rat &lt;i&gt;3&lt;/i&gt;</b>: 5 damage" in area.outcome_label.text()

@@ -314,7 +314,7 @@ class AreaDialog(CombatDialog):
         return totals, "".join(lines)
 
     def _line(self, result: DamageResult) -> str:
-        name = self.session.name(result.target_id)
+        name = html.escape(self.session.name(result.target_id), quote=False)
         text = f"<b>{name}</b>: {result.total} damage, HP {result.hp_before} → {result.hp_after}"
         if result.dropped_to_zero:
             text += " — dead" if result.died else " — down"
