@@ -62,7 +62,6 @@ from battlemap.rules.saves import (
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
-from battlemap.ui.combat.creature_panel import creature_defenses
 from battlemap.ui.combat.save_rows import (
     ID_ROLE,
     SaveRolls,
@@ -73,6 +72,7 @@ from battlemap.ui.combat.save_rows import (
 from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
+from battlemap.ui.statblocks import creature_defenses
 from battlemap.ui.tools.template import TemplateTool
 from battlemap.ui.typed_dice import TouchSpinBox
 

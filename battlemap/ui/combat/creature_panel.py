@@ -40,7 +40,7 @@ from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, tone
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.statblocks import creature_defenses as creature_defenses  # area_dialog
+from battlemap.ui.statblocks import creature_defenses
 from battlemap.ui.token_item import TokenItem
 
 DURATIONS: dict[str, Expiry | None] = {
