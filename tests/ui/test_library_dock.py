@@ -124,14 +124,12 @@ def test_dragging_a_monster_onto_the_map_places_it_under_the_cursor(window: Main
     assert window.undo_stack.count() == 1
 
 
-def test_loading_a_monster_file_adds_it_and_a_bad_file_says_why(
-    window: MainWindow, tmp_path: Path
-) -> None:
-    dock = dock_of(window)
-    mine = {
-        "name": "Cave Goose",
+def cave_goose(name: str = "Cave Goose", kind: str = "beast", attack: str = "Beak") -> dict[str, object]:
+    """A small monster as a monster file holds it (SRD JSON)."""
+    return {
+        "name": name,
         "size": "Small",
-        "type": "beast",
+        "type": kind,
         "armor_class": [{"type": "natural", "value": 12}],
         "hit_points": 9,
         "hit_dice": "2d6",
@@ -140,8 +138,15 @@ def test_loading_a_monster_file_adds_it_and_a_bad_file_says_why(
         "intelligence": 2, "wisdom": 10, "charisma": 5,
         "senses": {"passive_perception": 12},
         "challenge_rating": 0.125,
-        "actions": [{"name": "Beak", "desc": "Melee Weapon Attack: +4 to hit, reach 5 ft."}],
+        "actions": [{"name": attack, "desc": "Melee Weapon Attack: +4 to hit, reach 5 ft."}],
     }  # fmt: skip
+
+
+def test_loading_a_monster_file_adds_it_and_a_bad_file_says_why(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    dock = dock_of(window)
+    mine = cave_goose()
     good = tmp_path / "goose.json"
     good.write_text(json.dumps([mine]))
     assert dock.load_file(good)
@@ -228,20 +233,7 @@ def test_a_loaded_monsters_markup_shows_as_text_in_the_summary(
 ) -> None:
     """A monster file is untrusted: a name, type or attack with < and > shows those
     characters in the summary instead of being read as rich text (an <img> tag, say)."""
-    mine = {
-        "name": "Goose <i>Lord</i>",
-        "size": "Small",
-        "type": "beast<br>",
-        "armor_class": [{"type": "natural", "value": 12}],
-        "hit_points": 9,
-        "hit_dice": "2d6",
-        "speed": {"walk": "30 ft."},
-        "strength": 8, "dexterity": 14, "constitution": 12,
-        "intelligence": 2, "wisdom": 10, "charisma": 5,
-        "senses": {"passive_perception": 12},
-        "challenge_rating": 0.125,
-        "actions": [{"name": "<b>Beak</b>", "desc": "Melee Weapon Attack: +4 to hit, reach 5 ft."}],
-    }  # fmt: skip
+    mine = cave_goose("Goose <i>Lord</i>", "beast<br>", "<b>Beak</b>")
     path = tmp_path / "goose.json"
     path.write_text(json.dumps([mine]))
     dock = dock_of(window)
