@@ -124,7 +124,9 @@ def test_dragging_a_monster_onto_the_map_places_it_under_the_cursor(window: Main
     assert window.undo_stack.count() == 1
 
 
-def cave_goose(name: str = "Cave Goose", kind: str = "beast", attack: str = "Beak") -> dict[str, object]:
+def cave_goose(
+    name: str = "Cave Goose", kind: str = "beast", attack: str = "Beak"
+) -> dict[str, object]:
     """A small monster as a monster file holds it (SRD JSON)."""
     return {
         "name": name,
