@@ -383,3 +383,18 @@ def test_the_combat_menus_rests_are_disabled_with_the_reason_when_refused(
     )
     long = combat_menu_rests(window)["Long rest…"]
     assert not long.isEnabled() and "has no long rest rules" in long.toolTip()
+
+
+def test_a_rulesets_name_with_markup_heads_the_dialog_as_text(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """A ruleset from the DM's rulesets folder names itself: "<i>" in it is text."""
+    session = window.combat.session
+    ruleset = session.ruleset()
+    assert ruleset is not None
+    renamed = ruleset.model_copy(update={"name": "Brink <i>house</i>"})
+    session.ruleset = lambda: renamed  # type: ignore[method-assign]
+    menu_action(window, "Short rest…")
+    assert (
+        "<b>Brink &lt;i&gt;house&lt;/i&gt;</b>, short rest" in dialog_of(window).rules_label.text()
+    )

@@ -588,7 +588,7 @@ def _describe(ruleset: Ruleset, kind: RestType, rules: RestKind) -> str:
     parts.append(f"at most {rules.max_per_day} a day")
     if rules.needs_at_least_1_hp:
         parts.append("needs 1 HP to start")
-    return f"<b>{ruleset.name}</b>, {kind.value} rest: " + "; ".join(parts) + "."
+    return f"<b>{_escape(ruleset.name)}</b>, {kind.value} rest: " + "; ".join(parts) + "."
 
 
 def refresh_rest_actions(dialog: RestDialog, actions: dict[RestType, QAction]) -> None:
