@@ -449,3 +449,16 @@ def test_a_zoom_alone_that_brings_the_mover_under_the_card_moves_it(
     assert shown.translated(area.topLeft()).intersects(foot_card)  # under where the card was
     assert prompt.y() < area.center().y()
     assert not prompt.geometry().intersects(shown.translated(area.topLeft()))
+
+
+def test_names_from_files_show_as_text_not_markup(qtbot: QtBot, tmp_path: Path) -> None:
+    """Creature and attack names come from untrusted files: the card shows them literally."""
+    encounter = goblin_beside_fighter()
+    goblin = encounter.creature(GOBLIN)
+    encounter = encounter.replace_creature(goblin.model_copy(update={"name": "<i>Gob</i>"}))
+    window = open_window(qtbot, tmp_path, encounter)
+    drag_past_the_goblin(qtbot, window)
+    prompt = window.drag_feedback.prompt
+    assert prompt.title.text().startswith("<i>Gob</i> can make")
+    assert prompt.title.textFormat() is Qt.TextFormat.PlainText
+    assert "<i>" not in prompt.attack.text()

@@ -10,6 +10,7 @@ taken at once, one undo step each. End turn and the death saving throw live here
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QFont, QKeySequence
@@ -214,7 +215,8 @@ class ActionsDock(QDockWidget):
         self.save_die.setVisible(due)
         if due and upcoming is not None:
             self.save_label.setText(
-                f"<b>{self.session.name(upcoming)}</b> is dying: death save as its turn starts"
+                f"<b>{escape(self.session.name(upcoming))}</b> is dying: death save as its turn"
+                " starts"
             )
 
     def typed_death_save(self) -> int | None:

@@ -9,6 +9,7 @@ the economy and says why not; the result shows both totals and what happened.
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 import shiboken6
@@ -125,7 +126,8 @@ class ContestDialog(CombatDialog):
         self.action_id, self.kind = action_id, action.kind
         self.setWindowTitle(action.name)
         self.heading.setText(
-            f"<b>{self.session.name(actor)}: {action.name}</b><br>{action.description}"
+            f"<b>{escape(self.session.name(actor))}: {escape(action.name)}</b>"
+            f"<br>{escape(action.description)}"
         )
         stabilizing = self.kind is ActionKind.STABILIZE
         escaping = self.kind is ActionKind.ESCAPE

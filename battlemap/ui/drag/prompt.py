@@ -12,6 +12,7 @@ dice box Ctrl+Z undoes the typing, as in any text field).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from html import escape
 
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent
@@ -95,6 +96,7 @@ class OpportunityPrompt(QFrame):
         self.title = QLabel()
         self.title.setObjectName("prompt-title")
         self.title.setWordWrap(True)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # creature names from untrusted files
         self.attack = QLabel()
         self.attack.setWordWrap(True)
         self.attack.setTextFormat(Qt.TextFormat.RichText)
@@ -349,9 +351,9 @@ def verdict_text(result: AttackResult) -> str:
         damage = " + ".join(f"{e} {t}" for e, t in zip(rolled.expressions, types, strict=False))
     if result.hit and damage:
         dice = f"critical damage, {damage}" if result.critical else damage
-        text += f" · roll the {dice}"
+        text += f" · roll the {escape(dice)}"
     if result.reasons:
-        text += f"<br><small>{'; '.join(result.reasons)}</small>"
+        text += f"<br><small>{escape('; '.join(result.reasons))}</small>"
     return text
 
 
@@ -359,18 +361,18 @@ def attack_text(pending: PendingOffer) -> str:
     """The attack, its roll mode with reasons and the AC with its parts, as rich text."""
     profile = pending.profile
     damage = " + ".join(f"{p.dice} {p.type}" for p in profile.damage) or "no damage"
-    lines = [f"<b>{profile.name}</b>: {profile.to_hit:+d} to hit · {damage}"]
+    lines = [f"<b>{escape(profile.name)}</b>: {profile.to_hit:+d} to hit · {escape(damage)}"]
     preview = pending.preview
     if preview is None:
-        lines.append(f"<b>Can't attack:</b> {pending.refusal}")
+        lines.append(f"<b>Can't attack:</b> {escape(pending.refusal)}")
         return "<br>".join(lines)
     report = preview.roll_mode
     mode = report.mode.value
     reasons = [f"advantage: {r}" for r in report.advantages]
     reasons += [f"disadvantage: {r}" for r in report.disadvantages]
-    why = f" ({'; '.join(reasons)})" if reasons else ""
+    why = f" ({escape('; '.join(reasons))})" if reasons else ""
     ac = preview.armor_class
-    parts = f" ({', '.join(ac.parts)})" if len(ac.parts) > 1 else ""
+    parts = f" ({escape(', '.join(ac.parts))})" if len(ac.parts) > 1 else ""
     lines.append(f"Roll: {mode}{why} · vs <b>AC {ac.value}</b>{parts}")
     if pending.total > 1:
         lines.append(f"Attack {pending.number} of {pending.total}")
