@@ -43,7 +43,6 @@ from battlemap.model.statblock import MAX_CHARACTER_LEVEL
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.removal import leaving_combat_too
 from battlemap.ui.targeting.facts import CoverAgainst
-from battlemap.ui.token_item import TokenItem
 from battlemap.ui.undo import push
 
 NUMBER_FIELDS = {
@@ -235,9 +234,7 @@ class CreatureDock(QDockWidget):
     def _on_selection(self) -> None:
         if not shiboken6.isValid(self.scene):  # the scene empties itself while being destroyed
             return
-        ids = [
-            item.creature_id for item in self.scene.selectedItems() if isinstance(item, TokenItem)
-        ]
+        ids = self.scene.selected_creatures()
         self.creature_id = ids[0] if len(ids) == 1 else None
         self._show(self._creature())
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneContextMenuEvent, QMenu
@@ -53,6 +54,19 @@ class MapScene(QGraphicsScene):
         self._rebuild_map()
         self._sync_tokens()
         document.subscribe(self._on_change)
+
+    def selected_creatures(self) -> list[EntityId]:
+        """The creatures of the tokens selected on the map, in ``selectedItems()`` order
+        (Qt's, not the order the DM clicked them: callers that need one sort it themselves).
+
+        Only tokens count (a selected wall, light or region is not a creature); a token whose
+        C++ item is already gone (the scene is emptying itself) is skipped.
+        """
+        return [
+            item.creature_id
+            for item in self.selectedItems()
+            if shiboken6.isValid(item) and isinstance(item, TokenItem)
+        ]
 
     # --- model -> items -------------------------------------------------
 

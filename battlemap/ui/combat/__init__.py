@@ -26,7 +26,6 @@ from battlemap.ui.combat.log_dock import LogDock
 from battlemap.ui.combat.mount_menu import add_mount_entries
 from battlemap.ui.combat.rest_dialog import RestDialog, add_rest_entries, refresh_rest_actions
 from battlemap.ui.combat.save_dialog import SaveDialog
-from battlemap.ui.combat.save_rows import selected_creatures
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
 from battlemap.ui.window_layout import LEFT_MIN_WIDTH
@@ -212,7 +211,7 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
 def _save_entry(dialog: SaveDialog, menu: QMenu, creature_id: EntityId) -> None:
     """Right-click on a token: a saving throw for the selected tokens when it is one of them,
     else for it alone (in or out of a combat)."""
-    chosen = selected_creatures(dialog.scene)
+    chosen = dialog.scene.selected_creatures()
     if creature_id not in chosen:
         chosen = [creature_id]
     label = "Saving throw…" if len(chosen) == 1 else f"Saving throw for {len(chosen)} creatures…"

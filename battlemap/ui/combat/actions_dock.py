@@ -42,7 +42,6 @@ from battlemap.ui.combat.contest_dialog import CONTEST_KINDS
 from battlemap.ui.combat.session import CombatSession, EngineStep
 from battlemap.ui.combat.widgets import GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.token_item import TokenItem
 
 ATTACK_KINDS = frozenset(
     {
@@ -303,11 +302,7 @@ class ActionsDock(QDockWidget):
             return
         target: EntityId | None = None
         if action.needs_target:
-            chosen = [
-                i.creature_id
-                for i in self.scene.selectedItems()
-                if isinstance(i, TokenItem) and i.creature_id != creature_id
-            ]
+            chosen = [cid for cid in self.scene.selected_creatures() if cid != creature_id]
             if not chosen:
                 self.session.refused.emit(
                     f"{action.name}: select the target's token on the map first"

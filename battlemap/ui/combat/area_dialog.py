@@ -67,7 +67,6 @@ from battlemap.ui.combat.save_rows import (
     SaveRolls,
     SaveRow,
     party_first,
-    selected_creatures,
 )
 from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
@@ -163,7 +162,7 @@ class AreaDialog(CombatDialog):
 
     def take_selection(self) -> None:
         """Make the selected tokens the targets (each unsaved, nothing rolled)."""
-        ids = party_first(self.session, selected_creatures(self.scene))
+        ids = party_first(self.session, self.scene.selected_creatures())
         if self._given_for is None:
             self._given_for = frozenset(ids)
         given = self._given_origin if frozenset(ids) == self._given_for else None

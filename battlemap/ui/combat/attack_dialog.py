@@ -67,7 +67,6 @@ from battlemap.ui.statblocks import (  # re-exported: the creature panel imports
     find_statblock as find_statblock,
 )
 from battlemap.ui.statblocks import statblock_defenses as statblock_defenses
-from battlemap.ui.token_item import TokenItem
 from battlemap.ui.typed_dice import D20Entry, DamageEntry
 
 CUSTOM = "__custom__"
@@ -320,10 +319,8 @@ class AttackDialog(CombatDialog):
 
     def _selected_target(self) -> EntityId | None:
         attacker = self.attacker_id()
-        for item in self.scene.selectedItems():
-            if isinstance(item, TokenItem) and item.creature_id != attacker:
-                return item.creature_id
-        return None
+        others = [cid for cid in self.scene.selected_creatures() if cid != attacker]
+        return others[0] if others else None
 
     def _nearest_foe(self, attacker_id: EntityId | None) -> EntityId | None:
         """The nearest living combatant hostile to the attacker (the usual target)."""

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
-import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -36,7 +35,6 @@ from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.token_item import TokenItem
 from battlemap.ui.typed_dice import d20_spin
 
 CONTEST_KINDS = frozenset(
@@ -157,11 +155,7 @@ class ContestDialog(CombatDialog):
             if stabilizing and creature.hp > 0:
                 continue
             self.target.addItem(creature.name, str(creature.id))
-        selected = [
-            i.creature_id
-            for i in self.scene.selectedItems()
-            if shiboken6.isValid(i) and isinstance(i, TokenItem) and i.creature_id != actor
-        ]
+        selected = [cid for cid in self.scene.selected_creatures() if cid != actor]
         if selected and self.target.findData(str(selected[0])) >= 0:
             self.target.setCurrentIndex(self.target.findData(str(selected[0])))
 

@@ -41,7 +41,6 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.statblocks import creature_defenses
-from battlemap.ui.token_item import TokenItem
 
 DURATIONS: dict[str, Expiry | None] = {
     "Ruleset default": None,
@@ -150,7 +149,7 @@ class CombatPanel(QGroupBox):
     def _on_selection(self) -> None:
         if not shiboken6.isValid(self.scene) or not shiboken6.isValid(self):
             return  # the window is being torn down
-        ids = [i.creature_id for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
+        ids = self.scene.selected_creatures()
         self.creature_id = ids[0] if len(ids) == 1 else None
         self.refresh()
 

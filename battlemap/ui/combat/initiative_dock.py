@@ -49,7 +49,6 @@ from battlemap.ui.combat.widgets import (
 )
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.style import SIDE_COLOURS
-from battlemap.ui.token_item import TokenItem
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 NEXT_TURN_TEXT = "Next turn"
@@ -333,7 +332,7 @@ class InitiativeDock(QDockWidget):
     # --- widgets -> engine ----------------------------------------------------------
 
     def _selected_tokens(self) -> list[EntityId]:
-        return [i.creature_id for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
+        return self.scene.selected_creatures()
 
     def start(self) -> None:
         """Start with the selected tokens when two or more are selected, else everyone."""

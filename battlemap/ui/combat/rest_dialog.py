@@ -76,7 +76,6 @@ from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.statblocks import find_statblock
-from battlemap.ui.token_item import TokenItem
 
 NAME, HP, LEVEL, DICE, TOTAL = range(5)
 APP_ROLLS = 0
@@ -316,9 +315,7 @@ class RestDialog(CombatDialog):
 
     def take_selection(self) -> None:
         """The selected tokens, or the party when none is selected."""
-        chosen = [
-            item.creature_id for item in self.scene.selectedItems() if isinstance(item, TokenItem)
-        ]
+        chosen = self.scene.selected_creatures()
         if not chosen:
             chosen = list(self.session.party_ids())
         self._fill(in_map_order(self.session.encounter, chosen))
@@ -609,7 +606,7 @@ def add_rest_entries(menu: QMenu, dialog: RestDialog, creature_id: EntityId) -> 
     ruleset = dialog.session.ruleset()
     if ruleset is None:
         return
-    selected = [i.creature_id for i in dialog.scene.selectedItems() if isinstance(i, TokenItem)]
+    selected = dialog.scene.selected_creatures()
     chosen = selected if creature_id in selected else [creature_id]
     chosen = in_map_order(dialog.session.encounter, chosen)
     who = dialog.session.name(creature_id) if len(chosen) == 1 else f"{len(chosen)} creatures"

@@ -41,7 +41,6 @@ from battlemap.ui.combat.save_rows import (
     SaveRolls,
     party_first,
     result_line,
-    selected_creatures,
 )
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
@@ -78,7 +77,7 @@ class SaveDialog(CombatDialog):
         self.saves.add_to(layout)
         self.targets, self.roll_monsters = self.saves.targets, self.saves.roll_monsters
         self.use_selected = self.saves.use_selected
-        self.use_selected.clicked.connect(lambda: self.open_for(selected_creatures(self.scene)))
+        self.use_selected.clicked.connect(lambda: self.open_for(self.scene.selected_creatures()))
         self.session.changed.connect(self._on_session_changed)
         self.apply_button = QPushButton("Apply")
         self.apply_button.setToolTip("Record the rolled saves in the log (one undo step)")
@@ -107,7 +106,7 @@ class SaveDialog(CombatDialog):
 
     def open_for_selection(self) -> None:
         """Show the dialog for the tokens selected on the map."""
-        self.open_for(selected_creatures(self.scene))
+        self.open_for(self.scene.selected_creatures())
 
     def _fill_conditions(self, ruleset: Ruleset) -> None:
         """The ruleset's conditions (the last choice kept when it has it); off outside combat."""

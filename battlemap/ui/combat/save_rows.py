@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
-    QGraphicsScene,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -70,15 +69,9 @@ from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import BAD, GOOD, tone
 from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.statblocks import find_statblock
-from battlemap.ui.token_item import TokenItem
 from battlemap.ui.typed_dice import D20Entry, TouchSpinBox
 
 ID_ROLE = Qt.ItemDataRole.UserRole
-
-
-def selected_creatures(scene: QGraphicsScene) -> list[EntityId]:
-    """The creatures of the tokens selected on the map, in selection order."""
-    return [item.creature_id for item in scene.selectedItems() if isinstance(item, TokenItem)]
 
 
 def party_first(session: CombatSession, ids: Iterable[EntityId]) -> list[EntityId]:

@@ -133,8 +133,8 @@ class TargetingOverlay(QObject):
             self.clear()
 
     def selected_attacker(self) -> EntityId | None:
-        tokens = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
-        return tokens[0].creature_id if len(tokens) == 1 else None
+        ids = self.scene.selected_creatures()
+        return ids[0] if len(ids) == 1 else None
 
     # --- showing ------------------------------------------------------------------------
 
