@@ -169,6 +169,18 @@ def _rest(
     )
 
 
+def _refuse_during_combat(ruleset: Ruleset, kind: RestType, combat: CombatState | None) -> None:
+    """Refuse a rest the running ``combat`` (any, even one still rolling initiative) would
+    interrupt (``rest_refusal``); the same reason the rest dialog shows.
+
+    Raises:
+        IllegalActionError: no such rest here, or a combat interrupts it.
+    """
+    refusal = rest_refusal(ruleset, kind, combat is not None)
+    if refusal is not None:
+        raise IllegalActionError(refusal)
+
+
 def _check_hours_not_negative(hours_rested: float) -> None:
     if hours_rested < 0:
         raise InvalidRequestError(f"hours rested can't be negative, got {hours_rested:g}")
@@ -206,12 +218,17 @@ def short_rest(
     rolled with the combat's dice). Ends a knockout's unconsciousness. ``hours_rested``, when
     given, must reach the rest's ``hours``.
 
+    ``combat`` is None outside a combat; then the dice must be typed in (``dice_total``). A
+    running combat is refused when the rest's ``interrupted_by_combat`` (bloodied-brink:
+    "Rolling Initiative" interrupts a rest), so only such a ruleset's rests roll its dice.
+
     Raises:
-        IllegalActionError: no short rests in this ruleset, too many today, below 1 HP, too
-            short.
+        IllegalActionError: no short rests in this ruleset, a combat running that interrupts
+            it, too many today, below 1 HP, too short.
         InvalidRequestError: negative ``hours_rested``; a level outside 1..``MAX_LEVEL``.
         BadDieError: a typed total the dice can't show.
     """
+    _refuse_during_combat(ruleset, RestType.SHORT, combat)
     work = Work(encounter, combat, ruleset)
     _check_resumed(rest_rules(ruleset, RestType.SHORT), RestType.SHORT, 0, hours_rested)
     return work.done(
@@ -237,13 +254,17 @@ def long_rest(
     ``interruptions``: how often it was interrupted and resumed (bloodied-brink: "1 additional
     hour per interruption"); ``hours_rested``, when given, must reach the hours that makes.
 
+    ``combat`` and its dice as for ``short_rest``: a combat that interrupts the rest is
+    refused.
+
     Raises:
-        IllegalActionError: no long rests in this ruleset, already one today, below 1 HP, not
-            resumable, too short.
+        IllegalActionError: no long rests in this ruleset, a combat running that interrupts
+            it, already one today, below 1 HP, not resumable, too short.
         InvalidRequestError: negative ``hours_rested`` or ``interruptions``; a level outside
             1..``MAX_LEVEL``.
         BadDieError: a typed total the dice can't show.
     """
+    _refuse_during_combat(ruleset, RestType.LONG, combat)
     work = Work(encounter, combat, ruleset)
     _check_resumed(rest_rules(ruleset, RestType.LONG), RestType.LONG, interruptions, hours_rested)
     result = _rest(work, creature_id, ruleset.rests.long, "long", level, rests_today, dice_total)

@@ -20,7 +20,8 @@ from battlemap.rules.rests import long_rest, short_rest, wounded_rest
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import BadDieError, DeadTargetError
 from tests.rules.conftest import RULESET_IDS
-from tests.rules.fighters import creature, fight
+from tests.rules.fighters import creature, encounter_of, fight
+from tests.rules.test_rests import calm_rests
 
 
 def dying(ruleset_id: str, **death: object) -> tuple[Encounter, CombatState]:
@@ -234,21 +235,23 @@ def test_stable_creature_regains_1_hp_later(rulesets: dict[str, Ruleset]) -> Non
 
 
 def test_bloodied_brink_rests(rulesets: dict[str, Ruleset]) -> None:
+    # Rests are finished outside a combat ("Rolling Initiative" interrupts them): no combat,
+    # dice typed in; rolling with a combat's dice needs a ruleset whose combat doesn't.
     bb = rulesets["bloodied-brink"]
     encounter, combat = fight(creature("pc", hp=3, max_hp=40, temp_hp=4), ruleset="bloodied-brink")
-    short = short_rest(encounter, combat, bb, "pc", level=3, dice_total=10)
+    short = short_rest(encounter, None, bb, "pc", level=3, dice_total=10)
     assert short.result.hp_after == 3 + 8 + 10
     with pytest.raises(IllegalActionError, match="2 short"):
-        short_rest(encounter, combat, bb, "pc", level=3, rests_today=2)
-    rolled = short_rest(encounter, combat, bb, "pc", level=3)
+        short_rest(encounter, None, bb, "pc", level=3, rests_today=2, dice_total=10)
+    rolled = short_rest(encounter, combat, calm_rests(bb), "pc", level=3)
     assert 3 + 8 + 3 <= rolled.result.hp_after <= 3 + 8 + 24
-    long = long_rest(encounter, combat, bb, "pc", level=3, dice_total=30)
+    long = long_rest(encounter, None, bb, "pc", level=3, dice_total=30)
     assert (long.result.hp_after, long.result.temp_hp_lost) == (40, 4)
     with pytest.raises(IllegalActionError):
-        short_rest(encounter, combat, rulesets["srd-5e"], "pc", level=3)
-    down, down_combat = fight(creature("pc", hp=0, max_hp=40), ruleset="bloodied-brink")
+        short_rest(encounter, None, rulesets["srd-5e"], "pc", level=3, dice_total=10)
+    down = encounter_of(creature("pc", hp=0, max_hp=40), ruleset="bloodied-brink")
     with pytest.raises(IllegalActionError, match="1 HP"):
-        long_rest(down, down_combat, bb, "pc", level=3)
+        long_rest(down, None, bb, "pc", level=3, dice_total=30)
 
 
 def test_rest_dice_per_level_count_every_die(rulesets: dict[str, Ruleset]) -> None:
@@ -256,6 +259,7 @@ def test_rest_dice_per_level_count_every_die(rulesets: dict[str, Ruleset]) -> No
     assert bb.rests.short is not None
     two_d6 = bb.rests.short.model_copy(update={"hp_dice_per_level": "2d6"})
     variant = bb.model_copy(update={"rests": bb.rests.model_copy(update={"short": two_d6})})
+    variant = calm_rests(variant)  # rolled with the combat's dice
     encounter, combat = fight(creature("pc", hp=3, max_hp=90), ruleset="bloodied-brink")
     rested = short_rest(encounter, combat, variant, "pc", level=3)
     assert rested.combat is not None
@@ -291,5 +295,7 @@ def test_bloodied_brink_knocked_out_wakes_on_healing_or_first_aid(
     assert aided.combat is not None and not aided.combat.combatant("pc").has_condition(
         "unconscious"
     )
-    rested = short_rest(out.encounter, out.combat, bb, "pc", level=1, dice_total=4)
+    # A knockout lives on the combatant, so only a rest in a combat can end it: a ruleset whose
+    # combat doesn't interrupt rests (bloodied-brink's does: the combat must end first).
+    rested = short_rest(out.encounter, out.combat, calm_rests(bb), "pc", level=1, dice_total=4)
     assert rested.result.woke

@@ -28,12 +28,26 @@ DAMAGE = "taking damage"
 
 
 def _resting() -> tuple[Encounter, CombatState]:
+    """A wounded pc in a combat: the setting of an interrupted rest ("Rolling Initiative")."""
     return fight(creature("pc", hp=3, max_hp=60), ruleset="bloodied-brink")
+
+
+def _at_rest() -> Encounter:
+    """The same pc outside a combat, where bloodied-brink's rests are finished."""
+    return _resting()[0]
 
 
 def _with_rest(ruleset: Ruleset, kind: str, **update: Any) -> Ruleset:
     rules = getattr(ruleset.rests, kind).model_copy(update=update)
     return ruleset.model_copy(update={"rests": ruleset.rests.model_copy(update={kind: rules})})
+
+
+def calm_rests(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` with rests a combat doesn't interrupt (``interrupted_by_combat`` false), so
+    a rest can be finished in a combat: what reaches the rest paths that need one (its dice, a
+    knockout or exhaustion kept on the combatant)."""
+    calm = _with_rest(ruleset, "short", interrupted_by_combat=False)
+    return _with_rest(calm, "long", interrupted_by_combat=False)
 
 
 # --- typed-in totals ------------------------------------------------------------------------
@@ -45,21 +59,21 @@ def test_a_typed_short_rest_total_the_dice_cant_show_is_refused(
 ) -> None:
     # Level 3: "as many D8 as your character's level" is 3d8, which shows 3 to 24.
     bb = rulesets["bloodied-brink"]
-    encounter, combat = _resting()
+    encounter = _at_rest()
     with pytest.raises(BadDieError, match=f"{total} can't be rolled on 3d8 \\(only 3 to 24\\)"):
-        short_rest(encounter, combat, bb, PC, level=3, dice_total=total)
-    assert encounter.creature(PC).hp == 3 and combat.rolls == ()
+        short_rest(encounter, None, bb, PC, level=3, dice_total=total)
+    assert encounter.creature(PC).hp == 3 and encounter.log == ()
 
 
 def test_typed_totals_at_the_ends_of_the_range_are_taken(rulesets: dict[str, Ruleset]) -> None:
     bb = rulesets["bloodied-brink"]
-    encounter, combat = _resting()
-    assert short_rest(encounter, combat, bb, PC, level=3, dice_total=3).result.hp_after == 14
-    assert short_rest(encounter, combat, bb, PC, level=3, dice_total=24).result.hp_after == 35
+    encounter = _at_rest()
+    assert short_rest(encounter, None, bb, PC, level=3, dice_total=3).result.hp_after == 14
+    assert short_rest(encounter, None, bb, PC, level=3, dice_total=24).result.hp_after == 35
     with pytest.raises(BadDieError, match="2d12"):
-        long_rest(encounter, combat, bb, PC, level=2, dice_total=25)
+        long_rest(encounter, None, bb, PC, level=2, dice_total=25)
     with pytest.raises(BadDieError, match="whole number"):
-        long_rest(encounter, combat, bb, PC, level=2, dice_total=True)
+        long_rest(encounter, None, bb, PC, level=2, dice_total=True)
 
 
 # --- interruptions ---------------------------------------------------------------------------
@@ -115,14 +129,16 @@ def test_a_resumed_long_rest_takes_an_hour_more_per_interruption(
 ) -> None:
     # "the rest requires 1 additional hour per interruption to finish": 8 + 2 = 10 hours.
     bb = rulesets["bloodied-brink"]
-    encounter, combat = _resting()
+    encounter = _at_rest()
     with pytest.raises(IllegalActionError, match="after 2 interruption\\(s\\) takes 10 hours"):
-        long_rest(encounter, combat, bb, PC, level=1, interruptions=2, hours_rested=9)
-    done = long_rest(encounter, combat, bb, PC, level=1, interruptions=2, hours_rested=10)
+        long_rest(encounter, None, bb, PC, level=1, interruptions=2, hours_rested=9, dice_total=6)
+    done = long_rest(
+        encounter, None, bb, PC, level=1, interruptions=2, hours_rested=10, dice_total=6
+    )
     assert done.result.benefits == "long"
     assert "resumed after 2 interruption(s): 10 hours" in done.events[-1].text
     with pytest.raises(IllegalActionError, match="takes 1 hours"):
-        short_rest(encounter, combat, bb, PC, level=1, hours_rested=0.5)
+        short_rest(encounter, None, bb, PC, level=1, hours_rested=0.5, dice_total=4)
 
 
 @pytest.mark.parametrize("kind", [RestType.SHORT, RestType.LONG])
@@ -135,7 +151,7 @@ def test_negative_hours_rested_are_refused_as_such(
     negative = r"^hours rested can't be negative, got -1$"
     rest = short_rest if kind is RestType.SHORT else long_rest
     with pytest.raises(InvalidRequestError, match=negative):
-        rest(encounter, combat, bb, PC, level=1, hours_rested=-1)
+        rest(encounter, None, bb, PC, level=1, hours_rested=-1)
     with pytest.raises(InvalidRequestError, match=negative):
         interrupt_rest(encounter, combat, bb, PC, kind, DAMAGE, hours_rested=-1)
 
@@ -182,10 +198,10 @@ def test_the_rest_fields_drive_the_interruption_rules(rulesets: dict[str, Rulese
     bb = rulesets["bloodied-brink"]
     encounter, combat = _resting()
     no_extra = _with_rest(bb, "long", resume_extra_hours=0)
-    long_rest(encounter, combat, no_extra, PC, level=1, interruptions=2, hours_rested=8)
+    long_rest(encounter, None, no_extra, PC, level=1, interruptions=2, hours_rested=8, dice_total=6)
     no_resume = _with_rest(bb, "long", resumable=False)
     with pytest.raises(IllegalActionError, match="can't be resumed"):
-        long_rest(encounter, combat, no_resume, PC, level=1, interruptions=1)
+        long_rest(encounter, None, no_resume, PC, level=1, interruptions=1, dice_total=6)
     nothing = _with_rest(bb, "long", interrupted_short_rest_after_hours=None)
     lost = interrupt_rest(encounter, combat, nothing, PC, RestType.LONG, DAMAGE, hours_rested=7)
     assert lost.result.regained == 0
@@ -228,6 +244,26 @@ def test_a_running_combat_refuses_rests_that_rolling_initiative_interrupts(
     assert refusal is not None and "rolling initiative interrupts a long rest" in refusal
 
 
+@pytest.mark.parametrize("kind", [RestType.SHORT, RestType.LONG])
+def test_the_engine_refuses_a_rest_while_a_combat_runs(
+    rulesets: dict[str, Ruleset], kind: RestType
+) -> None:
+    # bloodied-brink (rules-sources/bloodied-brink.txt): "Rolling Initiative" interrupts a
+    # Short Rest and a Long Rest, so none is finished while a combat runs (even one still
+    # rolling initiative, round 0); the engine refuses it with the dialog's reason.
+    bb = rulesets["bloodied-brink"]
+    encounter, combat = _resting()
+    rest = short_rest if kind is RestType.SHORT else long_rest
+    for running in (combat, combat.model_copy(update={"round": 0})):
+        with pytest.raises(IllegalActionError) as refused:
+            rest(encounter, running, bb, PC, level=1, dice_total=1)
+        assert refused.value.reason == rest_refusal(bb, kind, combat_running=True)
+        assert f"rolling initiative interrupts a {kind.value} rest" in str(refused.value)
+    assert rest(encounter, None, bb, PC, level=1, dice_total=1).result.benefits == kind.value
+    calm = rest(encounter, combat, calm_rests(bb), PC, level=1, dice_total=1)
+    assert calm.result.benefits == kind.value  # the field decides, not the ruleset's name
+
+
 def test_the_combat_refusal_reads_the_structured_field_not_the_causes_wording(
     rulesets: dict[str, Ruleset],
 ) -> None:
@@ -250,12 +286,13 @@ def test_a_rest_for_a_level_beyond_any_character_is_refused_with_a_reason(
     rulesets: dict[str, Ruleset],
 ) -> None:
     # Levels run 1 to 20 (30 with epic levels); level 1000 would roll 1000d8 into one log line.
+    # Rolled with a combat's dice, so a variant whose combat doesn't interrupt rests.
     bb = rulesets["bloodied-brink"]
     enc, state = _resting()
-    rested = short_rest(enc, state, bb, PC, level=MAX_LEVEL)
+    rested = short_rest(enc, state, calm_rests(bb), PC, level=MAX_LEVEL)
     assert MAX_LEVEL <= rested.result.rolled <= 8 * MAX_LEVEL
     for level in (0, MAX_LEVEL + 1, 1000):
         with pytest.raises(InvalidRequestError, match=f"level must be 1 to 30, got {level}"):
-            short_rest(enc, state, bb, PC, level=level)
+            short_rest(enc, None, bb, PC, level=level)
         with pytest.raises(InvalidRequestError, match=f"level must be 1 to 30, got {level}"):
             interrupt_rest(enc, state, bb, PC, RestType.LONG, DAMAGE, hours_rested=2, level=level)
