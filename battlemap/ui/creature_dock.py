@@ -41,7 +41,7 @@ from battlemap.model.document import Change, Document, RemoveCreature, UpdateCre
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import MAX_CHARACTER_LEVEL
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.removal import leaving_combat_too
+from battlemap.ui.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.targeting.facts import CoverAgainst
 from battlemap.ui.undo import push
 
@@ -350,7 +350,10 @@ def add_token_menu_entries(window: object) -> None:
             session = window.combat.session  # type: ignore[attr-defined]
             ruleset = session.ruleset() if encounter.combat is not None else None
             command = RemoveCreature(creature, index)
-            push(undo_stack, document, leaving_combat_too(encounter, ruleset, command))
+            try:
+                push(undo_stack, document, leaving_combat_too(encounter, ruleset, command))
+            except RemovalRefusedError as refusal:
+                session.refused.emit(str(refusal))
 
         menu.addAction(f"Remove {creature.name}", remove)
 

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
+from battlemap.model.document import ReplaceEncounterField
 from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
 from tests.ui.drag_helpers import goblin_beside_fighter, open_window
@@ -83,3 +84,22 @@ def test_removing_the_waiting_mover_calls_its_move_off(qtbot: QtBot, window: Mai
     assert not window.drag_feedback.prompt.isVisible()
     qtbot.keyClick(window.view, Qt.Key.Key_Return)  # a late Enter does nothing
     assert combatant_ids(window) == {GOBLIN, CLERIC} and window.undo_stack.count() == 1
+
+
+@pytest.mark.parametrize("remove", [delete_with_the_key, remove_from_the_token_menu])
+def test_a_combatant_is_not_removed_when_the_ruleset_cant_be_loaded(
+    qtbot: QtBot, window: MainWindow, remove: object
+) -> None:
+    """The engine can't move the turn on without the ruleset: the removal is refused with the
+    reason, so the map and the combat still have the same creatures (it used to go through,
+    leaving the combat naming a creature the map no longer had)."""
+    encounter = window.document.encounter
+    window.document.apply(ReplaceEncounterField("ruleset", encounter.ruleset, "lost-homebrew"))
+    before = window.document.encounter
+    depth = window.undo_stack.count()
+    remove(window, FIGHTER)  # type: ignore[operator]
+    assert window.document.encounter == before
+    assert FIGHTER in combatant_ids(window)
+    assert window.undo_stack.count() == depth
+    assert "Fighter can't be removed" in window.statusBar().currentMessage()
+    assert "End combat" in window.statusBar().currentMessage()

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QStackedWidget, QToolBar
 
 from battlemap.model.document import Change, Document
 from battlemap.model.map_commands import remove_entities
-from battlemap.ui.removal import leaving_combat_too
+from battlemap.ui.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.tools.base import Overlay, PointerEvent, Tool, ToolContext, scene_to_cell_point
 from battlemap.ui.tools.eraser import EraserTool
@@ -245,8 +245,13 @@ class ToolController(QObject):
         if command is None:
             self.hint_label.setText("Nothing selected to delete.")
             return
-        ruleset = self.window.combat.session.ruleset() if encounter.combat is not None else None
-        self.context.push(leaving_combat_too(encounter, ruleset, command))
+        session = self.window.combat.session
+        ruleset = session.ruleset() if encounter.combat is not None else None
+        try:
+            self.context.push(leaving_combat_too(encounter, ruleset, command))
+        except RemovalRefusedError as refusal:
+            self.hint_label.setText(str(refusal))
+            session.refused.emit(str(refusal))
 
 
 def _refresh_after_change(controller: ToolController, change: Change) -> None:
