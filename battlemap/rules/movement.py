@@ -415,8 +415,8 @@ def mount_or_dismount(
 
     Raises:
         InvalidRequestError: the ruleset has no mounted-combat rules, or the mount isn't fighting.
-        IllegalActionError: not its turn, speed 0, not enough movement left, or already
-            mounted or dismounted this turn.
+        IllegalActionError: not its turn, already mounted or dismounted this turn (checked
+            before the movement: a Dash can't fix it), speed 0, not enough movement left.
     """
     rules = ruleset.movement.mounting
     if rules is None:
@@ -426,6 +426,11 @@ def mount_or_dismount(
     name = name_of(encounter, creature_id)
     mount = name_of(encounter, mount_id)
     verb = f"dismount from {mount}" if dismounting else f"mount {mount}"
+    # First the reason no Dash can fix: a second mount or dismount in the same move.
+    require(
+        MOUNTED_THIS_MOVE not in combatant.turn.actions_taken,
+        f"{name} has already mounted or dismounted this turn: once during its move",
+    )
     creature = creature_of(encounter, creature_id)
     speed = effective_speed(ruleset, creature, combatant, SpeedMode.WALK).speed
     require(speed > 0, f"{name} can't {verb} with speed 0")
@@ -434,10 +439,6 @@ def mount_or_dismount(
     require(
         cost <= budget.remaining + EPSILON,
         f"{name} needs {cost} ft to {verb} and has {budget.remaining:g} ft left",
-    )
-    require(
-        MOUNTED_THIS_MOVE not in combatant.turn.actions_taken,
-        f"{name} has already mounted or dismounted this turn: once during its move",
     )
     turn = spent(combatant.turn, SpeedMode.WALK, cost)
     turn = turn.model_copy(update={"actions_taken": (*turn.actions_taken, MOUNTED_THIS_MOVE)})

@@ -322,7 +322,8 @@ def test_mounting_without_enough_movement_left_is_refused_with_the_reason(
         control_mount(state, hyrule, enc, RIDER, HORSE)
     assert state.combatant(HORSE).controlled_by is None
     ridden, _ = control_mount(_hyrule_ride(hyrule)[0], hyrule, enc, RIDER, HORSE)
-    ridden, _ = spend_movement(ridden, hyrule, enc, RIDER, 5)
+    ridden = _riders_next_turn(ridden, hyrule, enc)  # "Once during your move": the next one
+    ridden, _ = spend_movement(ridden, hyrule, enc, RIDER, 20)
     with pytest.raises(
         IllegalActionError, match="Rider needs 15 ft to dismount from Horse and has 10 ft left"
     ):
@@ -447,6 +448,22 @@ def test_dismounting_from_a_controlled_mount_waits_for_the_next_move(
     with pytest.raises(IllegalActionError, match="once during its move"):
         dismount(state, hyrule, enc, HORSE)
     assert state.combatant(HORSE).controlled_by == RIDER
+
+
+def test_once_per_move_is_the_reason_even_without_movement_left(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # legends-of-hyrule (rules-sources/legends-of-hyrule.txt, "Mounting and Dismounting"):
+    # "Once during your move". Mounted, then out of movement: a Dash would pay the 15 ft, but
+    # not for a second mount or dismount in the same move, so that is the reason given.
+    hyrule = rulesets["legends-of-hyrule"]
+    state, enc = _hyrule_ride(hyrule)
+    state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
+    state, _ = spend_movement(state, hyrule, enc, RIDER, 10)
+    assert _left(state, hyrule, enc) == 5
+    with pytest.raises(IllegalActionError, match="once during its move") as refused:
+        dismount(state, hyrule, enc, HORSE)
+    assert "ft left" not in str(refused.value)
 
 
 def test_riding_the_mount_it_already_rides_is_refused(rulesets: dict[str, Ruleset]) -> None:

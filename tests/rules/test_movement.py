@@ -231,11 +231,13 @@ def test_mounting_costs_half_speed(rulesets: Rulesets, ruleset_id: str, has_moun
         with pytest.raises(InvalidRequestError, match="no mounted combat"):
             mount_or_dismount(state, ruleset, enc, HERO, horse)
         return
+    fresh = state
     state, _ = spend_movement(state, ruleset, enc, HERO, 10)
     state, _ = mount_or_dismount(state, ruleset, enc, HERO, horse)
     assert remaining(state, ruleset, enc) == 5
+    short, _ = spend_movement(fresh, ruleset, enc, HERO, 20)  # a move with 10 ft left
     with pytest.raises(IllegalActionError, match="needs 15 ft"):
-        mount_or_dismount(state, ruleset, enc, HERO, horse)
+        mount_or_dismount(short, ruleset, enc, HERO, horse)
 
 
 @pytest.mark.parametrize(("ruleset_id", "falls"), [("srd-5e", False), ("legends-of-hyrule", True)])

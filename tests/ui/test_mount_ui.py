@@ -207,14 +207,20 @@ def test_riding_spends_half_the_riders_speed_and_too_little_left_disables_the_en
 ) -> None:
     # legends-of-hyrule "Mounting and Dismounting": mounting or dismounting "costs an amount of
     # movement equal to half your speed ... you can't mount it if you don't have 15 feet of
-    # movement left". The Rider (speed 30) mounts for 15 ft; with 10 ft left both the ride and
-    # the dismount are disabled, the tooltip saying why.
+    # movement left". The Rider (speed 30) mounts for 15 ft; in its next move ("Once during
+    # your move"), with 10 ft left, both the ride and the dismount are disabled, the tooltip
+    # saying why.
     start(window, qtbot)
     session = window.combat.session
     entry(token_menu(window, "c-rider"), "Ride Horse").trigger()
     state = window.document.encounter.combat
     assert state is not None and state.combatant("c-rider").turn.movement_used == 15
-    assert session.step("Walk", lambda s, r, e: movement.spend_movement(s, r, e, "c-rider", 5))  # type: ignore[arg-type]
+    assert session.step("End turn", turns.end_turn)
+    while (current := session.state.current if session.state else None) is not None:
+        if current.creature_id == "c-rider":
+            break
+        assert session.step("End turn", turns.end_turn)
+    assert session.step("Walk", lambda s, r, e: movement.spend_movement(s, r, e, "c-rider", 20))  # type: ignore[arg-type]
     dismount = entry(token_menu(window, "c-rider"), "Dismount Horse")
     assert not dismount.isEnabled()
     assert dismount.toolTip() == "Rider needs 15 ft to dismount from Horse and has 10 ft left"
