@@ -9,7 +9,8 @@ Format changelog (one migration function per step, each with its own test):
 - **2**: the encounter carries its session log (``log``: the events outside combat and the
   logs of ended combats). Version 1 had none, so it gets an empty one. The version goes up
   so that an older Battlemap refuses a file with a log as newer, instead of calling ``log``
-  an unknown field.
+  an unknown field. A file that says version 1 and has a ``log`` wasn't written by Battlemap:
+  it is refused (``FIELDS_SINCE``), not taken as it is.
 
 Migrations work on plain JSON data (dicts and lists) and never on models, so an old file can
 be read after the models have moved on. Each step takes data at version N and returns data at
@@ -30,6 +31,10 @@ ENCOUNTER_KEY = "encounter"
 JsonObject = dict[str, Any]
 Migration = Callable[[JsonObject], JsonObject]
 
+FIELDS_SINCE: dict[str, int] = {"log": 2}
+"""Encounter fields added by a format version: a file of an older enveloped version (1 and
+up) with one is refused. Version 0 is the model's own layout and may have any model field."""
+
 
 class NewerFormatError(FileFormatError):
     """The file was written by a newer Battlemap whose format this version cannot read."""
@@ -48,7 +53,8 @@ def migrate_1_to_2(data: JsonObject) -> JsonObject:
     """Give a version-1 encounter an empty session log and mark the data version 2.
 
     Every other key is kept as it is; an encounter that isn't an object is left for the
-    model to report.
+    model to report. A ``log`` already there came from a version-0 document (the model's own
+    layout) and is kept; ``migrate`` refuses one in a file that says version 1.
     """
     migrated = dict(data)
     migrated[FORMAT_VERSION_KEY] = 2
@@ -89,7 +95,8 @@ def migrate(data: JsonObject, source: str) -> JsonObject:
     Raises:
         NewerFormatError: the data is newer than this Battlemap reads; the message names both
             versions.
-        FileFormatError: the version is malformed.
+        FileFormatError: the version is malformed, or the encounter has a field its version
+            didn't have (``FIELDS_SINCE``).
     """
     version = format_version_of(data, source)
     if version > CURRENT_FORMAT_VERSION:
@@ -99,7 +106,26 @@ def migrate(data: JsonObject, source: str) -> JsonObject:
             f"Battlemap reads format versions up to {CURRENT_FORMAT_VERSION}. "
             "Update Battlemap to open it.",
         )
+    _refuse_later_fields(data, version, source)
     while version < CURRENT_FORMAT_VERSION:
         data = MIGRATIONS[version](data)
         version += 1
     return data
+
+
+def _refuse_later_fields(data: JsonObject, version: int, source: str) -> None:
+    """Refuse an enveloped encounter with a field its ``version`` didn't have.
+
+    Raises:
+        FileFormatError: names the field and the version that brought it.
+    """
+    encounter = data.get(ENCOUNTER_KEY)
+    if version < 1 or not isinstance(encounter, dict):
+        return
+    for field, since in FIELDS_SINCE.items():
+        if version < since and field in encounter:
+            raise FileFormatError(
+                source,
+                f"{ENCOUNTER_KEY}.{field}: not part of format version {version} (added in"
+                f" format version {since})",
+            )

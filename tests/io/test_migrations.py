@@ -78,9 +78,28 @@ def test_1_to_2_leaves_a_malformed_encounter_for_the_model_to_report() -> None:
     }
 
 
+def test_a_version_1_file_with_a_log_is_refused_naming_the_field() -> None:
+    # Version 1 had no session log: a file saying version 1 and carrying one was not written
+    # by Battlemap, and opened files are untrusted.
+    version_1 = {"format_version": 1, "encounter": {"name": "x", "log": []}}
+    with pytest.raises(FileFormatError) as caught:
+        migrate(version_1, "odd.battlemap")
+    assert str(caught.value) == (
+        "odd.battlemap: encounter.log: not part of format version 1 (added in format version 2)"
+    )
+
+
+def test_a_version_0_document_may_carry_a_log() -> None:
+    # Version 0 is the model's own layout (the shipped demo encounter has a ``log``).
+    plain = version_0_demo()
+    assert "log" in plain
+    assert migrate(plain, "demo")["encounter"]["log"] == plain["log"]
+
+
 def test_a_version_1_battlemap_file_opens_with_an_empty_log(tmp_path: Path) -> None:
     path = tmp_path / "v1.battlemap"
     version_1 = migrate_0_to_1(version_0_demo())
+    del version_1["encounter"]["log"]  # the demo's empty one: version 1 had no log
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr(ENCOUNTER_ENTRY, json.dumps(version_1))
     opened = load_battlemap(path).encounter
