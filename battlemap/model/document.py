@@ -8,6 +8,7 @@ to get an undo stack, a history view and the clean state.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,6 +43,9 @@ class Change:
     """The fog of war changed."""
     other: bool = False
     """Name, ruleset, notes or any other field changed."""
+    replaced: bool = False
+    """A whole other encounter was swapped in (File > New/Open: ``Document.replace``), even
+    one equal to the last: what a view kept about the old one (rows, typed values) is stale."""
 
     @staticmethod
     def between(old: Encounter, new: Encounter) -> Change:
@@ -62,7 +66,7 @@ class Change:
         )
 
     def __bool__(self) -> bool:
-        return bool(self.creatures) or self.map or self.fog or self.other
+        return bool(self.creatures) or self.map or self.fog or self.other or self.replaced
 
 
 class Command:
@@ -224,11 +228,14 @@ class Document:
         self._set(command.revert(self.encounter))
 
     def replace(self, encounter: Encounter) -> None:
-        """Swap in a whole new encounter (after opening a file); not an undoable step."""
-        self._set(encounter)
+        """Swap in a whole new encounter (after opening a file); not an undoable step. The
+        listeners always hear of it (``Change.replaced``)."""
+        self._set(encounter, replaced=True)
 
-    def _set(self, encounter: Encounter) -> None:
+    def _set(self, encounter: Encounter, replaced: bool = False) -> None:
         change = Change.between(self.encounter, encounter)
+        if replaced:
+            change = dataclasses.replace(change, replaced=True)
         self.encounter = encounter
         if change:
             for listener in list(self.listeners):

@@ -64,3 +64,13 @@ def test_images_are_stored_once_by_content() -> None:
     assert first == second and first.endswith(".png")
     assert other != first
     assert len(document.images) == 2
+
+
+def test_replacing_the_encounter_is_heard_even_when_it_is_equal() -> None:
+    """File > Open of the same file: views forget what they kept about the old encounter."""
+    document, orc = make_document()
+    heard: list[Change] = []
+    document.subscribe(heard.append)
+    document.replace(document.encounter.model_copy())
+    document.apply(MoveCreature(orc.id, (1, 1), (2, 1)))
+    assert heard == [Change(replaced=True), Change(creatures=frozenset({orc.id}))]

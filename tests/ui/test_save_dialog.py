@@ -264,3 +264,22 @@ def test_tab_goes_through_the_rows_before_the_buttons_under_the_list(window: Mai
     expected = [fighter.saved, fighter.d20.spins[0], fighter.roll_button]
     expected += [goblin.saved, goblin.roll_button, dialog.use_selected]
     assert tab_stops(dialog.targets, len(expected)) == expected
+
+
+@pytest.mark.parametrize("same_creatures", [False, True])
+def test_opening_another_encounter_empties_the_rows(
+    qtbot: QtBot, window: MainWindow, same_creatures: bool
+) -> None:
+    """File > New/Open: the rows were the old encounter's (an error until Use selected, or
+    another file's creature under the same id); they go, and the dialog says what to do."""
+    dialog = open_saves(window, ["c-gob", "c-ogre"], Ability.DEX, 12)
+    click(qtbot, dialog.saves.rows[GOB].roll_button)
+    opened = window.document.encounter if same_creatures else Encounter()
+    window.files.adopt(opened, {}, None)
+    assert dialog.saves.rows == {} and dialog.saves.targets.count() == 0
+    assert dialog.saves.results == {}
+    assert "Use selected" in dialog.outcome_label.text()
+    if same_creatures:  # Use selected fills it again
+        window.scene.tokens[FIGHTER].setSelected(True)
+        click(qtbot, dialog.use_selected)
+        assert list(dialog.saves.rows) == [FIGHTER]
