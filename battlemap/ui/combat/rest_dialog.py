@@ -34,8 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 
+import shiboken6
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -56,6 +57,7 @@ from PySide6.QtWidgets import (
 
 from battlemap.model.combat import CombatEvent, CombatState
 from battlemap.model.creature import Creature
+from battlemap.model.document import Change
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.dice import new_dice_state, roll
@@ -80,6 +82,17 @@ from battlemap.ui.statblocks import find_statblock
 NAME, HP, LEVEL, DICE, TOTAL = range(5)
 APP_ROLLS = 0
 """The Total spin's "app rolls" value: no rest dice total is 0 (every die shows at least 1)."""
+
+
+class RowSpinBox(QSpinBox):
+    """A number in a row of the table: Enter takes the typed value and stays here, instead of
+    going on to the dialog's default button (it used to apply the rest at once). Enter on
+    **Apply rest** itself still applies."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        super().keyPressEvent(event)  # the spin box takes the typed text (and ignores Enter)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()  # not passed up to QDialog, whose Enter clicks the default button
 
 
 class RestRefused(ValueError):
@@ -203,7 +216,12 @@ class RestDialog(CombatDialog):
         self.kind = RestType.SHORT
         self.levels: dict[EntityId, tuple[int, int | None]] = {}
         """Levels typed so far, by creature, each with the stored level it was typed over: the
-        next rest starts from the typed one while the stored one is still that."""
+        next rest starts from the typed one while the stored one is still that. Forgotten when
+        another encounter is opened (its creatures may reuse the ids)."""
+        self.shown_ruleset: tuple[str, Ruleset | None] | None = None
+        """The encounter's ruleset (its name, and what the session loaded for it: None when it
+        can't be used) that the head line, the form and the dice column were set from; None
+        before the dialog is first opened."""
         layout = QVBoxLayout(self)
         self.rules_label = QLabel()
         self.rules_label.setWordWrap(True)
@@ -267,7 +285,8 @@ class RestDialog(CombatDialog):
         self.apply_button.clicked.connect(self.apply)
         layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
         self.outcome_label = add_outcome_and_close(self, layout)
-        session.changed.connect(self._refresh_hp)  # damage dealt while the dialog is open
+        session.changed.connect(self._on_session_changed)
+        session.document.subscribe(self._on_document_change)
         self.resize(520, 480)
 
     # --- opening --------------------------------------------------------------------------
@@ -283,21 +302,10 @@ class RestDialog(CombatDialog):
             self.session.refused.emit(refusal)
             return False
         self.kind = kind
-        rules = rest_rules(ruleset, kind)
         self.setWindowTitle(f"{kind.value.capitalize()} rest")
-        self.rules_label.setText(_describe(ruleset, kind, rules))
-        self.hours.setValue(rules.hours)
-        self.cause.clear()
-        self.cause.addItems(list(rules.interrupted_by))
-        self.interrupted.setChecked(False)
-        self.cause.setEnabled(False)
-        self.interrupted_row.setVisible(bool(rules.interrupted_by))
-        self.resumed.setValue(0)
+        self._set_rules(ruleset)
         self.short_today.setValue(0)
         self.long_today.setValue(0)
-        resumable = kind is RestType.LONG and rules.resumable
-        self.resumed.setVisible(resumable)
-        self.resumed_label.setVisible(resumable)
         if creature_ids is None:
             self.take_selection()
         else:
@@ -305,6 +313,57 @@ class RestDialog(CombatDialog):
         self.outcome_label.clear()
         self.present(activate=True)
         return True
+
+    def _set_rules(self, ruleset: Ruleset) -> None:
+        """The head line and the ruleset's part of the form (hours, interruptions, resuming)
+        for ``self.kind`` under ``ruleset``; a ruleset without this rest says so in the head
+        line (Apply is refused with the same reason)."""
+        self.shown_ruleset = (self.session.encounter.ruleset, ruleset)
+        refusal = rest_refusal(ruleset, self.kind, False)
+        if refusal is not None:
+            self.rules_label.setText(f"<b>{_escape(ruleset.name)}</b>: {_escape(refusal)}.")
+            self.interrupted_row.setVisible(False)
+            self.resumed.setVisible(False)
+            self.resumed_label.setVisible(False)
+            return
+        rules = rest_rules(ruleset, self.kind)
+        self.rules_label.setText(_describe(ruleset, self.kind, rules))
+        self.hours.setValue(rules.hours)
+        self.cause.clear()
+        self.cause.addItems(list(rules.interrupted_by))
+        self.interrupted.setChecked(False)
+        self.cause.setEnabled(False)
+        self.interrupted_row.setVisible(bool(rules.interrupted_by))
+        self.resumed.setValue(0)
+        resumable = self.kind is RestType.LONG and rules.resumable
+        self.resumed.setVisible(resumable)
+        self.resumed_label.setVisible(resumable)
+
+    def _on_session_changed(self) -> None:
+        """HP dealt or healed while the dialog is open; another ruleset chosen: the head line,
+        the form and the dice column follow it."""
+        self._refresh_hp()
+        if self.shown_ruleset is None:
+            return  # never opened: open_for sets it all
+        name, ruleset = self.session.encounter.ruleset, self.session.ruleset()
+        if (name, ruleset) == self.shown_ruleset:
+            return
+        if ruleset is None:  # the session has said why
+            self.shown_ruleset = (name, None)
+            self.rules_label.setText(f"<b>Ruleset '{_escape(name)}' can't be used.</b>")
+        else:
+            self._set_rules(ruleset)
+        self._refresh_dice()
+
+    def _on_document_change(self, change: Change) -> None:
+        """File > New/Open: the rows and the typed levels were the old encounter's."""
+        if not change.replaced or not shiboken6.isValid(self):
+            return
+        self.levels.clear()
+        self.table.setRowCount(0)
+        self.outcome_label.setText(
+            "<b>Another encounter is open: select who rests, then Use selected tokens.</b>"
+        )
 
     def opener(
         self, kind: RestType, creature_ids: list[EntityId] | None = None
@@ -339,7 +398,7 @@ class RestDialog(CombatDialog):
             hp = QTableWidgetItem(f"{creature.hp}/{creature.max_hp}")
             hp.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.table.setItem(row, HP, hp)
-            level = QSpinBox()
+            level = RowSpinBox()
             level.setRange(1, MAX_LEVEL)
             level.setValue(self._start_level(creature))
             level.setToolTip(
@@ -351,7 +410,7 @@ class RestDialog(CombatDialog):
             dice = QTableWidgetItem()
             dice.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.table.setItem(row, DICE, dice)
-            total = QSpinBox()
+            total = RowSpinBox()
             total.setRange(APP_ROLLS, 100_000)
             total.setSpecialValueText("app rolls")
             total.setToolTip("The total rolled at the table, or leave 'app rolls'")
@@ -439,8 +498,14 @@ class RestDialog(CombatDialog):
         self._refresh_dice()
 
     def _refresh_dice(self) -> None:
+        """Each row's rest dice at its level (none for a ruleset that can't be used or has no
+        such rest: the column never shows another ruleset's dice)."""
         ruleset = self.session.ruleset()
         if ruleset is None or rest_refusal(ruleset, self.kind, False) is not None:
+            for row in range(self.table.rowCount()):
+                item = self.table.item(row, DICE)
+                if item is not None:
+                    item.setText("—")
             return
         rules = self._dice_rules(ruleset)
         for row in range(self.table.rowCount()):

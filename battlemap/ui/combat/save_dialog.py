@@ -138,8 +138,7 @@ class SaveDialog(CombatDialog):
             return
         self.saves.set_creatures([])
         self.outcome_label.setText(
-            "<b>Another encounter is open: select the creatures that save, then Use"
-            " selected.</b>"
+            "<b>Another encounter is open: select the creatures that save, then Use selected.</b>"
         )
 
     # --- the saves -------------------------------------------------------------------------
