@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QEvent, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QDropEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSizePolicy,
-    QSpinBox,
     QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -49,10 +48,16 @@ from battlemap.ui.combat.widgets import (
 )
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.style import SIDE_COLOURS
+from battlemap.ui.typed_dice import TouchSpinBox
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 NEXT_TURN_TEXT = "Next turn"
-ORDER_MIN_HEIGHT = 200
+ORDER_HEIGHT = 165
+"""The order's least and preferred height (about nine rows; more when the dock has room, the
+rest scroll). It was Qt's default 192 px until the Initiative box became touch sized (27 px
+taller): the dock's scroll area lays the contents out at their preferred heights, so this keeps
+the buttons below where they were (Previous/Next turn on a 1366 x 768 laptop, End combat
+inside a 1600 x 1000 window)."""
 
 
 class OrderTree(QTreeWidget):
@@ -62,6 +67,7 @@ class OrderTree(QTreeWidget):
 
     def __init__(self) -> None:
         super().__init__()
+        self.setMinimumHeight(ORDER_HEIGHT)
         self.setColumnCount(4)
         self.setHeaderLabels(["Init", "Creature", "HP", "Status"])
         self.setRootIsDecorated(False)
@@ -75,6 +81,9 @@ class OrderTree(QTreeWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), ORDER_HEIGHT)
 
     def ids(self) -> list[EntityId]:
         return [EntityId(item.data(0, ID_ROLE)) for item in rows(self)]
@@ -111,14 +120,15 @@ class InitiativeDock(QDockWidget):
         self.heading.setWordWrap(True)
         layout.addWidget(self.heading)
         self.tree = OrderTree()
-        self.tree.setMinimumHeight(ORDER_MIN_HEIGHT)
         self.tree.reordered.connect(self._reorder)
         self.tree.itemSelectionChanged.connect(self._on_row_selected)
         layout.addWidget(self.tree, 1)
 
+        # Initiative and Set alone on their row: with the touch-sized box (44 px - and +)
+        # beside them, Surprised made the dock wider than a laptop's left column.
         entry = QHBoxLayout()
         entry.addWidget(QLabel("Initiative"))
-        self.value = QSpinBox()
+        self.value = TouchSpinBox()
         self.value.setRange(-100, 100)
         self.value.setToolTip("The total a player rolled at the table, or a new value")
         entry.addWidget(self.value)
@@ -126,12 +136,12 @@ class InitiativeDock(QDockWidget):
         self.set_button.setToolTip("Set the selected creature's initiative and re-sort")
         self.set_button.clicked.connect(self._set_value)
         entry.addWidget(self.set_button)
-        self.surprised = QCheckBox("Surprised")
-        self.surprised.setToolTip("Mark the selected row surprised (before round 1)")
-        self.surprised.clicked.connect(self._set_surprised)
-        entry.addWidget(self.surprised)
         entry.addStretch(1)
         layout.addLayout(entry)
+        self.surprised = QCheckBox("Surprised")  # only while setting up: no room taken later
+        self.surprised.setToolTip("Mark the selected row surprised (before round 1)")
+        self.surprised.clicked.connect(self._set_surprised)
+        layout.addWidget(self.surprised, 0, Qt.AlignmentFlag.AlignLeft)
 
         self.next_action = QAction(NEXT_TURN_TEXT, self)
         self.next_action.setShortcut(QKeySequence("N"))
