@@ -11,6 +11,7 @@ from battlemap.model.document import MoveCreature, ReplaceEncounterField
 from battlemap.model.ids import EntityId
 from battlemap.ui.combat.rest_dialog import DICE, LEVEL, TOTAL
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.typed_dice import TOUCH_PX, TouchSpinBox
 from battlemap.ui.undo import push
 from tests.ui.test_rest_dialog import dialog_of, encounter, hp, menu_action, select
 
@@ -95,3 +96,16 @@ def test_enter_in_a_rows_box_takes_the_number_and_does_not_apply(
     dialog.apply_button.setFocus()
     qtbot.keyClick(dialog.apply_button, Qt.Key.Key_Return)  # Enter on Apply still applies
     assert hp(window, "c-ana") == 3 + 8 + 9
+
+
+def test_the_level_and_total_boxes_are_touch_sized(qtbot: QtBot, window: MainWindow) -> None:
+    select(window, "c-ana", "c-bo")
+    menu_action(window, "Short rest…")
+    dialog = dialog_of(window)
+    for row in range(2):
+        for column in (LEVEL, TOTAL):
+            box = dialog.spin(row, column)
+            assert isinstance(box, TouchSpinBox)
+            assert box.minus.width() >= TOUCH_PX and box.plus.height() >= TOUCH_PX
+            assert dialog.table.rowHeight(row) >= box.height()  # the whole box shows
+            assert dialog.table.columnWidth(column) >= box.width()

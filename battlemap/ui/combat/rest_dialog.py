@@ -78,16 +78,17 @@ from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.statblocks import find_statblock
+from battlemap.ui.typed_dice import TouchSpinBox
 
 NAME, HP, LEVEL, DICE, TOTAL = range(5)
 APP_ROLLS = 0
 """The Total spin's "app rolls" value: no rest dice total is 0 (every die shows at least 1)."""
 
 
-class RowSpinBox(QSpinBox):
-    """A number in a row of the table: Enter takes the typed value and stays here, instead of
-    going on to the dialog's default button (it used to apply the rest at once). Enter on
-    **Apply rest** itself still applies."""
+class RowSpinBox(TouchSpinBox):
+    """A number in a row of the table, touch sized (44 px - and +): Enter takes the typed value
+    and stays here, instead of going on to the dialog's default button (it used to apply the
+    rest at once). Enter on **Apply rest** itself still applies."""
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         super().keyPressEvent(event)  # the spin box takes the typed text (and ignores Enter)
@@ -235,6 +236,8 @@ class RestDialog(CombatDialog):
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
         for column in (HP, LEVEL, DICE, TOTAL):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # Rows as tall as their touch-sized boxes.
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         layout.addWidget(self.table, 1)
         self.use_selected = QPushButton("Use selected tokens")
         self.use_selected.setToolTip("Rest the tokens selected on the map (none: the party)")
@@ -287,7 +290,7 @@ class RestDialog(CombatDialog):
         self.outcome_label = add_outcome_and_close(self, layout)
         session.changed.connect(self._on_session_changed)
         session.document.subscribe(self._on_document_change)
-        self.resize(520, 480)
+        self.resize(640, 560)
 
     # --- opening --------------------------------------------------------------------------
 
