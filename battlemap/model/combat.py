@@ -155,6 +155,27 @@ class DeathState(_Frozen):
     )
 
 
+LASTS_PAST_COMBAT: frozenset[Expiry] = frozenset({Expiry.NEVER})
+"""The expiry kinds a condition keeps when its combat ends. Every other kind counts turns of
+that combat ("until the start of your next turn"), so such a condition ends with it."""
+
+
+class LastingState(_Frozen):
+    """What a creature keeps between combats (``Creature.lasting``): exhaustion, the conditions
+    not tied to the ended combat's turns (``LASTS_PAST_COMBAT``: a poison "for 1 hour" is
+    ``Expiry.NEVER`` until the DM or a rule removes it), and its dying, stable, dead, knockout
+    and reduced-HP-maximum state (``DeathState``). A combatant joining a combat starts from it."""
+
+    conditions: tuple[ActiveCondition, ...] = Field(default=(), max_length=100)
+    exhaustion: int = Field(default=0, ge=0, le=10)
+    death: DeathState = DeathState()
+
+    @property
+    def empty(self) -> bool:
+        """Nothing worth keeping: no conditions, no exhaustion, the default death state."""
+        return not self.conditions and not self.exhaustion and self.death == DeathState()
+
+
 class Combatant(_Frozen):
     """A creature's state in this combat; its stats stay on the ``Creature``."""
 
@@ -195,6 +216,25 @@ class Combatant(_Frozen):
 
     def has_condition(self, name: str) -> bool:
         return any(c.name == name for c in self.conditions)
+
+    def lasting(self) -> LastingState | None:
+        """What outlives the combat (``LastingState``); None when there is nothing to keep.
+        Conditions whose expiry counts this combat's turns are left out."""
+        kept = tuple(c for c in self.conditions if c.expiry in LASTS_PAST_COMBAT)
+        state = LastingState(conditions=kept, exhaustion=self.exhaustion, death=self.death)
+        return None if state.empty else state
+
+    def with_lasting(self, lasting: LastingState | None) -> Combatant:
+        """A copy starting from ``lasting`` (conditions, exhaustion, death); unchanged if None."""
+        if lasting is None:
+            return self
+        return self.model_copy(
+            update={
+                "conditions": lasting.conditions,
+                "exhaustion": lasting.exhaustion,
+                "death": lasting.death,
+            }
+        )
 
 
 class TurnSlot(_Frozen):

@@ -62,12 +62,13 @@ class ApplyCombatStep(Command):
 
 def end_combat(encounter: Encounter, text: str = "End combat") -> Command:
     """One step ending the running combat whose log stays in the encounter log, closed by a
-    ``combat-ended`` line (``Encounter.with_combat_ended``); undo brings the combat back and
-    takes its lines out of the encounter log again."""
+    ``combat-ended`` line, each creature keeping its lasting state
+    (``Encounter.with_combat_ended``); undo brings the combat back, takes its lines out of the
+    encounter log and restores the creatures as they were."""
     after = encounter.with_combat_ended()
     return CommandGroup(
         (
-            ReplaceEncounterField("combat", encounter.combat, None),
+            ApplyCombatStep.between(encounter, after, None, text),
             ReplaceEncounterField("log", encounter.log, after.log),
         ),
         text=text,

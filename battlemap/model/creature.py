@@ -6,6 +6,7 @@ import math
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from battlemap.model.combat import LastingState
 from battlemap.model.ids import EntityId, new_id
 from battlemap.model.statblock import MAX_CHARACTER_LEVEL, AbilityScores, StatBlock
 from battlemap.model.traits import Side, Size, Speeds
@@ -72,6 +73,14 @@ class Creature(BaseModel):
         exclude_if=lambda level: level is None,
         description="Character level (rest dice); None for a monster or not known. Left out "
         "of the saved data when None, so a file without levels reads as before it existed.",
+    )
+    lasting: LastingState | None = Field(
+        default=None,
+        exclude_if=lambda lasting: lasting is None or lasting.empty,
+        description="Exhaustion, conditions, dying/stable/dead, knockout and a reduced HP "
+        "maximum kept between combats (set when a combat ends; a joining combatant starts from "
+        "it; while it fights, its combatant holds the current state). Left out of the saved "
+        "data when None or empty, so a file without it reads and writes as before.",
     )
 
     @property

@@ -84,7 +84,9 @@ class Encounter(BaseModel):
 
     def with_combat_ended(self) -> Encounter:
         """A copy with no combat, the ended combat's log kept in the encounter log followed
-        by a ``combat-ended`` line naming the last round. Unchanged when no combat runs."""
+        by a ``combat-ended`` line naming the last round, and each combatant's lasting state
+        (``Combatant.lasting``: None when nothing lasts) on its creature. Unchanged when no
+        combat runs."""
         combat = self.combat
         if combat is None:
             return self
@@ -96,7 +98,12 @@ class Encounter(BaseModel):
             else "Combat ended before its first round",
         )
         kept = bounded_log(self.log, (*combat.log, ended))
-        return self.model_copy(update={"combat": None, "log": kept})
+        lasting = {c.creature_id: c.lasting() for c in combat.combatants}
+        creatures = tuple(
+            c.model_copy(update={"lasting": lasting[c.id]}) if c.id in lasting else c
+            for c in self.creatures
+        )
+        return self.model_copy(update={"combat": None, "log": kept, "creatures": creatures})
 
     def creature(self, creature_id: EntityId) -> Creature:
         """The creature with this id.

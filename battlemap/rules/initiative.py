@@ -50,7 +50,8 @@ def start_combat(
     seed: int,
     creature_ids: Sequence[EntityId] | None = None,
 ) -> CombatState:
-    """A new combat in round 0 (setting up) with the given creatures, or all of them.
+    """A new combat in round 0 (setting up) with the given creatures, or all of them; each
+    combatant starts from its creature's lasting state (``Creature.lasting``).
 
     Raises:
         InvalidRequestError: an id not in the encounter, or a creature listed twice.
@@ -60,7 +61,10 @@ def start_combat(
         raise InvalidRequestError("a creature is listed twice")
     for creature_id in ids:
         creature_of(encounter, creature_id)
-    combatants = tuple(Combatant(creature_id=i, group=str(i)) for i in ids)
+    combatants = tuple(
+        Combatant(creature_id=i, group=str(i)).with_lasting(creature_of(encounter, i).lasting)
+        for i in ids
+    )
     return CombatState(ruleset=ruleset_id, combatants=combatants, dice=new_dice_state(seed))
 
 
@@ -365,11 +369,12 @@ def insert_sorted(state: CombatState, ruleset: Ruleset, encounter: Encounter) ->
 
 
 def roll_one(log: Log, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId) -> Combatant:
-    """Initiative for a creature joining mid-combat: its own roll, or its side (group-median)."""
+    """Initiative for a creature joining mid-combat: its own roll, or its side (group-median).
+    The combatant starts from the creature's lasting state (``Creature.lasting``)."""
     creature = creature_of(encounter, creature_id)
     key = _group_key(creature, ruleset, encounter)
     existing = [c for c in log.state.combatants if c.group == key]
-    combatant = Combatant(creature_id=creature_id, group=key)
+    combatant = Combatant(creature_id=creature_id, group=key).with_lasting(creature.lasting)
     if ruleset.initiative.mode is InitiativeMode.MANUAL:
         return combatant
     if (

@@ -6,6 +6,9 @@ a day) recovers 8 HP plus level d8; it ends a knockout's Unconscious condition. 
 1 and ends temporary HP. Healing is capped at the maximum. The caller counts the rests taken
 today (``rests_today``); rests aren't stored in the encounter.
 
+Outside a combat a rest reads and updates the creature's lasting state (``Creature.lasting``:
+exhaustion, knockout, HP maximum reduction kept from its last combat), through ``Work``.
+
 Interruptions (the ruleset's ``interrupted_by``): ``interrupt_rest`` says what an interrupted
 rest gives. bloodied-brink: "An interrupted Short Rest confers no benefits"; a Long Rest
 interrupted after at least 1 hour gives the benefits of a Short Rest. A resumed Long Rest
@@ -149,7 +152,7 @@ def _rest(
     combatant = work.combatant(creature_id)
     if combatant is not None and rules.exhaustion_reduction:
         exhaustion = max(0, combatant.exhaustion - rules.exhaustion_reduction)
-        work.put(work.fighting(creature_id).model_copy(update={"exhaustion": exhaustion}))
+        work.put(combatant.model_copy(update={"exhaustion": exhaustion}))
     work.add(
         "rest",
         f"{creature.name} finishes a {kind} rest: HP {creature.hp} -> {hp_after}",

@@ -150,9 +150,22 @@ class Work:
             raise AbsentTargetError(f"no creature '{creature_id}' in the encounter") from None
 
     def combatant(self, creature_id: EntityId) -> Combatant | None:
-        if self.log is None or not self.log.state.has(creature_id):
+        """The creature's combatant; outside a combat, its lasting state (``Creature.lasting``)
+        as a combatant, so rests and healing read and update it; None without either."""
+        if self.log is None:
+            return self._lasting_combatant(creature_id)
+        if not self.log.state.has(creature_id):
             return None
         return self.log.state.combatant(creature_id)
+
+    def _lasting_combatant(self, creature_id: EntityId) -> Combatant | None:
+        try:
+            lasting = self.encounter.creature(creature_id).lasting
+        except KeyError:
+            return None
+        if lasting is None:
+            return None
+        return Combatant(creature_id=creature_id, group="").with_lasting(lasting)
 
     def fighting(self, creature_id: EntityId) -> Combatant:
         """The combatant; a combat is required.
@@ -160,7 +173,7 @@ class Work:
         Raises:
             AbsentTargetError: no combat, or the creature isn't in it.
         """
-        combatant = self.combatant(creature_id)
+        combatant = self.combatant(creature_id) if self.log is not None else None
         if combatant is None:
             who = name_of(self.encounter, creature_id)
             if self.log is None:
@@ -194,11 +207,22 @@ class Work:
     # --- changes ---------------------------------------------------------------------------
 
     def put_creature(self, creature: Creature) -> None:
+        """Store the creature's HP and stats. Outside a combat its lasting state belongs to
+        ``put``: the stored one is kept, so a copy taken before a ``put`` doesn't undo it."""
+        if self.log is None:
+            stored = self.creature(creature.id).lasting
+            if creature.lasting != stored:
+                creature = creature.model_copy(update={"lasting": stored})
         self.encounter = self.encounter.replace_creature(creature)
 
     def put(self, combatant: Combatant) -> None:
+        """Store the combatant; outside a combat, its lasting state on its creature."""
         if self.log is not None:
             self.log.put(combatant)
+            return
+        creature = self.creature(combatant.creature_id)
+        kept = creature.model_copy(update={"lasting": combatant.lasting()})
+        self.encounter = self.encounter.replace_creature(kept)
 
     def put_death(self, creature_id: EntityId, **update: object) -> None:
         combatant = self.combatant(creature_id)
@@ -268,9 +292,17 @@ class Work:
                 )
 
     def uncondition(self, creature_id: EntityId, name: str) -> None:
-        if self.has_condition(creature_id, name):
-            encounter = self.encounter
-            self.run(lambda state: remove_condition(state, encounter, creature_id, name))
+        """End a condition; outside a combat, on the creature's lasting state."""
+        if not self.has_condition(creature_id, name):
+            return
+        combatant = self.combatant(creature_id)
+        if self.log is None and combatant is not None:
+            kept = tuple(c for c in combatant.conditions if c.name != name)
+            self.put(combatant.model_copy(update={"conditions": kept}))
+            self.add("condition-ends", f"{self.name(creature_id)}: {name} removed", creature_id)
+            return
+        encounter = self.encounter
+        self.run(lambda state: remove_condition(state, encounter, creature_id, name))
 
     def condition_value(self, creature_id: EntityId, name: str) -> int:
         combatant = self.combatant(creature_id)
