@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from battlemap.io.encounter_file import encounter_json_bytes, load_battlemap, save_battlemap
 from battlemap.model import Creature, Encounter
 from battlemap.model.combat import (
@@ -106,3 +109,39 @@ def test_a_saved_creature_without_the_field_loads_with_none() -> None:
     raw = Creature(name="Old").model_dump(mode="json")
     assert "lasting" not in raw
     assert Creature.model_validate(raw).lasting is None
+
+
+@given(
+    exhaustion=st.integers(min_value=0, max_value=10),
+    expiries=st.lists(st.sampled_from(list(Expiry)), max_size=5),
+    stable=st.booleans(),
+)
+def test_ending_then_rejoining_keeps_exactly_the_lasting_part(
+    exhaustion: int, expiries: list[Expiry], stable: bool
+) -> None:
+    conditions = tuple(
+        ActiveCondition(name=f"c{i}", expiry=e, expiry_creature=EntityId("a"))
+        for i, e in enumerate(expiries)
+    )
+    fighter = Combatant(
+        creature_id=EntityId("a"),
+        group="a",
+        exhaustion=exhaustion,
+        conditions=conditions,
+        death=DeathState(stable=stable),
+    )
+    combat = CombatState(ruleset="srd-5e", dice=DiceState(seed=1), combatants=(fighter,))
+    before = Encounter(creatures=(Creature(id="a", name="A"),), combat=combat)
+    command = end_combat(before)
+    ended = command.apply(before)
+    lasting = ended.creature(EntityId("a")).lasting
+    kept = tuple(c for c in conditions if c.expiry is Expiry.NEVER)
+    if not kept and not exhaustion and not stable:
+        assert lasting is None
+    else:
+        assert lasting == LastingState(
+            conditions=kept, exhaustion=exhaustion, death=DeathState(stable=stable)
+        )
+        rejoined = Combatant(creature_id=EntityId("a"), group="a").with_lasting(lasting)
+        assert rejoined.lasting() == lasting
+    assert command.revert(ended) == before
