@@ -12,6 +12,7 @@ from __future__ import annotations
 from battlemap.model.combat import ActiveCondition, DeathState, LastingState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.healing import heal
 from battlemap.rules.initiative import start_combat
 from battlemap.rules.rests import long_rest, short_rest
 from battlemap.rules.schema import Ruleset
@@ -98,3 +99,17 @@ def test_a_rest_of_a_creature_without_lasting_state_leaves_it_none(
         _kept(LastingState()), None, rulesets["bloodied-brink"], PC, level=1, dice_total=1
     )
     assert applied.encounter.creature(PC).lasting is None
+
+
+def test_srd_healing_outside_combat_wakes_a_creature_kept_stable_at_0(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # srd-5e.txt: a stable creature "does remain unconscious" at 0 HP; healing wakes it (the
+    # counts are "reset to zero when you regain any hit points").
+    stable = LastingState(
+        conditions=(ActiveCondition(name="unconscious"), ActiveCondition(name="stable")),
+        death=DeathState(stable=True, successes=3),
+    )
+    applied = heal(_kept(stable, hp=0, ruleset="srd-5e"), None, rulesets["srd-5e"], PC, 3)
+    pc = applied.encounter.creature(PC)
+    assert (pc.hp, pc.lasting) == (3, None)
