@@ -361,3 +361,19 @@ def test_a_condition_given_while_the_dialog_is_open_shows_in_the_row(
         lambda s, r, e: conditions.apply_condition(s, r, e, EntityId("c-gob"), "restrained"),
     )
     assert "disadvantage: restrained: Dexterity saves" in row(area, "c-gob").outcome.text()
+
+
+def test_opening_another_encounter_forgets_the_rows_and_the_origin(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """File > Open of a file with the same creature ids: the rows and the template's origin
+    were the old encounter's, so they go; Use selected starts afresh, without cover."""
+    area = open_area(window, ["c-gob", "c-rat"], (3.0, 6.0))
+    assert area.origin == (3.0, 6.0)
+    window.files.adopt(window.document.encounter, {}, None)
+    assert area.rows == {} and area.targets.count() == 0
+    assert area.origin is None and "Use selected" in area.outcome_label.text()
+    window.scene.clearSelection()
+    window.scene.tokens["c-gob"].setSelected(True)
+    click(qtbot, area.use_selected)
+    assert list(area.rows) == [EntityId("c-gob")] and area.origin is None

@@ -133,6 +133,7 @@ class AreaDialog(CombatDialog):
         self.apply_button.clicked.connect(self.deal)
         layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
         self.outcome_label = add_outcome_and_close(self, layout)
+        self.saves.forget_on_new_encounter(self.outcome_label, self._forget_origin)
         self.resize(460, 560)
 
     # --- opening ---------------------------------------------------------------------------
@@ -159,6 +160,12 @@ class AreaDialog(CombatDialog):
         self.take_selection()
         self.outcome_label.clear()
         self.present()
+
+    def _forget_origin(self) -> None:
+        """The old encounter's template origin means nothing on a new map."""
+        self.origin = self._given_origin = None
+        self._given_for = None
+        self.origin_label.setText("")
 
     def take_selection(self) -> None:
         """Make the selected tokens the targets (each unsaved, nothing rolled)."""

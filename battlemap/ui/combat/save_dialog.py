@@ -20,7 +20,6 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
-import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -31,7 +30,6 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.combat import CombatState
-from battlemap.model.document import Change
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
@@ -81,13 +79,13 @@ class SaveDialog(CombatDialog):
         self.use_selected = self.saves.use_selected
         self.use_selected.clicked.connect(lambda: self.open_for(self.scene.selected_creatures()))
         self.session.changed.connect(self._on_session_changed)
-        self.session.document.subscribe(self._on_document_change)
         self.apply_button = QPushButton("Apply")
         self.apply_button.setToolTip("Record the rolled saves in the log (one undo step)")
         self.apply_button.setDefault(True)
         self.apply_button.clicked.connect(self.apply_saves)
         layout.addWidget(self.apply_button, 0, Qt.AlignmentFlag.AlignRight)
         self.outcome_label = add_outcome_and_close(self, layout)
+        self.saves.forget_on_new_encounter(self.outcome_label)
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -130,16 +128,6 @@ class SaveDialog(CombatDialog):
             ruleset = self.session.ruleset()
             if ruleset is not None:
                 self._fill_conditions(ruleset)
-
-    def _on_document_change(self, change: Change) -> None:
-        """File > New/Open: the rows were the old encounter's creatures (even where the new
-        one has the same ids), so they go, with the outcome; Use selected starts afresh."""
-        if not change.replaced or not shiboken6.isValid(self):
-            return
-        self.saves.set_creatures([])
-        self.outcome_label.setText(
-            "<b>Another encounter is open: select the creatures that save, then Use selected.</b>"
-        )
 
     # --- the saves -------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
+import shiboken6
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
@@ -44,6 +45,7 @@ from PySide6.QtWidgets import (
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY
 from battlemap.model.combat import CombatEvent, CombatState, DiceState
+from battlemap.model.document import Change
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
@@ -166,6 +168,9 @@ class SaveRow(QWidget):
         return self.d20.faces() if self.d20 is not None else None
 
 
+NEW_ENCOUNTER_NOTE = "Another encounter is open: select the creatures that save, then Use selected."
+
+
 class SaveRolls:
     """The saving throws of the creatures in a list: one ``SaveRow`` each, the save's preview,
     its rolls (chained on the combat's dice, or fresh dice outside one) and their recording.
@@ -224,6 +229,22 @@ class SaveRolls:
         self.ability.currentIndexChanged.connect(self.changed)
         self.dc.valueChanged.connect(self.changed)
         session.changed.connect(self._session_changed)
+
+    def forget_on_new_encounter(
+        self, outcome: QLabel, also: Callable[[], None] = lambda: None
+    ) -> None:
+        """File > New/Open: the rows were the old encounter's creatures (even where the new one
+        has the same ids), so they go (``also`` forgets the host's own state, such as a point
+        of origin) and ``outcome`` says to start afresh with Use selected."""
+
+        def on_change(change: Change) -> None:
+            if not change.replaced or not shiboken6.isValid(outcome):
+                return
+            self.set_creatures([])
+            also()
+            outcome.setText(f"<b>{NEW_ENCOUNTER_NOTE}</b>")
+
+        self.session.document.subscribe(on_change)
 
     def add_save_row(self, form: QFormLayout) -> None:
         """Lay out the "Save" row: the ability's box, then the DC's."""
