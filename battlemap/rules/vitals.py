@@ -21,6 +21,7 @@ from battlemap.model.combat import (
     CombatEvent,
     CombatState,
     DeathState,
+    DiceState,
     Expiry,
     RollRecord,
 )
@@ -28,7 +29,7 @@ from battlemap.model.creature import Creature, Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import Log, Outcome, name_of
-from battlemap.rules.conditions import apply_condition, remove_condition
+from battlemap.rules.conditions import apply_condition, remove_condition, set_exhaustion
 from battlemap.rules.enums import ConditionEffect, ExhaustionEffect, MonsterDeathAtZero, Rounding
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import RollTable, Ruleset, TableRow
@@ -242,6 +243,27 @@ class Work:
         if self.log is not None:
             self.log.run(step)
 
+    def run_on_lasting(self, creature_id: EntityId, step: Callable[[CombatState], Outcome]) -> None:
+        """Outside a combat: run a turn-engine call (``apply_condition``, ``set_exhaustion``)
+        on the creature's lasting state as a lone stand-in combatant in an empty round-0
+        combat, store the result back (``put``: only never-expiring conditions last) and keep
+        the call's log lines.
+
+        Raises:
+            AbsentTargetError: no such creature.
+            InvalidRequestError: a combat is running (change its combatant instead).
+        """
+        self.creature(creature_id)
+        if self.log is not None:
+            raise InvalidRequestError("a combat is running: change the creature's combatant")
+        standin = self._lasting_combatant(creature_id) or Combatant(
+            creature_id=creature_id, group=""
+        )
+        alone = CombatState(ruleset="", combatants=(standin,), dice=DiceState(seed=0))
+        state, events = step(alone)
+        self.put(state.combatant(creature_id))
+        self._loose.extend(events)
+
     def has_condition(self, creature_id: EntityId, name: str) -> bool:
         combatant = self.combatant(creature_id)
         return combatant is not None and combatant.has_condition(name)
@@ -295,14 +317,15 @@ class Work:
         """End a condition; outside a combat, on the creature's lasting state."""
         if not self.has_condition(creature_id, name):
             return
-        combatant = self.combatant(creature_id)
-        if self.log is None and combatant is not None:
-            kept = tuple(c for c in combatant.conditions if c.name != name)
-            self.put(combatant.model_copy(update={"conditions": kept}))
-            self.add("condition-ends", f"{self.name(creature_id)}: {name} removed", creature_id)
-            return
         encounter = self.encounter
-        self.run(lambda state: remove_condition(state, encounter, creature_id, name))
+
+        def step(state: CombatState) -> Outcome:
+            return remove_condition(state, encounter, creature_id, name)
+
+        if self.log is None:
+            self.run_on_lasting(creature_id, step)
+        else:
+            self.run(step)
 
     def condition_value(self, creature_id: EntityId, name: str) -> int:
         combatant = self.combatant(creature_id)
@@ -375,3 +398,49 @@ class Work:
             return Applied(self.encounter, None, result, tuple(self._loose))
         state, events = self.log.commit()
         return Applied(self.encounter, state, result, events)
+
+
+def switch_lasting_condition(
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, name: str, on: bool
+) -> Applied[None]:
+    """Outside a combat: give the creature a condition from the ruleset (``apply_condition``,
+    always ``Expiry.NEVER``: no turns count down) or end it, on its lasting state
+    (``Creature.lasting``), where the next combat starts from it. Ending one it lacks
+    changes nothing and logs nothing.
+
+    Raises:
+        AbsentTargetError; InvalidRequestError: not a condition of the ruleset, or a combat
+            is running.
+    """
+    if encounter.combat is not None:
+        raise InvalidRequestError("a combat is running: change the creature's combatant")
+    work = Work(encounter, None, ruleset)
+    if on:
+        work.run_on_lasting(
+            creature_id,
+            lambda s: apply_condition(
+                s, ruleset, encounter, creature_id, name, expiry=Expiry.NEVER
+            ),
+        )
+    else:
+        work.uncondition(creature_id, name)
+    return work.done(None)
+
+
+def set_lasting_exhaustion(
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, level: int
+) -> Applied[None]:
+    """Outside a combat: set the creature's exhaustion level on its lasting state
+    (``set_exhaustion``: the level whose effect is ``death`` kills).
+
+    Raises:
+        AbsentTargetError; InvalidRequestError: a level outside the ruleset's table, or a
+            combat is running.
+    """
+    if encounter.combat is not None:
+        raise InvalidRequestError("a combat is running: change the creature's combatant")
+    work = Work(encounter, None, ruleset)
+    work.run_on_lasting(
+        creature_id, lambda s: set_exhaustion(s, ruleset, encounter, creature_id, level)
+    )
+    return work.done(None)

@@ -72,7 +72,7 @@ def test_panel_damage_uses_the_stat_block_resistance_outside_combat(
     panel = window.combat.panel
     original = window.document.encounter
     select(window, "c-sal")
-    assert panel.isEnabled() and not panel.conditions_button.isEnabled()  # not fighting
+    assert panel.isEnabled() and not panel.duration.isEnabled()  # no combat: never expire
     panel.amount.setValue(15)
     panel.damage_type.setCurrentIndex(panel.damage_type.findData("fire"))
     click(qtbot, panel.damage_button)

@@ -3,8 +3,11 @@ conditions with durations, exhaustion, death saves, Bloodied and the ruleset's o
 
 Damage, healing and temporary HP go through the engine (``apply_damage``, ``heal``,
 ``grant_temp_hp``) so the ruleset's pipeline applies (resistances from the creature's stat
-block, temporary HP first, dropping to 0); they work outside a combat too. Conditions and
-exhaustion need the creature to be fighting. Every change is one undo step.
+block, temporary HP first, dropping to 0); they work outside a combat too. In a combat,
+conditions (with a duration) and exhaustion change the creature's combatant; outside one they
+change its lasting state (``Creature.lasting``: conditions never expire there, and the next
+combat starts from it) through ``switch_lasting_condition`` / ``set_lasting_exhaustion``, which
+log in the encounter log. Every change is one undo step.
 """
 
 from __future__ import annotations
@@ -29,13 +32,20 @@ from PySide6.QtWidgets import (
 
 from battlemap.model.combat import Combatant, Expiry
 from battlemap.model.creature import Creature
+from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules import conditions, movement
 from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
 from battlemap.rules.healing import grant_temp_hp, heal
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import effective_max_hp, is_bloodied
+from battlemap.rules.vitals import (
+    Applied,
+    effective_max_hp,
+    is_bloodied,
+    set_lasting_exhaustion,
+    switch_lasting_condition,
+)
 from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, tone
@@ -48,6 +58,7 @@ DURATIONS: dict[str, Expiry | None] = {
     "Until the start of its next turn": Expiry.START_OF_TURN,
     "Until the end of its turn": Expiry.END_OF_TURN,
 }
+OUTSIDE_COMBAT_DURATION = "Outside a combat a condition lasts until removed"
 SPIN_WIDTH = 72
 """Number boxes keep this width instead of stretching across the dock."""
 EXPIRY_TEXT = {
@@ -135,11 +146,7 @@ class CombatPanel(QGroupBox):
         self.exhaustion.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.exhaustion.valueChanged.connect(self.set_exhaustion)
         form.addRow("Exhaustion", self.exhaustion)
-        self._combat_widgets: list[QWidget] = [
-            self.conditions_button,
-            self.duration,
-            self.exhaustion,
-        ]
+        self._combat_widgets: list[QWidget] = [self.conditions_button, self.exhaustion]
         scene.selectionChanged.connect(self._on_selection)
         session.changed.connect(self.refresh)
         self.refresh()
@@ -162,8 +169,16 @@ class CombatPanel(QGroupBox):
             return None
 
     def _combatant(self) -> Combatant | None:
+        """The creature's combatant; outside a combat, its lasting state as one (a fresh
+        combatant when nothing lasts: what the next combat would start from); None for a
+        creature left out of the running combat."""
         state = self.session.state
-        if state is None or self.creature_id is None or not state.has(self.creature_id):
+        if state is None:
+            creature = self._creature()
+            if creature is None:
+                return None
+            return Combatant(creature_id=creature.id, group="").with_lasting(creature.lasting)
+        if self.creature_id is None or not state.has(self.creature_id):
             return None
         return state.combatant(self.creature_id)
 
@@ -185,6 +200,11 @@ class CombatPanel(QGroupBox):
         self.state_label.setText(self._state_text(ruleset, creature, combatant))
         for widget in self._combat_widgets:
             widget.setEnabled(combatant is not None)
+        in_combat = self.session.state is not None
+        self.duration.setEnabled(in_combat and combatant is not None)
+        self.duration.setToolTip(
+            "How long a condition switched on now lasts" if in_combat else OUTSIDE_COMBAT_DURATION
+        )
         blocker = QSignalBlocker(self.exhaustion)
         self.exhaustion.setRange(0, len(ruleset.exhaustion))
         self.exhaustion.setValue(combatant.exhaustion if combatant else 0)
@@ -192,6 +212,10 @@ class CombatPanel(QGroupBox):
         if combatant is None:
             self.economy.setText("Not in the combat")
             self.conditions_label.setText("–")
+            return
+        self.conditions_label.setText(self._conditions_text(combatant) or "none")
+        if not in_combat:
+            self.economy.setText("No combat: conditions and exhaustion last until changed")
             return
         turn = combatant.turn
         used = [
@@ -210,7 +234,6 @@ class CombatPanel(QGroupBox):
             f"{'used ' + ', '.join(used) if used else 'nothing used'};"
             f" movement {budget.remaining:g} / {budget.total} ft left"
         )
-        self.conditions_label.setText(self._conditions_text(combatant) or "none")
 
     def _state_text(self, ruleset: Ruleset, creature: Creature, combatant: Combatant | None) -> str:
         maximum = effective_max_hp(ruleset, creature, combatant)
@@ -305,11 +328,24 @@ class CombatPanel(QGroupBox):
             f"{amount} temporary HP for", lambda e, c, r, cid: grant_temp_hp(e, c, r, cid, amount)
         )
 
+    def _lasting_step(self, text: str, call: Callable[[Encounter, Ruleset], Applied[None]]) -> None:
+        """Outside a combat: change the lasting state through the engine (one undo step,
+        logged in the encounter log) and report the last log line."""
+        applied = self.session.apply(text, lambda e, _c, r: call(e, r))
+        if applied is not None and applied.events:
+            self.session.reported.emit(applied.events[-1].text)
+
     def toggle_condition(self, name: str, on: bool) -> None:
         creature_id = self._target()
         if creature_id is None:
             return
         who = self.session.name(creature_id)
+        if self.session.state is None:
+            self._lasting_step(
+                f"{who} is {name}" if on else f"{who}: {name} removed",
+                lambda e, r: switch_lasting_condition(e, r, creature_id, name, on),
+            )
+            return
         if on:
             data = self.duration.currentData()  # Qt hands enum data back as a plain string
             expiry = Expiry(data) if data else None
@@ -328,6 +364,12 @@ class CombatPanel(QGroupBox):
     def set_exhaustion(self, level: int) -> None:
         creature_id = self._target()
         if creature_id is None:
+            return
+        if self.session.state is None:
+            self._lasting_step(
+                f"{self.session.name(creature_id)}: exhaustion {level}",
+                lambda e, r: set_lasting_exhaustion(e, r, creature_id, level),
+            )
             return
         self.session.step(
             f"{self.session.name(creature_id)}: exhaustion {level}",
