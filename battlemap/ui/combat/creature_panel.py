@@ -58,7 +58,6 @@ DURATIONS: dict[str, Expiry | None] = {
     "Until the start of its next turn": Expiry.START_OF_TURN,
     "Until the end of its turn": Expiry.END_OF_TURN,
 }
-OUTSIDE_COMBAT_DURATION = "Outside a combat a condition lasts until removed"
 SPIN_WIDTH = 72
 """Number boxes keep this width instead of stretching across the dock."""
 EXPIRY_TEXT = {
@@ -202,9 +201,8 @@ class CombatPanel(QGroupBox):
             widget.setEnabled(combatant is not None)
         in_combat = self.session.state is not None
         self.duration.setEnabled(in_combat and combatant is not None)
-        self.duration.setToolTip(
-            "How long a condition switched on now lasts" if in_combat else OUTSIDE_COMBAT_DURATION
-        )
+        # Outside a combat conditions last until removed: a greyed duration would show a stale one
+        self.duration.setVisible(in_combat)
         blocker = QSignalBlocker(self.exhaustion)
         self.exhaustion.setRange(0, len(ruleset.exhaustion))
         self.exhaustion.setValue(combatant.exhaustion if combatant else 0)
