@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 from battlemap.io.encounter_file import save_battlemap
 from battlemap.io.loader import load_demo_encounter
 from battlemap.io.migrations import CURRENT_FORMAT_VERSION
-
-ENV = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "battlemap", *args],
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=120,
-        check=False,
-    )
+from tests.test_cli import run
 
 
 def test_smoke_loads_and_renders_a_battlemap_file(tmp_path: Path) -> None:
