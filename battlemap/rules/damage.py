@@ -37,7 +37,7 @@ from battlemap.rules.enums import (
     ImmersionEffect,
 )
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
-from battlemap.rules.schema import Ruleset
+from battlemap.rules.schema import DamageRules, Ruleset
 from battlemap.rules.vitals import (
     Applied,
     BadDieError,
@@ -291,17 +291,10 @@ def compute_instance(
         if step is DamageStep.RESISTANCE:
             sources = _matches(defenses.resistances, instance.type)
             if sources and amount > 0:
-                factor = _factor(rules.resistance_multiplier, sources, rules.instances_stack)
-                after = rounded(amount * factor, rules.rounding)
                 steps.append(
-                    Step(
-                        "resistance",
-                        amount,
-                        after,
-                        _once("resistance", sources, factor, rules.instances_stack),
-                    )
+                    _scaled("resistance", rules.resistance_multiplier, sources, amount, rules)
                 )
-                amount = after
+                amount = steps[-1].after
         elif step is DamageStep.VULNERABILITY:
             sources = _matches(defenses.vulnerabilities, instance.type)
             resisted = bool(_matches(defenses.resistances, instance.type))
@@ -310,17 +303,10 @@ def compute_instance(
                 and amount > 0
                 and (rules.resistance_and_vulnerability_both_apply or not resisted)
             ):
-                factor = _factor(rules.vulnerability_multiplier, sources, rules.instances_stack)
-                after = rounded(amount * factor, rules.rounding)
                 steps.append(
-                    Step(
-                        "vulnerability",
-                        amount,
-                        after,
-                        _once("vulnerability", sources, factor, rules.instances_stack),
-                    )
+                    _scaled("vulnerability", rules.vulnerability_multiplier, sources, amount, rules)
                 )
-                amount = after
+                amount = steps[-1].after
         elif step is DamageStep.IMMUNITY:
             sources = _matches(defenses.immunities, instance.type)
             if sources and amount > 0:
@@ -329,17 +315,18 @@ def compute_instance(
     return InstanceResult(instance.type, instance.amount, amount, tuple(steps))
 
 
-def _factor(multiplier: float, sources: list[str], stack: bool) -> float:
-    """The multiplier once (srd "count as only one instance"), or once per instance when the
-    ruleset's ``damage.instances_stack`` says they stack (two resistances: x0.25, rounded once)."""
-    return multiplier ** len(sources) if stack else multiplier
-
-
-def _once(what: str, sources: list[str], factor: float, stack: bool) -> str:
+def _scaled(
+    what: str, multiplier: float, sources: list[str], amount: int, rules: DamageRules
+) -> Step:
+    """``amount`` times the multiplier, rounded by ``damage.rounding``: the multiplier once
+    (srd "count as only one instance"), or once per instance when the ruleset's
+    ``damage.instances_stack`` says they stack (two resistances: x0.25, rounded once)."""
+    stack = rules.instances_stack
+    factor = multiplier ** len(sources) if stack else multiplier
     text = f"{what} to {sources[0]} (x{factor:g})"
     if len(sources) > 1:
         text += f"; {len(sources)} instances {'stack' if stack else 'count once'}"
-    return text
+    return Step(what, amount, rounded(amount * factor, rules.rounding), text)
 
 
 def compute_damage(
