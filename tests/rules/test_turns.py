@@ -120,15 +120,20 @@ def test_srd_disengage_lasts_for_the_rest_of_the_turn(rulesets: Rulesets) -> Non
     assert not state.combatant(A).disengaged
 
 
-def test_hyrule_disengage_lasts_until_the_groups_next_turn(rulesets: Rulesets) -> None:
-    ruleset = rulesets["legends-of-hyrule"]
+def hyrule_party_fight(ruleset: Ruleset) -> tuple[CombatState, Encounter]:
+    """Party members A and C against hostile B in a legends-of-hyrule fight (seed 2)."""
     enc = encounter(
         creature("A", Side.PARTY, wis=30),
         creature("C", Side.PARTY, wis=30),
         creature("B", wis=1),
         ruleset="legends-of-hyrule",
     )
-    state = fight(ruleset, enc, seed=2)
+    return fight(ruleset, enc, seed=2), enc
+
+
+def test_hyrule_disengage_lasts_until_the_groups_next_turn(rulesets: Rulesets) -> None:
+    ruleset = rulesets["legends-of-hyrule"]
+    state, enc = hyrule_party_fight(ruleset)
     assert state.group_order[0] == "side:party"
     first = whose_turn(state)
     state, _ = take_action(state, ruleset, enc, first, "disengage")
@@ -142,13 +147,7 @@ def test_hyrule_disengage_lasts_until_the_groups_next_turn(rulesets: Rulesets) -
 
 def test_hyrule_group_members_act_in_any_order(rulesets: Rulesets) -> None:
     ruleset = rulesets["legends-of-hyrule"]
-    enc = encounter(
-        creature("A", Side.PARTY, wis=30),
-        creature("C", Side.PARTY, wis=30),
-        creature("B", wis=1),
-        ruleset="legends-of-hyrule",
-    )
-    state = fight(ruleset, enc, seed=2)
+    state, enc = hyrule_party_fight(ruleset)
     first = whose_turn(state)
     other = C if first == A else A
     swapped, _ = take_turn_now(state, enc, other)
