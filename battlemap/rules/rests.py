@@ -269,14 +269,14 @@ def long_rest(
     """
     _refuse_during_combat(ruleset, RestType.LONG, combat)
     work = Work(encounter, combat, ruleset)
-    _check_resumed(rest_rules(ruleset, RestType.LONG), RestType.LONG, interruptions, hours_rested)
+    rules = rest_rules(ruleset, RestType.LONG)
+    _check_resumed(rules, RestType.LONG, interruptions, hours_rested)
     result = _rest(work, creature_id, ruleset.rests.long, "long", level, rests_today, dice_total)
     if interruptions:
         work.add(
             "rest",
             f"{work.name(creature_id)}'s long rest was resumed after {interruptions}"
-            f" interruption(s): {hours_needed(rest_rules(ruleset, RestType.LONG), interruptions):g}"
-            " hours",
+            f" interruption(s): {hours_needed(rules, interruptions):g} hours",
             creature_id,
         )
     return work.done(result)
