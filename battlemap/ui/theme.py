@@ -9,8 +9,10 @@ from __future__ import annotations
 from enum import StrEnum
 
 from PySide6.QtCore import QObject, QSettings
-from PySide6.QtGui import QAction, QActionGroup, QColor, QPalette
+from PySide6.QtGui import QAction, QColor, QPalette
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QStyleFactory
+
+from battlemap.ui.menu_choices import exclusive_choices
 
 SETTING = "ui/theme"
 
@@ -66,21 +68,12 @@ class ThemeMenu(QObject):
         self.settings = settings
         view_menu: QMenu = window.view_menu  # type: ignore[attr-defined]
         menu = view_menu.addMenu("&Theme")
-        group = QActionGroup(self)
         saved = str(settings.value(SETTING, Theme.SYSTEM.value))
         self.theme = Theme(saved) if saved in set(Theme) else Theme.SYSTEM
-        self.actions: dict[Theme, QAction] = {}
-        for theme, label in (
-            (Theme.SYSTEM, "&System"),
-            (Theme.LIGHT, "&Light"),
-            (Theme.DARK, "&Dark"),
-        ):
-            action = QAction(label, self, checkable=True)
-            action.setChecked(theme is self.theme)
-            action.triggered.connect(lambda _=False, t=theme: self.set_theme(t))
-            group.addAction(action)
-            menu.addAction(action)
-            self.actions[theme] = action
+        labels = {Theme.SYSTEM: "&System", Theme.LIGHT: "&Light", Theme.DARK: "&Dark"}
+        self.actions: dict[Theme, QAction] = exclusive_choices(
+            self, menu, labels, self.set_theme, self.theme
+        )
         if self.theme is not Theme.SYSTEM:
             self.set_theme(self.theme)
 

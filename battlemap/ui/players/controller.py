@@ -7,13 +7,14 @@ from enum import StrEnum
 
 import shiboken6
 from PySide6.QtCore import QObject, QPointF, QRectF, QSettings
-from PySide6.QtGui import QAction, QActionGroup, QColor, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
 
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell, FogMode, FogOfWar, hide, reveal
 from battlemap.ui.map_index_cache import window_index
+from battlemap.ui.menu_choices import exclusive_choices
 from battlemap.ui.players.camera import CameraOutlineItem
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.party_fog import PartyFog
@@ -97,20 +98,14 @@ class PlayersController(QObject):
         self.screen_menu.aboutToShow.connect(self._fill_screen_menu)
 
         camera_menu = menu.addMenu("Players' &camera")
-        group = QActionGroup(self)
         labels = {
             CameraMode.FOLLOW: "&Follow my view",
             CameraMode.STEER: "&Steer with the outline",
             CameraMode.TABLETOP: "&Tabletop (1 cell = 1 inch)",
         }
-        self.camera_actions: dict[CameraMode, QAction] = {}
-        for mode, label in labels.items():
-            action = QAction(label, self, checkable=True)
-            action.setChecked(mode is self.camera_mode)
-            action.triggered.connect(lambda _=False, m=mode: self.set_camera_mode(m))
-            group.addAction(action)
-            camera_menu.addAction(action)
-            self.camera_actions[mode] = action
+        self.camera_actions: dict[CameraMode, QAction] = exclusive_choices(
+            self, camera_menu, labels, self.set_camera_mode, self.camera_mode
+        )
         camera_menu.addSeparator()
         self.send_view_action = QAction("Send &my view to the players", self)
         self.send_view_action.setShortcut(QKeySequence("Ctrl+Shift+V"))
@@ -121,20 +116,15 @@ class PlayersController(QObject):
         camera_menu.addAction(calibrate)
 
         fog_menu = menu.addMenu("&Fog of war")
-        fog_group = QActionGroup(self)
-        self.fog_actions: dict[FogMode, QAction] = {}
         fog_labels = {
             FogMode.OFF: "&Off",
             FogMode.MANUAL: "&Manual (reveal by hand)",
             FogMode.DYNAMIC: "&Dynamic (what the party sees)",
             FogMode.BOTH: "&Both",
         }
-        for fog_mode, label in fog_labels.items():
-            action = QAction(label, self, checkable=True)
-            action.triggered.connect(lambda _=False, m=fog_mode: self.set_fog_mode(m))
-            fog_group.addAction(action)
-            fog_menu.addAction(action)
-            self.fog_actions[fog_mode] = action
+        self.fog_actions: dict[FogMode, QAction] = exclusive_choices(
+            self, fog_menu, fog_labels, self.set_fog_mode
+        )
         fog_menu.addSeparator()
         reveal_all = QAction("&Reveal whole map", self)
         reveal_all.triggered.connect(
