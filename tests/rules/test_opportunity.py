@@ -10,8 +10,13 @@ from battlemap.model.encounter import Encounter
 from battlemap.rules.attacks import AttackOptions, AttackProfile, Delivery
 from battlemap.rules.damage import DamageRoll
 from battlemap.rules.errors import IllegalActionError
-from battlemap.rules.opportunity import opportunity_offers, resolve_opportunity
+from battlemap.rules.opportunity import (
+    OpportunityResult,
+    opportunity_offers,
+    resolve_opportunity,
+)
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import Applied
 from tests.rules.fighters import creature, fight
 
 AXE = AttackProfile(
@@ -48,11 +53,11 @@ def test_offers_say_who_can_react_and_why_not(rulesets: dict[str, Ruleset]) -> N
     assert "can't see" in blind[0].reason
 
 
-def test_take_spends_the_reaction_and_the_move_continues(rulesets: dict[str, Ruleset]) -> None:
-    srd = rulesets["srd-5e"]
-    encounter, combat = chase()
+def orc_takes_its_swing(srd: Ruleset, mover_hp: int = 20) -> Applied[OpportunityResult]:
+    """The orc takes its opportunity attack on the runner (d20 rolls 15, damage rolls 9)."""
+    encounter, combat = chase(mover_hp)
     (offer,) = opportunity_offers(encounter, combat, srd, "runner", ["orc"])
-    taken = resolve_opportunity(
+    return resolve_opportunity(
         encounter,
         combat,
         srd,
@@ -61,6 +66,11 @@ def test_take_spends_the_reaction_and_the_move_continues(rulesets: dict[str, Rul
         profile=AXE,
         options=AttackOptions(d20=(15,), damage_rolls=(9,)),
     )
+
+
+def test_take_spends_the_reaction_and_the_move_continues(rulesets: dict[str, Ruleset]) -> None:
+    srd = rulesets["srd-5e"]
+    taken = orc_takes_its_swing(srd)
     assert taken.result.taken and taken.result.move_continues
     assert taken.encounter.creature("runner").hp == 11
     assert taken.combat is not None and taken.combat.combatant("orc").reaction_used
@@ -70,17 +80,7 @@ def test_take_spends_the_reaction_and_the_move_continues(rulesets: dict[str, Rul
 
 def test_move_stops_when_the_mover_drops(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
-    encounter, combat = chase(mover_hp=5)
-    (offer,) = opportunity_offers(encounter, combat, srd, "runner", ["orc"])
-    taken = resolve_opportunity(
-        encounter,
-        combat,
-        srd,
-        offer,
-        take=True,
-        profile=AXE,
-        options=AttackOptions(d20=(15,), damage_rolls=(9,)),
-    )
+    taken = orc_takes_its_swing(srd, mover_hp=5)
     assert not taken.result.move_continues and "0 hit points" in taken.result.reason
 
 
