@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.document import UpdateCreature
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
+from battlemap.ui.combat.attack_dialog import AttackDialog
 from battlemap.ui.combat.widgets import rows
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
@@ -258,13 +259,19 @@ def test_stat_block_defense_text_is_read_by_the_engine_with_a_note(
     assert "applied to every bludgeoning, piercing, slashing attack" in dialog.defense_notes.text()
 
 
-def test_srd_knock_out_chosen_after_the_hit(qtbot: QtBot, tmp_path: Path) -> None:
-    window = window_for(qtbot, tmp_path, "srd-5e")
+def roll_a_hit_on_the_bat(qtbot: QtBot, window: MainWindow) -> AttackDialog:
+    """Open the attack dialog on the bat and roll a 15, which hits."""
     dialog = window.combat.attack_dialog
     dialog.open_for(target="c-bat")
     dialog.d20[0].setValue(15)
     qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
     assert "HIT" in dialog.outcome_label.text()
+    return dialog
+
+
+def test_srd_knock_out_chosen_after_the_hit(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_for(qtbot, tmp_path, "srd-5e")
+    dialog = roll_a_hit_on_the_bat(qtbot, window)
     assert dialog.declarations.knockout.isEnabled()
     dialog.declarations.knockout.setChecked(True)  # decided as the damage is dealt
     assert dialog.damage_box.isEnabled()  # the hit still waits for its damage
@@ -277,11 +284,7 @@ def test_srd_knock_out_chosen_after_the_hit(qtbot: QtBot, tmp_path: Path) -> Non
 
 def test_gms_den_knock_out_must_be_declared_before_the_roll(qtbot: QtBot, tmp_path: Path) -> None:
     window = window_for(qtbot, tmp_path, "gms-den")
-    dialog = window.combat.attack_dialog
-    dialog.open_for(target="c-bat")
-    dialog.d20[0].setValue(15)
-    qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
-    assert "HIT" in dialog.outcome_label.text()
+    dialog = roll_a_hit_on_the_bat(qtbot, window)
     assert not dialog.declarations.knockout.isEnabled()
 
 
