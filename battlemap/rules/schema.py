@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from battlemap.rules.enums import (
     Ability,
@@ -335,6 +335,16 @@ class DamageRules(Section):
     resistance_and_vulnerability_both_apply: bool = True
     area_damage_rolled_once: bool = True
     save_half_rounding: Rounding = Rounding.DOWN
+
+    @field_validator("order")
+    @classmethod
+    def _order_lists_every_step_once(cls, order: tuple[DamageStep, ...]) -> tuple[DamageStep, ...]:
+        # The engine applies adjustments before the multipliers (srd "Damage Resistance and
+        # Vulnerability"), and a step left out would be skipped without a word.
+        if order[:1] != (DamageStep.ADJUSTMENTS,) or sorted(order) != sorted(DamageStep):
+            steps = ", ".join(step.value for step in DamageStep)
+            raise ValueError(f"order must list each step once, adjustments first: {steps}")
+        return order
 
 
 class BloodiedRules(Section):

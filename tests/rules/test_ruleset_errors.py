@@ -216,3 +216,18 @@ def test_controlled_mount_actions_must_exist(tmp_path: Path) -> None:
     text = VARIANT_HEAD + "movement:\n  mounting:\n    controlled_mount_actions: [dash, gallop]\n"
     (problem,) = problems_of(tmp_path, "mounts.yaml", text)
     assert "controlled_mount_actions: unknown action 'gallop'" in problem
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        "[adjustments, resistance, vulnerability]",  # immunity would be skipped silently
+        "[resistance, adjustments, vulnerability, immunity]",  # the engine adjusts first
+        "[adjustments, resistance, resistance, vulnerability, immunity]",
+    ],
+)
+def test_damage_order_lists_every_step_once_adjustments_first(tmp_path: Path, order: str) -> None:
+    text = VARIANT_HEAD + f"damage:\n  order: {order}\n"
+    [problem] = problems_of(tmp_path, "x.yaml", text)
+    assert problem.startswith(f"{tmp_path / 'x.yaml'}:5: damage")
+    assert "order must list each step once, adjustments first" in problem
