@@ -239,11 +239,21 @@ def test_a_negative_minimum_reach_is_refused() -> None:
 # --- properties ------------------------------------------------------------------------------
 
 cells = st.integers(min_value=2, max_value=8)
+# The partners stand on or beside the target's square (5, 5): placed anywhere on 2..8 they
+# almost never flank (7 in 3000 draws), and the wall property held without being tested.
+beside = st.integers(min_value=4, max_value=6)
 
 
 @settings(max_examples=60, deadline=None)
 @given(
-    ax=cells, ay=cells, bx=cells, by=cells, wx=cells, wy0=cells, wy1=cells, vertical=st.booleans()
+    ax=beside,
+    ay=beside,
+    bx=beside,
+    by=beside,
+    wx=cells,
+    wy0=cells,
+    wy1=cells,
+    vertical=st.booleans(),
 )
 def test_a_wall_never_makes_a_target_flanked(
     ax: int, ay: int, bx: int, by: int, wx: int, wy0: int, wy1: int, vertical: bool
