@@ -38,7 +38,7 @@ from battlemap.io.migrations import (
     JsonObject,
     migrate,
 )
-from battlemap.model.encounter import Encounter
+from battlemap.model.encounter import Encounter, over_limit
 
 SUFFIX = ".battlemap"
 ENCOUNTER_ENTRY = "encounter.json"
@@ -124,9 +124,13 @@ def write_battlemap(stream: IO[bytes], encounter: Encounter, images: Mapping[str
     undone import, say) are dropped.
 
     Raises:
-        ValueError: the encounter names an image that ``images`` lacks (writing would make a
-            file that cannot be opened again).
+        ValueError: the encounter names an image that ``images`` lacks, or holds more than
+            a field's limit (``over_limit``): writing would make a file that cannot be
+            opened again.
     """
+    problem = over_limit(encounter)
+    if problem is not None:
+        raise ValueError(f"the file could not be opened again: {problem}")
     references = image_references(encounter)
     missing = {where: name for where, name in references.items() if name not in images}
     if missing:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from annotated_types import MaxLen
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from battlemap.model.combat import CombatEvent, CombatState, keep_newest
@@ -139,3 +140,20 @@ class Encounter(BaseModel):
         self.creature(creature.id)
         creatures = tuple(creature if c.id == creature.id else c for c in self.creatures)
         return self.model_copy(update={"creatures": creatures})
+
+
+def over_limit(encounter: Encounter) -> str | None:
+    """What makes ``encounter`` hold more than its fields' limits allow ("walls: 50001, more
+    than the 50000 an encounter keeps"), or None. Commands copy an encounter without
+    validating it, so an edit that would save a file the loader refuses is caught here; the
+    limits are read from the fields themselves (``battlemap.model.limits``)."""
+    for name, field in Encounter.model_fields.items():
+        for bound in field.metadata:
+            value = getattr(encounter, name)
+            if isinstance(bound, MaxLen) and len(value) > bound.max_length:
+                unit = "characters" if isinstance(value, str) else "items"
+                return (
+                    f"{name}: {len(value)} {unit}, more than the {bound.max_length} an "
+                    "encounter keeps"
+                )
+    return None
