@@ -39,6 +39,7 @@ from battlemap.io.migrations import (
     migrate,
 )
 from battlemap.model.encounter import Encounter, over_limit
+from battlemap.model.limits import MAX_ENCOUNTER_JSON_BYTES, MAX_IMAGE_NAME
 
 SUFFIX = ".battlemap"
 ENCOUNTER_ENTRY = "encounter.json"
@@ -49,11 +50,10 @@ ENVELOPE_KEYS = frozenset({FORMAT_VERSION_KEY, ENCOUNTER_KEY, SAVED_BY_KEY})
 MAX_FILE_BYTES = 512 * 1024 * 1024
 """Largest ``.battlemap`` file opened, compressed size on disk."""
 MAX_ENTRIES = 1_000
-MAX_JSON_BYTES = 64 * 1024 * 1024
+MAX_JSON_BYTES = MAX_ENCOUNTER_JSON_BYTES
 MAX_IMAGE_BYTES = 128 * 1024 * 1024
 MAX_TOTAL_BYTES = 512 * 1024 * 1024
 """Largest sum of the uncompressed sizes of all entries: the zip-bomb bound."""
-MAX_IMAGE_NAME = 255
 
 _FIXED_TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 _ALREADY_COMPRESSED = frozenset({".png", ".jpg", ".jpeg", ".webp", ".gif"})

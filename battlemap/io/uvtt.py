@@ -36,9 +36,9 @@ from battlemap.io.bounded import read_bounded
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.io.images import sniff_image
 from battlemap.io.map_import import MapImport
-from battlemap.model.encounter import MAX_WALLS
 from battlemap.model.features import COORD_LIMIT, Light, Point, Wall, WallKind
 from battlemap.model.grid import MAX_MAP_CELLS, Grid
+from battlemap.model.limits import MAX_LIGHT_INTENSITY, MAX_LIGHT_RANGE_CELLS, MAX_PIXELS_PER_CELL
 
 MAX_UVTT_BYTES = 128 * 1024 * 1024
 """Largest file read: a base64 image of about 96 MB plus walls."""
@@ -73,7 +73,7 @@ class _Resolution(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     map_origin: _Point = _Point(x=0, y=0)
     map_size: _MapSize
-    pixels_per_grid: float = Field(gt=0, le=10_000, allow_inf_nan=False)
+    pixels_per_grid: float = Field(gt=0, le=MAX_PIXELS_PER_CELL, allow_inf_nan=False)
 
 
 class _Portal(BaseModel):
@@ -88,8 +88,8 @@ class _Portal(BaseModel):
 class _Light(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     position: _Point
-    range: float = Field(default=0.0, ge=0, le=1000, allow_inf_nan=False)
-    intensity: float = Field(default=1.0, ge=0, le=100, allow_inf_nan=False)
+    range: float = Field(default=0.0, ge=0, le=MAX_LIGHT_RANGE_CELLS, allow_inf_nan=False)
+    intensity: float = Field(default=1.0, ge=0, le=MAX_LIGHT_INTENSITY, allow_inf_nan=False)
     color: str = Field(default="ffffffff", pattern=r"^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
@@ -147,10 +147,6 @@ def _convert(raw: _UvttFile, path: Path) -> MapImport:
         kind = WallKind.DOOR if portal.closed else WallKind.WINDOW
         clipped = _clip_segments([_ends(portal, origin)], box)
         walls += [Wall(a=a, b=b, kind=kind) for a, b in clipped]
-    if len(walls) > MAX_WALLS:
-        raise FileFormatError(
-            path, f"{len(walls)} wall segments on the map, more than the {MAX_WALLS} allowed"
-        )
     lights = [
         Light(
             position=light.position.shifted(origin),

@@ -17,7 +17,14 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from battlemap.model.ids import EntityId
-from battlemap.model.limits import MAX_COMBATANTS, MAX_EVENT_TEXT, MAX_LOG, MAX_NAME, MAX_RULESET_ID
+from battlemap.model.limits import (
+    MAX_COMBATANTS,
+    MAX_EVENT_TEXT,
+    MAX_LOG,
+    MAX_NAME,
+    MAX_RULESET_ID,
+    MAX_TRIGGER,
+)
 
 MAX_SEED = 2**63 - 1
 
@@ -105,7 +112,7 @@ class ActiveCondition(_Frozen):
 class Readied(_Frozen):
     """A readied action or move, released with the reaction when ``trigger`` happens."""
 
-    trigger: str = Field(min_length=1, max_length=300)
+    trigger: str = Field(min_length=1, max_length=MAX_TRIGGER)
     action: str | None = Field(default=None, description="Action id; None: move up to speed.")
 
 

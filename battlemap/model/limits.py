@@ -30,6 +30,9 @@ re-imported map may leave creatures off it; they are kept, within these bounds).
 MAX_PIXELS_PER_CELL = 10_000.0
 """Largest map-image cell in pixels."""
 MAX_IMAGE_NAME = 255
+MAX_ENCOUNTER_JSON_BYTES = 64 * 1024 * 1024
+"""Largest encounter JSON read (a ``.json`` file, or a ``.battlemap``'s ``encounter.json``);
+saving refuses an encounter whose JSON would be larger."""
 
 # --- how many ----------------------------------------------------------------------------
 
@@ -55,6 +58,8 @@ MAX_RULESET_ID = 80
 MAX_NOTES = 100_000
 MAX_EVENT_TEXT = 2000
 """The longest text of one log line."""
+MAX_TRIGGER = 300
+"""The longest trigger of a readied action."""
 
 # --- a creature's numbers ----------------------------------------------------------------
 

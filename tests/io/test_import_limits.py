@@ -16,7 +16,7 @@ from battlemap.io.loader import encounter_from_map
 from battlemap.io.map_import import import_image_map
 from battlemap.io.uvtt import read_uvtt
 from battlemap.model import Encounter, Grid, Wall
-from battlemap.model.limits import MAX_LIGHTS, MAX_PIXELS_PER_CELL, WALL_MARGIN_CELLS
+from battlemap.model.limits import MAX_LIGHTS, MAX_PIXELS_PER_CELL, MAX_WALLS, WALL_MARGIN_CELLS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY = FIXTURES / "tiny-format-0.2.uvtt"  # 4 x 3 cells
@@ -75,3 +75,13 @@ def test_an_image_import_onto_a_smaller_map_cuts_the_walls_past_its_margin() -> 
     assert applied.walls[0].b == (4 + WALL_MARGIN_CELLS, 1)
     assert Encounter.model_validate(applied.model_dump()) == applied  # reopens the same
     assert command.revert(applied) == encounter
+
+
+def test_a_map_with_one_wall_more_than_an_encounter_keeps_is_refused(tmp_path: Path) -> None:
+    line = [{"x": 0, "y": 1}, {"x": 1, "y": 1}]
+    path = uvtt_with(tmp_path, line_of_sight=[line] * (MAX_WALLS + 1), portals=[])
+    with pytest.raises(FileFormatError) as refused:
+        read_uvtt(path)
+    assert refused.value.problem == (
+        f"walls: {MAX_WALLS + 1} on the map, more than the {MAX_WALLS} an encounter keeps"
+    )

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.model.limits import MAX_TRIGGER
 from battlemap.rules import economy, movement
 from battlemap.rules.death import stabilize
 from battlemap.rules.enums import ActionCost, ActionKind
@@ -118,6 +119,7 @@ class ActionsDock(QDockWidget):
         layout.addWidget(self.brink)
         ready_row = QHBoxLayout()
         self.trigger = QLineEdit()
+        self.trigger.setMaxLength(MAX_TRIGGER)
         self.trigger.setPlaceholderText("Ready trigger: when…")
         self.trigger.setToolTip("What the Ready action waits for; then press Ready")
         ready_row.addWidget(self.trigger, 1)
