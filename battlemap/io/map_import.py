@@ -19,7 +19,7 @@ from battlemap.model.encounter import Background, Encounter
 from battlemap.model.features import Light, Wall
 from battlemap.model.grid import Grid
 from battlemap.model.limits import MAX_LIGHTS, MAX_MAP_CELLS, MAX_PIXELS_PER_CELL, MAX_WALLS
-from battlemap.model.wall_clip import clip_walls
+from battlemap.model.map_margin import clip_walls, cut_features
 
 DEFAULT_IMAGE_PIXELS_PER_CELL = 100
 """Cell size guessed for a plain image until the DM aligns the grid (Roll20 uses 70,
@@ -97,15 +97,15 @@ class MapImport:
 
         A Universal VTT import replaces the walls and lights and clears the obstacles and
         terrain drawn for the old map; an image import replaces only grid and background
-        (and cuts walls past the new map's margin, ``clip_walls``).
+        (and cuts walls, obstacles and terrain past the new map's margin).
         The grid keeps the encounter's ``cell_feet``.
         """
         grid = self.grid.model_copy(update={"cell_feet": encounter.grid.cell_feet})
         new: dict[str, object] = {"grid": grid, "background": self.background(image_name)}
         if self.walls is not None:
             new |= {"walls": clip_walls(self.walls, grid), "obstacles": (), "terrain": ()}
-        elif (kept := clip_walls(encounter.walls, grid)) is not encounter.walls:
-            new["walls"] = kept  # a smaller map cuts the walls past its margin, as on load
+        else:  # a smaller map cuts the features past its margin, as on load
+            new |= cut_features(encounter.walls, encounter.obstacles, encounter.terrain, grid)
         if self.lights is not None:
             new["lights"] = self.lights
         fields = tuple((name, getattr(encounter, name), value) for name, value in new.items())

@@ -25,8 +25,8 @@ from battlemap.model.limits import (
     MAX_RULESET_ID,
 )
 from battlemap.model.limits import MAX_WALLS as MAX_WALLS  # read by io.uvtt
+from battlemap.model.map_margin import clip_regions, clip_walls
 from battlemap.model.statblock import StatBlock
-from battlemap.model.wall_clip import clip_walls
 
 MAX_ENCOUNTER_LOG = MAX_LOG
 """Most lines the encounter log keeps; past it the oldest lines are dropped."""
@@ -89,6 +89,15 @@ class Encounter(BaseModel):
         """Walls far off the map (an old file, a hand-edited one) are cut at its margin."""
         grid = info.data.get("grid")  # absent when the grid itself was refused
         return clip_walls(walls, grid) if isinstance(grid, Grid) else walls
+
+    @field_validator("obstacles", "terrain")
+    @classmethod
+    def _regions_near_the_map(
+        cls, regions: tuple[Obstacle, ...] | tuple[TerrainRegion, ...], info: ValidationInfo
+    ) -> tuple[Obstacle, ...] | tuple[TerrainRegion, ...]:
+        """Obstacles and terrain reaching far off the map are cut at its margin."""
+        grid = info.data.get("grid")
+        return clip_regions(regions, grid) if isinstance(grid, Grid) else regions
 
     def session_log(self) -> tuple[CombatEvent, ...]:
         """Every event of the session in time order: the encounter log, then the running

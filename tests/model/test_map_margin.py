@@ -1,17 +1,20 @@
-"""Walls are cut at the map's margin: on load, on drawing, on a shrunk map; undo restores."""
+"""Walls, obstacles and terrain are cut at the map's margin: on load, on drawing, on a
+shrunk map; undo restores them."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battlemap.model import Document, Encounter, Grid, Wall, WallKind
+from battlemap.model import Document, Encounter, Grid, Obstacle, TerrainRegion, Wall, WallKind
+from battlemap.model.features import Point
 from battlemap.model.limits import COORD_LIMIT, WALL_MARGIN_CELLS
-from battlemap.model.map_commands import AddWalls, SetGrid
-from battlemap.model.wall_clip import clip_segment, clip_walls, wall_box
+from battlemap.model.map_commands import AddObstacle, AddWalls, SetGrid
+from battlemap.model.map_margin import clip_polygon, clip_segment, clip_walls, wall_box
 
 BOX = (0.0, 0.0, 10.0, 10.0)
 GRID = Grid(width=10, height=8)
@@ -129,5 +132,91 @@ def test_shrinking_the_map_cuts_walls_and_undo_gives_them_back() -> None:
 def test_growing_the_map_touches_no_wall() -> None:
     start = Encounter(grid=GRID, walls=(Wall(a=(2, 2), b=(9, 2)),))
     command = SetGrid.of(start, Grid(width=20, height=20))
-    assert command.walls_before is None
+    assert command.before == ()
     assert command.apply(start).walls is start.walls
+
+
+# --- obstacles and terrain ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("points", "expected"),
+    [
+        ([(1, 1), (4, 1), (1, 4)], [(1, 1), (4, 1), (1, 4)]),  # inside: the same corners
+        # Issue 18's kind: a region reaching thousands of cells off the map is cut to the box.
+        ([(0, 0), (3000, 3000), (0, 3000)], [(0, 10), (0, 0), (10, 10)]),
+        ([(20, 20), (30, 20), (30, 30)], None),  # wholly outside
+        ([(10, 0), (20, 0), (20, 10)], None),  # touches the box along its side only
+        ([(-5, -5), (15, -5), (15, 15), (-5, 15)], [(0, 0), (10, 0), (10, 10), (0, 10)]),
+    ],
+)
+def test_clip_polygon_boundary_cases(points: list[Point], expected: list[Point] | None) -> None:
+    clipped = clip_polygon(points, BOX)
+    if expected is None:
+        assert clipped is None
+        return
+    assert clipped is not None
+    assert shapely.Polygon(clipped).normalize().equals(shapely.Polygon(expected).normalize())
+    if expected == points:
+        assert clipped is points
+
+
+def test_a_clipped_polygon_covers_exactly_its_part_inside_the_box() -> None:
+    box = wall_box(GRID)
+    window = shapely.box(*box)
+    ran: list[bool] = []  # per example: was the polygon cut
+
+    coordinate = st.floats(-40, 40, allow_nan=False).map(lambda v: round(v, 3))
+    triangles = st.lists(st.tuples(coordinate, coordinate), min_size=3, max_size=3)
+
+    @settings(max_examples=300)
+    @given(triangles.filter(lambda t: shapely.Polygon(t).area > 1e-3))
+    def check(points: list[Point]) -> None:
+        clipped = clip_polygon(points, box)
+        ran.append(clipped is not None and clipped is not points)
+        inside = shapely.Polygon(points).intersection(window).area
+        if clipped is None:
+            assert inside <= 1e-6
+            return
+        assert all(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in clipped)
+        assert shapely.Polygon(clipped).area == pytest.approx(inside, abs=1e-4)
+        assert clip_polygon(clipped, box) is clipped  # cutting again changes nothing
+
+    check()
+    assert len(ran) >= 300
+    assert sum(ran) >= 30
+
+
+def test_loading_cuts_obstacles_and_terrain_far_off_the_map() -> None:
+    # A 3000-cell terrain triangle once took the players' view over 30 s (its bounding box).
+    raw = {
+        "grid": {"width": 10, "height": 8},
+        "terrain": [{"id": "t", "points": [[0, 0], [3000, 3000], [0, 3000]]}],
+        "obstacles": [
+            {"id": "gone", "points": [[-100, -100], [-50, -100], [-50, -50]]},
+            {"id": "kept", "points": [[1, 1], [2, 1], [2, 2]]},
+        ],
+    }
+    encounter = Encounter.model_validate(raw)
+    box = wall_box(encounter.grid)
+    assert [o.id for o in encounter.obstacles] == ["kept"]
+    for region in (*encounter.terrain, *encounter.obstacles):
+        assert all(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in region.points)
+    assert Encounter.model_validate(encounter.model_dump(mode="json")) == encounter
+
+
+def test_shrinking_the_map_cuts_terrain_and_undo_gives_it_back() -> None:
+    region = TerrainRegion(id="t", points=[(1, 1), (90, 1), (90, 90)])  # type: ignore[arg-type]
+    start = Encounter(grid=Grid(width=100, height=100), terrain=(region,))
+    document = Document(start)
+    command = SetGrid.of(start, Grid(width=10, height=10))
+    document.apply(command)
+    assert max(x for x, _ in document.encounter.terrain[0].points) == 10 + WALL_MARGIN_CELLS
+    document.revert(command)
+    assert document.encounter == start
+
+
+def test_a_drawn_obstacle_is_cut_to_the_margin() -> None:
+    obstacle = Obstacle(id="o", points=[(1, 1), (900, 1), (1, 900)])  # type: ignore[arg-type]
+    applied = AddObstacle(obstacle).apply(Encounter(grid=GRID))
+    assert {x for x, _ in applied.obstacles[0].points} <= {1.0, 10 + WALL_MARGIN_CELLS}
