@@ -54,6 +54,12 @@ class Background(BaseModel):
     offset_y: float = Field(default=0.0, description="Image pixel at the map's top edge.")
 
 
+def _validated_grid(info: ValidationInfo) -> Grid | None:
+    """The encounter's grid while its later fields validate; None when it was refused."""
+    grid = info.data.get("grid")
+    return grid if isinstance(grid, Grid) else None
+
+
 class Encounter(BaseModel):
     """Everything a DM prepares for one fight. Immutable: commands produce new versions."""
 
@@ -87,17 +93,24 @@ class Encounter(BaseModel):
     @classmethod
     def _walls_near_the_map(cls, walls: tuple[Wall, ...], info: ValidationInfo) -> tuple[Wall, ...]:
         """Walls far off the map (an old file, a hand-edited one) are cut at its margin."""
-        grid = info.data.get("grid")  # absent when the grid itself was refused
-        return clip_walls(walls, grid) if isinstance(grid, Grid) else walls
+        grid = _validated_grid(info)
+        return walls if grid is None else clip_walls(walls, grid)
 
-    @field_validator("obstacles", "terrain")
+    @field_validator("obstacles")
     @classmethod
-    def _regions_near_the_map(
-        cls, regions: tuple[Obstacle, ...] | tuple[TerrainRegion, ...], info: ValidationInfo
-    ) -> tuple[Obstacle, ...] | tuple[TerrainRegion, ...]:
-        """Obstacles and terrain reaching far off the map are cut at its margin."""
-        grid = info.data.get("grid")
-        return clip_regions(regions, grid) if isinstance(grid, Grid) else regions
+    def _obstacles_near_the_map(
+        cls, obstacles: tuple[Obstacle, ...], info: ValidationInfo
+    ) -> tuple[Obstacle, ...]:
+        grid = _validated_grid(info)
+        return obstacles if grid is None else clip_regions(obstacles, grid)
+
+    @field_validator("terrain")
+    @classmethod
+    def _terrain_near_the_map(
+        cls, terrain: tuple[TerrainRegion, ...], info: ValidationInfo
+    ) -> tuple[TerrainRegion, ...]:
+        grid = _validated_grid(info)
+        return terrain if grid is None else clip_regions(terrain, grid)
 
     def session_log(self) -> tuple[CombatEvent, ...]:
         """Every event of the session in time order: the encounter log, then the running

@@ -156,9 +156,11 @@ def cut_features(
 ) -> dict[str, tuple[Wall, ...] | tuple[Obstacle, ...] | tuple[TerrainRegion, ...]]:
     """The feature fields that cutting to ``grid``'s margin changes, as ``{field: cut}``
     (empty when every feature lies near the map already)."""
-    cut = {
-        "walls": (walls, clip_walls(walls, grid)),
-        "obstacles": (obstacles, clip_regions(obstacles, grid)),
-        "terrain": (terrain, clip_regions(terrain, grid)),
-    }
-    return {name: new for name, (old, new) in cut.items() if new is not old}
+    cut: dict[str, tuple[Wall, ...] | tuple[Obstacle, ...] | tuple[TerrainRegion, ...]] = {}
+    if (kept_walls := clip_walls(walls, grid)) is not walls:
+        cut["walls"] = kept_walls
+    if (kept_obstacles := clip_regions(obstacles, grid)) is not obstacles:
+        cut["obstacles"] = kept_obstacles
+    if (kept_terrain := clip_regions(terrain, grid)) is not terrain:
+        cut["terrain"] = kept_terrain
+    return cut
