@@ -19,9 +19,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import (
     MAX_COMBATANTS,
+    MAX_DICE_EXPRESSION,
+    MAX_DICE_PER_ROLL,
     MAX_EVENT_TEXT,
     MAX_LOG,
     MAX_NAME,
+    MAX_ROLL_DETAIL,
+    MAX_ROLL_PURPOSE,
     MAX_RULESET_ID,
     MAX_TRIGGER,
 )
@@ -82,15 +86,17 @@ class DiceState(_Frozen):
 class RollRecord(_Frozen):
     """One roll: the expression, its total, the dice shown as d20 prints them, and why."""
 
-    expression: str = Field(max_length=200)
+    expression: str = Field(max_length=MAX_DICE_EXPRESSION)
     total: int
-    detail: str = Field(max_length=2000, description="e.g. '1d20 (14) + 5 = `19`'.")
-    purpose: str = Field(default="", max_length=200)
+    detail: str = Field(max_length=MAX_ROLL_DETAIL, description="e.g. '1d20 (14) + 5 = `19`'.")
+    purpose: str = Field(default="", max_length=MAX_ROLL_PURPOSE)
     natural: int | None = Field(
         default=None, description="The kept d20 when the roll starts with one kept d20."
     )
     kept: tuple[tuple[int, int], ...] = Field(
-        default=(), max_length=1000, description="(sides, face) of every kept die, in order."
+        default=(),
+        max_length=MAX_DICE_PER_ROLL,
+        description="(sides, face) of every kept die, in order.",
     )
     first_draw: int = Field(default=0, ge=0, description="DiceState.draws before this roll.")
 

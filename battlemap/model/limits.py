@@ -60,6 +60,13 @@ MAX_EVENT_TEXT = 2000
 """The longest text of one log line."""
 MAX_TRIGGER = 300
 """The longest trigger of a readied action."""
+MAX_DICE_EXPRESSION = 200
+"""The longest dice expression rolled (and kept in a roll record)."""
+MAX_ROLL_DETAIL = 2000
+"""The longest dice detail a roll record keeps; a longer one is cut."""
+MAX_ROLL_PURPOSE = 200
+MAX_DICE_PER_ROLL = 1000
+"""Most dice one roll may throw (and a roll record keeps)."""
 
 # --- a creature's numbers ----------------------------------------------------------------
 
