@@ -133,6 +133,13 @@ def _fill(
     return spaces
 
 
+def creatures_full(encounter: Encounter) -> str | None:
+    """Why no creature can be added (the encounter holds the most it keeps), or None."""
+    if len(encounter.creatures) < MAX_CREATURES:
+        return None
+    return f"The encounter holds {MAX_CREATURES} creatures, the most it can keep."
+
+
 def add_creatures_command(creatures: Iterable[Creature], text: str) -> Command:
     """One undo step adding every creature."""
     return CommandGroup(tuple(AddCreature(creature) for creature in creatures), text=text)
@@ -371,12 +378,10 @@ class LibraryDock(QDockWidget):
         if near is None:
             centre = self.window_.view.mapToScene(self.window_.view.viewport().rect().center())
             near = (scene_to_cell(centre.x()), scene_to_cell(centre.y()))
-        room = MAX_CREATURES - len(encounter.creatures)
-        if room <= 0:
-            self.window_.statusBar().showMessage(
-                f"The encounter holds {MAX_CREATURES} creatures, the most it can keep."
-            )
+        if (full := creatures_full(encounter)) is not None:
+            self.window_.statusBar().showMessage(full)
             return []
+        room = MAX_CREATURES - len(encounter.creatures)
         spaces = free_spaces(encounter, block.size, min(count, room), near)
         base = block.name[: MAX_NAME - NUMBER_ROOM].rstrip()  # "base 12" within MAX_NAME
         names = numbered_names(base, len(spaces), (c.name for c in encounter.creatures))

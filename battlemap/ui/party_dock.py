@@ -53,7 +53,7 @@ from battlemap.model.statblock import (
     Senses,
     StatBlock,
 )
-from battlemap.ui.library_dock import add_creatures_command, free_spaces
+from battlemap.ui.library_dock import add_creatures_command, creatures_full, free_spaces
 from battlemap.ui.style import scene_to_cell
 from battlemap.ui.undo import push
 
@@ -341,6 +341,9 @@ class PartyDock(QDockWidget):
         view = self.window_.view
         centre = view.mapToScene(view.viewport().rect().center())
         encounter = self.window_.document.encounter
+        if (full := creatures_full(encounter)) is not None:
+            self.window_.statusBar().showMessage(full)
+            return
         spaces = free_spaces(
             encounter, block.size, 1, (scene_to_cell(centre.x()), scene_to_cell(centre.y()))
         )

@@ -8,11 +8,12 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from battlemap.io.encounter_file import load_battlemap
-from battlemap.model import Encounter, Grid, Wall
+from battlemap.model import Creature, Encounter, Grid, Wall
 from battlemap.model.limits import (
     MAX_AC,
     MAX_CELL_FEET,
     MAX_CHARACTER_LEVEL,
+    MAX_CREATURES,
     MAX_HP,
     MAX_MAP_CELLS,
     MAX_NAME,
@@ -21,6 +22,7 @@ from battlemap.model.limits import (
     MAX_WALLS,
     MIN_CELL_FEET,
 )
+from battlemap.model.statblock import StatBlock
 from battlemap.ui.main_window import MainWindow
 from tests.ui.drag_helpers import open_window
 from tests.ui.test_creature_dock import select
@@ -87,3 +89,36 @@ def test_the_walls_tool_refuses_a_wall_past_the_limit_and_says_why(
         hint
         == f"Refused: walls: {MAX_WALLS + 1} items, more than the {MAX_WALLS} an encounter keeps."
     )
+
+
+def test_copies_of_a_monster_with_the_longest_name_are_named_within_the_limit(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    dock = window.library_dock
+    block = StatBlock(name="Ancient " + "D" * (MAX_NAME - len("Ancient ")))
+    dock.add_monsters([block])
+    added = dock.add_copies(block, 3, near=(1, 8))
+    names = [creature.name for creature in added]
+    stem = block.name[: MAX_NAME - len(" 99999")]
+    assert names == [f"{stem} 1", f"{stem} 2", f"{stem} 3"]
+    path = tmp_path / "long-monster.battlemap"
+    assert window.files.save_to(path)
+    assert load_battlemap(path).encounter == window.document.encounter
+
+
+def test_adding_creatures_stops_at_the_most_an_encounter_keeps(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    creatures = tuple(
+        Creature(name=f"c{i}", x=i % 100, y=i // 100) for i in range(MAX_CREATURES - 1)
+    )
+    grid = Grid(width=100, height=30)
+    window = open_window(qtbot, tmp_path, Encounter(grid=grid, creatures=creatures))
+    dock = window.library_dock
+    goblin = dock.monsters["Goblin"]
+    assert len(dock.add_copies(goblin, 3, near=(50, 25))) == 1
+    assert window.statusBar().currentMessage() == "Only 1 of 3 Goblin fit in the encounter."
+    assert dock.add_copies(goblin, 1, near=(50, 25)) == []
+    full = f"The encounter holds {MAX_CREATURES} creatures, the most it can keep."
+    assert window.statusBar().currentMessage() == full
+    assert len(window.document.encounter.creatures) == MAX_CREATURES
