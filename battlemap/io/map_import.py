@@ -18,7 +18,13 @@ from battlemap.model.document import Command
 from battlemap.model.encounter import Background, Encounter
 from battlemap.model.features import Light, Wall
 from battlemap.model.grid import Grid
-from battlemap.model.limits import MAX_LIGHTS, MAX_MAP_CELLS, MAX_PIXELS_PER_CELL, MAX_WALLS
+from battlemap.model.limits import (
+    MAX_LIGHTS,
+    MAX_MAP_CELLS,
+    MAX_PIXELS_PER_CELL,
+    MAX_WALLS,
+    MIN_PIXELS_PER_CELL,
+)
 from battlemap.model.map_margin import clip_walls, cut_features
 
 DEFAULT_IMAGE_PIXELS_PER_CELL = 100
@@ -68,8 +74,8 @@ class MapImport:
         would import and save, and then the saved file would not reopen.
 
         Raises:
-            FileFormatError: too many walls or lights on the map, or cells of more pixels
-                than ``MAX_PIXELS_PER_CELL``.
+            FileFormatError: too many walls or lights on the map, or cells of fewer or more image
+                pixels than a background keeps.
         """
         for field_name, items, limit in (
             ("walls", self.walls, MAX_WALLS),
@@ -81,11 +87,11 @@ class MapImport:
                     f"{field_name}: {len(items)} on the map, more than the {limit} an "
                     "encounter keeps",
                 )
-        if not 0 < self.pixels_per_cell <= MAX_PIXELS_PER_CELL:
+        if not MIN_PIXELS_PER_CELL <= self.pixels_per_cell <= MAX_PIXELS_PER_CELL:
             raise FileFormatError(
                 self.source,
-                f"resolution: a cell of {self.pixels_per_cell:g} image pixels; cells may be up "
-                f"to {MAX_PIXELS_PER_CELL:g} pixels",
+                f"resolution: a cell of {self.pixels_per_cell:g} image pixels; cells may be "
+                f"{MIN_PIXELS_PER_CELL:g} to {MAX_PIXELS_PER_CELL:g} pixels",
             )
 
     def background(self, image_name: str) -> Background:

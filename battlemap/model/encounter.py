@@ -17,12 +17,14 @@ from battlemap.model.limits import (
     MAX_CREATURES,
     MAX_ENCOUNTER_NAME,
     MAX_IMAGE_NAME,
+    MAX_IMAGE_OFFSET,
     MAX_LIGHTS,
     MAX_LOG,
     MAX_NOTES,
     MAX_PARTY,
     MAX_PIXELS_PER_CELL,
     MAX_RULESET_ID,
+    MIN_PIXELS_PER_CELL,
 )
 from battlemap.model.limits import MAX_WALLS as MAX_WALLS  # read by io.uvtt
 from battlemap.model.map_margin import clip_regions, clip_walls
@@ -49,9 +51,19 @@ class Background(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     image: str = Field(max_length=MAX_IMAGE_NAME)
-    pixels_per_cell: float = Field(gt=0, le=MAX_PIXELS_PER_CELL)
-    offset_x: float = Field(default=0.0, description="Image pixel at the map's left edge.")
-    offset_y: float = Field(default=0.0, description="Image pixel at the map's top edge.")
+    pixels_per_cell: float = Field(ge=MIN_PIXELS_PER_CELL, le=MAX_PIXELS_PER_CELL)
+    offset_x: float = Field(
+        default=0.0,
+        ge=-MAX_IMAGE_OFFSET,
+        le=MAX_IMAGE_OFFSET,
+        description="Image pixel at the map's left edge.",
+    )
+    offset_y: float = Field(
+        default=0.0,
+        ge=-MAX_IMAGE_OFFSET,
+        le=MAX_IMAGE_OFFSET,
+        description="Image pixel at the map's top edge.",
+    )
 
 
 def _validated_grid(info: ValidationInfo) -> Grid | None:

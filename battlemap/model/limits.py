@@ -27,8 +27,12 @@ MIN_POSITION = -float(MAX_MAP_CELLS)
 MAX_POSITION = 2.0 * MAX_MAP_CELLS
 """A creature's corner, in cells, lies in ``[MIN_POSITION, MAX_POSITION]`` (a shrunk or
 re-imported map may leave creatures off it; they are kept, within these bounds)."""
+MIN_PIXELS_PER_CELL = 0.1
 MAX_PIXELS_PER_CELL = 10_000.0
-"""Largest map-image cell in pixels."""
+"""A map image's cell is 0.1 to 10,000 of its pixels (a smaller one would scale the image
+past what Qt can draw)."""
+MAX_IMAGE_OFFSET = 100_000.0
+"""Largest image pixel, either way, a map's corner may sit on (``Background.offset_x/y``)."""
 MAX_IMAGE_NAME = 255
 MAX_ENCOUNTER_JSON_BYTES = 64 * 1024 * 1024
 """Largest encounter JSON read (a ``.json`` file, or a ``.battlemap``'s ``encounter.json``);

@@ -16,7 +16,13 @@ from battlemap.io.loader import encounter_from_map
 from battlemap.io.map_import import import_image_map
 from battlemap.io.uvtt import read_uvtt
 from battlemap.model import Encounter, Grid, Wall
-from battlemap.model.limits import MAX_LIGHTS, MAX_PIXELS_PER_CELL, MAX_WALLS, WALL_MARGIN_CELLS
+from battlemap.model.limits import (
+    MAX_LIGHTS,
+    MAX_PIXELS_PER_CELL,
+    MAX_WALLS,
+    MIN_PIXELS_PER_CELL,
+    WALL_MARGIN_CELLS,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY = FIXTURES / "tiny-format-0.2.uvtt"  # 4 x 3 cells
@@ -55,14 +61,22 @@ def test_a_map_with_as_many_lights_as_an_encounter_keeps_saves_and_reopens(
     assert load_battlemap(saved).encounter == opened.encounter
 
 
-def test_a_map_whose_cells_are_too_many_pixels_is_refused_by_name(tmp_path: Path) -> None:
-    # A 40-pixel image over 0.001 cells: 40,000 pixels a cell, more than a background keeps.
-    size = {"map_size": {"x": 0.001, "y": 0.001}, "pixels_per_grid": 10}
+@pytest.mark.parametrize(
+    ("cells", "pixels"),
+    [(0.001, "40000"), (1000, "0.04")],  # the 40-pixel-wide image over 0.001 or 1000 cells
+)
+def test_a_map_whose_cells_are_too_many_or_too_few_pixels_is_refused_by_name(
+    tmp_path: Path, cells: float, pixels: str
+) -> None:
+    size = {"map_size": {"x": cells, "y": 1}, "pixels_per_grid": 10}
     path = uvtt_with(tmp_path, resolution=size)
-    with pytest.raises(FileFormatError, match="resolution: a cell of 40000 image pixels") as err:
+    with pytest.raises(FileFormatError) as refused:
         read_uvtt(path)
-    assert err.value.path == path
-    assert f"{MAX_PIXELS_PER_CELL:g}" in err.value.problem
+    assert refused.value.path == path
+    assert refused.value.problem == (
+        f"resolution: a cell of {pixels} image pixels; cells may be "
+        f"{MIN_PIXELS_PER_CELL:g} to {MAX_PIXELS_PER_CELL:g} pixels"
+    )
 
 
 def test_an_image_import_onto_a_smaller_map_cuts_the_walls_past_its_margin() -> None:

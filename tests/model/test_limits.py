@@ -7,7 +7,7 @@ import pytest
 from pydantic import ValidationError
 
 from battlemap.model import Creature, Encounter, Grid, Light
-from battlemap.model.encounter import over_limit
+from battlemap.model.encounter import Background, over_limit
 from battlemap.model.limits import (
     MAX_CELL_FEET,
     MAX_LIGHTS,
@@ -59,3 +59,13 @@ def test_a_creature_name_of_the_limit_is_kept_and_one_more_refused() -> None:
     assert len(Creature(name="n" * MAX_NAME).name) == MAX_NAME
     with pytest.raises(ValidationError, match="name"):
         Creature(name="n" * (MAX_NAME + 1))
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("pixels_per_cell", 1e-300), ("pixels_per_cell", 1e6), ("offset_x", 1e300)],
+)
+def test_a_background_no_image_has_is_refused_naming_the_field(field: str, value: float) -> None:
+    # A 1e-300-pixel cell would scale the image by 6e301 on the map.
+    with pytest.raises(ValidationError, match=field):
+        Background.model_validate({"image": "map.png", "pixels_per_cell": 70, field: value})
