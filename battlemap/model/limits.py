@@ -19,10 +19,11 @@ MAX_CELL_FEET = 100.0
 """Largest cell side in feet (an overland map)."""
 COORD_LIMIT = 10_000.0
 """Largest absolute coordinate, in cells, of any point a file may give (wall ends, polygon
-corners, lights). Walls are clipped much closer, to the map and ``WALL_MARGIN_CELLS``."""
-WALL_MARGIN_CELLS = 5.0
-"""How far outside the map walls are kept, in cells: walls drawn just past the border stay,
-walls further out are cut at this margin (nothing on the map can see or reach past it)."""
+corners, lights). Walls are clipped much closer, to the map and ``MAP_MARGIN_CELLS``."""
+MAP_MARGIN_CELLS = 5.0
+"""How far outside the map walls, obstacles and terrain are kept, in cells: what is drawn
+just past the border stays, what lies further out is cut at this margin (nothing on the map
+can see or reach past it)."""
 MIN_POSITION = -float(MAX_MAP_CELLS)
 MAX_POSITION = 2.0 * MAX_MAP_CELLS
 """A creature's corner, in cells, lies in ``[MIN_POSITION, MAX_POSITION]`` (a shrunk or

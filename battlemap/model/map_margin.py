@@ -1,4 +1,4 @@
-"""Map features are kept only near the map: cut at ``WALL_MARGIN_CELLS`` outside it.
+"""Map features are kept only near the map: cut at ``MAP_MARGIN_CELLS`` outside it.
 
 Nothing on the map sees or moves past that margin, but a feature's size costs time in the
 players' view and the fog (a wall is sampled along its whole length, an obstacle or terrain
@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from battlemap.model.features import Obstacle, Point, TerrainRegion, Wall
 from battlemap.model.grid import Grid
-from battlemap.model.limits import WALL_MARGIN_CELLS
+from battlemap.model.limits import MAP_MARGIN_CELLS
 
 Region = TypeVar("Region", Obstacle, TerrainRegion)
 Box = tuple[float, float, float, float]
@@ -24,13 +24,13 @@ DECIMALS = 6
 """A cut end is rounded to 1e-6 cells, dropping the division's float noise."""
 
 
-def wall_box(grid: Grid) -> Box:
-    """The closed rectangle walls are kept in: the map widened by the margin on every side."""
+def margin_box(grid: Grid) -> Box:
+    """The closed rectangle features are kept in: the map widened by the margin each side."""
     return (
-        -WALL_MARGIN_CELLS,
-        -WALL_MARGIN_CELLS,
-        grid.width + WALL_MARGIN_CELLS,
-        grid.height + WALL_MARGIN_CELLS,
+        -MAP_MARGIN_CELLS,
+        -MAP_MARGIN_CELLS,
+        grid.width + MAP_MARGIN_CELLS,
+        grid.height + MAP_MARGIN_CELLS,
     )
 
 
@@ -76,10 +76,10 @@ def _at(a: Point, dx: float, dy: float, t: float) -> Point:
 
 
 def clip_walls(walls: tuple[Wall, ...], grid: Grid) -> tuple[Wall, ...]:
-    """``walls`` cut to ``wall_box(grid)``: each keeps its id, kind and state; walls with
+    """``walls`` cut to ``margin_box(grid)``: each keeps its id, kind and state; walls with
     nothing inside are dropped. The very same tuple when every wall lies inside already,
     so an unchanged encounter stays identical."""
-    box = wall_box(grid)
+    box = margin_box(grid)
     if all(_inside(wall.a, box) and _inside(wall.b, box) for wall in walls):
         return walls
     kept: list[Wall] = []
@@ -133,10 +133,10 @@ def _crossing(a: Point, b: Point, axis: int, limit: float) -> Point:
 
 
 def clip_regions(regions: tuple[Region, ...], grid: Grid) -> tuple[Region, ...]:
-    """Obstacles or terrain regions cut to ``wall_box(grid)``, each keeping its id and the
+    """Obstacles or terrain regions cut to ``margin_box(grid)``, each keeping its id and the
     rest of its fields; ones with nothing inside are dropped. The very same tuple when every
     corner lies inside already."""
-    box = wall_box(grid)
+    box = margin_box(grid)
     if all(_inside(point, box) for region in regions for point in region.points):
         return regions
     kept: list[Region] = []

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from battlemap.model import Document, Encounter, Grid, Obstacle, TerrainRegion, Wall, WallKind
 from battlemap.model.features import Point
-from battlemap.model.limits import COORD_LIMIT, WALL_MARGIN_CELLS
+from battlemap.model.limits import COORD_LIMIT, MAP_MARGIN_CELLS
 from battlemap.model.map_commands import AddObstacle, AddWalls, SetGrid
-from battlemap.model.map_margin import clip_polygon, clip_segment, clip_walls, wall_box
+from battlemap.model.map_margin import clip_polygon, clip_segment, clip_walls, margin_box
 
 BOX = (0.0, 0.0, 10.0, 10.0)
 GRID = Grid(width=10, height=8)
@@ -39,9 +39,9 @@ def test_clip_segment_boundary_cases(
     assert clip_segment(a, b, BOX) == expected
 
 
-def test_wall_box_is_the_map_plus_the_margin() -> None:
-    m = WALL_MARGIN_CELLS
-    assert wall_box(GRID) == (-m, -m, 10 + m, 8 + m)
+def test_margin_box_is_the_map_plus_the_margin() -> None:
+    m = MAP_MARGIN_CELLS
+    assert margin_box(GRID) == (-m, -m, 10 + m, 8 + m)
 
 
 def test_walls_inside_keep_the_same_tuple() -> None:
@@ -61,7 +61,7 @@ segments = st.tuples(
 
 
 def test_a_clipped_segment_lies_inside_the_box_on_the_original_line() -> None:
-    box = wall_box(GRID)
+    box = margin_box(GRID)
     ran: list[bool] = []  # per example: was the segment cut
 
     @settings(max_examples=300)
@@ -90,7 +90,7 @@ def test_loading_cuts_walls_thousands_of_cells_off_the_map() -> None:
     far += [{"a": [-9000, -9000], "b": [-8000, -9000]}]  # wholly off the map: dropped
     encounter = Encounter.model_validate({"grid": {"width": 10, "height": 8}, "walls": far})
     assert len(encounter.walls) == 100
-    box = wall_box(encounter.grid)
+    box = margin_box(encounter.grid)
     diagonal = math.dist(box[:2], box[2:])
     for wall in encounter.walls:
         for x, y in (wall.a, wall.b):
@@ -112,7 +112,7 @@ def test_drawn_walls_are_cut_and_undo_removes_them() -> None:
     command = AddWalls((Wall(id="w", a=(1, 1), b=(1, 900)), Wall(a=(900, 0), b=(901, 0))))  # type: ignore[arg-type]
     document.apply(command)
     assert [(w.id, w.a, w.b) for w in document.encounter.walls] == [
-        ("w", (1, 1), (1, 8 + WALL_MARGIN_CELLS))
+        ("w", (1, 1), (1, 8 + MAP_MARGIN_CELLS))
     ]
     document.revert(command)
     assert document.encounter == start
@@ -123,7 +123,7 @@ def test_shrinking_the_map_cuts_walls_and_undo_gives_them_back() -> None:
     document = Document(start)
     command = SetGrid.of(start, Grid(width=10, height=10))
     document.apply(command)
-    assert document.encounter.walls[0].b == (10 + WALL_MARGIN_CELLS, 2)
+    assert document.encounter.walls[0].b == (10 + MAP_MARGIN_CELLS, 2)
     assert Encounter.model_validate(document.encounter.model_dump()) == document.encounter
     document.revert(command)
     assert document.encounter == start
@@ -162,7 +162,7 @@ def test_clip_polygon_boundary_cases(points: list[Point], expected: list[Point] 
 
 
 def test_a_clipped_polygon_covers_exactly_its_part_inside_the_box() -> None:
-    box = wall_box(GRID)
+    box = margin_box(GRID)
     window = shapely.box(*box)
     ran: list[bool] = []  # per example: was the polygon cut
 
@@ -198,7 +198,7 @@ def test_loading_cuts_obstacles_and_terrain_far_off_the_map() -> None:
         ],
     }
     encounter = Encounter.model_validate(raw)
-    box = wall_box(encounter.grid)
+    box = margin_box(encounter.grid)
     assert [o.id for o in encounter.obstacles] == ["kept"]
     for region in (*encounter.terrain, *encounter.obstacles):
         assert all(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in region.points)
@@ -211,7 +211,7 @@ def test_shrinking_the_map_cuts_terrain_and_undo_gives_it_back() -> None:
     document = Document(start)
     command = SetGrid.of(start, Grid(width=10, height=10))
     document.apply(command)
-    assert max(x for x, _ in document.encounter.terrain[0].points) == 10 + WALL_MARGIN_CELLS
+    assert max(x for x, _ in document.encounter.terrain[0].points) == 10 + MAP_MARGIN_CELLS
     document.revert(command)
     assert document.encounter == start
 
@@ -219,4 +219,4 @@ def test_shrinking_the_map_cuts_terrain_and_undo_gives_it_back() -> None:
 def test_a_drawn_obstacle_is_cut_to_the_margin() -> None:
     obstacle = Obstacle(id="o", points=[(1, 1), (900, 1), (1, 900)])  # type: ignore[arg-type]
     applied = AddObstacle(obstacle).apply(Encounter(grid=GRID))
-    assert {x for x, _ in applied.obstacles[0].points} <= {1.0, 10 + WALL_MARGIN_CELLS}
+    assert {x for x, _ in applied.obstacles[0].points} <= {1.0, 10 + MAP_MARGIN_CELLS}

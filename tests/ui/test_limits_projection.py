@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 
 from battlemap.model import Encounter
-from battlemap.model.limits import WALL_MARGIN_CELLS
-from battlemap.model.map_margin import wall_box
+from battlemap.model.limits import MAP_MARGIN_CELLS
+from battlemap.model.map_margin import margin_box
 from battlemap.ui.players.projection import project
 
 WIDTH, HEIGHT = 30, 20
@@ -33,7 +33,7 @@ def test_the_players_view_samples_only_near_the_map() -> None:
     encounter = far_encounter(5000)
     everything = frozenset((x, y) for x in range(WIDTH) for y in range(HEIGHT))
     view = project(encounter, everything)
-    box = wall_box(encounter.grid)
+    box = margin_box(encounter.grid)
     assert len(view.walls) == 5000
     for wall in view.walls:
         for x, y in (wall.a, wall.b):
@@ -45,4 +45,4 @@ def test_the_players_view_samples_only_near_the_map() -> None:
     (region,) = view.terrain
     xs, ys = [p[0] for p in region.points], [p[1] for p in region.points]
     area = (max(xs) - min(xs)) * (max(ys) - min(ys))
-    assert area <= (WIDTH + 2 * WALL_MARGIN_CELLS) * (HEIGHT + 2 * WALL_MARGIN_CELLS)
+    assert area <= (WIDTH + 2 * MAP_MARGIN_CELLS) * (HEIGHT + 2 * MAP_MARGIN_CELLS)
