@@ -259,7 +259,8 @@ def _decode_envelope(path: Path, raw: bytes) -> JsonObject:
     return data
 
 
-def _encounter_from_envelope(path: Path, data: JsonObject) -> Encounter:
+def _encounter_from_envelope(path: Path, data: JsonObject) -> tuple[Encounter, JsonObject]:
+    """The encounter and its JSON data (migrated), which names the same images."""
     data = migrate(data, str(path))
     unknown = sorted(set(data) - ENVELOPE_KEYS)
     if unknown:
@@ -267,7 +268,7 @@ def _encounter_from_envelope(path: Path, data: JsonObject) -> Encounter:
     if ENCOUNTER_KEY not in data:
         raise FileFormatError(path, f"{ENCOUNTER_ENTRY}: the '{ENCOUNTER_KEY}' field is missing")
     try:
-        return Encounter.model_validate(data[ENCOUNTER_KEY])
+        return Encounter.model_validate(data[ENCOUNTER_KEY]), data[ENCOUNTER_KEY]
     except ValidationError as error:
         raise FileFormatError(path, describe_validation_error(error)) from None
 
@@ -313,9 +314,9 @@ def load_battlemap(path: Path) -> EncounterFile:
         if ENCOUNTER_ENTRY not in by_name:
             raise FileFormatError(path, f"'{ENCOUNTER_ENTRY}' is missing from the file")
         raw = _read_entry(path, archive, by_name[ENCOUNTER_ENTRY], MAX_JSON_BYTES)
-        encounter = _encounter_from_envelope(path, _decode_envelope(path, raw))
+        encounter, data = _encounter_from_envelope(path, _decode_envelope(path, raw))
         images: dict[str, bytes] = {}
-        for where, name in image_references(encounter).items():
+        for where, name in image_references(data).items():  # not dumping the encounter again
             if name in images:
                 continue
             entry = by_name.get(IMAGES_FOLDER + name)
