@@ -71,5 +71,5 @@ def _encode(image: QImage) -> tuple[bytes, str]:
         image = opaque
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "JPEG", JPEG_QUALITY)
+    image.save(buffer, b"JPEG", JPEG_QUALITY)
     return bytes(buffer.data().data()), "image/jpeg"

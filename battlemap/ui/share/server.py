@@ -27,7 +27,7 @@ import logging
 import secrets
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from http import HTTPStatus
 from urllib.parse import parse_qs, urlsplit
@@ -160,6 +160,7 @@ class ShareServer:
         self._ready = threading.Event()
         self._start_error: BaseException | None = None
         self._clients: set[_Client] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._pending: Snapshot | None = None
         self._building = False
         self._state_text: str | None = None
@@ -345,7 +346,7 @@ class ShareServer:
         self._pending = snapshot
         if not self._building:
             self._building = True
-            asyncio.ensure_future(self._build())
+            self._keep(self._build())
 
     async def _build(self) -> None:
         """Turn the newest snapshot into JSON; snapshots that came meanwhile are skipped."""
@@ -389,7 +390,13 @@ class ShareServer:
 
     def _disconnect_all(self) -> None:
         for client in list(self._clients):
-            asyncio.ensure_future(client.connection.close(CODE_REVOKED, "join code revoked"))
+            self._keep(client.connection.close(CODE_REVOKED, "join code revoked"))
+
+    def _keep(self, work: Coroutine[object, object, None]) -> None:
+        """Run ``work`` as a task, held until done (the loop keeps only weak references)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
 
 def _response(status: HTTPStatus, body: bytes, content_type: str) -> Response:
