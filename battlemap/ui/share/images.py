@@ -71,5 +71,5 @@ def _encode(image: QImage) -> tuple[bytes, str]:
         image = opaque
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, b"JPEG", JPEG_QUALITY)
+    image.save(buffer, "JPEG", JPEG_QUALITY)  # type: ignore[call-overload]  # PySide6 takes str
     return bytes(buffer.data().data()), "image/jpeg"

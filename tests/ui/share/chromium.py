@@ -6,6 +6,7 @@ Only loopback addresses are opened: the page's server and Chromium's own DevTool
 from __future__ import annotations
 
 import base64
+import contextlib
 import itertools
 import json
 import shutil
@@ -54,6 +55,7 @@ class Chromium:
             stderr=subprocess.DEVNULL,
         )
         self._ids = itertools.count(1)
+        self._stack = contextlib.ExitStack()
         try:
             self.socket = self._attach()
             self.call(
@@ -75,12 +77,13 @@ class Chromium:
                 raise RuntimeError("chromium did not open its DevTools port")
             time.sleep(0.05)
         port = int(port_file.read_text().splitlines()[0])
-        browser = connect(f"ws://127.0.0.1:{port}{port_file.read_text().splitlines()[1]}")
-        self.socket = browser
-        targets = self.call("Target.getTargets")["targetInfos"]
+        browser_path = port_file.read_text().splitlines()[1]
+        with connect(f"ws://127.0.0.1:{port}{browser_path}") as browser:
+            self.socket = browser
+            targets = self.call("Target.getTargets")["targetInfos"]
         page = next(t for t in targets if t["type"] == "page")
-        browser.close()
-        return connect(f"ws://127.0.0.1:{port}/devtools/page/{page['targetId']}", max_size=None)
+        page_url = f"ws://127.0.0.1:{port}/devtools/page/{page['targetId']}"
+        return self._stack.enter_context(connect(page_url, max_size=None))
 
     def call(self, method: str, **params: Any) -> dict[str, Any]:
         """Send one DevTools command and wait for its answer (events meanwhile are dropped)."""
@@ -118,9 +121,7 @@ class Chromium:
         return base64.b64decode(data)
 
     def close(self) -> None:
-        socket = getattr(self, "socket", None)
-        if socket is not None:
-            socket.close()
+        self._stack.close()
         self.process.terminate()
         try:
             self.process.wait(10)
