@@ -7,6 +7,7 @@ import contextlib
 
 import shiboken6
 from PySide6.QtCore import QObject, QRectF, QSettings, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel, QMainWindow
 
 from battlemap.ui.players.controller import CameraMode, PlayersController
@@ -50,7 +51,6 @@ class ShareController(QObject):
         self.players_changed.connect(self._show_players)
         players.view_listeners.append(self._on_view)
         players.camera_listeners.append(self._on_camera)
-        window.destroyed.connect(self.stop)
 
     # --- the DM's side ---------------------------------------------------------------
 
@@ -64,7 +64,8 @@ class ShareController(QObject):
             self.dialog.revoke_requested.connect(self.revoke)
             self._refresh_dialog()
         self.dialog.show()
-        self.dialog.raise_()
+        if QGuiApplication.platformName() != "offscreen":  # it cannot raise windows
+            self.dialog.raise_()
 
     def start(self, address: ShareAddress, port: int) -> str | None:
         """Start serving on ``address:port``; the reason when it cannot (also shown)."""
@@ -84,6 +85,8 @@ class ShareController(QObject):
                 self.dialog.show_stopped(f"Could not share: {error}")
             return str(error)
         self.server = server
+        # Torn down with the window (a plain callable: this object is gone by then).
+        self.destroyed.connect(server.stop)
         self.shown_host = address.host if not address.everywhere else _first_lan_host()
         self.settings.setValue("share/address", address.host)
         self.settings.setValue("share/port", port)

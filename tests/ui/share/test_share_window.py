@@ -1,0 +1,158 @@
+"""Share with players in the DM's window: the menu entry, the dialog, the status bar, and a
+DM change reaching a phone. Binds to 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+
+import pytest
+import segno
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from battlemap.model.document import MoveCreature
+from battlemap.model.ids import EntityId
+from battlemap.ui.main_window import MainWindow
+from battlemap.ui.share.addresses import ALL_INTERFACES, LOOPBACK, ShareAddress, share_addresses
+from battlemap.ui.share.dialog import ShareDialog
+from battlemap.ui.share.qr import QUIET_ZONE, qr_image
+from battlemap.ui.undo import push
+from tests.ui.share.conftest import TIMEOUT_S, join
+
+LOCAL = ShareAddress(LOOPBACK, "loopback")
+
+
+@pytest.fixture
+def sharing(window: MainWindow) -> Iterator[MainWindow]:
+    assert window.share.start(LOCAL, 0) is None
+    try:
+        yield window
+    finally:
+        window.share.stop()
+
+
+def test_the_entry_sits_in_the_view_menu_after_the_players_window(window: MainWindow) -> None:
+    texts = [action.text() for action in window.view_menu.actions()]
+    players = texts.index("&Players' window")
+    assert texts.index("S&hare with players…") > players
+    assert not window.share.status_label.isVisible()  # off by default
+    assert window.share.server is None
+
+
+def test_the_status_bar_counts_the_connected_phones(sharing: MainWindow, qtbot: QtBot) -> None:
+    server = sharing.share.server
+    assert server is not None
+    label = sharing.share.status_label
+    assert label.text() == f"Sharing on {LOOPBACK}:{server.port}: 0 connected"
+    with join(server), join(server):
+        qtbot.waitUntil(lambda: label.text().endswith(": 2 connected"), timeout=5000)
+    qtbot.waitUntil(lambda: label.text().endswith(": 0 connected"), timeout=5000)
+    sharing.share.stop()
+    assert not label.isVisible() and sharing.share.server is None
+
+
+def test_a_dm_move_reaches_a_connected_phone(sharing: MainWindow) -> None:
+    server = sharing.share.server
+    assert server is not None
+    with join(server) as phone:
+        first = next_state(phone)
+        fighter = next(t for t in first["tokens"] if t["label"] == "Fighter")
+        assert (fighter["x"], fighter["y"]) == (2, 2)
+        push(
+            sharing.undo_stack, sharing.document, MoveCreature(EntityId("c-medium"), (2, 2), (3, 4))
+        )
+        moved = next(t for t in next_state(phone)["tokens"] if t["label"] == "Fighter")
+    assert (moved["x"], moved["y"]) == (3, 4)
+    assert moved["key"] == fighter["key"]  # the same token, so the page can follow it
+
+
+def test_the_camera_follows_the_dm_view_by_default(sharing: MainWindow, qtbot: QtBot) -> None:
+    server = sharing.share.server
+    assert server is not None
+    with join(server) as phone:
+        first = sharing.share.camera()
+        sharing.view.scale(0.5, 0.5)
+        qtbot.wait(50)  # the view settles its scroll bars
+        wanted = sharing.share.camera().as_json()
+        assert wanted["width"] > first.width * 1.5  # zoomed out: the players see more
+        seen = []
+        while not seen or seen[-1] != wanted:  # a recv timeout fails the test
+            message = json.loads(phone.recv(timeout=TIMEOUT_S))
+            if message["type"] == "camera":
+                seen.append(message["camera"])
+
+
+def next_state(phone: object) -> dict[str, object]:
+    while True:
+        message = json.loads(phone.recv(timeout=TIMEOUT_S))  # type: ignore[attr-defined]
+        if message["type"] == "state":
+            return message  # type: ignore[no-any-return]
+
+
+def test_the_dialog_shows_the_qr_code_address_and_code_and_revokes(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    window.share.open_dialog()
+    dialog = window.share.dialog
+    assert dialog is not None and dialog.isVisible()
+    assert not dialog.revoke_button.isEnabled()
+    box = dialog.address_box
+    box.setCurrentIndex(next(i for i in range(box.count()) if box.itemData(i).host == LOOPBACK))
+    dialog.port_box.setValue(free_port())
+    try:
+        dialog.start_button.click()
+        server = window.share.server
+        assert server is not None
+        code = server.join_code
+        assert dialog.url_label.text() == f"http://{LOOPBACK}:{server.port}/?k={code}"
+        assert code in dialog.code_label.text()
+        assert not dialog.qr_label.pixmap().isNull()
+        assert dialog.revoke_button.isEnabled() and not dialog.address_box.isEnabled()
+        dialog.revoke_button.click()
+        assert server.join_code != code and server.join_code in dialog.url_label.text()
+        dialog.start_button.click()  # now "Stop sharing"
+        assert window.share.server is None and dialog.address_box.isEnabled()
+    finally:
+        window.share.stop()
+
+
+def test_all_networks_is_never_used_without_the_dm_saying_yes(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    everywhere = ShareAddress(ALL_INTERFACES, "all")
+    dialog = ShareDialog([everywhere], ALL_INTERFACES, 8765, None)
+    qtbot.addWidget(dialog)
+    asked = []
+    monkeypatch.setattr(
+        QMessageBox,
+        "question",
+        lambda *args, **kwargs: asked.append(args) or QMessageBox.StandardButton.No,
+    )
+    with qtbot.assertNotEmitted(dialog.start_requested):
+        dialog.start_button.click()
+    assert len(asked) == 1
+
+
+def test_the_address_list_ends_with_this_computer_and_all_networks() -> None:
+    addresses = share_addresses()
+    assert [a.host for a in addresses[-2:]] == [LOOPBACK, ALL_INTERFACES]
+    assert all(a.host.count(".") == 3 for a in addresses)
+    assert sum(a.everywhere for a in addresses) == 1
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])
+
+
+def test_the_qr_code_has_whole_pixel_modules_and_a_quiet_zone() -> None:
+    text = "http://192.0.2.10:8765/?k=abcdefghijklmnop"
+    image = qr_image(text, side_px=280)
+    modules = segno.make(text, error="m").symbol_size(scale=1, border=QUIET_ZONE)[0]
+    module = image.width() // modules
+    assert image.width() == image.height() == module * modules and module >= 5
+    assert image.pixelColor(module * QUIET_ZONE - 1, module * QUIET_ZONE - 1).lightness() == 255
+    assert image.pixelColor(module * QUIET_ZONE, module * QUIET_ZONE).lightness() == 0  # finder
