@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from battlemap.model.fog import Cell
 from battlemap.model.ids import EntityId
 from battlemap.ui.players.projection import PlayerToken, PlayerView
 
@@ -82,17 +81,18 @@ class OpaqueKeys:
 
 
 def fog_cells(view: PlayerView) -> str | None:
-    """The fog as one character per cell, row by row; None when there is no fog."""
+    """The fog as one character per cell, row by row; None when there is no fog. Cells
+    outside the grid are left out."""
     if view.visible is None:
         return None
-    grid = view.grid
-
-    def state(cell: Cell) -> str:
-        if cell in view.visible:  # type: ignore[operator]  # checked above
-            return VISIBLE
-        return EXPLORED if cell in view.explored else UNSEEN
-
-    return "".join(state((c, r)) for r in range(grid.height) for c in range(grid.width))
+    width, height = view.grid.width, view.grid.height
+    cells = bytearray(UNSEEN.encode() * (width * height))
+    for marks, mark in ((view.explored, EXPLORED), (view.visible, VISIBLE)):
+        code = ord(mark)
+        for column, row in marks:
+            if 0 <= column < width and 0 <= row < height:
+                cells[row * width + column] = code
+    return cells.decode("ascii")
 
 
 def token_json(token: PlayerToken, keys: OpaqueKeys) -> dict[str, Any]:
@@ -112,13 +112,27 @@ def token_json(token: PlayerToken, keys: OpaqueKeys) -> dict[str, Any]:
     }
 
 
-def state_json(
-    view: PlayerView,
-    keys: OpaqueKeys,
-    palette: Palette,
-    map_image: MapImage | None,
+MAP_FEATURES = ("walls", "obstacles", "terrain")
+"""The parts of a state that change only when the map is edited (``StateEncoder`` keeps
+their JSON text)."""
+
+
+def map_features_json(view: PlayerView) -> dict[str, list[Any]]:
+    return {
+        "walls": [
+            {"a": list(w.a), "b": list(w.b), "kind": w.kind.value, "open": w.open}
+            for w in view.walls
+        ],
+        "obstacles": [[list(p) for p in o.points] for o in view.obstacles],
+        "terrain": [
+            {"kind": t.kind.value, "points": [list(p) for p in t.points]} for t in view.terrain
+        ],
+    }
+
+
+def _state_without_map_features(
+    view: PlayerView, keys: OpaqueKeys, palette: Palette, map_image: MapImage | None
 ) -> dict[str, Any]:
-    """Everything the page draws, as JSON-ready data (see the module docstring)."""
     grid = view.grid
     turn = None
     if view.turn is not None:
@@ -141,14 +155,6 @@ def state_json(
             "offset_x": map_image.offset_x,
             "offset_y": map_image.offset_y,
         },
-        "walls": [
-            {"a": list(w.a), "b": list(w.b), "kind": w.kind.value, "open": w.open}
-            for w in view.walls
-        ],
-        "obstacles": [[list(p) for p in o.points] for o in view.obstacles],
-        "terrain": [
-            {"kind": t.kind.value, "points": [list(p) for p in t.points]} for t in view.terrain
-        ],
         "tokens": [token_json(token, keys) for token in view.tokens],
         "fog": None if view.visible is None else {"cells": fog_cells(view)},
         "turn": turn,
@@ -163,6 +169,51 @@ def state_json(
             "grid_line": palette.grid_line,
         },
     }
+
+
+def state_json(
+    view: PlayerView,
+    keys: OpaqueKeys,
+    palette: Palette,
+    map_image: MapImage | None,
+) -> dict[str, Any]:
+    """Everything the page draws, as JSON-ready data (see the module docstring)."""
+    return {
+        **_state_without_map_features(view, keys, palette, map_image),
+        **map_features_json(view),
+    }
+
+
+class StateEncoder:
+    """``encode(state_json(...))``, with the map features' text kept while they are the
+    same objects (a drop or a turn re-projects them but rarely changes them: on a map of
+    2,000 walls they are most of the text and of the time)."""
+
+    def __init__(self, keys: OpaqueKeys, palette: Palette) -> None:
+        self.keys = keys
+        self.palette = palette
+        self._features: tuple[tuple[object, ...], str] | None = None
+
+    def encode(self, view: PlayerView, map_image: MapImage | None) -> str:
+        head = encode(_state_without_map_features(view, self.keys, self.palette, map_image))
+        return f"{head[:-1]},{self._features_text(view)}}}"
+
+    def _features_text(self, view: PlayerView) -> str:
+        parts = (view.walls, view.obstacles, view.terrain)
+        if self._features is not None and _same_items(self._features[0], parts):
+            return self._features[1]
+        text = encode(map_features_json(view))[1:-1]  # the members, without the braces
+        self._features = (parts, text)
+        return text
+
+
+def _same_items(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
+    """The same objects in the same order, part by part (frozen models: same object, same
+    content)."""
+    return all(
+        len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))  # type: ignore[arg-type]
+        for a, b in zip(old, new, strict=True)
+    )
 
 
 def camera_json(camera: Camera) -> dict[str, Any]:

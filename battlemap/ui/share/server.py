@@ -44,9 +44,9 @@ from battlemap.ui.share.payload import (
     MapImage,
     OpaqueKeys,
     Palette,
+    StateEncoder,
     camera_json,
     encode,
-    state_json,
 )
 
 MAX_CLIENTS = 16
@@ -153,7 +153,7 @@ class ShareServer:
         self.max_clients = max_clients
         self.send_timeout = send_timeout
         self.join_code = new_join_code()
-        self.keys = OpaqueKeys(secrets.token_bytes(16))
+        self.encoder = StateEncoder(OpaqueKeys(secrets.token_bytes(16)), palette)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stopping: asyncio.Event | None = None
@@ -256,6 +256,7 @@ class ShareServer:
                 ping_interval=20,
                 ping_timeout=20,
                 server_header=None,
+                compression=None,  # one text for every phone, not one deflate per phone
                 logger=log,
             )
         except OSError as error:
@@ -354,9 +355,7 @@ class ShareServer:
             while self._pending is not None:
                 snapshot, self._pending = self._pending, None
                 await self._update_image(snapshot.map_source)
-                self._state_text = encode(
-                    state_json(snapshot.view, self.keys, self.palette, self._map_image())
-                )
+                self._state_text = self.encoder.encode(snapshot.view, self._map_image())
                 self._state_number += 1
                 self._take_camera(encode(camera_json(snapshot.camera)))
         except Exception:  # a bad snapshot must not stop the server; the next one may be fine

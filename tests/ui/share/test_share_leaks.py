@@ -18,7 +18,7 @@ from battlemap.model import Creature, Encounter, Grid, Side, Size, TerrainRegion
 from battlemap.model.fog import FogMode, FogOfWar, reveal
 from battlemap.ui.players.projection import CombatFacts, PlayerView, project
 from battlemap.ui.share.page import players_palette
-from battlemap.ui.share.payload import Camera, OpaqueKeys, encode, state_json
+from battlemap.ui.share.payload import Camera, OpaqueKeys, StateEncoder, encode, state_json
 from battlemap.ui.share.server import ShareServer, Snapshot
 from tests.ui.share.conftest import TIMEOUT_S, join
 
@@ -193,3 +193,16 @@ def test_random_encounters_never_leak_into_the_json() -> None:
     check()
     assert counts["examples"] >= 100
     assert counts["with a hidden creature"] >= 30 and counts["under fog"] >= 30, counts
+
+
+def test_the_encoder_sends_what_state_json_says_and_refreshes_edited_walls() -> None:
+    keys, palette = OpaqueKeys(b"k" * 16), players_palette()
+    encoder = StateEncoder(keys, palette)
+    source, sight, combat = SCENARIOS["no fog"]
+    view = project(source, sight, combat)
+    assert json.loads(encoder.encode(view, None)) == json.loads(
+        encode(state_json(view, keys, palette, None))
+    )
+    edited = source.model_copy(update={"walls": (Wall(a=(1, 0), b=(1, 6)),)})
+    walls = json.loads(encoder.encode(project(edited, None), None))["walls"]
+    assert walls == [{"a": [1.0, 0.0], "b": [1.0, 6.0], "kind": "wall", "open": False}]
