@@ -192,7 +192,7 @@ class StateEncoder:
     def __init__(self, keys: OpaqueKeys, palette: Palette) -> None:
         self.keys = keys
         self.palette = palette
-        self._features: tuple[tuple[object, ...], str] | None = None
+        self._features: tuple[tuple[tuple[object, ...], ...], str] | None = None
 
     def encode(self, view: PlayerView, map_image: MapImage | None) -> str:
         head = encode(_state_without_map_features(view, self.keys, self.palette, map_image))
@@ -207,11 +207,11 @@ class StateEncoder:
         return text
 
 
-def _same_items(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
+def _same_items(old: tuple[tuple[object, ...], ...], new: tuple[tuple[object, ...], ...]) -> bool:
     """The same objects in the same order, part by part (frozen models: same object, same
     content)."""
     return all(
-        len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))  # type: ignore[arg-type]
+        len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
         for a, b in zip(old, new, strict=True)
     )
 
