@@ -12,6 +12,7 @@
   const fogCanvas = document.createElement("canvas");
   const MIN_SCALE = 2, MAX_SCALE = 400; // CSS pixels per cell
   const HIGHLIGHT = "#ffe066";
+  const PLATE_MIN_SCALE = 16; // CSS pixels per cell below which names are left out
 
   let state = null, camera = null, image = null, imageVersion = -1, fogCells = null;
   let follow = true;
@@ -299,7 +300,8 @@
     const ratio = window.devicePixelRatio || 1;
     const [left, top] = probe.cellToScreen(token.x, token.y);
     const side = token.space * view.scale;
-    const size = Math.max(11, Math.min(16, view.scale * 0.3));
+    if (view.scale < PLATE_MIN_SCALE) return; // cells too small: plates would hide the map
+    const size = Math.max(9, Math.min(16, view.scale * 0.3));
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.font = `bold ${size}px sans-serif`;
     const width = ctx.measureText(token.label).width + 10;
