@@ -229,29 +229,18 @@
     }
   }
 
-  function initials(label) {
-    const words = label.split(/\s+/).filter(Boolean);
-    if (words.length >= 2) return (words[0][0] + words[words.length - 1][0]).toUpperCase();
-    const word = words[0] || "";
-    return word.slice(0, 1).toUpperCase() + word.slice(1, 2).toLowerCase();
-  }
-
-  function darker(hex, factor) {
-    const n = parseInt(hex.slice(1, 7), 16);
-    const part = (shift) => Math.round(((n >> shift) & 255) / factor);
-    return `rgb(${part(16)}, ${part(8)}, ${part(0)})`;
-  }
-
   function drawToken(token, palette) {
     const side = token.space, r = side * 0.44;
     const cx = token.x + side / 2, cy = token.y + side / 2;
     const down = token.health === "down" || token.health === "dead";
-    const base = palette.sides[token.side] || "#888888";
     const ring = palette.health_rings[token.health];
     ctx.save();
-    if (token.unseen) ctx.globalAlpha = 0.5;
-    ctx.fillStyle = down ? darker(base, 2.5) : base;
-    ctx.strokeStyle = token.acting ? HIGHLIGHT : (ring || darker(base, 1.6));
+    if (token.unseen) { // hiding or invisible, shown to its friends: see-through, dashed
+      ctx.globalAlpha = 0.55;
+      ctx.setLineDash([side * 0.12, side * 0.08]);
+    }
+    ctx.fillStyle = (down ? palette.sides_down : palette.sides)[token.side];
+    ctx.strokeStyle = token.acting ? HIGHLIGHT : (ring || palette.side_outlines[token.side]);
     ctx.lineWidth = side * (token.acting ? 0.1 : 0.07);
     ctx.beginPath();
     ctx.arc(cx, cy, r, 0, 2 * Math.PI);
@@ -261,8 +250,9 @@
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     ctx.font = `bold ${side * 0.34}px sans-serif`;
-    ctx.fillText(initials(token.label), cx, cy);
+    ctx.fillText(token.initials, cx, cy);
     if (token.health === "dead") {
+      ctx.setLineDash([]);
       ctx.strokeStyle = "#dddddd";
       ctx.lineWidth = side * 0.06;
       ctx.beginPath();
@@ -270,11 +260,11 @@
       ctx.moveTo(cx + r * 0.7, cy - r * 0.7); ctx.lineTo(cx - r * 0.7, cy + r * 0.7);
       ctx.stroke();
     }
-    if (token.conditions.length) {
-      const badges = token.conditions.map((n) => n.slice(0, 1).toUpperCase() + n.slice(1, 2)).join(" ");
+    if (token.badges) {
+      ctx.setLineDash([]);
       ctx.fillStyle = HIGHLIGHT;
       ctx.font = `bold ${side * 0.16}px sans-serif`;
-      ctx.fillText(badges, cx, token.y + side * 0.15);
+      ctx.fillText(token.badges, cx, token.y + side * 0.15);
     }
     ctx.restore();
   }

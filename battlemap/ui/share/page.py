@@ -38,9 +38,12 @@ def _css(colour: object) -> str:
 
 
 def players_palette() -> Palette:
-    """The players' window's colours (``battlemap.ui.style`` and the players' scene)."""
+    """The players' window's colours (``battlemap.ui.style`` and the players' scene; the
+    darker shades as ``PlayerTokenItem.paint`` makes them)."""
     return Palette(
         sides={side.value: style.SIDE_COLOURS[side].name() for side in Side},
+        side_outlines={side.value: style.SIDE_COLOURS[side].darker(160).name() for side in Side},
+        sides_down={side.value: style.SIDE_COLOURS[side].darker(250).name() for side in Side},
         health_rings={
             state.value: None if HEALTH_RING[state] is None else HEALTH_RING[state].name()  # type: ignore[union-attr]
             for state in HealthState

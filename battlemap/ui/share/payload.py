@@ -3,7 +3,8 @@
 Built from a ``PlayerView`` alone (never from the encounter), so the players' window and the
 phones show the same filtered data; a creature's id is replaced by an opaque key (an id such
 as "assassin-2" would say what a masked "Medium creature" is). Plain data in, plain data
-out: the colours come in as strings so this module needs no Qt.
+out: the colours come in as strings (``page.players_palette``), the initials and badges are
+the players' window's own (``token_look``).
 
 The schema (``"schema": 1``) leaves room for what comes later: ``map.images`` for token art
 and ``lights`` are present and empty today.
@@ -20,6 +21,7 @@ from typing import Any
 
 from battlemap.model.ids import EntityId
 from battlemap.ui.players.projection import PlayerToken, PlayerView
+from battlemap.ui.token_look import condition_badges, initials
 
 SCHEMA = 1
 UNSEEN, EXPLORED, VISIBLE = "0", "1", "2"
@@ -60,6 +62,9 @@ class Palette:
     """Colours as CSS strings, so the page paints like the players' window."""
 
     sides: Mapping[str, str]
+    side_outlines: Mapping[str, str]
+    sides_down: Mapping[str, str]
+    """A down or dead creature's darker fill."""
     health_rings: Mapping[str, str | None]
     walls: Mapping[str, str]
     terrain: Mapping[str, str]
@@ -99,6 +104,8 @@ def token_json(token: PlayerToken, keys: OpaqueKeys) -> dict[str, Any]:
     return {
         "key": keys.key(token.key),
         "label": token.label,
+        "initials": initials(token.label),
+        "badges": condition_badges(token.conditions),
         "side": token.side.value,
         "size": token.size.value,
         "x": token.x,
@@ -161,6 +168,8 @@ def _state_without_map_features(
         "lights": [],
         "palette": {
             "sides": dict(palette.sides),
+            "side_outlines": dict(palette.side_outlines),
+            "sides_down": dict(palette.sides_down),
             "health_rings": dict(palette.health_rings),
             "walls": dict(palette.walls),
             "terrain": dict(palette.terrain),
