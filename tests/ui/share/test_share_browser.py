@@ -22,9 +22,13 @@ from battlemap.model.ids import EntityId
 from battlemap.ui import style
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.controller import CameraMode
+from battlemap.ui.players.projection import CombatFacts, project
 from battlemap.ui.share.addresses import LOOPBACK, ShareAddress
+from battlemap.ui.share.payload import Camera
+from battlemap.ui.share.server import ShareServer, Snapshot
 from battlemap.ui.undo import push
 from tests.ui.share.chromium import Chromium, chromium_path
+from tests.ui.share.conftest import small_encounter, snapshot_of
 
 pytestmark = pytest.mark.skipif(
     chromium_path() is None, reason="needs Debian's chromium package (.ci/run installs it)"
@@ -174,3 +178,49 @@ def test_a_pinch_looks_closer_and_follow_the_table_snaps_back(
     browser.evaluate("document.getElementById('follow').click()")
     browser.wait_for("document.getElementById('follow').hidden")
     assert browser.evaluate("battlemapProbe.cellToScreen(1, 1)") == [PX, PX]
+
+
+def test_the_banner_says_the_round_and_whose_turn_and_the_order(
+    browser: Chromium, server: ShareServer
+) -> None:
+    source = small_encounter()
+    orc = Creature(id="orc", name="Orc", side=Side.HOSTILE, x=4, y=1)
+    source = source.model_copy(update={"creatures": (*source.creatures, orc)})
+    combat = CombatFacts(round=3, order=("orc", "hero"), acting="hero")  # type: ignore[arg-type]
+    server.publish(Snapshot(project(source, None, combat), Camera(0, 0, 10, 6), None))
+    browser.open(server.url())
+    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+    assert browser.evaluate("document.getElementById('banner').textContent") == (
+        "Round 3 — Thorin's turn"
+    )
+    assert browser.evaluate("document.getElementById('order').textContent") == "Orc  ›  Thorin"
+
+
+def test_a_page_whose_connection_dropped_comes_back_to_the_current_state(
+    browser: Chromium, server: ShareServer
+) -> None:
+    source = small_encounter()
+    server.publish(snapshot_of(source))
+    browser.open(server.url())
+    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+    server._call(lambda: [c.connection.transport.abort() for c in server._clients])  # Wi-Fi gone
+    browser.wait_for("document.getElementById('status').textContent === 'Reconnecting…'")
+    moved = source.model_copy(
+        update={"creatures": (source.creatures[0].model_copy(update={"x": 6.0}),)}
+    )
+    server.publish(snapshot_of(moved))  # while the phone was away
+    browser.wait_for("document.getElementById('status').className === 'ok'")
+    assert browser.wait_for("battlemapProbe.states >= 2 && battlemapProbe.drawnState") >= 2
+    assert browser.evaluate("document.getElementById('status').textContent") == ""
+
+
+def test_a_revoked_code_tells_the_player_to_scan_again(
+    browser: Chromium, server: ShareServer
+) -> None:
+    server.publish(snapshot_of(small_encounter()))
+    browser.open(server.url())
+    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+    server.revoke()
+    browser.wait_for("document.getElementById('status').className !== 'ok'")
+    status = browser.evaluate("document.getElementById('status').textContent")
+    assert status == "The DM changed the join code: scan the new QR code."
