@@ -4,7 +4,10 @@ DM change reaching a phone. Binds to 127.0.0.1 only."""
 from __future__ import annotations
 
 import json
+import shutil
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -15,6 +18,7 @@ from pytestqt.qtbot import QtBot
 from battlemap.model.document import MoveCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.share import addresses
 from battlemap.ui.share.addresses import ALL_INTERFACES, LOOPBACK, ShareAddress, share_addresses
 from battlemap.ui.share.dialog import ShareDialog
 from battlemap.ui.share.qr import QUIET_ZONE, qr_image
@@ -140,6 +144,40 @@ def test_the_address_list_ends_with_this_computer_and_all_networks() -> None:
     assert [a.host for a in addresses[-2:]] == [LOOPBACK, ALL_INTERFACES]
     assert all(a.host.count(".") == 3 for a in addresses)
     assert sum(a.everywhere for a in addresses) == 1
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or shutil.which("ip") is None,
+    reason="compares with iproute2's list of the machine's addresses (Linux)",
+)
+def test_on_linux_every_address_of_an_interface_that_is_up_is_offered() -> None:
+    shown = subprocess.run(
+        ["ip", "-o", "-4", "addr", "show", "up"], capture_output=True, text=True, check=True
+    ).stdout
+    expected = {
+        line.split()[3].split("/")[0]
+        for line in shown.splitlines()
+        if "LOWER_UP" in interface_flags(line.split()[1].rstrip(":"))
+    } - {LOOPBACK}
+    assert {a.host for a in share_addresses()[:-2]} == expected
+
+
+def interface_flags(name: str) -> str:
+    return subprocess.run(
+        ["ip", "-o", "link", "show", name], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def test_elsewhere_the_machines_name_gives_the_addresses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    answers = [
+        (2, 1, 6, "", (host, 0)) for host in ("192.0.2.7", "127.0.0.1", "192.0.2.7", "198.51.100.3")
+    ]
+    monkeypatch.setattr(addresses.sys, "platform", "win32")
+    monkeypatch.setattr(addresses.socket, "getaddrinfo", lambda *args, **kwargs: answers)
+    hosts = [a.host for a in share_addresses()]
+    assert hosts == ["192.0.2.7", "198.51.100.3", LOOPBACK, ALL_INTERFACES]
 
 
 def free_port() -> int:
