@@ -20,7 +20,7 @@
   let socket = null, retryMs = 250, revoked = false, framePending = false;
   // Read by the browser tests: when the last state was drawn, and the page's transform.
   const probe = (window.battlemapProbe = {
-    states: 0, drawnState: 0, drawnAt: 0,
+    states: 0, drawnState: 0, drawnAt: 0, state: null, mapDrawn: false,
     cellToScreen: (x, y) => [(x - view.x) * view.scale, (y - view.y) * view.scale],
   });
 
@@ -47,7 +47,7 @@
 
   function receive(message) {
     if (message.type === "state") {
-      state = message;
+      state = probe.state = message;
       probe.states += 1;
       fogCells = null;
       if (state.map && state.map.version !== imageVersion) loadImage(state.map.version);
@@ -153,6 +153,7 @@
       framePending = false;
       draw();
       if (state) {
+        probe.mapDrawn = Boolean(image && state.map);
         probe.drawnState = probe.states;
         probe.drawnAt = performance.timeOrigin + performance.now();
       }

@@ -111,9 +111,7 @@ def open_page(browser: Chromium, dm: MainWindow) -> None:
     url = dm.share.url()
     assert url is not None and url.startswith(f"http://{LOOPBACK}:")
     browser.open(url)
-    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
-    browser.wait_for("document.images.length === 0 && true")  # no <img>: the canvas draws
-    time.sleep(0.3)  # the map image arrives after the first state; let it be drawn
+    browser.wait_for("window.battlemapProbe && battlemapProbe.mapDrawn")  # image and state
 
 
 def test_the_page_shows_the_map_a_token_and_the_fog_in_their_cells(
@@ -210,7 +208,8 @@ def test_a_page_whose_connection_dropped_comes_back_to_the_current_state(
     )
     server.publish(snapshot_of(moved))  # while the phone was away
     browser.wait_for("document.getElementById('status').className === 'ok'")
-    assert browser.wait_for("battlemapProbe.states >= 2 && battlemapProbe.drawnState") >= 2
+    browser.wait_for("battlemapProbe.drawnState >= 2")
+    assert browser.evaluate("battlemapProbe.state.tokens[0].x") == 6
     assert browser.evaluate("document.getElementById('status').textContent") == ""
 
 
