@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from battlemap.ui.main_window import MainWindow
 
 RECENT_KEY = "files/recent"
+STALE_TEMP_AT_START_S = 60.0
+"""At start, a save's temporary file this old is surely a killed save's (saves take
+seconds at most; a younger one may be another running instance's save in progress)."""
 MAX_RECENT = 8
 OPEN_FILTER = "Encounters (*.battlemap *.json);;Battlemap files (*.battlemap);;All files (*)"
 SAVE_FILTER = "Battlemap files (*.battlemap)"
@@ -349,6 +352,8 @@ class FileActions(QObject):
         self.confirm_close = True
         if self.path is not None:
             self._remember_recent(self.path)
+        for path in self.recent_files():  # temporary files of saves killed mid-write
+            remove_stale_temp_files(path, older_than_s=STALE_TEMP_AT_START_S)
         self.offer_recoveries(folder)
         try:
             self.autosave = Autosave(
