@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from battlemap.model import Creature, Encounter, Grid, Side, Size, TerrainRegion, Wall
+from battlemap.model.combat import ActiveCondition, LastingState
 from battlemap.model.fog import FogMode, FogOfWar, hide, reveal
 from battlemap.ui.players.projection import CombatFacts, HealthState, health_state, project
 
@@ -89,4 +90,47 @@ def test_turn_info_lists_only_visible_combatants() -> None:
     assert view.turn is not None
     assert view.turn.round == 2
     assert view.turn.order == ("Orc Chief", "Thorin")
-    assert view.turn.acting_label is None  # a hidden creature's turn is not announced
+    # a hidden creature's turn is not announced: the orc's turn before it stays on the banner
+    assert view.turn.acting_label == "Orc Chief"
+    assert [t.key for t in view.tokens if t.acting_now] == ["orc"]
+
+
+def fight(*creatures: Creature) -> Encounter:
+    return Encounter(grid=Grid(width=10, height=6), creatures=creatures)
+
+
+def test_hiding_or_invisible_creatures_are_drawn_only_for_the_party_or_by_the_dm() -> None:
+    shown_orc = ORC.model_copy(update={"id": "orc2", "shown_while_unseen": True})
+    combat = CombatFacts(round=1, unseen=frozenset({"hero", "orc", "orc2"}))  # type: ignore[arg-type]
+    view = project(fight(HERO, ORC, shown_orc), None, combat)
+    assert {t.key: t.unseen for t in view.tokens} == {"hero": True, "orc2": True}
+    plain = project(fight(HERO, ORC, shown_orc), None, CombatFacts(round=1))
+    assert {t.key: t.unseen for t in plain.tokens} == {"hero": False, "orc": False, "orc2": False}
+
+
+def test_outside_a_combat_a_lasting_invisible_condition_hides_a_hostile() -> None:
+    invisible = LastingState(conditions=(ActiveCondition(name="invisible"),))
+    poisoned = LastingState(conditions=(ActiveCondition(name="poisoned"),))
+    orc = ORC.model_copy(update={"lasting": invisible})
+    sick = ORC.model_copy(update={"id": "sick", "lasting": poisoned})
+    assert [t.key for t in project(fight(HERO, orc, sick), None).tokens] == ["hero", "sick"]
+    # in a combat its combatant's conditions count instead (the invisibility ended there)
+    combat = CombatFacts(round=1, conditions={"orc": ()})  # type: ignore[dict-item]
+    assert [t.key for t in project(fight(orc), None, combat).tokens] == ["orc"]
+
+
+def test_an_unseen_creatures_turn_repeats_the_last_turn_the_players_saw() -> None:
+    order = ("spy", "hero", "orc")
+    unseen = frozenset({"spy"})
+
+    def turn_at(round_: int, acting: str) -> tuple[int | None, str | None]:
+        combat = CombatFacts(round=round_, order=order, acting=acting, unseen=unseen)  # type: ignore[arg-type]
+        spy = SPY.model_copy(update={"hidden": False})
+        turn = project(fight(spy, HERO, ORC), None, combat).turn
+        assert turn is not None and turn.order == ("Thorin", "Orc Chief")
+        return turn.round, turn.acting_label
+
+    assert turn_at(1, "spy") == (None, None)  # nothing said yet: nothing new to say
+    assert turn_at(1, "hero") == (1, "Thorin")
+    assert turn_at(2, "spy") == (1, "Orc Chief")  # the last seen turn was round 1's last
+    assert turn_at(2, "orc") == (2, "Orc Chief")

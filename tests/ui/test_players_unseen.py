@@ -1,0 +1,147 @@
+"""Hiding and invisible creatures on the players' window (issue 18): a hostile one is not
+drawn unless the DM says so, the party's own stay drawn to their friends (marked), and the
+banner says nothing new on the turn of a creature the players cannot see."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMenu
+from pytestqt.qtbot import QtBot
+
+from battlemap.io.encounter_file import load_battlemap, save_battlemap
+from battlemap.model import Creature, Encounter, Grid, Side
+from battlemap.model.document import ReplaceEncounterField
+from battlemap.ui.creature_dock import SHOW_WHILE_UNSEEN
+from battlemap.ui.main_window import MainWindow
+from battlemap.ui.players.projection import CombatFacts, project
+from battlemap.ui.players.scene import UNSEEN_OPACITY
+from tests.ui.test_combat_docks import select, start
+
+
+@pytest.fixture
+def encounter() -> Encounter:
+    return Encounter(
+        grid=Grid(width=10, height=6),
+        creatures=(
+            Creature(id="hero", name="Thorin", side=Side.PARTY, x=1, y=1),
+            Creature(id="orc", name="Orc", side=Side.HOSTILE, x=5, y=1),
+            Creature(id="imp", name="Imp", side=Side.NEUTRAL, x=7, y=4),
+        ),
+    )  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def fighting(window: MainWindow, qtbot: QtBot) -> MainWindow:
+    """The players' window open and a combat begun (seeded dice)."""
+    window.combat.session.seed_source = lambda: 11
+    window.players.toggle_action.setChecked(True)
+    qtbot.waitUntil(window.players.window.isVisible)
+    start(window, qtbot)
+    return window
+
+
+def player_tokens(window: MainWindow) -> list[str]:
+    return sorted(window.players.window.scene.tokens)
+
+
+def make_invisible(window: MainWindow, creature_id: str) -> None:
+    select(window, creature_id)
+    window.combat.panel.toggle_condition("invisible", True)
+
+
+def token_menu(window: MainWindow, creature_id: str) -> dict[str, object]:
+    menu = QMenu(window)
+    for build in window.scene.token_menu_builders:
+        build(menu, creature_id)  # type: ignore[arg-type]
+    return {action.text(): action for action in menu.actions() if action.text()}
+
+
+def test_an_invisible_hostile_is_not_drawn_but_the_partys_own_is_marked(
+    fighting: MainWindow,
+) -> None:
+    window = fighting
+    assert player_tokens(window) == ["hero", "imp", "orc"]
+    make_invisible(window, "orc")
+    make_invisible(window, "imp")  # neutral: not the party's own either
+    assert player_tokens(window) == ["hero"]
+    assert {"orc", "imp"} <= set(window.scene.tokens)  # the DM still sees them
+    assert "Orc" not in window.players.window.strip.text()
+    make_invisible(window, "hero")
+    hero = window.players.window.scene.tokens["hero"]
+    assert hero.token.unseen and "invisible" in hero.token.conditions
+    assert hero.opacity() == UNSEEN_OPACITY
+    window.undo_stack.undo()
+    assert not window.players.window.scene.tokens["hero"].token.unseen
+    assert window.players.window.scene.tokens["hero"].opacity() == 1.0
+
+
+def test_the_dm_shows_a_hiding_hostile_to_the_players_and_the_choice_is_saved(
+    fighting: MainWindow, tmp_path: Path
+) -> None:
+    window = fighting
+    make_invisible(window, "orc")
+    assert "orc" not in player_tokens(window)
+    assert SHOW_WHILE_UNSEEN not in token_menu(window, "hero")  # the party sees its own
+    entry = token_menu(window, "orc")[SHOW_WHILE_UNSEEN]
+    assert not entry.isChecked()  # type: ignore[attr-defined]
+    entry.trigger()  # type: ignore[attr-defined]
+    orc = window.players.window.scene.tokens["orc"]
+    assert orc.token.unseen and orc.opacity() == UNSEEN_OPACITY
+    assert token_menu(window, "orc")[SHOW_WHILE_UNSEEN].isChecked()  # type: ignore[attr-defined]
+    path = tmp_path / "shown.battlemap"
+    save_battlemap(path, window.document.encounter, window.document.images)
+    reopened = load_battlemap(path).encounter
+    assert reopened.creature("orc").shown_while_unseen  # type: ignore[arg-type]
+    assert not reopened.creature("hero").shown_while_unseen  # type: ignore[arg-type]
+    window.undo_stack.undo()
+    assert "orc" not in player_tokens(window)
+    assert not window.document.encounter.creature("orc").shown_while_unseen  # type: ignore[arg-type]
+
+
+def test_a_hostile_that_hides_vanishes_and_its_turn_says_nothing_new(
+    fighting: MainWindow,
+) -> None:
+    window = fighting
+    banner = window.players.window.banner
+    state = window.document.encounter.combat
+    assert state is not None
+    hiding = state.model_copy(
+        update={
+            "combatants": tuple(
+                c.model_copy(update={"hidden_stealth": 18}) if c.creature_id == "orc" else c
+                for c in state.combatants
+            )
+        }
+    )
+    window.document.apply(ReplaceEncounterField("combat", state, hiding))
+    assert "orc" not in player_tokens(window)
+    said: list[str] = []
+    for _ in range(6):  # two rounds of three turns: the orc's turn comes twice
+        acting = window.document.encounter.combat.current.creature_id  # type: ignore[union-attr]
+        text = banner.text() if banner.isVisible() else ""
+        said.append(text)
+        if acting == "orc":  # the last turn they saw stays said; never "Round N" alone
+            assert text == "" or ("'s turn" in text and "Orc" not in text), text
+            tokens = window.players.window.scene.tokens.values()
+            lit = [item.token.label for item in tokens if item.token.acting_now]
+            assert lit == ([text.split(" — ")[1].removesuffix("'s turn")] if text else [])
+        window.combat.initiative.next_turn()
+    assert said.count("Round 1 — Thorin's turn") == 2  # its own turn, then the orc's
+    assert said.count("Round 2 — Thorin's turn") == 2
+
+
+def test_the_banner_stays_hidden_while_an_unseen_creature_has_the_first_turn(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    window.players.toggle_action.setChecked(True)
+    qtbot.waitUntil(window.players.window.isVisible)
+    players = window.players.window
+    combat = CombatFacts(round=1, order=("orc", "hero"), acting="orc", unseen=frozenset({"orc"}))  # type: ignore[arg-type]
+    players.show_view(project(window.document.encounter, None, combat))
+    assert not players.banner.isVisible()
+    assert players.strip.isVisible() and players.strip.text() == "Thorin"
+    seen = CombatFacts(round=1, order=("orc", "hero"), acting="hero", unseen=frozenset({"orc"}))  # type: ignore[arg-type]
+    players.show_view(project(window.document.encounter, None, seen))
+    assert players.banner.isVisible() and players.banner.text() == "Round 1 — Thorin's turn"
