@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
 from battlemap.model.document import Document, ReplaceEncounterField
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
+from battlemap.ui.plain_text import literal_labels
 from battlemap.ui.undo import push
 
 
@@ -106,7 +107,14 @@ class RulesetMenu(QObject):
             )
             return
         text = "\n".join(str(problem) for error in problems for problem in error.problems)
-        QMessageBox.warning(self.window, "Ruleset problems", f"These files were skipped:\n\n{text}")
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Ruleset problems",
+            f"These files were skipped:\n\n{text}",
+            parent=self.window,
+        )
+        literal_labels(box)  # the problems quote the files
+        box.exec()
 
 
 def install(window: QMainWindow) -> RulesetMenu:

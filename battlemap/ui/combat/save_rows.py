@@ -70,6 +70,7 @@ from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import BAD, GOOD, tone
 from battlemap.ui.map_index_cache import window_index
+from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.statblocks import find_statblock
 from battlemap.ui.typed_dice import D20Entry, TouchSpinBox
 
@@ -620,4 +621,4 @@ def tooltip(report: SaveReport, situation: tuple[str, ...]) -> str:
     lines = [f"{report.ability.description} save: {', '.join(report.parts[:1])}"]
     lines.extend(reasons_of(report, situation))
     lines.extend(where for where in situation if where not in "\n".join(lines))
-    return "\n".join(lines)
+    return plain_tooltip("\n".join(lines))
