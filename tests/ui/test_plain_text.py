@@ -11,21 +11,23 @@ import html
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QModelIndex
 from PySide6.QtCore import Qt as CoreQt
 from PySide6.QtGui import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractItemView,
     QApplication,
     QGroupBox,
     QLabel,
-    QTreeWidget,
-    QTreeWidgetItemIterator,
     QWidget,
 )
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Obstacle, Side
+from battlemap.model.document import ReplaceEncounterField
 from battlemap.model.statblock import StatBlock
+from battlemap.rules.rests import RestType
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 from tests.ui.test_combat_docks import select, start
@@ -58,11 +60,33 @@ def shown_as_rich(text: str, text_format: CoreQt.TextFormat) -> bool:
     return text_format in (CoreQt.TextFormat.RichText, CoreQt.TextFormat.MarkdownText)
 
 
+def model_cells(model: QAbstractItemModel, parent: QModelIndex | None = None) -> list[QModelIndex]:
+    """Every cell of ``model`` under ``parent``, a tree's children too."""
+    parent = parent or QModelIndex()
+    cells = []
+    list_model = isinstance(model, QAbstractListModel)  # its columnCount is private
+    for row in range(model.rowCount(parent)):
+        for column in range(1 if list_model else model.columnCount(parent)):
+            cell = model.index(row, column, parent)
+            cells.append(cell)
+            if column == 0 and model.rowCount(cell):
+                cells += model_cells(model, cell)
+    return cells
+
+
 def texts(window: MainWindow) -> Iterator[tuple[str, str, str]]:
     """(where, kind, text) for every text Qt shows on both windows: labels with their
     format, tooltips, menu and button texts (mnemonics), tree cells' tooltips, scene items."""
+    yield from widget_texts(window, window.players.window, *QApplication.topLevelWidgets())
+    for scene in (window.scene, window.players.window.scene):
+        for item in scene.items():
+            yield type(item).__name__, "tooltip", item.toolTip()
+
+
+def widget_texts(*tops: QWidget) -> Iterator[tuple[str, str, str]]:
+    """``texts`` of the widgets ``tops`` and all inside them."""
     widgets: list[QWidget] = []
-    for top in (window, window.players.window, *QApplication.topLevelWidgets()):
+    for top in tops:
         widgets += [top, *top.findChildren(QWidget)]
     for widget in dict.fromkeys(widgets):
         where = f"{type(widget).__name__} {widget.objectName()}"
@@ -73,20 +97,13 @@ def texts(window: MainWindow) -> Iterator[tuple[str, str, str]]:
         if isinstance(widget, QAbstractButton | QGroupBox):
             title = widget.title() if isinstance(widget, QGroupBox) else widget.text()
             yield where, "mnemonic", title
-        if isinstance(widget, QTreeWidget):
-            cells = QTreeWidgetItemIterator(widget)
-            while cells.value():
-                row = cells.value()
-                for column in range(widget.columnCount()):
-                    yield where, "plain", row.text(column)
-                    yield where, "tooltip", row.toolTip(column)
-                cells += 1
+        if isinstance(widget, QAbstractItemView) and widget.model() is not None:
+            for cell in model_cells(widget.model()):  # cells show plain text, tooltips not
+                yield where, "plain", str(cell.data(CoreQt.ItemDataRole.DisplayRole) or "")
+                yield where, "tooltip", str(cell.data(CoreQt.ItemDataRole.ToolTipRole) or "")
         for action in widget.actions():
             yield f"{where} action", "mnemonic", action.text()
             yield f"{where} action", "tooltip", action.toolTip()
-    for scene in (window.scene, window.players.window.scene):
-        for item in scene.items():
-            yield type(item).__name__, "tooltip", item.toolTip()
 
 
 def misread(kind: str, text: str, name: str) -> bool:
@@ -145,3 +162,22 @@ def test_hostile_names_show_literally_on_both_windows_in_a_combat(
     everywhere = [text for _, _, text in texts(window)]
     for name in HOSTILE_NAMES:  # each is shown: as it is, or escaped in rich text
         assert any(name in text or html.escape(name) in text for text in everywhere), name
+
+
+def test_hostile_names_show_literally_in_the_save_area_and_rest_dialogs(
+    window: MainWindow,
+) -> None:
+    window.document.apply(ReplaceEncounterField("ruleset", "srd-5e", "bloodied-brink"))  # rests
+    everyone = ["tom", "img", "bold"]
+    window.combat.save_dialog.open_for(everyone)  # type: ignore[arg-type]
+    window.scene.clearSelection()
+    for creature_id in everyone:
+        window.scene.tokens[creature_id].setSelected(True)
+    window.combat.area_dialog.open_for_selection()
+    rest = window.combat.rest_dialog
+    assert rest is not None and rest.open_for(RestType.SHORT, everyone)  # type: ignore[arg-type]
+    assert misread_names(window) == []
+    for dialog in (window.combat.save_dialog, window.combat.area_dialog, rest):
+        assert dialog.isVisible()
+        shown = [text for _, _, text in widget_texts(dialog)]
+        assert any(IMAGE_NAME in text or html.escape(IMAGE_NAME) in text for text in shown)

@@ -260,7 +260,7 @@ class OpportunityPrompt(QFrame):
                 if result.hit and result.damage_rolled is not None:
                     rolled = result.damage_rolled.expressions
             except ValueError as error:  # faces the engine refuses (InvalidRequestError)
-                text = f"<span style='color:{VERDICT_BAD}'>{error}</span>"
+                text = f"<span style='color:{VERDICT_BAD}'>{escape(str(error))}</span>"
         self.damage.label_rolled(rolled)
         self.verdict.setText(text)
         self.verdict.setVisible(bool(text))
