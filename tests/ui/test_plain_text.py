@@ -30,6 +30,7 @@ from battlemap.model.statblock import StatBlock
 from battlemap.rules.rests import RestType
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
+from tests.ui.players_helpers import open_players
 from tests.ui.test_combat_docks import select, start
 
 IMAGE_NAME = '<img src="/tmp/battlemap-secret.png">'
@@ -138,8 +139,7 @@ def test_hostile_names_show_literally_on_both_windows_in_a_combat(
 ) -> None:
     window.library_dock.add_monsters([StatBlock(name=MONSTER_NAME, hit_points=7)])
     window.library_dock.select(MONSTER_NAME)
-    window.players.toggle_action.setChecked(True)
-    qtbot.waitUntil(window.players.window.isVisible)
+    open_players(window, qtbot)
     window.combat.session.seed_source = lambda: 11
     start(window, qtbot)
     menus = []  # kept alive while the windows are walked

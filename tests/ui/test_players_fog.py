@@ -10,6 +10,7 @@ from battlemap.model.fog import FogMode, FogOfWar
 from battlemap.model.map_commands import ToggleDoor
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
+from tests.ui.players_helpers import open_players, player_tokens
 
 
 @pytest.fixture
@@ -28,15 +29,6 @@ def encounter() -> Encounter:
         ),
         fog=FogOfWar(mode=FogMode.DYNAMIC),
     )  # type: ignore[arg-type]
-
-
-def player_tokens(window: MainWindow) -> list[str]:
-    return sorted(window.players.window.scene.tokens)
-
-
-def open_players(window: MainWindow, qtbot: QtBot) -> None:
-    window.players.toggle_action.setChecked(True)
-    qtbot.waitUntil(window.players.window.isVisible)
 
 
 def test_the_fog_hides_a_creature_behind_a_wall_until_the_door_opens(

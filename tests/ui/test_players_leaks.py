@@ -17,6 +17,7 @@ from battlemap.model.fog import FogMode, FogOfWar, reveal
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.render import render_scene
 from battlemap.ui.undo import push
+from tests.ui.players_helpers import open_players, player_tokens
 
 GREEN = QColor("#2e8b57")
 
@@ -34,15 +35,6 @@ def encounter() -> Encounter:
         walls=(Wall(id="wall", a=(6, 0), b=(6, 6)),),
         fog=FogOfWar(mode=FogMode.DYNAMIC),
     )  # type: ignore[arg-type]
-
-
-def open_players(window: MainWindow, qtbot: QtBot) -> None:
-    window.players.toggle_action.setChecked(True)
-    qtbot.waitUntil(window.players.window.isVisible)
-
-
-def player_tokens(window: MainWindow) -> list[str]:
-    return sorted(window.players.window.scene.tokens)
 
 
 def set_hidden(window: MainWindow, creature_id: str, hidden: bool) -> None:

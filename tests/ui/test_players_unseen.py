@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from battlemap.io.encounter_file import load_battlemap, save_battlemap
@@ -17,6 +16,7 @@ from battlemap.ui.creature_dock import SHOW_WHILE_UNSEEN
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.projection import CombatFacts, project
 from battlemap.ui.players.scene import UNSEEN_OPACITY
+from tests.ui.players_helpers import open_players, player_tokens
 from tests.ui.test_combat_docks import select, start
 
 
@@ -36,14 +36,9 @@ def encounter() -> Encounter:
 def fighting(window: MainWindow, qtbot: QtBot) -> MainWindow:
     """The players' window open and a combat begun (seeded dice)."""
     window.combat.session.seed_source = lambda: 11
-    window.players.toggle_action.setChecked(True)
-    qtbot.waitUntil(window.players.window.isVisible)
+    open_players(window, qtbot)
     start(window, qtbot)
     return window
-
-
-def player_tokens(window: MainWindow) -> list[str]:
-    return sorted(window.players.window.scene.tokens)
 
 
 def make_invisible(window: MainWindow, creature_id: str) -> None:
@@ -52,9 +47,8 @@ def make_invisible(window: MainWindow, creature_id: str) -> None:
 
 
 def token_menu(window: MainWindow, creature_id: str) -> dict[str, object]:
-    menu = QMenu(window)
-    for build in window.scene.token_menu_builders:
-        build(menu, creature_id)  # type: ignore[arg-type]
+    menu = window.scene.token_menu(creature_id)  # type: ignore[arg-type]
+    menu.setParent(window, menu.windowFlags())  # kept alive with the window
     return {action.text(): action for action in menu.actions() if action.text()}
 
 
@@ -135,8 +129,7 @@ def test_a_hostile_that_hides_vanishes_and_its_turn_says_nothing_new(
 def test_the_banner_stays_hidden_while_an_unseen_creature_has_the_first_turn(
     window: MainWindow, qtbot: QtBot
 ) -> None:
-    window.players.toggle_action.setChecked(True)
-    qtbot.waitUntil(window.players.window.isVisible)
+    open_players(window, qtbot)
     players = window.players.window
     combat = CombatFacts(round=1, order=("orc", "hero"), acting="orc", unseen=frozenset({"orc"}))  # type: ignore[arg-type]
     players.show_view(project(window.document.encounter, None, combat))
