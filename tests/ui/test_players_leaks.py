@@ -111,3 +111,22 @@ def test_dynamic_fog_keeps_the_map_outside_the_grid_black_too(
     assert players_colour(window, 3.5, 4.5) == GREEN  # seen by the hero
     assert players_colour(window, -1.5, 2.5) == QColor("black")  # beside it, off the grid
     assert players_colour(window, 9.5, 4.5) == QColor("black")  # behind the wall
+
+
+def test_the_dms_veil_covers_the_map_image_outside_the_grid_too(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    show_big_map(window)
+    open_players(window, qtbot)
+    window.players.set_fog_mode(FogMode.MANUAL)  # nothing revealed: the players see nothing
+
+    def dm_colour(col: float, row: float) -> QColor:
+        image = render_scene(window.scene, QRectF(-128, -128, 16 * 64, 10 * 64), 320)
+        return image.pixelColor(int((col + 2) * 20), int((row + 2) * 20))
+
+    veiled = dm_colour(5.5, 3.5)  # a grid cell under the veil
+    assert veiled != GREEN
+    for col, row in ((-1.5, 3.5), (12.5, 3.5), (5.5, -1.5), (13.5, 7.5)):
+        assert dm_colour(col, row) == veiled, (col, row)  # as veiled as an unseen cell
+    window.players.set_fog_mode(FogMode.OFF)
+    assert dm_colour(-1.5, 3.5) == GREEN and dm_colour(5.5, 3.5) == GREEN
