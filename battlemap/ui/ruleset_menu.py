@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
 from battlemap.model.document import Document, ReplaceEncounterField
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
-from battlemap.ui.plain_text import literal_labels
+from battlemap.ui.plain_text import literal_labels, literal_mnemonics
 from battlemap.ui.undo import push
 
 
@@ -65,7 +65,9 @@ class RulesetMenu(QObject):
         if current not in ids:
             ids = [*ids, current]
         for ruleset_id in ids:
-            action = QAction(ruleset_title(self.registry, ruleset_id), self.menu)
+            # a name's "&" is shown, not a mnemonic: "Bloodied & Brink"
+            title = literal_mnemonics(ruleset_title(self.registry, ruleset_id))
+            action = QAction(title, self.menu)
             action.setCheckable(True)
             action.setChecked(ruleset_id == current)
             action.setEnabled(ruleset_id in self.registry.sources)
