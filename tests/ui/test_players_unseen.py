@@ -65,7 +65,7 @@ def test_an_invisible_hostile_is_not_drawn_but_the_partys_own_is_marked(
     make_invisible(window, "hero")
     hero = window.players.window.scene.tokens["hero"]
     assert hero.token.unseen and "invisible" in hero.token.conditions
-    assert hero.opacity() == UNSEEN_OPACITY
+    assert hero.opacity() == UNSEEN_OPACITY and hero.plate.opacity() == UNSEEN_OPACITY
     window.undo_stack.undo()
     assert not window.players.window.scene.tokens["hero"].token.unseen
     assert window.players.window.scene.tokens["hero"].opacity() == 1.0

@@ -63,7 +63,9 @@ class PlayerTokenItem(QGraphicsItem):
         self.setPos(cell_to_scene(token.x), cell_to_scene(token.y))
         self.plate.place(token.label, cell_to_scene(token.space_cells))
         self.plate.moveBy(self.pos().x(), self.pos().y())  # place() set it token-relative
-        self.setOpacity(UNSEEN_OPACITY if token.unseen else 1.0)
+        opacity = UNSEEN_OPACITY if token.unseen else 1.0
+        self.setOpacity(opacity)
+        self.plate.setOpacity(opacity)  # not a child: set on its own
         self.update()
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
