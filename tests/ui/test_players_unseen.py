@@ -11,7 +11,6 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.io.encounter_file import load_battlemap, save_battlemap
 from battlemap.model import Creature, Encounter, Grid, Side
-from battlemap.model.document import ReplaceEncounterField
 from battlemap.ui.creature_dock import SHOW_WHILE_UNSEEN
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.projection import CombatFacts, project
@@ -99,31 +98,29 @@ def test_a_hostile_that_hides_vanishes_and_its_turn_says_nothing_new(
 ) -> None:
     window = fighting
     banner = window.players.window.banner
-    state = window.document.encounter.combat
-    assert state is not None
-    hiding = state.model_copy(
-        update={
-            "combatants": tuple(
-                c.model_copy(update={"hidden_stealth": 18}) if c.creature_id == "orc" else c
-                for c in state.combatants
-            )
-        }
-    )
-    window.document.apply(ReplaceEncounterField("combat", state, hiding))
-    assert "orc" not in player_tokens(window)
-    said: list[str] = []
-    for _ in range(6):  # two rounds of three turns: the orc's turn comes twice
-        acting = window.document.encounter.combat.current.creature_id  # type: ignore[union-attr]
-        text = banner.text() if banner.isVisible() else ""
-        said.append(text)
-        if acting == "orc":  # the last turn they saw stays said; never "Round N" alone
-            assert text == "" or ("'s turn" in text and "Orc" not in text), text
-            tokens = window.players.window.scene.tokens.values()
-            lit = [item.token.label for item in tokens if item.token.acting_now]
-            assert lit == ([text.split(" — ")[1].removesuffix("'s turn")] if text else [])
+
+    def acting() -> str:
+        return window.document.encounter.combat.current.creature_id  # type: ignore[union-attr]
+
+    assert [acting(), banner.text()] == ["hero", "Round 1 — Thorin's turn"]  # seeded order
+    window.combat.initiative.next_turn()
+    assert [acting(), banner.text()] == ["orc", "Round 1 — Orc's turn"]
+    window.combat.actions.take("hide")  # the Hide action: its Stealth is rolled and kept
+    orc = window.document.encounter.combat.combatant("orc")  # type: ignore[union-attr, arg-type]
+    assert orc.hidden_stealth is not None
+    assert "orc" not in player_tokens(window) and "Orc" not in window.players.window.strip.text()
+    said = [(acting(), banner.text())]
+    for _ in range(3):
         window.combat.initiative.next_turn()
-    assert said.count("Round 1 — Thorin's turn") == 2  # its own turn, then the orc's
-    assert said.count("Round 2 — Thorin's turn") == 2
+        said.append((acting(), banner.text() if banner.isVisible() else ""))
+    assert said == [
+        ("orc", "Round 1 — Thorin's turn"),  # the last turn the players saw, again
+        ("imp", "Round 1 — Imp's turn"),
+        ("hero", "Round 2 — Thorin's turn"),
+        ("orc", "Round 2 — Thorin's turn"),  # still hiding: nothing new, no "Round 2" alone
+    ]
+    lit = [k for k, item in window.players.window.scene.tokens.items() if item.token.acting_now]
+    assert lit == ["hero"]  # the token lit is the one the banner names
 
 
 def test_the_banner_stays_hidden_while_an_unseen_creature_has_the_first_turn(
