@@ -270,11 +270,16 @@ class PlayersController(QObject):
         combat = self.combat(encounter) if self.combat else None
         view = project(encounter, sight, combat)
         self.last_view = view
-        self.fog_overlay.show_view(view)
+        self.fog_overlay.show_view(view, self._dm_image_rect())
         if self.window.isVisible():
             self.window.show_view(view)
         for listener in self.view_listeners:
             listener(view)
+
+    def _dm_image_rect(self) -> QRectF | None:
+        """Where the DM's map image lies (scene units), or None without one."""
+        image = self.main_window.scene.background_layer.item  # type: ignore[attr-defined]
+        return None if image is None else image.sceneBoundingRect()
 
     def _map_rect(self) -> QRectF:
         grid = self.document.encounter.grid

@@ -37,6 +37,9 @@ token and would otherwise be cut where the party's sight ends. Only tokens in th
 projection have plates, so nothing hidden shows."""
 UNSEEN = QColor("#000000")
 EXPLORED_DIM = QColor(0, 0, 0, 150)
+UNSEEN_OPACITY = 0.55
+"""A hiding or invisible token the players are shown (their own, or the DM's choice) is
+drawn see-through with a dashed outline, as the DM's window draws one hidden from them."""
 HEALTH_RING = {
     HealthState.UNHURT: None,
     HealthState.BLOODIED: QColor("#b00020"),
@@ -67,6 +70,9 @@ class PlayerTokenItem(QGraphicsItem):
         self.setPos(cell_to_scene(token.x), cell_to_scene(token.y))
         self.plate.place(token.label, cell_to_scene(token.space_cells))
         self.plate.moveBy(self.pos().x(), self.pos().y())  # place() set it token-relative
+        opacity = UNSEEN_OPACITY if token.unseen else 1.0
+        self.setOpacity(opacity)
+        self.plate.setOpacity(opacity)  # not a child: set on its own
         self.update()
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
@@ -93,7 +99,9 @@ class PlayerTokenItem(QGraphicsItem):
         ring = HEALTH_RING[token.health]
         outline = HIGHLIGHT if token.acting_now else (ring or colour.darker(160))
         width = max(3.0, side * (0.1 if token.acting_now else 0.07))
-        paint_disc(painter, side, colour, outline, width, initials(token.label))
+        paint_disc(
+            painter, side, colour, outline, width, initials(token.label), dashed=token.unseen
+        )
         disc = disc_rect(side)
         if token.health is HealthState.DEAD:
             painter.setPen(QPen(QColor("#dddddd"), side * 0.06))
@@ -128,7 +136,7 @@ class PlayerScene(QGraphicsScene):
     def show_view(self, view: PlayerView) -> None:
         previous = self.view_data
         self.view_data = view
-        self.background_layer.sync(view.background)
+        self.background_layer.sync(view.background, view.background_clip)
         paper = self.background_layer.item is None
         self.map_layer.sync(view.grid, paper, view.terrain, view.obstacles, view.walls)
         fog_key = (view.grid, view.visible, view.explored)
