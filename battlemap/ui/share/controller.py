@@ -70,17 +70,17 @@ class ShareController(QObject):
     def start(self, address: ShareAddress, port: int) -> str | None:
         """Start serving on ``address:port``; the reason when it cannot (also shown)."""
         self.stop()
-        server = ShareServer(
-            address.host,
-            port,
-            page_bytes(),
-            players_palette(),
-            prepare_map_image,
-            on_clients=self._count_from_server_thread,
-        )
         try:
+            server = ShareServer(
+                address.host,
+                port,
+                page_bytes(),
+                players_palette(),
+                prepare_map_image,
+                on_clients=self._count_from_server_thread,
+            )
             server.start()
-        except ShareError as error:
+        except (ShareError, OSError, ValueError) as error:  # port in use; page files missing
             if self.dialog is not None:
                 self.dialog.show_stopped(f"Could not share: {error}")
             return str(error)

@@ -194,3 +194,30 @@ def test_the_qr_code_has_whole_pixel_modules_and_a_quiet_zone() -> None:
     assert image.width() == image.height() == module * modules and module >= 5
     assert image.pixelColor(module * QUIET_ZONE - 1, module * QUIET_ZONE - 1).lightness() == 255
     assert image.pixelColor(module * QUIET_ZONE, module * QUIET_ZONE).lightness() == 0  # finder
+
+
+def test_a_port_in_use_is_reported_in_the_dialog_and_nothing_runs(window: MainWindow) -> None:
+    window.share.open_dialog()
+    dialog = window.share.dialog
+    assert dialog is not None
+    with socket.socket() as taken:
+        taken.bind((LOOPBACK, 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        reason = window.share.start(LOCAL, port)
+    assert reason is not None and f"{LOOPBACK}:{port}" in reason
+    assert dialog.state_label.text() == f"Could not share: {reason}"
+    assert window.share.server is None and not window.share.status_label.isVisible()
+
+
+def test_missing_page_files_are_reported_not_raised(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from battlemap.ui.share import controller
+
+    def missing() -> bytes:
+        raise FileNotFoundError("assets/share/page.html: not found")
+
+    monkeypatch.setattr(controller, "page_bytes", missing)
+    assert window.share.start(LOCAL, 0) == "assets/share/page.html: not found"
+    assert window.share.server is None
