@@ -354,12 +354,14 @@ class ShareServer:
         try:
             while self._pending is not None:
                 snapshot, self._pending = self._pending, None
-                await self._update_image(snapshot.map_source)
-                self._state_text = self.encoder.encode(snapshot.view, self._map_image())
+                try:
+                    await self._update_image(snapshot.map_source)
+                    self._state_text = self.encoder.encode(snapshot.view, self._map_image())
+                except Exception:  # a bad snapshot must not stop the server; the next may do
+                    log.exception("could not build the players' state")
+                    continue
                 self._state_number += 1
                 self._take_camera(encode(camera_json(snapshot.camera)))
-        except Exception:  # a bad snapshot must not stop the server; the next one may be fine
-            log.exception("could not build the players' state")
         finally:
             self._building = False
 

@@ -33,14 +33,8 @@ def snapshot_of(encounter: Encounter) -> Snapshot:
 
 
 def make_server(**options: object) -> ShareServer:
-    return ShareServer(
-        HOST,
-        0,
-        page_bytes(),
-        players_palette(),
-        prepare_map_image,
-        **options,  # type: ignore[arg-type]
-    )
+    options.setdefault("prepare_image", prepare_map_image)
+    return ShareServer(HOST, 0, page_bytes(), players_palette(), **options)  # type: ignore[arg-type]
 
 
 @pytest.fixture

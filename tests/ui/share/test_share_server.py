@@ -5,14 +5,23 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import threading
 import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from battlemap.model import Creature, Encounter, Grid, Side
+from battlemap.model.encounter import Background
 from battlemap.model.fog import FogMode, FogOfWar, reveal
-from battlemap.ui.share.server import MAX_CLIENT_MESSAGE, MAX_CLIENTS, ShareError, ShareServer
+from battlemap.ui.share.server import (
+    MAX_CLIENT_MESSAGE,
+    MAX_CLIENTS,
+    MapSource,
+    ShareError,
+    ShareServer,
+    Snapshot,
+)
 from tests.ui.share.conftest import (
     HOST,
     TIMEOUT_S,
@@ -227,3 +236,59 @@ def test_states_published_faster_than_sent_are_skipped_to_the_newest(
         while not seen or seen[-1] != 8:
             seen.append(receive_state(phone)["tokens"][0]["x"])  # type: ignore[index]
     assert seen == sorted(seen) and seen[-1] == 8
+
+
+def map_snapshot(encounter: Encounter) -> Snapshot:
+    plain = snapshot_of(encounter)
+    background = Background(image="map.png", pixels_per_cell=10)
+    return Snapshot(plain.view, plain.camera, MapSource(b"image bytes", background, None))
+
+
+def test_publishing_never_waits_for_the_server_thread() -> None:
+    entered, release = threading.Event(), threading.Event()
+
+    def slow_preparer(source: MapSource) -> None:
+        entered.set()
+        release.wait(TIMEOUT_S)  # the server's worker is stuck on a huge image
+
+    server = make_server(prepare_image=slow_preparer)
+    server.start()
+    try:
+        server.publish(map_snapshot(small_encounter()))
+        assert entered.wait(TIMEOUT_S)
+        publisher = threading.Thread(
+            target=lambda: [server.publish(snapshot_of(small_encounter())) for _ in range(50)]
+        )
+        publisher.start()
+        publisher.join(TIMEOUT_S)
+        assert not publisher.is_alive(), "publish waited for the busy server"
+        release.set()
+        with join(server) as phone:
+            assert receive_state(phone)["map"] is None  # the newest snapshot won
+    finally:
+        release.set()
+        server.stop()
+
+
+def test_a_snapshot_that_fails_to_build_leaves_the_server_serving(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    tried, go_on = threading.Event(), threading.Event()
+
+    def broken(source: MapSource) -> None:
+        tried.set()
+        go_on.wait(TIMEOUT_S)
+        raise RuntimeError("decoder crashed")
+
+    server = make_server(prepare_image=broken)
+    server.start()
+    try:
+        server.publish(map_snapshot(small_encounter()))
+        assert tried.wait(TIMEOUT_S)
+        server.publish(snapshot_of(small_encounter()))  # waits while the first one fails
+        go_on.set()
+        with join(server) as phone:
+            assert receive_state(phone)["tokens"][0]["label"] == "Thorin"  # type: ignore[index]
+    finally:
+        server.stop()
+    assert "could not build the players' state" in caplog.text
