@@ -221,3 +221,32 @@ def test_missing_page_files_are_reported_not_raised(
     monkeypatch.setattr(controller, "page_bytes", missing)
     assert window.share.start(LOCAL, 0) == "assets/share/page.html: not found"
     assert window.share.server is None
+
+
+def test_from_the_dms_window_a_phone_gets_no_hidden_creature_numbers_or_notes(
+    window: MainWindow,
+) -> None:
+    from battlemap.model import Creature, Side
+    from battlemap.model.document import ReplaceEncounterField
+
+    spy = Creature(id="c-spy", name="Assassin Vexx", side=Side.HOSTILE, x=8, y=8, hidden=True)
+    encounter = window.document.encounter
+    numbered = tuple(
+        c.model_copy(update={"hp": 173, "max_hp": 291, "ac": 27}) for c in encounter.creatures
+    )
+    window.document.apply(ReplaceEncounterField("creatures", encounter.creatures, (*numbered, spy)))
+    window.document.apply(ReplaceEncounterField("notes", "", "Vexx waits for the signal"))
+    assert window.share.start(LOCAL, 0) is None
+    try:
+        server = window.share.server
+        assert server is not None
+        with join(server) as phone:
+            text = ""
+            while '"type":"state"' not in text:
+                text = str(phone.recv(timeout=TIMEOUT_S))
+    finally:
+        window.share.stop()
+    state = json.loads(text)
+    assert {t["label"] for t in state["tokens"]} == {c.name for c in encounter.creatures}
+    assert "Vexx" not in text and "c-spy" not in text and "c-medium" not in text
+    assert not any(f":{n}," in text or f":{n}}}" in text for n in (173, 291, 27))
