@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from annotated_types import MaxLen
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from battlemap.model.combat import CombatEvent, CombatState, keep_newest
@@ -183,11 +182,9 @@ def over_limit(encounter: Encounter) -> str | None:
     limits are read from the fields themselves (``battlemap.model.limits``)."""
     for name, field in Encounter.model_fields.items():
         for bound in field.metadata:
+            limit = getattr(bound, "max_length", None)  # pydantic's MaxLen of the Field
             value = getattr(encounter, name)
-            if isinstance(bound, MaxLen) and len(value) > bound.max_length:
+            if isinstance(limit, int) and len(value) > limit:
                 unit = "characters" if isinstance(value, str) else "items"
-                return (
-                    f"{name}: {len(value)} {unit}, more than the {bound.max_length} an "
-                    "encounter keeps"
-                )
+                return f"{name}: {len(value)} {unit}, more than the {limit} an encounter keeps"
     return None
