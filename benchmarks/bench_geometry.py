@@ -2,7 +2,7 @@
 segments, about 1,500 difficult cells, 100 creatures.
 
 The index is built once, outside the timings, as the app does per map change. Goals are from
-issue 3.
+issue 3. The path search and the reachable area are in ``bench_path``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ GOALS_MS = {
     "geometry: drag update (12-cell path + OAs)": 1.0,
     "geometry: cover 1 -> 99": 5.0,
     "geometry: cover all pairs (9,900)": 500.0,
-    "geometry: reachable area 60 ft": 5.0,
-    "geometry: cheapest path across the map": 30.0,
     "geometry: visibility polygon": 10.0,
 }
 
@@ -150,38 +148,6 @@ def _cover_all() -> Callable[[], object]:
     return run
 
 
-def _reachable() -> Callable[[], object]:
-    from battlemap.geometry import DiagonalRule, reachable_area
-
-    index, mover, others = _open_spot()
-
-    def run() -> object:
-        return reachable_area(index, mover, others, DiagonalRule.FIVE_TEN_FIVE, 60)  # type: ignore[arg-type]
-
-    return run
-
-
-def _cheapest() -> Callable[[], object]:
-    from battlemap.geometry import Body, DiagonalRule, cheapest_path
-    from battlemap.model import EntityId, Side, Size
-
-    index, bodies = _world()
-    mover = Body(EntityId("runner"), Size.MEDIUM, Side.PARTY, 0, 0)
-
-    def run() -> object:
-        result = cheapest_path(
-            index,
-            mover,
-            (98, 99),
-            bodies,
-            DiagonalRule.FIVE_TEN_FIVE,  # type: ignore[arg-type]
-        )
-        assert result.legal, result.reason
-        return result
-
-    return run
-
-
 def _visibility() -> Callable[[], object]:
     from battlemap.geometry import visibility_polygon
 
@@ -224,8 +190,6 @@ def cases() -> list[Case]:
         ("geometry: cover 1 -> 99", _cover_one),
         ("geometry: cover 1 -> 99, walls off the grid lines", _cover_one_off_grid),
         ("geometry: cover all pairs (9,900)", _cover_all),
-        ("geometry: reachable area 60 ft", _reachable),
-        ("geometry: cheapest path across the map", _cheapest),
         ("geometry: visibility polygon", _visibility),
         ("geometry: visibility polygon, 60 ft sight (fog)", _visibility_dark),
     ]

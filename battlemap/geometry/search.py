@@ -91,45 +91,43 @@ def reachable_area(
     near = (window.x0, window.y0, window.x0 + window.w - 1, window.y0 + window.h - 1)
     ctx = MoveContext(index, mover, others, rule, near=near, costs=costs)
     if rule is DiagonalRule.EUCLIDEAN:
-        reached, route = euclidean_reach(ctx, window, movement_left)
+        costs_by_cell, route = euclidean_reach(ctx, window, movement_left)
+        cells, feet = list(costs_by_cell), list(costs_by_cell.values())
     else:
-        reached, route = _compiled_reach(ctx, window, movement_left)
+        cells, feet, route = _compiled_reach(ctx, window, movement_left)
     start = ctx.start_cell()
     may_end = costs.may_end_in_creature_space
-    occupied = ctx.creature_space
+    xs, ys = (list(axis) for axis in zip(*cells, strict=True)) if cells else ([], [])
+    occupied = ctx.creature_space[ys, xs].tolist()
     ends = {
         cell: cost
-        for cell, cost in reached.items()
-        if may_end
-        or cell == start
-        or not occupied[cell[1], cell[0]]
-        or ctx.end_blocker(cell) is None
+        for cell, cost, taken in zip(cells, feet, occupied, strict=True)
+        if not taken or may_end or cell == start or ctx.end_blocker(cell) is None
     }
-    return ReachableArea(ends, frozenset(reached), route)
+    return ReachableArea(ends, frozenset(cells), route)
 
 
 def _compiled_reach(
     ctx: MoveContext, window: Window, budget: float
-) -> tuple[dict[Cell, float], Callable[[Cell], list[Cell]]]:
-    """``euclidean_reach`` on tcod's Dijkstra over the window's layered graph."""
+) -> tuple[list[Cell], list[float], Callable[[Cell], list[Cell]]]:
+    """The cells reached within ``budget`` feet and their cheapest costs (in any state), by
+    tcod's Dijkstra over the window's layered graph; and the route to a reached cell."""
     graph = LayeredGraph(ctx, window)
     finder = graph.pathfinder(ctx.start_cell(), ctx.start_cores(ctx.start_cell()))
     finder.resolve()
     distance = finder.distance
-    cheapest_layer = distance.argmin(axis=0)
-    units = np.take_along_axis(distance, cheapest_layer[None], axis=0)[0]
+    units = distance.min(axis=0)
     budget_units = math.floor(budget / graph.unit_feet + 1e-9)
     ys, xs = np.nonzero(units <= budget_units)
     feet = (units[ys, xs] * graph.unit_feet).tolist()
-    cells = zip((xs + window.x0).tolist(), (ys + window.y0).tolist(), strict=True)
-    reached = dict(zip(cells, feet, strict=True))
+    cells = list(zip((xs + window.x0).tolist(), (ys + window.y0).tolist(), strict=True))
 
     def route(cell: Cell) -> list[Cell]:
         y, x = cell[1] - window.y0, cell[0] - window.x0
-        node = (int(cheapest_layer[y, x]), y, x)
+        node = (int(distance[:, y, x].argmin()), y, x)
         return [graph.cell(step) for step in finder.path_to(node)]
 
-    return reached, route
+    return cells, feet, route
 
 
 def cheapest_path(
@@ -170,8 +168,9 @@ def cheapest_path(
     if rule is DiagonalRule.EUCLIDEAN:
         cells = euclidean_path(ctx, window, destination)
     else:
-        graph = LayeredGraph(ctx, window, sink=destination)
-        cells = graph.path_to_sink(graph.pathfinder(start_cell, ctx.start_cores(start_cell)))
+        graph = LayeredGraph(ctx, window)
+        finder = graph.pathfinder(start_cell, ctx.start_cores(start_cell))
+        cells = graph.cheapest_arrival(finder, destination)
     if cells is None:
         return MoveResult(0.0, movement_left, False, IllegalReason.NO_PATH)
     return walk(ctx, cells, movement_left)

@@ -15,7 +15,7 @@ Costs are whole numbers of *search units*: one unit is a cell's feet under ``5-5
 cell's feet under ``5-10-5``, so every path costs an even number of units there. The A* towards
 a destination counts 2 units per straight step and 3 per diagonal: that overestimates the
 cheapest rest of a path by at most one unit (an odd number of diagonals from parity 0), so the
-path found costs less than one unit more than the cheapest, and, both being even, exactly as
+path found costs at most one unit more than the cheapest, and, both being even, exactly as
 much. Under ``5-5-5`` the estimate (1 per step) never overestimates.
 
 tcod reads a rule's cost array at the node an edge enters, so the per-direction step masks
@@ -29,6 +29,7 @@ from typing import TypeVar
 
 import numpy as np
 import tcod.path
+from numpy.lib.stride_tricks import as_strided
 from numpy.typing import NDArray
 
 from battlemap.geometry.map_index import DIRECTIONS, BoolGrid, shift_grid
@@ -56,6 +57,19 @@ class Window:
     def cut(self, grid: NDArray[G]) -> NDArray[G]:
         return grid[self.y0 : self.y0 + self.h, self.x0 : self.x0 + self.w]
 
+    def cut_shifted(self, grid: BoolGrid, dx: int, dy: int) -> BoolGrid:
+        """``out[y, x] = grid[y0 + y - dy, x0 + x - dx]`` (False off ``grid``): the window of
+        ``grid`` moved by (dx, dy), without shifting all of ``grid``."""
+        out = np.zeros((self.h, self.w), dtype=bool)
+        height, width = grid.shape
+        ys0, xs0 = max(0, self.y0 - dy), max(0, self.x0 - dx)
+        ys1 = min(height, self.y0 + self.h - dy)
+        xs1 = min(width, self.x0 + self.w - dx)
+        if ys0 < ys1 and xs0 < xs1:
+            oy, ox = ys0 - (self.y0 - dy), xs0 - (self.x0 - dx)
+            out[oy : oy + ys1 - ys0, ox : ox + xs1 - xs0] = grid[ys0:ys1, xs0:xs1]
+        return out
+
 
 def window_around(ctx: MoveContext, radius_cells: int) -> Window:
     """The mover's top-left cell's reach ``radius_cells`` in every direction, on the map."""
@@ -72,14 +86,9 @@ def whole_map(ctx: MoveContext) -> Window:
 
 
 class LayeredGraph:
-    """The tcod graph of ``ctx``'s moves inside ``window``.
+    """The tcod graph of ``ctx``'s moves inside ``window``."""
 
-    Args:
-        sink: add one more layer whose only node, under ``sink``, every layer's node there
-            steps into: A* towards it finds the cheapest arrival in any state at once.
-    """
-
-    def __init__(self, ctx: MoveContext, window: Window, sink: Cell | None = None) -> None:
+    def __init__(self, ctx: MoveContext, window: Window) -> None:
         self.ctx = ctx
         self.window = window
         self.five_ten = ctx.rule is DiagonalRule.FIVE_TEN_FIVE
@@ -88,17 +97,17 @@ class LayeredGraph:
         self.layers = self.parities * self.states
         self.unit_feet = ctx.mover.cell_feet / (2 if self.five_ten else 1)
         """Feet per search unit."""
-        shape = (self.layers + (sink is not None), window.h, window.w)
+        shape = (self.layers, window.h, window.w)
         self.graph = tcod.path.CustomGraph(shape)
         self._keep: list[NDArray[np.generic]] = []  # tcod holds raw pointers into these
+        self.rules: list[tuple[NDArray[np.integer], list[tuple[Node, int]]]] = []
+        """Every rule given to tcod: its cost array (read at the node entered) and its edges
+        ((dz, dy, dx), base units); for benchmarks that run other searches on this graph."""
         mult = self._multipliers()
         if self.states == 1:
             self._add_plain_steps(mult, shape)
         else:
             self._add_squeezing_steps(mult, shape)
-        self.sink: Node | None = None
-        if sink is not None:
-            self._add_sink(sink, shape)
         if self.five_ten:
             self.graph.set_heuristic(cardinal=2, diagonal=3)
         else:
@@ -118,17 +127,17 @@ class LayeredGraph:
     def _multipliers(self) -> NDArray[np.integer]:
         """Per node entered (window cell): 1 + the extra base costs of landing there; 0 in a
         space the mover may not pass."""
-        ctx, costs = self.ctx, self.ctx.costs
-        difficult = ctx.difficult
+        ctx, costs, cut = self.ctx, self.ctx.costs, self.window.cut
+        difficult = cut(ctx.difficult)
         if costs.creature_space_is_difficult:
-            difficult = difficult | ctx.creature_space
+            difficult = difficult | cut(ctx.creature_space)
         extra = difficult.astype(np.int32) * costs.difficult_extra
-        extra += ctx.water.astype(np.int32) * costs.water_extra
+        extra += cut(ctx.water).astype(np.int32) * costs.water_extra
         extra += costs.crawl_extra * int(ctx.mover.prone)
         # Landing without room for the whole space means squeezing (without squeezing
         # rules such a step has no edge at all).
-        extra += (~ctx.room).astype(np.int32) * (costs.squeeze_extra or 0)
-        mult = self.window.cut(np.where(ctx.hostile_block, 0, 1 + extra))
+        extra += (~cut(ctx.room)).astype(np.int32) * (costs.squeeze_extra or 0)
+        mult = np.where(cut(ctx.hostile_block), 0, 1 + extra)
         # The smallest type that holds them: tcod reads less memory per edge.
         largest = int(mult.max(initial=0))
         dtype = np.int8 if largest <= 127 else np.int16 if largest <= 32_767 else np.int32
@@ -138,7 +147,7 @@ class LayeredGraph:
         """``from_mask`` (indexed by the cell a step in direction ``d`` leaves) indexed by the
         window cell it enters."""
         dx, dy = DIRECTIONS[d]
-        return self.window.cut(shift_grid(from_mask, -dx, -dy))
+        return self.window.cut_shifted(from_mask, dx, dy)
 
     def _base_units(self, d: int, parity: int) -> tuple[int, int]:
         """(base cost in units, parity after) of a step in direction ``d`` from ``parity``."""
@@ -151,6 +160,7 @@ class LayeredGraph:
 
     def _add_rule(self, cost: NDArray[np.integer], edges: list[tuple[Node, int]]) -> None:
         self._keep.append(cost)
+        self.rules.append((cost, edges))
         for edge_dir, units in edges:
             self.graph.add_edge(edge_dir, units, cost=cost)
 
@@ -160,11 +170,7 @@ class LayeredGraph:
         0 for 1 (cheap) and 1 for 0 (dear); the other edge runs off the layers."""
         for d, (dx, dy) in enumerate(DIRECTIONS):
             plane = (mult * self._into(self.ctx.free[d], d)).astype(mult.dtype)
-            if shape[0] == self.layers:
-                cost = np.broadcast_to(plane, shape)
-            else:  # the sink's layer has no steps of its own
-                cost = np.zeros(shape, dtype=mult.dtype)
-                cost[: self.layers] = plane
+            cost = as_strided(plane, shape, (0, *plane.strides), writeable=False)
             edges = []
             for parity in range(self.parities):
                 units, after = self._base_units(d, parity)
@@ -208,16 +214,6 @@ class LayeredGraph:
                         edges.add(((dz, dy, dx), units))
                 self._add_rule(cost, sorted(edges))
 
-    def _add_sink(self, cell: Cell, shape: tuple[int, ...]) -> None:
-        """Every layer's node at ``cell`` steps into the sink there, for one straight step's
-        base units (so every path's cost stays even under 5-10-5)."""
-        sink = self.node(self.layers, cell)
-        cost = np.zeros(shape, dtype=np.int8)
-        cost[sink] = 1
-        units = 2 if self.five_ten else 1
-        self._add_rule(cost, [((self.layers - z, 0, 0), units) for z in range(self.layers)])
-        self.sink = sink
-
     # -- searching --------------------------------------------------------------------------
 
     def pathfinder(self, start: Cell, start_cores: frozenset[int]) -> tcod.path.Pathfinder:
@@ -227,10 +223,24 @@ class LayeredGraph:
             finder.add_root(self.node(self.layer(0, core), start))
         return finder
 
-    def path_to_sink(self, finder: tcod.path.Pathfinder) -> list[Cell] | None:
-        """The cells of the cheapest path into the sink (first = start), or None."""
-        assert self.sink is not None
-        path = finder.path_to(self.sink)
-        if len(path) < 2:
+    def cheapest_arrival(self, finder: tcod.path.Pathfinder, goal: Cell) -> list[Cell] | None:
+        """The cells of the cheapest path to ``goal`` (first = start) in any state, or None.
+
+        A* runs until each state the mover can be in at ``goal`` is settled (the whole space
+        where it fits, else the cores that fit); the cheapest of them is the answer (within
+        one unit each, so exact: see the module's docstring)."""
+        x, y = goal
+        ctx = self.ctx
+        if ctx.room[y, x]:
+            states = [0]
+        else:
+            states = [c + 1 for c, room in enumerate(ctx.core_room) if room[y, x]]
+        nodes = [self.node(p * self.states + s, goal) for p in range(self.parities) for s in states]
+        for node in nodes:
+            finder.resolve(node)
+        unreached = np.iinfo(finder.distance.dtype).max
+        reached = [node for node in nodes if finder.distance[node] < unreached]
+        if not reached:
             return None
-        return [self.cell(node) for node in path[:-1]]
+        best = min(reached, key=lambda node: int(finder.distance[node]))
+        return [self.cell(step) for step in finder.path_to(best)]
