@@ -88,13 +88,13 @@ def _context(rule: str, mover: object, window: str) -> tuple[object, object]:
     """The move context and the search window of ours, for the references' graphs."""
     from battlemap.geometry.movement import MoveContext
     from battlemap.geometry.search import _reach_window
-    from battlemap.geometry.search_graph import whole_map
+    from battlemap.geometry.search_graph import Window
 
     bench = bench_map()
     index = bench.index()
     if window == "whole":
         ctx = MoveContext(index, mover, list(bench.bodies), _rule(rule))  # type: ignore[arg-type]
-        return ctx, whole_map(ctx)
+        return ctx, Window(0, 0, index.width, index.height)
     area = _reach_window(index, mover, 13)  # type: ignore[arg-type]
     near = (area.x0, area.y0, area.x0 + area.w - 1, area.y0 + area.h - 1)
     ctx = MoveContext(index, mover, _open_spot_others(), _rule(rule), near=near)  # type: ignore[arg-type]

@@ -10,7 +10,7 @@ Either way the step costs are exactly ``MoveContext.step``'s, so a found path wa
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,7 +29,7 @@ from battlemap.geometry.movement import (
     walk,
 )
 from battlemap.geometry.search_euclidean import euclidean_path, euclidean_reach
-from battlemap.geometry.search_graph import LayeredGraph, Window, whole_map
+from battlemap.geometry.search_graph import LayeredGraph, Window
 
 
 @dataclass(frozen=True)
@@ -88,8 +88,7 @@ def reachable_area(
     check_body_on_map(index, mover)
     radius = max(0, int(movement_left // mover.cell_feet) + 1)
     window = _reach_window(index, mover, radius)
-    near = (window.x0, window.y0, window.x0 + window.w - 1, window.y0 + window.h - 1)
-    ctx = MoveContext(index, mover, others, rule, near=near, costs=costs)
+    ctx = MoveContext(index, mover, others, rule, near=_cells_of(window), costs=costs)
     if rule is DiagonalRule.EUCLIDEAN:
         costs_by_cell, route = euclidean_reach(ctx, window, movement_left)
         cells, feet = list(costs_by_cell), list(costs_by_cell.values())
@@ -142,6 +141,9 @@ def cheapest_path(
 ) -> MoveResult:
     """The cheapest legal move of ``mover`` to ``destination`` (top-left cell), by A*.
 
+    The search covers a window around the start and the destination first and widens it
+    until the path found is cheaper than any that could leave it (or the window is the map).
+
     The result is the found path walked with ``path_cost``'s rules, so its cost and steps are
     exact. When the destination cannot be ended in (another creature's space, unless
     ``costs.may_end_in_creature_space``), or no path exists, the result is illegal
@@ -153,24 +155,58 @@ def cheapest_path(
         OffMapError: when the mover does not start wholly on the map.
     """
     check_body_on_map(index, mover)
-    ctx = MoveContext(index, mover, others, rule, costs=costs)
-    start_cell = ctx.start_cell()
-    window = whole_map(ctx)
-    if not window.contains(destination) or not index.on_map(
-        destination[0], destination[1], ctx.k, ctx.k
-    ):
+    k = footprint_cells(mover)
+    x, y = destination
+    if not (0 <= x < index.width and 0 <= y < index.height) or not index.on_map(x, y, k, k):
         return MoveResult(0.0, movement_left, False, IllegalReason.OFF_MAP)
-    if destination == start_cell:
-        return walk(ctx, [start_cell], movement_left)
-    ender = None if costs.may_end_in_creature_space else ctx.end_blocker(destination)
-    if ender is not None:
-        return MoveResult(0.0, movement_left, False, IllegalReason.ENDS_IN_CREATURE, ender.id)
-    if rule is DiagonalRule.EUCLIDEAN:
-        cells = euclidean_path(ctx, window, destination)
-    else:
+    for window, margin in _path_windows(index, mover, destination, rule):
+        whole = window == Window(0, 0, index.width, index.height)
+        near = None if whole else _cells_of(window)
+        ctx = MoveContext(index, mover, others, rule, near=near, costs=costs)
+        start_cell = ctx.start_cell()
+        if destination == start_cell:
+            return walk(ctx, [start_cell], movement_left)
+        ender = None if costs.may_end_in_creature_space else ctx.end_blocker(destination)
+        if ender is not None:
+            return MoveResult(0.0, movement_left, False, IllegalReason.ENDS_IN_CREATURE, ender.id)
+        if rule is DiagonalRule.EUCLIDEAN:
+            cells = euclidean_path(ctx, window, destination)
+            break
         graph = LayeredGraph(ctx, window)
         finder = graph.pathfinder(start_cell, ctx.start_cores(start_cell))
-        cells = graph.cheapest_arrival(finder, destination)
+        found = graph.cheapest_arrival(finder, destination)
+        # A path that leaves the window goes at least margin + 1 steps out and as many back.
+        if whole or (found is not None and found[1] <= 2 * (margin + 1) * graph.min_step_units):
+            cells = None if found is None else found[0]
+            break
     if cells is None:
         return MoveResult(0.0, movement_left, False, IllegalReason.NO_PATH)
     return walk(ctx, cells, movement_left)
+
+
+MIN_PATH_MARGIN = 8
+"""Cells a path search looks beyond the box of its start and destination at first."""
+
+
+def _path_windows(
+    index: MapIndex, mover: Body, destination: Cell, rule: DiagonalRule
+) -> Iterator[tuple[Window, int]]:
+    """Windows around the start and ``destination`` with their margins, growing (the margin
+    doubles) up to the whole map; the Euclidean search gets the whole map at once."""
+    sx, sy = math.floor(mover.x), math.floor(mover.y)
+    k = footprint_cells(mover)
+    margin = max(MIN_PATH_MARGIN, abs(destination[0] - sx), abs(destination[1] - sy))
+    if rule is DiagonalRule.EUCLIDEAN:
+        margin = max(index.width, index.height)
+    while True:
+        x0 = max(0, min(sx, destination[0]) - margin)
+        y0 = max(0, min(sy, destination[1]) - margin)
+        x1 = min(index.width, max(sx, destination[0]) + k + margin)
+        y1 = min(index.height, max(sy, destination[1]) + k + margin)
+        yield Window(x0, y0, x1 - x0, y1 - y0), margin
+        margin *= 2
+
+
+def _cells_of(window: Window) -> tuple[int, int, int, int]:
+    """``window`` as ``MoveContext``'s inclusive ``near`` range."""
+    return (window.x0, window.y0, window.x0 + window.w - 1, window.y0 + window.h - 1)

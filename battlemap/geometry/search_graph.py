@@ -71,20 +71,6 @@ class Window:
         return out
 
 
-def window_around(ctx: MoveContext, radius_cells: int) -> Window:
-    """The mover's top-left cell's reach ``radius_cells`` in every direction, on the map."""
-    sx, sy = ctx.start_cell()
-    x0 = max(0, sx - radius_cells)
-    y0 = max(0, sy - radius_cells)
-    x1 = min(ctx.index.width, sx + ctx.k + radius_cells)
-    y1 = min(ctx.index.height, sy + ctx.k + radius_cells)
-    return Window(x0, y0, x1 - x0, y1 - y0)
-
-
-def whole_map(ctx: MoveContext) -> Window:
-    return Window(0, 0, ctx.index.width, ctx.index.height)
-
-
 class LayeredGraph:
     """The tcod graph of ``ctx``'s moves inside ``window``."""
 
@@ -97,6 +83,8 @@ class LayeredGraph:
         self.layers = self.parities * self.states
         self.unit_feet = ctx.mover.cell_feet / (2 if self.five_ten else 1)
         """Feet per search unit."""
+        self.min_step_units = 2 if self.five_ten else 1
+        """The least any step costs."""
         shape = (self.layers, window.h, window.w)
         self.graph = tcod.path.CustomGraph(shape)
         self._keep: list[NDArray[np.generic]] = []  # tcod holds raw pointers into these
@@ -223,8 +211,11 @@ class LayeredGraph:
             finder.add_root(self.node(self.layer(0, core), start))
         return finder
 
-    def cheapest_arrival(self, finder: tcod.path.Pathfinder, goal: Cell) -> list[Cell] | None:
-        """The cells of the cheapest path to ``goal`` (first = start) in any state, or None.
+    def cheapest_arrival(
+        self, finder: tcod.path.Pathfinder, goal: Cell
+    ) -> tuple[list[Cell], int] | None:
+        """The cells of the cheapest path to ``goal`` (first = start) in any state and its cost
+        in units, or None.
 
         A* runs until each state the mover can be in at ``goal`` is settled (the whole space
         where it fits, else the cores that fit); the cheapest of them is the answer (within
@@ -243,4 +234,4 @@ class LayeredGraph:
         if not reached:
             return None
         best = min(reached, key=lambda node: int(finder.distance[node]))
-        return [self.cell(step) for step in finder.path_to(best)]
+        return [self.cell(step) for step in finder.path_to(best)], int(finder.distance[best])

@@ -130,3 +130,19 @@ def test_the_search_costs_what_the_brute_force_walks() -> None:
     assert len(cells_compared) == EXAMPLES
     # Most areas are more than the start: the comparisons are not of trivial areas.
     assert sum(n > 1 for n in cells_compared) >= EXAMPLES * 2 // 3, cells_compared
+
+
+@pytest.mark.parametrize("rule", [DiagonalRule.FIVE_FIVE_FIVE, DiagonalRule.FIVE_TEN_FIVE])
+@pytest.mark.parametrize("size", [Size.MEDIUM, Size.LARGE])
+def test_a_detour_beyond_the_first_search_window_is_still_found_and_cheapest(
+    rule: DiagonalRule, size: Size
+) -> None:
+    # Start and destination 4 cells apart; the wall between them ends 18 rows further down,
+    # beyond the first window's margin, so the search must widen it.
+    world = index(wall((12, 0), (12, 28)), width=30, height=40)
+    mover = body("mover", 9, 10, size)
+    found = cheapest_path(world, mover, (14, 10), [], rule)
+    truth = brute_force_costs(MoveContext(world, mover, [], rule), math.inf)
+    assert found.legal and found.cost_feet == truth[(14, 10)]
+    side = 2 if size is Size.LARGE else 1
+    assert max(y for _, y in found.cells) + side - 1 >= 28  # its space rounds the wall's end
