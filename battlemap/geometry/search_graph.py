@@ -25,16 +25,18 @@ tcod reads a rule's cost array at the node an edge enters, so the per-direction 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
-import tcod.path
 from numpy.lib.stride_tricks import as_strided
 from numpy.typing import NDArray
 
 from battlemap.geometry.map_index import DIRECTIONS, BoolGrid, shift_grid
 from battlemap.geometry.metrics import Cell, DiagonalRule
 from battlemap.geometry.movement import FULL, MoveContext
+
+if TYPE_CHECKING:
+    import tcod.path
 
 G = TypeVar("G", bound=np.generic)
 
@@ -71,6 +73,13 @@ class Window:
         return out
 
 
+def load_path_search() -> None:
+    """Import tcod now. Its import takes a few tenths of a second (the whole package and
+    cffi's C parser), so nothing imports it before a search needs it or this is called
+    (when the app is idle, say)."""
+    import tcod.path  # noqa: F401
+
+
 class LayeredGraph:
     """The tcod graph of ``ctx``'s moves inside ``window``."""
 
@@ -85,6 +94,8 @@ class LayeredGraph:
         """Feet per search unit."""
         self.min_step_units = 2 if self.five_ten else 1
         """The least any step costs."""
+        import tcod.path  # here, not at start-up: see load_path_search
+
         shape = (self.layers, window.h, window.w)
         self.graph = tcod.path.CustomGraph(shape)
         self._keep: list[NDArray[np.generic]] = []  # tcod holds raw pointers into these
@@ -206,6 +217,8 @@ class LayeredGraph:
 
     def pathfinder(self, start: Cell, start_cores: frozenset[int]) -> tcod.path.Pathfinder:
         """A pathfinder rooted at ``start`` in each of ``start_cores`` (parity 0)."""
+        import tcod.path
+
         finder = tcod.path.Pathfinder(self.graph)
         for core in sorted(start_cores):
             finder.add_root(self.node(self.layer(0, core), start))
