@@ -190,6 +190,21 @@ def _reachable() -> Callable[[], object]:
     return run
 
 
+def _reachable_large() -> Callable[[], object]:
+    """The 400 x 400 map: the area is searched in a window, the creature grids are the map's."""
+    from battlemap.geometry import DiagonalRule, reachable_area
+
+    bench = large_map()
+    mover = _runner(200, 200)
+    others = [b for b in bench.bodies if not b.space.overlaps(mover.space)]  # type: ignore[attr-defined]
+    index = bench.index()
+
+    def run() -> object:
+        return reachable_area(index, mover, others, DiagonalRule.FIVE_TEN_FIVE, 60)  # type: ignore[arg-type]
+
+    return run
+
+
 def cases() -> list[Case]:
     return [
         (PATH_5105, _cheapest("5-10-5")),
@@ -207,4 +222,9 @@ def cases() -> list[Case]:
             "path: cheapest path across the 400 x 400 map, 5-10-5",
             _cheapest("5-10-5", large_map, (398, 397)),
         ),
+        (
+            "path: cheapest path of 12 cells on the 400 x 400 map, 5-10-5",
+            _cheapest("5-10-5", large_map, (12, 9)),
+        ),
+        ("path: reachable area 60 ft (400 x 400 map, 5-10-5)", _reachable_large),
     ]

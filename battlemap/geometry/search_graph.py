@@ -167,15 +167,17 @@ class LayeredGraph:
         """The whole space steps (no squeeze cores): one rule per direction, the same plane
         of costs for every parity layer (a view, not a copy). A 5-10-5 diagonal leaves parity
         0 for 1 (cheap) and 1 for 0 (dear); the other edge runs off the layers."""
+        free, into = self.ctx.free, self._into
         for d, (dx, dy) in enumerate(DIRECTIONS):
-            plane = (mult * self._into(self.ctx.free[d], d)).astype(mult.dtype)
+            plane = mult * into(free[d], d)
             cost = as_strided(plane, shape, (0, *plane.strides), writeable=False)
-            edges = []
-            for parity in range(self.parities):
-                units, after = self._base_units(d, parity)
-                edges.append(((after - parity, dy, dx), units))
+            edges = {
+                ((after - parity, dy, dx), units)
+                for parity in range(self.parities)
+                for units, after in [self._base_units(d, parity)]
+            }
             self._keep.append(plane)
-            self._add_rule(cost, sorted(set(edges)))
+            self._add_rule(cost, list(edges))
 
     def _add_squeezing_steps(self, mult: NDArray[np.integer], shape: tuple[int, ...]) -> None:
         """Steps of a mover that may squeeze: the whole space or one core carries it
