@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,6 +19,7 @@ test: lint typecheck pytest
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
@@ -29,8 +30,30 @@ pytest: $(STAMP)
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks
 
+# `make docs`: the ruleset file reference, generated from the schema (a test keeps it current).
+docs: $(STAMP)
+	$(PY) -m battlemap rulesets docs > docs/rulesets.md
+
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(QT_FREE_VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# `make test-without-qt`: the model, geometry, rules and io tests in a venv that has no PySide6,
+# proof that those layers need no Qt (ARCHITECTURE.md). CI runs it after `make test`.
+QT_FREE_VENV ?= .venv-qt-free
+QT_FREE_PY := $(QT_FREE_VENV)/bin/python
+QT_FREE_STAMP := $(QT_FREE_VENV)/.installed
+
+$(QT_FREE_STAMP): pyproject.toml
+	test -x $(QT_FREE_PY) || $(PYTHON) -m venv $(QT_FREE_VENV)
+	$(QT_FREE_PY) tools/qt_free_requirements.py > $(QT_FREE_VENV)/requirements.txt
+	$(QT_FREE_PY) -m pip install --quiet -r $(QT_FREE_VENV)/requirements.txt
+	$(QT_FREE_PY) -m pip install --quiet --no-deps -e .
+	touch $(QT_FREE_STAMP)
+
+.PHONY: test-without-qt
+test-without-qt: $(QT_FREE_STAMP)
+	$(QT_FREE_PY) -c "import importlib.util as u, sys; sys.exit(u.find_spec('PySide6') is not None)"
+	$(QT_FREE_PY) -m pytest -p no:cacheprovider tests/model tests/geometry tests/rules tests/io
 
 # `make bundle`: the desktop app in dist/battlemap/ (PyInstaller; packaging/battlemap.spec).
 # Not part of `make test`. PyInstaller's cache goes to build/, inside the checkout.

@@ -96,9 +96,7 @@ def test_a_stray_folder_beside_an_installed_package_is_not_ours(
     assert str(tmp_path / "assets") not in str(error.value).replace(str(package), "")
 
 
-def test_the_error_names_every_place_tried(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_error_names_every_place_tried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     package = fake_package(tmp_path, checkout=True)
     monkeypatch.setattr(resources, "_PACKAGE_DIR", package)
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path / "bundle"), raising=False)

@@ -11,8 +11,12 @@ rectangle ``[0, width] x [0, height]`` (a wall lying on the border is kept).
 
 Portals: ``closed: true`` portals become closed doors (block movement and sight);
 ``closed: false`` portals become windows (block movement, not sight), which is how
-Dungeondraft exports windows. A portal's ``bounds`` give its two ends; without them the
-door is one cell wide, centred on ``position`` and turned by ``rotation`` radians.
+Dungeondraft exports windows from format 0.3 on (``closed`` is its "block light" switch).
+Format 0.2 exports mark every portal closed, so there a portal in a wall that is shorter than
+``WINDOW_MAX_CELLS`` is read as a window: Dungeondraft's doors fill their cell, its window
+frames are about three quarters of one (the DM can flip any portal, see ``SwapDoorWindow``).
+A portal's ``bounds`` give its two ends; without them the door is one cell wide, centred on
+``position`` and turned by ``rotation`` radians.
 
 Files are untrusted: the file size, the declared map size, the number of points and the
 image's pixel count (read from its header before decoding) are all bounded, and NaN,
@@ -50,6 +54,8 @@ SIMPLIFY_TOLERANCE_CELLS = 0.01
 """Polylines are simplified by at most this distance (under a pixel at any zoom), which
 drops duplicate points and the hundreds of tiny steps of traced object outlines."""
 DEFAULT_PORTAL_WIDTH_CELLS = 1.0
+WINDOW_MAX_CELLS = 0.9
+"""In format 0.2 files, a closed portal in a wall shorter than this is a window."""
 
 Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-COORD_LIMIT, le=COORD_LIMIT)]
 
@@ -144,9 +150,9 @@ def _convert(raw: _UvttFile, path: Path) -> MapImport:
     box = (0.0, 0.0, resolution.map_size.x, resolution.map_size.y)
     walls = [Wall(a=a, b=b) for a, b in _clip_segments(_segments(lines), box)]
     for portal in raw.portals:
-        kind = WallKind.DOOR if portal.closed else WallKind.WINDOW
-        clipped = _clip_segments([_ends(portal, origin)], box)
-        walls += [Wall(a=a, b=b, kind=kind) for a, b in clipped]
+        ends = _ends(portal, origin)
+        kind = _portal_kind(portal, math.dist(*ends), format_version=raw.format)
+        walls += [Wall(a=a, b=b, kind=kind) for a, b in _clip_segments([ends], box)]
     if len(walls) > MAX_WALLS:
         raise FileFormatError(
             path, f"{len(walls)} wall segments on the map, more than the {MAX_WALLS} allowed"
@@ -220,6 +226,16 @@ def _ends(portal: _Portal, origin: _Point) -> tuple[Point, Point]:
     half = DEFAULT_PORTAL_WIDTH_CELLS / 2
     dx, dy = half * math.cos(portal.rotation), half * math.sin(portal.rotation)
     return (x - dx, y - dy), (x + dx, y + dy)
+
+
+def _portal_kind(portal: _Portal, length_cells: float, format_version: float) -> WallKind:
+    """Door or window (see the module docstring: format 0.2 marks every portal closed)."""
+    if not portal.closed:
+        return WallKind.WINDOW
+    reads_light_blocking = format_version > 0.2 + 1e-9
+    if reads_light_blocking or portal.freestanding or length_cells >= WINDOW_MAX_CELLS:
+        return WallKind.DOOR
+    return WallKind.WINDOW
 
 
 def _clip_segments(

@@ -62,6 +62,13 @@ class Creature(BaseModel):
     name_shown_to_players: bool = Field(
         default=True, description="False: the players' window shows a generic label instead."
     )
+    shown_while_unseen: bool = Field(
+        default=False,
+        exclude_if=lambda shown: not shown,
+        description="True: the players' window draws it while it hides or is invisible (the "
+        "DM's choice; a party member is always drawn to its friends). Left out of the saved "
+        "data when False, so a file without it reads and writes as before.",
+    )
     statblock: StatBlock | None = Field(
         default=None,
         description="The stat block it was made from: attacks, saves, resistances, senses.",

@@ -186,6 +186,53 @@ class ToggleDoor(Command):
 
 
 @dataclass(frozen=True)
+class SwapDoorWindow(Command):
+    """Make a door a window or a window a (closed) door: an importer cannot always tell them
+    apart. Reverting restores the kind and, for a door, whether it stood open."""
+
+    wall_id: EntityId
+    was_open: bool = False
+    text: str = "Door/window"
+
+    @classmethod
+    def of(cls, encounter: Encounter, wall_id: EntityId) -> SwapDoorWindow:
+        """The command for the door or window ``wall_id`` as it is in ``encounter``.
+
+        Raises:
+            UnknownFeatureError: no feature has that id.
+            MapEditError: the feature is not a door or a window.
+        """
+        door = _portal(encounter, wall_id)[2]
+        return cls(wall_id, was_open=door.open, text=f"Make {door.kind.value} a {_other(door)}")
+
+    def apply(self, encounter: Encounter) -> Encounter:
+        return self._swapped(encounter, open_after=False)
+
+    def revert(self, encounter: Encounter) -> Encounter:
+        return self._swapped(encounter, open_after=self.was_open)
+
+    def _swapped(self, encounter: Encounter, open_after: bool) -> Encounter:
+        field_name, index, portal = _portal(encounter, self.wall_id)
+        kind = WallKind.WINDOW if portal.kind is WallKind.DOOR else WallKind.DOOR
+        walls = list(encounter.walls)
+        walls[index] = portal.model_copy(
+            update={"kind": kind, "open": open_after and kind is WallKind.DOOR}
+        )
+        return encounter.model_copy(update={field_name: tuple(walls)})
+
+
+def _portal(encounter: Encounter, wall_id: EntityId) -> tuple[FeatureField, int, Wall]:
+    field_name, index, feature = find_feature(encounter, wall_id)
+    if not isinstance(feature, Wall) or feature.kind is WallKind.WALL:
+        raise MapEditError(f"'{wall_id}' is not a door or a window")
+    return field_name, index, feature
+
+
+def _other(portal: Wall) -> str:
+    return "window" if portal.kind is WallKind.DOOR else "door"
+
+
+@dataclass(frozen=True)
 class SetGrid(Command):
     """Change the map size in cells or the cell size in feet.
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal, Slot
 from PySide6.QtGui import QUndoStack
 
-from battlemap.io.atomic import remove_stale_temp_files, write_atomic
+from battlemap.io.atomic import TEMP_SUFFIX, remove_stale_temp_files, write_atomic
 from battlemap.io.encounter_file import save_battlemap
 from battlemap.model.document import Change, Document
 from battlemap.model.encounter import Encounter
@@ -118,16 +118,29 @@ def _read_meta(path: Path) -> tuple[Path | None, str]:
 
 
 def _remove_leftovers(folder: Path) -> None:
-    """Delete the lock and ``.json`` of dead sessions that left no ``.battlemap`` (a session
-    killed before its first change, or between deleting its two files)."""
-    for leftover in (*folder.glob(f"*{_LOCK_SUFFIX}"), *folder.glob(f"*{_META_SUFFIX}")):
-        session = leftover.stem
+    """Delete the lock, ``.json`` and temporary files of dead sessions that left no
+    ``.battlemap`` (a session killed before or during its first write, or between deleting
+    its two files)."""
+    leftovers = (*folder.glob(f"*{_LOCK_SUFFIX}"), *folder.glob(f"*{_META_SUFFIX}"))
+    sessions = {leftover.stem for leftover in leftovers}
+    sessions |= {_temp_file_session(temp) for temp in folder.glob(f".*{TEMP_SUFFIX}")}
+    for session in sessions - {""}:
         if (folder / f"{session}{_FILE_SUFFIX}").exists():
             continue
         lock = _session_lock(folder, session)
         if lock.tryLock(0):
             _remove_session_files(folder, session)
             lock.unlock()  # removes the lock file too
+
+
+def _temp_file_session(temp: Path) -> str:
+    """The session a temporary file ``.SESSION.battlemap.XXXX.tmp`` (or ``.json``) was
+    written for; "" for any other file."""
+    for suffix in (_FILE_SUFFIX, _META_SUFFIX):
+        session, found, _ = temp.name.removeprefix(".").partition(f"{suffix}.")
+        if found and session:
+            return session
+    return ""
 
 
 def find_recoveries(folder: Path) -> list[Recovery]:

@@ -30,6 +30,8 @@ TILE = 1024
 """Side of one tile in source pixels."""
 MAX_LEVEL = 6
 """Smallest copy: 1/64 of the source size."""
+CellRect = tuple[float, float, float, float]
+"""x, y, width, height in cells."""
 ALLOCATION_LIMIT_MB = math.ceil(MAX_IMAGE_PIXELS * 4 / 1024 / 1024) + 16
 """Qt refuses to decode images over 256 MB by default; our own cap is checked first."""
 
@@ -62,27 +64,39 @@ def decode_image(data: bytes, name: str) -> QImage:
 class BackgroundItem(QGraphicsItem):
     """Draws one decoded image as level-of-detail tiles (see the module docstring)."""
 
-    def __init__(self, image: QImage, background: Background) -> None:
+    def __init__(
+        self, image: QImage, background: Background, clip_cells: CellRect | None = None
+    ) -> None:
         super().__init__()
         self.setZValue(Z_BACKGROUND)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.image_width, self.image_height = image.width(), image.height()
         self._tiles: dict[tuple[int, int, int], QPixmap] = {}
+        self.clip_cells: CellRect | None = None
+        self.clip: QRectF | None = None
+        """The part of the image drawn (``clip_cells``) in image pixels; None: all of it."""
+        self.set_background(background, clip_cells)
         for ty in range(math.ceil(self.image_height / TILE)):
             for tx in range(math.ceil(self.image_width / TILE)):
                 tile = image.copy(tx * TILE, ty * TILE, TILE, TILE)
                 self._tiles[(0, tx, ty)] = QPixmap.fromImage(tile)
-        self.set_background(background)
 
-    def set_background(self, background: Background) -> None:
-        """Place the image by the background's scale and offset (no re-decoding)."""
-        self.background = background
+    def set_background(self, background: Background, clip_cells: CellRect | None = None) -> None:
+        """Place the image by the background's scale and offset (no re-decoding) and draw
+        only its part over ``clip_cells`` (x, y, width, height in cells; None: all of it)."""
+        self.prepareGeometryChange()
+        self.background, self.clip_cells = background, clip_cells
         scale = SCENE_UNITS_PER_CELL / background.pixels_per_cell
         self.setScale(scale)
         self.setPos(-background.offset_x * scale, -background.offset_y * scale)
+        self.clip = None
+        if clip_cells is not None:
+            x, y, width, height = (value * background.pixels_per_cell for value in clip_cells)
+            self.clip = QRectF(x + background.offset_x, y + background.offset_y, width, height)
 
     def boundingRect(self) -> QRectF:
-        return QRectF(0, 0, self.image_width, self.image_height)
+        whole = QRectF(0, 0, self.image_width, self.image_height)
+        return whole if self.clip is None else whole.intersected(self.clip)
 
     def tile(self, level: int, tx: int, ty: int) -> QPixmap:
         """Tile (tx, ty) at ``1 / 2**level`` of its size, made from the next larger copy."""
@@ -109,6 +123,8 @@ class BackgroundItem(QGraphicsItem):
         exposed = option.exposedRect.intersected(self.boundingRect())
         if exposed.isEmpty():
             return
+        if self.clip is not None:  # tiles cross the clip's edge: cut them there
+            painter.setClipRect(self.clip, Qt.ClipOperation.IntersectClip)
         # Without antialiasing tile edges snap to whole screen pixels, so no seams show.
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
@@ -149,23 +165,23 @@ class BackgroundLayer:
         """
         self._decoded = (data, decode_image(data, name))
 
-    def sync(self, background: Background | None) -> None:
+    def sync(self, background: Background | None, clip_cells: CellRect | None = None) -> None:
         """Show ``background`` (the encounter's, or a player view's): add, move, replace or
-        remove the item."""
+        remove the item; only its part over ``clip_cells`` when given (a player view's)."""
         try:
-            self._sync(background)
+            self._sync(background, clip_cells)
         finally:
             self._decoded = None  # a preloaded image serves the next sync only
 
-    def _sync(self, background: Background | None) -> None:
+    def _sync(self, background: Background | None, clip_cells: CellRect | None) -> None:
         images = self.document.images  # looked up each time: opening a file may replace it
         if background is None or background.image not in images:
             self._remove()
             self.error = None if background is None else f"{background.image}: image missing"
             return
         if self.item is not None and self.item.background.image == background.image:
-            if self.item.background != background:
-                self.item.set_background(background)
+            if (self.item.background, self.item.clip_cells) != (background, clip_cells):
+                self.item.set_background(background, clip_cells)
             return
         self._remove()
         try:
@@ -174,7 +190,7 @@ class BackgroundLayer:
             self.error = str(error)
             return
         self.error = None
-        self.item = BackgroundItem(image, background)
+        self.item = BackgroundItem(image, background, clip_cells)
         self.scene.addItem(self.item)
 
     def _decode(self, name: str, data: bytes) -> QImage:

@@ -58,6 +58,7 @@ BODY_MIN_WIDTH = 300
 """Narrower than this and the combat panel's buttons and the number grids get cut."""
 SPIN_MIN_WIDTH = 72
 INDENT = 12
+SHOW_WHILE_UNSEEN = "Show to the players while hiding or invisible"
 
 
 class Section(QWidget):
@@ -333,15 +334,28 @@ def install(window: object) -> CreatureDock:
 
 
 def add_token_menu_entries(window: object) -> None:
-    """Right-click on a token: hide it from (or show it to) the players, or remove it."""
+    """Right-click on a token: hide it from (or show it to) the players, show a non-party one
+    to them while it hides or is invisible (or not), or remove it."""
     document: Document = window.document  # type: ignore[attr-defined]
     undo_stack = window.undo_stack  # type: ignore[attr-defined]
 
     def build(menu: QMenu, creature_id: EntityId) -> None:
         creature = document.encounter.creature(creature_id)
+
+        def toggle(field: str) -> None:
+            toggled = creature.model_copy(update={field: not getattr(creature, field)})
+            push(undo_stack, document, UpdateCreature(creature, toggled))
+
         label = "Show to the players" if creature.hidden else "Hide from the players"
-        toggled = creature.model_copy(update={"hidden": not creature.hidden})
-        menu.addAction(label, lambda: push(undo_stack, document, UpdateCreature(creature, toggled)))
+        menu.addAction(label, lambda: toggle("hidden"))
+        if creature.side is not Side.PARTY:  # the party always sees its own hiding members
+            unseen = menu.addAction(SHOW_WHILE_UNSEEN, lambda: toggle("shown_while_unseen"))
+            unseen.setCheckable(True)
+            unseen.setChecked(creature.shown_while_unseen)
+            unseen.setStatusTip(
+                "Checked: the players' window draws it (see-through) while it hides or is "
+                "invisible; unchecked: it vanishes from their window then"
+            )
         menu.addSeparator()
         index = document.encounter.creatures.index(creature)
 

@@ -28,6 +28,7 @@ from battlemap.io.loader import OPENABLE_SUFFIXES, load_encounter_file
 from battlemap.model.document import Change
 from battlemap.model.encounter import Encounter
 from battlemap.ui.autosave import Autosave, Recovery, default_recovery_dir, find_recoveries
+from battlemap.ui.plain_text import literal_labels, literal_mnemonics, plain_tooltip
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
     from battlemap.ui.main_window import MainWindow
 
 RECENT_KEY = "files/recent"
+STALE_TEMP_AT_START_S = 60.0
+"""At start, a save's temporary file this old is surely a killed save's (saves take
+seconds at most; a younger one may be another running instance's save in progress)."""
 MAX_RECENT = 8
 OPEN_FILTER = "Encounters (*.battlemap *.json);;Battlemap files (*.battlemap);;All files (*)"
 SAVE_FILTER = "Battlemap files (*.battlemap)"
@@ -61,6 +65,7 @@ def ask_save_changes(parent: QWidget, name: str) -> SaveChoice:
     box.setStandardButtons(buttons.Save | buttons.Discard | buttons.Cancel)
     box.setDefaultButton(buttons.Save)
     box.setEscapeButton(buttons.Cancel)
+    literal_labels(box)  # the encounter's name comes from a file or the DM
     answer = box.exec()
     return {buttons.Save: SaveChoice.SAVE, buttons.Discard: SaveChoice.DISCARD}.get(
         buttons(answer), SaveChoice.CANCEL
@@ -73,6 +78,7 @@ def show_error(parent: QWidget, title: str, message: str) -> None:
     box.setWindowTitle(title)
     box.setText(title)
     box.setInformativeText(message)
+    literal_labels(box)  # names and messages from files
     box.exec()
 
 
@@ -91,6 +97,7 @@ def ask_restore(parent: QWidget, recovery: Recovery) -> bool:
     restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
     box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
     box.setDefaultButton(restore)
+    literal_labels(box)  # names and messages from files
     box.exec()
     return box.clickedButton() is restore
 
@@ -289,8 +296,8 @@ class FileActions(QObject):
         self.recent_menu.clear()
         recent = self.recent_files()
         for number, path in enumerate(recent, start=1):
-            entry = self.recent_menu.addAction(f"&{number} {path.name}")
-            entry.setToolTip(str(path))
+            entry = self.recent_menu.addAction(f"&{number} {literal_mnemonics(path.name)}")
+            entry.setToolTip(plain_tooltip(str(path)))
             entry.setStatusTip(str(path))
             entry.triggered.connect(lambda _checked=False, p=path: self.open_path(p))
         if recent:
@@ -349,6 +356,8 @@ class FileActions(QObject):
         self.confirm_close = True
         if self.path is not None:
             self._remember_recent(self.path)
+        for path in self.recent_files():  # temporary files of saves killed mid-write
+            remove_stale_temp_files(path, older_than_s=STALE_TEMP_AT_START_S)
         self.offer_recoveries(folder)
         try:
             self.autosave = Autosave(

@@ -48,6 +48,7 @@ from battlemap.model.map_commands import CommandGroup
 from battlemap.model.statblock import StatBlock, format_cr
 from battlemap.resources import asset_path
 from battlemap.ui.import_actions import show_error
+from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import scene_to_cell
 from battlemap.ui.typed_dice import TouchSpinBox
 from battlemap.ui.undo import push
@@ -226,6 +227,7 @@ class LibraryDock(QDockWidget):
         self.list = MonsterList()
         layout.addWidget(self.list, 1)
         self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.RichText)  # show_note escapes file text
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.summary.hide()  # shown with a text only: empty, it left a blank band
@@ -282,7 +284,7 @@ class LibraryDock(QDockWidget):
             row = QTreeWidgetItem([block.name, block.cr_text, size_letter(block.size), block.type])
             row.setToolTip(SIZE_COLUMN, size)
             for column in (NAME_COLUMN, TYPE_COLUMN):  # whole when elided in a narrow dock
-                row.setToolTip(column, row.text(column))
+                row.setToolTip(column, plain_tooltip(row.text(column)))
             row.setData(CR_COLUMN, Qt.ItemDataRole.UserRole, block.challenge_rating)
             self.list.addTopLevelItem(row)
         self.list.fit_columns()
@@ -350,7 +352,8 @@ class LibraryDock(QDockWidget):
             # Names and types come from monster files (untrusted): shown as text.
             f"<b>{html.escape(block.name)}</b> ({block.size.value} {html.escape(block.type)},"
             f" CR {block.cr_text}): "
-            f"AC {block.armor_class}, HP {block.hit_points} ({block.hit_dice}), {speeds} ft, "
+            f"AC {block.armor_class}, HP {block.hit_points} ({html.escape(block.hit_dice)}), "
+            f"{speeds} ft, "
             f"passive Perception {block.senses.passive_perception}<br>{attacks}"
         )
 

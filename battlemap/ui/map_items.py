@@ -17,6 +17,7 @@ from battlemap.model.features import Obstacle, Point, TerrainRegion, Wall, WallK
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
+from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import cell_to_scene
 
 Z_BACKGROUND, Z_GRID, Z_TERRAIN, Z_OBSTACLE, Z_WALL, Z_TOKEN = -100, -50, -40, -30, -20, 10
@@ -191,7 +192,7 @@ def obstacle_item(obstacle: Obstacle) -> QGraphicsPolygonItem:
     item.setPen(QPen(style.WALL, 2))
     item.setZValue(Z_OBSTACLE)
     item.setData(0, obstacle.id)
-    item.setToolTip(f"{obstacle.name}: {obstacle.cover.value} cover")
+    item.setToolTip(plain_tooltip(f"{obstacle.name}: {obstacle.cover.value} cover"))
     return item
 
 

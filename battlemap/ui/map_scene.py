@@ -16,6 +16,7 @@ from battlemap.model.ids import EntityId
 from battlemap.ui import style
 from battlemap.ui.background_item import BackgroundLayer
 from battlemap.ui.map_layer import MapLayer
+from battlemap.ui.plain_text import literal_menu
 from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.undo import push
@@ -129,12 +130,18 @@ class MapScene(QGraphicsScene):
         if token is None:
             super().contextMenuEvent(event)
             return
-        menu = QMenu()
-        for build in self.token_menu_builders:
-            build(menu, token.creature_id)
+        menu = self.token_menu(token.creature_id)
         if not menu.isEmpty():
             menu.exec(event.screenPos())
         event.accept()
+
+    def token_menu(self, creature_id: EntityId) -> QMenu:
+        """The right-click menu of a token: every feature's entries, names shown literally."""
+        menu = QMenu()
+        for build in self.token_menu_builders:
+            build(menu, creature_id)
+        literal_menu(menu)
+        return menu
 
     # --- items -> commands ----------------------------------------------
 

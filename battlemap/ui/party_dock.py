@@ -136,6 +136,7 @@ class PlayerCharacterDialog(QDialog):
         add_row.clicked.connect(lambda: self.add_attack_row("Attack", 0, 5, None, None, "1d6", ""))
         remove_row.clicked.connect(lambda: self.attacks.removeRow(self.attacks.currentRow()))
         self.error = QLabel()
+        self.error.setTextFormat(Qt.TextFormat.PlainText)  # may quote what was typed
         self.error.setObjectName("pc-error")
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020")

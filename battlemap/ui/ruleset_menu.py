@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
 from battlemap.model.document import Document, ReplaceEncounterField
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
+from battlemap.ui.plain_text import literal_labels, literal_mnemonics
 from battlemap.ui.undo import push
 
 
@@ -64,7 +65,9 @@ class RulesetMenu(QObject):
         if current not in ids:
             ids = [*ids, current]
         for ruleset_id in ids:
-            action = QAction(ruleset_title(self.registry, ruleset_id), self.menu)
+            # a name's "&" is shown, not a mnemonic: "Bloodied & Brink"
+            title = literal_mnemonics(ruleset_title(self.registry, ruleset_id))
+            action = QAction(title, self.menu)
             action.setCheckable(True)
             action.setChecked(ruleset_id == current)
             action.setEnabled(ruleset_id in self.registry.sources)
@@ -106,7 +109,14 @@ class RulesetMenu(QObject):
             )
             return
         text = "\n".join(str(problem) for error in problems for problem in error.problems)
-        QMessageBox.warning(self.window, "Ruleset problems", f"These files were skipped:\n\n{text}")
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Ruleset problems",
+            f"These files were skipped:\n\n{text}",
+            parent=self.window,
+        )
+        literal_labels(box)  # the problems quote the files
+        box.exec()
 
 
 def install(window: QMainWindow) -> RulesetMenu:

@@ -17,6 +17,7 @@ from battlemap.model.creature import Creature
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
 from battlemap.ui.map_items import Z_TOKEN
+from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_look import HIGHLIGHT, NamePlate, initials, paint_disc
 
@@ -53,8 +54,10 @@ class TokenItem(QGraphicsItem):
         self.setPos(cell_to_scene(creature.x), cell_to_scene(creature.y))
         hidden = " — hidden from players" if creature.hidden else ""
         self.setToolTip(
-            f"{creature.name} ({creature.size.value}, {creature.side.value}), "
-            f"HP {creature.hp}/{creature.max_hp}, AC {creature.ac}{hidden}"
+            plain_tooltip(
+                f"{creature.name} ({creature.size.value}, {creature.side.value}), "
+                f"HP {creature.hp}/{creature.max_hp}, AC {creature.ac}{hidden}"
+            )
         )
         self.setOpacity(0.55 if creature.hidden else 1.0)
         # Drawn once per zoom level into a screen-resolution pixmap, then copied: a frame of

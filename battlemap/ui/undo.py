@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from battlemap.model.document import Command, Document
+from battlemap.ui.plain_text import literal_mnemonics
 
 
 class DocumentCommand(QUndoCommand):
@@ -15,7 +16,9 @@ class DocumentCommand(QUndoCommand):
     """
 
     def __init__(self, document: Document, command: Command) -> None:
-        super().__init__(command.text)
+        # Qt's text is "history text\naction text": the Undo/Redo entries get a name's "&"
+        # doubled (else it underlines the next letter), the history list the name as is.
+        super().__init__(f"{command.text}\n{literal_mnemonics(command.text)}")
         self.document = document
         self.command = command
         self.follow_ups: list[Command] | None = None

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -65,9 +66,13 @@ def save_naively(path: Path, encounter: Encounter, images: dict[str, bytes]) -> 
         write_battlemap(stream, encounter, images)
 
 
-def serve(target: Path, mode: str) -> None:
+Saver = Callable[[Path, Encounter, dict[str, bytes]], None]
+
+
+def serve(target: Path, mode: str, save: Saver | None = None) -> None:
     """The helper process: fork a saving child per "fork" line on stdin; report and reap it."""
-    save = save_battlemap if mode == "atomic" else save_naively
+    if save is None:
+        save = save_battlemap if mode == "atomic" else save_naively
     docs = documents()
     save(target, *docs[0])
     print("ready", flush=True)
@@ -88,14 +93,18 @@ def serve(target: Path, mode: str) -> None:
         print("reaped", flush=True)
 
 
-def kill_while_saving(target: Path, mode: str, budget_s: float) -> list[str]:
+def kill_while_saving(
+    target: Path, mode: str, budget_s: float, helper_module: str = "tests.io.test_atomic_kill"
+) -> list[str]:
     """Run rounds of fork, random sleep, SIGKILL for ``budget_s``; what the file held after each.
 
-    Each outcome is "A", "B" or "broken".
+    ``helper_module`` is run with ``python -m MODULE TARGET MODE``; its ``serve`` is this
+    module's with another writer (the autosave's kill test uses it). Each outcome is "A", "B"
+    or "broken".
     """
     expected = {file_bytes(*doc): label for doc, label in zip(documents(), "AB", strict=True)}
     helper = subprocess.Popen(
-        [sys.executable, "-m", "tests.io.test_atomic_kill", str(target), mode],
+        [sys.executable, "-m", helper_module, str(target), mode],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

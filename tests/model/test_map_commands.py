@@ -29,6 +29,7 @@ from battlemap.model.map_commands import (
     MapEditError,
     RemoveFeature,
     SetGrid,
+    SwapDoorWindow,
     ToggleDoor,
     UnknownFeatureError,
     find_feature,
@@ -141,6 +142,30 @@ def test_toggle_door_opens_and_undo_closes(encounter: Encounter) -> None:
 def test_toggle_refuses_plain_walls(encounter: Encounter) -> None:
     with pytest.raises(MapEditError, match="not a door"):
         ToggleDoor("w-1").apply(encounter)  # type: ignore[arg-type]
+
+
+def test_swap_door_window_makes_an_open_door_a_window_and_undo_reopens_it(
+    encounter: Encounter,
+) -> None:
+    opened = ToggleDoor("d-1").apply(encounter)  # type: ignore[arg-type]
+    command = SwapDoorWindow.of(opened, "d-1")  # type: ignore[arg-type]
+    assert command.text == "Make door a window"
+    window = find_feature(round_trip(opened, command), "d-1")[2]
+    assert isinstance(window, Wall) and window.kind is WallKind.WINDOW and not window.open
+    assert window.blocks_movement and not window.blocks_sight
+
+
+def test_swap_door_window_makes_a_window_a_closed_door(encounter: Encounter) -> None:
+    as_window = SwapDoorWindow.of(encounter, "d-1").apply(encounter)  # type: ignore[arg-type]
+    back = SwapDoorWindow.of(as_window, "d-1")  # type: ignore[arg-type]
+    assert back.text == "Make window a door"
+    door = find_feature(round_trip(as_window, back), "d-1")[2]
+    assert isinstance(door, Wall) and door.kind is WallKind.DOOR and door.blocks_sight
+
+
+def test_swap_door_window_refuses_plain_walls(encounter: Encounter) -> None:
+    with pytest.raises(MapEditError, match="not a door or a window"):
+        SwapDoorWindow.of(encounter, "w-1")  # type: ignore[arg-type]
 
 
 def test_set_grid_round_trip_keeps_features_off_a_shrunk_map(encounter: Encounter) -> None:

@@ -120,6 +120,23 @@ def test_leftovers_of_dead_sessions_are_cleared_but_not_a_running_ones(
     assert (folder / f"{autosave.session}.lock").exists()
 
 
+def test_a_dead_session_killed_in_its_first_write_leaves_only_a_temp_file_that_is_cleared(
+    autosave: Autosave, folder: Path
+) -> None:
+    (folder / ".0badcafe.battlemap.k1ll3d.tmp").write_bytes(b"half a zip")
+    (folder / ".0badcafe.json.k1ll3d.tmp").write_bytes(b"{")
+    (folder / "notes.txt").write_text("not ours")  # anything else in the folder stays
+    assert find_recoveries(folder) == []
+    assert sorted(p.name for p in folder.iterdir()) == [f"{autosave.session}.lock", "notes.txt"]
+
+
+def test_a_running_sessions_temp_file_is_kept(autosave: Autosave, folder: Path) -> None:
+    running = folder / f".{autosave.session}.battlemap.wr1t1ng.tmp"
+    running.write_bytes(b"being written")
+    assert find_recoveries(folder) == []
+    assert running.exists()
+
+
 def test_a_running_sessions_autosave_is_not_offered(
     window: MainWindow, autosave: Autosave, qtbot: QtBot, folder: Path
 ) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -397,3 +398,21 @@ def test_the_real_error_box_shows_the_message(window: MainWindow) -> None:
     answer_next_message_box(QMessageBox.StandardButton.Ok, seen)
     file_actions.show_error(window, "Cannot open the file", "x.battlemap: no such file")
     assert seen == ["Cannot open the file | x.battlemap: no such file"]
+
+
+def test_the_next_start_clears_temp_files_of_killed_saves_beside_recent_files(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    path = tmp_path / "fight.battlemap"
+    save_battlemap(path, window.document.encounter, {})
+    window.files.open_path(path)  # now a recent file
+    killed = tmp_path / ".fight.battlemap.k1ll3d.tmp"
+    killed.write_bytes(b"half a zip")
+    an_hour_ago = killed.stat().st_mtime - 3600
+    os.utime(killed, (an_hour_ago, an_hour_ago))
+    running = tmp_path / ".fight.battlemap.s4v1ng.tmp"  # another instance saving right now
+    running.write_bytes(b"being written")
+    window.files.start_session(tmp_path / "recovery")
+    window.files.confirm_close = False
+    assert not killed.exists()
+    assert running.exists() and path.exists()

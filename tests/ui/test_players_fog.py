@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, MoveCreature, Side, Wall, WallKind
 from battlemap.model.fog import FogMode, FogOfWar
 from battlemap.model.map_commands import ToggleDoor
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.players.party_fog import PartyFog
 from battlemap.ui.undo import push
+from tests.ui.players_helpers import open_players, player_tokens
 
 
 @pytest.fixture
@@ -28,15 +34,6 @@ def encounter() -> Encounter:
         ),
         fog=FogOfWar(mode=FogMode.DYNAMIC),
     )  # type: ignore[arg-type]
-
-
-def player_tokens(window: MainWindow) -> list[str]:
-    return sorted(window.players.window.scene.tokens)
-
-
-def open_players(window: MainWindow, qtbot: QtBot) -> None:
-    window.players.toggle_action.setChecked(True)
-    qtbot.waitUntil(window.players.window.isVisible)
 
 
 def test_the_fog_hides_a_creature_behind_a_wall_until_the_door_opens(
@@ -82,3 +79,41 @@ def test_a_dark_map_limits_sight_to_the_range(window: MainWindow, qtbot: QtBot) 
     view = window.players.last_view
     assert view is not None and view.visible is not None
     assert (3, 2) in view.visible and (5, 2) not in view.visible
+
+
+def test_party_members_hidden_from_the_players_never_add_to_the_partys_sight() -> None:
+    """Random party members (hidden or not, awake or at 0 HP) around two walls: the party
+    sees exactly what its shown members see; unhiding an awake one often changes that."""
+    checked: Counter[str] = Counter()
+    walls = (Wall(a=(6, 0), b=(6, 6)), Wall(a=(0, 3), b=(4, 3)))
+
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(
+        st.lists(
+            st.tuples(st.integers(0, 11), st.integers(0, 5), st.booleans(), st.booleans()),
+            min_size=1,
+            max_size=5,
+        )
+    )
+    def check(placed: list[tuple[int, int, bool, bool]]) -> None:
+        creatures = tuple(
+            Creature(
+                id=f"p{i}", name=f"P{i}", side=Side.PARTY, x=x, y=y, hidden=hidden, hp=10 * awake
+            )
+            for i, (x, y, hidden, awake) in enumerate(placed)
+        )
+        sees = PartyFog().visible
+        everyone = Encounter(grid=Grid(width=12, height=6), creatures=creatures, walls=walls)
+        shown = tuple(c for c in creatures if not c.hidden)
+        assert sees(everyone) == sees(everyone.model_copy(update={"creatures": shown}))
+        if any(c.hidden and c.hp > 0 for c in creatures):
+            unhidden = tuple(c.model_copy(update={"hidden": False}) for c in creatures)
+            with_them = sees(everyone.model_copy(update={"creatures": unhidden}))
+            checked["with a hidden member awake"] += 1
+            checked["whose sight would have added cells"] += with_them != sees(everyone)
+        checked["cases"] += 1
+
+    check()
+    assert checked["cases"] == 60
+    assert checked["with a hidden member awake"] >= 20
+    assert checked["whose sight would have added cells"] >= 10

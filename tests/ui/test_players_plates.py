@@ -19,6 +19,7 @@ from battlemap.ui.render import render_scene
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_look import NamePlate
 from battlemap.ui.undo import push
+from tests.ui.players_helpers import open_players
 
 
 @pytest.fixture
@@ -32,11 +33,6 @@ def encounter() -> Encounter:
         walls=(Wall(id="w", a=(0, 3), b=(8, 3)),),
         fog=FogOfWar(mode=FogMode.DYNAMIC),
     )  # type: ignore[arg-type]
-
-
-def open_players(window: MainWindow, qtbot: QtBot) -> None:
-    window.players.toggle_action.setChecked(True)
-    qtbot.waitUntil(window.players.window.isVisible)
 
 
 def plates(window: MainWindow) -> list[NamePlate]:

@@ -15,6 +15,7 @@ from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.controller import CameraMode
 from battlemap.ui.players.scene import PlayerTokenItem
 from battlemap.ui.render import render_scene
+from tests.ui.players_helpers import open_players
 
 SECRET_NAME = "Assassin Vexx"
 
@@ -31,11 +32,6 @@ def encounter() -> Encounter:
         terrain=(TerrainRegion(kind="impassable", points=[(8, 5), (9, 5), (9, 6)], secret=True),),
         notes="Vexx waits for the signal",
     )
-
-
-def open_players(window: MainWindow, qtbot: QtBot) -> None:
-    window.players.toggle_action.setChecked(True)
-    qtbot.waitUntil(window.players.window.isVisible)
 
 
 def every_text(window: MainWindow) -> list[str]:

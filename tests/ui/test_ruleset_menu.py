@@ -19,6 +19,7 @@ def test_the_five_shipped_rulesets_are_offered_and_the_current_one_checked(
     assert len(titles) == 5
     assert titles["5e SRD (srd-5e)"] is True
     assert "GM's Den homebrew (gms-den)" in titles
+    assert "Bloodied && Brink (bloodied-brink)" in titles  # shows one "&", no mnemonic
 
 
 def test_picking_a_ruleset_is_one_undo_step(window: MainWindow) -> None:

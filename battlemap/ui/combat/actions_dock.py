@@ -42,6 +42,7 @@ from battlemap.ui.combat.contest_dialog import CONTEST_KINDS
 from battlemap.ui.combat.session import CombatSession, EngineStep
 from battlemap.ui.combat.widgets import GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
+from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 
 ATTACK_KINDS = frozenset(
     {
@@ -86,6 +87,7 @@ class ActionsDock(QDockWidget):
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
         self.heading = QLabel()
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)  # a creature's name
         font = QFont(self.heading.font())
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.2)
@@ -102,6 +104,7 @@ class ActionsDock(QDockWidget):
 
         saves = QHBoxLayout()
         self.save_label = QLabel()
+        self.save_label.setTextFormat(Qt.TextFormat.RichText)  # the name in it is escaped
         self.save_label.setWordWrap(True)
         self.save_die = QSpinBox()
         self.save_die.setRange(0, 20)
@@ -194,7 +197,8 @@ class ActionsDock(QDockWidget):
             button = self.buttons[action_id]
             reason = self.session.why_not(self._probe(creature_id, action_id, action, state))
             button.setEnabled(reason is None)
-            button.setToolTip(action.description if reason is None else f"Not available: {reason}")
+            tip = action.description if reason is None else f"Not available: {reason}"
+            button.setToolTip(plain_tooltip(tip))
         attack = self.buttons.get("attack")
         self.attack_action.setEnabled(attack is not None and attack.isEnabled())
         self.end_button.setEnabled(True)
@@ -229,7 +233,7 @@ class ActionsDock(QDockWidget):
             button.deleteLater()
         self.buttons.clear()
         for index, (action_id, action) in enumerate(shown.items()):
-            button = QPushButton(action.name)
+            button = QPushButton(literal_mnemonics(action.name))  # a ruleset file's name
             button.setMinimumHeight(30)
             if action.kind is ActionKind.CAST_SPELL:
                 # What is cast matters: a bonus-action spell leaves only cantrips for the action.

@@ -63,6 +63,7 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, CombatDialog, add_outcome_and_close, tone
 from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
+from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.statblocks import (  # re-exported: the creature panel imports them from here
     find_statblock as find_statblock,
 )
@@ -421,7 +422,7 @@ class AttackDialog(CombatDialog):
         self.resist.setText(", ".join(defenses.resistances))
         self.vulnerable.setText(", ".join(defenses.vulnerabilities))
         self.immune.setText(", ".join(defenses.immunities))
-        self.defense_notes.setText("<br>".join(notes))
+        self.defense_notes.setText("<br>".join(escape(note) for note in notes))
         self.defense_notes.setVisible(bool(notes))
 
     def _knockout_changed(self) -> None:
@@ -475,15 +476,16 @@ class AttackDialog(CombatDialog):
             except ValueError:
                 report, ac = None, None
         lines = [f"<b>{situation.distance_feet:g} ft</b> · {_cover_text(situation)}"]
-        lines.extend(f"&nbsp;&nbsp;· {reason}" for reason in situation.reasons)
+        lines.extend(f"&nbsp;&nbsp;· {escape(reason)}" for reason in situation.reasons)
         if report is not None and ac is not None:
             lines.extend(_mode_lines(report))
-            lines.append(f"<b>Target AC {ac.value}</b> ({', '.join(ac.parts)})")
+            lines.append(f"<b>Target AC {ac.value}</b> ({escape(', '.join(ac.parts))})")
         if refusal is not None:
-            lines.append(f"<span style='color:{tone(BAD)}'><b>Can't attack:</b> {refusal}</span>")
+            reason = escape(refusal)
+            lines.append(f"<span style='color:{tone(BAD)}'><b>Can't attack:</b> {reason}</span>")
         self.roll_button.setEnabled(refusal is None)
         self.roll_button.setToolTip(
-            refusal or "Roll the d20 (or use the typed faces) against the AC"
+            plain_tooltip(refusal or "Roll the d20 (or use the typed faces) against the AC")
         )
         self.situation.setText("<br>".join(lines))
         self.d20_entry.set_two(report is not None and report.mode is not RollMode.NORMAL)
@@ -528,7 +530,7 @@ class AttackDialog(CombatDialog):
         try:
             preview = self._call(with_damage=False)(self.session.encounter, state, ruleset)
         except (ValueError, KeyError) as error:
-            self.outcome_label.setText(f"<b>Refused:</b> {error}")
+            self.outcome_label.setText(f"<b>Refused:</b> {escape(str(error))}")
             self.session.refused.emit(str(error))
             return
         outcome = preview.result
@@ -594,8 +596,8 @@ def _mode_lines(report: RollModeReport) -> list[str]:
     if report.cancelled:
         mode = "Normal (advantage and disadvantage cancel)"
     lines = [f"<b>Roll: {mode}</b>"]
-    lines.extend(f"&nbsp;&nbsp;+ advantage: {reason}" for reason in report.advantages)
-    lines.extend(f"&nbsp;&nbsp;− disadvantage: {reason}" for reason in report.disadvantages)
+    lines.extend(f"&nbsp;&nbsp;+ advantage: {escape(reason)}" for reason in report.advantages)
+    lines.extend(f"&nbsp;&nbsp;− disadvantage: {escape(reason)}" for reason in report.disadvantages)
     return lines
 
 
@@ -616,7 +618,7 @@ def _hit_text(result: AttackResult) -> str:
     return (
         f"<span style='font-size:large;color:{colour}'><b>{verdict}</b></span> — d20 [{faces}]"
         f" → {result.natural}{result.to_hit:+d} = <b>{result.total}</b> vs AC"
-        f" {result.armor_class.value}<br><small>{'; '.join(result.reasons)}</small>"
+        f" {result.armor_class.value}<br><small>{escape('; '.join(result.reasons))}</small>"
     )
 
 
@@ -629,7 +631,7 @@ def _damage_text(result: AttackResult) -> str:
         steps = " → ".join(
             [str(instance.rolled)] + [f"{s.after} ({s.reason})" for s in instance.steps[1:]]
         )
-        lines.append(f"{instance.type}: {steps}")
+        lines.append(escape(f"{instance.type}: {steps}"))
     lines.append(f"<b>{damage.total} damage</b>: HP {damage.hp_before} → {damage.hp_after}")
     if damage.temp_hp_absorbed:
         lines.append(f"{damage.temp_hp_absorbed} absorbed by temporary HP")

@@ -16,6 +16,7 @@ from battlemap.rules.death import brink_choice
 from battlemap.rules.enums import BrinkOption
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.plain_text import plain_tooltip
 
 OPTION_LABELS = {
     BrinkOption.ADRENALINE: "Adrenaline",
@@ -53,7 +54,7 @@ class BrinkBox(QGroupBox):
         self.buttons: dict[BrinkOption, QPushButton] = {}
         for option, label in OPTION_LABELS.items():
             button = QPushButton(label)
-            button.setToolTip(option.description)
+            button.setToolTip(plain_tooltip(option.description))
             button.clicked.connect(lambda _=False, o=option: self.choose(o))
             buttons.addWidget(button)
             self.buttons[option] = button

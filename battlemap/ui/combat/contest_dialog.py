@@ -67,6 +67,7 @@ class ContestDialog(CombatDialog):
         self.kind = ActionKind.GRAPPLE
         layout = QVBoxLayout(self)
         self.heading = QLabel()
+        self.heading.setTextFormat(Qt.TextFormat.RichText)  # its names are escaped
         self.heading.setWordWrap(True)
         layout.addWidget(self.heading)
         form = QFormLayout()
@@ -224,7 +225,7 @@ class ContestDialog(CombatDialog):
             f"{self.session.name(actor)}: {self.windowTitle()}", self._call(ruleset, actor, target)
         )
         if applied is None:
-            self.outcome_label.setText(f"<b>Refused:</b> {self.session.last_refusal}")
+            self.outcome_label.setText(f"<b>Refused:</b> {escape(self.session.last_refusal)}")
             return
         self.outcome_label.setText(_result_text(applied.result))
         for spin in (self.d20, self.defender_d20):
@@ -237,8 +238,8 @@ def _result_text(result: Any) -> str:
         sides = ""
         if result.attacker_total is not None:
             sides = f" — {result.attacker_total} vs {result.defender_total}"
-        reasons = "; ".join(result.reasons)
-        text = f"<b>{verdict}</b>{sides}: {result.effect}<br><small>{reasons}</small>"
+        reasons = escape("; ".join(result.reasons))
+        text = f"<b>{verdict}</b>{sides}: {escape(result.effect)}<br><small>{reasons}</small>"
         if result.push_feet:
             text += f"<br>Move the token {result.push_feet} ft away."
         if result.move_feet:

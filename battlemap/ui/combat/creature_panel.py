@@ -50,6 +50,7 @@ from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, tone
 from battlemap.ui.map_scene import MapScene
+from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 from battlemap.ui.statblocks import creature_defenses
 
 DURATIONS: dict[str, Expiry | None] = {
@@ -118,6 +119,7 @@ class CombatPanel(QGroupBox):
         self.economy.setWordWrap(True)
         form.addRow("This turn", self.economy)
         self.conditions_label = QLabel()
+        self.conditions_label.setTextFormat(Qt.TextFormat.PlainText)  # names in durations
         self.conditions_label.setWordWrap(True)
         form.addRow("Conditions", self.conditions_label)
         condition_row = QHBoxLayout()
@@ -276,10 +278,10 @@ class CombatPanel(QGroupBox):
         if combatant is None or ruleset is None:
             return
         for name, definition in sorted(ruleset.conditions.items()):
-            action = self.conditions_menu.addAction(name)
+            action = self.conditions_menu.addAction(literal_mnemonics(name))  # from a file
             action.setCheckable(True)
             action.setChecked(combatant.has_condition(name))
-            action.setToolTip(definition.description)
+            action.setToolTip(plain_tooltip(definition.description))
             action.toggled.connect(lambda on, n=name: self.toggle_condition(n, on))
 
     # --- widgets -> engine -------------------------------------------------------------

@@ -47,6 +47,7 @@ from battlemap.ui.combat.widgets import (
     rows,
 )
 from battlemap.ui.map_scene import MapScene
+from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import SIDE_COLOURS
 from battlemap.ui.typed_dice import TouchSpinBox
 
@@ -113,6 +114,7 @@ class InitiativeDock(QDockWidget):
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
         self.heading = QLabel()
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)  # creatures' names
         heading_font = QFont(self.heading.font())
         heading_font.setPointSizeF(heading_font.pointSizeF() * 1.35)
         heading_font.setBold(True)
@@ -302,7 +304,9 @@ class InitiativeDock(QDockWidget):
             item.setForeground(1, QBrush(side.lighter(150) if dark else side.darker(115)))
             item.setTextAlignment(0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            item.setToolTip(1, f"{creature.name} ({creature.side.value}), AC {creature.ac}")
+            item.setToolTip(
+                1, plain_tooltip(f"{creature.name} ({creature.side.value}), AC {creature.ac}")
+            )
             if 0 < creature.hp <= creature.max_hp // 2:
                 item.setForeground(2, QBrush(colour(WARNING)))
             if combatant.death.dead or creature.hp == 0:

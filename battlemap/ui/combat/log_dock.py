@@ -31,6 +31,7 @@ from battlemap.model.combat import CombatEvent
 from battlemap.model.encounter import COMBAT_ENDED, COMBAT_STARTED
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import ATTACK, BAD, DEATH, MUTED, REASONS, colour, rows
+from battlemap.ui.plain_text import plain_tooltip
 
 ALL_KINDS = "All events"
 KIND_COLOURS = {
@@ -134,7 +135,7 @@ class LogDock(QDockWidget):
         for event in new:
             name = self.session.name(event.creature_id) if event.creature_id else ""
             item = QTreeWidgetItem([round_label(event), event.kind, event.text])
-            item.setToolTip(2, event.text if not name else f"{name}: {event.text}")
+            item.setToolTip(2, plain_tooltip(event.text if not name else f"{name}: {event.text}"))
             item.setTextAlignment(0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
             pair = KIND_COLOURS.get(event.kind)
             if pair is not None:

@@ -77,6 +77,7 @@ from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
+from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.statblocks import find_statblock
 from battlemap.ui.typed_dice import TouchSpinBox
 
@@ -225,6 +226,7 @@ class RestDialog(CombatDialog):
         before the dialog is first opened."""
         layout = QVBoxLayout(self)
         self.rules_label = QLabel()
+        self.rules_label.setTextFormat(Qt.TextFormat.RichText)  # ruleset text is escaped
         self.rules_label.setWordWrap(True)
         layout.addWidget(self.rules_label)
         self.table = QTableWidget(0, 5)
@@ -665,7 +667,9 @@ def refresh_rest_actions(dialog: RestDialog, actions: dict[RestType, QAction]) -
     for kind, action in actions.items():
         refusal = rest_refusal(ruleset, kind, fighting) if ruleset is not None else "no ruleset"
         action.setEnabled(refusal is None)
-        action.setToolTip(refusal or "Rest the selected tokens, or the party when none is")
+        action.setToolTip(
+            plain_tooltip(refusal or "Rest the selected tokens, or the party when none is")
+        )
 
 
 def add_rest_entries(menu: QMenu, dialog: RestDialog, creature_id: EntityId) -> None:

@@ -70,6 +70,7 @@ from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import BAD, GOOD, tone
 from battlemap.ui.map_index_cache import window_index
+from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 from battlemap.ui.statblocks import find_statblock
 from battlemap.ui.typed_dice import D20Entry, TouchSpinBox
 
@@ -121,7 +122,7 @@ class SaveRow(QWidget):
         grid.setContentsMargins(4, 2, 4, 2)
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(0)
-        self.saved = QCheckBox(item.text())
+        self.saved = QCheckBox(literal_mnemonics(item.text()))  # the creature's name
         self.saved.setToolTip("Checked: this creature saved (follows the roll; yours to change)")
         self.saved.toggled.connect(self._box_toggled)
         grid.addWidget(self.saved, 0, 0)
@@ -620,4 +621,4 @@ def tooltip(report: SaveReport, situation: tuple[str, ...]) -> str:
     lines = [f"{report.ability.description} save: {', '.join(report.parts[:1])}"]
     lines.extend(reasons_of(report, situation))
     lines.extend(where for where in situation if where not in "\n".join(lines))
-    return "\n".join(lines)
+    return plain_tooltip("\n".join(lines))

@@ -32,7 +32,7 @@ from battlemap.rules.initiative import start_combat
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
-from battlemap.ui.players.projection import CombatFacts
+from battlemap.ui.players.projection import INVISIBLE, CombatFacts
 from battlemap.ui.undo import push
 
 Outcome = tuple[CombatState, Any]
@@ -259,7 +259,8 @@ def rolled_by_the_app(
 
 
 def combat_facts(encounter: Encounter) -> CombatFacts | None:
-    """What the players' window shows of the combat: round, order, whose turn, the dead."""
+    """What the players' window shows of the combat: round, order, whose turn, the dead, and
+    who hides or is invisible (not drawn unless it is the party's or the DM shows it)."""
     state = encounter.combat
     if state is None:
         return None
@@ -274,4 +275,9 @@ def combat_facts(encounter: Encounter) -> CombatFacts | None:
         acting=current.creature_id if current is not None else None,
         conditions={c.creature_id: tuple(x.name for x in c.conditions) for c in state.combatants},
         dead=frozenset(c.creature_id for c in state.combatants if c.death.dead),
+        unseen=frozenset(
+            c.creature_id
+            for c in state.combatants
+            if c.hidden_stealth is not None or c.has_condition(INVISIBLE)
+        ),
     )

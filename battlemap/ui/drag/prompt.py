@@ -42,6 +42,7 @@ from battlemap.ui.drag.items import (
 )
 from battlemap.ui.drag.plan import DragPlan, Evaluated
 from battlemap.ui.map_view import MapView
+from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.typed_dice import D20Entry, DamageEntry
 
 TAKE_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -101,9 +102,11 @@ class OpportunityPrompt(QFrame):
         self.attack.setWordWrap(True)
         self.attack.setTextFormat(Qt.TextFormat.RichText)
         self.done = QLabel()
+        self.done.setTextFormat(Qt.TextFormat.PlainText)  # steps name creatures
         self.done.setObjectName("prompt-muted")
         self.done.setWordWrap(True)
         self.error = QLabel()
+        self.error.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setObjectName("prompt-error")
         self.error.setWordWrap(True)
         for label in (self.title, self.attack, self.done, self.error):
@@ -192,7 +195,7 @@ class OpportunityPrompt(QFrame):
         self.take_button.setEnabled(preview is not None)
         self._dice_changed()
         if pending.refusal:
-            self.take_button.setToolTip(pending.refusal)
+            self.take_button.setToolTip(plain_tooltip(pending.refusal))
         self.place()
         self.show()
         self.raise_()
@@ -257,7 +260,7 @@ class OpportunityPrompt(QFrame):
                 if result.hit and result.damage_rolled is not None:
                     rolled = result.damage_rolled.expressions
             except ValueError as error:  # faces the engine refuses (InvalidRequestError)
-                text = f"<span style='color:{VERDICT_BAD}'>{error}</span>"
+                text = f"<span style='color:{VERDICT_BAD}'>{escape(str(error))}</span>"
         self.damage.label_rolled(rolled)
         self.verdict.setText(text)
         self.verdict.setVisible(bool(text))

@@ -28,8 +28,11 @@ class FogItem(QGraphicsItem):
         self.colours = (unseen, explored)
         self.unseen = QPainterPath()
         self.explored = QPainterPath()
+        self._bounds = self._grid_rect()
 
-    def show_view(self, view: PlayerView) -> None:
+    def show_view(self, view: PlayerView, beyond: QRectF | None = None) -> None:
+        """Cover what ``view`` hides; under fog also ``beyond`` (scene units) outside the
+        grid: the DM's map image reaching past it, which the players never see."""
         self.prepareGeometryChange()
         self.grid = view.grid
         if view.visible is None:
@@ -38,10 +41,20 @@ class FogItem(QGraphicsItem):
             every = {(c, r) for c in range(view.grid.width) for r in range(view.grid.height)}
             self.unseen = cells_path(every - view.visible - view.explored)
             self.explored = cells_path(set(view.explored))
+            if beyond is not None:
+                outside = QPainterPath()
+                outside.addRect(beyond)
+                grid = QPainterPath()
+                grid.addRect(self._grid_rect())
+                self.unseen.addPath(outside.subtracted(grid))
+        self._bounds = self._grid_rect().united(self.unseen.boundingRect())
         self.update()
 
-    def boundingRect(self) -> QRectF:
+    def _grid_rect(self) -> QRectF:
         return QRectF(0, 0, cell_to_scene(self.grid.width), cell_to_scene(self.grid.height))
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None

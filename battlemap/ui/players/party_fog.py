@@ -17,8 +17,9 @@ from battlemap.model.fog import Cell
 
 
 def party_viewers(encounter: Encounter) -> list[Creature]:
-    """Party members who can look around: on the map's side of the table and conscious."""
-    return [c for c in encounter.creatures if c.side is Side.PARTY and c.hp > 0]
+    """Party members who can look around: on the party's side, conscious, and not hidden
+    from the players (a hidden one's sight would show where it stands)."""
+    return [c for c in encounter.creatures if c.side is Side.PARTY and c.hp > 0 and not c.hidden]
 
 
 class PartyFog:

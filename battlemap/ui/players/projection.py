@@ -56,11 +56,19 @@ class PlayerToken:
     health: HealthState
     conditions: tuple[str, ...] = ()
     acting_now: bool = False
+    unseen: bool = False
+    """Hiding or invisible, drawn only because it is the party's own or the DM shows it."""
 
 
 @dataclass(frozen=True)
 class TurnInfo:
-    round: int
+    """What the banner and the initiative strip say.
+
+    On the turn of a creature the players cannot see, it says what it said on the last turn
+    they could see (the round and who): nothing new. ``round`` is None when no such turn came
+    yet this combat (an unseen creature acts first)."""
+
+    round: int | None
     acting_label: str | None
     order: tuple[str, ...]
     """Labels of the visible combatants in initiative order."""
@@ -81,6 +89,9 @@ class PlayerView:
     explored: frozenset[Cell]
     """Cells shown dimmed, without creatures."""
     turn: TurnInfo | None = None
+    background_clip: tuple[int, int, int, int] | None = None
+    """The part of the map image the players may see, in cells (x, y, width, height): the
+    grid under fog (outside it nothing is ever seen); None without fog (all of it)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,26 @@ class CombatFacts:
     acting: EntityId | None = None
     conditions: dict[EntityId, tuple[str, ...]] | None = None
     dead: frozenset[EntityId] = frozenset()
+    unseen: frozenset[EntityId] = frozenset()
+    """Combatants hiding (took the Hide action) or invisible."""
+
+
+INVISIBLE = "invisible"
+"""The condition id of a creature that can't be seen (every shipped ruleset's)."""
+
+
+def unseen(creature: Creature, combat: CombatFacts) -> bool:
+    """Hiding or invisible: as its combatant is in a combat, else by its lasting conditions."""
+    if creature.id in combat.unseen:
+        return True
+    if creature.id in (combat.conditions or {}) or creature.lasting is None:
+        return False
+    return any(condition.name == INVISIBLE for condition in creature.lasting.conditions)
+
+
+def drawn_while_unseen(creature: Creature) -> bool:
+    """A party member is drawn to its friends while hiding; any other only if the DM says."""
+    return creature.side is Side.PARTY or creature.shown_while_unseen
 
 
 def generic_label(creature: Creature) -> str:
@@ -141,9 +172,11 @@ def project(
             fog mode does not use sight. Ignored when the fog is off.
         combat: turn order and conditions, when a combat is running.
 
-    A creature is shown only when it is not hidden by the DM and, under fog, when one of its
-    cells is visible now (explored cells show the map but never creatures). Map features are
-    kept only where they touch a visible or explored cell; secret terrain never.
+    A creature is shown only when it is not hidden by the DM, not hiding or invisible (unless
+    ``drawn_while_unseen``) and, under fog, when one of its cells is visible now (explored
+    cells show the map but never creatures). Map features are kept only where they touch a
+    visible or explored cell; secret terrain never. Under fog the map image is cut to the
+    grid (``background_clip``).
     """
     fog = encounter.fog
     known: frozenset[Cell] | None
@@ -162,10 +195,22 @@ def project(
     combat = combat or CombatFacts()
     conditions = combat.conditions or {}
     cell_feet = encounter.grid.cell_feet
+
+    def shown(creature: Creature) -> bool:
+        if creature.hidden or (unseen(creature, combat) and not drawn_while_unseen(creature)):
+            return False
+        return visible is None or not visible.isdisjoint(creature_cells(creature, cell_feet))
+
+    seen = [creature for creature in encounter.creatures if shown(creature)]
+    labels = {
+        creature.id: creature.name if creature.name_shown_to_players else generic_label(creature)
+        for creature in seen
+    }
+    turn, announced = _turn_info(combat, labels)
     tokens = tuple(
         PlayerToken(
             key=creature.id,
-            label=creature.name if creature.name_shown_to_players else generic_label(creature),
+            label=labels[creature.id],
             side=creature.side,
             size=creature.size,
             x=creature.x,
@@ -173,22 +218,14 @@ def project(
             space_cells=creature.space_cells(cell_feet),
             health=health_state(creature, dead=creature.id in combat.dead),
             conditions=conditions.get(creature.id, ()),
-            acting_now=creature.id == combat.acting,
+            acting_now=creature.id == announced,
+            unseen=unseen(creature, combat),
         )
-        for creature in encounter.creatures
-        if not creature.hidden
-        and (visible is None or not visible.isdisjoint(creature_cells(creature, cell_feet)))
+        for creature in seen
     )
-    shown = {token.key: token.label for token in tokens}
-    turn = None
-    if combat.round > 0:
-        turn = TurnInfo(
-            round=combat.round,
-            acting_label=shown.get(combat.acting) if combat.acting else None,
-            order=tuple(shown[cid] for cid in combat.order if cid in shown),
-        )
+    grid = encounter.grid
     return PlayerView(
-        grid=encounter.grid,
+        grid=grid,
         background=encounter.background,
         walls=tuple(w for w in encounter.walls if on_known(_segment_cells(w.a, w.b))),
         obstacles=tuple(o for o in encounter.obstacles if on_known(_bounding_cells(o.points))),
@@ -199,4 +236,28 @@ def project(
         visible=visible,
         explored=explored,
         turn=turn,
+        background_clip=None if visible is None else (0, 0, grid.width, grid.height),
     )
+
+
+def _turn_info(
+    combat: CombatFacts, labels: dict[EntityId, str]
+) -> tuple[TurnInfo | None, EntityId | None]:
+    """The turn the players are told of, and whose it is (see ``TurnInfo``): the acting
+    creature's when they see it, else the last shown one's before it in the order (back into
+    the previous round), else none."""
+    if combat.round <= 0:
+        return None, None
+    order = tuple(labels[cid] for cid in combat.order if cid in labels)
+    if combat.acting is None or combat.acting in labels:
+        label = labels.get(combat.acting) if combat.acting is not None else None
+        return TurnInfo(round=combat.round, acting_label=label, order=order), combat.acting
+    turns = list(combat.order)
+    at = turns.index(combat.acting) if combat.acting in turns else 0
+    earlier = [(combat.round, cid) for cid in reversed(turns[:at])]
+    if combat.round > 1:
+        earlier += [(combat.round - 1, cid) for cid in reversed(turns[at + 1 :])]
+    for round_, cid in earlier:
+        if cid in labels:
+            return TurnInfo(round=round_, acting_label=labels[cid], order=order), cid
+    return TurnInfo(round=None, acting_label=None, order=order), None

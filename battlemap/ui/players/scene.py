@@ -21,7 +21,14 @@ from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
-from battlemap.ui.token_look import HIGHLIGHT, NamePlate, disc_rect, initials, paint_disc
+from battlemap.ui.token_look import (
+    HIGHLIGHT,
+    NamePlate,
+    condition_badges,
+    disc_rect,
+    initials,
+    paint_disc,
+)
 
 Z_FOG = 50
 Z_PLATE = Z_FOG + 1
@@ -30,6 +37,9 @@ token and would otherwise be cut where the party's sight ends. Only tokens in th
 projection have plates, so nothing hidden shows."""
 UNSEEN = QColor("#000000")
 EXPLORED_DIM = QColor(0, 0, 0, 150)
+UNSEEN_OPACITY = 0.55
+"""A hiding or invisible token the players are shown (their own, or the DM's choice) is
+drawn see-through with a dashed outline, as the DM's window draws one hidden from them."""
 HEALTH_RING = {
     HealthState.UNHURT: None,
     HealthState.BLOODIED: QColor("#b00020"),
@@ -60,6 +70,9 @@ class PlayerTokenItem(QGraphicsItem):
         self.setPos(cell_to_scene(token.x), cell_to_scene(token.y))
         self.plate.place(token.label, cell_to_scene(token.space_cells))
         self.plate.moveBy(self.pos().x(), self.pos().y())  # place() set it token-relative
+        opacity = UNSEEN_OPACITY if token.unseen else 1.0
+        self.setOpacity(opacity)
+        self.plate.setOpacity(opacity)  # not a child: set on its own
         self.update()
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
@@ -86,7 +99,9 @@ class PlayerTokenItem(QGraphicsItem):
         ring = HEALTH_RING[token.health]
         outline = HIGHLIGHT if token.acting_now else (ring or colour.darker(160))
         width = max(3.0, side * (0.1 if token.acting_now else 0.07))
-        paint_disc(painter, side, colour, outline, width, initials(token.label))
+        paint_disc(
+            painter, side, colour, outline, width, initials(token.label), dashed=token.unseen
+        )
         disc = disc_rect(side)
         if token.health is HealthState.DEAD:
             painter.setPen(QPen(QColor("#dddddd"), side * 0.06))
@@ -97,7 +112,7 @@ class PlayerTokenItem(QGraphicsItem):
             font.setBold(True)
             font.setPixelSize(max(7, int(side * 0.16)))
             painter.setFont(font)
-            badges = " ".join(name[:2].capitalize() for name in token.conditions)
+            badges = condition_badges(token.conditions)
             painter.setPen(HIGHLIGHT)
             painter.drawText(QRectF(0, 0, side, side * 0.3), Qt.AlignmentFlag.AlignCenter, badges)
 
@@ -121,7 +136,7 @@ class PlayerScene(QGraphicsScene):
     def show_view(self, view: PlayerView) -> None:
         previous = self.view_data
         self.view_data = view
-        self.background_layer.sync(view.background)
+        self.background_layer.sync(view.background, view.background_clip)
         paper = self.background_layer.item is None
         self.map_layer.sync(view.grid, paper, view.terrain, view.obstacles, view.walls)
         fog_key = (view.grid, view.visible, view.explored)

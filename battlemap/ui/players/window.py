@@ -42,10 +42,12 @@ class PlayerWindow(QWidget):
         )
         self.view.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.banner = QLabel(self)
+        self.banner.setTextFormat(Qt.TextFormat.PlainText)  # names come from files and the DM
         self.banner.setStyleSheet(BANNER_STYLE)
         self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.banner.hide()
         self.strip = QLabel(self)
+        self.strip.setTextFormat(Qt.TextFormat.PlainText)
         self.strip.setStyleSheet(BANNER_STYLE.replace("26px", "20px"))
         self.strip.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.strip.hide()
@@ -68,7 +70,7 @@ class PlayerWindow(QWidget):
             return
         acting = f" — {turn.acting_label}'s turn" if turn.acting_label else ""
         self.banner.setText(f"Round {turn.round}{acting}")
-        self.banner.show()
+        self.banner.setVisible(turn.round is not None)
         self.strip.setText("   ›   ".join(turn.order))
         self.strip.setVisible(bool(turn.order))
 

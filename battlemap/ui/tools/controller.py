@@ -10,9 +10,17 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QActionGroup, QInputDevice, QKeyEvent, QKeySequence, QMouseEvent
-from PySide6.QtWidgets import QLabel, QStackedWidget, QToolBar
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QContextMenuEvent,
+    QInputDevice,
+    QKeyEvent,
+    QKeySequence,
+    QMouseEvent,
+)
+from PySide6.QtWidgets import QLabel, QMenu, QStackedWidget, QToolBar
 
 from battlemap.model.document import Change, Document
 from battlemap.model.map_commands import remove_entities
@@ -198,19 +206,44 @@ class ToolController(QObject):
         if kind == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             return self._key(Qt.Key(event.key()))
         if kind == QEvent.Type.ContextMenu:
-            return self.active.key != "select"  # right-click ends a drawing, no menu
+            if self.active.key != "select":
+                return True  # right-click ends a drawing, no menu
+            return isinstance(event, QContextMenuEvent) and self._portal_menu(event)
         return False
 
+    def _portal_menu(self, event: QContextMenuEvent) -> bool:
+        """The Select tool's menu for a door or window under the pointer (tokens keep theirs)."""
+        select = self.tools["select"]
+        pointer = self._pointer_at(event.pos(), Qt.MouseButton.RightButton, event.modifiers())
+        if not isinstance(select, SelectTool) or select.token_at(pointer.cell):
+            return False
+        menu = QMenu(self.view)
+        if not select.fill_portal_menu(menu, pointer):
+            return False
+        menu.exec(event.globalPos())
+        return True
+
     def _pointer(self, event: QMouseEvent) -> PointerEvent:
-        scene_pos = self.view.mapToScene(event.position().toPoint())
+        pointer = self._pointer_at(event.position().toPoint(), event.button(), event.modifiers())
+        return PointerEvent(
+            cell=pointer.cell,
+            button=pointer.button,
+            buttons=event.buttons(),
+            modifiers=pointer.modifiers,
+            cells_per_pixel=pointer.cells_per_pixel,
+            touch=event.device().type() == QInputDevice.DeviceType.TouchScreen,
+        )
+
+    def _pointer_at(
+        self, view_pos: QPoint, button: Qt.MouseButton, modifiers: Qt.KeyboardModifier
+    ) -> PointerEvent:
         scale = self.view.transform().m11() or 1.0
         return PointerEvent(
-            cell=scene_to_cell_point(scene_pos),
-            button=event.button(),
-            buttons=event.buttons(),
-            modifiers=event.modifiers(),
+            cell=scene_to_cell_point(self.view.mapToScene(view_pos)),
+            button=button,
+            buttons=button,
+            modifiers=modifiers,
             cells_per_pixel=1.0 / (scale * SCENE_UNITS_PER_CELL),
-            touch=event.device().type() == QInputDevice.DeviceType.TouchScreen,
         )
 
     def _key(self, key: Qt.Key) -> bool:

@@ -26,8 +26,17 @@ def feature_under(context: ToolContext, event: PointerEvent) -> str | None:
 
 def door_under(context: ToolContext, event: PointerEvent) -> str | None:
     """The id of the nearest door within reach of the pointer, or None."""
+    return _nearest(context, event, (WallKind.DOOR,))
+
+
+def portal_under(context: ToolContext, event: PointerEvent) -> str | None:
+    """The id of the nearest door or window within reach of the pointer, or None."""
+    return _nearest(context, event, (WallKind.DOOR, WallKind.WINDOW))
+
+
+def _nearest(context: ToolContext, event: PointerEvent, kinds: tuple[WallKind, ...]) -> str | None:
     tolerance = hit_tolerance(event)
-    doors = [w for w in context.document.encounter.walls if w.kind is WallKind.DOOR]
+    doors = [w for w in context.document.encounter.walls if w.kind in kinds]
     scored = [(distance_to_segment(event.cell, d.a, d.b), d.id) for d in doors]
     near = [entry for entry in scored if entry[0] <= tolerance]
     return min(near)[1] if near else None
