@@ -1,10 +1,12 @@
-"""The grid's cell lines, drawn as two stretched strips instead of two hundred lines.
+"""The grid's cell lines, drawn as two tiled strips instead of two hundred lines.
 
 An antialiased line is rasterised pixel by pixel, so the ~200 lines of a fitted 100 x 100
 grid cost ~5 ms a frame. Every row of the vertical lines looks the same (and every column of
 the horizontal ones), so each set is drawn once, with the same pen and hints, into a strip
-one device pixel thick, and the strip fills the lines' area as a tiled brush: the same pixels
-at a fraction of the cost. Only for views that don't rotate; others get the lines themselves.
+one device pixel thick (the horizontal lines' a little wider), and the strip fills the
+lines' area as a tiled brush: the same pixels at a fraction of the cost. Only for views that
+don't rotate; others get the lines themselves. Filling costs per pixel of the area, so it
+pays where lines are dense on the screen (the grid's zoom cache uses it).
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from PySide6.QtGui import QBrush, QImage, QPainter, QPen, QTransform
 _SCALE_ONLY = QTransform.TransformationType.TxScale.value
 _OVERHANG = 4.0
 """Device pixels the lines drawn into a strip run past it, so their caps stay outside."""
+_DOWN_WIDTH = 64
+"""Width of the horizontal lines' strip: a brush tiles across in steps of its width (a
+one-pixel strip costs ~50x more to fill than this)."""
 
 
 def draw_grid_lines(
@@ -42,9 +47,9 @@ def draw_grid_lines(
     rows = [on_device.map(QPointF(0, y)).y() - top for y in ys]
     hints = painter.renderHints()
     vertical = [QLineF(x, -_OVERHANG, x, 1 + _OVERHANG) for x in columns]
-    horizontal = [QLineF(-_OVERHANG, y, 1 + _OVERHANG, y) for y in rows]
+    horizontal = [QLineF(-_OVERHANG, y, _DOWN_WIDTH + _OVERHANG, y) for y in rows]
     across = _strip(width, 1, hints, pen, ratio, vertical)
-    down = _strip(1, height, hints, pen, ratio, horizontal)
+    down = _strip(_DOWN_WIDTH, height, hints, pen, ratio, horizontal)
     painter.setWorldTransform(QTransform.fromScale(1 / ratio, 1 / ratio))
     # Pixel-aligned and unscaled: no smoothing or antialiasing, which would only slow it.
     painter.setRenderHints(

@@ -45,7 +45,7 @@ class GridItem(QGraphicsItem):
         self.grid = grid
         self.paper = paper  # False over a background image, which must show through
         self.setZValue(Z_GRID)
-        self._lines = ZoomCache(MAP_CACHED_PX, MAP_BUCKETS_KEPT)
+        self._looks = ZoomCache(MAP_CACHED_PX, MAP_BUCKETS_KEPT)
 
     def boundingRect(self) -> QRectF:
         return QRectF(0, 0, cell_to_scene(self.grid.width), cell_to_scene(self.grid.height))
@@ -53,22 +53,26 @@ class GridItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
+        # From a pixmap per zoom bucket (its lines drawn into it as strips); zoomed in past
+        # the cache, painted directly (the lines as lines: fewer on the screen).
+        rect = self.boundingRect()
+        self._looks.draw(painter, rect, None, lambda into: self._paint(into, into is painter))
+
+    def _paint(self, painter: QPainter, direct: bool) -> None:
         rect = self.boundingRect()
         if self.paper:
             painter.fillRect(rect, style.MAP_BACKGROUND)
-        # The lines from a pixmap per zoom bucket (mostly see-through: quick to copy).
-        self._lines.draw(painter, rect, None, self._paint_lines)
-
-    def _paint_lines(self, painter: QPainter) -> None:
-        rect = self.boundingRect()
-        cells = range(self.grid.width + 1), range(self.grid.height + 1)
-        draw_grid_lines(
-            painter,
-            QPen(style.GRID_LINE, 0),  # cosmetic: one pixel at any zoom
-            [cell_to_scene(c) for c in cells[0]],
-            [cell_to_scene(r) for r in cells[1]],
-            rect,
-        )
+        pen = QPen(style.GRID_LINE, 0)  # cosmetic: one pixel at any zoom
+        xs = [cell_to_scene(c) for c in range(self.grid.width + 1)]
+        ys = [cell_to_scene(r) for r in range(self.grid.height + 1)]
+        if direct:
+            painter.setPen(pen)
+            painter.drawLines(
+                [QLineF(x, rect.top(), x, rect.bottom()) for x in xs]
+                + [QLineF(rect.left(), y, rect.right(), y) for y in ys]
+            )
+        else:
+            draw_grid_lines(painter, pen, xs, ys, rect)
         painter.setPen(QPen(style.MAP_BORDER, 3))
         painter.drawRect(rect)
 

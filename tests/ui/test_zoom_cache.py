@@ -44,7 +44,7 @@ def caches(scene: MapScene) -> list[object]:
     layer = scene.map_layer
     found: list[object] = [layer.walls_item._looks]
     assert layer.grid_item is not None
-    found.append(layer.grid_item._lines)
+    found.append(layer.grid_item._looks)
     for token in scene.tokens.values():
         found += [token._looks, token.plate._looks]
     return found
