@@ -63,6 +63,11 @@ class TokenItem(QGraphicsItem):
         # a hundred tokens strokes no discs, nor does a zoom step to a zoom drawn before. A
         # token hidden from the players is painted directly (see-through: ZoomCache.draw).
         self._looks.clear()
+        self.plate.setCacheMode(
+            QGraphicsItem.CacheMode.NoCache
+            if creature.hidden
+            else QGraphicsItem.CacheMode.DeviceCoordinateCache
+        )
         self.plate.place(creature.name, self._side_px)
         # What paint() draws, worked out here once per change instead of on every frame.
         side = self._side_px

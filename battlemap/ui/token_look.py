@@ -99,7 +99,12 @@ class NamePlate(QGraphicsSimpleTextItem):
         self.setFont(bold_font(PLATE_FONT_PX))
         self.setBrush(PLATE_TEXT)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self._looks = ZoomCache()  # a pixmap per zoom bucket, as its token's
+        # Two caches: Qt's copies the plate on every frame without calling paint() (a plate
+        # changes rarely); a zoom step empties it, and paint() copies the plate from its
+        # pixmap per zoom bucket. An owner that fades the plate turns Qt's cache off (a
+        # pixmap faded as one blends unlike the plate's parts faded one by one).
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self._looks = ZoomCache()
         self._text = static_text("", PLATE_FONT_PX)
         self._bounds = self._plate_rect()
 
