@@ -237,9 +237,11 @@ def _frame_at_new_zoom() -> Callable[[], object]:
     steps = iter(range(10**9))
 
     def run() -> object:
-        if next(steps) % 12 == 0:  # x1.15^12 = 5.35: from fitted to ~19 cells tall
+        step = next(steps)
+        if step % 12 == 0:  # x1.15^12 = 5.35: from fitted to ~19 cells tall, then again
             view.fit_map(QRectF(0, 0, side, side))
-            view.scale(1.0001 ** next(steps), 1.0001 ** next(steps))  # a new fit each round
+            nudge = 1 + 0.003 * (step // 12 + 1)  # each round starts from a zoom not seen
+            view.scale(nudge, nudge)
         view.scale(1.15, 1.15)
         return draw()
 
