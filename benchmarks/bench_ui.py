@@ -51,7 +51,7 @@ GOALS_MS = {
 }
 BARE_WINDOW = """
 import sys
-import d20, numpy, pydantic, shapely, yaml
+import numpy, pydantic, shapely, yaml  # not d20: the app imports it at the first roll
 from PySide6.QtWidgets import QApplication, QMainWindow
 app = QApplication(sys.argv[:1])
 window = QMainWindow()
