@@ -18,6 +18,7 @@ from battlemap.model.features import Obstacle, Point, TerrainRegion, Wall
 from battlemap.model.fog import Cell, FogMode
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
+from battlemap.ui.players.wall_cells import walls_touching
 
 
 class HealthState(StrEnum):
@@ -106,19 +107,6 @@ def creature_cells(creature: Creature, cell_feet: float) -> frozenset[Cell]:
     return frozenset((c, r) for c in cols for r in rows)
 
 
-def _segment_cells(a: Point, b: Point) -> set[Cell]:
-    """Cells a segment passes through or touches, sampled every quarter cell."""
-    steps = max(1, math.ceil(math.dist(a, b) * 4))
-    cells = set()
-    for i in range(steps + 1):
-        x = a[0] + (b[0] - a[0]) * i / steps
-        y = a[1] + (b[1] - a[1]) * i / steps
-        for dx in (-1e-6, 1e-6):
-            for dy in (-1e-6, 1e-6):
-                cells.add((math.floor(x + dx), math.floor(y + dy)))
-    return cells
-
-
 def _bounding_cells(points: list[Point]) -> set[Cell]:
     """Cells under a polygon's bounding box: generous, so a feature is never cut off."""
     xs, ys = [p[0] for p in points], [p[1] for p in points]
@@ -190,7 +178,7 @@ def project(
     return PlayerView(
         grid=encounter.grid,
         background=encounter.background,
-        walls=tuple(w for w in encounter.walls if on_known(_segment_cells(w.a, w.b))),
+        walls=encounter.walls if known is None else walls_touching(encounter.walls, known),
         obstacles=tuple(o for o in encounter.obstacles if on_known(_bounding_cells(o.points))),
         terrain=tuple(
             t for t in encounter.terrain if not t.secret and on_known(_bounding_cells(t.points))

@@ -1,0 +1,96 @@
+"""Which walls pass through or touch a set of cells, for the players' projection (no Qt).
+
+A wall is sampled every quarter cell from ``a`` to ``b`` (both ends included) and each sample
+counts for the cells within 1e-6 of it, so a wall along a grid line touches the cells on both
+sides. All walls are sampled at once with numpy, and only along the part of each wall that
+lies near the cells asked about: 10,000 walls crossing a map took 16 s one sample at a time
+in Python, and a wall thousands of cells long costs no more than one across the cells.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from battlemap.model.features import Wall
+from battlemap.model.fog import Cell
+
+SAMPLES_PER_CELL = 4
+NUDGE = 1e-6
+"""How far from a sample a cell may start and still count as touched."""
+CHUNK_SAMPLES = 1_000_000
+"""Walls are sampled in groups of about this many samples, to bound the memory used."""
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+
+
+def walls_touching(walls: Sequence[Wall], cells: frozenset[Cell]) -> tuple[Wall, ...]:
+    """The walls that pass through or touch one of ``cells``, in their order."""
+    if not walls or not cells:
+        return ()
+    columns, rows = zip(*cells, strict=True)
+    # A sample outside these bounds cannot be within NUDGE of a cell in ``cells``.
+    low = (min(columns) - 1.0, min(rows) - 1.0)
+    high = (max(columns) + 2.0, max(rows) + 2.0)
+    ends = np.array([(wall.a, wall.b) for wall in walls], dtype=float)
+    steps = np.array([max(1, math.ceil(math.dist(w.a, w.b) * SAMPLES_PER_CELL)) for w in walls])
+    first, last = _samples_near(ends, steps, low, high)
+    touching = np.zeros(len(walls), dtype=bool)
+    counts = np.maximum(last - first + 1, 0)
+    start = 0
+    while start < len(walls):
+        stop = start + 1 + int(np.searchsorted(np.cumsum(counts[start:]), CHUNK_SAMPLES))
+        chunk = slice(start, min(stop, len(walls)))
+        touching[chunk] = _touching(ends[chunk], steps[chunk], first[chunk], counts[chunk], cells)
+        start = chunk.stop
+    return tuple(wall for wall, touches in zip(walls, touching.tolist(), strict=True) if touches)
+
+
+def _samples_near(
+    ends: Floats, steps: Ints, low: tuple[float, float], high: tuple[float, float]
+) -> tuple[Ints, Ints]:
+    """The first and last sample index of each wall inside the box ``low``-``high``
+    (first > last when none is), from where the wall's line enters and leaves it."""
+    a, delta = ends[:, 0], ends[:, 1] - ends[:, 0]
+    enter, leave = np.zeros(len(ends)), np.ones(len(ends))
+    for axis in (0, 1):
+        moving = delta[:, axis] != 0
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            to_low = (low[axis] - a[:, axis]) / delta[:, axis]
+            to_high = (high[axis] - a[:, axis]) / delta[:, axis]
+        enter = np.where(moving, np.maximum(enter, np.minimum(to_low, to_high)), enter)
+        leave = np.where(moving, np.minimum(leave, np.maximum(to_low, to_high)), leave)
+        outside = ~moving & ((a[:, axis] < low[axis]) | (a[:, axis] > high[axis]))
+        leave = np.where(outside, -1.0, leave)
+    empty = enter > leave
+    first = np.floor(np.clip(enter, 0, 1) * steps).astype(np.int64)
+    last = np.ceil(np.clip(leave, 0, 1) * steps).astype(np.int64)
+    return first, np.where(empty, first - 1, last)
+
+
+def _touching(
+    ends: Floats, steps: Ints, first: Ints, counts: Ints, cells: frozenset[Cell]
+) -> npt.NDArray[np.bool_]:
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(len(ends), dtype=bool)
+    wall = np.repeat(np.arange(len(ends)), counts)
+    index = first[wall] + np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    a, delta = ends[wall, 0], ends[wall, 1] - ends[wall, 0]
+    # The same arithmetic, in the same order, as a sample computed one at a time.
+    x = a[:, 0] + delta[:, 0] * index / steps[wall]
+    y = a[:, 1] + delta[:, 1] * index / steps[wall]
+    near_x = [np.floor(x - NUDGE).astype(np.int64), np.floor(x + NUDGE).astype(np.int64)]
+    near_y = [np.floor(y - NUDGE).astype(np.int64), np.floor(y + NUDGE).astype(np.int64)]
+    column = np.concatenate([cx for cx in near_x for _ in near_y])
+    row = np.concatenate([cy for _ in near_x for cy in near_y])
+    owner = np.tile(wall, 4)
+    pairs, inverse = np.unique(np.stack([column, row], axis=1), axis=0, return_inverse=True)
+    known = np.fromiter(((c, r) in cells for c, r in pairs.tolist()), bool, len(pairs))
+    touching = np.zeros(len(ends), dtype=bool)
+    touching[owner[known[inverse.ravel()]]] = True
+    return touching
