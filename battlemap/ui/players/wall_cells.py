@@ -32,12 +32,20 @@ def walls_touching(walls: Sequence[Wall], cells: frozenset[Cell]) -> tuple[Wall,
     """The walls that pass through or touch one of ``cells``, in their order."""
     if not walls or not cells:
         return ()
-    columns, rows = zip(*cells, strict=True)
-    # A sample outside these bounds cannot be within NUDGE of a cell in ``cells``.
-    low = (min(columns) - 1.0, min(rows) - 1.0)
-    high = (max(columns) + 2.0, max(rows) + 2.0)
     ends = np.array([(wall.a, wall.b) for wall in walls], dtype=float)
     steps = np.array([max(1, math.ceil(math.dist(w.a, w.b) * SAMPLES_PER_CELL)) for w in walls])
+    columns, rows = zip(*cells, strict=True)
+    # A sample outside this box is not within NUDGE of any of ``cells`` (nor of a wall).
+    low = (
+        max(min(columns) - 1.0, math.floor(ends[:, :, 0].min()) - 1.0),
+        max(min(rows) - 1.0, math.floor(ends[:, :, 1].min()) - 1.0),
+    )
+    high = (
+        min(max(columns) + 2.0, math.floor(ends[:, :, 0].max()) + 2.0),
+        min(max(rows) + 2.0, math.floor(ends[:, :, 1].max()) + 2.0),
+    )
+    if low[0] > high[0] or low[1] > high[1]:
+        return ()
     first, last = _samples_near(ends, steps, low, high)
     touching = np.zeros(len(walls), dtype=bool)
     counts = np.maximum(last - first + 1, 0)
@@ -45,7 +53,9 @@ def walls_touching(walls: Sequence[Wall], cells: frozenset[Cell]) -> tuple[Wall,
     while start < len(walls):
         stop = start + 1 + int(np.searchsorted(np.cumsum(counts[start:]), CHUNK_SAMPLES))
         chunk = slice(start, min(stop, len(walls)))
-        touching[chunk] = _touching(ends[chunk], steps[chunk], first[chunk], counts[chunk], cells)
+        touching[chunk] = _touching(
+            ends[chunk], steps[chunk], first[chunk], counts[chunk], cells, low, high
+        )
         start = chunk.stop
     return tuple(wall for wall, touches in zip(walls, touching.tolist(), strict=True) if touches)
 
@@ -73,7 +83,13 @@ def _samples_near(
 
 
 def _touching(
-    ends: Floats, steps: Ints, first: Ints, counts: Ints, cells: frozenset[Cell]
+    ends: Floats,
+    steps: Ints,
+    first: Ints,
+    counts: Ints,
+    cells: frozenset[Cell],
+    low: tuple[float, float],
+    high: tuple[float, float],
 ) -> npt.NDArray[np.bool_]:
     total = int(counts.sum())
     if total == 0:
@@ -84,13 +100,19 @@ def _touching(
     # The same arithmetic, in the same order, as a sample computed one at a time.
     x = a[:, 0] + delta[:, 0] * index / steps[wall]
     y = a[:, 1] + delta[:, 1] * index / steps[wall]
-    near_x = [np.floor(x - NUDGE).astype(np.int64), np.floor(x + NUDGE).astype(np.int64)]
-    near_y = [np.floor(y - NUDGE).astype(np.int64), np.floor(y + NUDGE).astype(np.int64)]
-    column = np.concatenate([cx for cx in near_x for _ in near_y])
-    row = np.concatenate([cy for _ in near_x for cy in near_y])
+    # Cells as one integer each, counted from the box's corner (the box is at most
+    # 2 * COORD_LIMIT + 4 cells wide, so the numbers stay small).
+    left, top, across = int(low[0]) - 1, int(low[1]) - 1, int(high[1] - low[1]) + 4
+    near_x = [np.floor(x + nudge).astype(np.int64) - left for nudge in (-NUDGE, NUDGE)]
+    near_y = [np.floor(y + nudge).astype(np.int64) - top for nudge in (-NUDGE, NUDGE)]
+    keys = np.concatenate([cx * across + cy for cx in near_x for cy in near_y])
     owner = np.tile(wall, 4)
-    pairs, inverse = np.unique(np.stack([column, row], axis=1), axis=0, return_inverse=True)
-    known = np.fromiter(((c, r) in cells for c, r in pairs.tolist()), bool, len(pairs))
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    known = np.fromiter(
+        ((left + key // across, top + key % across) in cells for key in distinct.tolist()),
+        bool,
+        len(distinct),
+    )
     touching = np.zeros(len(ends), dtype=bool)
-    touching[owner[known[inverse.ravel()]]] = True
+    touching[owner[known[inverse]]] = True
     return touching
