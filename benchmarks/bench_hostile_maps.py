@@ -49,19 +49,25 @@ def _crossing_walls(cells: int = 40, points: int = 10_000) -> list[list[dict[str
     return [line]
 
 
-def _read(name: str, data: dict[str, Any] | str) -> Callable[[], object]:
+def _read_or_refuse(reader: Callable[[Path], object], path: Path) -> Callable[[], object]:
+    """Read ``path`` with ``reader``: what it read, or the refusal (both are timed)."""
     from battlemap.io.errors import FileFormatError
-    from battlemap.io.uvtt import read_uvtt
-
-    path = _write(name, data if isinstance(data, str) else json.dumps(data))
 
     def read() -> object:
         try:
-            return read_uvtt(path)
+            return reader(path)
         except FileFormatError as error:
             return error
 
     return read
+
+
+def _read(name: str, data: dict[str, Any] | str) -> Callable[[], object]:
+    from battlemap.io.uvtt import read_uvtt
+
+    return _read_or_refuse(
+        read_uvtt, _write(name, data if isinstance(data, str) else json.dumps(data))
+    )
 
 
 def _largest_admitted_refused_at_its_image() -> Callable[[], object]:
@@ -107,18 +113,9 @@ def _first_frame() -> Callable[[], object]:
 
 
 def _deep_monsters() -> Callable[[], object]:
-    from battlemap.io.errors import FileFormatError
     from battlemap.io.monsters import import_5e_monsters
 
-    path = _write("deep.json", "[" * 1_000_000 + "]" * 1_000_000)
-
-    def read() -> object:
-        try:
-            return import_5e_monsters(path)
-        except FileFormatError as error:
-            return error
-
-    return read
+    return _read_or_refuse(import_5e_monsters, _write("deep.json", "[" * 10**6 + "]" * 10**6))
 
 
 def cases() -> list[Case]:
