@@ -39,7 +39,7 @@ import shapely
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from typing_extensions import TypedDict
 
-from battlemap.io.bounded import read_bounded
+from battlemap.io.bounded import check_json_size, read_bounded
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.io.images import ImageInfo, read_image_file, sniff_image
 from battlemap.io.map_import import IMAGE_SUFFIXES, MapImport
@@ -157,29 +157,20 @@ def read_uvtt(path: Path, find_image: FindImage | None = None) -> MapImport:
             many pixels or too many for one cell, an image file that is not there.
     """
     data = read_bounded(path, MAX_UVTT_BYTES)
-    _check_json_size(data, path)
+    check_json_size(
+        data,
+        path,
+        max_objects=MAX_JSON_OBJECTS,
+        max_values=MAX_JSON_VALUES,
+        holder="a map",
+        objects="wall points, portals, lights",
+    )
     try:
         raw = _UvttFile.model_validate_json(data)
     except ValidationError as error:
         raise FileFormatError(path, describe_validation_error(error)) from None
     del data
     return _convert(raw, path, find_image)
-
-
-def _check_json_size(data: bytes, path: Path) -> None:
-    """Count before parsing what parsing would make: objects and comma-separated values."""
-    objects = data.count(b"{")
-    if objects > MAX_JSON_OBJECTS:
-        raise FileFormatError(
-            path,
-            f"{objects} JSON objects (wall points, portals, lights), more than the "
-            f"{MAX_JSON_OBJECTS} a map may have",
-        )
-    values = data.count(b",")
-    if values > MAX_JSON_VALUES:
-        raise FileFormatError(
-            path, f"{values} JSON values, more than the {MAX_JSON_VALUES} a map may have"
-        )
 
 
 def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImport:
