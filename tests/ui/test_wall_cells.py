@@ -74,3 +74,30 @@ def test_a_wall_thousands_of_cells_long_is_checked_only_near_the_cells() -> None
 def test_no_walls_or_no_cells_keep_nothing() -> None:
     assert walls_touching([], frozenset({(0, 0)})) == ()
     assert walls_touching([Wall(a=(0, 0), b=(1, 0))], frozenset()) == ()
+
+
+# --- obstacles and terrain: kept when a known cell lies under their bounding box -------------
+
+
+def huge_map_features(known: frozenset[Cell]) -> tuple[int, int]:
+    """How many of a huge obstacle and a huge terrain region (18,000 cells across, which
+    made 324 million cells to test) the players' view keeps under ``known``."""
+    from battlemap.model import Encounter, TerrainRegion
+    from battlemap.model.features import Obstacle
+    from battlemap.model.fog import FogMode, FogOfWar
+    from battlemap.ui.players.projection import project
+
+    corners = [(-9000.0, -9000.0), (9000.0, -9000.0), (9000.0, 9000.0)]
+    encounter = Encounter(
+        obstacles=(Obstacle(points=corners, name="cliff"),),
+        terrain=(TerrainRegion(points=corners),),
+        fog=FogOfWar(mode=FogMode.MANUAL, revealed=known),
+    )
+    view = project(encounter, None)
+    return len(view.obstacles), len(view.terrain)
+
+
+def test_huge_obstacles_and_terrain_are_kept_only_over_known_cells() -> None:
+    assert huge_map_features(frozenset({(1, 1), (2, 1)})) == (1, 1)
+    assert huge_map_features(frozenset({(9000, 0)})) == (0, 0)  # just right of the box
+    assert huge_map_features(frozenset({(8999, 8999)})) == (1, 1)  # its last cell

@@ -107,14 +107,16 @@ def creature_cells(creature: Creature, cell_feet: float) -> frozenset[Cell]:
     return frozenset((c, r) for c in cols for r in rows)
 
 
-def _bounding_cells(points: list[Point]) -> set[Cell]:
-    """Cells under a polygon's bounding box: generous, so a feature is never cut off."""
+def _box_touches(points: list[Point], known: frozenset[Cell]) -> bool:
+    """True when a cell under a polygon's bounding box is known: generous, so a feature is
+    never cut off. Walks the box or the known cells, whichever is fewer (a polygon thousands
+    of cells across made tens of millions of cells to test)."""
     xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return {
-        (c, r)
-        for c in range(math.floor(min(xs)), math.ceil(max(xs)))
-        for r in range(math.floor(min(ys)), math.ceil(max(ys)))
-    }
+    left, right = math.floor(min(xs)), math.ceil(max(xs))
+    top, bottom = math.floor(min(ys)), math.ceil(max(ys))
+    if (right - left) * (bottom - top) <= len(known):
+        return any((c, r) in known for c in range(left, right) for r in range(top, bottom))
+    return any(left <= c < right and top <= r < bottom for c, r in known)
 
 
 def project(
@@ -144,8 +146,8 @@ def project(
         explored = (fog.explored - visible) if fog.mode.uses_sight else frozenset()
         known = visible | explored
 
-    def on_known(cells: set[Cell] | frozenset[Cell]) -> bool:
-        return known is None or not known.isdisjoint(cells)
+    def on_known_box(points: list[Point]) -> bool:
+        return known is None or _box_touches(points, known)
 
     combat = combat or CombatFacts()
     conditions = combat.conditions or {}
@@ -179,10 +181,8 @@ def project(
         grid=encounter.grid,
         background=encounter.background,
         walls=encounter.walls if known is None else walls_touching(encounter.walls, known),
-        obstacles=tuple(o for o in encounter.obstacles if on_known(_bounding_cells(o.points))),
-        terrain=tuple(
-            t for t in encounter.terrain if not t.secret and on_known(_bounding_cells(t.points))
-        ),
+        obstacles=tuple(o for o in encounter.obstacles if on_known_box(o.points)),
+        terrain=tuple(t for t in encounter.terrain if not t.secret and on_known_box(t.points)),
         tokens=tokens,
         visible=visible,
         explored=explored,
