@@ -1,5 +1,6 @@
-"""The players' wall filter: the vectorised sampling keeps exactly the walls that sampling one
-point at a time keeps, and a wall far longer than the cells costs no more to check."""
+"""The players' map features: the vectorised wall sampling keeps exactly the walls that
+sampling one point at a time keeps, a wall far longer than the cells costs no more to check,
+and huge obstacles and terrain are matched to the known cells without listing their cells."""
 
 from __future__ import annotations
 
