@@ -178,8 +178,10 @@ def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImp
         known = ", ".join(str(f) for f in SUPPORTED_FORMATS)
         raise FileFormatError(path, f"format: {raw.format} is not a version read ({known})")
     resolution = raw.resolution
-    image, info = _image(raw.image, path, find_image)  # before the walls: a refusal is quick
-    pixels_per_cell = _image_pixels_per_cell(info.width, resolution, path)
+    image_file = _image_file_name(raw.image)
+    # An embedded image is checked before the walls, so a bad one is refused at once; the DM
+    # is asked for an image file only once the rest of the map has been read.
+    embedded = None if image_file else _embedded_image(raw.image, path)
     grid = Grid(
         width=math.ceil(resolution.map_size.x - 1e-9),
         height=math.ceil(resolution.map_size.y - 1e-9),
@@ -199,6 +201,7 @@ def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImp
     for ((ax, ay), (bx, by)), index in zip(portals.tolist(), kept.tolist(), strict=True):
         kind = WallKind.DOOR if raw.portals[index].closed else WallKind.WINDOW
         walls.append(Wall(a=(ax, ay), b=(bx, by), kind=kind))
+    image, info = embedded or _image_from_file(path, image_file or "", find_image)
     lights = [
         Light(
             position=light.position.shifted(origin),
@@ -212,7 +215,7 @@ def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImp
     return MapImport(
         source=path,
         grid=grid,
-        pixels_per_cell=pixels_per_cell,
+        pixels_per_cell=_image_pixels_per_cell(info.width, resolution, path),
         image=image,
         image_info=info,
         walls=tuple(walls),
@@ -237,12 +240,15 @@ def _image_pixels_per_cell(image_width: int, resolution: _Resolution, path: Path
     return measured
 
 
-def _image(text: str, path: Path, find_image: FindImage | None) -> tuple[bytes, ImageInfo]:
-    """The map image: decoded from base64, or (format 1.0) read from the file it names."""
-    name = _image_file_name(text)
-    if name is None:
-        data = _decode_image(text, path)
-        return data, sniff_image(data, path, field="image")
+def _embedded_image(text: str, path: Path) -> tuple[bytes, ImageInfo]:
+    data = _decode_image(text, path)
+    return data, sniff_image(data, path, field="image")
+
+
+def _image_from_file(
+    path: Path, name: str, find_image: FindImage | None
+) -> tuple[bytes, ImageInfo]:
+    """The image (format 1.0) in the file ``name`` that the map ``path`` names."""
     image_path = _image_file(path, name, find_image)
     try:
         return read_image_file(image_path)

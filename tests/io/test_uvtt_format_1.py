@@ -103,6 +103,16 @@ def test_a_missing_image_file_is_asked_for_and_the_answer_used(tmp_path: Path) -
     assert result.image == TINY_PNG.read_bytes()
 
 
+def test_a_map_refused_for_its_walls_never_asks_for_its_image(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("battlemap.io.uvtt.MAX_WALLS", 1)
+    asker = Asker(TINY_PNG)
+    with pytest.raises(FileFormatError, match="wall segments on the map, more than the 1"):
+        read_uvtt(write(tmp_path, format_1("tavern-map.png")), asker)
+    assert asker.asked == []
+
+
 def test_no_answer_refuses_the_map(tmp_path: Path) -> None:
     asker = Asker(None)
     with pytest.raises(FileFormatError, match=r"'tavern-map\.png' is not in"):
