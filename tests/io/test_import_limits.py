@@ -62,22 +62,22 @@ def test_a_map_with_as_many_lights_as_an_encounter_keeps_saves_and_reopens(
     assert load_battlemap(saved).encounter == opened.encounter
 
 
-@pytest.mark.parametrize(
-    ("cells", "pixels"),
-    [(0.001, "40000"), (1000, "0.04")],  # the 40-pixel-wide image over 0.001 or 1000 cells
-)
-def test_a_map_whose_cells_are_too_many_or_too_few_pixels_is_refused_by_name(
-    tmp_path: Path, cells: float, pixels: str
-) -> None:
-    size = {"map_size": {"x": cells, "y": 1}, "pixels_per_grid": 10}
+def test_a_map_whose_cells_are_too_few_pixels_is_refused_by_name(tmp_path: Path) -> None:
+    # The 40-pixel-wide image over 1000 cells: 0.04 pixels a cell, the image scaled 1600x.
+    size = {"map_size": {"x": 1000, "y": 1}, "pixels_per_grid": 10}
     path = uvtt_with(tmp_path, resolution=size)
     with pytest.raises(FileFormatError) as refused:
         read_uvtt(path)
     assert refused.value.path == path
     assert refused.value.problem == (
-        f"resolution: a cell of {pixels} image pixels; cells may be "
+        f"resolution: a cell of 0.04 image pixels; cells may be "
         f"{MIN_PIXELS_PER_CELL:g} to {MAX_PIXELS_PER_CELL:g} pixels"
     )
+
+
+def test_any_map_import_with_cells_of_too_many_pixels_is_refused() -> None:
+    with pytest.raises(FileFormatError, match="resolution: a cell of 20000 image pixels"):
+        dataclasses.replace(read_uvtt(TINY), pixels_per_cell=2 * MAX_PIXELS_PER_CELL)
 
 
 def test_an_image_import_onto_a_smaller_map_cuts_the_walls_past_its_margin() -> None:
