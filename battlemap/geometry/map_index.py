@@ -31,6 +31,7 @@ from shapely import STRtree
 from shapely.geometry.base import BaseGeometry
 
 from battlemap.geometry.barriers import BarrierSet, line_array
+from battlemap.geometry.occlusion import SegmentBuckets, split_at_crossings
 from battlemap.model import (
     CoverDegree,
     Encounter,
@@ -171,10 +172,14 @@ class MapIndex:
             dtype=np.float64,
         )
         coords = self.sight_walls.coords
-        self.sight_outline = np.concatenate([coords, border]) if len(coords) else border
-        """``sight_walls``' segments, then the map's four edges: where a visibility ray stops."""
+        outline = np.concatenate([coords, border]) if len(coords) else border
+        self.sight_outline = split_at_crossings(outline, line_array(outline))
+        """``sight_walls``' segments and the map's four edges, cut where two cross: where a
+        visibility ray stops."""
         self.sight_outline_lines = line_array(self.sight_outline)
         """``sight_outline`` as shapely LineStrings (to keep the ones near a viewer)."""
+        self.sight_buckets = SegmentBuckets.of(self.sight_outline)
+        """``sight_outline`` by bucket, so a viewer casts only against walls it may see."""
 
         self.cover_obstacles = [o for o in self.obstacles if o.cover is not CoverDegree.NONE]
         self.cover_obstacle_tree = STRtree([o.polygon for o in self.cover_obstacles])
