@@ -23,6 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 from shapely import Point, STRtree, dwithin
 
+from battlemap.geometry.barriers import line_array
+
 BUCKET_CELLS = 4.0
 """Side of the square buckets the sight segments are grouped in."""
 _FIRST_RING = 8.0
@@ -76,6 +78,18 @@ class SegmentBuckets:
         )
         return cls(order, starts, boxes)
 
+    def with_loose(self, first: int, count: int) -> SegmentBuckets:
+        """These buckets and one more holding segments ``first`` to ``first + count - 1``,
+        spanning the whole plane (a few segments added later, e.g. closed doors)."""
+        if count == 0:
+            return self
+        loose = np.array([[-np.inf, -np.inf, np.inf, np.inf]])
+        return SegmentBuckets(
+            np.concatenate([self.order, np.arange(first, first + count)]),
+            np.append(self.starts, self.starts[-1] + count),
+            np.concatenate([self.boxes, loose]),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class ViewCast:
@@ -106,22 +120,52 @@ def split_at_crossings(
         return segments
     first, second = STRtree(lines).query(lines)
     once = first < second
-    first, second = first[once], second[once]
-    a, e = segments[first, 0], segments[first, 1] - segments[first, 0]
-    c, f = segments[second, 0], segments[second, 1] - segments[second, 0]
-    d = segments[second, 1]
+    first, second, along_first, along_second = _crossings(
+        segments, segments, first[once], second[once]
+    )
+    seg = np.concatenate([first, second])
+    return _cut(segments, seg, np.concatenate([along_first, along_second]))
+
+
+def cut_where_crossed(
+    segments: NDArray[np.float64], others: NDArray[np.float64], others_tree: STRtree
+) -> NDArray[np.float64]:
+    """``segments`` cut where they cross one another or one of ``others`` (``others_tree``
+    holds them as LineStrings); ``others`` are not cut: one segment ending at a crossing is
+    enough for a ray to be cast there."""
+    own = split_at_crossings(segments, line_array(segments))
+    mine, theirs = others_tree.query(line_array(own))
+    mine, _, along, _ = _crossings(own, others, mine, theirs)
+    return _cut(own, mine, along)
+
+
+def _crossings(
+    a_segments: NDArray[np.float64],
+    b_segments: NDArray[np.float64],
+    first: NDArray[np.intp],
+    second: NDArray[np.intp],
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]]:
+    """The candidate pairs (``a_segments[first]``, ``b_segments[second]``) that cross, with
+    where along each (0 to 1) they do."""
+    a, e = a_segments[first, 0], a_segments[first, 1] - a_segments[first, 0]
+    c, f = b_segments[second, 0], b_segments[second, 1] - b_segments[second, 0]
+    d = b_segments[second, 1]
     # Proper crossings: each segment's ends strictly on both sides of the other's line.
     crossing = (_side(a, e, c) * _side(a, e, d) < 0) & (_side(c, f, a) * _side(c, f, a + e) < 0)
-    first, second = first[crossing], second[crossing]
-    if len(first) == 0:
-        return segments
     a, e, c, f = a[crossing], e[crossing], c[crossing], f[crossing]
     denom = e[:, 0] * f[:, 1] - e[:, 1] * f[:, 0]
     ac = c - a
-    along_first = (ac[:, 0] * f[:, 1] - ac[:, 1] * f[:, 0]) / denom
-    along_second = (ac[:, 0] * e[:, 1] - ac[:, 1] * e[:, 0]) / denom
-    cut = np.concatenate([first, second])
-    at = np.clip(np.concatenate([along_first, along_second]), 0.0, 1.0)
+    along_a = np.clip((ac[:, 0] * f[:, 1] - ac[:, 1] * f[:, 0]) / denom, 0.0, 1.0)
+    along_b = np.clip((ac[:, 0] * e[:, 1] - ac[:, 1] * e[:, 0]) / denom, 0.0, 1.0)
+    return first[crossing], second[crossing], along_a, along_b
+
+
+def _cut(
+    segments: NDArray[np.float64], cut: NDArray[np.intp], at: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """``segments`` with segment ``cut[k]`` cut at fraction ``at[k]`` of its length."""
+    if len(cut) == 0:
+        return segments
     touched = np.unique(cut)
     seg = np.concatenate([cut, touched, touched])
     params = np.concatenate([at, np.zeros(len(touched)), np.ones(len(touched))])
