@@ -25,6 +25,8 @@ from battlemap.geometry.occlusion import SegmentBuckets, cut_where_crossed, spli
 from battlemap.model import EntityId, Wall, WallKind
 
 BoolGrid = NDArray[np.bool_]
+_FINE = 1024.0
+"""Walls on multiples of 1 / _FINE cells, within _FINE cells, are tested in exact floats."""
 Segment = tuple[tuple[float, float], tuple[float, float]]
 
 DIRECTIONS: tuple[tuple[int, int], ...] = (
@@ -97,9 +99,7 @@ class FixedWalls:
         outline = np.concatenate([fixed_sight, border]) if len(fixed_sight) else border
         outline = split_at_crossings(outline, line_array(outline))
         outline_lines = line_array(outline)
-        blocking = [w for w in walls if w.blocks_movement]
-        movement: list[BaseGeometry] = list(line_array(_segments_of(blocking)))
-        movement += list(blocking_obstacles)
+        blocking = _segments_of([w for w in walls if w.blocks_movement])
         return cls(
             cover=DoorBarriers(
                 [(w.a, w.b) for w in solid], [w.id for w in solid], door_segments, door_ids
@@ -116,7 +116,7 @@ class FixedWalls:
             outline_lines=outline_lines,
             outline_tree=STRtree(outline_lines),
             buckets=SegmentBuckets.of(outline),
-            segment_free=_segment_free(STRtree(movement), width, height),
+            segment_free=_segment_free(blocking, blocking_obstacles, width, height),
         )
 
 
@@ -204,16 +204,98 @@ def _steps_crossing(
     return found
 
 
-def _segment_free(tree: STRtree, width: int, height: int) -> list[BoolGrid]:
-    free: list[BoolGrid] = [np.zeros((height, width), dtype=bool) for _ in DIRECTIONS]
-    for d in range(4):  # E, SE, S, SW; the other four mirror them.
-        dx, dy = DIRECTIONS[d]
-        sy, sx, blocked = centre_steps(tree, width, height, dx, dy)
-        ok = ~blocked
-        free[d][sy, sx] = ok
-        back = DIRECTIONS.index((-dx, -dy))
-        free[back][sy + dy, sx + dx] = ok
+def _segment_free(
+    walls: NDArray[np.float64], obstacles: Sequence[BaseGeometry], width: int, height: int
+) -> list[BoolGrid]:
+    """``MapIndex.segment_free`` for these movement-blocking walls (n, 2, 2) and obstacles:
+    each wall is paired with the few steps near it (``_steps_near``), not every step with
+    the walls."""
+    free: list[BoolGrid] = []
+    ys, xs = np.mgrid[0:height, 0:width]
+    for dx, dy in DIRECTIONS:
+        free.append((xs + dx >= 0) & (xs + dx < width) & (ys + dy >= 0) & (ys + dy < height))
+    for d, (dx, dy) in enumerate(DIRECTIONS[:4]):  # E, SE, S, SW; the other four mirror them.
+        sx, sy = _blocked_by_walls(walls, width, height, dx, dy)
+        if obstacles:
+            ox, oy = _blocked_by_shapes(obstacles, width, height, dx, dy)
+            sx, sy = np.concatenate([sx, ox]), np.concatenate([sy, oy])
+        free[d][sy, sx] = False
+        free[DIRECTIONS.index((-dx, -dy))][sy + dy, sx + dx] = False
     return free
+
+
+def _steps_near(
+    low: NDArray[np.float64], high: NDArray[np.float64], width: int, height: int, dx: int, dy: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """Every on-map step (dx, dy) whose centre segment's box meets box ``k`` (``low[k]`` to
+    ``high[k]``): (k, start column, start row)."""
+    step = np.array([dx, dy])
+    first = np.ceil(low - 0.5 - np.maximum(step, 0)).astype(np.intp)
+    last = np.floor(high - 0.5 - np.minimum(step, 0)).astype(np.intp)
+    first = np.maximum(first, np.maximum(-step, 0))
+    last = np.minimum(last, np.array([width, height]) - 1 - np.maximum(step, 0))
+    span = np.maximum(last - first + 1, 0)
+    count = span[:, 0] * span[:, 1]
+    owner = np.repeat(np.arange(len(low)), count)
+    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    cols = first[owner, 0] + k % np.maximum(span[owner, 0], 1)
+    rows = first[owner, 1] + k // np.maximum(span[owner, 0], 1)
+    return owner, cols, rows
+
+
+def _blocked_by_walls(
+    walls: NDArray[np.float64], width: int, height: int, dx: int, dy: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Start (columns, rows) of the steps (dx, dy) whose centre segment touches or crosses a
+    wall: exact orientation tests in numpy, shapely's for the few too close to call."""
+    if len(walls) == 0:
+        return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp)
+    owner, cols, rows = _steps_near(walls.min(axis=1), walls.max(axis=1), width, height, dx, dy)
+    p = np.stack([cols + 0.5, rows + 0.5], axis=1)
+    q = p + np.array([dx, dy], dtype=np.float64)
+    a, b = walls[owner, 0], walls[owner, 1]
+
+    def orient(
+        o: NDArray[np.float64], u: NDArray[np.float64], v: NDArray[np.float64]
+    ) -> NDArray[np.float64]:
+        return (u[:, 0] - o[:, 0]) * (v[:, 1] - o[:, 1]) - (u[:, 1] - o[:, 1]) * (v[:, 0] - o[:, 0])
+
+    o1, o2, o3, o4 = orient(p, q, a), orient(p, q, b), orient(a, b, p), orient(a, b, q)
+    # On a fine lattice (1/1024 cells, within 1024 cells) these products are exact in
+    # float64, so signs, zeros included, decide touching exactly; elsewhere a value too close
+    # to zero to trust goes to shapely.
+    fine = walls[owner] * _FINE
+    exact = np.all((fine == np.round(fine)) & (np.abs(walls[owner]) < _FINE), axis=(1, 2))
+    signs = np.sign(np.stack([o1, o2, o3, o4]))
+    collinear = (signs[0] == 0) & (signs[1] == 0)
+    overlap = np.all(
+        np.maximum(np.minimum(p, q), np.minimum(a, b))
+        <= np.minimum(np.maximum(p, q), np.maximum(a, b)),
+        axis=1,
+    )
+    closed_hit = np.where(
+        collinear, overlap, (signs[0] * signs[1] <= 0) & (signs[2] * signs[3] <= 0)
+    )
+    scale = 1e-9 * (1.0 + np.abs(walls[owner]).max(axis=(1, 2))) ** 2
+    unsure = ~exact & np.any(np.abs(np.stack([o1, o2, o3, o4])) <= scale, axis=0)
+    hit = np.where(exact, closed_hit, (o1 * o2 < 0) & (o3 * o4 < 0)) & ~unsure
+    if unsure.any():
+        which = np.flatnonzero(unsure)
+        steps = line_array(np.stack([p[which], q[which]], axis=1))
+        hit[which] = shapely.intersects(steps, line_array(walls[owner[which]]))
+    return cols[hit], rows[hit]
+
+
+def _blocked_by_shapes(
+    shapes: Sequence[BaseGeometry], width: int, height: int, dx: int, dy: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Start (columns, rows) of the steps (dx, dy) whose centre segment meets a shape."""
+    bounds = np.array([shape.bounds for shape in shapes], dtype=np.float64).reshape(-1, 4)
+    owner, cols, rows = _steps_near(bounds[:, :2], bounds[:, 2:], width, height, dx, dy)
+    p = np.stack([cols + 0.5, rows + 0.5], axis=1)
+    steps = line_array(np.stack([p, p + np.array([dx, dy], dtype=np.float64)], axis=1))
+    hit = shapely.intersects(steps, np.asarray(shapes, dtype=object)[owner])
+    return cols[hit], rows[hit]
 
 
 def centre_steps(
