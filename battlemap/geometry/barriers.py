@@ -264,7 +264,7 @@ class BarrierSet:
             k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
             grid = lo[which] + np.stack([k % width[which], k // width[which]], axis=1)
             at = grid / _LATTICE
-            on = shapely.dwithin(shapely.points(at), self.geoms[self._odd[which]], END_SNAP)
+            on = _within_snap(at, self.coords[self._odd[which]], self.geoms[self._odd[which]])
             on &= ~_at_an_end(at, self.coords[self._odd[which]])
             marked.append(grid[on].astype(np.int64))
         return _LatticeTable.of(np.concatenate(marked))
@@ -666,6 +666,23 @@ def _two_sided_points(
     first_sided = np.full(n_groups, -1, dtype=np.intp)
     first_sided[group[sided[::-1]]] = sided[::-1]
     return line[first[both]], along[first[both]], wall[first_sided[both]]
+
+
+def _within_snap(
+    points: NDArray[np.float64], walls: NDArray[np.float64], geoms: NDArray[np.object_]
+) -> NDArray[np.bool_]:
+    """``shapely.dwithin(point, wall, END_SNAP)`` for each pair: in numpy, with shapely
+    deciding the few whose distance is within rounding of ``END_SNAP``."""
+    a = walls[:, 0]
+    e = walls[:, 1] - a
+    along = np.clip(((points - a) * e).sum(axis=1) / np.maximum((e * e).sum(axis=1), 1e-300), 0, 1)
+    gap = points - (a + e * along[:, None])
+    distance = np.hypot(gap[:, 0], gap[:, 1])
+    within: NDArray[np.bool_] = distance <= END_SNAP
+    unsure = np.flatnonzero(np.abs(distance - END_SNAP) <= 1e-12)
+    if len(unsure):
+        within[unsure] = shapely.dwithin(shapely.points(points[unsure]), geoms[unsure], END_SNAP)
+    return within
 
 
 def _at_an_end(points: NDArray[np.float64], walls: NDArray[np.float64]) -> NDArray[np.bool_]:
