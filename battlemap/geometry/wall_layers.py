@@ -77,15 +77,29 @@ class FixedWalls:
         total-cover obstacles' polygons, ``blocking_obstacles`` those that block movement."""
         solid = [w for w in walls if w.kind is WallKind.WALL]
         windows = [w for w in walls if w.kind is WallKind.WINDOW]
-        sight_segments: list[Segment] = [(w.a, w.b) for w in solid]
-        sight_ids = [w.id for w in solid]
-        for obstacle_id, polygon in sight_obstacles:
-            for a, b in ring_segments(polygon):
-                sight_segments.append((a, b))
-                sight_ids.append(obstacle_id)
+        solid_segments: list[Segment] = [(w.a, w.b) for w in solid]
+        solid_ids = [w.id for w in solid]
         door_segments: list[Segment] = [(d.a, d.b) for d in doors]
         door_ids = [d.id for d in doors]
-        sight = DoorBarriers(sight_segments, sight_ids, door_segments, door_ids)
+        cover = DoorBarriers(solid_segments, solid_ids, door_segments, door_ids)
+        # The same walls give the same set: shared when there are no windows or pillars.
+        cover_and_windows = cover
+        if windows:
+            cover_and_windows = DoorBarriers(
+                solid_segments + [(w.a, w.b) for w in windows],
+                solid_ids + [w.id for w in windows],
+                door_segments,
+                door_ids,
+            )
+        sight = cover
+        if sight_obstacles:
+            outlines = [(o, s) for o, polygon in sight_obstacles for s in ring_segments(polygon)]
+            sight = DoorBarriers(
+                solid_segments + [s for _, s in outlines],
+                solid_ids + [o for o, _ in outlines],
+                door_segments,
+                door_ids,
+            )
         border = np.array(
             [
                 [[0, 0], [width, 0]],
@@ -101,15 +115,8 @@ class FixedWalls:
         outline_lines = line_array(outline)
         blocking = _segments_of([w for w in walls if w.blocks_movement])
         return cls(
-            cover=DoorBarriers(
-                [(w.a, w.b) for w in solid], [w.id for w in solid], door_segments, door_ids
-            ),
-            cover_and_windows=DoorBarriers(
-                [(w.a, w.b) for w in solid + windows],
-                [w.id for w in solid + windows],
-                door_segments,
-                door_ids,
-            ),
+            cover=cover,
+            cover_and_windows=cover_and_windows,
             sight=sight,
             doors=tuple(door_segments),
             outline=outline,
