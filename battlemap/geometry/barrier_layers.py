@@ -17,7 +17,14 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from battlemap.geometry.barriers import END_SNAP, BarrierSet, Lines, _at_an_end, _grid_units
+from battlemap.geometry.barriers import (
+    END_SNAP,
+    BarrierSet,
+    Lines,
+    _at_an_end,
+    _grid_units,
+    _within_snap,
+)
 from battlemap.model import EntityId
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
@@ -81,6 +88,7 @@ class MaskedBarriers(BarrierSet):
         self.coords = doors.full.coords
         self._grid_units = doors.fixed_units
         self._inactive = self.coords[~active]
+        self._inactive_geoms = doors.full.geoms[~active]
         self._count = int(active.sum())
 
     def __len__(self) -> int:
@@ -98,7 +106,7 @@ class MaskedBarriers(BarrierSet):
         if not len(self._inactive) or not len(points):
             return on
         # Only points touching an open door can differ: check them against active walls.
-        again = np.flatnonzero(_touches_any(points, self._inactive))
+        again = np.flatnonzero(_touches_any(points, self._inactive, self._inactive_geoms))
         if len(again):
             on[again] = self._inside_active(points[again])
         return on
@@ -118,18 +126,17 @@ class MaskedBarriers(BarrierSet):
         return np.asarray((touching >= 2) | middle, dtype=bool)
 
 
-def _touches_any(points: NDArray[np.float64], walls: NDArray[np.float64]) -> NDArray[np.bool_]:
-    """Whether each point lies within ``END_SNAP`` of one of ``walls`` (n, 2, 2)."""
+def _touches_any(
+    points: NDArray[np.float64], walls: NDArray[np.float64], geoms: NDArray[np.object_]
+) -> NDArray[np.bool_]:
+    """Whether each point lies within ``END_SNAP`` of one of ``walls`` (n, 2, 2; ``geoms``
+    the same as LineStrings). Every pair is tested: the walls are a few open doors."""
     touching = np.zeros(len(points), dtype=bool)
-    a = walls[:, 0, :]
-    e = walls[:, 1, :] - a
-    length2 = np.maximum((e * e).sum(axis=1), 1e-300)
-    step = max(1, (1 << 20) // max(1, len(walls)))
+    step = max(1, (1 << 18) // max(1, len(walls)))
     for start in range(0, len(points), step):
         chunk = points[start : start + step]
-        rel = chunk[:, None, :] - a[None, :, :]
-        t = np.clip((rel * e[None]).sum(axis=2) / length2[None], 0.0, 1.0)
-        gap = rel - t[:, :, None] * e[None]
-        near = np.hypot(gap[..., 0], gap[..., 1]) <= END_SNAP
-        touching[start : start + step] = near.any(axis=1)
+        point = np.repeat(np.arange(len(chunk)), len(walls))
+        wall = np.tile(np.arange(len(walls)), len(chunk))
+        near = _within_snap(chunk[point], walls[wall], geoms[wall])
+        touching[start : start + step] = near.reshape(len(chunk), len(walls)).any(axis=1)
     return touching
