@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import shapely
 from numpy.typing import NDArray
 
-from battlemap.geometry.map_index import MapIndex
+from battlemap.geometry.map_index import MapIndex, rasterise
 from battlemap.geometry.sight import visibility_polygon
 from battlemap.model.creature import Creature
 
@@ -33,14 +32,7 @@ def viewer_grid(index: MapIndex, key: ViewerKey, radius: float | None) -> CellGr
     seen = np.zeros((index.height, index.width), dtype=bool)
     region = visibility_polygon(index, (x + side / 2, y + side / 2), radius)
     if not region.is_empty:
-        min_x, min_y, max_x, max_y = region.bounds
-        col0, col1 = max(0, int(min_x)), min(index.width, int(np.ceil(max_x)))
-        row0, row1 = max(0, int(min_y)), min(index.height, int(np.ceil(max_y)))
-        if col1 > col0 and row1 > row0:
-            cols, rows = np.meshgrid(np.arange(col0, col1), np.arange(row0, row1))
-            shapely.prepare(region)
-            inside = shapely.intersects_xy(region, cols.ravel() + 0.5, rows.ravel() + 0.5)
-            seen[row0:row1, col0:col1] = np.asarray(inside, dtype=bool).reshape(cols.shape)
+        rasterise(region, seen)
     first_col, first_row = max(0, int(np.floor(x))), max(0, int(np.floor(y)))
     last_col, last_row = max(0, int(np.ceil(x + side))), max(0, int(np.ceil(y + side)))
     seen[first_row:last_row, first_col:last_col] = True

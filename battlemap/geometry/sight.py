@@ -103,9 +103,11 @@ def visibility_polygon(
 
     Rays are cast towards every end of every sight-blocking wall segment (and a hair to each
     side of it) and towards the map's corners; each ray stops at the nearest wall it meets,
-    and the polygon joins the stopping points in angle order, so wall ends, joints and
-    corners are exact. A ray stops at a wall it touches; a ray exactly along a wall does not
-    stop at it. ``radius`` (cells) limits the view to a circle when given.
+    and the polygon joins the stopping points in angle order, so wall ends, joints, corners
+    and crossings (the outline is cut there) are exact. A ray stops at a wall it touches; a
+    ray exactly along a wall does not stop at it. ``radius`` (cells) limits the view to a
+    circle when given. Walls wholly hidden behind nearer ones are left out of the cast
+    (``occlusion.view_cast``): their rays would stop on the nearer walls anyway.
 
     Returns:
         A shapely Polygon (empty when ``origin`` is off the map).
