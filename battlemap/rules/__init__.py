@@ -14,9 +14,9 @@
 - ``conditions``: ``apply_condition``, ``remove_condition``, ``set_exhaustion``, ``denial``,
   ``reactions_left``.
 - ``mounts``: ``control_mount``, ``release_mount`` (a controlled mount on its rider's initiative).
-- ``falling_off``: ``fall_off_save`` (a rider's save to stay mounted; returns ``Applied``).
+- ``falling_off``: ``fall_off_save`` (a rider's save to stay mounted; returns ``Outcome``).
 - ``damage`` / ``healing`` / ``death`` / ``rests``: the damage pipeline, hit points, dying,
-  ``short_rest``, ``long_rest``, ``interrupt_rest``; these return ``Applied`` (``vitals``).
+  ``short_rest``, ``long_rest``, ``interrupt_rest``; these return ``Outcome`` (``vitals``).
 - ``attacks`` / ``saves`` / ``contests`` / ``opportunity``: attack rolls, saving throws,
   grapples and shoves, opportunity attacks.
 

@@ -48,8 +48,9 @@ from battlemap.rules.enums import (
     TwoWeaponMode,
 )
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, NotTargetableError, Work, check_die
+from battlemap.rules.vitals import NotTargetableError, Work, check_die
 
 
 class RollMode(StrEnum):
@@ -504,7 +505,7 @@ def make_attack(
     profile: AttackProfile,
     situation: AttackSituation = AttackSituation(),
     options: AttackOptions = AttackOptions(),
-) -> Applied[AttackResult]:
+) -> Outcome[AttackResult]:
     """Resolve one attack and, on a hit, its damage: one new state.
 
     Spends ``options.action_id`` (the Attack action's next attack, a reaction for

@@ -37,9 +37,9 @@ from battlemap.rules.enums import (
     ImmersionEffect,
 )
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import DamageRules, Ruleset
 from battlemap.rules.vitals import (
-    Applied,
     BadDieError,
     NegativeAmountError,
     UnknownDamageTypeError,
@@ -665,7 +665,7 @@ def apply_damage(
     attacker_id: EntityId | None = None,
     immersed: bool = False,
     massive_d20: int | None = None,
-) -> Applied[DamageResult]:
+) -> Outcome[DamageResult]:
     """Deal already-rolled damage to a target (the DM's damage entry).
 
     ``critical`` matters at 0 HP (two failures); ``melee`` allows ``knockout``; ``from_attack``
@@ -715,7 +715,7 @@ def apply_area_damage(
     typed: Sequence[int] | None = None,
     source_id: EntityId | None = None,
     typed_each: Sequence[Sequence[int]] | None = None,
-) -> Applied[tuple[DamageResult, ...]]:
+) -> Outcome[tuple[DamageResult, ...]]:
     """An area effect: the damage is rolled once and dealt to every target (half on a save).
 
     That is srd "Damage Rolls" ("roll the damage once for all of them"), ruleset field

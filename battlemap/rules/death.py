@@ -39,8 +39,9 @@ from battlemap.rules.enums import (
     StabilizeMethod,
 )
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, NegativeAmountError, Work, dies_at_zero, rounded
+from battlemap.rules.vitals import NegativeAmountError, Work, dies_at_zero, rounded
 
 UNCONSCIOUS = "unconscious"
 STABLE = "stable"
@@ -290,7 +291,7 @@ def death_save(
     *,
     d20: int | None = None,
     bonus: int = 0,
-) -> Applied[DeathSaveResult]:
+) -> Outcome[DeathSaveResult]:
     """Make the death saving throw due at the start of the creature's turn.
 
     ``d20`` is a face typed in from a physical die (else the combat's dice roll). ``bonus``
@@ -398,7 +399,7 @@ def brink_choice(
     empowering_points: int = 0,
     wis_save_bonus: int = 0,
     d20: int | None = None,
-) -> Applied[BrinkResult]:
+) -> Outcome[BrinkResult]:
     """Resolve the choice of a creature on the Brink of Death (bloodied-brink).
 
     - Adrenaline: spend ceil(level x 0.5) Empowering Points (``empowering_points`` is what the
@@ -507,7 +508,7 @@ def _with(result: BrinkResult, **update: object) -> BrinkResult:
 
 def end_last_breath(
     encounter: Encounter, combat: CombatState, ruleset: Ruleset, creature_id: EntityId
-) -> Applied[bool]:
+) -> Outcome[bool]:
     """At the end of its Last Breath turn the creature dies; nothing can resurrect it.
 
     Raises:
@@ -548,7 +549,7 @@ def stabilize(
     check_bonus: int = 0,
     d20: int | None = None,
     spend_action: bool = True,
-) -> Applied[StabilizeResult]:
+) -> Outcome[StabilizeResult]:
     """First aid to a dying creature: a Medicine check against the DC, or (gms-den) a healer's
     kit with no check. ``spend_action`` takes the ruleset's ``stabilizing.uses`` action
     (srd: the Stabilize action; bloodied-brink: Help) for the healer. On a knocked-out
@@ -596,7 +597,7 @@ def stabilize(
 
 def recover_stable(
     encounter: Encounter, combat: CombatState, ruleset: Ruleset, creature_id: EntityId
-) -> Applied[int]:
+) -> Outcome[int]:
     """A stable creature that wasn't healed regains 1 HP (after 1d4 hours, or Hyrule: a short
     rest); the DM triggers this when the time has passed.
 
@@ -624,7 +625,7 @@ def set_unconscious_at_zero(
     ruleset: Ruleset,
     creature_id: EntityId,
     unconscious: bool | None,
-) -> Applied[bool | None]:
+) -> Outcome[bool | None]:
     """The DM's switch: this monster falls unconscious at 0 (True), dies (False), or follows
     the ruleset (None)."""
     work = Work(encounter, combat, ruleset)
@@ -635,7 +636,7 @@ def set_unconscious_at_zero(
 
 def reduce_hp_max(
     encounter: Encounter, combat: CombatState, ruleset: Ruleset, creature_id: EntityId, amount: int
-) -> Applied[int]:
+) -> Outcome[int]:
     """Lower the HP maximum by ``amount`` (life drain); current HP is capped at the new maximum.
     bloodied-brink: a maximum of 0 kills. A long rest there restores the maximum.
 

@@ -19,9 +19,9 @@ from battlemap.rules.conditions import effects_of
 from battlemap.rules.death import STABLE, UNCONSCIOUS, wake
 from battlemap.rules.enums import ConditionEffect, TempHpStacking
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import (
-    Applied,
     DeadTargetError,
     NegativeAmountError,
     Work,
@@ -51,7 +51,7 @@ def heal(
     amount: int,
     *,
     healers_kit: bool = False,
-) -> Applied[HealResult]:
+) -> Outcome[HealResult]:
     """Restore ``amount`` HP, capped at the (effective) maximum; the excess is lost.
 
     Regaining any HP at 0 ends unconsciousness and resets death saves where the ruleset resets
@@ -143,7 +143,7 @@ def grant_temp_hp(
     amount: int,
     *,
     choice: TempChoice = TempChoice.HIGHER,
-) -> Applied[TempHpResult]:
+) -> Outcome[TempHpResult]:
     """Give temporary hit points.
 
     keep-higher (srd, hyrule...): they don't add up; keep the old or take the new (``choice``;

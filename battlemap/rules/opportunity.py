@@ -31,8 +31,9 @@ from battlemap.rules.attacks import (
 from battlemap.rules.conditions import denial, reactions_left, speed_is_zero_by_conditions
 from battlemap.rules.enums import EconomyPart
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, Work
+from battlemap.rules.vitals import Work
 
 ACTION_ID = "opportunity-attack"
 
@@ -136,7 +137,7 @@ def resolve_opportunity(
     profile: AttackProfile | None = None,
     situation: AttackSituation | None = None,
     options: AttackOptions | None = None,
-) -> Applied[OpportunityResult]:
+) -> Outcome[OpportunityResult]:
     """Take (one melee attack, spending the reaction) or ignore an offered opportunity attack.
 
     Raises:
@@ -172,4 +173,4 @@ def resolve_opportunity(
     else:
         continues, reason = True, "the move continues"
     result = OpportunityResult(True, applied.result, continues, reason)
-    return Applied(applied.encounter, applied.combat, result, applied.events)
+    return Outcome(applied.encounter, result, applied.events)

@@ -31,8 +31,9 @@ from battlemap.model.statblock import MAX_CHARACTER_LEVEL
 from battlemap.rules.damage import check_typed_total
 from battlemap.rules.death import wake
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import RestKind, Ruleset
-from battlemap.rules.vitals import Applied, Work
+from battlemap.rules.vitals import Work
 
 MAX_LEVEL = MAX_CHARACTER_LEVEL
 """Highest character level a rest's dice are rolled for: the model's own limit."""
@@ -216,7 +217,7 @@ def short_rest(
     rests_today: int = 0,
     dice_total: int | None = None,
     hours_rested: float | None = None,
-) -> Applied[RestResult]:
+) -> Outcome[RestResult]:
     """Finish a short rest (bloodied-brink): 8 HP + ``level``d8 (``dice_total`` typed in, else
     rolled with the combat's dice). Ends a knockout's unconsciousness. ``hours_rested``, when
     given, must reach the rest's ``hours``.
@@ -250,7 +251,7 @@ def long_rest(
     dice_total: int | None = None,
     interruptions: int = 0,
     hours_rested: float | None = None,
-) -> Applied[RestResult]:
+) -> Outcome[RestResult]:
     """Finish a long rest (bloodied-brink): 12 HP + ``level``d12, HP maximum restored,
     exhaustion -1, temporary HP gone.
 
@@ -295,7 +296,7 @@ def interrupt_rest(
     short_rests_today: int = 0,
     dice_total: int | None = None,
     interruptions: int = 0,
-) -> Applied[RestResult]:
+) -> Outcome[RestResult]:
     """A rest stopped by ``cause`` (one of the ruleset's ``interrupted_by``) after
     ``hours_rested`` hours: what it gives.
 
@@ -358,7 +359,7 @@ def interrupt_rest(
 
 def wounded_rest(
     encounter: Encounter, combat: CombatState, ruleset: Ruleset, creature_id: EntityId, minutes: int
-) -> Applied[bool]:
+) -> Outcome[bool]:
     """final-fantasy-d20: Wounded ends after resting long enough at full HP (10 minutes).
 
     Returns whether Wounded ended.

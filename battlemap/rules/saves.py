@@ -44,8 +44,9 @@ from battlemap.rules.combat_ops import signed, stats_of
 from battlemap.rules.conditions import exhaustion_effects, is_incapacitated
 from battlemap.rules.enums import Ability, ConditionEffect, ExhaustionEffect
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, Work
+from battlemap.rules.vitals import Work
 
 _PHYSICAL = (Ability.STR, Ability.DEX)
 
@@ -137,7 +138,7 @@ def saving_throw(
     *,
     save_bonus: int | None = None,
     typed: tuple[int, ...] | None = None,
-) -> Applied[SaveResult]:
+) -> Outcome[SaveResult]:
     """Roll a saving throw against ``dc`` (total >= DC succeeds) and log it with its reasons.
 
     ``save_bonus`` None takes ``save_bonus_of`` with the creature's own stat block
@@ -236,7 +237,7 @@ def record_save_override(
     ruleset: Ruleset,
     creature_id: EntityId,
     saved: bool,
-) -> Applied[None]:
+) -> Outcome[None]:
     """Log that the DM ruled a rolled save the other way (``saved``): nothing else changes."""
     work = Work(encounter, combat, ruleset)
     name = work.name(creature_id)

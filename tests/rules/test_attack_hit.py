@@ -553,6 +553,6 @@ def test_one_new_encounter_for_one_undo_step(rulesets: dict[str, Ruleset]) -> No
         NEAR,
         AttackOptions(d20=(15,), damage_rolls=(4,)),
     )
-    after = applied.encounter_with_combat()
+    after = applied.encounter
     assert after.combat == applied.combat and after.creature("foe").hp == 26
     assert encounter.combat == combat and encounter.creature("foe").hp == 30

@@ -63,8 +63,10 @@ def test_grapple_limits(rulesets: dict[str, Ruleset]) -> None:
         grapple(*ring("legends-of-hyrule", Size.HUGE), hyrule, "hero", "foe", WIN)
     with pytest.raises(IllegalActionError, match="free hand"):
         grapple(*ring("legends-of-hyrule"), hyrule, "hero", "foe", WIN, has_free_hand=False)
-    with pytest.raises(NotTargetableError):
-        grapple(*ring("legends-of-hyrule"), hyrule, "hero", "foe", WIN, distance_feet=10)
+    far, combat = ring("legends-of-hyrule")  # the engine measures the map: two squares off
+    far = far.replace_creature(far.creature("foe").model_copy(update={"x": 2.0}))
+    with pytest.raises(NotTargetableError, match="10 ft away, beyond 5 ft reach"):
+        grapple(far, combat, hyrule, "hero", "foe", WIN)
     with pytest.raises(IllegalActionError, match="no grapple"):
         grapple(*ring("srd-5e"), rulesets["srd-5e"], "hero", "foe", WIN)
 

@@ -32,8 +32,9 @@ from battlemap.rules.damage import (
     check_typed_total,
     roll_damage,
 )
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, BadDieError, Work
+from battlemap.rules.vitals import BadDieError, Work
 from tests.rules.fighters import creature, fight
 
 NEAR = AttackSituation(distance_feet=5)
@@ -69,7 +70,7 @@ def _hit(
     face: int = 15,
     dice: str = "1d6+2",
     **options: object,
-) -> Applied:  # type: ignore[type-arg]
+) -> Outcome:  # type: ignore[type-arg]
     encounter, combat = fight(
         creature("hero", hp=30),
         creature("foe", hp=100, max_hp=100, ac=12, side=Side.HOSTILE),

@@ -269,15 +269,20 @@ def test_no_fall_off_save_without_mounted_combat_rules(rulesets: dict[str, Rules
         fall_off_save(enc, fight(srd, enc), srd, RIDER, FallCause.KNOCKED_PRONE, typed=(5,))
 
 
-def test_a_mount_farther_than_5_ft_is_refused_when_the_distance_is_given(
+def _horse_at(enc: Encounter, x: float) -> Encounter:
+    return enc.replace_creature(enc.creature(HORSE).model_copy(update={"x": x}))
+
+
+def test_a_mount_farther_than_5_ft_on_the_map_is_refused(
     rulesets: dict[str, Ruleset],
 ) -> None:
     # legends-of-hyrule: "you can mount a willing creature that is within 5 feet of you".
+    # The engine measures the map itself: the horse two squares away is 10 ft off.
     ruleset = _with_mounts(rulesets["srd-5e"])
     state, enc = _battle(ruleset, "srd-5e")
     with pytest.raises(IllegalActionError, match="Horse is 10 ft from Rider: a mount must be"):
-        control_mount(state, ruleset, enc, RIDER, HORSE, distance_feet=10)
-    state, _ = control_mount(state, ruleset, enc, RIDER, HORSE, distance_feet=5)
+        control_mount(state, ruleset, _horse_at(enc, 2), RIDER, HORSE)
+    state, _ = control_mount(state, ruleset, _horse_at(enc, 1), RIDER, HORSE)
     assert _order(state) == ["rider", "horse", "orc"]
 
 
@@ -374,7 +379,7 @@ def test_a_rider_already_on_its_mount_starts_the_fight_riding_for_free(
     assert not state.started
     with pytest.raises(IllegalActionError, match="isn't Rider's turn"):
         control_mount(state, hyrule, enc, RIDER, HORSE)  # mounting mid-move needs a turn
-    state, events = start_mounted(state, hyrule, enc, RIDER, HORSE, distance_feet=5)
+    state, events = start_mounted(state, hyrule, _horse_at(enc, 1), RIDER, HORSE)
     assert events[0].text == "Rider starts the fight riding Horse"
     assert state.combatant(HORSE).controlled_by == RIDER
     assert state.combatant(HORSE).initiative == state.combatant(RIDER).initiative
@@ -390,7 +395,7 @@ def test_starting_mounted_keeps_control_mounts_checks(rulesets: dict[str, Rulese
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _before_round_1(hyrule)
     with pytest.raises(IllegalActionError, match="a mount must be within 5 ft"):
-        start_mounted(state, hyrule, enc, RIDER, HORSE, distance_feet=10)
+        start_mounted(state, hyrule, _horse_at(enc, 2), RIDER, HORSE)
     small = enc.model_copy(
         update={
             "creatures": tuple(

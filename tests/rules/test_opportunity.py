@@ -15,8 +15,8 @@ from battlemap.rules.opportunity import (
     opportunity_offers,
     resolve_opportunity,
 )
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
 from tests.rules.fighters import creature, fight
 
 AXE = AttackProfile(
@@ -53,7 +53,7 @@ def test_offers_say_who_can_react_and_why_not(rulesets: dict[str, Ruleset]) -> N
     assert "can't see" in blind[0].reason
 
 
-def orc_takes_its_swing(srd: Ruleset, mover_hp: int = 20) -> Applied[OpportunityResult]:
+def orc_takes_its_swing(srd: Ruleset, mover_hp: int = 20) -> Outcome[OpportunityResult]:
     """The orc takes its opportunity attack on the runner (d20 rolls 15, damage rolls 9)."""
     encounter, combat = chase(mover_hp)
     (offer,) = opportunity_offers(encounter, combat, srd, "runner", ["orc"])

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDockWidget, QFormLayout, QMainWindow, QMenu, QScr
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules import economy
+from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.rests import RestType
 from battlemap.ui.combat.actions_dock import ActionsDock
 from battlemap.ui.combat.area_dialog import AreaDialog
@@ -190,9 +191,11 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
     if readied is not None:
         menu.addAction(
             f"Release the readied action ({readied.trigger})",
-            lambda: ui.session.step(
+            lambda: ui.session.run(
                 f"{ui.session.name(creature_id)} releases its readied action",
-                lambda s, r, e: economy.take_action(s, r, e, creature_id, "readied-release"),
+                on_combat_state(
+                    lambda s, r, e: economy.take_action(s, r, e, creature_id, "readied-release")
+                ),
             ),
         )
     ruleset = ui.session.ruleset()

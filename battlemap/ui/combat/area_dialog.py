@@ -56,11 +56,11 @@ from battlemap.model.statblock import DICE_PATTERN, StatBlock
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
 from battlemap.rules.dice import DiceExpressionError, new_dice_state, roll
 from battlemap.rules.enums import Ability
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.saves import (
     SaveResult,
 )
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
 from battlemap.ui.combat.save_rows import (
     ID_ROLE,
@@ -268,7 +268,7 @@ class AreaDialog(CombatDialog):
 
         def saves_then_damage(
             e: Encounter, c: CombatState | None, r: Ruleset
-        ) -> Applied[tuple[DamageResult, ...]]:
+        ) -> Outcome[tuple[DamageResult, ...]]:
             combat, found, save_lines = self.saves.record(e, c, r)
             notes.extend(found)
             dealt = apply_area_damage(
@@ -285,7 +285,10 @@ class AreaDialog(CombatDialog):
             events = rolled_by_the_app(dealt.events) if app_rolled and c is None else dealt.events
             return replace(dealt, events=(*save_lines, *events))
 
-        applied = self.session.apply(f"Area damage ({dice} {parts[0].type})", saves_then_damage)
+        applied = self.session.run(
+            f"Area damage ({dice} {parts[0].type})",
+            lambda e, r: saves_then_damage(e, e.combat, r),
+        )
         if applied is None:
             refusal = self.session.last_refusal
             if "roll them again" in refusal:

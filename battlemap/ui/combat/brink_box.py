@@ -14,6 +14,7 @@ from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
 from battlemap.rules.death import brink_choice
 from battlemap.rules.enums import BrinkOption
+from battlemap.rules.outcome import running_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import plain_tooltip
@@ -85,11 +86,11 @@ class BrinkBox(QGroupBox):
             return
         level, points = self.level.value(), self.points.value()
         bonus, typed = self.wis_bonus.value(), self.d20.value() or None
-        applied = self.session.apply_in_combat(
+        applied = self.session.run(
             f"{self.session.name(creature_id)}: {OPTION_LABELS[option]}",
-            lambda e, c, r: brink_choice(
+            lambda e, r: brink_choice(
                 e,
-                c,
+                running_combat(e),
                 r,
                 creature_id,
                 option,

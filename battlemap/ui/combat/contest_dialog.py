@@ -24,14 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.geometry import Body, DiagonalRule, distance_feet
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import contests
 from battlemap.rules.death import stabilize
 from battlemap.rules.enums import ActionKind, StabilizeMethod
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
@@ -49,7 +48,7 @@ CONTEST_KINDS = frozenset(
 )
 """Actions this dialog resolves."""
 SKILLS = ("Athletics", "Acrobatics")
-Call = Callable[[Encounter, Any, Ruleset], Applied[Any]]
+Call = Callable[[Encounter, Any, Ruleset], Outcome[Any]]
 
 
 def _bonus_spin() -> QSpinBox:
@@ -162,12 +161,6 @@ class ContestDialog(CombatDialog):
 
     # --- resolving --------------------------------------------------------------------------
 
-    def _distance(self, ruleset: Ruleset, actor: EntityId, target: EntityId) -> float:
-        encounter = self.session.encounter
-        a = Body.from_creature(encounter.creature(actor), encounter.grid)
-        b = Body.from_creature(encounter.creature(target), encounter.grid)
-        return distance_feet(a, b, DiagonalRule(ruleset.movement.diagonal.value))
-
     def _call(self, ruleset: Ruleset, actor: EntityId, target: EntityId | None) -> Call:
         contest = contests.Contest(
             bonus=self.bonus.value(),
@@ -180,7 +173,6 @@ class ContestDialog(CombatDialog):
         if kind is ActionKind.ESCAPE:
             return lambda e, c, r: contests.escape(e, c, r, actor, contest, action_id=action_id)
         assert target is not None
-        distance = self._distance(ruleset, actor, target)
         if kind is ActionKind.STABILIZE:
             # Qt hands enum data back as plain strings.
             method = StabilizeMethod(self.method.currentData() or StabilizeMethod.MEDICINE_CHECK)
@@ -190,11 +182,11 @@ class ContestDialog(CombatDialog):
         if kind is ActionKind.SHOVE:
             effect = contests.ShoveEffect(self.shove_effect.currentData())
             return lambda e, c, r: contests.shove(
-                e, c, r, actor, target, effect, contest, distance_feet=distance, action_id=action_id
+                e, c, r, actor, target, effect, contest, action_id=action_id
             )
         if kind is ActionKind.DISARM:
             return lambda e, c, r: contests.disarm(
-                e, c, r, actor, target, contest, distance_feet=distance, action_id=action_id
+                e, c, r, actor, target, contest, action_id=action_id
             )
         if kind is ActionKind.GRAPPLE_MOVE:
             speed = self.session.encounter.creature(actor).speed
@@ -209,7 +201,6 @@ class ContestDialog(CombatDialog):
             actor,
             target,
             contest,
-            distance_feet=distance,
             has_free_hand=hand,
             action_id=action_id,
         )
@@ -221,8 +212,10 @@ class ContestDialog(CombatDialog):
         if target is None and self.kind is not ActionKind.ESCAPE:
             self.outcome_label.setText("<b>Choose a target.</b>")
             return
-        applied = self.session.apply(
-            f"{self.session.name(actor)}: {self.windowTitle()}", self._call(ruleset, actor, target)
+        call = self._call(ruleset, actor, target)
+        applied = self.session.run(
+            f"{self.session.name(actor)}: {self.windowTitle()}",
+            lambda e, r: call(e, e.combat, r),
         )
         if applied is None:
             self.outcome_label.setText(f"<b>Refused:</b> {escape(self.session.last_refusal)}")

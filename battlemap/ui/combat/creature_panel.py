@@ -13,6 +13,7 @@ log in the encounter log. Every change is one undo step.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QSignalBlocker, Qt
@@ -30,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.model.combat import Combatant, Expiry
+from battlemap.model.combat import Combatant, CombatState, Expiry
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
@@ -38,9 +39,9 @@ from battlemap.model.statblock import StatBlock
 from battlemap.rules import conditions, movement
 from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
 from battlemap.rules.healing import grant_temp_hp, heal
+from battlemap.rules.outcome import Outcome, on_combat_state
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import (
-    Applied,
     effective_max_hp,
     is_bloodied,
     set_lasting_exhaustion,
@@ -291,13 +292,17 @@ class CombatPanel(QGroupBox):
             self.session.refused.emit("Select one token first")
         return self.creature_id
 
-    def _hp_step(self, text: str, call: Callable[..., object]) -> None:
+    def _hp_step(
+        self,
+        text: str,
+        call: Callable[[Encounter, CombatState | None, Ruleset, EntityId], Outcome[Any]],
+    ) -> None:
         creature_id = self._target()
         if creature_id is None:
             return
-        applied = self.session.apply(
+        applied = self.session.run(
             f"{text} {self.session.name(creature_id)}",
-            lambda e, c, r: call(e, c, r, creature_id),  # type: ignore[arg-type, return-value]
+            lambda e, r: call(e, e.combat, r, creature_id),
         )
         if applied is not None and applied.events:
             self.session.reported.emit(applied.events[-1].text)
@@ -328,10 +333,10 @@ class CombatPanel(QGroupBox):
             f"{amount} temporary HP for", lambda e, c, r, cid: grant_temp_hp(e, c, r, cid, amount)
         )
 
-    def _lasting_step(self, text: str, call: Callable[[Encounter, Ruleset], Applied[None]]) -> None:
+    def _lasting_step(self, text: str, call: Callable[[Encounter, Ruleset], Outcome[None]]) -> None:
         """Outside a combat: change the lasting state through the engine (one undo step,
         logged in the encounter log) and report the last log line."""
-        applied = self.session.apply(text, lambda e, _c, r: call(e, r))
+        applied = self.session.run(text, call)
         if applied is not None and applied.events:
             self.session.reported.emit(applied.events[-1].text)
 
@@ -349,16 +354,20 @@ class CombatPanel(QGroupBox):
         if on:
             data = self.duration.currentData()  # Qt hands enum data back as a plain string
             expiry = Expiry(data) if data else None
-            self.session.step(
+            self.session.run(
                 f"{who} is {name}",
-                lambda s, r, e: conditions.apply_condition(
-                    s, r, e, creature_id, name, expiry=expiry
+                on_combat_state(
+                    lambda s, r, e: conditions.apply_condition(
+                        s, r, e, creature_id, name, expiry=expiry
+                    )
                 ),
             )
         else:
-            self.session.step(
+            self.session.run(
                 f"{who}: {name} removed",
-                lambda s, r, e: conditions.remove_condition(s, e, creature_id, name),
+                on_combat_state(
+                    lambda s, r, e: conditions.remove_condition(s, e, creature_id, name)
+                ),
             )
 
     def set_exhaustion(self, level: int) -> None:
@@ -371,7 +380,7 @@ class CombatPanel(QGroupBox):
                 lambda e, r: set_lasting_exhaustion(e, r, creature_id, level),
             )
             return
-        self.session.step(
+        self.session.run(
             f"{self.session.name(creature_id)}: exhaustion {level}",
-            lambda s, r, e: conditions.set_exhaustion(s, r, e, creature_id, level),
+            on_combat_state(lambda s, r, e: conditions.set_exhaustion(s, r, e, creature_id, level)),
         )

@@ -61,6 +61,7 @@ from battlemap.model.document import Change
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.dice import new_dice_state, roll
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.rests import (
     MAX_LEVEL,
     RestResult,
@@ -73,7 +74,6 @@ from battlemap.rules.rests import (
     short_rest,
 )
 from battlemap.rules.schema import RestKind, Ruleset
-from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
@@ -130,7 +130,7 @@ def rest_all(
     ruleset: Ruleset,
     plan: RestPlan,
     requests: list[RestRequest],
-) -> Applied[tuple[RestResult, ...]]:
+) -> Outcome[tuple[RestResult, ...]]:
     """Every creature's rest, one after another, as one engine result (one undo step).
 
     Raises:
@@ -151,7 +151,7 @@ def rest_all(
         encounter, combat = applied.encounter, applied.combat
         results.append(applied.result)
         events.extend(applied.events)
-    return Applied(encounter, combat, tuple(results), tuple(events))
+    return Outcome(with_combat(encounter, combat), tuple(results), tuple(events))
 
 
 def _rest_one(
@@ -160,7 +160,7 @@ def _rest_one(
     ruleset: Ruleset,
     plan: RestPlan,
     request: RestRequest,
-) -> Applied[RestResult]:
+) -> Outcome[RestResult]:
     cid, level, total = request.creature_id, request.level, request.dice_total
     if plan.interrupted_by is not None:
         return interrupt_rest(
@@ -567,14 +567,15 @@ class RestDialog(CombatDialog):
 
         def rest(
             e: Encounter, c: CombatState | None, r: Ruleset
-        ) -> Applied[tuple[RestResult, ...]]:
+        ) -> Outcome[tuple[RestResult, ...]]:
             applied = rest_all(e, c, r, plan, requests)
             if c is not None:  # rolled with the combat's dice, logged as such
                 return applied
             return replace(applied, events=rolled_by_the_app(applied.events, by_app))
 
-        applied = self.session.apply(
-            f"{self.kind.value.capitalize()} rest ({len(ids)} creature(s))", rest
+        applied = self.session.run(
+            f"{self.kind.value.capitalize()} rest ({len(ids)} creature(s))",
+            lambda e, r: rest(e, e.combat, r),
         )
         if applied is None:
             refusal = _escape(self.session.last_refusal)

@@ -55,6 +55,7 @@ from battlemap.rules.combat_ops import signed
 from battlemap.rules.dice import new_dice_state, roll
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.saves import (
     SaveReport,
     SaveResult,
@@ -66,7 +67,6 @@ from battlemap.rules.saves import (
     saving_throw,
 )
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import BAD, GOOD, tone
 from battlemap.ui.map_index_cache import window_index
@@ -483,7 +483,7 @@ class SaveRolls:
         ruleset: Ruleset,
         creature_id: EntityId,
         typed: tuple[int, ...] | None,
-    ) -> Applied[SaveResult]:
+    ) -> Outcome[SaveResult]:
         standing = self._standing_of(creature_id, ruleset)
         return saving_throw(
             encounter,

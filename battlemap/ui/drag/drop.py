@@ -44,8 +44,8 @@ from battlemap.rules.opportunity import (
     offers_from_move,
     resolve_opportunity,
 )
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
 from battlemap.ui.attack_log import log_attack_reasons
 from battlemap.ui.statblocks import creature_defenses, find_statblock
 
@@ -155,7 +155,7 @@ class AttackAt:
         d20: tuple[int, ...] | None,
         damage_rolls: tuple[int, ...] | None,
         apply_damage: bool = True,
-    ) -> Applied[OpportunityResult]:
+    ) -> Outcome[OpportunityResult]:
         """Make the attack (None dice: the app rolls them). Raises the engine's errors."""
         options = AttackOptions(
             d20=d20, damage_rolls=damage_rolls, defenses=self.defenses, apply_damage=apply_damage
