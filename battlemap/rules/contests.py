@@ -29,7 +29,7 @@ from battlemap.rules.conditions import is_incapacitated
 from battlemap.rules.distances import distance_between
 from battlemap.rules.economy import take_action
 from battlemap.rules.errors import IllegalActionError
-from battlemap.rules.outcome import Outcome
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import GrappleRules, Ruleset
 from battlemap.rules.vitals import NotTargetableError, Work
 
@@ -197,7 +197,6 @@ def _athletics(
 
 def grapple(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     attacker_id: EntityId,
     target_id: EntityId,
@@ -213,6 +212,7 @@ def grapple(
         IllegalActionError: no grapple rules, too large, no free hand, economy spent.
         NotTargetableError: out of reach. AbsentTargetError, DeadTargetError.
     """
+    combat = running_combat(encounter)
     work, _, automatic = _opening(encounter, combat, ruleset, attacker_id, target_id, "grapple")
     if ruleset.grappling is not None and ruleset.grappling.needs_free_hand and not has_free_hand:
         raise IllegalActionError(f"{work.name(attacker_id)} needs a free hand to grapple")
@@ -227,7 +227,6 @@ def grapple(
 
 def shove(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     attacker_id: EntityId,
     target_id: EntityId,
@@ -241,6 +240,7 @@ def shove(
 
     Raises: as ``grapple``.
     """
+    combat = running_combat(encounter)
     work, rules, automatic = _opening(encounter, combat, ruleset, attacker_id, target_id, "shove")
     _spend(work, attacker_id, target_id, action_id)
     push = rules.shove_push_feet if effect is ShoveEffect.PUSH else 0
@@ -259,7 +259,6 @@ def shove(
 
 def escape(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     creature_id: EntityId,
     contest: Contest = Contest(),
@@ -275,6 +274,7 @@ def escape(
     Raises:
         IllegalActionError: no grapple rules, not grappled, economy spent.
     """
+    combat = running_combat(encounter)
     rules = _rules(ruleset, "grapple")
     work = Work(encounter, combat, ruleset)
     creature = work.require_alive(creature_id)
@@ -315,7 +315,6 @@ def escape(
 
 def disarm(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     attacker_id: EntityId,
     target_id: EntityId,
@@ -329,6 +328,7 @@ def disarm(
     Raises:
         IllegalActionError: no Disarm in this ruleset, economy spent. NotTargetableError.
     """
+    combat = running_combat(encounter)
     if "disarm" not in ruleset.actions:
         raise IllegalActionError(f"{ruleset.name} has no Disarm action")
     work = Work(encounter, combat, ruleset)
@@ -349,7 +349,6 @@ def disarm(
 
 def grapple_move(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     grappler_id: EntityId,
     target_id: EntityId,
@@ -365,6 +364,7 @@ def grapple_move(
     Raises:
         IllegalActionError: no grapple move here, the target isn't grappled by the grappler.
     """
+    combat = running_combat(encounter)
     rules = _rules(ruleset, "grapple")
     if not rules.grapple_move:
         raise IllegalActionError(f"{ruleset.name} has no Grapple Move")

@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from battlemap.model.combat import CombatState, Expiry
+from battlemap.model.combat import Expiry
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import effects_of
@@ -651,7 +651,6 @@ def _massive(
 
 def apply_damage(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     target_id: EntityId,
     instances: Sequence[DamageInstance],
@@ -676,6 +675,7 @@ def apply_damage(
         AbsentTargetError, DeadTargetError, UnknownDamageTypeError, NegativeAmountError,
         IllegalActionError (knockout without a melee attack). The inputs stay unchanged.
     """
+    combat = encounter.combat
     work = Work(encounter, combat, ruleset)
     result = damage_into(
         work,
@@ -706,7 +706,6 @@ class AreaTarget:
 
 def apply_area_damage(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     parts: Sequence[DamageRoll],
     targets: Sequence[AreaTarget],
@@ -729,6 +728,7 @@ def apply_area_damage(
     Raises:
         the errors of ``apply_damage`` for any target; nothing is applied then.
     """
+    combat = encounter.combat
     work = Work(encounter, combat, ruleset)
     for target in targets:
         work.require_alive(target.creature_id)

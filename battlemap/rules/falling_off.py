@@ -27,7 +27,7 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.mounts import release_mount
-from battlemap.rules.outcome import Outcome
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.saves import SaveResult, SaveSituation, saving_throw
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Work
@@ -60,7 +60,6 @@ class FallOffResult:
 
 def fall_off_save(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     rider_id: EntityId,
     cause: FallCause,
@@ -81,12 +80,12 @@ def fall_off_save(
         InvalidRequestError: the ruleset has no mounted-combat rules; whatever
             ``saving_throw`` raises (absent or dead rider, bad typed faces, no dice).
     """
+    combat = encounter.combat
     rules = ruleset.movement.mounting
     if rules is None:
         raise InvalidRequestError(f"{ruleset.name} has no mounted combat rules")
     saved = saving_throw(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         ruleset,
         rider_id,
         Ability.DEX,

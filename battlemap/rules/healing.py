@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import effects_of
@@ -45,7 +44,6 @@ class HealResult:
 
 def heal(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     target_id: EntityId,
     amount: int,
@@ -63,6 +61,7 @@ def heal(
         NegativeAmountError; AbsentTargetError; DeadTargetError (the dead can't be healed);
         IllegalActionError (Last Breath: can't be healed).
     """
+    combat = encounter.combat
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
         raise NegativeAmountError(f"healing must be a whole number >= 0, got {amount!r}")
     work = Work(encounter, combat, ruleset)
@@ -137,7 +136,6 @@ class TempHpResult:
 
 def grant_temp_hp(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     target_id: EntityId,
     amount: int,
@@ -155,6 +153,7 @@ def grant_temp_hp(
     Raises:
         NegativeAmountError, AbsentTargetError, DeadTargetError.
     """
+    combat = encounter.combat
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
         raise NegativeAmountError(
             f"temporary hit points must be a whole number >= 0, got {amount!r}"

@@ -17,7 +17,7 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import creature_of
 from battlemap.rules.death import DeathSaveResult, death_save, end_last_breath
 from battlemap.rules.errors import IllegalActionError
-from battlemap.rules.outcome import Outcome, with_combat
+from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import current_creature, end_turn
 
@@ -41,7 +41,6 @@ def death_save_due(encounter: Encounter, combat: CombatState, creature_id: Entit
 
 def next_turn(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     *,
     death_save_d20: int | None = None,
@@ -54,6 +53,7 @@ def next_turn(
         IllegalActionError: the combat hasn't begun, or someone is on the Brink of Death and
             the ruleset pauses initiative until they choose.
     """
+    combat = running_combat(encounter)
     brink = ruleset.death_saves.brink_of_death
     if brink is not None and brink.pauses_initiative:
         waiting = [c for c in combat.combatants if c.death.brink and not c.death.dead]
@@ -64,7 +64,7 @@ def next_turn(
     died = False
     state, events = end_turn(combat, ruleset, encounter)
     if combat.combatant(ended).death.last_breath:
-        applied_breath = end_last_breath(encounter, state, ruleset, ended)
+        applied_breath = end_last_breath(with_combat(encounter, state), ruleset, ended)
         assert applied_breath.combat is not None
         state, events = applied_breath.combat, events + applied_breath.events
         died = True
@@ -72,7 +72,11 @@ def next_turn(
     save = None
     if death_save_due(encounter, state, started):
         applied = death_save(
-            encounter, state, ruleset, started, d20=death_save_d20, bonus=death_save_bonus
+            with_combat(encounter, state),
+            ruleset,
+            started,
+            d20=death_save_d20,
+            bonus=death_save_bonus,
         )
         assert applied.combat is not None
         encounter, state, events = applied.encounter, applied.combat, events + applied.events

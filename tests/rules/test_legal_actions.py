@@ -47,7 +47,7 @@ def test_a_dead_creature_may_do_nothing_and_every_choice_says_so(
 def test_a_dying_pc_may_only_make_its_death_save(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
     encounter, combat = _pc_first("srd-5e")
-    down = apply_damage(encounter, combat, srd, PC, [DamageInstance(20, "fire")])
+    down = apply_damage(with_combat(encounter, combat), srd, PC, [DamageInstance(20, "fire")])
     assert down.encounter.creature(PC).hp == 0 and down.combat is not None
     legal = legal_actions(down.encounter, srd, PC)
     assert [(c.kind, c.id) for c in legal.allowed()] == [(ChoiceKind.DEATH_SAVE, "death-save")]

@@ -28,7 +28,7 @@ from battlemap.model.statblock import Ability as StatAbility
 from battlemap.model.statblock import AbilityScores, StatBlock
 from battlemap.rules import conditions
 from battlemap.rules.enums import Ability
-from battlemap.rules.outcome import on_combat_state
+from battlemap.rules.outcome import on_combat_state, with_combat
 from battlemap.rules.saves import SaveSituation, saving_throw
 from battlemap.ui.combat.area_dialog import AreaDialog, SaveRow
 from battlemap.ui.main_window import MainWindow
@@ -104,7 +104,7 @@ def test_a_rolled_goblin_dex_save_is_the_engines_own_answer_and_is_recorded_when
     before = window.document.encounter
     ruleset = window.combat.session.ruleset()
     assert before.combat is not None and ruleset is not None
-    expected = saving_throw(before, before.combat, ruleset, EntityId("c-gob"), Ability.DEX, 13)
+    expected = saving_throw(before, ruleset, EntityId("c-gob"), Ability.DEX, 13)
     goblin = row(area, "c-gob")
     assert "Dexterity save +2 vs DC 13" in goblin.outcome.text()  # before the roll
     click(qtbot, goblin.roll_button)
@@ -178,8 +178,7 @@ def test_half_cover_from_the_point_of_origin_adds_two_to_a_dex_save_only(
     ruleset = window.combat.session.ruleset()
     assert state is not None and ruleset is not None
     expected = saving_throw(
-        window.document.encounter,
-        state,
+        with_combat(window.document.encounter, state),
         ruleset,
         EntityId("c-gob"),
         Ability.DEX,

@@ -63,7 +63,7 @@ def test_a_rolled_save_is_the_engines_own_answer_and_apply_is_one_undo_step(
     ruleset = window.combat.session.ruleset()
     assert before.combat is not None and ruleset is not None
     expected = saving_throw(
-        before, before.combat, ruleset, OGRE_ID, Ability.WIS, 14, save_bonus=3
+        before, ruleset, OGRE_ID, Ability.WIS, 14, save_bonus=3
     )  # the Ogre's stat block lists Wisdom +3
     dialog = open_saves(window, ["c-ogre"], Ability.WIS, 14)
     ogre = dialog.saves.rows[OGRE_ID]

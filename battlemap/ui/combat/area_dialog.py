@@ -56,11 +56,12 @@ from battlemap.model.statblock import DICE_PATTERN, StatBlock
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
 from battlemap.rules.dice import DiceExpressionError, new_dice_state, roll
 from battlemap.rules.enums import Ability
-from battlemap.rules.outcome import Outcome
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.saves import (
     SaveResult,
 )
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.statblocks import creature_defenses
 from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
 from battlemap.ui.combat.save_rows import (
     ID_ROLE,
@@ -71,7 +72,6 @@ from battlemap.ui.combat.save_rows import (
 from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.statblocks import creature_defenses
 from battlemap.ui.tools.template import TemplateTool
 from battlemap.ui.typed_dice import TouchSpinBox
 
@@ -272,8 +272,7 @@ class AreaDialog(CombatDialog):
             combat, found, save_lines = self.saves.record(e, c, r)
             notes.extend(found)
             dealt = apply_area_damage(
-                e,
-                combat,
+                with_combat(e, combat),
                 r,
                 parts,
                 targets,

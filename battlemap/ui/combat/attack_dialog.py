@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
+from battlemap.rules.attack_log import log_attack_reasons
 from battlemap.rules.attack_situation import attack_situation
 from battlemap.rules.attacks import (
     AttackOptions,
@@ -54,19 +55,18 @@ from battlemap.rules.attacks import (
     roll_mode,
 )
 from battlemap.rules.damage import DamageRoll, Defenses
-from battlemap.rules.outcome import EngineCall, Outcome, running_combat, with_combat
+from battlemap.rules.outcome import EngineCall, Outcome, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.ui.attack_log import log_attack_reasons
+from battlemap.rules.statblocks import (  # re-exported: the creature panel imports them from here
+    find_statblock as find_statblock,
+)
+from battlemap.rules.statblocks import statblock_defenses as statblock_defenses
 from battlemap.ui.combat.declarations import DeclarationsBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, CombatDialog, add_outcome_and_close, tone
 from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import plain_tooltip
-from battlemap.ui.statblocks import (  # re-exported: the creature panel imports them from here
-    find_statblock as find_statblock,
-)
-from battlemap.ui.statblocks import statblock_defenses as statblock_defenses
 from battlemap.ui.typed_dice import D20Entry, DamageEntry
 
 CUSTOM = "__custom__"
@@ -515,7 +515,6 @@ class AttackDialog(CombatDialog):
         def call(encounter: Encounter, ruleset: Ruleset) -> Outcome[AttackResult]:
             applied = make_attack(
                 encounter,
-                running_combat(encounter),
                 ruleset,
                 attacker_id,
                 target_id,

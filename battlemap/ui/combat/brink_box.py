@@ -14,7 +14,6 @@ from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
 from battlemap.rules.death import brink_choice
 from battlemap.rules.enums import BrinkOption
-from battlemap.rules.outcome import running_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import plain_tooltip
@@ -90,7 +89,6 @@ class BrinkBox(QGroupBox):
             f"{self.session.name(creature_id)}: {OPTION_LABELS[option]}",
             lambda e, r: brink_choice(
                 e,
-                running_combat(e),
                 r,
                 creature_id,
                 option,

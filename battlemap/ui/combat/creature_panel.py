@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.model.combat import Combatant, CombatState, Expiry
+from battlemap.model.combat import Combatant, Expiry
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
@@ -41,6 +41,7 @@ from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
 from battlemap.rules.healing import grant_temp_hp, heal
 from battlemap.rules.outcome import Outcome, on_combat_state
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.statblocks import creature_defenses
 from battlemap.rules.vitals import (
     effective_max_hp,
     is_bloodied,
@@ -52,7 +53,6 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
-from battlemap.ui.statblocks import creature_defenses
 
 DURATIONS: dict[str, Expiry | None] = {
     "Ruleset default": None,
@@ -295,14 +295,14 @@ class CombatPanel(QGroupBox):
     def _hp_step(
         self,
         text: str,
-        call: Callable[[Encounter, CombatState | None, Ruleset, EntityId], Outcome[Any]],
+        call: Callable[[Encounter, Ruleset, EntityId], Outcome[Any]],
     ) -> None:
         creature_id = self._target()
         if creature_id is None:
             return
         applied = self.session.run(
             f"{text} {self.session.name(creature_id)}",
-            lambda e, r: call(e, e.combat, r, creature_id),
+            lambda e, r: call(e, r, creature_id),
         )
         if applied is not None and applied.events:
             self.session.reported.emit(applied.events[-1].text)
@@ -318,19 +318,19 @@ class CombatPanel(QGroupBox):
         )
         self._hp_step(
             f"{amount} {damage_type} damage to",
-            lambda e, c, r, cid: apply_damage(
-                e, c, r, cid, [DamageInstance(amount, damage_type)], defenses=defenses
+            lambda e, r, cid: apply_damage(
+                e, r, cid, [DamageInstance(amount, damage_type)], defenses=defenses
             ),
         )
 
     def heal(self) -> None:
         amount = self.amount.value()
-        self._hp_step(f"Heal {amount}:", lambda e, c, r, cid: heal(e, c, r, cid, amount))
+        self._hp_step(f"Heal {amount}:", lambda e, r, cid: heal(e, r, cid, amount))
 
     def grant_temp(self) -> None:
         amount = self.amount.value()
         self._hp_step(
-            f"{amount} temporary HP for", lambda e, c, r, cid: grant_temp_hp(e, c, r, cid, amount)
+            f"{amount} temporary HP for", lambda e, r, cid: grant_temp_hp(e, r, cid, amount)
         )
 
     def _lasting_step(self, text: str, call: Callable[[Encounter, Ruleset], Outcome[None]]) -> None:

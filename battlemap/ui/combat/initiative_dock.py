@@ -36,7 +36,7 @@ from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, turn_steps, turns
 from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.enums import InitiativeMode
-from battlemap.rules.outcome import on_combat_state, running_combat
+from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
@@ -393,7 +393,7 @@ class InitiativeDock(QDockWidget):
         typed = self.death_save_d20() if self.death_save_d20 is not None else None
         applied = self.session.run(
             NEXT_TURN_TEXT,
-            lambda e, r: turn_steps.next_turn(e, running_combat(e), r, death_save_d20=typed),
+            lambda e, r: turn_steps.next_turn(e, r, death_save_d20=typed),
         )
         save = applied.result.death_save if applied is not None else None
         if applied is not None and save is not None:

@@ -38,11 +38,11 @@ from battlemap.rules.mounts import (
     release_mount,
     start_mounted,
 )
-from battlemap.rules.outcome import EngineCall, Outcome, on_combat_state, running_combat
+from battlemap.rules.outcome import EngineCall, Outcome, on_combat_state
 from battlemap.rules.saves import save_bonus_of
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.statblocks import find_statblock
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.statblocks import find_statblock
 
 FALL_LABELS = {FallCause.MOUNT_MOVED: "mount moved", FallCause.KNOCKED_PRONE: "knocked prone"}
 """Short menu labels for why the rider saves."""
@@ -163,16 +163,14 @@ def _saver(
     and its mount released; the outcome goes to the status bar."""
     name = session.name(rider_id)
 
-    def roll(encounter: Encounter, combat: CombatState, ruleset: Ruleset) -> Outcome[FallOffResult]:
+    def roll(encounter: Encounter, ruleset: Ruleset) -> Outcome[FallOffResult]:
         rider = encounter.creature(rider_id)
         block = find_statblock(rider, encounter, library)
         bonus = save_bonus_of(rider, block, Ability.DEX)
-        return fall_off_save(encounter, combat, ruleset, rider_id, cause, save_bonus=bonus)
+        return fall_off_save(encounter, ruleset, rider_id, cause, save_bonus=bonus)
 
     def save() -> None:
-        applied = session.run(
-            f"{name} saves to stay mounted", lambda e, r: roll(e, running_combat(e), r)
-        )
+        applied = session.run(f"{name} saves to stay mounted", roll)
         if applied is None:
             return
         result: FallOffResult = applied.result
