@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks
+
+# `make docs`: the ruleset file reference, generated from the schema (a test keeps it current).
+docs: $(STAMP)
+	$(PY) -m battlemap rulesets docs > docs/rulesets.md
 
 clean:
 	rm -rf $(VENV) $(QT_FREE_VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

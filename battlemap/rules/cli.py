@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from battlemap.rules.docs import ruleset_json_schema, ruleset_reference
 from battlemap.rules.loader import (
     RulesetError,
     RulesetRegistry,
     load_registry,
     read_ruleset_file,
 )
-from battlemap.rules.schema import Ruleset
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="validate ruleset files (default: all installed)")
     check.add_argument("files", nargs="*", type=Path, metavar="FILE")
     sub.add_parser("schema", help="print the JSON Schema of ruleset files")
+    sub.add_parser("docs", help="print the ruleset file reference (docs/rulesets.md)")
     sub.add_parser("list", help="list the installed rulesets")
     return parser
 
@@ -44,21 +45,13 @@ def main(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = No
     if args.command == "schema":
         print(json.dumps(ruleset_json_schema(), indent=2), file=out)
         return 0
+    if args.command == "docs":
+        out.write(ruleset_reference())
+        return 0
     registry = load_registry(args.user_dir)
     if args.command == "list":
         return _list(registry, out, err)
     return _check(registry, args.files, out, err)
-
-
-def ruleset_json_schema() -> dict[str, object]:
-    """JSON Schema of a complete (merged) ruleset, for editors to complete and check files."""
-    schema = Ruleset.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$comment"] = (
-        "Describes a ruleset after its extends: chain is merged; a variant file may hold any "
-        "subset of these fields."
-    )
-    return schema
 
 
 def _list(registry: RulesetRegistry, out: TextIO, err: TextIO) -> int:

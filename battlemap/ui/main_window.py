@@ -20,6 +20,7 @@ from battlemap.ui import (
     library_dock,
     party_dock,
     ruleset_menu,
+    share,
     targeting,
     theme,
     tools,
@@ -153,6 +154,7 @@ class MainWindow(QMainWindow):
         self.players = PlayersController(
             self, self.document, self.undo_stack, self.settings, combat=combat.combat_facts
         )
+        self.share = share.install(self)
         self.creature_dock = creature_dock.install(self)
         creature_dock.add_token_menu_entries(self)
         self.map_importer = import_actions.install(self)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QStaticText
@@ -19,6 +20,11 @@ PLATE_FONT_PX = int(SCENE_UNITS_PER_CELL * 0.26)
 PLATE_BACK = QColor(25, 25, 25, 200)
 PLATE_TEXT = QColor("#ffffff")
 HIGHLIGHT = QColor("#ffe066")
+
+
+def condition_badges(conditions: Sequence[str]) -> str:
+    """The badge line over a players' token: "Po Pr" for poisoned and prone."""
+    return " ".join(name[:2].capitalize() for name in conditions)
 
 
 def initials(name: str) -> str:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import inspect
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from battlemap.rules import enums
-from battlemap.rules.cli import ruleset_json_schema
+from battlemap.rules.docs import ruleset_json_schema, ruleset_reference
 from battlemap.rules.enums import (
     AcFloor,
     CriticalDamage,
@@ -29,6 +31,8 @@ from battlemap.rules.enums import (
 from battlemap.rules.loader import RulesetRegistry
 from battlemap.rules.schema import Ruleset
 from tests.rules.conftest import RULESET_IDS
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_shipped_ruleset_loads(registry: RulesetRegistry) -> None:
@@ -204,3 +208,37 @@ def test_ruleset_round_trips_through_json(rulesets: dict[str, Ruleset], ruleset_
 def test_diagonal_rule_values_match_the_geometry_layer() -> None:
     metrics = pytest.importorskip("battlemap.geometry.metrics")
     assert {rule.value for rule in DiagonalRule} == {rule.value for rule in metrics.DiagonalRule}
+
+
+def undescribed_properties(schema: dict[str, Any]) -> tuple[int, list[str]]:
+    """(how many properties the schema has, the paths of those without a description)."""
+    sections = [("Ruleset", schema), *schema["$defs"].items()]
+    paths = [(f"{name}.{key}", prop) for name, sec in sections for key, prop in _props(sec)]
+    return len(paths), [path for path, prop in paths if not prop.get("description")]
+
+
+def _props(section: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return list(section.get("properties", {}).items())
+
+
+def test_every_field_of_the_json_schema_has_a_description() -> None:
+    total, undescribed = undescribed_properties(ruleset_json_schema())
+    assert total > 220  # every section's fields are walked, not just the top level
+    assert undescribed == []
+
+
+def test_the_description_check_sees_a_field_without_one() -> None:
+    schema = {"properties": {"a": {"description": "x"}}, "$defs": {"S": {"properties": {"b": {}}}}}
+    assert undescribed_properties(schema) == (2, ["S.b"])
+
+
+def test_docs_rulesets_md_is_current() -> None:
+    committed = (ROOT / "docs" / "rulesets.md").read_text(encoding="utf-8")
+    assert committed == ruleset_reference(), "docs/rulesets.md is stale: run `make docs`"
+
+
+def test_the_reference_lists_nested_sections_and_enum_values() -> None:
+    text = ruleset_reference()
+    assert "## `movement`" in text and "### `movement.squeezing`" in text
+    assert "| `dash_stacks` | boolean | `false` |" in text
+    assert "`group-median`: " + InitiativeMode.GROUP_MEDIAN.description in text

@@ -78,6 +78,9 @@ class PlayersController(QObject):
         self.fog_overlay = FogItem(document.encounter.grid, UNSEEN_VEIL, EXPLORED_VEIL, Z_DM_FOG)
         dm_scene.addItem(self.fog_overlay)
         self.last_view: PlayerView | None = None
+        # Told of each new projection and camera change (the phones' share, ui/share).
+        self.view_listeners: list[Callable[[PlayerView], None]] = []
+        self.camera_listeners: list[Callable[[], None]] = []
         self._build_actions()
         self.dm_view.visible_rect_changed.connect(self._on_dm_view_moved)
         document.subscribe(self._on_change)
@@ -218,6 +221,8 @@ class PlayersController(QObject):
         else:
             centre = self.dm_view.visible_scene_rect().center()
             self.window.show_at_scale(centre, self.tabletop_ppi / SCENE_UNITS_PER_CELL)
+        for listener in self.camera_listeners:
+            listener()
 
     # --- fog -----------------------------------------------------------------------
 
@@ -268,6 +273,8 @@ class PlayersController(QObject):
         self.fog_overlay.show_view(view, self._dm_image_rect())
         if self.window.isVisible():
             self.window.show_view(view)
+        for listener in self.view_listeners:
+            listener(view)
 
     def _dm_image_rect(self) -> QRectF | None:
         """Where the DM's map image lies (scene units), or None without one."""

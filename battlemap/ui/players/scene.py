@@ -21,7 +21,14 @@ from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
-from battlemap.ui.token_look import HIGHLIGHT, NamePlate, disc_rect, initials, paint_disc
+from battlemap.ui.token_look import (
+    HIGHLIGHT,
+    NamePlate,
+    condition_badges,
+    disc_rect,
+    initials,
+    paint_disc,
+)
 
 Z_FOG = 50
 Z_PLATE = Z_FOG + 1
@@ -105,7 +112,7 @@ class PlayerTokenItem(QGraphicsItem):
             font.setBold(True)
             font.setPixelSize(max(7, int(side * 0.16)))
             painter.setFont(font)
-            badges = " ".join(name[:2].capitalize() for name in token.conditions)
+            badges = condition_badges(token.conditions)
             painter.setPen(HIGHLIGHT)
             painter.drawText(QRectF(0, 0, side, side * 0.3), Qt.AlignmentFlag.AlignCenter, badges)
 
