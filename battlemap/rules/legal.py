@@ -153,10 +153,13 @@ def _action_reason(
         return turn_refusal(state, encounter, creature_id)  # the Attack action goes on
     reason = action_refusal(state, ruleset, encounter, creature_id, action_id)
     if reason is None and action.kind is ActionKind.STABILIZE:
+        creatures = {c.id: c for c in encounter.creatures}
         dying = [
             c
             for c in state.combatants
-            if c.creature_id != creature_id and is_dying(creature_of(encounter, c.creature_id), c)
+            if c.creature_id != creature_id
+            and c.creature_id in creatures
+            and is_dying(creatures[c.creature_id], c)
         ]
         if not dying:
             return "no creature in the combat is dying"

@@ -12,10 +12,11 @@ Nothing is mutated: the inputs stay as they were, also when an error is raised.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TypeVar
 
 from battlemap.model.combat import (
+    MAX_EVENT_TEXT,
     ActiveCondition,
     Combatant,
     CombatEvent,
@@ -36,6 +37,11 @@ from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import RollTable, Ruleset, TableRow
 
 R = TypeVar("R")
+
+TYPED_IN = "typed in"
+"""How a roll line names a result typed in from physical dice ("1d20 typed in: 14")."""
+ROLLED_BY_APP = "rolled by the app"
+"""How it names dice a dialog rolled from fresh dice outside a combat and handed in as typed."""
 
 
 class UnknownDamageTypeError(InvalidRequestError):
@@ -338,7 +344,7 @@ class Work:
             record = RollRecord(
                 expression=expression,
                 total=typed,
-                detail=f"{expression} typed in: "
+                detail=f"{expression} {TYPED_IN}: "
                 + (f"{', '.join(map(str, faces))} -> {typed}" if len(faces) > 1 else str(typed)),
                 purpose=purpose[:200],
                 natural=typed if expression in ("1d20", "d20", "2d20kh1", "2d20kl1") else None,
@@ -426,3 +432,23 @@ def set_lasting_exhaustion(
         creature_id, lambda s: set_exhaustion(s, ruleset, encounter, creature_id, level)
     )
     return work.done(None)
+
+
+def rolled_by_the_app(
+    events: tuple[CombatEvent, ...], creature_ids: Collection[EntityId] | None = None
+) -> tuple[CombatEvent, ...]:
+    """``events`` with the roll lines of dice the app rolled from fresh dice outside a combat
+    saying "rolled by the app" instead of "typed in" (the dialogs hand such rolls to the
+    engine as typed results). ``creature_ids`` limits it to those creatures' roll lines
+    (None: every roll line)."""
+
+    def said(event: CombatEvent) -> CombatEvent:
+        text = event.text.replace(f" {TYPED_IN}: ", f" {ROLLED_BY_APP}: ", 1)
+        return event.model_copy(update={"text": text[:MAX_EVENT_TEXT]})
+
+    return tuple(
+        said(event)
+        if event.kind == "roll" and (creature_ids is None or event.creature_id in creature_ids)
+        else event
+        for event in events
+    )

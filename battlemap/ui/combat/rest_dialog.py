@@ -73,7 +73,8 @@ from battlemap.rules.rests import (
 )
 from battlemap.rules.schema import RestKind, Ruleset
 from battlemap.rules.statblocks import find_statblock
-from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
+from battlemap.rules.vitals import rolled_by_the_app
+from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import plain_tooltip

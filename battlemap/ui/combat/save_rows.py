@@ -68,7 +68,8 @@ from battlemap.rules.saves import (
 )
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import find_statblock
-from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
+from battlemap.rules.vitals import rolled_by_the_app
+from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, tone
 from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip

@@ -15,7 +15,7 @@ step; ending a combat keeps its log there too, so the Log dock shows the whole s
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
@@ -203,26 +203,6 @@ class CombatSession(QObject):
 
     def party_ids(self) -> set[EntityId]:
         return {c.id for c in self.encounter.creatures if c.side is Side.PARTY}
-
-
-def rolled_by_the_app(
-    events: tuple[CombatEvent, ...], creature_ids: Collection[EntityId] | None = None
-) -> tuple[CombatEvent, ...]:
-    """``events`` with the roll lines of dice the app rolled from fresh dice outside a combat
-    saying "rolled by the app" instead of "typed in" (the dialogs hand such rolls to the
-    engine as typed results). ``creature_ids`` limits it to those creatures' roll lines
-    (None: every roll line)."""
-
-    def said(event: CombatEvent) -> CombatEvent:
-        text = event.text.replace(" typed in: ", " rolled by the app: ", 1)
-        return event.model_copy(update={"text": text[:MAX_EVENT_TEXT]})
-
-    return tuple(
-        said(event)
-        if event.kind == "roll" and (creature_ids is None or event.creature_id in creature_ids)
-        else event
-        for event in events
-    )
 
 
 def combat_facts(encounter: Encounter) -> CombatFacts | None:
