@@ -63,7 +63,6 @@ from battlemap.rules.saves import (
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses
 from battlemap.rules.vitals import rolled_by_the_app
-from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
 from battlemap.ui.combat.save_rows import (
     ID_ROLE,
     SaveRolls,
@@ -71,7 +70,7 @@ from battlemap.ui.combat.save_rows import (
     party_first,
 )
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
+from battlemap.ui.combat.widgets import DEFAULT_DAMAGE_TYPE, CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.tools.template import TemplateTool
 from battlemap.ui.typed_dice import TouchSpinBox
