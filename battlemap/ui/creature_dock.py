@@ -47,8 +47,8 @@ from battlemap.model.limits import (
     MAX_REACH_FEET,
     MAX_SPEED_FEET,
 )
+from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.targeting.facts import CoverAgainst
 from battlemap.ui.undo import push
 
