@@ -123,5 +123,6 @@ def run_gui(
             return 1
         return 0
     window.files.start_session()  # ask before losing changes; autosave; offer crash recovery
+    window.help.show_first_run_hint()  # once ever: the first steps, over the map
     QTimer.singleShot(1000, load_path_search)  # its import takes tenths of a second: not at start
     return app.exec()
