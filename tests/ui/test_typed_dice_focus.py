@@ -8,7 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QFormLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.ids import EntityId
@@ -118,3 +126,27 @@ def test_a_digit_sent_to_the_d20_from_the_card_is_kept_for_the_next(
     qtbot.wait(20)  # the event loop runs between two key presses, as at the table
     qtbot.keyClick(prompt.d20.spins[0], Qt.Key.Key_8)
     assert prompt.d20.faces() == (18,)
+
+
+def test_in_a_dialog_enter_in_a_dice_box_presses_the_default_button(qtbot: QtBot) -> None:
+    """As in the attack and contest dialogs: the box keeps the typed face, and Enter goes on
+    to the dialog's default button."""
+    dialog = QDialog()
+    entry = D20Entry()
+    confirm = QPushButton("Roll")
+    confirm.setDefault(True)
+    column = QVBoxLayout(dialog)
+    elsewhere = QLineEdit()
+    column.addWidget(elsewhere)
+    column.addWidget(entry)
+    column.addWidget(confirm)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    elsewhere.setFocus()
+    qtbot.waitUntil(elsewhere.hasFocus)
+    pressed: list[tuple[int, ...] | None] = []
+    confirm.clicked.connect(lambda _=False: pressed.append(entry.faces()))
+    click_into(qtbot, entry.spins[0])
+    qtbot.keyClicks(entry.spins[0], "17")
+    qtbot.keyClick(entry.spins[0], Qt.Key.Key_Return)
+    assert pressed == [(17,)]
