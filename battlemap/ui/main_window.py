@@ -16,6 +16,7 @@ from battlemap.ui import (
     creature_dock,
     drag,
     grid_align,
+    help_menu,
     import_actions,
     library_dock,
     party_dock,
@@ -164,6 +165,7 @@ class MainWindow(QMainWindow):
         self.combat = combat.install(self)
         self.drag_feedback = drag.install(self)
         self.targeting = targeting.install(self)
+        self.help = help_menu.install(self)
 
     def _restore_layout(self) -> None:
         """Docks and toolbars where the DM left them (saved on close; object names key them)."""
