@@ -1,0 +1,359 @@
+"""``python -m tests.fuzz``: feed every loader thousands of inputs in a pool of reused
+workers and print how each loader took them.
+
+A worker that sends nothing for ``--hang-seconds`` after starting an input is asked for its
+stack (SIGUSR1, faulthandler), killed and replaced; one that dies (a segfault, an abort, the
+kernel's OOM killer) is replaced too. Either way its input is kept under ``--out`` with the
+crashes, and the chunk goes on from the next input. Exit status 1 when anything failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import multiprocessing
+import os
+import signal
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+
+from tests.fuzz.targets import FAILURES, TARGET_NAMES, Outcome, Verdict
+from tests.fuzz.worker import HYPOTHESIS, Task, input_path, stack_path, worker_main
+
+HYPOTHESIS_SHARE = 0.4
+"""Part of each loader's inputs made by its hypothesis strategy; mutations make the rest."""
+KEPT_PER_SIGNATURE = 3
+SLOW_SECONDS = 1.0
+WORKER_ENVIRONMENT = {
+    "QT_QPA_PLATFORM": "offscreen",
+    "MALLOC_ARENA_MAX": "2",  # glibc reserves 64 MB per thread arena against the limit
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "QT_LOGGING_RULES": "*=false",  # libpng's and libjpeg's complaint about each bad file
+    "PYTHONWARNINGS": "ignore",
+}
+
+
+def _suffix(target_name: str) -> str:
+    return {
+        "encounter-zip": ".battlemap",
+        "ruleset": ".yaml",
+        "uvtt": ".dd2vtt",
+        "image": ".png",
+    }.get(target_name, ".json")
+
+
+def _sources(target_name: str) -> list[str]:
+    from tests.fuzz.inputs import sources
+
+    return [s.name for s in sources(target_name)]
+
+
+def plan(targets: list[str], inputs: int, chunk: int, seed: int) -> list[Task]:
+    """Chunks of at most ``chunk`` inputs, ``inputs`` per target, interleaved across targets
+    so that a run cut short has still fed every loader."""
+    per_target: list[list[Task]] = []
+    for name in targets:
+        mutations = _sources(name)
+        share = {HYPOTHESIS: round(inputs * HYPOTHESIS_SHARE)}
+        rest = inputs - share[HYPOTHESIS]
+        for i, source in enumerate(mutations):
+            share[source] = rest // len(mutations) + (i < rest % len(mutations))
+        tasks = []
+        for source, count in share.items():
+            for start in range(0, count, chunk):
+                key = f"{seed}:{name}:{source}:{start}".encode()
+                chunk_seed = int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
+                tasks.append(Task(name, source, chunk_seed, min(chunk, count - start)))
+        per_target.append(tasks)
+    interleaved = []
+    for row in range(max(map(len, per_target), default=0)):
+        interleaved += [tasks[row] for tasks in per_target if row < len(tasks)]
+    return interleaved
+
+
+@dataclass
+class Tally:
+    verdicts: Counter[Verdict] = field(default_factory=Counter)
+    slow: int = 0
+    slowest: float = 0.0
+
+    def add(self, outcome: Outcome) -> None:
+        self.verdicts[outcome.verdict] += 1
+        self.slow += outcome.seconds > SLOW_SECONDS
+        self.slowest = max(self.slowest, outcome.seconds)
+
+
+@dataclass
+class Findings:
+    out: Path
+    tallies: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    signatures: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    examples: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)
+    peak_rss_kb: int = 0
+
+    def record(self, task: Task, index: int, outcome: Outcome, data: bytes | None) -> None:
+        self.tallies[task.target].add(outcome)
+        if outcome.verdict not in FAILURES:
+            return
+        key = (task.target, outcome.verdict.value, outcome.signature)
+        self.signatures[key] += 1
+        kept = self.examples.setdefault(key, [])
+        if data is not None and len(kept) < KEPT_PER_SIGNATURE:
+            digest = hashlib.sha256(data).hexdigest()[:12]
+            folder = self.out / task.target
+            folder.mkdir(parents=True, exist_ok=True)
+            name = f"{outcome.verdict.value}-{digest}{_suffix(task.target)}"
+            (folder / name).write_bytes(data)
+            (folder / f"{name}.txt").write_text(
+                f"{task} input {index}\n{outcome.signature}\n{outcome.detail}\n"
+            )
+            kept.append(str(folder / name))
+
+
+@dataclass
+class Slot:
+    """A worker process and the chunk it is running."""
+
+    number: int
+    scratch: Path
+    budget_bytes: int
+    process: BaseProcess | None = None
+    connection: Connection | None = None
+    task: Task | None = None
+    current: int | None = None
+    next_index: int = 0
+    deadline: float | None = None
+    deaths_without_progress: int = 0
+
+    def start(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe()
+        self.process = context.Process(
+            target=worker_main, args=(child, str(self.scratch), self.budget_bytes), daemon=True
+        )
+        self.process.start()
+        child.close()
+        self.connection = parent
+
+    def assign(self, task: Task) -> None:
+        assert self.connection is not None
+        self.task, self.current, self.next_index, self.deadline = task, None, task.skip, None
+        self.connection.send(task)
+
+    def kill(self) -> int | None:
+        assert self.process is not None
+        if self.process.is_alive():
+            os.kill(self.process.pid or 0, signal.SIGKILL)
+        self.process.join(5)
+        return self.process.exitcode
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.is_alive() and self.connection is not None:
+            with contextlib.suppress(OSError):
+                self.connection.send(None)
+            self.process.join(10)
+        if self.process is not None and self.process.is_alive():
+            self.kill()
+
+
+def _last_stack(scratch: Path) -> str:
+    try:
+        text = stack_path(scratch).read_text(errors="replace")
+    except OSError:
+        return ""
+    return text[text.rfind("Thread 0x") if "Thread 0x" in text else 0 :][-3000:]
+
+
+def _stack_signature(stack: str) -> str:
+    """The innermost battlemap (or else any) frame of a faulthandler dump."""
+    frames = [line.strip() for line in stack.splitlines() if line.strip().startswith("File ")]
+    ours = [f for f in frames if "/battlemap/" in f] or frames
+    if not ours:
+        return "no stack"
+    # faulthandler lists the innermost frame first: File "…/x.py", line N in f
+    first = ours[0]
+    name = first.split('"')[1].rsplit("/", 1)[-1] if '"' in first else first
+    line = first.split("line ")[-1].split()[0] if "line " in first else "?"
+    return f"{name}:{line}"
+
+
+class Runner:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.hang_seconds: float = args.hang_seconds
+        self.findings = Findings(Path(args.out))
+        budget = args.memory_mb * 1024 * 1024
+        scratch = Path(args.out) / "scratch"
+        self.slots = [Slot(i, scratch / f"worker-{i}", budget) for i in range(args.workers)]
+
+    def run(self, tasks: list[Task]) -> None:
+        queue = list(reversed(tasks))
+        for slot in self.slots:
+            slot.start()
+        try:
+            while queue or any(s.task for s in self.slots):
+                for slot in self.slots:
+                    if slot.task is None and queue:
+                        slot.assign(queue.pop())
+                busy = [s for s in self.slots if s.task is not None]
+                deadlines = [s.deadline for s in busy if s.deadline is not None]
+                timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else 1.0
+                ready = wait([s.connection for s in busy if s.connection], timeout)
+                for slot in busy:
+                    if slot.connection in ready:
+                        self._receive(slot, queue)
+                    elif slot.deadline is not None and time.monotonic() > slot.deadline:
+                        self._hung(slot, queue)
+        finally:
+            for slot in self.slots:
+                slot.stop()
+
+    def _receive(self, slot: Slot, queue: list[Task]) -> None:
+        assert slot.connection is not None and slot.task is not None
+        try:
+            message = slot.connection.recv()
+        except (EOFError, OSError):
+            self._died(slot, queue)
+            return
+        kind = message[0]
+        if kind == "start":
+            slot.current, slot.deadline = message[1], time.monotonic() + self.hang_seconds
+            slot.deaths_without_progress = 0
+        elif kind == "done":
+            _, index, outcome, data = message
+            self.findings.record(slot.task, index, outcome, data)
+            slot.current, slot.next_index, slot.deadline = None, index + 1, None
+        elif kind == "finished":
+            self.findings.peak_rss_kb = max(self.findings.peak_rss_kb, message[1])
+            slot.task = None
+
+    def _lost(self, slot: Slot, queue: list[Task], verdict: Verdict, signature: str) -> None:
+        """The worker is gone: keep its input, start another and resume after that input."""
+        assert slot.task is not None
+        task, index = slot.task, slot.current
+        if index is not None:
+            path = input_path(slot.scratch, _suffix(task.target))
+            data = path.read_bytes() if path.exists() else None
+            detail = _last_stack(slot.scratch)
+            outcome = Outcome(
+                verdict, self.hang_seconds, signature or _stack_signature(detail), detail
+            )
+            self.findings.record(task, index, outcome, data)
+            resume = index + 1
+        else:
+            slot.deaths_without_progress += 1
+            if slot.deaths_without_progress >= 3:
+                raise RuntimeError(
+                    f"worker {slot.number} keeps dying on {task}: {_last_stack(slot.scratch)}"
+                )
+            resume = slot.next_index
+        slot.start()
+        slot.task = None
+        if resume < task.count:
+            queue.append(Task(task.target, task.source, task.seed, task.count, resume))
+
+    def _died(self, slot: Slot, queue: list[Task]) -> None:
+        code = slot.kill()
+        name = signal.Signals(-code).name if code is not None and code < 0 else f"exit {code}"
+        verdict = Verdict.MEMORY if code == -signal.SIGKILL else Verdict.CRASH
+        self._lost(slot, queue, verdict, "")
+        del name
+
+    def _hung(self, slot: Slot, queue: list[Task]) -> None:
+        assert slot.process is not None
+        try:
+            os.kill(slot.process.pid or 0, signal.SIGUSR1)
+            time.sleep(0.5)
+        except ProcessLookupError:
+            pass
+        slot.kill()
+        self._lost(slot, queue, Verdict.HANG, "")
+
+
+def report(findings: Findings, targets: list[str], seconds: float, inputs_each: int) -> str:
+    header = (
+        "loader",
+        "inputs",
+        "refused",
+        "loaded",
+        "crashes",
+        "hangs",
+        "memory",
+        f">{SLOW_SECONDS:g}s",
+        "max s",
+    )
+    rows = [header]
+    for name in targets:
+        tally = findings.tallies[name]
+        v = tally.verdicts
+        rows.append(
+            (
+                name,
+                str(sum(v.values())),
+                str(v[Verdict.REFUSED]),
+                str(v[Verdict.LOADED]),
+                str(v[Verdict.CRASH]),
+                str(v[Verdict.HANG]),
+                str(v[Verdict.MEMORY]),
+                str(tally.slow),
+                f"{tally.slowest:.2f}",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = [
+        "  ".join(
+            cell.rjust(w) if i else cell.ljust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in rows
+    ]
+    lines.insert(1, "-" * len(lines[0]))
+    lines.append("")
+    lines.append(
+        f"{inputs_each} inputs asked per loader; wall time {seconds:.0f} s; "
+        f"peak worker memory {findings.peak_rss_kb / 1024:.0f} MB"
+    )
+    for (name, verdict, signature), count in findings.signatures.most_common():
+        kept = findings.examples.get((name, verdict, signature)) or ["(input not kept)"]
+        lines.append(f"{name}: {count} x {verdict} {signature}  e.g. {kept[0]}")
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__)
+    parser.add_argument("--inputs", type=int, default=10_000, help="inputs per loader")
+    parser.add_argument("--targets", default=",".join(TARGET_NAMES), help="comma-separated loaders")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--chunk", type=int, default=250, help="inputs per task sent to a worker")
+    parser.add_argument("--hang-seconds", type=float, default=5.0)
+    parser.add_argument("--memory-mb", type=int, default=1024, help="memory one input may take")
+    parser.add_argument("--out", default="build/fuzz", help="where failing inputs are kept")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    targets = [t for t in args.targets.split(",") if t]
+    unknown = sorted(set(targets) - set(TARGET_NAMES))
+    if unknown:
+        raise SystemExit(f"unknown loader {unknown[0]}; known: {', '.join(TARGET_NAMES)}")
+    os.environ.update(WORKER_ENVIRONMENT)
+    started = time.monotonic()
+    findings_runner = Runner(args)
+    findings_runner.run(plan(targets, args.inputs, args.chunk, args.seed))
+    findings = findings_runner.findings
+    text = report(findings, targets, time.monotonic() - started, args.inputs)
+    print(text)
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    (Path(args.out) / "report.txt").write_text(text + "\n")
+    counts = {n: {v.value: c for v, c in findings.tallies[n].verdicts.items()} for n in targets}
+    (Path(args.out) / "counts.json").write_text(json.dumps(counts, indent=1))
+    failed = any(findings.tallies[n].verdicts[v] for n in targets for v in FAILURES)
+    return 1 if failed else 0

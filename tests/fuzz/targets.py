@@ -1,0 +1,154 @@
+"""The loaders under fuzz: how each is called, and which errors are clean refusals.
+
+A loader passes an input when it returns, or raises one of its ``refusals`` with the file's
+name in the message. Anything else that escapes is a crash. ``run_one`` classifies one input.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from battlemap.io.errors import FileFormatError
+from battlemap.io.loader import encounter_from_map, load_encounter_file
+from battlemap.io.monsters import import_5e_monsters
+from battlemap.rules.loader import (
+    RulesetError,
+    RulesetRegistry,
+    RulesetSource,
+    read_ruleset_file,
+    ruleset_files,
+    shipped_rulesets_dir,
+)
+from battlemap.ui.players.party_fog import PartyFog
+from battlemap.ui.players.projection import project
+
+
+class Verdict(StrEnum):
+    LOADED = "loaded"
+    REFUSED = "refused"
+    CRASH = "crash"
+    """An exception that is not the loader's error type, or a refusal not naming the file."""
+    HANG = "hang"
+    MEMORY = "memory"
+    """MemoryError under the worker's limit, or the worker killed while over it."""
+
+
+FAILURES = frozenset({Verdict.CRASH, Verdict.HANG, Verdict.MEMORY})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    verdict: Verdict
+    seconds: float
+    signature: str = ""
+    """For a failure: the exception type and the innermost battlemap frame, to group by."""
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    suffix: str
+    load: Callable[[Path], object]
+    refusals: tuple[type[BaseException], ...]
+    uses_qt: bool = False
+
+
+@functools.cache
+def _shipped_sources() -> dict[str, RulesetSource]:
+    return {s.id: s for s in map(read_ruleset_file, ruleset_files(shipped_rulesets_dir()))}
+
+
+def load_ruleset(path: Path) -> object:
+    """What the app does with a user's ruleset file: read it, then resolve its ``extends``
+    chain over the shipped rulesets and validate it (``load_registry`` without re-reading
+    the shipped files for every input)."""
+    registry = RulesetRegistry(sources=dict(_shipped_sources()))
+    source = read_ruleset_file(path)
+    registry.add(source)
+    return registry.get(source.id)
+
+
+def open_image_map(path: Path) -> object:
+    """An image opened as a map, then decoded by Qt as the map scene does."""
+    from battlemap.ui.background_item import decode_image
+
+    opened = encounter_from_map(path)
+    (data,) = opened.images.values()
+    return decode_image(data, str(path))
+
+
+def open_for_players(path: Path) -> object:
+    """An encounter file opened, then the players' projection built from it: the party's
+    sight (when the fog uses it) over the map index, then ``project``."""
+    encounter = load_encounter_file(path).encounter
+    sight = PartyFog().visible(encounter) if encounter.fog.mode.uses_sight else None
+    return project(encounter, sight)
+
+
+def _image_refusals() -> tuple[type[BaseException], ...]:
+    from battlemap.ui.background_item import ImageDecodeError
+
+    return (FileFormatError, ImageDecodeError)
+
+
+def targets() -> dict[str, Target]:
+    """Every fuzzed loader by name (the image target imports Qt when asked for)."""
+    found = [
+        Target("encounter-zip", ".battlemap", load_encounter_file, (FileFormatError,)),
+        Target("encounter-json", ".json", load_encounter_file, (FileFormatError,)),
+        Target("ruleset", ".yaml", load_ruleset, (RulesetError,)),
+        Target("uvtt", ".dd2vtt", load_encounter_file, (FileFormatError,)),
+        Target("monsters", ".json", import_5e_monsters, (FileFormatError,)),
+        Target("players", ".json", open_for_players, (FileFormatError,)),
+    ]
+    return {t.name: t for t in found}
+
+
+def target(name: str) -> Target:
+    if name == "image":
+        return Target("image", ".png", open_image_map, _image_refusals(), uses_qt=True)
+    return targets()[name]
+
+
+TARGET_NAMES = (
+    "encounter-zip",
+    "encounter-json",
+    "ruleset",
+    "uvtt",
+    "image",
+    "monsters",
+    "players",
+)
+
+
+def _signature(error: BaseException) -> str:
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if "/battlemap/" in f.filename]
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"{type(error).__name__}{where}"
+
+
+def run_one(loader: Target, path: Path) -> Outcome:
+    """Load ``path`` with ``loader`` and say how it went (never raises but for Ctrl+C)."""
+    start = time.perf_counter()
+    try:
+        loader.load(path)
+    except loader.refusals as error:
+        seconds = time.perf_counter() - start
+        if path.name in str(error):
+            return Outcome(Verdict.REFUSED, seconds)
+        message = f"refusal does not name the file: {str(error)[:300]}"
+        return Outcome(Verdict.CRASH, seconds, f"unnamed {_signature(error)}", message)
+    except MemoryError as error:
+        return Outcome(Verdict.MEMORY, time.perf_counter() - start, _signature(error))
+    except Exception as error:  # classifying what escapes is the point
+        seconds = time.perf_counter() - start
+        detail = "".join(traceback.format_exception(error, limit=-8))[-2000:]
+        return Outcome(Verdict.CRASH, seconds, _signature(error), detail)
+    return Outcome(Verdict.LOADED, time.perf_counter() - start)
