@@ -11,12 +11,12 @@ dropped.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable
 from enum import StrEnum
 from pathlib import Path
 
+import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battlemap.io.bounded import read_bounded
@@ -161,8 +161,10 @@ def import_5e_monsters(path: Path) -> tuple[StatBlock, ...]:
     """
     data = read_bounded(path, MAX_MONSTER_FILE_BYTES)
     try:
-        parsed = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        # pydantic's parser, not json.loads: deep nesting is refused instead of raising
+        # RecursionError, and bad UTF-8 is an error like any other.
+        parsed = pydantic_core.from_json(data)
+    except ValueError as error:
         raise FileFormatError(path, f"not JSON: {error}") from None
     entries = [parsed] if isinstance(parsed, dict) else parsed
     if not isinstance(entries, list):
@@ -269,15 +271,28 @@ def attack_from_text(
     )
 
 
+_SAVING_THROWS = {ability.value[:3]: ability for ability in Ability}
+"""The 5e-database's saving throw indexes end in the ability's first three letters."""
+
+
+def _saving_throw(index: str, position: int) -> Ability:
+    short = index.removeprefix("saving-throw-")
+    if short not in _SAVING_THROWS:
+        raise ValueError(
+            f"proficiencies.{position}.proficiency.index: '{index[:40]}' is not a saving throw "
+            f"(saving-throw-{', saving-throw-'.join(_SAVING_THROWS)})"
+        )
+    return _SAVING_THROWS[short]
+
+
 def statblock_from_5e(monster: _Monster) -> StatBlock:
     """Convert one validated 5e-database monster; raises ValueError naming the field."""
     saves: dict[Ability, int] = {}
     skills: dict[str, int] = {}
-    for item in monster.proficiencies:
+    for position, item in enumerate(monster.proficiencies):
         index = item.proficiency.index
         if index.startswith("saving-throw-"):
-            short = index.removeprefix("saving-throw-")
-            saves[next(a for a in Ability if a.value.startswith(short))] = item.value
+            saves[_saving_throw(index, position)] = item.value
         elif index.startswith("skill-"):
             skills[item.proficiency.name.removeprefix("Skill: ")] = item.value
     attacks = []

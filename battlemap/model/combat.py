@@ -17,13 +17,8 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from battlemap.model.ids import EntityId
+from battlemap.model.limits import MAX_COMBATANTS, MAX_EVENT_TEXT, MAX_LOG, MAX_NAME, MAX_RULESET_ID
 
-MAX_LOG = 100_000
-"""Most lines (and roll records) a log keeps; past it the oldest are dropped, so a long
-session never saves a file that its own limits would refuse to open."""
-MAX_EVENT_TEXT = 2000
-"""The longest text of one log line."""
-MAX_COMBATANTS = 2_000
 MAX_SEED = 2**63 - 1
 
 T = TypeVar("T")
@@ -96,7 +91,7 @@ class RollRecord(_Frozen):
 class ActiveCondition(_Frozen):
     """A condition on a combatant. ``name`` is a key of the ruleset's ``conditions``."""
 
-    name: str = Field(min_length=1, max_length=80)
+    name: str = Field(min_length=1, max_length=MAX_NAME)
     value: int = Field(default=1, ge=0, le=100, description="For valued conditions (Wounded 2).")
     source_id: EntityId | None = Field(default=None, description="Who caused it (frightened).")
     expiry: Expiry = Expiry.NEVER
@@ -151,7 +146,7 @@ class DeathState(_Frozen):
     )
     knocked_out: bool = Field(default=False, description="Knocked out (bloodied-brink: 1 HP).")
     revival: str = Field(
-        default="", max_length=80, description="How the dead can return, if limited."
+        default="", max_length=MAX_NAME, description="How the dead can return, if limited."
     )
 
 
@@ -260,7 +255,7 @@ class CombatState(_Frozen):
     indexes ``order``. Rounds of gms-den's extra turns include them only in round 1.
     """
 
-    ruleset: str = Field(max_length=80)
+    ruleset: str = Field(max_length=MAX_RULESET_ID)
     round: int = Field(default=0, ge=0)
     turn_index: int = Field(default=0, ge=0)
     order: tuple[TurnSlot, ...] = Field(default=(), max_length=2 * MAX_COMBATANTS)

@@ -18,6 +18,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.features import Obstacle, TerrainRegion, Wall, WallKind
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
+from battlemap.model.wall_clip import clip_walls
 
 Feature = Wall | Obstacle | TerrainRegion
 FeatureField = Literal["walls", "obstacles", "terrain"]
@@ -78,7 +79,8 @@ def _require_unique_ids(features: tuple[Feature, ...], what: str) -> None:
 
 @dataclass(frozen=True)
 class AddWalls(Command):
-    """Add wall segments (a drawn chain of walls, doors or windows) in one step."""
+    """Add wall segments (a drawn chain of walls, doors or windows) in one step, cut to the
+    map's margin (``clip_walls``) as a loaded file's would be."""
 
     walls: tuple[Wall, ...]
     text: str = "Draw walls"
@@ -87,7 +89,7 @@ class AddWalls(Command):
         _require_unique_ids(self.walls, "AddWalls")
 
     def apply(self, encounter: Encounter) -> Encounter:
-        return _append(encounter, "walls", self.walls)
+        return _append(encounter, "walls", clip_walls(self.walls, encounter.grid))
 
     def revert(self, encounter: Encounter) -> Encounter:
         return _remove_ids(encounter, "walls", {wall.id for wall in self.walls})
@@ -189,18 +191,32 @@ class ToggleDoor(Command):
 class SetGrid(Command):
     """Change the map size in cells or the cell size in feet.
 
-    Features outside a shrunk map are kept (growing the map back shows them again).
+    Walls past a shrunk map's margin are cut there (``clip_walls``), as the saved file would
+    have them when reopened; ``walls_before`` keeps the walls as they were, so undo gives
+    them back: build the command with ``SetGrid.of``. Obstacles, terrain and creatures
+    outside a shrunk map are kept (growing the map back shows them again).
     """
 
     old: Grid
     new: Grid
+    walls_before: tuple[Wall, ...] | None = None
+    """The walls before a shrink cut some; None when it cuts none."""
     text: str = "Map settings"
 
+    @classmethod
+    def of(cls, encounter: Encounter, new: Grid) -> SetGrid:
+        """The command giving ``encounter`` the grid ``new``."""
+        cut = clip_walls(encounter.walls, new) is not encounter.walls
+        return cls(encounter.grid, new, encounter.walls if cut else None)
+
     def apply(self, encounter: Encounter) -> Encounter:
-        return encounter.model_copy(update={"grid": self.new})
+        walls = clip_walls(encounter.walls, self.new)
+        return encounter.model_copy(update={"grid": self.new, "walls": walls})
 
     def revert(self, encounter: Encounter) -> Encounter:
-        return encounter.model_copy(update={"grid": self.old})
+        if self.walls_before is None:
+            return encounter.model_copy(update={"grid": self.old})
+        return encounter.model_copy(update={"grid": self.old, "walls": self.walls_before})
 
 
 @dataclass(frozen=True)
