@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,12 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks
+
+# `make fuzz`: 10,000 hostile inputs per loader in 2 reused workers (tests/fuzz); prints the
+# counts, keeps failing inputs in build/fuzz/, exits 1 on any crash, hang or memory blow-up.
+FUZZ_ARGS ?= --inputs 10000 --workers 2
+fuzz: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m tests.fuzz $(FUZZ_ARGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -6,17 +6,17 @@ again (the runner names both when it reports a crash).
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import yaml
 
-MAX_COPIES = 200_000
-"""Most list items or characters one copying mutation makes (the input, not the loader,
-would otherwise eat the memory)."""
+MAX_COPIED_BYTES = 4_000_000
+"""Most bytes one copying mutation makes (else the input, not the loader, eats the memory)."""
 _DEEP_MARK = "__fuzz_deep_"
 
 HOSTILE_NUMBERS: tuple[float | int, ...] = (
@@ -179,6 +179,10 @@ def mutate_bytes(
     return bytes(buffer)
 
 
+def _copies(rng: random.Random, size: int) -> int:
+    return min(rng.choice((2, 100, 10_000)), max(1, MAX_COPIED_BYTES // max(1, size)))
+
+
 def _hostile_value(rng: random.Random, old: Any, tree: Any) -> Any:
     kind = rng.randrange(12)
     if kind <= 2:
@@ -190,15 +194,15 @@ def _hostile_value(rng: random.Random, old: Any, tree: Any) -> Any:
     if kind == 6:  # deep nesting (RecursionError in a loader?), written out by the dumps
         return f"{_DEEP_MARK}{rng.choice((50, 1000, 5000, 50_000))}__"
     if kind == 7 and isinstance(old, list) and old:  # many copies: counts before parsing?
-        return old * min(rng.choice((2, 100, 10_000)), max(1, MAX_COPIES // len(old)))
+        return old * _copies(rng, len(json.dumps(old)))
     if kind == 8 and isinstance(old, list):
         return [*old, *rng.sample(old, min(len(old), 3))]
-    if kind == 9:
-        return _random_node(rng, tree)
+    if kind == 9:  # another part of the document, copied (a reference could make a cycle)
+        return copy.deepcopy(_random_node(rng, tree))
     if kind == 10 and isinstance(old, (int, float)) and not isinstance(old, bool):
         return old * rng.choice((-1, 0.5, 2, 1e6, 1e-6, 1e300))
     if kind == 11 and isinstance(old, str) and old:
-        return old * min(rng.choice((2, 10, 1000)), max(1, MAX_COPIES // len(old)))
+        return old * _copies(rng, len(old))
     return rng.choice((None, 0, "", [], {}))
 
 
@@ -261,6 +265,3 @@ def dump_json(tree: Any, rng: random.Random) -> bytes:
 def dump_yaml(tree: Any) -> bytes:
     text = yaml.safe_dump(tree, sort_keys=False, allow_unicode=True, width=1_000_000)
     return _deepen(text, quoted=False).encode()
-
-
-Mutator = Callable[[random.Random], bytes]

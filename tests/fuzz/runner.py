@@ -24,7 +24,15 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from tests.fuzz.targets import FAILURES, TARGET_NAMES, Outcome, Verdict
-from tests.fuzz.worker import HYPOTHESIS, Task, input_path, stack_path, worker_main
+from tests.fuzz.worker import (
+    HYPOTHESIS,
+    Limits,
+    Task,
+    input_path,
+    log_path,
+    stack_path,
+    worker_main,
+)
 
 HYPOTHESIS_SHARE = 0.4
 """Part of each loader's inputs made by its hypothesis strategy; mutations make the rest."""
@@ -123,7 +131,7 @@ class Slot:
 
     number: int
     scratch: Path
-    budget_bytes: int
+    limits: Limits
     process: BaseProcess | None = None
     connection: Connection | None = None
     task: Task | None = None
@@ -136,7 +144,7 @@ class Slot:
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
         self.process = context.Process(
-            target=worker_main, args=(child, str(self.scratch), self.budget_bytes), daemon=True
+            target=worker_main, args=(child, str(self.scratch), self.limits), daemon=True
         )
         self.process.start()
         child.close()
@@ -188,9 +196,9 @@ class Runner:
     def __init__(self, args: argparse.Namespace) -> None:
         self.hang_seconds: float = args.hang_seconds
         self.findings = Findings(Path(args.out))
-        budget = args.memory_mb * 1024 * 1024
+        limits = Limits(args.hang_seconds, args.memory_mb * 1024 * 1024)
         scratch = Path(args.out) / "scratch"
-        self.slots = [Slot(i, scratch / f"worker-{i}", budget) for i in range(args.workers)]
+        self.slots = [Slot(i, scratch / f"worker-{i}", limits) for i in range(args.workers)]
 
     def run(self, tasks: list[Task]) -> None:
         queue = list(reversed(tasks))
@@ -249,9 +257,8 @@ class Runner:
         else:
             slot.deaths_without_progress += 1
             if slot.deaths_without_progress >= 3:
-                raise RuntimeError(
-                    f"worker {slot.number} keeps dying on {task}: {_last_stack(slot.scratch)}"
-                )
+                log = log_path(slot.scratch).read_text(errors="replace")[-3000:]
+                raise RuntimeError(f"worker {slot.number} keeps dying on {task}:\n{log}")
             resume = slot.next_index
         slot.start()
         slot.task = None

@@ -22,7 +22,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from tests.fuzz.targets import FAILURES, Outcome, run_one, target
+from tests.fuzz.targets import FAILURES, Outcome, Verdict, run_one, target
 
 HYPOTHESIS = "hypothesis"
 MAX_KEPT_PER_TASK = 3
@@ -40,12 +40,26 @@ class Task:
     skip: int = 0
 
 
+@dataclass(frozen=True)
+class Limits:
+    hang_seconds: float
+    """An input that takes longer is a hang (the parent kills a worker that outlasts it;
+    one that finishes late is reported by the worker itself)."""
+    memory_bytes: int
+    """Address space an input may take on top of what the worker holds before it."""
+
+
 def input_path(scratch: Path, suffix: str) -> Path:
     return scratch / f"fuzzed{suffix}"
 
 
 def stack_path(scratch: Path) -> Path:
     return scratch / "stack.txt"
+
+
+def log_path(scratch: Path) -> Path:
+    """The worker's stderr: Qt's and libpng's complaints, and its traceback if it fails."""
+    return scratch / "stderr.txt"
 
 
 def _address_space() -> int:
@@ -100,7 +114,7 @@ def _each_input(task: Task, handle: Callable[[int, bytes], None]) -> None:
     feed()
 
 
-def run_task(task: Task, connection: Connection, scratch: Path, budget_bytes: int) -> None:
+def run_task(task: Task, connection: Connection, scratch: Path, limits: Limits) -> None:
     loader = target(task.target)
     path = input_path(scratch, loader.suffix)
     kept = 0
@@ -110,24 +124,29 @@ def run_task(task: Task, connection: Connection, scratch: Path, budget_bytes: in
         path.write_bytes(data)
         connection.send(("start", index))
         outcome: Outcome = run_one(loader, path)
+        if outcome.seconds > limits.hang_seconds and outcome.verdict not in FAILURES:
+            late = f"{outcome.verdict.value} after {outcome.seconds:.1f} s"
+            outcome = Outcome(Verdict.HANG, outcome.seconds, "finished late", late)
         keep = outcome.verdict in FAILURES and kept < MAX_KEPT_PER_TASK
         kept += keep
         connection.send(("done", index, outcome, data if keep else None))
 
     _warm_up(task)
-    _limit_memory(budget_bytes)
+    _limit_memory(limits.memory_bytes)
     _each_input(task, handle)
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     connection.send(("finished", peak_kb))
 
 
-def worker_main(connection: Connection, scratch: str, budget_bytes: int) -> None:
+def worker_main(connection: Connection, scratch: str, limits: Limits) -> None:
     """Run tasks from ``connection`` until it sends None."""
     folder = Path(scratch)
     folder.mkdir(parents=True, exist_ok=True)
+    with log_path(folder).open("a") as log:
+        os.dup2(log.fileno(), 2)
     stack = stack_path(folder).open("w")
     faulthandler.enable(stack)  # a segfault leaves its stack for the parent
     faulthandler.register(signal.SIGUSR1, stack)  # the parent asks where a hang is
     os.chdir(folder)
     while (task := connection.recv()) is not None:
-        run_task(task, connection, folder, budget_bytes)
+        run_task(task, connection, folder, limits)
