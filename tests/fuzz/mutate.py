@@ -241,6 +241,8 @@ def mutate_tree(tree: Any, rng: random.Random) -> Any:
             old = parent[path[-1]]
         except (KeyError, IndexError, TypeError):
             continue  # an earlier edit removed this node
+        if not isinstance(parent, (dict, list)):
+            continue  # ... or made its parent a string
         action = rng.randrange(10)
         if action == 0:
             del parent[path[-1]]

@@ -16,6 +16,7 @@ import json
 import multiprocessing
 import os
 import signal
+import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ HYPOTHESIS_SHARE = 0.4
 """Part of each loader's inputs made by its hypothesis strategy; mutations make the rest."""
 KEPT_PER_SIGNATURE = 3
 SLOW_SECONDS = 1.0
+PROGRESS_SECONDS = 30.0
 WORKER_ENVIRONMENT = {
     "QT_QPA_PLATFORM": "offscreen",
     "MALLOC_ARENA_MAX": "2",  # glibc reserves 64 MB per thread arena against the limit
@@ -202,6 +204,7 @@ class Runner:
 
     def run(self, tasks: list[Task]) -> None:
         queue = list(reversed(tasks))
+        total, started, next_progress = sum(t.count for t in tasks), time.monotonic(), 0.0
         for slot in self.slots:
             slot.start()
         try:
@@ -213,6 +216,9 @@ class Runner:
                 deadlines = [s.deadline for s in busy if s.deadline is not None]
                 timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else 1.0
                 ready = wait([s.connection for s in busy if s.connection], timeout)
+                if time.monotonic() >= next_progress:
+                    next_progress = time.monotonic() + PROGRESS_SECONDS
+                    self._progress(total, time.monotonic() - started)
                 for slot in busy:
                     if slot.connection in ready:
                         self._receive(slot, queue)
@@ -221,6 +227,12 @@ class Runner:
         finally:
             for slot in self.slots:
                 slot.stop()
+
+    def _progress(self, total: int, seconds: float) -> None:
+        tallies = self.findings.tallies.values()
+        done = sum(sum(t.verdicts.values()) for t in tallies)
+        failed = sum(t.verdicts[v] for t in tallies for v in FAILURES)
+        print(f"fuzz: {done}/{total} inputs, {failed} failed, {seconds:.0f} s", file=sys.stderr)
 
     def _receive(self, slot: Slot, queue: list[Task]) -> None:
         assert slot.connection is not None and slot.task is not None
