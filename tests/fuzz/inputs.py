@@ -11,8 +11,6 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import yaml
-
 from tests.fuzz import mutate, seeds
 
 Make = Callable[[random.Random], bytes]
@@ -48,8 +46,7 @@ def _json_values(find: Callable[[], tuple[seeds.Seed, ...]]) -> Source:
 
 
 def _yaml_values(rng: random.Random) -> bytes:
-    tree = yaml.safe_load(_pick(rng, seeds.ruleset_seeds()))
-    return mutate.dump_yaml(mutate.mutate_tree(tree, rng))
+    return mutate.dump_yaml(mutate.mutate_tree(rng.choice(seeds.ruleset_trees()), rng))
 
 
 def _zip_values(rng: random.Random) -> bytes:

@@ -18,6 +18,7 @@ import yaml
 MAX_COPIED_BYTES = 4_000_000
 """Most bytes one copying mutation makes (else the input, not the loader, eats the memory)."""
 _DEEP_MARK = "__fuzz_deep_"
+_YAML_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 HOSTILE_NUMBERS: tuple[float | int, ...] = (
     0,
@@ -265,5 +266,7 @@ def dump_json(tree: Any, rng: random.Random) -> bytes:
 
 
 def dump_yaml(tree: Any) -> bytes:
-    text = yaml.safe_dump(tree, sort_keys=False, allow_unicode=True, width=1_000_000)
+    text = yaml.dump(
+        tree, Dumper=_YAML_DUMPER, sort_keys=False, allow_unicode=True, width=1_000_000
+    )
     return _deepen(text, quoted=False).encode()

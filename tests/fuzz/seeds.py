@@ -14,6 +14,9 @@ import io
 import json
 import tempfile
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 from battlemap.io.encounter_file import EncounterFile, write_battlemap
 from battlemap.io.loader import encounter_from_map, load_demo_encounter
@@ -99,6 +102,13 @@ def battlemap_seeds() -> tuple[Seed, ...]:
 @functools.cache
 def ruleset_seeds() -> tuple[Seed, ...]:
     return tuple((path.read_bytes(), 1.0) for path in ruleset_files(shipped_rulesets_dir()))
+
+
+@functools.cache
+def ruleset_trees() -> tuple[Any, ...]:
+    """The shipped rulesets parsed (value mutations start from these)."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return tuple(yaml.load(data, Loader=loader) for data, _ in ruleset_seeds())
 
 
 @functools.cache

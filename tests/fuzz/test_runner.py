@@ -16,7 +16,7 @@ def test_plan_gives_every_loader_its_inputs_in_chunks_interleaved() -> None:
     for name in TARGET_NAMES:
         mine = [t for t in tasks if t.target == name]
         assert sum(t.count for t in mine) == 1_000
-        assert sum(t.count for t in mine if t.source == HYPOTHESIS) == 400
+        assert sum(t.count for t in mine if t.source == HYPOTHESIS) == 200
         assert all(t.count <= 250 for t in mine)
     assert [t.target for t in tasks[: len(TARGET_NAMES)]] == list(TARGET_NAMES)
     assert len({t.seed for t in tasks}) == len(tasks)
