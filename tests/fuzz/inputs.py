@@ -20,6 +20,31 @@ Make = Callable[[random.Random], bytes]
 class Source:
     name: str
     make: Make
+    weight: float = 1.0
+    """Share of the target's mutated inputs, against the other sources' weights."""
+
+
+LONG_LINE_POINTS = (10_000, 50_000, 100_000, 300_000, 1_000_001)
+"""Points in the one long wall of a large UVTT input (the loader's limit is 1,000,000)."""
+
+
+def _long_line(rng: random.Random, count: int) -> str:
+    """A polyline of ``count`` points zigzagging across a 40-cell map, as JSON text (a
+    million points drawn one by one would take longer than loading them)."""
+    step = rng.choice((0.01, 0.37, 1.7))
+    pattern = [f'{{"x":{(i * step) % 40:.3f},"y":{(i * step * 7) % 40:.3f}}}' for i in range(97)]
+    return "[" + ",".join(pattern * (count // 97) + pattern[: count % 97]) + "]"
+
+
+def _uvtt_large(rng: random.Random) -> bytes:
+    """A real map with one wall (or object outline) of tens of thousands of points added."""
+    document = json.loads(_pick(rng, seeds.uvtt_seeds()))
+    key = rng.choice(("line_of_sight", "objects_line_of_sight"))
+    document[key] = [*document.get(key, []), "__fuzz_long_line__"]
+    text = json.dumps(document).replace(
+        '"__fuzz_long_line__"', _long_line(rng, rng.choice(LONG_LINE_POINTS))
+    )
+    return text.encode()
 
 
 def _pick(rng: random.Random, found: tuple[seeds.Seed, ...]) -> bytes:
@@ -89,7 +114,11 @@ def sources(target: str) -> tuple[Source, ...]:
             Source("values", _yaml_values),
         )
     if target == "uvtt":
-        return (_byte_source(seeds.uvtt_seeds, mutate.JSON_TOKENS), _json_values(seeds.uvtt_seeds))
+        return (
+            _byte_source(seeds.uvtt_seeds, mutate.JSON_TOKENS),
+            _json_values(seeds.uvtt_seeds),
+            Source("large", _uvtt_large, weight=0.03),
+        )
     if target == "monsters":
         find = seeds.monster_seeds
         return (_byte_source(find, mutate.JSON_TOKENS), _json_values(find))

@@ -24,7 +24,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from tests.fuzz.targets import FAILURES, TARGET_NAMES, Outcome, Verdict
+from tests.fuzz.targets import FAILURES, SLOW_SECONDS, TARGET_NAMES, Outcome, Verdict
 from tests.fuzz.worker import (
     HYPOTHESIS,
     Limits,
@@ -39,7 +39,6 @@ HYPOTHESIS_SHARE = 0.2
 """Part of each loader's inputs made by its hypothesis strategy; mutations make the rest.
 Hypothesis takes 30-60 ms to draw one structured file, a mutation a few."""
 KEPT_PER_SIGNATURE = 3
-SLOW_SECONDS = 1.0
 PROGRESS_SECONDS = 30.0
 WORKER_ENVIRONMENT = {
     "QT_QPA_PLATFORM": "offscreen",
@@ -60,10 +59,18 @@ def _suffix(target_name: str) -> str:
     }.get(target_name, ".json")
 
 
-def _sources(target_name: str) -> list[str]:
+def _shares(target_name: str, inputs: int) -> dict[str, int]:
+    """How many of ``inputs`` each source makes: the hypothesis share, the rest by weight."""
     from tests.fuzz.inputs import sources
 
-    return [s.name for s in sources(target_name)]
+    found = sources(target_name)
+    share = {HYPOTHESIS: round(inputs * HYPOTHESIS_SHARE)}
+    rest = inputs - share[HYPOTHESIS]
+    total = sum(s.weight for s in found)
+    for source in found:
+        share[source.name] = round(rest * source.weight / total)
+    share[found[0].name] += inputs - sum(share.values())  # rounding
+    return share
 
 
 def plan(targets: list[str], inputs: int, chunk: int, seed: int) -> list[Task]:
@@ -71,13 +78,8 @@ def plan(targets: list[str], inputs: int, chunk: int, seed: int) -> list[Task]:
     so that a run cut short has still fed every loader."""
     per_target: list[list[Task]] = []
     for name in targets:
-        mutations = _sources(name)
-        share = {HYPOTHESIS: round(inputs * HYPOTHESIS_SHARE)}
-        rest = inputs - share[HYPOTHESIS]
-        for i, source in enumerate(mutations):
-            share[source] = rest // len(mutations) + (i < rest % len(mutations))
         tasks = []
-        for source, count in share.items():
+        for source, count in _shares(name, inputs).items():
             for start in range(0, count, chunk):
                 key = f"{seed}:{name}:{source}:{start}".encode()
                 chunk_seed = int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
@@ -94,11 +96,17 @@ class Tally:
     verdicts: Counter[Verdict] = field(default_factory=Counter)
     slow: int = 0
     slowest: float = 0.0
+    seconds: float = 0.0
+    """Time spent loading (not making) the inputs, for the mean."""
 
     def add(self, outcome: Outcome) -> None:
         self.verdicts[outcome.verdict] += 1
         self.slow += outcome.seconds > SLOW_SECONDS
         self.slowest = max(self.slowest, outcome.seconds)
+        self.seconds += outcome.seconds
+
+    def mean_ms(self) -> float:
+        return 1000 * self.seconds / max(1, sum(self.verdicts.values()))
 
 
 @dataclass
@@ -111,19 +119,23 @@ class Findings:
 
     def record(self, task: Task, index: int, outcome: Outcome, data: bytes | None) -> None:
         self.tallies[task.target].add(outcome)
-        if outcome.verdict not in FAILURES:
+        if outcome.verdict in FAILURES:
+            key = (task.target, outcome.verdict.value, outcome.signature)
+            self.signatures[key] += 1
+        elif outcome.seconds > SLOW_SECONDS:
+            key = (task.target, "slow", outcome.verdict.value)
+        else:
             return
-        key = (task.target, outcome.verdict.value, outcome.signature)
-        self.signatures[key] += 1
         kept = self.examples.setdefault(key, [])
         if data is not None and len(kept) < KEPT_PER_SIGNATURE:
             digest = hashlib.sha256(data).hexdigest()[:12]
             folder = self.out / task.target
             folder.mkdir(parents=True, exist_ok=True)
-            name = f"{outcome.verdict.value}-{digest}{_suffix(task.target)}"
+            name = f"{key[1]}-{digest}{_suffix(task.target)}"
             (folder / name).write_bytes(data)
             (folder / f"{name}.txt").write_text(
                 f"{task} input {index}\n{outcome.signature}\n{outcome.detail}\n"
+                f"{outcome.verdict.value} in {outcome.seconds:.2f} s\n"
             )
             kept.append(str(folder / name))
 
@@ -307,6 +319,7 @@ def report(findings: Findings, targets: list[str], seconds: float, inputs_each: 
         "memory",
         f">{SLOW_SECONDS:g}s",
         "max s",
+        "mean ms",
     )
     rows = [header]
     for name in targets:
@@ -323,6 +336,7 @@ def report(findings: Findings, targets: list[str], seconds: float, inputs_each: 
                 str(v[Verdict.MEMORY]),
                 str(tally.slow),
                 f"{tally.slowest:.2f}",
+                f"{tally.mean_ms():.1f}",
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]

@@ -248,22 +248,9 @@ def polyline(size: int) -> st.SearchStrategy[Json]:
     return st.lists(uvtt_point(-5, 40), max_size=size)
 
 
-LONG_LINE_POINTS = (1_000, 10_000, 100_000, 1_000_001)
-"""Points in the one long line of some large UVTT inputs (the loader's limit is 1,000,000)."""
-_LONG_LINE = '"__fuzz_long_line__"'
-
-
-def _long_line(count: int, step: float) -> str:
-    """A zigzag polyline of ``count`` points as JSON text (written out, not drawn point by
-    point: hypothesis would take seconds per file)."""
-    pattern = [f'{{"x":{(i * step) % 40:.3f},"y":{(i * step * 7) % 40:.3f}}}' for i in range(97)]
-    return "[" + ",".join(pattern * (count // 97) + pattern[: count % 97]) + "]"
-
-
 @st.composite
-def uvtt_files(draw: st.DrawFn, large: bool) -> bytes:
-    """A Universal VTT document; with ``large``, one in ten also has a line of thousands of
-    points."""
+def uvtt_files(draw: st.DrawFn) -> bytes:
+    """A Universal VTT document (``inputs`` makes the ones with huge walls)."""
     tiny = base64.b64encode(seeds.TINY_PNG.read_bytes()).decode()
     image = draw(
         st.sampled_from([tiny, tiny, tiny, "data:image/png;base64," + tiny, "", "!!", tiny[:-4]])
@@ -305,11 +292,6 @@ def uvtt_files(draw: st.DrawFn, large: bool) -> bytes:
         ),
         "image": image,
     }
-    if large and draw(st.integers(0, 9)) == 5:
-        key = draw(st.sampled_from(["line_of_sight", "objects_line_of_sight"]))
-        document[key] = [*document[key], "__fuzz_long_line__"]
-        long_line = _long_line(draw(st.sampled_from(LONG_LINE_POINTS)), draw(number(0.01, 1)))
-        return _dump(document).replace(_LONG_LINE.encode(), long_line.encode())
     return _dump(document)
 
 
@@ -480,15 +462,14 @@ def monsters(draw: st.DrawFn) -> Json:
 monster_files = st.one_of(monsters(), st.lists(monsters(), max_size=3)).map(_dump)
 
 
-def strategy(target: str, large: bool = True) -> st.SearchStrategy[bytes]:
-    """The structured strategy that makes files for ``target``; without ``large``, none of
-    the files of megabytes that take a loader seconds (for the test suite's slice)."""
+def strategy(target: str) -> st.SearchStrategy[bytes]:
+    """The structured strategy that makes files for ``target``."""
     return {
         "encounter-zip": battlemap_files(),
         "encounter-json": encounter_json_files,
         "players": encounter_json_files,
         "ruleset": ruleset_files(),
-        "uvtt": uvtt_files(large),
+        "uvtt": uvtt_files(),
         "image": image_files,
         "monsters": monster_files,
     }[target]

@@ -40,6 +40,8 @@ class Verdict(StrEnum):
 
 
 FAILURES = frozenset({Verdict.CRASH, Verdict.HANG, Verdict.MEMORY})
+SLOW_SECONDS = 1.0
+"""Loaded or refused, but slower than a loader should be (counted and kept, not failed)."""
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from tests.fuzz.targets import FAILURES, Outcome, Verdict, run_one, target
+from tests.fuzz.targets import FAILURES, SLOW_SECONDS, Outcome, Verdict, run_one, target
 
 HYPOTHESIS = "hypothesis"
 MAX_KEPT_PER_TASK = 3
-"""Failing inputs a worker sends back per chunk (the parent keeps a few per signature)."""
+"""Failing or slow inputs a worker sends back per chunk (the parent keeps a few of each)."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,8 @@ def run_task(task: Task, connection: Connection, scratch: Path, limits: Limits) 
         if outcome.seconds > limits.hang_seconds and outcome.verdict not in FAILURES:
             late = f"{outcome.verdict.value} after {outcome.seconds:.1f} s"
             outcome = Outcome(Verdict.HANG, outcome.seconds, "finished late", late)
-        keep = outcome.verdict in FAILURES and kept < MAX_KEPT_PER_TASK
+        worth_keeping = outcome.verdict in FAILURES or outcome.seconds > SLOW_SECONDS
+        keep = worth_keeping and kept < MAX_KEPT_PER_TASK
         kept += keep
         connection.send(("done", index, outcome, data if keep else None))
 
