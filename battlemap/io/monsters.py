@@ -19,7 +19,7 @@ from pathlib import Path
 import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from battlemap.io.bounded import read_bounded
+from battlemap.io.bounded import check_json_size, read_bounded
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.model.creature import CombatStats, Creature, Side, Size, Speeds
 from battlemap.model.statblock import (
@@ -32,8 +32,14 @@ from battlemap.model.statblock import (
     StatBlock,
 )
 
-MAX_MONSTER_FILE_BYTES = 32 * 1024 * 1024
-MAX_MONSTERS = 5_000
+MAX_MONSTER_FILE_BYTES = 16 * 1024 * 1024
+MAX_MONSTERS = 2_000
+"""Most monsters in one file (the SRD has 334): reading one takes ~0.25 ms, so a file of them
+all is refused or read within about half a second."""
+MAX_MONSTER_JSON_OBJECTS = 100 * MAX_MONSTERS
+"""An SRD monster is 23 JSON objects on average, 46 at most (a vampire)."""
+MAX_MONSTER_JSON_VALUES = 400 * MAX_MONSTERS
+"""An SRD monster has 85 commas on average, 189 at most."""
 LIBRARY_FORMAT_VERSION = 1
 SRD_ATTRIBUTION = (
     'This work includes material taken from the System Reference Document 5.1 ("SRD 5.1") by '
@@ -157,9 +163,17 @@ def import_5e_monsters(path: Path) -> tuple[StatBlock, ...]:
 
     Raises:
         FileFormatError: naming the file, the monster (position and name) and the field:
-            unreadable, too large, not JSON, too many monsters, a missing or bad field.
+            unreadable, too large, too many JSON objects or values, not JSON, too many
+            monsters, a missing or bad field.
     """
     data = read_bounded(path, MAX_MONSTER_FILE_BYTES)
+    check_json_size(
+        data,
+        path,
+        max_objects=MAX_MONSTER_JSON_OBJECTS,
+        max_values=MAX_MONSTER_JSON_VALUES,
+        holder=f"a file of {MAX_MONSTERS} monsters",
+    )
     try:
         # pydantic's parser, not json.loads: deep nesting is refused instead of raising
         # RecursionError, and bad UTF-8 is an error like any other.

@@ -39,7 +39,7 @@ import shapely
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from typing_extensions import TypedDict
 
-from battlemap.io.bounded import read_bounded
+from battlemap.io.bounded import check_json_size, read_bounded
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.io.images import ImageInfo, read_image_file, sniff_image
 from battlemap.io.map_import import IMAGE_SUFFIXES, MapImport
@@ -157,29 +157,20 @@ def read_uvtt(path: Path, find_image: FindImage | None = None) -> MapImport:
             many pixels or too many for one cell, an image file that is not there.
     """
     data = read_bounded(path, MAX_UVTT_BYTES)
-    _check_json_size(data, path)
+    check_json_size(
+        data,
+        path,
+        max_objects=MAX_JSON_OBJECTS,
+        max_values=MAX_JSON_VALUES,
+        holder="a map",
+        objects="wall points, portals, lights",
+    )
     try:
         raw = _UvttFile.model_validate_json(data)
     except ValidationError as error:
         raise FileFormatError(path, describe_validation_error(error)) from None
     del data
     return _convert(raw, path, find_image)
-
-
-def _check_json_size(data: bytes, path: Path) -> None:
-    """Count before parsing what parsing would make: objects and comma-separated values."""
-    objects = data.count(b"{")
-    if objects > MAX_JSON_OBJECTS:
-        raise FileFormatError(
-            path,
-            f"{objects} JSON objects (wall points, portals, lights), more than the "
-            f"{MAX_JSON_OBJECTS} a map may have",
-        )
-    values = data.count(b",")
-    if values > MAX_JSON_VALUES:
-        raise FileFormatError(
-            path, f"{values} JSON values, more than the {MAX_JSON_VALUES} a map may have"
-        )
 
 
 def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImport:
@@ -204,10 +195,10 @@ def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImp
             f"{len(lines) + len(portals)} wall segments on the map, more than the "
             f"{MAX_WALLS} allowed",
         )
-    walls = [Wall(a=a, b=b) for a, b in lines]
-    for (a, b), index in zip(portals, kept, strict=True):
+    walls = [Wall(a=(ax, ay), b=(bx, by)) for (ax, ay), (bx, by) in lines.tolist()]
+    for ((ax, ay), (bx, by)), index in zip(portals.tolist(), kept.tolist(), strict=True):
         kind = WallKind.DOOR if raw.portals[index].closed else WallKind.WINDOW
-        walls.append(Wall(a=a, b=b, kind=kind))
+        walls.append(Wall(a=(ax, ay), b=(bx, by), kind=kind))
     lights = [
         Light(
             position=light.position.shifted(origin),
@@ -311,18 +302,24 @@ def _segments(lines: list[list[_Xy]], outlines: list[list[_Xy]], origin: _Point)
     flat: list[tuple[float, float]] = []
     lengths: list[int] = []
     step = SIMPLIFY_PIECE_POINTS - 1
-    for line, closed in [*((line, False) for line in lines), *((o, True) for o in outlines)]:
-        points = list(map(_xy, line))
-        if closed and len(points) >= 3 and points[0] != points[-1]:
-            points.append(points[0])
-        if len(points) <= SIMPLIFY_PIECE_POINTS:
-            flat += points
-            lengths.append(len(points))
-            continue
+
+    def add(points: list[tuple[float, float]]) -> None:
         for start in range(0, len(points) - 1, step):
             piece = points[start : start + step + 1]
-            flat += piece
+            flat.extend(piece)
             lengths.append(len(piece))
+
+    for line in lines:
+        if len(line) <= SIMPLIFY_PIECE_POINTS:  # most lines: no list of their own
+            flat.extend(map(_xy, line))
+            lengths.append(len(line))
+        else:
+            add(list(map(_xy, line)))
+    for outline in outlines:
+        points = list(map(_xy, outline))
+        if len(points) >= 3 and points[0] != points[-1]:
+            points.append(points[0])
+        add(points)
     if not flat:
         return np.empty((0, 2, 2))
     coords = np.asarray(flat, dtype=float) - (origin.x, origin.y)
@@ -330,13 +327,12 @@ def _segments(lines: list[list[_Xy]], outlines: list[list[_Xy]], origin: _Point)
     starts = np.cumsum(sizes) - sizes
     short = np.flatnonzero(sizes == 2)
     long = np.flatnonzero(sizes > 2)
-    simplified = shapely.simplify(
-        shapely.linestrings(
-            coords[np.repeat(sizes > 2, sizes)],
-            indices=np.repeat(np.arange(len(long)), sizes[long]),
-        ),
-        SIMPLIFY_TOLERANCE_CELLS,
+    pieces = shapely.linestrings(
+        coords[np.repeat(sizes > 2, sizes)], indices=np.repeat(np.arange(len(long)), sizes[long])
     )
+    # Douglas-Peucker: preserving topology costs seconds on a zig-zag and guards nothing here
+    # (a wall crossing itself is still a wall).
+    simplified = shapely.simplify(pieces, SIMPLIFY_TOLERANCE_CELLS, preserve_topology=False)
     kept, index = shapely.get_coordinates(simplified, return_index=True)
     same_piece = index[1:] == index[:-1]
     a = np.concatenate([coords[starts[short]], kept[:-1][same_piece]])
@@ -363,7 +359,7 @@ def _ends(portal: _Portal, origin: _Point) -> tuple[Point, Point]:
 
 def _clip_segments(
     segments: Segments, box: tuple[float, float, float, float]
-) -> tuple[list[tuple[Point, Point]], list[int]]:
+) -> tuple[Segments, npt.NDArray[np.intp]]:
     """The parts of ``segments`` inside the closed rectangle ``box`` (a segment along the
     border is kept; one that only touches it in a point is dropped), endpoints rounded to
     1e-6 cells to remove the intersection's float noise, with the index of the segment each
@@ -383,16 +379,9 @@ def _clip_segments(
         first = np.r_[0, np.flatnonzero(np.diff(index)) + 1]
         last = np.r_[first[1:] - 1, len(index) - 1]
         a[rows], b[rows], keep[rows] = coords[first], coords[last], True
-    rows = np.flatnonzero(keep)
-    parts: list[tuple[Point, Point]] = []
-    kept: list[int] = []
-    ends = np.stack([a[rows], b[rows]], axis=1).tolist()
-    for row, ((ax, ay), (bx, by)) in zip(rows.tolist(), ends, strict=True):
-        start, end = (round(ax, 6), round(ay, 6)), (round(bx, 6), round(by, 6))
-        if start != end:
-            parts.append((start, end))
-            kept.append(row)
-    return parts, kept
+    a, b = np.round(a, 6), np.round(b, 6)
+    kept = np.flatnonzero(keep & np.any(a != b, axis=1))
+    return np.stack([a[kept], b[kept]], axis=1), kept
 
 
 def _reaches(position: Point, range_cells: float, box: tuple[float, float, float, float]) -> bool:

@@ -364,3 +364,29 @@ def test_text_that_is_not_utf8_is_refused_as_not_json(tmp_path: Path) -> None:
     path.write_bytes(b'[{"name": "\xff\xfe"}]')
     with pytest.raises(FileFormatError, match="not JSON"):
         import_5e_monsters(path)
+
+
+def test_too_many_json_objects_or_values_are_refused_before_parsing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 15 million numbers took 2.4 s to parse just to be told they were not 5,000 monsters.
+    def never(*_: object) -> None:
+        raise AssertionError("the file was parsed")
+
+    monkeypatch.setattr("battlemap.io.monsters.pydantic_core.from_json", never)
+    monkeypatch.setattr("battlemap.io.monsters.MAX_MONSTER_JSON_OBJECTS", 5)
+    with pytest.raises(FileFormatError, match=r"6 JSON objects, more than the 5 a file of "):
+        import_5e_monsters(write(tmp_path, [{}] * 6))
+    monkeypatch.setattr("battlemap.io.monsters.MAX_MONSTER_JSON_VALUES", 100)
+    with pytest.raises(FileFormatError, match=r"101 JSON values, more than the 100 a file of "):
+        import_5e_monsters(write(tmp_path, list(range(102))))
+
+
+def test_the_srd_file_is_well_inside_the_counts() -> None:
+    from battlemap.io import monsters
+
+    data = source().read_bytes()
+    count = len(import_5e_monsters(source()))
+    # Per monster, the SRD uses under half of what the limits allow each of MAX_MONSTERS.
+    assert data.count(b"{") / count < monsters.MAX_MONSTER_JSON_OBJECTS / monsters.MAX_MONSTERS / 2
+    assert data.count(b",") / count < monsters.MAX_MONSTER_JSON_VALUES / monsters.MAX_MONSTERS / 2

@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import shapely
 from hypothesis import given, settings
@@ -163,8 +164,8 @@ segment = st.tuples(coordinate, coordinate, coordinate, coordinate)
 
 
 def rounded_ends(line: shapely.LineString) -> set[tuple[float, float]]:
-    (x0, y0), (x1, y1) = line.coords[0], line.coords[-1]
-    return {(round(x0, 6), round(y0, 6)), (round(x1, 6), round(y1, 6))}
+    (x0, y0), (x1, y1) = np.round([line.coords[0], line.coords[-1]], 6).tolist()
+    return {(x0, y0), (x1, y1)}
 
 
 def test_clipped_walls_are_exactly_what_shapely_keeps_of_each_segment(tmp_path: Path) -> None:
