@@ -12,6 +12,7 @@ import base64
 import functools
 import io
 import json
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -25,9 +26,9 @@ from battlemap.model.fog import FogMode, FogOfWar
 from battlemap.rules.loader import ruleset_files, shipped_rulesets_dir
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED_DATA = ROOT.parent.parent / "shared" / "data"
-"""``/work/shared/data`` beside the worktrees; absent elsewhere, the seeds then come from
-the repository alone."""
+SHARED_DATA = Path(os.environ.get("BATTLEMAP_SHARED_DATA", ROOT.parent.parent / "shared" / "data"))
+"""The real maps and monsters (``../shared/data`` beside the worktrees, or
+``$BATTLEMAP_SHARED_DATA``); when absent, the seeds come from the repository alone."""
 FIXTURES = ROOT / "tests" / "io" / "fixtures"
 TINY_PNG = FIXTURES / "tiny.png"
 RARE = 0.03

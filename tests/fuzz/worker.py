@@ -121,6 +121,8 @@ def run_task(task: Task, connection: Connection, scratch: Path, limits: Limits) 
 
     def handle(index: int, data: bytes) -> None:
         nonlocal kept
+        if os.getppid() != parent:
+            raise SystemExit("the fuzz runner is gone")
         path.write_bytes(data)
         connection.send(("start", index))
         outcome: Outcome = run_one(loader, path)
@@ -132,6 +134,7 @@ def run_task(task: Task, connection: Connection, scratch: Path, limits: Limits) 
         kept += keep
         connection.send(("done", index, outcome, data if keep else None))
 
+    parent = os.getppid()
     _warm_up(task)
     _limit_memory(limits.memory_bytes)
     _each_input(task, handle)
