@@ -40,6 +40,8 @@ HYPOTHESIS_SHARE = 0.2
 Hypothesis takes 30-60 ms to draw one structured file, a mutation a few."""
 KEPT_PER_SIGNATURE = 3
 PROGRESS_SECONDS = 30.0
+EXIT_INCOMPLETE = 2
+"""No failure, but the run stopped before every input ran."""
 WORKER_ENVIRONMENT = {
     "QT_QPA_PLATFORM": "offscreen",
     "MALLOC_ARENA_MAX": "2",  # glibc reserves 64 MB per thread arena against the limit
@@ -215,13 +217,19 @@ class Runner:
         scratch = Path(args.out) / "scratch"
         self.slots = [Slot(i, scratch / f"worker-{i}", limits) for i in range(args.workers)]
 
-    def run(self, tasks: list[Task]) -> None:
+    def run(self, tasks: list[Task], budget_seconds: float | None = None) -> bool:
+        """Run every task; False when stopped early (Ctrl+C, SIGTERM, or past the budget:
+        no new chunk is started then, the running ones finish)."""
         queue = list(reversed(tasks))
         total, started, next_progress = sum(t.count for t in tasks), time.monotonic(), 0.0
+        complete = True
         for slot in self.slots:
             slot.start()
         try:
             while queue or any(s.task for s in self.slots):
+                if budget_seconds is not None and time.monotonic() - started > budget_seconds:
+                    complete = complete and not queue
+                    queue.clear()
                 for slot in self.slots:
                     if slot.task is None and queue:
                         slot.assign(queue.pop())
@@ -237,9 +245,14 @@ class Runner:
                         self._receive(slot, queue)
                     elif slot.deadline is not None and time.monotonic() > slot.deadline:
                         self._hung(slot, queue)
+        except KeyboardInterrupt:
+            complete = False
+            for slot in self.slots:
+                slot.kill()
         finally:
             for slot in self.slots:
                 slot.stop()
+        return complete
 
     def _progress(self, total: int, seconds: float) -> None:
         tallies = self.findings.tallies.values()
@@ -369,6 +382,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--hang-seconds", type=float, default=5.0)
     parser.add_argument("--memory-mb", type=int, default=1024, help="memory one input may take")
     parser.add_argument("--out", default="build/fuzz", help="where failing inputs are kept")
+    parser.add_argument(
+        "--minutes", type=float, default=0, help="start no new chunk after this (0: no limit)"
+    )
     return parser.parse_args(argv)
 
 
@@ -379,15 +395,19 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         raise SystemExit(f"unknown loader {unknown[0]}; known: {', '.join(TARGET_NAMES)}")
     os.environ.update(WORKER_ENVIRONMENT)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as Ctrl+C does
     started = time.monotonic()
     findings_runner = Runner(args)
-    findings_runner.run(plan(targets, args.inputs, args.chunk, args.seed))
+    budget = args.minutes * 60 if args.minutes else None
+    complete = findings_runner.run(plan(targets, args.inputs, args.chunk, args.seed), budget)
     findings = findings_runner.findings
     text = report(findings, targets, time.monotonic() - started, args.inputs)
+    if not complete:
+        text += "\nSTOPPED EARLY (interrupted or past --minutes): fewer inputs than asked ran"
     print(text)
     Path(args.out).mkdir(parents=True, exist_ok=True)
     (Path(args.out) / "report.txt").write_text(text + "\n")
     counts = {n: {v.value: c for v, c in findings.tallies[n].verdicts.items()} for n in targets}
     (Path(args.out) / "counts.json").write_text(json.dumps(counts, indent=1))
     failed = any(findings.tallies[n].verdicts[v] for n in targets for v in FAILURES)
-    return 1 if failed else 0
+    return 1 if failed else 0 if complete else EXIT_INCOMPLETE

@@ -61,7 +61,7 @@ def uvtt_seeds() -> tuple[Seed, ...]:
 def map_encounters() -> tuple[tuple[Encounter, dict[str, bytes]], ...]:
     """The demo encounter on each real map (small-image version), fog by the party's sight."""
     demo = load_demo_encounter()
-    made = [(demo, {})]
+    made: list[tuple[Encounter, dict[str, bytes]]] = [(demo, {})]
     for index, (data, weight) in enumerate(uvtt_seeds()):
         if weight != 1.0:
             continue
@@ -159,7 +159,7 @@ def image_seeds() -> tuple[Seed, ...]:
     for fmt, quality in (("JPG", 80), ("JPG", 10), ("WEBP", 80), ("WEBP", 100)):
         buffer = QBuffer()
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        image.save(buffer, fmt, quality)
+        image.save(buffer, fmt, quality)  # type: ignore[call-overload]  # str works, bytes not
         seeds.append((bytes(buffer.data().data()), 1.0))
     for path in _shared("*.dd2vtt"):
         seeds.append((base64.b64decode(json.loads(path.read_bytes())["image"]), RARE))

@@ -204,11 +204,11 @@ def battlemap_files(draw: st.DrawFn) -> bytes:
         for name, data in entries:
             info = zipfile.ZipInfo(name or "x")
             archive.writestr(info, data, compress_type=draw(COMPRESSION))
-    data = bytearray(stream.getvalue())
+    written = bytearray(stream.getvalue())
     if draw(st.integers(0, 9)) == 5:
-        at = draw(st.integers(0, len(data) - 4))
-        data[at : at + 4] = struct.pack("<I", draw(st.integers(0, 2**32 - 1)))
-    return bytes(data)
+        at = draw(st.integers(0, len(written) - 4))
+        written[at : at + 4] = struct.pack("<I", draw(st.integers(0, 2**32 - 1)))
+    return bytes(written)
 
 
 # --- rulesets --------------------------------------------------------------------------
