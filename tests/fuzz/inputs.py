@@ -98,6 +98,20 @@ def _image_header(rng: random.Random) -> bytes:
     return bytes(data)
 
 
+def first_seed(target: str) -> bytes:
+    """A real file for ``target``, unmutated."""
+    found = {
+        "encounter-json": seeds.encounter_json_seeds,
+        "players": seeds.encounter_json_seeds,
+        "encounter-zip": seeds.battlemap_seeds,
+        "ruleset": seeds.ruleset_seeds,
+        "uvtt": seeds.uvtt_seeds,
+        "monsters": seeds.monster_seeds,
+        "image": seeds.image_seeds,
+    }[target]()
+    return found[0][0]
+
+
 def sources(target: str) -> tuple[Source, ...]:
     """The mutation sources of ``target`` (the hypothesis strategy is the other source)."""
     if target in ("encounter-json", "players"):

@@ -100,12 +100,14 @@ class Tally:
     slowest: float = 0.0
     seconds: float = 0.0
     """Time spent loading (not making) the inputs, for the mean."""
+    slowest_cpu: float = 0.0
 
     def add(self, outcome: Outcome) -> None:
         self.verdicts[outcome.verdict] += 1
         self.slow += outcome.seconds > SLOW_SECONDS
         self.slowest = max(self.slowest, outcome.seconds)
         self.seconds += outcome.seconds
+        self.slowest_cpu = max(self.slowest_cpu, outcome.cpu_seconds)
 
     def mean_ms(self) -> float:
         return 1000 * self.seconds / max(1, sum(self.verdicts.values()))
@@ -137,7 +139,8 @@ class Findings:
             (folder / name).write_bytes(data)
             (folder / f"{name}.txt").write_text(
                 f"{task} input {index}\n{outcome.signature}\n{outcome.detail}\n"
-                f"{outcome.verdict.value} in {outcome.seconds:.2f} s\n"
+                f"{outcome.verdict.value} in {outcome.seconds:.2f} s"
+                f" ({outcome.cpu_seconds:.2f} s CPU)\n"
             )
             kept.append(str(folder / name))
 
@@ -332,6 +335,7 @@ def report(findings: Findings, targets: list[str], seconds: float, inputs_each: 
         "memory",
         f">{SLOW_SECONDS:g}s",
         "max s",
+        "max cpu s",
         "mean ms",
     )
     rows = [header]
@@ -349,6 +353,7 @@ def report(findings: Findings, targets: list[str], seconds: float, inputs_each: 
                 str(v[Verdict.MEMORY]),
                 str(tally.slow),
                 f"{tally.slowest:.2f}",
+                f"{tally.slowest_cpu:.2f}",
                 f"{tally.mean_ms():.1f}",
             )
         )

@@ -51,6 +51,9 @@ class Outcome:
     signature: str = ""
     """For a failure: the exception type and the innermost battlemap frame, to group by."""
     detail: str = ""
+    cpu_seconds: float = 0.0
+    """The worker's CPU time on the input: on a shared machine ``seconds`` (wall) can be
+    several times more."""
 
 
 PLAYERS_RENDER_WIDTH = 160
@@ -153,19 +156,23 @@ def _signature(error: BaseException) -> str:
 
 def run_one(loader: Target, path: Path) -> Outcome:
     """Load ``path`` with ``loader`` and say how it went (never raises but for Ctrl+C)."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
+    verdict, signature, detail = _classify(loader, path)
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
+    return Outcome(verdict, seconds, signature, detail, cpu_seconds)
+
+
+def _classify(loader: Target, path: Path) -> tuple[Verdict, str, str]:
     try:
         loader.load(path)
     except loader.refusals as error:
-        seconds = time.perf_counter() - start
         if path.name in str(error):
-            return Outcome(Verdict.REFUSED, seconds)
+            return Verdict.REFUSED, "", ""
         message = f"refusal does not name the file: {str(error)[:300]}"
-        return Outcome(Verdict.CRASH, seconds, f"unnamed {_signature(error)}", message)
+        return Verdict.CRASH, f"unnamed {_signature(error)}", message
     except MemoryError as error:
-        return Outcome(Verdict.MEMORY, time.perf_counter() - start, _signature(error))
+        return Verdict.MEMORY, _signature(error), ""
     except Exception as error:  # classifying what escapes is the point
-        seconds = time.perf_counter() - start
         detail = "".join(traceback.format_exception(error, limit=-8))[-2000:]
-        return Outcome(Verdict.CRASH, seconds, _signature(error), detail)
-    return Outcome(Verdict.LOADED, time.perf_counter() - start)
+        return Verdict.CRASH, _signature(error), detail
+    return Verdict.LOADED, "", ""
