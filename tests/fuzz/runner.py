@@ -15,6 +15,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import random
 import signal
 import sys
 import time
@@ -77,7 +78,8 @@ def _shares(target_name: str, inputs: int) -> dict[str, int]:
 
 def plan(targets: list[str], inputs: int, chunk: int, seed: int) -> list[Task]:
     """Chunks of at most ``chunk`` inputs, ``inputs`` per target, interleaved across targets
-    so that a run cut short has still fed every loader."""
+    and shuffled across sources, so that a run cut short has still fed every loader from
+    every source."""
     per_target: list[list[Task]] = []
     for name in targets:
         tasks = []
@@ -86,6 +88,7 @@ def plan(targets: list[str], inputs: int, chunk: int, seed: int) -> list[Task]:
                 key = f"{seed}:{name}:{source}:{start}".encode()
                 chunk_seed = int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
                 tasks.append(Task(name, source, chunk_seed, min(chunk, count - start)))
+        random.Random(f"{seed}:{name}").shuffle(tasks)  # sources mixed, in case it stops early
         per_target.append(tasks)
     interleaved = []
     for row in range(max(map(len, per_target), default=0)):
