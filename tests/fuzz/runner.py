@@ -25,7 +25,14 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from tests.fuzz.targets import FAILURES, SLOW_SECONDS, TARGET_NAMES, Outcome, Verdict
+from tests.fuzz.targets import (
+    FAILURES,
+    SLOW_SECONDS,
+    SUFFIXES,
+    TARGET_NAMES,
+    Outcome,
+    Verdict,
+)
 from tests.fuzz.worker import (
     HYPOTHESIS,
     Limits,
@@ -51,15 +58,6 @@ WORKER_ENVIRONMENT = {
     "QT_LOGGING_RULES": "*=false",  # libpng's and libjpeg's complaint about each bad file
     "PYTHONWARNINGS": "ignore",
 }
-
-
-def _suffix(target_name: str) -> str:
-    return {
-        "encounter-zip": ".battlemap",
-        "ruleset": ".yaml",
-        "uvtt": ".dd2vtt",
-        "image": ".png",
-    }.get(target_name, ".json")
 
 
 def _shares(target_name: str, inputs: int) -> dict[str, int]:
@@ -138,7 +136,7 @@ class Findings:
             digest = hashlib.sha256(data).hexdigest()[:12]
             folder = self.out / task.target
             folder.mkdir(parents=True, exist_ok=True)
-            name = f"{key[1]}-{digest}{_suffix(task.target)}"
+            name = f"{key[1]}-{digest}{SUFFIXES[task.target]}"
             (folder / name).write_bytes(data)
             (folder / f"{name}.txt").write_text(
                 f"{task} input {index}\n{outcome.signature}\n{outcome.detail}\n"
@@ -290,7 +288,7 @@ class Runner:
         assert slot.task is not None
         task, index = slot.task, slot.current
         if index is not None:
-            path = input_path(slot.scratch, _suffix(task.target))
+            path = input_path(slot.scratch, SUFFIXES[task.target])
             data = path.read_bytes() if path.exists() else None
             detail = _last_stack(slot.scratch)
             outcome = Outcome(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from battlemap.io.errors import FileFormatError
 from battlemap.io.loader import encounter_from_map, load_encounter_file
-from battlemap.io.monsters import import_5e_monsters
+from battlemap.io.monsters import HitPoints, creature_from_statblock, import_5e_monsters
 from battlemap.rules.loader import (
     RulesetError,
     RulesetRegistry,
@@ -83,6 +83,15 @@ def load_ruleset(path: Path) -> object:
     return registry.get(source.id)
 
 
+def import_monsters_to_map(path: Path) -> object:
+    """A monster file imported into the library, then each monster put on the map, with
+    its average and with rolled hit points, as the Library dock does."""
+    blocks = import_5e_monsters(path)
+    for hit_points in HitPoints:
+        creatures = [creature_from_statblock(block, hit_points=hit_points) for block in blocks]
+    return creatures
+
+
 def open_image_map(path: Path) -> object:
     """An image opened as a map, then decoded by Qt as the map scene does."""
     from battlemap.ui.background_item import decode_image
@@ -112,40 +121,34 @@ def open_for_players(path: Path) -> object:
     return render_scene(scene, scene.sceneRect(), width=PLAYERS_RENDER_WIDTH)
 
 
-def _image_refusals() -> tuple[type[BaseException], ...]:
-    from battlemap.ui.background_item import ImageDecodeError
-
-    return (FileFormatError, ImageDecodeError)
-
-
-def targets() -> dict[str, Target]:
-    """The fuzzed loaders but ``image`` by name (``target`` adds it: its refusals are Qt's)."""
-    found = [
-        Target("encounter-zip", ".battlemap", load_encounter_file, (FileFormatError,)),
-        Target("encounter-json", ".json", load_encounter_file, (FileFormatError,)),
-        Target("ruleset", ".yaml", load_ruleset, (RulesetError,)),
-        Target("uvtt", ".dd2vtt", load_encounter_file, (FileFormatError,)),
-        Target("monsters", ".json", import_5e_monsters, (FileFormatError,)),
-        Target("players", ".json", open_for_players, (FileFormatError,)),
-    ]
-    return {t.name: t for t in found}
+SUFFIXES = {
+    "encounter-zip": ".battlemap",
+    "encounter-json": ".json",
+    "ruleset": ".yaml",
+    "uvtt": ".dd2vtt",
+    "image": ".png",
+    "monsters": ".json",
+    "players": ".json",
+}
+"""The fuzzed loaders by name, with the suffix their input files get."""
+TARGET_NAMES = tuple(SUFFIXES)
 
 
 def target(name: str) -> Target:
+    """The loader ``name`` (``image`` imports Qt: its decoder's error is a refusal too)."""
     if name == "image":
-        return Target("image", ".png", open_image_map, _image_refusals())
-    return targets()[name]
+        from battlemap.ui.background_item import ImageDecodeError
 
-
-TARGET_NAMES = (
-    "encounter-zip",
-    "encounter-json",
-    "ruleset",
-    "uvtt",
-    "image",
-    "monsters",
-    "players",
-)
+        return Target(name, SUFFIXES[name], open_image_map, (FileFormatError, ImageDecodeError))
+    load, refusal = {
+        "encounter-zip": (load_encounter_file, FileFormatError),
+        "encounter-json": (load_encounter_file, FileFormatError),
+        "ruleset": (load_ruleset, RulesetError),
+        "uvtt": (load_encounter_file, FileFormatError),
+        "monsters": (import_monsters_to_map, FileFormatError),
+        "players": (open_for_players, FileFormatError),
+    }[name]
+    return Target(name, SUFFIXES[name], load, (refusal,))
 
 
 def _signature(error: BaseException) -> str:
