@@ -1,10 +1,10 @@
 """``python -m tests.fuzz``: feed every loader thousands of inputs in a pool of reused
 workers and print how each loader took them.
 
-A worker that sends nothing for ``--hang-seconds`` after starting an input is asked for its
-stack (SIGUSR1, faulthandler), killed and replaced; one that dies (a segfault, an abort, the
-kernel's OOM killer) is replaced too. Either way its input is kept under ``--out`` with the
-crashes, and the chunk goes on from the next input. Exit status 1 when anything failed.
+A worker that spends ``--hang-seconds`` of CPU time (or ``WALL_FACTOR`` times that of wall
+time) on one input is asked for its stack (SIGUSR1, faulthandler), killed and replaced; one
+that dies (a segfault, an abort, the kernel's OOM killer) is replaced too. Either way its
+input is kept under ``--out`` with the crashes, and the chunk goes on from the next input. Exit status 1 when anything failed.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ HYPOTHESIS_SHARE = 0.2
 Hypothesis takes 30-60 ms to draw one structured file, a mutation a few."""
 KEPT_PER_SIGNATURE = 3
 PROGRESS_SECONDS = 30.0
+WALL_FACTOR = 12
+"""A hang is ``--hang-seconds`` of CPU time, or this many times that of wall time."""
 EXIT_INCOMPLETE = 2
 """No failure, but the run stopped before every input ran."""
 WORKER_ENVIRONMENT = {
@@ -159,6 +161,9 @@ class Slot:
     current: int | None = None
     next_index: int = 0
     deadline: float | None = None
+    """When to look again at the input running now (see ``Runner._overdue``)."""
+    started_at: float = 0.0
+    cpu_at_start: float = 0.0
     deaths_without_progress: int = 0
 
     def start(self) -> None:
@@ -175,6 +180,15 @@ class Slot:
         assert self.connection is not None
         self.task, self.current, self.next_index, self.deadline = task, None, task.skip, None
         self.connection.send(task)
+
+    def cpu_seconds(self) -> float:
+        """CPU time the worker process has used so far (0 when it cannot be read)."""
+        assert self.process is not None
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def kill(self) -> int | None:
         assert self.process is not None
@@ -247,7 +261,11 @@ class Runner:
                 for slot in busy:
                     if slot.connection in ready:
                         self._receive(slot, queue)
-                    elif slot.deadline is not None and time.monotonic() > slot.deadline:
+                    elif (
+                        slot.deadline is not None
+                        and time.monotonic() > slot.deadline
+                        and self._overdue(slot)
+                    ):
                         self._hung(slot, queue)
         except KeyboardInterrupt:
             complete = False
@@ -274,6 +292,7 @@ class Runner:
         kind = message[0]
         if kind == "start":
             slot.current, slot.deadline = message[1], time.monotonic() + self.hang_seconds
+            slot.started_at, slot.cpu_at_start = time.monotonic(), slot.cpu_seconds()
             slot.deaths_without_progress = 0
         elif kind == "done":
             _, index, outcome, data = message
@@ -282,6 +301,17 @@ class Runner:
         elif kind == "finished":
             self.findings.peak_rss_kb = max(self.findings.peak_rss_kb, message[1])
             slot.task = None
+
+    def _overdue(self, slot: Slot) -> bool:
+        """Whether the input running past its deadline hangs: it has used ``hang_seconds``
+        of CPU, or ``WALL_FACTOR`` times that of wall time (other work on a shared machine
+        stretches the wall time of a quick input). Otherwise the deadline moves on."""
+        cpu = slot.cpu_seconds() - slot.cpu_at_start
+        wall = time.monotonic() - slot.started_at
+        if cpu >= self.hang_seconds or wall >= self.hang_seconds * WALL_FACTOR:
+            return True
+        slot.deadline = time.monotonic() + max(0.2, self.hang_seconds - cpu)
+        return False
 
     def _lost(self, slot: Slot, queue: list[Task], verdict: Verdict, signature: str) -> None:
         """The worker is gone: keep its input, start another and resume after that input."""

@@ -43,8 +43,8 @@ class Task:
 @dataclass(frozen=True)
 class Limits:
     hang_seconds: float
-    """An input that takes longer is a hang (the parent kills a worker that outlasts it;
-    one that finishes late is reported by the worker itself)."""
+    """An input that takes more CPU time is a hang (the parent kills a worker that outlasts
+    it; one that finishes late is reported by the worker itself)."""
     memory_bytes: int
     """Address space an input may take on top of what the worker holds before it."""
 
@@ -129,8 +129,8 @@ def run_task(task: Task, connection: Connection, scratch: Path, limits: Limits) 
         path.write_bytes(data)
         connection.send(("start", index))
         outcome: Outcome = run_one(loader, path)
-        if outcome.seconds > limits.hang_seconds and outcome.verdict not in FAILURES:
-            late = f"{outcome.verdict.value} after {outcome.seconds:.1f} s"
+        if outcome.cpu_seconds > limits.hang_seconds and outcome.verdict not in FAILURES:
+            late = f"{outcome.verdict.value} after {outcome.cpu_seconds:.1f} s of CPU"
             outcome = Outcome(Verdict.HANG, outcome.seconds, "finished late", late)
         worth_keeping = outcome.verdict in FAILURES or outcome.seconds > SLOW_SECONDS
         keep = worth_keeping and kept < MAX_KEPT_PER_TASK
