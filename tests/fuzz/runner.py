@@ -4,7 +4,8 @@ workers and print how each loader took them.
 A worker that spends ``--hang-seconds`` of CPU time (or ``WALL_FACTOR`` times that of wall
 time) on one input is asked for its stack (SIGUSR1, faulthandler), killed and replaced; one
 that dies (a segfault, an abort, the kernel's OOM killer) is replaced too. Either way its
-input is kept under ``--out`` with the crashes, and the chunk goes on from the next input. Exit status 1 when anything failed.
+input is kept under ``--out`` with the crashes, and the chunk goes on from the next input.
+Exit status 1 when anything failed.
 """
 
 from __future__ import annotations
