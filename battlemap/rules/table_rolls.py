@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battlemap.model.combat import MAX_EVENT_TEXT, CombatEvent, DiceState, RollRecord, keep_newest
+from battlemap.model.combat import CombatEvent, DiceState, RollRecord, keep_newest
 from battlemap.model.document import ReplaceEncounterField
 from battlemap.model.encounter import Encounter
+from battlemap.model.limits import MAX_EVENT_TEXT
 from battlemap.rules.dice import roll
 
 ROLLER_KIND = "dice-roller"
