@@ -87,7 +87,9 @@ def test_party_members_hidden_from_the_players_never_add_to_the_partys_sight() -
     checked: Counter[str] = Counter()
     walls = (Wall(a=(6, 0), b=(6, 6)), Wall(a=(0, 3), b=(4, 3)))
 
-    @settings(max_examples=60, deadline=None, database=None)
+    # Derandomised: the counts below are then the same on every run (a random draw gave too
+    # few awake hidden members now and then).
+    @settings(max_examples=60, deadline=None, database=None, derandomize=True)
     @given(
         st.lists(
             st.tuples(st.integers(0, 11), st.integers(0, 5), st.booleans(), st.booleans()),
