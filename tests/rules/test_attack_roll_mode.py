@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from battlemap.model.combat import Combatant
+from battlemap.model.ids import EntityId
 from battlemap.rules.attacks import (
     AttackOptions,
     AttackProfile,
@@ -36,7 +37,7 @@ def pair(
     _, combat = fight(
         creature("a"), creature("t"), ruleset=ruleset, conditions={"a": attacker, "t": target}
     )
-    return combat.combatant("a"), combat.combatant("t")
+    return combat.combatant(EntityId("a")), combat.combatant("t")
 
 
 def mode(

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.combat import Expiry, Readied
 from battlemap.model.document import AddCreature, ReplaceEncounterField
+from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.enums import BrinkOption
 from battlemap.ui.combat.widgets import rows
@@ -76,12 +77,12 @@ def test_panel_damage_uses_the_stat_block_resistance_outside_combat(
     panel.amount.setValue(15)
     panel.damage_type.setCurrentIndex(panel.damage_type.findData("fire"))
     click(qtbot, panel.damage_button)
-    assert window.document.encounter.creature("c-sal").hp == 23  # 15 fire halved -> 7
+    assert window.document.encounter.creature(EntityId("c-sal")).hp == 23  # 15 fire halved -> 7
     panel.amount.setValue(4)
     click(qtbot, panel.temp_button)
     panel.amount.setValue(100)
     click(qtbot, panel.heal_button)
-    salamander = window.document.encounter.creature("c-sal")
+    salamander = window.document.encounter.creature(EntityId("c-sal"))
     assert (salamander.hp, salamander.temp_hp) == (30, 4)  # healing capped at the maximum
     assert "30 / 30 HP" in panel.state_label.text() and "+4 temporary" in panel.state_label.text()
     for _ in range(3):
@@ -95,7 +96,7 @@ def test_panel_conditions_with_duration_and_exhaustion(qtbot: QtBot, window: Mai
     select(window, "c-rat")
     panel.duration.setCurrentIndex(panel.duration.findText("Until the end of its turn"))
     panel.toggle_condition("prone", True)
-    rat = window.document.encounter.combat.combatant("c-rat")
+    rat = window.document.encounter.combat.combatant(EntityId("c-rat"))
     (prone,) = rat.conditions
     assert (prone.name, prone.expiry, prone.expiry_creature) == (
         "prone",
@@ -104,9 +105,9 @@ def test_panel_conditions_with_duration_and_exhaustion(qtbot: QtBot, window: Mai
     )
     assert panel.conditions_label.text() == "prone (until the end of Rat's turn)"
     panel.exhaustion.setValue(2)
-    assert window.document.encounter.combat.combatant("c-rat").exhaustion == 2
+    assert window.document.encounter.combat.combatant(EntityId("c-rat")).exhaustion == 2
     panel.toggle_condition("prone", False)
-    assert window.document.encounter.combat.combatant("c-rat").conditions == ()
+    assert window.document.encounter.combat.combatant(EntityId("c-rat")).conditions == ()
 
 
 def test_initiative_reorder_add_remove_and_previous_turn(qtbot: QtBot, window: MainWindow) -> None:
@@ -127,7 +128,7 @@ def test_initiative_reorder_add_remove_and_previous_turn(qtbot: QtBot, window: M
 
     select(window, "c-rat")
     click(qtbot, initiative.add_button)
-    assert window.document.encounter.combat.has("c-rat")
+    assert window.document.encounter.combat.has(EntityId("c-rat"))
     assert initiative.tree.topLevelItemCount() == 3
 
     before = window.document.encounter
@@ -143,7 +144,7 @@ def test_initiative_reorder_add_remove_and_previous_turn(qtbot: QtBot, window: M
     )
     initiative.tree.setCurrentItem(rat_row)
     click(qtbot, initiative.remove_button)
-    assert not window.document.encounter.combat.has("c-rat")
+    assert not window.document.encounter.combat.has(EntityId("c-rat"))
     click(qtbot, initiative.previous_button)  # the last step was not a turn change
     assert "Previous turn undoes the last turn change" in window.statusBar().currentMessage()
     click(qtbot, initiative.end_button)
@@ -188,7 +189,7 @@ def test_death_save_typed_before_the_dying_creature_s_turn(
     select(window, "c-cleric")
     panel.amount.setValue(12)
     click(qtbot, panel.damage_button)
-    assert session.encounter.creature("c-cleric").hp == 0
+    assert session.encounter.creature(EntityId("c-cleric")).hp == 0
     turn_before(window, "c-cleric")
     assert actions.save_die.isVisible()
     assert actions.save_label.text() == "<b>Cleric</b> is dying: death save as its turn starts"
@@ -196,7 +197,7 @@ def test_death_save_typed_before_the_dying_creature_s_turn(
     before = session.encounter
     click(qtbot, actions.end_button)
     assert session.state.current.creature_id == "c-cleric"
-    assert session.encounter.creature("c-cleric").hp == 1  # a natural 20: 1 hit point
+    assert session.encounter.creature(EntityId("c-cleric")).hp == 1  # a natural 20: 1 hit point
     assert not actions.save_die.isVisible()
     window.undo_stack.undo()  # the turn change and the save are one step
     assert session.encounter == before
@@ -220,7 +221,7 @@ def test_token_menu_offers_attack_damage_and_conditions(qtbot: QtBot, window: Ma
     attacker = window.combat.session.state.current.creature_id
     menu = QMenu()
     for build in window.scene.token_menu_builders:
-        build(menu, "c-rat")
+        build(menu, EntityId("c-rat"))
     texts = [a.text() for a in menu.actions()]
     assert "Damage or heal Rat…" in texts
     attack = f"{window.combat.session.name(attacker)} attacks Rat…"
@@ -231,7 +232,7 @@ def test_token_menu_offers_attack_damage_and_conditions(qtbot: QtBot, window: Ma
     conditions = next(a.menu() for a in menu.actions() if a.text() == "Conditions")
     prone = next(a for a in conditions.actions() if a.text() == "prone")
     prone.trigger()
-    assert window.document.encounter.combat.combatant("c-rat").has_condition("prone")
+    assert window.document.encounter.combat.combatant(EntityId("c-rat")).has_condition("prone")
     next(a for a in menu.actions() if a.text() == "Damage or heal Rat…").trigger()
     assert window.combat.panel.creature_id == "c-rat"
 
@@ -252,10 +253,10 @@ def test_panel_uses_the_creature_own_stat_block(qtbot: QtBot, window: MainWindow
     panel.amount.setValue(9)
     panel.damage_type.setCurrentIndex(panel.damage_type.findData("fire"))
     click(qtbot, panel.damage_button)
-    assert window.document.encounter.creature("c-imp").hp == 10  # immune
+    assert window.document.encounter.creature(EntityId("c-imp")).hp == 10  # immune
     panel.damage_type.setCurrentIndex(panel.damage_type.findData("cold"))
     click(qtbot, panel.damage_button)
-    assert window.document.encounter.creature("c-imp").hp == 1
+    assert window.document.encounter.creature(EntityId("c-imp")).hp == 1
 
 
 def test_surprise_marked_by_hand_and_rolled(qtbot: QtBot, window: MainWindow) -> None:
@@ -266,7 +267,7 @@ def test_surprise_marked_by_hand_and_rolled(qtbot: QtBot, window: MainWindow) ->
     )
     initiative.tree.setCurrentItem(row)
     qtbot.mouseClick(initiative.surprised, Qt.MouseButton.LeftButton)
-    assert window.document.encounter.combat.combatant("c-cleric").surprised
+    assert window.document.encounter.combat.combatant(EntityId("c-cleric")).surprised
     cleric_row = next(
         r for r in rows(initiative.tree) if r.data(0, Qt.ItemDataRole.UserRole) == "c-cleric"
     )
@@ -293,12 +294,12 @@ def to_the_brink(qtbot: QtBot, window: MainWindow) -> None:
     select(window, "c-cleric")
     window.combat.panel.amount.setValue(12)
     click(qtbot, window.combat.panel.damage_button)
-    assert session.encounter.creature("c-cleric").hp == 0
+    assert session.encounter.creature(EntityId("c-cleric")).hp == 0
     for _ in range(2):  # two turns of the cleric, each starting with a failed save (a typed 5)
         turn_before(window, "c-cleric")
         actions.save_die.setValue(5)
         window.combat.initiative.next_turn()
-    assert session.state.combatant("c-cleric").death.brink
+    assert session.state.combatant(EntityId("c-cleric")).death.brink
 
 
 def test_bloodied_brink_two_failed_saves_then_the_sentence(
@@ -316,9 +317,9 @@ def test_bloodied_brink_two_failed_saves_then_the_sentence(
     brink.d20.setValue(15)
     brink.wis_bonus.setValue(1)
     click(qtbot, brink.buttons[BrinkOption.SENTENCE])
-    death = session.state.combatant("c-cleric").death
+    death = session.state.combatant(EntityId("c-cleric")).death
     assert death.stable and not death.brink and not death.dead
-    assert session.encounter.creature("c-cleric").temp_hp == 6  # half the maximum of 12
+    assert session.encounter.creature(EntityId("c-cleric")).temp_hp == 6  # half the maximum of 12
     assert not brink.isVisible()
 
 
@@ -346,9 +347,12 @@ def test_area_damage_one_roll_half_on_a_save_with_resistance(
     before = window.document.encounter
     click(qtbot, area.apply_button)
     encounter = window.document.encounter
-    assert encounter.creature("c-sal").hp == 20  # 20 fire, resisted -> 10
-    assert encounter.creature("c-cleric").hp == 2  # saved: half -> 10
-    assert encounter.creature("c-rat").hp == 0 and encounter.combat.combatant("c-rat").death.dead
+    assert encounter.creature(EntityId("c-sal")).hp == 20  # 20 fire, resisted -> 10
+    assert encounter.creature(EntityId("c-cleric")).hp == 2  # saved: half -> 10
+    assert (
+        encounter.creature(EntityId("c-rat")).hp == 0
+        and encounter.combat.combatant(EntityId("c-rat")).death.dead
+    )
     assert "<b>Rat</b>: 20 damage, HP 2 → 0 — dead" in area.outcome_label.text()
     window.undo_stack.undo()  # all three in one step
     assert window.document.encounter == before
@@ -413,6 +417,6 @@ def test_last_breath_is_a_final_turn(qtbot: QtBot, window: MainWindow) -> None:
     session, brink = window.combat.session, window.combat.actions.brink
     click(qtbot, brink.buttons[BrinkOption.LAST_BREATH])
     assert brink.last_breath_note.isVisible()
-    assert not session.state.combatant("c-cleric").death.dead
+    assert not session.state.combatant(EntityId("c-cleric")).death.dead
     window.combat.initiative.next_turn()
-    assert session.state.combatant("c-cleric").death.dead
+    assert session.state.combatant(EntityId("c-cleric")).death.dead

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QPushButton
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import cell_to_scene
@@ -114,7 +115,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     dialog.resist.setText("slashing")
     dialog.damage_spins[0].setValue(9)
     click(qtbot, dialog.apply_button)
-    zombie = document.encounter.creature("c-zombie")
+    zombie = document.encounter.creature(EntityId("c-zombie"))
     assert zombie.hp == 18  # 9 slashing halved (rounded down) by resistance
     assert "9 → 4 (resistance" in dialog.outcome_label.text()
     log_text = "\n".join(ui.log.visible_lines(selected_only=False))
@@ -154,10 +155,10 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     qtbot.keyClicks(damage, "8")
     qtbot.keyClick(damage, Qt.Key.Key_Return)
     assert not prompt.isVisible()
-    zombie = document.encounter.creature("c-zombie")
+    zombie = document.encounter.creature(EntityId("c-zombie"))
     assert (zombie.x, zombie.y, zombie.hp) == (5, 2, 10)
-    assert document.encounter.combat.combatant("c-fighter").reaction_used
-    assert document.encounter.combat.combatant("c-zombie").turn.movement_used == 10
+    assert document.encounter.combat.combatant(EntityId("c-fighter")).reaction_used
+    assert document.encounter.combat.combatant(EntityId("c-zombie")).turn.movement_used == 10
     assert window.undo_stack.count() == steps + 1  # the move and the attack: one step
     assert "Fighter's opportunity attack hits (14+5 = 19 vs AC 8): 8 damage" in (
         window.statusBar().currentMessage()
@@ -169,7 +170,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
 
     # Then takes Dodge; every other action is refused with the reason.
     click(qtbot, actions.buttons["dodge"])
-    assert document.encounter.combat.combatant("c-zombie").dodging
+    assert document.encounter.combat.combatant(EntityId("c-zombie")).dodging
     dash = actions.buttons["dash"]
     assert not dash.isEnabled()
     assert dash.toolTip() == "Not available: Zombie has already used its action this turn"
@@ -181,7 +182,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
 
     # Round 2, Fighter: steps up to the Zombie (no attack: it walks into reach) ...
     drag_token(window, (2, 2), (4, 2))
-    fighter = document.encounter.creature("c-fighter")
+    fighter = document.encounter.creature(EntityId("c-fighter"))
     assert (fighter.x, fighter.y) == (4, 2) and not prompt.isVisible()
     # ... the Zombie dodges (disadvantage, two typed d20) and drops to 0.
     window.combat.open_attack()
@@ -194,8 +195,8 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     dialog.damage_spins[0].setValue(10)
     assert dialog.resist.text() == ""  # the target's defenses come from its stat block (none)
     click(qtbot, dialog.apply_button)
-    assert document.encounter.creature("c-zombie").hp == 0
-    assert document.encounter.combat.combatant("c-zombie").death.dead  # monsters die at 0
+    assert document.encounter.creature(EntityId("c-zombie")).hp == 0
+    assert document.encounter.combat.combatant(EntityId("c-zombie")).death.dead  # monsters die at 0
     assert "dropped to 0 HP" in dialog.outcome_label.text()
     zombie_row = initiative.tree.topLevelItem(1)
     assert zombie_row.text(3) == "dead"
@@ -209,7 +210,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     assert document.encounter == before_last_three
     assert initiative.heading.text() == "Round 2 · Fighter's turn"
     assert window.scene.tokens["c-fighter"].pos().x() == cell_to_scene(2)
-    assert document.encounter.creature("c-zombie").hp == 10
+    assert document.encounter.creature(EntityId("c-zombie")).hp == 10
     assert actions.buttons["dash"].isEnabled()
 
     # The players' window shows the round, whose turn it is and the order.

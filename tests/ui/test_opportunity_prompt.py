@@ -344,7 +344,7 @@ def test_window_shortcuts_with_modifiers_still_work_while_waiting(
     shortcut override, so File > Save's shortcut did nothing while a move waited)."""
     saved: list[bool] = []
     window.files.save_action.triggered.connect(lambda: saved.append(True))
-    window.files.ask_save_path = lambda *args: None  # type: ignore[method-assign]
+    window.files.ask_save_path = lambda *args: None
     drag_past_the_goblin(qtbot, window)
     prompt = window.drag_feedback.prompt
     for widget in (window.view, prompt.take_button):

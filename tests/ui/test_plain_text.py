@@ -51,7 +51,7 @@ def encounter() -> Encounter:
             Creature(id="bold", name=BOLD_NAME, side=Side.HOSTILE, x=6, y=3),
         ),
         obstacles=(Obstacle(name=CRATE_NAME, points=[(8, 4), (9, 4), (9, 5)]),),
-    )  # type: ignore[arg-type]
+    )
 
 
 def shown_as_rich(text: str, text_format: CoreQt.TextFormat) -> bool:

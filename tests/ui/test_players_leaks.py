@@ -34,7 +34,7 @@ def encounter() -> Encounter:
         ),
         walls=(Wall(id="wall", a=(6, 0), b=(6, 6)),),
         fog=FogOfWar(mode=FogMode.DYNAMIC),
-    )  # type: ignore[arg-type]
+    )
 
 
 def set_hidden(window: MainWindow, creature_id: str, hidden: bool) -> None:

@@ -28,7 +28,7 @@ def encounter() -> Encounter:
             Creature(id="orc", name="Orc", side=Side.HOSTILE, x=5, y=1),
             Creature(id="imp", name="Imp", side=Side.NEUTRAL, x=7, y=4),
         ),
-    )  # type: ignore[arg-type]
+    )
 
 
 @pytest.fixture

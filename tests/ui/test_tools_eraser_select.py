@@ -19,14 +19,14 @@ def furnish(window: MainWindow) -> None:
     window.tools.context.push(
         AddWalls(
             (
-                Wall(id="w-top", a=(8, 1), b=(11, 1)),  # type: ignore[arg-type]
-                Wall(id="d-top", a=(11, 1), b=(11, 2), kind=WallKind.DOOR),  # type: ignore[arg-type]
+                Wall(id="w-top", a=(8, 1), b=(11, 1)),
+                Wall(id="d-top", a=(11, 1), b=(11, 2), kind=WallKind.DOOR),
             )
         )
     )
     square = [(8, 3), (10, 3), (10, 5), (8, 5)]
-    window.tools.context.push(AddObstacle(Obstacle(id="o-box", points=square)))  # type: ignore[arg-type]
-    region = TerrainRegion(id="t-mud", points=[(3, 0), (5, 0), (5, 2), (3, 2)])  # type: ignore[arg-type]
+    window.tools.context.push(AddObstacle(Obstacle(id="o-box", points=square)))
+    region = TerrainRegion(id="t-mud", points=[(3, 0), (5, 0), (5, 2), (3, 2)])
     window.tools.context.push(AddTerrain((region,)))
 
 

@@ -15,6 +15,7 @@ from PySide6.QtGui import QNativeGestureEvent, QPointingDevice
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.map_view import FINGER_SLOP_PX
 from battlemap.ui.style import cell_to_scene
@@ -78,7 +79,7 @@ def test_two_fingers_spreading_zoom_in_around_their_centre(
     assert 2.5 < view.current_scale() <= 4.5
     moved = view.mapToScene(centre) - under
     assert abs(moved.x()) < cell_to_scene(0.25) and abs(moved.y()) < cell_to_scene(0.25)
-    assert big.document.encounter.creature("c-medium").x == 2  # no token moved  # type: ignore[arg-type]
+    assert big.document.encounter.creature(EntityId("c-medium")).x == 2  # no token moved  # type: ignore[arg-type]
 
 
 def test_two_fingers_closing_zoom_out(big: MainWindow, finger: QPointingDevice) -> None:

@@ -163,7 +163,7 @@ def test_a_phone_gets_the_whole_state_on_connecting_and_again_after_reconnecting
     server.publish(snapshot_of(encounter))
     with join(server) as phone:
         first = receive_state(phone)
-        assert [t["label"] for t in first["tokens"]] == ["Thorin"]  # type: ignore[index]
+        assert [t["label"] for t in first["tokens"]] == ["Thorin"]
     moved = encounter.model_copy(
         update={"creatures": (encounter.creatures[0].model_copy(update={"x": 7.0}),)}
     )
