@@ -22,7 +22,7 @@ from battlemap.ui.background_item import ImageDecodeError
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
-    from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.feature_window import FeatureWindow
 
 MAP_SUFFIXES = UVTT_SUFFIXES + IMAGE_SUFFIXES
 FILE_FILTER = (
@@ -61,7 +61,7 @@ def show_error(parent: QWidget, title: str, text: str) -> QMessageBox:
 class MapImporter(QObject):
     """The import action and the drop target for map files on the window's map view."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: FeatureWindow) -> None:
         super().__init__(window)
         self.window = window
         self.action = QAction("Import &map…", window)
@@ -130,7 +130,7 @@ class MapImporter(QObject):
         return False
 
 
-def install(window: MainWindow) -> MapImporter:
+def install(window: FeatureWindow) -> MapImporter:
     """Add File > Import map… (before Quit) and accept map files dropped on the map."""
     importer = MapImporter(window)
     menu = window.file_menu

@@ -52,7 +52,7 @@ from battlemap.ui.style import scene_to_cell
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
-    from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.feature_window import FeatureWindow
 
 ROSTER_KEY = "party/roster"
 PC_TYPE = "player character"
@@ -230,7 +230,7 @@ class PlayerCharacterDialog(QDialog):
 class PartyDock(QDockWidget):
     """The encounter's party, with buttons to create, edit, remove and place characters."""
 
-    def __init__(self, window: MainWindow, settings: QSettings) -> None:
+    def __init__(self, window: FeatureWindow, settings: QSettings) -> None:
         super().__init__("Party", window)
         self.setObjectName("party-dock")
         self.window_ = window
@@ -387,7 +387,7 @@ class PartyDock(QDockWidget):
             self.set_party((*others, block), f"Add {block.name}")
 
 
-def install(window: MainWindow) -> PartyDock:
+def install(window: FeatureWindow) -> PartyDock:
     settings = getattr(window, "settings", None) or QSettings()
     dock = PartyDock(window, settings)
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)

@@ -10,11 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, QUrl
-from PySide6.QtGui import QAction, QActionGroup, QDesktopServices
-from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
+from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QUndoStack
+from PySide6.QtWidgets import QMenu, QMessageBox
 
 from battlemap.model.document import Document, ReplaceEncounterField
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
+from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.plain_text import literal_labels, literal_mnemonics
 from battlemap.ui.undo import push
 
@@ -33,7 +34,7 @@ def ruleset_title(registry: RulesetRegistry, ruleset_id: str) -> str:
 
 
 class RulesetMenu(QObject):
-    def __init__(self, window: QMainWindow, document: Document, undo_stack: object) -> None:
+    def __init__(self, window: FeatureWindow, document: Document, undo_stack: QUndoStack) -> None:
         super().__init__(window)
         self.window = window
         self.document = document
@@ -41,8 +42,7 @@ class RulesetMenu(QObject):
         self.user_dir = user_rulesets_dir()
         self._registry: RulesetRegistry | None = None
         self.menu = QMenu("&Rules", window)
-        help_menu: QMenu = window.help_menu  # type: ignore[attr-defined]
-        window.menuBar().insertMenu(help_menu.menuAction(), self.menu)
+        window.menuBar().insertMenu(window.help_menu.menuAction(), self.menu)
         self.menu.aboutToShow.connect(self._fill)
         self.group = QActionGroup(self)
         # Reading and validating every ruleset takes a noticeable moment: do it just after
@@ -85,7 +85,7 @@ class RulesetMenu(QObject):
         old = self.document.encounter.ruleset
         if ruleset_id != old:
             command = ReplaceEncounterField("ruleset", old, ruleset_id, text="Change ruleset")
-            push(self.undo_stack, self.document, command)  # type: ignore[arg-type]
+            push(self.undo_stack, self.document, command)
 
     def reload(self) -> None:
         self._registry = load_registry(self.user_dir)
@@ -119,5 +119,5 @@ class RulesetMenu(QObject):
         box.exec()
 
 
-def install(window: QMainWindow) -> RulesetMenu:
-    return RulesetMenu(window, window.document, window.undo_stack)  # type: ignore[attr-defined]
+def install(window: FeatureWindow) -> RulesetMenu:
+    return RulesetMenu(window, window.document, window.undo_stack)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QFormLayout, QMainWindow, QMenu, QScrollArea
+from PySide6.QtWidgets import QDockWidget, QFormLayout, QMenu, QScrollArea
 
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
@@ -28,6 +28,7 @@ from battlemap.ui.combat.rest_dialog import RestDialog, add_rest_entries, refres
 from battlemap.ui.combat.save_dialog import SaveDialog
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
+from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.window_layout import LEFT_MIN_WIDTH
 
 STATUS_MS = 8000
@@ -54,20 +55,19 @@ class CombatUi:
         self.attack_dialog.open_for(action_id)
 
 
-def install(window: QMainWindow) -> CombatUi:
+def install(window: FeatureWindow) -> CombatUi:
     """Add the combat docks (left: Initiative over Actions; bottom: Log) and the Combat menu."""
     session = CombatSession(
-        window.document,  # type: ignore[attr-defined]
-        window.undo_stack,  # type: ignore[attr-defined]
-        registry=lambda: window.rulesets.registry,  # type: ignore[attr-defined]
+        window.document,
+        window.undo_stack,
+        registry=lambda: window.rulesets.registry,
         parent=window,
     )
     status = window.statusBar()
     session.refused.connect(lambda text: status.showMessage(f"Not allowed: {text}", STATUS_MS))
     session.reported.connect(lambda text: status.showMessage(text, STATUS_MS))
-    scene = window.scene  # type: ignore[attr-defined]
-    library_dock = getattr(window, "library_dock", None)
-    library: dict[str, StatBlock] = library_dock.monsters if library_dock is not None else {}
+    scene = window.scene
+    library: dict[str, StatBlock] = window.library_dock.monsters
     initiative = InitiativeDock(session, scene)
     dialog = AttackDialog(session, scene, library, window_index(window), window)
     contest = ContestDialog(session, scene, window)
@@ -83,8 +83,7 @@ def install(window: QMainWindow) -> CombatUi:
     window.splitDockWidget(initiative, actions, Qt.Orientation.Vertical)
     window.addDockWidget(bottom, log)  # first-run sizes: battlemap.ui.window_layout
     panel = CombatPanel(session, scene, library)
-    creature_dock = getattr(window, "creature_dock", None)
-    _add_to_creature_dock(creature_dock, panel)
+    _add_to_creature_dock(window.creature_dock, panel)
     area = AreaDialog(session, scene, library, window)
     ui = CombatUi(session, initiative, actions, log, dialog, panel, contest, area)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
@@ -100,9 +99,7 @@ def install(window: QMainWindow) -> CombatUi:
     )
 
     menu = window.menuBar().addMenu("&Combat")
-    help_menu = getattr(window, "help_menu", None)
-    if help_menu is not None:  # keep Help last
-        window.menuBar().insertMenu(help_menu.menuAction(), menu)
+    window.menuBar().insertMenu(window.help_menu.menuAction(), menu)  # keep Help last
     menu.addAction(initiative.start_action)
     menu.addSeparator()
     menu.addAction(initiative.next_action)
@@ -126,7 +123,7 @@ def install(window: QMainWindow) -> CombatUi:
     menu.aboutToShow.connect(lambda: refresh_rest_actions(rest, rests))
     menu.addSeparator()
     menu.addAction(initiative.end_action)
-    view_menu = window.view_menu  # type: ignore[attr-defined]
+    view_menu = window.view_menu
     view_menu.addSeparator()
     for dock in (initiative, actions, log):
         toggle: QAction = dock.toggleViewAction()
