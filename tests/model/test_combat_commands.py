@@ -19,7 +19,7 @@ def test_swaps_combat_and_only_the_changed_creatures_and_reverts_exactly() -> No
 
     assert step.old_creatures == (b,) and step.new_creatures == (after.creature(EntityId("b")),)
     applied = step.apply(before)
-    assert applied.creature(EntityId("b")).hp == 0 and applied.creature("a") is a
+    assert applied.creature(EntityId("b")).hp == 0 and applied.creature(EntityId("a")) is a
     assert applied.combat == combat
     assert step.revert(applied) == before
 

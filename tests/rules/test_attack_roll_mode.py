@@ -37,7 +37,7 @@ def pair(
     _, combat = fight(
         creature("a"), creature("t"), ruleset=ruleset, conditions={"a": attacker, "t": target}
     )
-    return combat.combatant(EntityId("a")), combat.combatant("t")
+    return combat.combatant(EntityId("a")), combat.combatant(EntityId("t"))
 
 
 def mode(

@@ -24,8 +24,8 @@ def _hit(rulesets: dict[str, Ruleset], ruleset_id: str, amount: int, **kwargs: o
         rulesets[ruleset_id],
         EntityId("pc"),
         [DamageInstance(amount, "fire")],
-        **kwargs,
-    )  # type: ignore[arg-type]
+        **kwargs,  # type: ignore[arg-type]
+    )
 
 
 @pytest.mark.parametrize(

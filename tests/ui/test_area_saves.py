@@ -76,7 +76,7 @@ def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
 def open_area(window: MainWindow, ids: list[str], origin: tuple[float, float] | None) -> AreaDialog:
     window.scene.clearSelection()
     for creature_id in ids:
-        window.scene.tokens[creature_id].setSelected(True)
+        window.scene.tokens[EntityId(creature_id)].setSelected(True)
     area = window.combat.area_dialog
     area.open_at(origin)
     assert area.isVisible() and set(area.rows) == set(ids)

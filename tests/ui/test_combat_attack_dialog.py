@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
@@ -53,8 +54,9 @@ def window_for(qtbot: QtBot, tmp_path: Path, ruleset: str) -> MainWindow:
     ui.initiative.start()
     ui.initiative.roll(monsters_only=False)
     while ui.session.state.order[0].creature_id != "c-knight":
+        assert ui.session.state is not None
         ids = [s.creature_id for s in ui.session.state.order]
-        ids.remove("c-knight")
+        ids.remove(EntityId("c-knight"))
         ui.initiative.tree.reordered.emit(["c-knight", *ids])
     ui.initiative.begin()
     return window
@@ -124,6 +126,7 @@ def test_gms_den_grapple_through_the_actions_dock_with_typed_dice(
     before = window.document.encounter
     qtbot.mouseClick(dialog.resolve_button, Qt.MouseButton.LeftButton)
     assert "SUCCESS" in dialog.outcome_label.text() and "19 vs 3" in dialog.outcome_label.text()
+    assert window.document.encounter.combat is not None
     bat = window.document.encounter.combat.combatant(EntityId("c-bat"))
     assert [(c.name, c.source_id) for c in bat.conditions] == [("grappled", "c-knight")]
     window.undo_stack.undo()  # the contest is one step
@@ -144,9 +147,10 @@ def test_stabilize_a_dying_ally_with_a_typed_check(qtbot: QtBot, tmp_path: Path)
         UpdateCreature(bat, bat.model_copy(update={"side": Side.PARTY})),
     )
     window.scene.clearSelection()
-    window.scene.tokens["c-bat"].setSelected(True)
+    window.scene.tokens[EntityId("c-bat")].setSelected(True)
     ui.panel.amount.setValue(1)
     qtbot.mouseClick(ui.panel.damage_button, Qt.MouseButton.LeftButton)
+    assert session.state is not None
     death = session.state.combatant(EntityId("c-bat")).death
     assert (
         session.encounter.creature(EntityId("c-bat")).hp == 0
@@ -160,6 +164,7 @@ def test_stabilize_a_dying_ally_with_a_typed_check(qtbot: QtBot, tmp_path: Path)
     dialog.d20.setValue(12)
     qtbot.mouseClick(dialog.resolve_button, Qt.MouseButton.LeftButton)
     assert "STABLE" in dialog.outcome_label.text() and "12 vs DC 10" in dialog.outcome_label.text()
+    assert session.state is not None
     assert session.state.combatant(EntityId("c-bat")).death.stable
     assert not ui.actions.buttons["dodge"].isEnabled()  # Stabilize took the knight's action
 
@@ -176,6 +181,7 @@ def test_opportunity_attack_spends_the_reaction_of_the_attacker(
     dialog.d20[0].setValue(1)
     qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
     assert "MISS" in dialog.outcome_label.text()
+    assert window.document.encounter.combat is not None
     gargoyle = window.document.encounter.combat.combatant(EntityId("c-garg"))
     assert gargoyle.reaction_used
     assert not dialog.roll_button.isEnabled()  # a second one is refused, with the reason
@@ -233,18 +239,26 @@ def test_hyrule_group_member_acts_now(qtbot: QtBot, tmp_path: Path) -> None:
         )
         initiative.tree.setCurrentItem(row)
 
+    assert session.state is not None
+    assert session.state.current is not None
     assert session.state.current.creature_id == "c-knight"
     select_row("c-bat")
     qtbot.mouseClick(initiative.go_now_button, Qt.MouseButton.LeftButton)
+    assert session.state is not None
+    assert session.state.current is not None
     assert session.state.current.creature_id == "c-knight"
     assert window.statusBar().currentMessage() == (
         "Not allowed: only a member of the acting group can go now"
     )
     initiative.next_turn()
+    assert session.state is not None
+    assert session.state.current is not None
     first = session.state.current.creature_id
     other = "c-bat" if first == "c-garg" else "c-garg"
     select_row(other)
     qtbot.mouseClick(initiative.go_now_button, Qt.MouseButton.LeftButton)
+    assert session.state is not None
+    assert session.state.current is not None
     assert session.state.current.creature_id == other
 
 
@@ -282,6 +296,7 @@ def test_srd_knock_out_chosen_after_the_hit(qtbot: QtBot, tmp_path: Path) -> Non
     assert dialog.damage_box.isEnabled()  # the hit still waits for its damage
     dialog.damage_spins[0].setValue(5)
     qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert window.document.encounter.combat is not None
     bat = window.document.encounter.combat.combatant(EntityId("c-bat"))
     assert window.document.encounter.creature(EntityId("c-bat")).hp == 0
     assert not bat.death.dead and bat.has_condition("unconscious")
@@ -299,6 +314,7 @@ def test_cast_a_spell_cantrip_or_levelled_from_its_menu(qtbot: QtBot, tmp_path: 
     cast = ui.actions.buttons["cast-a-spell"]
     entries = {a.text(): a for a in cast.menu().actions()}
     entries["A cantrip"].trigger()
+    assert ui.session.state is not None
     taken = ui.session.state.combatant(EntityId("c-knight")).turn.actions_taken
     assert taken == ("cast-a-spell:cantrip",)
     assert not ui.actions.buttons["cast-a-spell"].isEnabled()  # the action is spent
@@ -336,6 +352,7 @@ def test_a_critical_hit_labels_the_doubled_dice_and_checks_typed_totals_on_them(
     dialog = window.combat.attack_dialog
     dialog.open_for(target=EntityId("c-garg"))
     label = dialog.parts_row.labelForField(dialog.damage_spins[0])
+    assert isinstance(label, QLabel)
     assert label.text() == "2d6+3 slashing"
     dialog.d20[0].setValue(20)
     qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtWidgets import QAbstractButton, QApplication
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
@@ -63,7 +63,7 @@ def drag_token(window: MainWindow, start: tuple[int, int], end: tuple[int, int])
     release_at(window, b)
 
 
-def click(qtbot: QtBot, button: QPushButton) -> None:
+def click(qtbot: QtBot, button: QAbstractButton) -> None:
     assert button.isVisible() and button.isEnabled(), button.text()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
@@ -89,13 +89,15 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     fighter_row = next(
         i
         for i in range(initiative.tree.topLevelItemCount())
-        if initiative.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) == "c-fighter"
+        if (row := initiative.tree.topLevelItem(i)) is not None
+        and row.data(0, Qt.ItemDataRole.UserRole) == "c-fighter"
     )
     initiative.tree.setCurrentItem(initiative.tree.topLevelItem(fighter_row))
     initiative.value.setValue(25)
     click(qtbot, initiative.set_button)
     click(qtbot, initiative.begin_button)
     combat = document.encounter.combat
+    assert combat.current is not None
     assert combat.round == 1 and combat.current.creature_id == "c-fighter"
     assert initiative.heading.text() == "Round 1 · Fighter's turn"
     assert initiative.tree.topLevelItem(0).text(1) == "▶ Fighter"
@@ -128,6 +130,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     assert dodge.toolTip() == "Not available: Fighter has already used its action this turn"
 
     click(qtbot, actions.end_button)
+    assert document.encounter.combat.current is not None
     assert document.encounter.combat.current.creature_id == "c-zombie"
     assert dialog.attacker_id() == "c-zombie"  # the open dialog follows the turn
     assert dialog.target_id() == "c-fighter"  # the nearest foe
@@ -137,7 +140,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     steps, before_opportunity = window.undo_stack.count(), document.encounter
     drag_token(window, (3, 2), (5, 2))
     prompt = window.drag_feedback.prompt
-    token = window.scene.tokens["c-zombie"]
+    token = window.scene.tokens[EntityId("c-zombie")]
     qtbot.waitUntil(lambda: token.pos().x() == cell_to_scene(3))  # waits where it provokes
     assert prompt.isVisible() and QApplication.activeModalWidget() is None
     assert prompt.title.text() == (
@@ -199,9 +202,11 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     assert document.encounter.combat.combatant(EntityId("c-zombie")).death.dead  # monsters die at 0
     assert "dropped to 0 HP" in dialog.outcome_label.text()
     zombie_row = initiative.tree.topLevelItem(1)
+    assert zombie_row is not None
     assert zombie_row.text(3) == "dead"
 
     click(qtbot, actions.end_button)
+    assert document.encounter.combat.current is not None
     assert document.encounter.combat.current.creature_id == "c-zombie"
 
     # Undo the last three steps (end turn, attack, move): exactly the state before them.
@@ -209,13 +214,14 @@ def test_two_rounds_attack_resistance_drop_and_undo(
         window.undo_stack.undo()
     assert document.encounter == before_last_three
     assert initiative.heading.text() == "Round 2 · Fighter's turn"
-    assert window.scene.tokens["c-fighter"].pos().x() == cell_to_scene(2)
+    assert window.scene.tokens[EntityId("c-fighter")].pos().x() == cell_to_scene(2)
     assert document.encounter.creature(EntityId("c-zombie")).hp == 10
     assert actions.buttons["dash"].isEnabled()
 
     # The players' window shows the round, whose turn it is and the order.
     facts = window.players.combat(document.encounter)  # type: ignore[misc]
     assert facts is not None and facts.round == 2 and facts.acting == "c-fighter"
+    assert window.players.last_view is not None
     turn = window.players.last_view.turn
     assert turn is not None and turn.round == 2
     assert (turn.acting_label, turn.order) == ("Fighter", ("Fighter", "Zombie"))
@@ -225,4 +231,4 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     for _ in range(3):
         window.undo_stack.undo()
     assert document.encounter == before_opportunity
-    assert window.scene.tokens["c-zombie"].pos().x() == cell_to_scene(3)
+    assert window.scene.tokens[EntityId("c-zombie")].pos().x() == cell_to_scene(3)

@@ -179,7 +179,7 @@ def test_a_rest_the_app_rolls_is_logged_as_the_apps_roll(qtbot: QtBot, window: M
     rested = window.document.encounter.model_copy(update={"ruleset": "bloodied-brink"})
     window.document.replace(rested)  # bloodied-brink short rest: 8 HP + level d8
     select(window, "c-cleric")
-    window.scene.tokens["c-sal"].setSelected(True)
+    window.scene.tokens[EntityId("c-sal")].setSelected(True)
     menu_action(window, "Short rest…")
     dialog = dialog_of(window)
     assert dialog.creature_ids() == ["c-cleric", "c-sal"]

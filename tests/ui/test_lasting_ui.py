@@ -88,6 +88,7 @@ def test_exhaustion_set_outside_combat_is_where_the_next_combat_starts(
     assert window.document.encounter.creature(EntityId("c-cleric")).lasting.exhaustion == 2
     assert log_texts(window)[-1].startswith("Cleric: exhaustion 2")
     start(window, qtbot)
+    assert window.document.encounter.combat is not None
     cleric = window.document.encounter.combat.combatant(EntityId("c-cleric"))
     assert cleric.exhaustion == 2 and cleric.has_condition("poisoned")
     assert panel.exhaustion.value() == 2 and panel.duration.isVisible()
@@ -107,6 +108,7 @@ def test_a_condition_added_outside_combat_never_expires(qtbot: QtBot, window: Ma
     assert (prone.name, prone.expiry, prone.expiry_creature) == ("prone", Expiry.NEVER, None)
     assert log_texts(window)[-1] == "Rat is prone"
     start(window, qtbot)  # and the next combat starts with it
+    assert window.document.encounter.combat is not None
     assert window.document.encounter.combat.combatant(EntityId("c-rat")).has_condition("prone")
 
 

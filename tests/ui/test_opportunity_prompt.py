@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QTransform
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.document import MoveCreature
@@ -384,6 +384,7 @@ def test_a_typed_natural_20_labels_the_critical_dice_to_roll(
     drag_past_the_goblin(qtbot, window)
     prompt = window.drag_feedback.prompt
     label = prompt.damage.form.labelForField(prompt.damage.spins[0])
+    assert isinstance(label, QLabel)
     assert label.text() == "1d6+2 slashing"
     prompt.d20.spins[0].setValue(20)
     assert label.text() == "2d6+2 slashing"

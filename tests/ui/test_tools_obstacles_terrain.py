@@ -12,8 +12,10 @@ from tests.ui.tool_input import click, double_click, hover, key, stroke
 
 def choose(window: MainWindow, name: str, value: object) -> None:
     combo = window.tools.options_bar.findChild(QComboBox, name)
+    assert combo is not None
     index = combo.findData(value)
     assert index >= 0, (name, value)
+    assert combo is not None
     combo.setCurrentIndex(index)
 
 
@@ -130,8 +132,10 @@ def test_options_bar_shows_settings_changed_from_code(window: MainWindow) -> Non
     tool = window.tools.tools["terrain"]
     tool.set_kind(TerrainKind.IMPASSABLE)  # type: ignore[attr-defined]
     combo = window.tools.options_bar.findChild(QComboBox, "terrain-kind")
+    assert combo is not None
     assert combo.currentData() == TerrainKind.IMPASSABLE
     obstacles = window.tools.tools["obstacles"]
     obstacles.set_shape("polygon")  # type: ignore[attr-defined]
     shape = window.tools.options_bar.findChild(QComboBox, "obstacle-shape")
+    assert shape is not None
     assert shape.currentData() == "polygon"

@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from battlemap.geometry.templates import TemplateShape
 from battlemap.model import Wall
 from battlemap.model.document import ReplaceEncounterField
+from battlemap.model.ids import EntityId
 from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import cell_to_scene
@@ -37,8 +38,10 @@ def tool(window: MainWindow) -> TemplateTool:
 
 def choose_shape(window: MainWindow, shape: TemplateShape, feet: int) -> None:
     combo = window.tools.options_bar.findChild(QComboBox, "template-shape")
+    assert combo is not None
     combo.setCurrentIndex(combo.findData(shape))
     size = window.tools.options_bar.findChild(QSpinBox, "template-size")
+    assert size is not None
     size.setValue(feet)
 
 
@@ -110,6 +113,7 @@ def test_circle_centre_snaps_to_an_intersection_and_catches_large_creatures_part
     assert placed.template is not None and placed.template.origin == (5.0, 5.0)
     # Radius 2 squares around (5, 5): one square of the Ogre (5, 3) and one of the Dragon
     # (6, 5) are at least half inside; the Ogre's (6, 3) is less than half in.
+    assert placed.coverage is not None
     caught = {str(c.id): c.cells for c in placed.coverage.caught}
     assert caught == {"c-large": ((5, 3),), "c-garg": ((6, 5),)}
     assert selected_ids(window) == {"c-large", "c-garg"}
@@ -119,10 +123,13 @@ def test_a_line_uses_its_width_and_escape_clears_it(window: MainWindow) -> None:
     window.tools.activate("template")
     choose_shape(window, TemplateShape.LINE, 40)
     width = window.tools.options_bar.findChild(QSpinBox, "template-width")
+    assert width is not None
     assert width.isEnabled()
+    assert width is not None
     width.setValue(10)
     stroke(window.view, [(0.1, 2.9), (11, 3)])  # along the line y = 3, from the map's edge
     placed = tool(window)
+    assert placed.coverage is not None
     assert set(placed.coverage.cells) == {(c, r) for c in range(8) for r in (2, 3)}
     assert selected_ids(window) == {"c-medium", "c-large"}
     key(window.view, Qt.Key.Key_Escape)
@@ -168,7 +175,10 @@ def test_released_template_opens_area_damage_for_exactly_those_caught(
     qtbot.mouseClick(area.apply_button, Qt.MouseButton.LeftButton)
     after = {c.id: c.hp for c in window.document.encounter.creatures}
     lost = {cid: before[cid] - after[cid] for cid in before if before[cid] != after[cid]}
-    assert lost == {"c-medium": min(6, before["c-medium"]), "c-large": min(6, before["c-large"])}
+    assert lost == {
+        "c-medium": min(6, before[EntityId("c-medium")]),
+        "c-large": min(6, before[EntityId("c-large")]),
+    }
     window.undo_stack.undo()  # one step for the whole area
     assert {c.id: c.hp for c in window.document.encounter.creatures} == before
 
@@ -206,7 +216,9 @@ def test_a_wall_stops_the_template_and_shelters_the_ogre(window: MainWindow) -> 
     window.document.apply(ReplaceEncounterField("walls", (), walls))
     stroke(window.view, [(3, 1), (6, 4)])
     coverage = tool(window).coverage
+    assert coverage is not None
     assert set(coverage.cells) == {(c, r) for c in (3, 4) for r in (1, 2, 3, 4)}
+    assert coverage is not None
     assert coverage.creature_ids == () and not selected_ids(window)
     assert "no creatures" in window.tools.hint_label.text()
 

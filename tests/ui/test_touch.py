@@ -142,8 +142,8 @@ def test_tokens_are_finger_sized_at_100_percent(big: MainWindow) -> None:
         creature_id: view.mapFromScene(token.sceneBoundingRect()).boundingRect().width()
         for creature_id, token in big.scene.tokens.items()
     }
-    assert sides["c-medium"] >= 40
-    assert sides["c-tiny"] < 40 <= sides["c-tiny"] + 2 * FINGER_SLOP_PX
+    assert sides[EntityId("c-medium")] >= 40
+    assert sides[EntityId("c-tiny")] < 40 <= sides[EntityId("c-tiny")] + 2 * FINGER_SLOP_PX
 
 
 def test_a_finger_just_off_a_tiny_token_still_drags_it(
