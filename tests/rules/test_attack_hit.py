@@ -49,7 +49,7 @@ def duel(
     return fight(
         creature("hero", hp=30),
         creature("foe", **kw),
-        ruleset=ruleset,  # type: ignore[arg-type]
+        ruleset=ruleset,
         conditions={"foe": target},
     )
 
@@ -61,7 +61,7 @@ def attack(
     situation: AttackSituation = NEAR,
     target: tuple[str, ...] = (),
     **options: object,
-):  # type: ignore[no-untyped-def]
+):
     encounter, combat = duel(ruleset, target)
     return make_attack(
         encounter,
@@ -72,7 +72,7 @@ def attack(
         profile,
         situation,
         AttackOptions(**options),
-    )  # type: ignore[arg-type]
+    )
 
 
 def test_total_equal_to_ac_hits_one_less_misses(rulesets: dict[str, Ruleset]) -> None:

@@ -35,7 +35,7 @@ step = st.one_of(
 @given(ruleset_index=st.integers(0, len(RULESET_IDS) - 1), steps=st.lists(step, max_size=30))
 def test_invariants_under_any_sequence(
     rulesets: dict[str, Ruleset], ruleset_index: int, steps: list[tuple]
-) -> None:  # type: ignore[type-arg]
+) -> None:
     ruleset_id = RULESET_IDS[ruleset_index]
     ruleset = rulesets[ruleset_id]
     damage_type = "slash" if ruleset_id == "final-fantasy-d20" else "slashing"

@@ -47,7 +47,7 @@ def mode(
     target: tuple[str, ...] = (),
     profile: AttackProfile = SWORD,
     **situation: object,
-):  # type: ignore[no-untyped-def]
+):
     a, t = pair(attacker, target, ruleset_id)
     options = AttackOptions()
     return roll_mode(rulesets[ruleset_id], a, t, profile, AttackSituation(**situation), options)  # type: ignore[arg-type]

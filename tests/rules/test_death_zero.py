@@ -221,16 +221,11 @@ def test_hp_maximum_reduction_and_bloodied_brink_zero_maximum_kills(
     encounter, combat = fight(creature("pc", hp=10, max_hp=10), ruleset="bloodied-brink")
     drained = reduce_hp_max(encounter, combat, srd, EntityId("pc"), 4)
     assert drained.result == 6 and drained.encounter.creature(EntityId("pc")).hp == 6
-    assert (
-        reduce_hp_max(encounter, combat, bb, EntityId("pc"), 10)
-        .combat.combatant(EntityId("pc"))
-        .death.dead
-    )  # type: ignore[union-attr]
-    assert (
-        not reduce_hp_max(encounter, combat, srd, EntityId("pc"), 10)
-        .combat.combatant(EntityId("pc"))
-        .death.dead
-    )  # type: ignore[union-attr]
+    at_zero_max = reduce_hp_max(encounter, combat, bb, EntityId("pc"), 10).combat
+    assert at_zero_max is not None and at_zero_max.combatant(EntityId("pc")).death.dead
+    under_srd = reduce_hp_max(encounter, combat, srd, EntityId("pc"), 10).combat
+    assert under_srd is not None
+    assert not under_srd.combatant(EntityId("pc")).death.dead
 
 
 def test_exhaustion_4_halves_the_maximum_for_healing(rulesets: dict[str, Ruleset]) -> None:

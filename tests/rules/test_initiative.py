@@ -206,7 +206,7 @@ def test_hyrule_three_sides_each_roll(rulesets: Rulesets) -> None:
     state = start_combat(enc, "legends-of-hyrule", 3)
     state, _ = roll_initiative(state, ruleset, enc)
     assert sorted(state.group_order) == ["side:hostile", "side:neutral", "side:party"]
-    scores = [state.combatant(s.creature_id).initiative for s in state.order]
+    scores = [initiative_of(state, s.creature_id) for s in state.order]
     assert scores == sorted(scores, reverse=True)  # one creature per side: median = its roll
 
 

@@ -53,6 +53,7 @@ def window_for(qtbot: QtBot, tmp_path: Path, ruleset: str) -> MainWindow:
     ui.session.seed_source = lambda: 5
     ui.initiative.start()
     ui.initiative.roll(monsters_only=False)
+    assert ui.session.state is not None
     while ui.session.state.order[0].creature_id != "c-knight":
         assert ui.session.state is not None
         ids = [s.creature_id for s in ui.session.state.order]

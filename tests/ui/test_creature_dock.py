@@ -11,7 +11,7 @@ from battlemap.ui.main_window import MainWindow
 
 def select(window: MainWindow, creature_id: str) -> None:
     window.scene.clearSelection()
-    window.scene.tokens[EntityId(creature_id)].setSelected(True)  # type: ignore[index]
+    window.scene.tokens[EntityId(creature_id)].setSelected(True)
 
 
 def test_selecting_a_token_shows_its_creature(window: MainWindow) -> None:

@@ -22,7 +22,7 @@ LAPTOP_WINDOW_HEIGHT = 700
 
 def select(window: MainWindow, creature_id: str) -> None:
     window.scene.clearSelection()
-    window.scene.tokens[EntityId(creature_id)].setSelected(True)  # type: ignore[index]
+    window.scene.tokens[EntityId(creature_id)].setSelected(True)
 
 
 def fight_and_select(window: MainWindow, creature_id: str) -> QScrollArea:
