@@ -218,7 +218,11 @@ def test_undo_of_any_sequence_restores_the_start(steps: list[str], rng: random.R
         elif step == "grid":
             command = SetGrid(current.grid, Grid(width=rng.randint(1, 30), height=5))
         else:
-            ids = [f.id for f in (*current.walls, *current.obstacles, *current.terrain)]
+            ids = [
+                f.id
+                for features in (current.walls, current.obstacles, current.terrain)
+                for f in features
+            ]
             if not ids or (chosen := rng.choice(ids)) == "d-1":
                 continue
             command = RemoveFeature.of(current, chosen)

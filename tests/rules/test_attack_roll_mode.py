@@ -13,6 +13,7 @@ from battlemap.rules.attacks import (
     Delivery,
     RangeBand,
     RollMode,
+    RollModeReport,
     roll_mode,
 )
 from battlemap.rules.damage import DamageRoll
@@ -47,7 +48,7 @@ def mode(
     target: tuple[str, ...] = (),
     profile: AttackProfile = SWORD,
     **situation: object,
-):
+) -> RollModeReport:
     a, t = pair(attacker, target, ruleset_id)
     options = AttackOptions()
     return roll_mode(rulesets[ruleset_id], a, t, profile, AttackSituation(**situation), options)  # type: ignore[arg-type]

@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemap.model.ids import EntityId
-from battlemap.rules.damage import DamageInstance, apply_damage
-from battlemap.rules.healing import TempChoice, grant_temp_hp, heal
+from battlemap.rules.damage import DamageInstance, DamageResult, apply_damage
+from battlemap.rules.healing import HealResult, TempChoice, TempHpResult, grant_temp_hp, heal
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import DeadTargetError, NegativeAmountError
+from battlemap.rules.vitals import Applied, DeadTargetError, NegativeAmountError
 from tests.rules.conftest import RULESET_IDS
 from tests.rules.fighters import creature, fight
 
@@ -138,6 +138,7 @@ def test_hp_stays_within_zero_and_max(
     ruleset = rulesets[ruleset_id]
     damage_type = "fire"
     encounter, combat = fight(creature("hero", hp=start, max_hp=40), ruleset=ruleset_id)
+    applied: Applied[DamageResult] | Applied[HealResult] | Applied[TempHpResult]
     for kind, amount in ops:
         try:
             if kind in ("damage", "crit"):

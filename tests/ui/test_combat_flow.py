@@ -92,7 +92,9 @@ def test_two_rounds_attack_resistance_drop_and_undo(
         if (row := initiative.tree.topLevelItem(i)) is not None
         and row.data(0, Qt.ItemDataRole.UserRole) == "c-fighter"
     )
-    initiative.tree.setCurrentItem(initiative.tree.topLevelItem(fighter_row))
+    fighter_item = initiative.tree.topLevelItem(fighter_row)
+    assert fighter_item is not None
+    initiative.tree.setCurrentItem(fighter_item)
     initiative.value.setValue(25)
     click(qtbot, initiative.set_button)
     click(qtbot, initiative.begin_button)
@@ -100,7 +102,8 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     assert combat.current is not None
     assert combat.round == 1 and combat.current.creature_id == "c-fighter"
     assert initiative.heading.text() == "Round 1 · Fighter's turn"
-    assert initiative.tree.topLevelItem(0).text(1) == "▶ Fighter"
+    first_row = initiative.tree.topLevelItem(0)
+    assert first_row is not None and first_row.text(1) == "▶ Fighter"
 
     # Round 1, Fighter: a Longsword attack with typed-in dice, damage with resistance.
     qtbot.keyClick(window.view, Qt.Key.Key_A)  # the Attack shortcut

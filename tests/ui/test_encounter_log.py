@@ -20,15 +20,17 @@ from battlemap.model import encounter as encounter_module
 from battlemap.model.combat import MAX_EVENT_TEXT, CombatEvent
 from battlemap.model.encounter import COMBAT_ENDED, COMBAT_STARTED
 from battlemap.model.ids import EntityId
+from battlemap.ui.combat.rest_dialog import TOTAL
 from battlemap.ui.combat.session import combat_facts
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.projection import project
 from tests.ui.drag_helpers import goblin_beside_fighter, open_window
+from tests.ui.players_helpers import open_players
 from tests.ui.test_area_damage import mark_saved, open_area
 from tests.ui.test_combat_docks import click, make_window, select, start
-from tests.ui.test_players_window import every_text, open_players
+from tests.ui.test_players_window import every_text
 from tests.ui.test_remove_in_combat import delete_with_the_key
-from tests.ui.test_rest_dialog import TOTAL, dialog_of, menu_action
+from tests.ui.test_rest_dialog import dialog_of, menu_action
 
 
 @pytest.fixture
@@ -67,7 +69,8 @@ def test_area_damage_before_initiative_is_logged_with_its_reasons(
     assert [e.text for e in window.document.encounter.log] == [
         line.split("\t")[2] for line in logged
     ]
-    assert all(window.combat.log.table.topLevelItem(i).text(0) == "" for i in range(len(logged)))
+    rows = [window.combat.log.table.topLevelItem(i) for i in range(len(logged))]
+    assert all(row is not None and row.text(0) == "" for row in rows)
 
 
 def test_saving_throws_before_initiative_are_logged_before_the_damage(

@@ -42,6 +42,13 @@ def menu_action(panel: CombatPanel, name: str) -> QAction:
     return action
 
 
+def lasting_of(window: MainWindow, creature_id: str) -> LastingState:
+    """What the creature carries out of combat (the test needs it to carry something)."""
+    lasting = window.document.encounter.creature(EntityId(creature_id)).lasting
+    assert lasting is not None, f"{creature_id} carries nothing"
+    return lasting
+
+
 def log_texts(window: MainWindow) -> list[str]:
     return [event.text for event in window.document.encounter.log]
 
@@ -85,7 +92,7 @@ def test_exhaustion_set_outside_combat_is_where_the_next_combat_starts(
     before, steps = window.document.encounter, window.undo_stack.index()
     panel.exhaustion.setValue(2)
     assert window.undo_stack.index() == steps + 1
-    assert window.document.encounter.creature(EntityId("c-cleric")).lasting.exhaustion == 2
+    assert lasting_of(window, "c-cleric").exhaustion == 2
     assert log_texts(window)[-1].startswith("Cleric: exhaustion 2")
     start(window, qtbot)
     assert window.document.encounter.combat is not None
@@ -104,7 +111,7 @@ def test_a_condition_added_outside_combat_never_expires(qtbot: QtBot, window: Ma
     select(window, "c-rat")
     panel.duration.setCurrentIndex(panel.duration.findText("Until the end of its turn"))
     menu_action(panel, "prone").trigger()
-    (prone,) = window.document.encounter.creature(EntityId("c-rat")).lasting.conditions
+    (prone,) = lasting_of(window, "c-rat").conditions
     assert (prone.name, prone.expiry, prone.expiry_creature) == ("prone", Expiry.NEVER, None)
     assert log_texts(window)[-1] == "Rat is prone"
     start(window, qtbot)  # and the next combat starts with it
@@ -116,7 +123,7 @@ def test_exhaustion_that_kills_outside_combat_shows_dead(qtbot: QtBot, window: M
     panel = window.combat.panel
     select(window, "c-cleric")
     panel.exhaustion.setValue(panel.exhaustion.maximum())  # srd-5e level 6: death
-    assert window.document.encounter.creature(EntityId("c-cleric")).lasting.death.dead
+    assert lasting_of(window, "c-cleric").death.dead
     assert "<b>dead</b>" in panel.state_label.text()
     assert log_texts(window)[-1] == "Cleric dies of exhaustion"
 

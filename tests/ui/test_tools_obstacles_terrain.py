@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QGraphicsPolygonItem
 
 from battlemap.model import CoverDegree, TerrainKind
 from battlemap.ui.main_window import MainWindow
+from tests.ui.children import child
 from tests.ui.tool_input import click, double_click, hover, key, stroke
 
 
@@ -42,7 +43,7 @@ def test_drag_a_rectangle_obstacle_snapped_to_corners(window: MainWindow) -> Non
 def test_options_bar_sets_cover_and_movement(window: MainWindow) -> None:
     window.tools.activate("obstacles")
     choose(window, "obstacle-cover", CoverDegree.THREE_QUARTERS)
-    window.tools.options_bar.findChild(QCheckBox, "obstacle-blocks-movement").setChecked(False)
+    child(window.tools.options_bar, QCheckBox, "obstacle-blocks-movement").setChecked(False)
     stroke(window.view, [(8, 1), (9, 2)])
     (obstacle,) = window.document.encounter.obstacles
     assert (obstacle.cover, obstacle.blocks_movement) == (CoverDegree.THREE_QUARTERS, False)

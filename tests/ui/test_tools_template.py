@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from battlemap.geometry.templates import TemplateShape
+from battlemap.geometry.templates import TemplateCoverage, TemplateShape
 from battlemap.model import Wall
 from battlemap.model.document import ReplaceEncounterField
 from battlemap.model.ids import EntityId
@@ -33,6 +33,12 @@ PRESS, MOVE, RELEASE = (
 def tool(window: MainWindow) -> TemplateTool:
     found = window.tools.tools["template"]
     assert isinstance(found, TemplateTool)
+    return found
+
+
+def covered(window: MainWindow) -> TemplateCoverage:
+    found = tool(window).coverage
+    assert found is not None, "no template placed"
     return found
 
 
@@ -189,7 +195,7 @@ def test_area_damage_opens_at_the_templates_origin_even_when_it_catches_nobody(
     window.tools.activate("template")
     choose_shape(window, TemplateShape.CUBE, 10)
     stroke(window.view, [(8, 1), (10, 3)])  # squares (8..9, 1..2): no creature there
-    assert tool(window).coverage.creature_ids == ()
+    assert covered(window).creature_ids == ()
     area = window.combat.area_dialog
     assert area.isVisible() and area.targets.count() == 0
     assert area.origin == (8.0, 1.0)
@@ -211,7 +217,7 @@ def test_a_wall_stops_the_template_and_shelters_the_ogre(window: MainWindow) -> 
     window.tools.activate("template")
     choose_shape(window, TemplateShape.CUBE, 20)
     stroke(window.view, [(3, 1), (6, 4)])  # squares 3..6 x 1..4: two columns of the Ogre's
-    assert tool(window).coverage.creature_ids == ("c-large",)
+    assert covered(window).creature_ids == ("c-large",)
     walls = (Wall(a=(5, 0), b=(5, 10)),)  # between the origin and the Ogre
     window.document.apply(ReplaceEncounterField("walls", (), walls))
     stroke(window.view, [(3, 1), (6, 4)])
@@ -230,8 +236,10 @@ def test_shift_places_the_origin_off_the_grid(window: MainWindow) -> None:
     send_mouse(view, MOVE, at(view, 3.3, 3.3), NONE, NONE, shift)
     send_mouse(view, PRESS, at(view, 3.3, 3.3), LEFT, LEFT, shift)
     send_mouse(view, RELEASE, at(view, 3.3, 3.3), LEFT, NONE, shift)
-    origin = tool(window).template.origin
+    template = tool(window).template
+    assert template is not None
+    origin = template.origin
     assert origin == pytest.approx((3.3, 3.3), abs=0.02)
     # Snapped to (3, 3) it would affect the four squares around; off-centre, (2, 2) is
     # less than half covered.
-    assert tool(window).coverage.cells == ((3, 2), (2, 3), (3, 3))
+    assert covered(window).cells == ((3, 2), (2, 3), (3, 3))

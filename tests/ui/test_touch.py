@@ -58,14 +58,12 @@ def pinch(
     spans = [start + (end - start) * i // 8 for i in range(9)]
     for index, span in enumerate(spans):
         kind = "press" if index == 0 else "release" if index == len(spans) - 1 else "move"
-        touch(
-            window,
-            device,
-            lambda s, d=span, k=kind: (
-                getattr(s, k)(0, centre - QPoint(d, 0), vp),
-                getattr(s, k)(1, centre + QPoint(d, 0), vp),
-            ),
-        )
+
+        def two_fingers(s: Sequence, d: int = span, k: str = kind) -> None:
+            getattr(s, k)(0, centre - QPoint(d, 0), vp)
+            getattr(s, k)(1, centre + QPoint(d, 0), vp)
+
+        touch(window, device, two_fingers)
         QTest.qWait(10)
 
 
@@ -115,7 +113,12 @@ def drag_with_finger(
     vp = window.view.viewport()
     touch(window, device, lambda s: s.press(0, start, vp))
     for i in range(1, 6):
-        touch(window, device, lambda s, i=i: s.move(0, start + (end - start) * (i / 5), vp))
+        at = start + (end - start) * (i / 5)
+
+        def move(s: Sequence, to: QPoint = at) -> None:
+            s.move(0, to, vp)
+
+        touch(window, device, move)
     touch(window, device, lambda s: s.release(0, end, vp))
 
 
