@@ -85,9 +85,11 @@ def run_gui(
     opened: EncounterFile, *, smoke: bool, screenshot: Path | None, path: Path | None = None
 ) -> int:
     # Qt is imported here so the rest of the command line works without a display.
+    from PySide6.QtCore import QTimer
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from battlemap.geometry.search_graph import load_path_search
     from battlemap.model.document import Document
     from battlemap.resources import app_icon_files
     from battlemap.ui.main_window import MainWindow
@@ -106,6 +108,7 @@ def run_gui(
     window = MainWindow(Document(encounter, dict(opened.images)))
     window.files.set_opened_file(path)
     if smoke:
+        load_path_search()  # a bundle must carry a tcod that loads
         image = render_scene(window.scene, window.map_rect(), width=800)
         ok = not image.isNull() and image.width() == 800
         print(f"smoke: rendered {image.width()}x{image.height()} of '{encounter.name}'")
@@ -120,4 +123,5 @@ def run_gui(
             return 1
         return 0
     window.files.start_session()  # ask before losing changes; autosave; offer crash recovery
+    QTimer.singleShot(1000, load_path_search)  # its import takes tenths of a second: not at start
     return app.exec()

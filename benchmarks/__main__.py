@@ -6,35 +6,64 @@ import importlib
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 RUNS = 7
+
+
+def _time(runs: dict[str, Callable[[], object]]) -> dict[str, list[float]]:
+    """Time each of ``runs`` RUNS times, in turns (interleaved: a load that comes and goes
+    weighs on all of them alike)."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(RUNS):
+        for name, run in runs.items():
+            start = time.perf_counter()
+            run()
+            times[name].append((time.perf_counter() - start) * 1000)
+    return times
 
 
 def main(argv: list[str]) -> int:
     wanted = argv[0] if argv else ""
     rows: list[tuple[str, float, float]] = []
     goals: dict[str, float] = {}
+    # Optional references() -> {case: (reference case, factor)}: the case's goal is also
+    # factor x the reference's median; the two are timed in turns, the reference even when
+    # the filter leaves it out.
+    references: dict[str, tuple[str, float]] = {}
     notes: list[str] = []
     for path in sorted(Path(__file__).parent.glob("bench_*.py")):
         module = importlib.import_module(f"benchmarks.{path.stem}")
         # Optional: goals() -> {case name: goal in ms}; describe() -> a line above the table.
         goals.update(getattr(module, "goals", dict)())
+        references.update(getattr(module, "references", dict)())
         if hasattr(module, "describe"):
             notes.append(module.describe())
-        for name, setup in module.cases():
-            if wanted not in name:
+        setups = dict(module.cases())
+        done: set[str] = set()
+        for name in setups:
+            if wanted not in name or name in done:
                 continue
-            run = setup()
-            if run is None:
-                print(f"skipped: {name}", file=sys.stderr)
-                continue
-            times = []
-            for _ in range(RUNS):
-                start = time.perf_counter()
-                run()
-                times.append((time.perf_counter() - start) * 1000)
-            rows.append((name, min(times), statistics.median(times)))
+            group = [name]
+            partner = references.get(name, ("", 0.0))[0]
+            if partner in setups and partner not in done:
+                group.append(partner)
+            runs = {}
+            for member in group:
+                run = setups[member]()
+                if run is None:
+                    print(f"skipped: {member}", file=sys.stderr)
+                    continue
+                runs[member] = run
+            for member, times in _time(runs).items():
+                rows.append((member, min(times), statistics.median(times)))
+            done.update(group)
+    medians = {name: median for name, _, median in rows}
+    for name, (reference, factor) in references.items():
+        if name in medians and reference in medians:
+            relative = factor * medians[reference]
+            goals[name] = min(goals.get(name, relative), relative)
     width = max((len(name) for name, _, _ in rows), default=10)
     for note in notes:
         print(note)

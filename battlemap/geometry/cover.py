@@ -200,36 +200,64 @@ def _squares_and_centre(x: float, y: float, side: float) -> tuple[list[Space], P
     return space.squares(), space.centre
 
 
+PAIR_LINES_PER_BATCH = 150_000
+"""About this many lines are traced at once by ``cover_all_pairs``: its working arrays stay
+at a few tens of MB however many creatures there are (400 creatures: ~2.7M lines)."""
+
+
 def cover_all_pairs(
     index: MapIndex, creatures: Sequence[Body]
 ) -> dict[tuple[EntityId, EntityId], CoverResult]:
-    """Cover for every ordered (attacker, target) pair of ``creatures`` in one batch.
+    """Cover for every ordered (attacker, target) pair of ``creatures``.
 
-    Each line is traced once even though every pair is seen from both ends.
+    Pairs are solved in batches of about ``PAIR_LINES_PER_BATCH`` lines, both ways of a pair
+    in the same batch, so each line is traced once even though every pair is seen from both
+    ends. The answers are the same as ``cover`` pair by pair; the keys come attacker by
+    attacker, in ``creatures`` order.
     """
-    queries = []
-    keys = []
     spaces = [c.space for c in creatures]
     squares = [space.squares() for space in spaces]
     centres = [space.centre for space in spaces]
-    for ai, attacker in enumerate(creatures):
-        origins = _corner_points(spaces[ai])
-        for ti, target in enumerate(creatures):
-            if target is attacker:
+    origins = [_corner_points(space) for space in spaces]
+
+    def query(ai: int, ti: int) -> _Query:
+        return _Query(
+            origins[ai],
+            spaces[ai],
+            creatures[ti],
+            creatures[ai].id,
+            centres[ai],
+            squares[ti],
+            centres[ti],
+        )
+
+    solved: dict[tuple[int, int], CoverResult] = {}
+    batch: list[tuple[int, int]] = []
+    lines = 0
+    for ai in range(len(creatures)):
+        for ti in range(ai + 1, len(creatures)):
+            if creatures[ti] is creatures[ai]:
                 continue
-            queries.append(
-                _Query(
-                    origins,
-                    spaces[ai],
-                    target,
-                    attacker.id,
-                    centres[ai],
-                    squares[ti],
-                    centres[ti],
-                )
-            )
-            keys.append((attacker.id, target.id))
-    return dict(zip(keys, _solve(index, queries, creatures), strict=True))
+            batch += [(ai, ti), (ti, ai)]
+            lines += 2 * (len(origins[ai]) * len(squares[ti]) + len(origins[ti]) * len(squares[ai]))
+            if lines >= PAIR_LINES_PER_BATCH // 4:  # 4 lines per origin and square
+                _solve_batch(index, creatures, batch, query, solved)
+                batch, lines = [], 0
+    _solve_batch(index, creatures, batch, query, solved)
+    ids = [c.id for c in creatures]
+    n = len(creatures)
+    return {(ids[a], ids[t]): solved[a, t] for a in range(n) for t in range(n) if (a, t) in solved}
+
+
+def _solve_batch(
+    index: MapIndex,
+    creatures: Sequence[Body],
+    batch: list[tuple[int, int]],
+    query: Callable[[int, int], _Query],
+    solved: dict[tuple[int, int], CoverResult],
+) -> None:
+    results = _solve(index, [query(a, t) for a, t in batch], creatures)
+    solved.update(zip(batch, results, strict=True))
 
 
 def _unique_corner_lines(
@@ -378,7 +406,6 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
     line_query = np.concatenate([line_query, np.arange(len(queries))])
     lines = np.stack([start_arr, end_arr], axis=1)
     n = len(lines)
-    first_line = first.tolist()
     centre_line_index = list(range(corner_total, corner_total + len(queries)))
     combo_range = [
         range(int(c), int(c + k)) for c, k in zip(combo_first, combos_per_query, strict=True)
@@ -456,20 +483,34 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
     order = np.lexsort((np.arange(n_combos), final.count, final.degree, combo_query))
     firsts = order[np.r_[True, combo_query[order][1:] != combo_query[order][:-1]]]
     first_obstacle = _strongest_per_line(n, obstacle_pairs, caps)
-    traced = _TracedEnds(traced_origins, traced_corners, start_row, end_row)
-    tracer = _Tracer(index, lines, traced, wall_block, window_block, first_obstacle)
+
+    # The chosen combo of each query: its corner, its square and its four lines; the tracer
+    # keeps those lines only (and the centre line), not the whole batch's arrays.
+    local = firsts - combo_first
+    chosen_origin, chosen_square = local // n_squares, local % n_squares
+    chosen = np.concatenate(
+        [(first + local * 4)[:, None] + np.arange(4), np.asarray(centre_line_index)[:, None]],
+        axis=1,
+    )
+    tracer = _Tracer(
+        index,
+        lines[chosen],
+        _traced_lines(chosen, lines, traced_origins, traced_corners, start_row, end_row),
+        wall_block[chosen],
+        window_block[chosen],
+        first_obstacle[chosen],
+    )
 
     # Plain Python lists: indexing numpy arrays one element at a time costs more than the
     # rest of this loop.
     firsts_of = firsts.tolist()
+    origin_of, square_of = chosen_origin.tolist(), chosen_square.tolist()
     degrees, sources = final.degree.tolist(), final.source.tolist()
     uncapped, counts = final.uncapped.tolist(), final.count.tolist()
     totals, line_counts = np.asarray(total_per_query).tolist(), np.asarray(lines_per_query).tolist()
-    first_lines, centres = np.asarray(first_line).tolist(), np.asarray(centre_line_index).tolist()
     results = []
     for qi, q in enumerate(queries):
         best = firsts_of[qi]
-        oi, si = divmod(best - combo_range[qi].start, len(q.squares))
         degree = CoverDegree.TOTAL if totals[qi] >= line_counts[qi] else _DEGREES[degrees[best]]
         cap = None
         source = None
@@ -479,13 +520,12 @@ def _solve(index: MapIndex, queries: list[_Query], creatures: Sequence[Body]) ->
             source = _kind(sources[best])
             if uncapped[best] > degrees[best]:
                 cap = degree
-        first = first_lines[qi] + (oi * len(q.squares) + si) * 4
         results.append(
             CoverResult(
                 degree=degree,
-                corner=q.origins[oi],
-                target_square=q.squares[si],
-                traces=functools.partial(tracer.build, first, centres[qi], q, creatures),
+                corner=q.origins[origin_of[qi]],
+                target_square=q.squares[square_of[qi]],
+                traces=functools.partial(tracer.build, qi, q, creatures),
                 cap_applied=cap,
                 source=source,
                 blocked_lines=counts[best],
@@ -556,57 +596,61 @@ def _strongest_per_line(
     return strongest
 
 
-@dataclass
-class _TracedEnds:
-    """Where the wall test traced each line from and to: corner lines from the (possibly
-    nudged) ``origins[start_row[i]]`` to ``corners[end_row[i]]``; later lines (the centre
-    lines) as they are."""
-
-    origins: NDArray[np.float64]
-    corners: NDArray[np.float64]
-    start_row: NDArray[np.int64]
-    end_row: NDArray[np.int64]
-
-    def line(self, i: int, as_given: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Line ``i`` as the wall test traced it (``as_given``: the line before nudging)."""
-        if i >= len(self.start_row):
-            return as_given.copy()
-        return np.stack([self.origins[self.start_row[i]], self.corners[self.end_row[i]]])
+def _traced_lines(
+    chosen: NDArray[np.int64],
+    lines: NDArray[np.float64],
+    origins: NDArray[np.float64],
+    corners: NDArray[np.float64],
+    start_row: NDArray[np.int64],
+    end_row: NDArray[np.int64],
+) -> NDArray[np.float64]:
+    """Lines ``chosen`` as the wall test traced them: corner lines (the first
+    ``len(start_row)``) from the possibly nudged ``origins[start_row]`` to
+    ``corners[end_row]``; the centre lines after them as they are."""
+    corner = chosen < len(start_row)
+    at = np.where(corner, chosen, 0)
+    nudged = np.stack([origins[start_row[at]], corners[end_row[at]]], axis=-2)
+    return np.where(corner[..., None, None], nudged, lines[chosen])
 
 
 @dataclass
 class _Tracer:
-    """Builds the traces of a result's chosen lines when they are first read."""
+    """Builds the traces of a result's chosen lines when they are first read. Holds, per
+    query of the batch, its four chosen lines and its centre line (row ``qi``)."""
 
     index: MapIndex
     lines: NDArray[np.float64]
-    traced: _TracedEnds
+    """(query, 5, 2, 2): the chosen lines and the centre line, as given."""
+    traced: NDArray[np.float64]
+    """The same lines as the wall test traced them (corners on a wall nudged)."""
     wall_block: NDArray[np.bool_]
     window_block: NDArray[np.bool_]
     first_obstacle: NDArray[np.intp]
 
-    def build(self, first: int, centre: int, query: _Query, creatures: Sequence[Body]) -> Traces:
-        """The traces of the four chosen lines and the centre line (bound with ``partial``
-        per result, so nothing is traced until a result's lines are read)."""
-        chosen = np.array([first, first + 1, first + 2, first + 3, centre])
+    def build(self, qi: int, query: _Query, creatures: Sequence[Body]) -> Traces:
+        """The traces of query ``qi``'s four chosen lines and its centre line (bound with
+        ``partial`` per result, so nothing is traced until a result's lines are read)."""
+        lines = self.lines[qi]
+        chosen = np.arange(len(lines))
         hits = _creature_hits(
-            self.lines, chosen, np.zeros(len(self.lines), dtype=np.intp), [query], creatures
+            lines, chosen, np.zeros(len(lines), dtype=np.intp), [query], creatures
         )
         by_line = dict(zip(hits[0][::-1].tolist(), hits[1][::-1].tolist(), strict=True))
-        traces = [self._trace(int(i), by_line.get(int(i)), creatures) for i in chosen]
+        traces = [self._trace(qi, i, by_line.get(i), creatures) for i in range(len(lines))]
         return tuple(traces[:4]), traces[4]
 
-    def _trace(self, i: int, creature: int | None, creatures: Sequence[Body]) -> LineTrace:
-        start = (float(self.lines[i, 0, 0]), float(self.lines[i, 0, 1]))
-        end = (float(self.lines[i, 1, 0]), float(self.lines[i, 1, 1]))
-        if self.wall_block[i]:
-            lookup = _wall_lookup(self.index, self.traced.line(i, self.lines[i]))
+    def _trace(self, qi: int, i: int, creature: int | None, creatures: Sequence[Body]) -> LineTrace:
+        line = self.lines[qi, i]
+        start = (float(line[0, 0]), float(line[0, 1]))
+        end = (float(line[1, 0]), float(line[1, 1]))
+        if self.wall_block[qi, i]:
+            lookup = _wall_lookup(self.index, self.traced[qi, i])
             return LineTrace(start, end, True, BlockerKind.WALL, lookup)
-        if self.first_obstacle[i] >= 0:
-            obstacle = self.index.cover_obstacles[int(self.first_obstacle[i])]
+        if self.first_obstacle[qi, i] >= 0:
+            obstacle = self.index.cover_obstacles[int(self.first_obstacle[qi, i])]
             return LineTrace(start, end, True, BlockerKind.OBSTACLE, obstacle.id)
-        if self.window_block[i]:
-            lookup = _window_lookup(self.index, self.traced.line(i, self.lines[i]))
+        if self.window_block[qi, i]:
+            lookup = _window_lookup(self.index, self.traced[qi, i])
             return LineTrace(start, end, True, BlockerKind.WINDOW, lookup)
         if creature is not None:
             return LineTrace(start, end, True, BlockerKind.CREATURE, creatures[creature].id)

@@ -386,10 +386,10 @@ class MoveContext:
                 occupied[ys, xs] = True
                 if self.blocks_passage[other.id]:
                     hostile_block[ys, xs] = True
-            self._creature_grids = (
-                window_any(occupied, self.k, self.k),
-                window_any(hostile_block, self.k, self.k),
-            )
+            if self.k > 1:  # a 1-cell space overlaps exactly the squares themselves
+                occupied = window_any(occupied, self.k, self.k)
+                hostile_block = window_any(hostile_block, self.k, self.k)
+            self._creature_grids = (occupied, hostile_block)
         return self._creature_grids
 
     def _blocks_passage(self, other: Body) -> bool:

@@ -107,8 +107,13 @@ def read_ruleset_file(path: Path) -> RulesetSource:
             if isinstance(event, yaml.AliasEvent):
                 line = event.start_mark.line + 1 if event.start_mark else 1
                 raise fail(line, "YAML aliases (*name) are not allowed in ruleset files")
-        root = yaml.compose(text, Loader=SAFE_LOADER)
-        data = yaml.load(text, Loader=SAFE_LOADER)  # a safe loader: no arbitrary objects
+        # One parse for the nodes (their lines) and the data: what yaml.load does inside.
+        loader = SAFE_LOADER(text)  # a safe loader: no arbitrary objects
+        try:
+            root = loader.get_single_node()
+            data = loader.construct_document(root) if root is not None else None
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else 1

@@ -17,10 +17,17 @@ from battlemap.model.features import Obstacle, Point, TerrainRegion, Wall, WallK
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
+from battlemap.ui.grid_lines import draw_grid_lines
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import cell_to_scene
+from battlemap.ui.zoom_cache import ZoomCache
 
 Z_BACKGROUND, Z_GRID, Z_TERRAIN, Z_OBSTACLE, Z_WALL, Z_TOKEN = -100, -50, -40, -30, -20, 10
+
+
+MAP_CACHED_PX, MAP_BUCKETS_KEPT = 2048, 2
+"""The grid's lines and the walls come from a pixmap per zoom bucket while the whole map is
+at most this wide on the device (fitted on a 1080p or 1440p screen): <= 16 MB a pixmap."""
 
 
 def cell_point_to_scene(point: Point) -> QPointF:
@@ -39,6 +46,7 @@ class GridItem(QGraphicsItem):
         self.grid = grid
         self.paper = paper  # False over a background image, which must show through
         self.setZValue(Z_GRID)
+        self._looks = ZoomCache(MAP_CACHED_PX, MAP_BUCKETS_KEPT)
 
     def boundingRect(self) -> QRectF:
         return QRectF(0, 0, cell_to_scene(self.grid.width), cell_to_scene(self.grid.height))
@@ -46,24 +54,26 @@ class GridItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
+        # From a pixmap per zoom bucket (its lines drawn into it as strips); zoomed in past
+        # the cache, painted directly (the lines as lines: fewer on the screen).
+        rect = self.boundingRect()
+        self._looks.draw(painter, rect, None, lambda into: self._paint(into, into is painter))
+
+    def _paint(self, painter: QPainter, direct: bool) -> None:
         rect = self.boundingRect()
         if self.paper:
             painter.fillRect(rect, style.MAP_BACKGROUND)
         pen = QPen(style.GRID_LINE, 0)  # cosmetic: one pixel at any zoom
-        painter.setPen(pen)
-        exposed = option.exposedRect.intersected(rect)
-        first_col = max(0, int(exposed.left() // style.SCENE_UNITS_PER_CELL))
-        last_col = min(self.grid.width, int(exposed.right() // style.SCENE_UNITS_PER_CELL) + 1)
-        first_row = max(0, int(exposed.top() // style.SCENE_UNITS_PER_CELL))
-        last_row = min(self.grid.height, int(exposed.bottom() // style.SCENE_UNITS_PER_CELL) + 1)
-        lines = [
-            QLineF(cell_to_scene(c), rect.top(), cell_to_scene(c), rect.bottom())
-            for c in range(first_col, last_col + 1)
-        ] + [
-            QLineF(rect.left(), cell_to_scene(r), rect.right(), cell_to_scene(r))
-            for r in range(first_row, last_row + 1)
-        ]
-        painter.drawLines(lines)
+        xs = [cell_to_scene(c) for c in range(self.grid.width + 1)]
+        ys = [cell_to_scene(r) for r in range(self.grid.height + 1)]
+        if direct:
+            painter.setPen(pen)
+            painter.drawLines(
+                [QLineF(x, rect.top(), x, rect.bottom()) for x in xs]
+                + [QLineF(rect.left(), y, rect.right(), y) for y in ys]
+            )
+        else:
+            draw_grid_lines(painter, pen, xs, ys, rect)
         painter.setPen(QPen(style.MAP_BORDER, 3))
         painter.drawRect(rect)
 
@@ -125,6 +135,7 @@ class WallsItem(QGraphicsItem):
         self.walls: dict[EntityId, Wall] = {}
         self._strokes: list[tuple[QPen, list[_WallBucket]]] = []
         self._bounds = QRectF()
+        self._looks = ZoomCache(MAP_CACHED_PX, MAP_BUCKETS_KEPT)
 
     def set_walls(self, walls: Sequence[Wall]) -> None:
         self.prepareGeometryChange()
@@ -152,6 +163,7 @@ class WallsItem(QGraphicsItem):
                 bucket.bounds = bucket.path.boundingRect().adjusted(-half, -half, half, half)
                 self._bounds = self._bounds.united(bucket.bounds)
             self._strokes.append((pen, list(buckets.values())))
+        self._looks.clear()
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -160,12 +172,22 @@ class WallsItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        exposed = option.exposedRect
-        device = painter.device()
-        screen_scale = option.levelOfDetailFromTransform(painter.worldTransform()) * (
-            device.devicePixelRatioF() if device is not None else 1.0
+        # From a pixmap per zoom bucket while the map fits ``MAP_CACHED_PX`` (the pixmap has
+        # every wall); painted directly, only the buckets in the exposed area.
+        exposed = QRectF(option.exposedRect)
+        self._looks.draw(
+            painter,
+            self._bounds,
+            None,
+            lambda into: self._stroke(into, exposed if into is painter else self._bounds),
         )
+
+    def _stroke(self, painter: QPainter, exposed: QRectF) -> None:
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        device = painter.device()
+        screen_scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(
+            painter.worldTransform()
+        ) * (device.devicePixelRatioF() if device is not None else 1.0)
         for pen, buckets in self._strokes:
             on_screen = pen.widthF() * screen_scale
             thin = on_screen <= THIN_WALL_PX

@@ -20,6 +20,7 @@ from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_look import HIGHLIGHT, NamePlate, initials, paint_disc
+from battlemap.ui.zoom_cache import ZoomCache
 
 HP_COLOURS = (QColor("#3cb371"), QColor("#e0a030"))
 HP_BAR_BACK = QColor(0, 0, 0, 160)
@@ -45,6 +46,7 @@ class TokenItem(QGraphicsItem):
         self.setCursor(Qt.CursorShape.OpenHandCursor)
         self.setZValue(Z_TOKEN)
         self.plate = NamePlate(self)
+        self._looks = ZoomCache()
         self.update_from(creature, cell_feet)
 
     def update_from(self, creature: Creature, cell_feet: float) -> None:
@@ -60,12 +62,11 @@ class TokenItem(QGraphicsItem):
             )
         )
         self.setOpacity(0.55 if creature.hidden else 1.0)
-        # Drawn once per zoom level into a screen-resolution pixmap, then copied: a frame of
-        # a hundred tokens no longer strokes a hundred discs. update() (a change of the
-        # creature, the selection) redraws it; panning and dragging reuse it. Not for a
-        # token hidden from the players: its see-through parts (disc, bar, outline) blend
-        # with each other, which a pixmap made opaque and then faded would change.
-        self.setCacheMode(
+        # Drawn once per zoom bucket into a screen-resolution pixmap, then copied: a frame of
+        # a hundred tokens strokes no discs, nor does a zoom step to a zoom drawn before. A
+        # token hidden from the players is painted directly (see-through: ZoomCache.draw).
+        self._looks.clear()
+        self.plate.setCacheMode(
             QGraphicsItem.CacheMode.NoCache
             if creature.hidden
             else QGraphicsItem.CacheMode.DeviceCoordinateCache
@@ -91,12 +92,16 @@ class TokenItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
+        selected = self.isSelected()
+        self._looks.draw(painter, self._bounds, selected, lambda into: self._paint(into, selected))
+
+    def _paint(self, painter: QPainter, selected: bool) -> None:
         side = self._side_px
         paint_disc(
             painter,
             side,
             self._colour,
-            HIGHLIGHT if self.isSelected() else self._outline,
+            HIGHLIGHT if selected else self._outline,
             max(2.0, side * 0.05),
             self._initials,
             dashed=self.creature.hidden,

@@ -2,11 +2,15 @@
 Combat menu with its shortcuts, and the turn facts the players' window shows.
 
 ``install(window)`` adds all of it to the main window (one line in ``_install_features``).
+The dialogs (attack, contest, area damage, rest, saving throw) are imported and built the
+first time they are used, not at start-up.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -17,39 +21,88 @@ from battlemap.model.statblock import StatBlock
 from battlemap.rules import economy
 from battlemap.rules.rests import RestType
 from battlemap.ui.combat.actions_dock import ActionsDock
-from battlemap.ui.combat.area_dialog import AreaDialog
-from battlemap.ui.combat.attack_dialog import AttackDialog
-from battlemap.ui.combat.contest_dialog import ContestDialog
 from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
 from battlemap.ui.combat.mount_menu import add_mount_entries
-from battlemap.ui.combat.rest_dialog import RestDialog, add_rest_entries, refresh_rest_actions
-from battlemap.ui.combat.save_dialog import SaveDialog
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.window_layout import LEFT_MIN_WIDTH
 
+if TYPE_CHECKING:
+    from battlemap.ui.combat.area_dialog import AreaDialog
+    from battlemap.ui.combat.attack_dialog import AttackDialog
+    from battlemap.ui.combat.contest_dialog import ContestDialog
+    from battlemap.ui.combat.rest_dialog import RestDialog
+    from battlemap.ui.combat.save_dialog import SaveDialog
+
 STATUS_MS = 8000
+Made = TypeVar("Made")
 
 __all__ = ["CombatUi", "combat_facts", "install"]
 
 
 @dataclass
 class CombatUi:
-    """The combat parts of the main window, for other features and tests to reach."""
+    """The combat parts of the main window, for other features and tests to reach. The
+    dialogs are made on first use (reading one of them makes it)."""
 
     session: CombatSession
     initiative: InitiativeDock
     actions: ActionsDock
     log: LogDock
-    attack_dialog: AttackDialog
     panel: CombatPanel
-    contest_dialog: ContestDialog
-    area_dialog: AreaDialog
-    rest_dialog: RestDialog | None = None
-    save_dialog: SaveDialog | None = None
+    window: FeatureWindow
+    library: dict[str, StatBlock]
+    _dialogs: dict[str, object] = field(default_factory=dict)
+
+    def _dialog(self, name: str, make: Callable[[], Made]) -> Made:
+        if name not in self._dialogs:
+            self._dialogs[name] = make()
+        return cast(Made, self._dialogs[name])  # each name has one maker, so one type
+
+    @property
+    def attack_dialog(self) -> AttackDialog:
+        from battlemap.ui.combat.attack_dialog import AttackDialog
+
+        scene, window = self.panel.scene, self.window
+        return self._dialog(
+            "attack",
+            lambda: AttackDialog(self.session, scene, self.library, window_index(window), window),
+        )
+
+    @property
+    def contest_dialog(self) -> ContestDialog:
+        from battlemap.ui.combat.contest_dialog import ContestDialog
+
+        return self._dialog(
+            "contest", lambda: ContestDialog(self.session, self.panel.scene, self.window)
+        )
+
+    @property
+    def area_dialog(self) -> AreaDialog:
+        from battlemap.ui.combat.area_dialog import AreaDialog
+
+        scene = self.panel.scene
+        return self._dialog(
+            "area", lambda: AreaDialog(self.session, scene, self.library, self.window)
+        )
+
+    @property
+    def rest_dialog(self) -> RestDialog:
+        from battlemap.ui.combat.rest_dialog import RestDialog
+
+        return self._dialog("rest", lambda: RestDialog(self.session, self.panel.scene, self.window))
+
+    @property
+    def save_dialog(self) -> SaveDialog:
+        from battlemap.ui.combat.save_dialog import SaveDialog
+
+        scene = self.panel.scene
+        return self._dialog(
+            "save", lambda: SaveDialog(self.session, scene, self.library, self.window)
+        )
 
     def open_attack(self, action_id: str = "attack") -> None:
         self.attack_dialog.open_for(action_id)
@@ -69,9 +122,13 @@ def install(window: FeatureWindow) -> CombatUi:
     scene = window.scene
     library: dict[str, StatBlock] = window.library_dock.monsters
     initiative = InitiativeDock(session, scene)
-    dialog = AttackDialog(session, scene, library, window_index(window), window)
-    contest = ContestDialog(session, scene, window)
-    actions = ActionsDock(session, scene, initiative.next_action, dialog.open_for, contest.open_for)
+    actions = ActionsDock(
+        session,
+        scene,
+        initiative.next_action,
+        lambda *args, **kwargs: ui.attack_dialog.open_for(*args, **kwargs),
+        lambda *args, **kwargs: ui.contest_dialog.open_for(*args, **kwargs),
+    )
     initiative.death_save_d20 = actions.typed_death_save
     log = LogDock(session)
     for left_dock in (initiative, actions):
@@ -84,18 +141,17 @@ def install(window: FeatureWindow) -> CombatUi:
     window.addDockWidget(bottom, log)  # first-run sizes: battlemap.ui.window_layout
     panel = CombatPanel(session, scene, library)
     _add_to_creature_dock(window.creature_dock, panel)
-    area = AreaDialog(session, scene, library, window)
-    ui = CombatUi(session, initiative, actions, log, dialog, panel, contest, area)
+    ui = CombatUi(session, initiative, actions, log, panel, window, library)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
-    ui.rest_dialog = rest = RestDialog(session, scene, window)
-    scene.token_menu_builders.append(lambda menu, cid: add_rest_entries(menu, rest, cid))
+    scene.token_menu_builders.append(lambda menu, cid: _rest_entries(ui, menu, cid))
     scene.token_menu_builders.append(
         lambda menu, cid: add_mount_entries(menu, session, cid, library)
     )
-    ui.save_dialog = save = SaveDialog(session, scene, library, window)
-    scene.token_menu_builders.append(lambda menu, cid: _save_entry(save, menu, cid))
+    scene.token_menu_builders.append(lambda menu, cid: _save_entry(ui, menu, cid))
     panel.save_button.clicked.connect(
-        lambda: save.open_for([panel.creature_id] if panel.creature_id is not None else [])
+        lambda: ui.save_dialog.open_for(
+            [panel.creature_id] if panel.creature_id is not None else []
+        )
     )
 
     menu = window.menuBar().addMenu("&Combat")
@@ -108,19 +164,19 @@ def install(window: FeatureWindow) -> CombatUi:
     area_action = QAction("Area damage…", window)
     area_action.setShortcut("Ctrl+Shift+A")
     area_action.setToolTip("One damage roll for the selected tokens, half on a save")
-    area_action.triggered.connect(area.open_for_selection)
+    area_action.triggered.connect(lambda: ui.area_dialog.open_for_selection())
     menu.addAction(area_action)
     save_action = QAction("Saving throw…", window)
     save_action.setToolTip("One saving throw for each selected token")
-    save_action.triggered.connect(save.open_for_selection)
+    save_action.triggered.connect(lambda: ui.save_dialog.open_for_selection())
     menu.addAction(save_action)
     menu.addSeparator()
     rests = {  # the selected tokens, else the party
-        kind: menu.addAction(f"{kind.value.capitalize()} rest…", rest.opener(kind))
+        kind: menu.addAction(f"{kind.value.capitalize()} rest…", _rest_opener(ui, kind))
         for kind in (RestType.SHORT, RestType.LONG)
     }
     menu.setToolTipsVisible(True)  # a disabled rest says why
-    menu.aboutToShow.connect(lambda: refresh_rest_actions(rest, rests))
+    menu.aboutToShow.connect(lambda: _refresh_rests(ui, rests))
     menu.addSeparator()
     menu.addAction(initiative.end_action)
     view_menu = window.view_menu
@@ -205,14 +261,30 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
         action.toggled.connect(lambda on, n=name: _toggle(ui, creature_id, n, on))
 
 
-def _save_entry(dialog: SaveDialog, menu: QMenu, creature_id: EntityId) -> None:
+def _save_entry(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
     """Right-click on a token: a saving throw for the selected tokens when it is one of them,
     else for it alone (in or out of a combat)."""
-    chosen = dialog.scene.selected_creatures()
+    chosen = ui.panel.scene.selected_creatures()
     if creature_id not in chosen:
         chosen = [creature_id]
     label = "Saving throw…" if len(chosen) == 1 else f"Saving throw for {len(chosen)} creatures…"
-    menu.addAction(label, lambda: dialog.open_for(chosen))
+    menu.addAction(label, lambda: ui.save_dialog.open_for(chosen))
+
+
+def _rest_entries(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
+    from battlemap.ui.combat.rest_dialog import add_rest_entries
+
+    add_rest_entries(menu, ui.rest_dialog, creature_id)
+
+
+def _rest_opener(ui: CombatUi, kind: RestType) -> Callable[[], object]:
+    return lambda: ui.rest_dialog.opener(kind)()
+
+
+def _refresh_rests(ui: CombatUi, actions: dict[RestType, QAction]) -> None:
+    from battlemap.ui.combat.rest_dialog import refresh_rest_actions
+
+    refresh_rest_actions(ui.rest_dialog, actions)
 
 
 def _focus_hp(ui: CombatUi, creature_id: EntityId) -> None:

@@ -38,9 +38,8 @@ from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.rules.turn_steps import death_save_due
 from battlemap.ui.combat.brink_box import BrinkBox
-from battlemap.ui.combat.contest_dialog import CONTEST_KINDS
 from battlemap.ui.combat.session import CombatSession, EngineStep
-from battlemap.ui.combat.widgets import GOOD, MUTED, tone
+from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 

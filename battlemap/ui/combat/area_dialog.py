@@ -61,7 +61,6 @@ from battlemap.rules.saves import (
 )
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import Applied
-from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
 from battlemap.ui.combat.save_rows import (
     ID_ROLE,
     SaveRolls,
@@ -69,7 +68,7 @@ from battlemap.ui.combat.save_rows import (
     party_first,
 )
 from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
-from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
+from battlemap.ui.combat.widgets import DEFAULT_DAMAGE_TYPE, CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.statblocks import creature_defenses
 from battlemap.ui.tools.template import TemplateTool

@@ -60,7 +60,14 @@ from battlemap.rules.vitals import Applied
 from battlemap.ui.attack_log import log_attack_reasons
 from battlemap.ui.combat.declarations import DeclarationsBox
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import BAD, GOOD, CombatDialog, add_outcome_and_close, tone
+from battlemap.ui.combat.widgets import (
+    BAD,
+    DEFAULT_DAMAGE_TYPE,
+    GOOD,
+    CombatDialog,
+    add_outcome_and_close,
+    tone,
+)
 from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import plain_tooltip
@@ -71,7 +78,6 @@ from battlemap.ui.statblocks import statblock_defenses as statblock_defenses
 from battlemap.ui.typed_dice import D20Entry, DamageEntry
 
 CUSTOM = "__custom__"
-DEFAULT_DAMAGE_TYPE = "slashing"
 DEFAULT_RANGE = 80
 LONG_RANGE_FACTOR = 4
 

@@ -37,17 +37,6 @@ from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.typed_dice import d20_spin
 
-CONTEST_KINDS = frozenset(
-    {
-        ActionKind.GRAPPLE,
-        ActionKind.SHOVE,
-        ActionKind.ESCAPE,
-        ActionKind.DISARM,
-        ActionKind.GRAPPLE_MOVE,
-        ActionKind.STABILIZE,
-    }
-)
-"""Actions this dialog resolves."""
 SKILLS = ("Athletics", "Acrobatics")
 Call = Callable[[Encounter, Any, Ruleset], Applied[Any]]
 

@@ -46,9 +46,8 @@ from battlemap.rules.vitals import (
     set_lasting_exhaustion,
     switch_lasting_condition,
 )
-from battlemap.ui.combat.attack_dialog import DEFAULT_DAMAGE_TYPE
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import BAD, tone
+from battlemap.ui.combat.widgets import BAD, DEFAULT_DAMAGE_TYPE, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 from battlemap.ui.statblocks import creature_defenses

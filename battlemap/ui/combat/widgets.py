@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlemap.rules.enums import ActionKind
+
 if TYPE_CHECKING:
     from battlemap.ui.combat.session import CombatSession
     from battlemap.ui.map_scene import MapScene
@@ -67,6 +69,21 @@ def add_outcome_and_close(dialog: QDialog, layout: QVBoxLayout) -> QLabel:
     buttons.rejected.connect(dialog.close)
     layout.addWidget(buttons)
     return outcome
+
+
+CONTEST_KINDS = frozenset(
+    {
+        ActionKind.GRAPPLE,
+        ActionKind.SHOVE,
+        ActionKind.ESCAPE,
+        ActionKind.DISARM,
+        ActionKind.GRAPPLE_MOVE,
+        ActionKind.STABILIZE,
+    }
+)
+"""Actions the contest dialog resolves (the Actions dock sends them there)."""
+DEFAULT_DAMAGE_TYPE = "slashing"
+"""The damage type a custom damage roll starts with (attack, area and HP entry)."""
 
 
 class CombatDialog(QDialog):
