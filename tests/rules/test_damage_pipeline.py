@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from battlemap.model.creature import Side
-from battlemap.model.ids import EntityId
 from battlemap.rules.damage import (
     Adjustment,
     DamageInstance,
@@ -134,14 +133,14 @@ def test_final_fantasy_has_its_own_17_types(rulesets: dict[str, Ruleset]) -> Non
 def test_ff_immersed_creatures_resist_fire(rulesets: dict[str, Ruleset]) -> None:
     ff = rulesets["final-fantasy-d20"]
     encounter, combat = fight(creature("sahagin", hp=30), ruleset="final-fantasy-d20")
-    dry = apply_damage(encounter, combat, ff, EntityId("sahagin"), [DamageInstance(10, "fire")])
+    dry = apply_damage(encounter, combat, ff, "sahagin", [DamageInstance(10, "fire")])
     wet = apply_damage(
-        encounter, combat, ff, EntityId("sahagin"), [DamageInstance(10, "fire")], immersed=True
+        encounter, combat, ff, "sahagin", [DamageInstance(10, "fire")], immersed=True
     )
     assert (dry.result.total, wet.result.total) == (10, 5)
     srd = rulesets["srd-5e"]
     srd_wet = apply_damage(
-        encounter, combat, srd, EntityId("sahagin"), [DamageInstance(10, "fire")], immersed=True
+        encounter, combat, srd, "sahagin", [DamageInstance(10, "fire")], immersed=True
     )
     assert srd_wet.result.total == 10
 
@@ -149,7 +148,7 @@ def test_ff_immersed_creatures_resist_fire(rulesets: dict[str, Ruleset]) -> None
 def test_petrified_target_resists_everything(rulesets: dict[str, Ruleset]) -> None:
     encounter, combat = fight(creature("statue", hp=30), conditions={"statue": ("petrified",)})
     applied = apply_damage(
-        encounter, combat, rulesets["srd-5e"], EntityId("statue"), [DamageInstance(9, "slashing")]
+        encounter, combat, rulesets["srd-5e"], "statue", [DamageInstance(9, "slashing")]
     )
     assert applied.result.total == 4
 
@@ -183,20 +182,18 @@ def test_bad_input_leaves_state_unchanged(
     encounter, combat = fight(creature("hero", hp=10), creature("orc", side=Side.HOSTILE))
     before = (encounter.model_dump(), combat.model_dump())  # a snapshot, not the objects
     with pytest.raises(NegativeAmountError):
-        apply_damage(encounter, combat, srd, EntityId("hero"), bad)
+        apply_damage(encounter, combat, srd, "hero", bad)
     with pytest.raises(UnknownDamageTypeError):
-        apply_damage(encounter, combat, srd, EntityId("hero"), [DamageInstance(3, "blunt")])
+        apply_damage(encounter, combat, srd, "hero", [DamageInstance(3, "blunt")])
     with pytest.raises(AbsentTargetError):
-        apply_damage(encounter, combat, srd, EntityId("nobody"), [DamageInstance(3, "fire")])
-    dead = apply_damage(encounter, combat, srd, EntityId("orc"), [DamageInstance(50, "fire")])
-    assert dead.combat is not None and dead.combat.combatant(EntityId("orc")).death.dead
+        apply_damage(encounter, combat, srd, "nobody", [DamageInstance(3, "fire")])
+    dead = apply_damage(encounter, combat, srd, "orc", [DamageInstance(50, "fire")])
+    assert dead.combat is not None and dead.combat.combatant("orc").death.dead
     with pytest.raises(DeadTargetError):
-        apply_damage(dead.encounter, dead.combat, srd, EntityId("orc"), [DamageInstance(1, "fire")])
+        apply_damage(dead.encounter, dead.combat, srd, "orc", [DamageInstance(1, "fire")])
     assert (encounter.model_dump(), combat.model_dump()) == before
     with pytest.raises(ValueError):
-        apply_damage(
-            encounter, combat, srd, EntityId("hero"), [DamageInstance(3, "fire")], knockout=True
-        )
+        apply_damage(encounter, combat, srd, "hero", [DamageInstance(3, "fire")], knockout=True)
 
 
 @pytest.mark.parametrize(
@@ -222,11 +219,7 @@ def test_area_damage_is_rolled_once_for_every_target(
         combat,
         rulesets[ruleset_id],
         [DamageRoll("8d6", damage_type)],
-        [
-            AreaTarget(EntityId("a")),
-            AreaTarget(EntityId("b")),
-            AreaTarget(EntityId("c"), saved=True),
-        ],
+        [AreaTarget("a"), AreaTarget("b"), AreaTarget("c", saved=True)],
     )
     a, b, c = applied.result
     assert a.total == b.total and c.total == a.total // 2

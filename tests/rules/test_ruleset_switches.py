@@ -146,14 +146,7 @@ def test_fumble_table_die(rulesets: dict[str, Ruleset]) -> None:
     profile = AttackProfile(name="Dagger", to_hit=4)
     options = AttackOptions(d20=(1,), fumble_d20=15)
     missed = make_attack(
-        encounter_,
-        combat,
-        gms,
-        EntityId("hero"),
-        EntityId("foe"),
-        profile,
-        AttackSituation(),
-        options,
+        encounter_, combat, gms, "hero", "foe", profile, AttackSituation(), options
     )
     assert missed.result.fumble == "miss"
     d6_table = RollTable(
@@ -163,16 +156,7 @@ def test_fumble_table_die(rulesets: dict[str, Ruleset]) -> None:
         update={"attacks": gms.attacks.model_copy(update={"fumble_table": d6_table})}
     )
     with pytest.raises(BadDieError, match="d6"):
-        make_attack(
-            encounter_,
-            combat,
-            d6,
-            EntityId("hero"),
-            EntityId("foe"),
-            profile,
-            AttackSituation(),
-            options,
-        )
+        make_attack(encounter_, combat, d6, "hero", "foe", profile, AttackSituation(), options)
 
 
 def test_table_rows_must_reach_the_die() -> None:
