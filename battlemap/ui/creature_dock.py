@@ -15,6 +15,7 @@ creature the pointer hovers (the targeting overlay's geometry, ``cover_source``)
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QSignalBlocker, Qt
@@ -41,11 +42,13 @@ from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.document import Change, Document, RemoveCreature, UpdateCreature
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import MAX_CHARACTER_LEVEL
-from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.targeting.facts import CoverAgainst
 from battlemap.ui.undo import push
+
+if TYPE_CHECKING:
+    from battlemap.ui.feature_window import FeatureWindow
 
 NUMBER_FIELDS = {
     "hp": ("HP", 0, 100_000),
