@@ -76,7 +76,7 @@ def show_big_map(window: MainWindow) -> None:
     image.fill(GREEN)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, b"PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
     name = window.document.add_image(bytes(buffer.data().data()), ".png")
     background = Background(image=name, pixels_per_cell=10, offset_x=20, offset_y=20)
     window.document.apply(ReplaceEncounterField("background", None, background))

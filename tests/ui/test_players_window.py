@@ -139,7 +139,7 @@ def test_players_see_the_map_image(window: MainWindow, qtbot: QtBot) -> None:
     image.fill(QColor("#2e8b57"))
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, b"PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
     name = window.document.add_image(bytes(buffer.data().data()), ".png")
     background = Background(image=name, pixels_per_cell=10)
     window.document.apply(ReplaceEncounterField("background", None, background))

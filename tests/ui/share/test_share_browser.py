@@ -47,7 +47,7 @@ def map_png() -> bytes:
     image.fill(MAP_GREEN)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, b"PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
     return bytes(buffer.data().data())
 
 
