@@ -109,6 +109,7 @@ def run_gui(
     window.files.set_opened_file(path)
     if smoke:
         load_path_search()  # a bundle must carry a tcod that loads
+        _check_hashes()  # and the hashes dice, images and sharing use (no OpenSSL in it)
         image = render_scene(window.scene, window.map_rect(), width=800)
         ok = not image.isNull() and image.width() == 800
         print(f"smoke: rendered {image.width()}x{image.height()} of '{encounter.name}'")
@@ -125,3 +126,12 @@ def run_gui(
     window.files.start_session()  # ask before losing changes; autosave; offer crash recovery
     QTimer.singleShot(1000, load_path_search)  # its import takes tenths of a second: not at start
     return app.exec()
+
+
+def _check_hashes() -> None:
+    """Raise unless every hash the app uses works (the bundle leaves OpenSSL's out)."""
+    import hashlib
+
+    for name in ("sha1", "sha256", "blake2b"):
+        hashlib.new(name, b"battlemap").hexdigest()
+

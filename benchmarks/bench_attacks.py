@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from battlemap.rules.outcome import with_combat
+
 Case = tuple[str, Callable[[], Callable[[], object] | None]]
 
 
@@ -53,7 +55,9 @@ def _attacks(creatures: int, count: int) -> Callable[[], object]:
     def run() -> object:
         enc, state = encounter, combat
         for _ in range(count):
-            applied = make_attack(enc, state, ruleset, "c0", "c1", sword, options=options)
+            applied = make_attack(
+                with_combat(enc, state), ruleset, "c0", "c1", sword, options=options
+            )
             enc, state = applied.encounter, applied.combat  # type: ignore[assignment]
         return state
 

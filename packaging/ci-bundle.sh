@@ -20,5 +20,10 @@ fi
 
 started=$SECONDS
 make bundle
-echo "ci-bundle: built in $((SECONDS - started)) s, $(du -sh dist/battlemap | cut -f1)"
+size_mib=$(du -s --apparent-size -B1M dist/battlemap | cut -f1)
+echo "ci-bundle: built in $((SECONDS - started)) s, ${size_mib} MiB"
+if [ "$size_mib" -gt 180 ]; then
+  echo "ci-bundle: the bundle is ${size_mib} MiB, over the 180 MiB it may take" >&2
+  exit 1
+fi
 packaging/smoke-bundle.sh dist/battlemap

@@ -109,23 +109,28 @@ def line_array(lines: Lines) -> NDArray[np.object_]:
 
 def _without_duplicates(
     segments: Sequence[tuple[tuple[float, float], tuple[float, float]]], ids: Sequence[EntityId]
-) -> tuple[list[tuple[tuple[float, float], tuple[float, float]]], list[EntityId]]:
-    """The segments with exact repeats (either direction) dropped, keeping the first id.
+) -> tuple[NDArray[np.float64], list[EntityId]]:
+    """The segments (n, 2, 2) with exact repeats (either direction) dropped, keeping the first
+    and its id.
 
     A wall drawn twice is one wall. Kept twice, its two copies would meet at their shared ends
     like the two arms of a joint, and a line through such an end would count as blocked.
     """
-    seen: set[tuple[tuple[float, float], tuple[float, float]]] = set()
-    kept: list[tuple[tuple[float, float], tuple[float, float]]] = []
-    kept_ids: list[EntityId] = []
-    for (a, b), wall_id in zip(segments, ids, strict=True):
-        a, b = (float(a[0]), float(a[1])), (float(b[0]), float(b[1]))
-        key = (a, b) if a <= b else (b, a)
-        if key not in seen:
-            seen.add(key)
-            kept.append((a, b))
-            kept_ids.append(wall_id)
-    return kept, kept_ids
+    coords = np.asarray(segments, dtype=np.float64).reshape(-1, 2, 2)
+    if len(coords) < 2:
+        return coords, list(ids)
+    a, b = coords[:, 0], coords[:, 1]
+    swap = (a[:, 0] > b[:, 0]) | ((a[:, 0] == b[:, 0]) & (a[:, 1] > b[:, 1]))
+    key = np.where(swap[:, None], np.concatenate([b, a], axis=1), np.concatenate([a, b], axis=1))
+    key = key + 0.0  # -0.0 and 0.0 are one coordinate, as in tuple comparison
+    order = np.lexsort((np.arange(len(key)), key[:, 3], key[:, 2], key[:, 1], key[:, 0]))
+    ordered = key[order]
+    repeat = np.r_[False, np.all(ordered[1:] == ordered[:-1], axis=1)]
+    keep = np.ones(len(coords), dtype=bool)
+    keep[order[repeat]] = False
+    if keep.all():
+        return coords, list(ids)
+    return coords[keep], [i for i, k in zip(ids, keep.tolist(), strict=True) if k]
 
 
 class BarrierSet:
@@ -139,9 +144,8 @@ class BarrierSet:
         segments: Sequence[tuple[tuple[float, float], tuple[float, float]]],
         ids: Sequence[EntityId],
     ) -> None:
-        segments, ids = _without_duplicates(segments, ids)
-        self.ids: list[EntityId] = list(ids)
-        coords = np.asarray(segments, dtype=np.float64).reshape(-1, 2, 2)
+        coords, kept_ids = _without_duplicates(segments, ids)
+        self.ids: list[EntityId] = kept_ids
         self.coords = coords
         self.geoms = line_array(coords) if len(coords) else np.empty(0, dtype=object)
         self.tree = STRtree(self.geoms)
@@ -154,8 +158,6 @@ class BarrierSet:
         self._sided_table: _LatticeTable | None = None
         self._buckets = _Buckets.of(coords) if len(coords) else None
         if len(coords):
-            self._union = shapely.MultiLineString(list(self.geoms))
-            shapely.prepare(self._union)
             self._sided_keys = self._lattice_sided_keys(coords)
             self._sided_table = self._build_sided_table()
         self._grid_units = (_grid_units(coords, axis=0), _grid_units(coords, axis=1))
@@ -165,7 +167,10 @@ class BarrierSet:
 
     @property
     def union(self) -> BaseGeometry | None:
-        """All segments as one prepared MultiLineString (None when empty)."""
+        """All segments as one prepared MultiLineString (None when empty); made on first use."""
+        if self._union is None and len(self.geoms):
+            self._union = shapely.MultiLineString(list(self.geoms))
+            shapely.prepare(self._union)
         return self._union
 
     def _lattice_sided_keys(self, coords: NDArray[np.float64]) -> NDArray[np.int64]:
@@ -205,7 +210,7 @@ class BarrierSet:
         Lattice points are looked up in a table (plus the middles of any off-lattice walls);
         other points go through the spatial index.
         """
-        if self._union is None or len(points) == 0:
+        if not len(self.ids) or len(points) == 0:
             return np.zeros(len(points), dtype=bool)
         unique, inverse = unique_points(points)
         on_unique = self._sided(unique)
@@ -259,7 +264,7 @@ class BarrierSet:
             k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
             grid = lo[which] + np.stack([k % width[which], k // width[which]], axis=1)
             at = grid / _LATTICE
-            on = shapely.dwithin(shapely.points(at), self.geoms[self._odd[which]], END_SNAP)
+            on = _within_snap(at, self.coords[self._odd[which]], self.geoms[self._odd[which]])
             on &= ~_at_an_end(at, self.coords[self._odd[which]])
             marked.append(grid[on].astype(np.int64))
         return _LatticeTable.of(np.concatenate(marked))
@@ -292,13 +297,15 @@ class BarrierSet:
         width, height = int(hi[:, 0].max()) - x0 + 1, int(hi[:, 1].max()) - y0 + 1
         if width * height > _GRID_TABLE_CELLS:
             return None
-        cells = np.zeros((height, width), dtype=bool)
-        for (ax, ay), (bx, by) in zip(
-            (lo - (x0, y0)).astype(np.intp).tolist(),
-            (hi - (x0, y0)).astype(np.intp).tolist(),
-            strict=True,
-        ):
-            cells[ay : by + 1, ax : bx + 1] = True
+        # Each box adds 1 over its cells: +1 and -1 at its corners, then running sums.
+        first = (lo - (x0, y0)).astype(np.intp)
+        last = (hi - (x0, y0)).astype(np.intp) + 1
+        marks = np.zeros((height + 1, width + 1), dtype=np.int32)
+        np.add.at(marks, (first[:, 1], first[:, 0]), 1)
+        np.add.at(marks, (first[:, 1], last[:, 0]), -1)
+        np.add.at(marks, (last[:, 1], first[:, 0]), -1)
+        np.add.at(marks, (last[:, 1], last[:, 0]), 1)
+        cells = np.cumsum(np.cumsum(marks, axis=0), axis=1)[:height, :width] > 0
         return x0, y0, cells
 
     def _inside_walls_by_index(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
@@ -659,6 +666,23 @@ def _two_sided_points(
     first_sided = np.full(n_groups, -1, dtype=np.intp)
     first_sided[group[sided[::-1]]] = sided[::-1]
     return line[first[both]], along[first[both]], wall[first_sided[both]]
+
+
+def _within_snap(
+    points: NDArray[np.float64], walls: NDArray[np.float64], geoms: NDArray[np.object_]
+) -> NDArray[np.bool_]:
+    """``shapely.dwithin(point, wall, END_SNAP)`` for each pair: in numpy, with shapely
+    deciding the few whose distance is within rounding of ``END_SNAP``."""
+    a = walls[:, 0]
+    e = walls[:, 1] - a
+    along = np.clip(((points - a) * e).sum(axis=1) / np.maximum((e * e).sum(axis=1), 1e-300), 0, 1)
+    gap = points - (a + e * along[:, None])
+    distance = np.hypot(gap[:, 0], gap[:, 1])
+    within: NDArray[np.bool_] = distance <= END_SNAP
+    unsure = np.flatnonzero(np.abs(distance - END_SNAP) <= 1e-12)
+    if len(unsure):
+        within[unsure] = shapely.dwithin(shapely.points(points[unsure]), geoms[unsure], END_SNAP)
+    return within
 
 
 def _at_an_end(points: NDArray[np.float64], walls: NDArray[np.float64]) -> NDArray[np.bool_]:

@@ -20,7 +20,10 @@ listed in ``MapIndex.problems``.
 
 from __future__ import annotations
 
+import copy
 import itertools
+import math
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -30,7 +33,8 @@ from numpy.typing import NDArray
 from shapely import STRtree
 from shapely.geometry.base import BaseGeometry
 
-from battlemap.geometry.barriers import BarrierSet, line_array
+from battlemap.geometry.wall_layers import DIRECTIONS as DIRECTIONS
+from battlemap.geometry.wall_layers import FixedWalls, centre_steps, with_doors
 from battlemap.model import (
     CoverDegree,
     Encounter,
@@ -44,18 +48,6 @@ from battlemap.model import (
 )
 
 BoolGrid = NDArray[np.bool_]
-
-DIRECTIONS: tuple[tuple[int, int], ...] = (
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-)
-"""The 8 grid steps (dx, dy); an index into this tuple names a direction."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +66,21 @@ class ObstacleShape:
     polygon: BaseGeometry
     cover: CoverDegree
     blocks_movement: bool
+
+
+def rasterise(polygon: BaseGeometry, grid: BoolGrid) -> None:
+    """Set ``grid[y, x]`` where the centre of cell (x, y) lies inside ``polygon`` or on its
+    edge; only the cells of the polygon's bounding box are tested."""
+    height, width = grid.shape
+    min_x, min_y, max_x, max_y = polygon.bounds
+    col0, col1 = max(0, math.floor(min_x - 0.5)), min(width, math.ceil(max_x - 0.5) + 1)
+    row0, row1 = max(0, math.floor(min_y - 0.5)), min(height, math.ceil(max_y - 0.5) + 1)
+    if col1 <= col0 or row1 <= row0:
+        return
+    cols, rows = np.meshgrid(np.arange(col0, col1) + 0.5, np.arange(row0, row1) + 0.5)
+    shapely.prepare(polygon)
+    inside = np.asarray(shapely.intersects_xy(polygon, cols.ravel(), rows.ravel()), dtype=bool)
+    grid[row0:row1, col0:col1] |= inside.reshape(cols.shape)
 
 
 def window_all(mask: BoolGrid, kh: int, kw: int) -> BoolGrid:
@@ -146,36 +153,6 @@ class MapIndex:
         ]
         self.obstacle_by_id = {o.id: o for o in self.obstacles}
 
-        solid = [w for w in usable_walls if w.blocks_sight]
-        windows = [w for w in usable_walls if w.kind is WallKind.WINDOW]
-        self.cover_walls = _barrier(solid)
-        """Walls and closed doors: full barriers for cover."""
-        self.cover_walls_and_windows = _barrier(solid + windows)
-        """Walls, closed doors and windows together (a window gives at most three-quarters)."""
-        total_obstacles = [o for o in self.obstacles if o.cover is CoverDegree.TOTAL]
-        sight_segments = [(w.a, w.b) for w in solid]
-        sight_ids = [w.id for w in solid]
-        for o in total_obstacles:
-            for a, b in _ring_segments(o.polygon):
-                sight_segments.append((a, b))
-                sight_ids.append(o.id)
-        self.sight_walls = BarrierSet(sight_segments, sight_ids)
-        """What blocks sight: walls, closed doors and total-cover obstacles' outlines."""
-        border = np.array(
-            [
-                [[0, 0], [self.width, 0]],
-                [[self.width, 0], [self.width, self.height]],
-                [[self.width, self.height], [0, self.height]],
-                [[0, self.height], [0, 0]],
-            ],
-            dtype=np.float64,
-        )
-        coords = self.sight_walls.coords
-        self.sight_outline = np.concatenate([coords, border]) if len(coords) else border
-        """``sight_walls``' segments, then the map's four edges: where a visibility ray stops."""
-        self.sight_outline_lines = line_array(self.sight_outline)
-        """``sight_outline`` as shapely LineStrings (to keep the ones near a viewer)."""
-
         self.cover_obstacles = [o for o in self.obstacles if o.cover is not CoverDegree.NONE]
         self.cover_obstacle_tree = STRtree([o.polygon for o in self.cover_obstacles])
         self.cover_obstacle_ranks = np.array(
@@ -183,11 +160,20 @@ class MapIndex:
         )
         """``CoverDegree.rank`` of each of ``cover_obstacles``: the most cover it gives."""
 
-        movement_geoms: list[BaseGeometry] = [
-            shapely.LineString([w.a, w.b]) for w in usable_walls if w.blocks_movement
+        self._fixed = FixedWalls.of(
+            self.width,
+            self.height,
+            [w for w in usable_walls if w.kind is not WallKind.DOOR],
+            [w for w in usable_walls if w.kind is WallKind.DOOR],
+            [(o.id, o.polygon) for o in self.obstacles if o.cover is CoverDegree.TOTAL],
+            [o.polygon for o in self.obstacles if o.blocks_movement],
+        )
+        self._source = (grid, tuple(walls), tuple(obstacles), tuple(terrain))
+        self._door_positions = [
+            i for i, w in enumerate(walls) if w.kind is WallKind.DOOR and w.a != w.b
         ]
-        movement_geoms += [o.polygon for o in self.obstacles if o.blocks_movement]
-        self.movement_tree = STRtree(movement_geoms)
+        """Where the usable doors are in ``walls``: ``FixedWalls`` holds them in this order."""
+        self._lay_doors([w for w in usable_walls if w.kind is WallKind.DOOR])
 
         self.difficult, self.water, self.impassable = self._terrain_grids(terrain)
         centre_x, centre_y = self._centres()
@@ -199,13 +185,59 @@ class MapIndex:
             self.impassable = self.impassable | np.asarray(inside, dtype=bool).reshape(
                 self.height, self.width
             )
-        self._rooms: dict[int, BoolGrid] = {}
-        self._steps: dict[int, list[BoolGrid]] = {}
         self._terrain_k: dict[int, tuple[BoolGrid, BoolGrid]] = {}
-        self._cores: dict[tuple[int, int], SqueezeCores] = {}
-        self.segment_free = self._segment_free()
+
+    def _lay_doors(self, doors: Sequence[Wall]) -> None:
+        """The wall structures for the fixed walls and these doors; the movement arrays
+        derived from them are made again on first use."""
+        layers = with_doors(self._fixed, doors, self.width, self.height)
+        self.cover_walls = layers.cover_walls
+        """Walls and closed doors: full barriers for cover."""
+        self.cover_walls_and_windows = layers.cover_walls_and_windows
+        """Walls, closed doors and windows together (a window gives at most three-quarters)."""
+        self.sight_walls = layers.sight_walls
+        """What blocks sight: walls, closed doors and total-cover obstacles' outlines."""
+        self.sight_outline = layers.sight_outline
+        """``sight_walls``' segments and the map's four edges, cut where two cross: where a
+        visibility ray stops."""
+        self.sight_outline_lines = layers.sight_outline_lines
+        """``sight_outline`` as shapely LineStrings (to keep the ones near a viewer)."""
+        self.sight_buckets = layers.sight_buckets
+        """``sight_outline`` by bucket, so a viewer casts only against walls it may see."""
+        self.segment_free = layers.segment_free
         """``segment_free[d][y, x]``: the centre-to-centre segment from cell (x, y) in
         direction ``d`` stays on the map and clear of movement-blocking walls and obstacles."""
+        self._rooms: dict[int, BoolGrid] = {}
+        self._steps: dict[int, list[BoolGrid]] = {}
+        self._cores: dict[tuple[int, int], SqueezeCores] = {}
+
+    def updated(self, encounter: Encounter) -> MapIndex:
+        """The index of ``encounter``'s map, made from this one when only doors opened or
+        closed (the walls, the doors' places, obstacles and terrain are kept), else built
+        anew. Either way it answers as ``MapIndex.build(encounter)`` does."""
+        grid, walls, obstacles, terrain = self._source
+        new_walls = encounter.walls
+        same_rest = (
+            encounter.grid == grid
+            and _same_items(encounter.obstacles, obstacles)
+            and _same_items(encounter.terrain, terrain)
+            and len(new_walls) == len(walls)
+        )
+        if not same_rest:
+            return MapIndex.build(encounter)
+        changed = list(
+            itertools.compress(range(len(walls)), map(operator.is_not, walls, new_walls))
+        )
+        if any(_not_the_same_door(walls[i], new_walls[i]) for i in changed):
+            return MapIndex.build(encounter)
+        index = copy.copy(self)
+        index._source = (grid, tuple(new_walls), obstacles, terrain)
+        index.walls = dict(self.walls)
+        for i in changed:
+            if new_walls[i].id in index.walls:  # a usable door stays usable: not moved
+                index.walls[new_walls[i].id] = new_walls[i]
+        index._lay_doors([new_walls[i] for i in self._door_positions])
+        return index
 
     @classmethod
     def build(cls, encounter: Encounter) -> MapIndex:
@@ -250,26 +282,11 @@ class MapIndex:
         self, terrain: Iterable[TerrainRegion]
     ) -> tuple[BoolGrid, BoolGrid, BoolGrid]:
         grids = {kind: np.zeros((self.height, self.width), dtype=bool) for kind in TerrainKind}
-        xs, ys = self._centres()
         for region in terrain:
             polygon = self._polygon(region.id, region.points)
-            if polygon is None:
-                continue
-            shapely.prepare(polygon)
-            inside = np.asarray(shapely.intersects_xy(polygon, xs, ys), dtype=bool)
-            grids[region.kind] |= inside.reshape(self.height, self.width)
+            if polygon is not None:
+                rasterise(polygon, grids[region.kind])
         return grids[TerrainKind.DIFFICULT], grids[TerrainKind.WATER], grids[TerrainKind.IMPASSABLE]
-
-    def _segment_free(self) -> list[BoolGrid]:
-        free: list[BoolGrid] = [np.zeros((self.height, self.width), dtype=bool) for _ in DIRECTIONS]
-        for d in range(4):  # E, SE, S, SW; the other four mirror them.
-            dx, dy = DIRECTIONS[d]
-            sy, sx, blocked = _centre_steps(self.movement_tree, self.width, self.height, dx, dy)
-            ok = ~blocked
-            free[d][sy, sx] = ok
-            back = DIRECTIONS.index((-dx, -dy))
-            free[back][sy + dy, sx + dx] = ok
-        return free
 
     # -- movement arrays --------------------------------------------------------------------
 
@@ -342,45 +359,23 @@ class MapIndex:
         return x >= 0 and y >= 0 and x + w <= self.width + 1e-9 and y + h <= self.height + 1e-9
 
 
-def _centre_steps(
-    barriers: STRtree, width: int, height: int, dx: int, dy: int
-) -> tuple[NDArray[np.intp], NDArray[np.intp], BoolGrid]:
-    """Every one-cell step (dx, dy) that stays on a ``width`` x ``height`` map: the rows and
-    columns it starts from, and whether the segment between the two cells' centres touches
-    or crosses one of ``barriers``' geometries."""
-    ys, xs = np.mgrid[0:height, 0:width]
-    on_map = (xs + dx >= 0) & (xs + dx < width) & (ys + dy >= 0) & (ys + dy < height)
-    sy, sx = ys[on_map], xs[on_map]
-    blocked = np.zeros(len(sx), dtype=bool)
-    if len(barriers.geometries):
-        starts = np.stack([sx + 0.5, sy + 0.5], axis=1)
-        lines = np.stack([starts, starts + np.array([dx, dy])], axis=1)
-        blocked[barriers.query(line_array(lines), predicate="intersects")[0]] = True
-    return sy, sx, blocked
-
-
 def blocked_centre_steps(barriers: STRtree, width: int, height: int, dx: int, dy: int) -> BoolGrid:
     """``out[y, x]``: the segment from the centre of cell (x, y) to the centre of cell
     (x + dx, y + dy) touches or crosses one of ``barriers``' geometries (so a wall along the
     grid line between two cells separates them, and one ending at their shared corner does
     not separate diagonal neighbours' sides). False where the step leaves the map."""
     out = np.zeros((height, width), dtype=bool)
-    sy, sx, blocked = _centre_steps(barriers, width, height, dx, dy)
+    sy, sx, blocked = centre_steps(barriers, width, height, dx, dy)
     out[sy, sx] = blocked
     return out
 
 
-def _barrier(walls: Sequence[Wall]) -> BarrierSet:
-    return BarrierSet([(w.a, w.b) for w in walls], [w.id for w in walls])
+def _not_the_same_door(old: Wall, new: Wall) -> bool:
+    """Not one door in one place (opened, closed or renamed, but not moved)."""
+    doors = old.kind is WallKind.DOOR and new.kind is WallKind.DOOR
+    return not (doors and old.a == new.a and old.b == new.b and old.id == new.id)
 
 
-def _ring_segments(polygon: BaseGeometry) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    segments: list[tuple[tuple[float, float], tuple[float, float]]] = []
-    for part in shapely.get_parts(polygon):
-        rings = [part.exterior, *part.interiors] if part.geom_type == "Polygon" else []
-        for ring in rings:
-            coords = list(ring.coords)
-            for a, b in itertools.pairwise(coords):
-                if a != b:
-                    segments.append(((a[0], a[1]), (b[0], b[1])))
-    return segments
+def _same_items(new: Sequence[object], old: Sequence[object]) -> bool:
+    """The same objects in the same order (unchanged features stay the same objects)."""
+    return len(new) == len(old) and all(map(operator.is_, new, old))

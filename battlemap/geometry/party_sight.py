@@ -1,17 +1,47 @@
-"""What the party sees: the union of its members' visibility, as grid cells (fog of war)."""
+"""What the party sees: the union of its members' visibility, as grid cells (fog of war).
+
+``PartySight`` keeps each viewer's cells between updates, so a move recomputes only the viewers
+that moved (a visibility polygon each) and the union is an OR of boolean grids.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import numpy as np
-import shapely
+from numpy.typing import NDArray
 
-from battlemap.geometry.map_index import MapIndex
+from battlemap.geometry.map_index import MapIndex, rasterise
 from battlemap.geometry.sight import visibility_polygon
 from battlemap.model.creature import Creature
 
 Cell = tuple[int, int]
+CellGrid = NDArray[np.bool_]
+"""``grid[row, col]``: the cell (col, row) is seen."""
+ViewerKey = tuple[float, float, float]
+"""Where a viewer looks from: its top-left (cells) and its space's side (cells)."""
+
+
+def viewer_key(index: MapIndex, viewer: Creature) -> ViewerKey:
+    return (viewer.x, viewer.y, viewer.space_cells(index.cell_feet))
+
+
+def viewer_grid(index: MapIndex, key: ViewerKey, radius: float | None) -> CellGrid:
+    """The cells one viewer sees from the centre of its space (see ``visible_cells``)."""
+    x, y, side = key
+    seen = np.zeros((index.height, index.width), dtype=bool)
+    region = visibility_polygon(index, (x + side / 2, y + side / 2), radius)
+    if not region.is_empty:
+        rasterise(region, seen)
+    first_col, first_row = max(0, int(np.floor(x))), max(0, int(np.floor(y)))
+    last_col, last_row = max(0, int(np.ceil(x + side))), max(0, int(np.ceil(y + side)))
+    seen[first_row:last_row, first_col:last_col] = True
+    return seen
+
+
+def grid_cells(grid: CellGrid) -> frozenset[Cell]:
+    rows, cols = np.nonzero(grid)
+    return frozenset(zip(cols.tolist(), rows.tolist(), strict=True))
 
 
 def visible_cells(
@@ -24,33 +54,42 @@ def visible_cells(
     a viewer always sees the cells of its own space. ``radius_feet`` limits sight (a dark
     map); None means unlimited.
     """
-    if not viewers:
-        return frozenset()
-    radius = None if radius_feet is None else radius_feet / index.cell_feet
-    polygons = []
-    seen: set[Cell] = set()
-    for viewer in viewers:
-        side = viewer.space_cells(index.cell_feet)
-        centre = (viewer.x + side / 2, viewer.y + side / 2)
-        polygons.append(visibility_polygon(index, centre, radius))
-        first_col, first_row = int(np.floor(viewer.x)), int(np.floor(viewer.y))
-        last_col, last_row = int(np.ceil(viewer.x + side)), int(np.ceil(viewer.y + side))
-        seen.update(
-            (c, r)
-            for c in range(max(0, first_col), min(index.width, last_col))
-            for r in range(max(0, first_row), min(index.height, last_row))
-        )
-    region = shapely.union_all(polygons)
-    if region.is_empty:
-        return frozenset(seen)
-    min_x, min_y, max_x, max_y = region.bounds
-    cols = np.arange(max(0, int(min_x)), min(index.width, int(np.ceil(max_x))))
-    rows = np.arange(max(0, int(min_y)), min(index.height, int(np.ceil(max_y))))
-    grid_cols, grid_rows = np.meshgrid(cols, rows)
-    centres_x, centres_y = grid_cols.ravel() + 0.5, grid_rows.ravel() + 0.5
-    shapely.prepare(region)
-    inside = shapely.intersects_xy(region, centres_x, centres_y)
-    seen.update(
-        zip(grid_cols.ravel()[inside].tolist(), grid_rows.ravel()[inside].tolist(), strict=True)
-    )
-    return frozenset(seen)
+    return PartySight().visible(index, viewers, radius_feet)
+
+
+class PartySight:
+    """``visible_cells`` that remembers each viewer's cells for the next call.
+
+    The memory is dropped when the index (a map change) or the sight range changes; a viewer
+    is recomputed only when its position or size changed.
+    """
+
+    def __init__(self) -> None:
+        self._index: MapIndex | None = None
+        self._radius: float | None = None
+        self._grids: dict[ViewerKey, CellGrid] = {}
+        self._last: tuple[frozenset[ViewerKey], frozenset[Cell]] | None = None
+        self.computed = 0
+        """Viewer visibilities computed so far (each a visibility polygon)."""
+
+    def visible(
+        self, index: MapIndex, viewers: Sequence[Creature], radius_feet: float | None = None
+    ) -> frozenset[Cell]:
+        """The cells ``viewers`` see (``visible_cells``), recomputing only the viewers that
+        moved since the last call."""
+        radius = None if radius_feet is None else radius_feet / index.cell_feet
+        if index is not self._index or radius != self._radius:
+            self._index, self._radius, self._grids, self._last = index, radius, {}, None
+        keys = frozenset(viewer_key(index, v) for v in viewers)
+        if self._last is not None and self._last[0] == keys:
+            return self._last[1]
+        self._grids = {k: g for k, g in self._grids.items() if k in keys}
+        for key in keys - self._grids.keys():
+            self._grids[key] = viewer_grid(index, key, radius)
+            self.computed += 1
+        if not self._grids:
+            cells: frozenset[Cell] = frozenset()
+        else:
+            cells = grid_cells(np.logical_or.reduce(list(self._grids.values())))
+        self._last = (keys, cells)
+        return cells

@@ -20,6 +20,7 @@ from shapely.geometry.base import BaseGeometry
 from battlemap.geometry.body import Body
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY, Space
+from battlemap.geometry.occlusion import ViewCast, view_cast
 
 _INSET = 1e-3
 """Cells the sight points are moved inside a space, so a creature pressed against a wall
@@ -102,9 +103,11 @@ def visibility_polygon(
 
     Rays are cast towards every end of every sight-blocking wall segment (and a hair to each
     side of it) and towards the map's corners; each ray stops at the nearest wall it meets,
-    and the polygon joins the stopping points in angle order, so wall ends, joints and
-    corners are exact. A ray stops at a wall it touches; a ray exactly along a wall does not
-    stop at it. ``radius`` (cells) limits the view to a circle when given.
+    and the polygon joins the stopping points in angle order, so wall ends, joints, corners
+    and crossings (the outline is cut there) are exact. A ray stops at a wall it touches; a
+    ray exactly along a wall does not stop at it. ``radius`` (cells) limits the view to a
+    circle when given. Walls wholly hidden behind nearer ones are left out of the cast
+    (``occlusion.view_cast``): their rays would stop on the nearer walls anyway.
 
     Returns:
         A shapely Polygon (empty when ``origin`` is off the map).
@@ -112,28 +115,19 @@ def visibility_polygon(
     ox, oy = origin
     if not (0 <= ox <= index.width and 0 <= oy <= index.height):
         return shapely.Polygon()
-    segments = index.sight_outline
-    if radius is not None:
-        near = shapely.dwithin(index.sight_outline_lines, shapely.Point(origin), radius)
-        segments = segments[np.asarray(near, dtype=bool)]
-    rel = segments - np.array(origin)
-    ends = rel.reshape(-1, 2)
-    angles = np.arctan2(ends[:, 1], ends[:, 0])
-    eps = 1e-5
-    # Rays a hair to either side of each end's angle, each placed back on the exact angle
-    # afterwards, on the segment it hit: shadow edges, ends and joints come out exact.
-    candidates = np.concatenate([angles - eps, angles + eps])
-    bases = np.concatenate([angles, angles])
-    if radius is not None:
-        circle = np.linspace(-math.pi, math.pi, 181)
-        candidates = np.concatenate([candidates, circle])
-        bases = np.concatenate([bases, circle])
-    candidates = (candidates + math.pi) % (2 * math.pi) - math.pi
-    ray_angles, first_of = np.unique(candidates, return_index=True)
-    ray_bases = bases[first_of]
     limit = math.hypot(index.width, index.height) * 2 if radius is None else radius
-    distances, hit = _cast(rel, ray_angles, limit)
-    ray_angles, distances = _onto_exact_angles(rel, ray_angles, ray_bases, distances, hit, limit)
+    cast = view_cast(
+        index.sight_outline, index.sight_outline_lines, index.sight_buckets, origin, radius, limit
+    )
+    return polygon_of_cast(index, origin, cast)
+
+
+def polygon_of_cast(index: MapIndex, origin: PointXY, cast: ViewCast) -> BaseGeometry:
+    """The visibility polygon joining the stopping points of ``cast``'s rays from ``origin``."""
+    ox, oy = origin
+    ray_angles, distances = _onto_exact_angles(
+        cast.segments, cast.angles, cast.bases, cast.distances, cast.hits, cast.limit
+    )
     xs = ox + np.cos(ray_angles) * distances
     ys = oy + np.sin(ray_angles) * distances
     polygon: BaseGeometry = shapely.Polygon(_drop_straight_runs(np.stack([xs, ys], axis=1)))
@@ -160,56 +154,6 @@ def _drop_straight_runs(ring: NDArray[np.float64]) -> NDArray[np.float64]:
     straight = (np.abs(cross) <= 1e-9 * scale) & (dot > 0)
     kept: NDArray[np.float64] = ring[~straight]
     return kept
-
-
-def _cast(
-    rel: NDArray[np.float64], ray_angles: NDArray[np.float64], limit: float
-) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
-    """Distance along each ray (from the origin at 0, 0) to the nearest segment, at most
-    ``limit``, and the index of that segment (-1 when none is nearer than ``limit``). Only
-    segment/ray pairs whose angular span covers the ray are evaluated."""
-    n_rays = len(ray_angles)
-    best = np.full(n_rays, limit, dtype=np.float64)
-    nearest = np.full(n_rays, -1, dtype=np.intp)
-    a, b = rel[:, 0, :], rel[:, 1, :]
-    ta = np.arctan2(a[:, 1], a[:, 0])
-    tb = np.arctan2(b[:, 1], b[:, 0])
-    lo, hi = np.minimum(ta, tb), np.maximum(ta, tb)
-    wraps = hi - lo > math.pi
-    # Angular interval of each segment as seen from the origin; wrapping ones split in two.
-    starts = np.concatenate([np.where(wraps, -math.pi, lo), np.where(wraps, hi, lo)[wraps]])
-    stops = np.concatenate([np.where(wraps, lo, hi), np.full(int(wraps.sum()), math.pi)])
-    owner = np.concatenate([np.arange(len(rel)), np.flatnonzero(wraps)])
-    first = np.searchsorted(ray_angles, starts - 1e-12, side="left")
-    last = np.searchsorted(ray_angles, stops + 1e-12, side="right")
-    counts = np.maximum(last - first, 0)
-    total = int(counts.sum())
-    if total == 0:
-        return best, nearest
-    seg = np.repeat(owner, counts)
-    ray = np.repeat(first - np.cumsum(counts) + counts, counts) + np.arange(total)
-    t = _ray_hits(a[seg], b[seg], ray_angles[ray])
-    hit = np.isfinite(t)
-    np.minimum.at(best, ray[hit], t[hit])
-    winners = hit & (t <= best[ray])
-    nearest[ray[winners]] = seg[winners]
-    return best, nearest
-
-
-def _ray_hits(
-    a: NDArray[np.float64], b: NDArray[np.float64], angles: NDArray[np.float64]
-) -> NDArray[np.float64]:
-    """Distance along rays from (0, 0) at ``angles`` to segments ``a``-``b`` (inf: no hit).
-    A ray exactly along a segment does not hit it."""
-    dx, dy = np.cos(angles), np.sin(angles)
-    ex, ey = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
-    denom = dx * ey - dy * ex
-    ok = np.abs(denom) > 1e-12
-    safe = np.where(ok, denom, 1.0)
-    t = (a[:, 0] * ey - a[:, 1] * ex) / safe
-    u = (a[:, 0] * dy - a[:, 1] * dx) / safe
-    hit = ok & (t >= 0) & (u >= -1e-9) & (u <= 1 + 1e-9)
-    return np.where(hit, t, np.inf)
 
 
 def _onto_exact_angles(

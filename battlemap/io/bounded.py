@@ -1,4 +1,5 @@
-"""Read a whole file a user chose, refusing it before reading when it is too large."""
+"""Read a whole file a user chose, refusing it before reading when it is too large, and count
+what a JSON file holds before parsing it."""
 
 from __future__ import annotations
 
@@ -27,3 +28,31 @@ def read_bounded(path: Path, max_bytes: int) -> bytes:
         raise FileFormatError(path, "permission denied") from None
     except OSError as error:
         raise FileFormatError(path, error.strerror or str(error)) from None
+
+
+def check_json_size(
+    data: bytes, path: Path, *, max_objects: int, max_values: int, holder: str, objects: str = ""
+) -> None:
+    """Refuse JSON ``data`` with more ``{`` than ``max_objects`` or more commas than
+    ``max_values``, counted in the bytes before any parsing (a parse, and a list of one error
+    per bad item, grow with what is counted). Braces and commas inside strings count too: an
+    upper bound, generous for any real file.
+
+    Args:
+        holder: what may hold that many, for the message ("a map").
+        objects: what the objects are, for the message ("wall points, portals, lights").
+
+    Raises:
+        FileFormatError: naming the file, the count and the limit.
+    """
+    found = data.count(b"{")
+    if found > max_objects:
+        kinds = f" ({objects})" if objects else ""
+        raise FileFormatError(
+            path, f"{found} JSON objects{kinds}, more than the {max_objects} {holder} may have"
+        )
+    found = data.count(b",")
+    if found > max_values:
+        raise FileFormatError(
+            path, f"{found} JSON values, more than the {max_values} {holder} may have"
+        )

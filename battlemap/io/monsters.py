@@ -11,15 +11,15 @@ dropped.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable
 from enum import StrEnum
 from pathlib import Path
 
+import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from battlemap.io.bounded import read_bounded
+from battlemap.io.bounded import check_json_size, read_bounded
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.model.creature import CombatStats, Creature, Side, Size, Speeds
 from battlemap.model.statblock import (
@@ -32,8 +32,14 @@ from battlemap.model.statblock import (
     StatBlock,
 )
 
-MAX_MONSTER_FILE_BYTES = 32 * 1024 * 1024
-MAX_MONSTERS = 5_000
+MAX_MONSTER_FILE_BYTES = 16 * 1024 * 1024
+MAX_MONSTERS = 2_000
+"""Most monsters in one file (the SRD has 334): reading one takes ~0.25 ms, so a file of them
+all is refused or read within about half a second."""
+MAX_MONSTER_JSON_OBJECTS = 100 * MAX_MONSTERS
+"""An SRD monster is 23 JSON objects on average, 46 at most (a vampire)."""
+MAX_MONSTER_JSON_VALUES = 400 * MAX_MONSTERS
+"""An SRD monster has 85 commas on average, 189 at most."""
 LIBRARY_FORMAT_VERSION = 1
 SRD_ATTRIBUTION = (
     'This work includes material taken from the System Reference Document 5.1 ("SRD 5.1") by '
@@ -157,12 +163,22 @@ def import_5e_monsters(path: Path) -> tuple[StatBlock, ...]:
 
     Raises:
         FileFormatError: naming the file, the monster (position and name) and the field:
-            unreadable, too large, not JSON, too many monsters, a missing or bad field.
+            unreadable, too large, too many JSON objects or values, not JSON, too many
+            monsters, a missing or bad field.
     """
     data = read_bounded(path, MAX_MONSTER_FILE_BYTES)
+    check_json_size(
+        data,
+        path,
+        max_objects=MAX_MONSTER_JSON_OBJECTS,
+        max_values=MAX_MONSTER_JSON_VALUES,
+        holder=f"a file of {MAX_MONSTERS} monsters",
+    )
     try:
-        parsed = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        # pydantic's parser, not json.loads: deep nesting is refused instead of raising
+        # RecursionError, and bad UTF-8 is an error like any other.
+        parsed = pydantic_core.from_json(data)
+    except ValueError as error:
         raise FileFormatError(path, f"not JSON: {error}") from None
     entries = [parsed] if isinstance(parsed, dict) else parsed
     if not isinstance(entries, list):
@@ -269,15 +285,28 @@ def attack_from_text(
     )
 
 
+_SAVING_THROWS = {ability.value[:3]: ability for ability in Ability}
+"""The 5e-database's saving throw indexes end in the ability's first three letters."""
+
+
+def _saving_throw(index: str, position: int) -> Ability:
+    short = index.removeprefix("saving-throw-")
+    if short not in _SAVING_THROWS:
+        raise ValueError(
+            f"proficiencies.{position}.proficiency.index: '{index[:40]}' is not a saving throw "
+            f"(saving-throw-{', saving-throw-'.join(_SAVING_THROWS)})"
+        )
+    return _SAVING_THROWS[short]
+
+
 def statblock_from_5e(monster: _Monster) -> StatBlock:
     """Convert one validated 5e-database monster; raises ValueError naming the field."""
     saves: dict[Ability, int] = {}
     skills: dict[str, int] = {}
-    for item in monster.proficiencies:
+    for position, item in enumerate(monster.proficiencies):
         index = item.proficiency.index
         if index.startswith("saving-throw-"):
-            short = index.removeprefix("saving-throw-")
-            saves[next(a for a in Ability if a.value.startswith(short))] = item.value
+            saves[_saving_throw(index, position)] = item.value
         elif index.startswith("skill-"):
             skills[item.proficiency.name.removeprefix("Skill: ")] = item.value
     attacks = []

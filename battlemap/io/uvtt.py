@@ -1,9 +1,11 @@
 """Read Universal VTT maps (``.dd2vtt`` from Dungeondraft, ``.df2vtt`` from DungeonFog,
-``.uvtt`` from Dungeon Alchemist and others) into a ``MapImport``.
+``.uvtt`` from Dungeon Alchemist, Arkenforge and others) into a ``MapImport``.
 
-The format is JSON: ``format`` (0.2 or 0.3), ``resolution`` (``map_origin``, ``map_size`` in
-grid cells, ``pixels_per_grid``), ``line_of_sight`` and (0.3) ``objects_line_of_sight``
+The format is JSON: ``format`` (0.2, 0.3 or 1.0), ``resolution`` (``map_origin``, ``map_size``
+in grid cells, ``pixels_per_grid``), ``line_of_sight`` and (0.3) ``objects_line_of_sight``
 polylines, ``portals`` (doors and windows), ``lights`` and the map ``image`` in base64.
+Format 1.0 (Arkenforge) has the same fields; its ``image`` may instead be the path of an image
+file, relative to the map file (see ``read_uvtt``'s ``find_image``).
 All coordinates in the file are in grid cells of the *whole* drawing; a cropped export keeps
 every wall of the drawing and says where the exported part starts in ``map_origin``. The
 reader therefore subtracts the origin, then clips walls, doors and windows to the map
@@ -18,46 +20,77 @@ frames are about three quarters of one (the DM can flip any portal, see ``SwapDo
 A portal's ``bounds`` give its two ends; without them the door is one cell wide, centred on
 ``position`` and turned by ``rotation`` radians.
 
-Files are untrusted: the file size, the declared map size, the number of points and the
-image's pixel count (read from its header before decoding) are all bounded, and NaN,
-infinite or absurd coordinates are refused with a message naming the file and the field.
+Files are untrusted: the file size, the number of JSON objects and values (counted in the
+bytes before parsing), the declared map size, the cell size and the image's pixel count (read
+from its header before decoding) are all bounded, and NaN, infinite or absurd coordinates are
+refused with a message naming the file and the field. Polylines are cut into pieces before
+GEOS simplifies them (its recursive simplifier overflows the stack on a 100,000-point line).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import itertools
 import math
-from pathlib import Path
+import operator
+from collections.abc import Callable
+from pathlib import Path, PureWindowsPath
 from typing import Annotated
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing_extensions import TypedDict
 
-from battlemap.io.bounded import read_bounded
+from battlemap.io.bounded import check_json_size, read_bounded
 from battlemap.io.errors import FileFormatError, describe_validation_error
-from battlemap.io.images import sniff_image
-from battlemap.io.map_import import MapImport
+from battlemap.io.images import ImageInfo, read_image_file, sniff_image
+from battlemap.io.map_import import IMAGE_SUFFIXES, MapImport
 from battlemap.model.encounter import MAX_WALLS
 from battlemap.model.features import COORD_LIMIT, Light, Point, Wall, WallKind
 from battlemap.model.grid import MAX_MAP_CELLS, Grid
 
 MAX_UVTT_BYTES = 128 * 1024 * 1024
 """Largest file read: a base64 image of about 96 MB plus walls."""
-MAX_POINTS = 1_000_000
-"""Most wall, object and portal points read from one file (the drawing may be far bigger
-than the exported map, so this is well above the walls an encounter keeps)."""
-SUPPORTED_FORMATS = (0.2, 0.3)
+MAX_JSON_OBJECTS = 300_000
+"""Most ``{...}`` objects in one file: every wall point is one, a portal four, a light two.
+The drawing may be far bigger than the exported map, so this is well above the walls an
+encounter keeps; it also keeps the parse of any file admitted under a second."""
+MAX_JSON_VALUES = 4 * MAX_JSON_OBJECTS
+"""Most commas (so JSON values) in one file: a point has two, the base64 image none."""
+SUPPORTED_FORMATS = (0.2, 0.3, 1.0)
+MIN_MAP_CELLS = 1.0
+MAX_PIXELS_PER_CELL = 10_000.0
+"""The most image pixels per cell a background may have (``Background.pixels_per_cell``)."""
 SIMPLIFY_TOLERANCE_CELLS = 0.01
 """Polylines are simplified by at most this distance (under a pixel at any zoom), which
 drops duplicate points and the hundreds of tiny steps of traced object outlines."""
+SIMPLIFY_PIECE_POINTS = 200
+"""Polylines are simplified in pieces of at most this many points (sharing their ends):
+Douglas-Peucker is quadratic on a zig-zag and GEOS recurses once per point."""
 DEFAULT_PORTAL_WIDTH_CELLS = 1.0
 WINDOW_MAX_CELLS = 0.9
 """In format 0.2 files, a closed portal in a wall shorter than this is a window."""
+MAX_IMAGE_NAME_CHARS = 1000
+
+FindImage = Callable[[Path, str], Path | None]
+"""Asked for the image file of a map whose ``image`` names a file that is not there: gets the
+map file and the name written in it, returns the image file to use or None to give up."""
 
 Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-COORD_LIMIT, le=COORD_LIMIT)]
+
+
+class _Xy(TypedDict):
+    """A polyline point: a TypedDict, not a model, as files hold hundreds of thousands."""
+
+    x: Coordinate
+    y: Coordinate
+
+
+_Polyline = Annotated[list[_Xy], Field(fail_fast=True)]
+_Polylines = Annotated[list[_Polyline], Field(fail_fast=True)]
+_xy = operator.itemgetter("x", "y")
 
 
 class _Point(BaseModel):
@@ -71,15 +104,15 @@ class _Point(BaseModel):
 
 class _MapSize(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
-    x: float = Field(gt=0, le=MAX_MAP_CELLS, allow_inf_nan=False)
-    y: float = Field(gt=0, le=MAX_MAP_CELLS, allow_inf_nan=False)
+    x: float = Field(ge=MIN_MAP_CELLS, le=MAX_MAP_CELLS, allow_inf_nan=False)
+    y: float = Field(ge=MIN_MAP_CELLS, le=MAX_MAP_CELLS, allow_inf_nan=False)
 
 
 class _Resolution(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     map_origin: _Point = _Point(x=0, y=0)
     map_size: _MapSize
-    pixels_per_grid: float = Field(gt=0, le=10_000, allow_inf_nan=False)
+    pixels_per_grid: float = Field(gt=0, le=MAX_PIXELS_PER_CELL, allow_inf_nan=False)
 
 
 class _Portal(BaseModel):
@@ -103,60 +136,80 @@ class _UvttFile(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     format: float = Field(allow_inf_nan=False)
     resolution: _Resolution
-    line_of_sight: list[list[_Point]] = []
-    objects_line_of_sight: list[list[_Point]] = []
-    portals: list[_Portal] = []
-    lights: list[_Light] = []
+    line_of_sight: _Polylines = []
+    objects_line_of_sight: _Polylines = []
+    portals: list[_Portal] = Field(default=[], fail_fast=True)
+    lights: list[_Light] = Field(default=[], fail_fast=True)
     image: str = Field(min_length=1)
 
 
-def read_uvtt(path: Path) -> MapImport:
+def read_uvtt(path: Path, find_image: FindImage | None = None) -> MapImport:
     """Read a Universal VTT file.
+
+    Args:
+        find_image: for a file whose ``image`` is a file name (format 1.0) that is found
+            neither as written (relative to the map's folder) nor by its bare name beside the
+            map: asked for the image file (the UI shows a file dialog). Without it, or when
+            it returns None, the map is refused naming the missing image.
 
     Returns:
         The grid (``map_size`` cells, rounded up), walls, doors and windows clipped to the
-        map, the lights whose range reaches the map, and the embedded image.
+        map, the lights whose range reaches the map, and the image.
 
     Raises:
-        FileFormatError: naming the file and the field: unreadable, too large, not JSON, an
-            unsupported ``format``, a missing or out-of-range field, NaN or absurd
-            coordinates, an image that is not a PNG/JPEG/WEBP or has too many pixels.
+        FileFormatError: naming the file and the field: unreadable, too large, too many JSON
+            objects or values, not JSON, an unsupported ``format``, a missing or out-of-range
+            field, NaN or absurd coordinates, an image that is not a PNG/JPEG/WEBP, has too
+            many pixels or too many for one cell, an image file that is not there.
     """
     data = read_bounded(path, MAX_UVTT_BYTES)
+    check_json_size(
+        data,
+        path,
+        max_objects=MAX_JSON_OBJECTS,
+        max_values=MAX_JSON_VALUES,
+        holder="a map",
+        objects="wall points, portals, lights",
+    )
     try:
         raw = _UvttFile.model_validate_json(data)
     except ValidationError as error:
         raise FileFormatError(path, describe_validation_error(error)) from None
     del data
-    return _convert(raw, path)
+    return _convert(raw, path, find_image)
 
 
-def _convert(raw: _UvttFile, path: Path) -> MapImport:
+def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImport:
     if not any(math.isclose(raw.format, known) for known in SUPPORTED_FORMATS):
-        known = " or ".join(str(f) for f in SUPPORTED_FORMATS)
+        known = ", ".join(str(f) for f in SUPPORTED_FORMATS)
         raise FileFormatError(path, f"format: {raw.format} is not a version read ({known})")
-    points = sum(len(line) for line in (*raw.line_of_sight, *raw.objects_line_of_sight))
-    points += 2 * len(raw.portals)
-    if points > MAX_POINTS:
-        raise FileFormatError(path, f"{points} wall points, more than the {MAX_POINTS} allowed")
     resolution = raw.resolution
+    image_file = _image_file_name(raw.image)
+    # An embedded image is checked before the walls, so a bad one is refused at once; the DM
+    # is asked for an image file only once the rest of the map has been read.
+    embedded = None if image_file else _embedded_image(raw.image, path)
     grid = Grid(
         width=math.ceil(resolution.map_size.x - 1e-9),
         height=math.ceil(resolution.map_size.y - 1e-9),
     )
     origin = resolution.map_origin
-    lines = [[p.shifted(origin) for p in line] for line in raw.line_of_sight]
-    lines += [_closed([p.shifted(origin) for p in line]) for line in raw.objects_line_of_sight]
     box = (0.0, 0.0, resolution.map_size.x, resolution.map_size.y)
-    walls = [Wall(a=a, b=b) for a, b in _clip_segments(_segments(lines), box)]
-    for portal in raw.portals:
-        ends = _ends(portal, origin)
-        kind = _portal_kind(portal, math.dist(*ends), format_version=raw.format)
-        walls += [Wall(a=a, b=b, kind=kind) for a, b in _clip_segments([ends], box)]
-    if len(walls) > MAX_WALLS:
+    segments = _segments(raw.line_of_sight, raw.objects_line_of_sight, origin)
+    lines, _ = _clip_segments(segments, box)
+    portal_ends = [_ends(p, origin) for p in raw.portals]
+    portals, kept = _clip_segments(_as_segments(portal_ends), box)
+    if len(lines) + len(portals) > MAX_WALLS:
         raise FileFormatError(
-            path, f"{len(walls)} wall segments on the map, more than the {MAX_WALLS} allowed"
+            path,
+            f"{len(lines) + len(portals)} wall segments on the map, more than the "
+            f"{MAX_WALLS} allowed",
         )
+    walls = [Wall(a=(ax, ay), b=(bx, by)) for (ax, ay), (bx, by) in lines.tolist()]
+    for ((ax, ay), (bx, by)), index in zip(portals.tolist(), kept.tolist(), strict=True):
+        length = math.dist(*portal_ends[index])
+        kind = _portal_kind(raw.portals[index], length, format_version=raw.format)
+        walls.append(Wall(a=(ax, ay), b=(bx, by), kind=kind))
+    image, info = embedded or _image_from_file(path, image_file or "", find_image)
     lights = [
         Light(
             position=light.position.shifted(origin),
@@ -167,12 +220,10 @@ def _convert(raw: _UvttFile, path: Path) -> MapImport:
         for light in raw.lights
         if _reaches(light.position.shifted(origin), light.range, box)
     ]
-    image = _decode_image(raw.image, path)
-    info = sniff_image(image, path, field="image")
     return MapImport(
         source=path,
         grid=grid,
-        pixels_per_cell=_image_pixels_per_cell(info.width, resolution),
+        pixels_per_cell=_image_pixels_per_cell(info.width, resolution, path),
         image=image,
         image_info=info,
         walls=tuple(walls),
@@ -180,14 +231,66 @@ def _convert(raw: _UvttFile, path: Path) -> MapImport:
     )
 
 
-def _image_pixels_per_cell(image_width: int, resolution: _Resolution) -> float:
+def _image_pixels_per_cell(image_width: int, resolution: _Resolution, path: Path) -> float:
     """``pixels_per_grid``, unless the image was scaled after export: the image always spans
     ``map_size`` cells, so when its width disagrees by more than 1% the cell size is the
     image width over the map width."""
     measured = image_width / resolution.map_size.x
-    if abs(measured - resolution.pixels_per_grid) > 0.01 * resolution.pixels_per_grid:
-        return measured
-    return resolution.pixels_per_grid
+    if abs(measured - resolution.pixels_per_grid) <= 0.01 * resolution.pixels_per_grid:
+        return resolution.pixels_per_grid
+    if measured > MAX_PIXELS_PER_CELL:
+        raise FileFormatError(
+            path,
+            f"resolution.map_size.x: an image {image_width} pixels wide over "
+            f"{resolution.map_size.x:g} cells is {measured:.0f} pixels per cell, more than "
+            f"the {MAX_PIXELS_PER_CELL:.0f} allowed",
+        )
+    return measured
+
+
+def _embedded_image(text: str, path: Path) -> tuple[bytes, ImageInfo]:
+    data = _decode_image(text, path)
+    return data, sniff_image(data, path, field="image")
+
+
+def _image_from_file(
+    path: Path, name: str, find_image: FindImage | None
+) -> tuple[bytes, ImageInfo]:
+    """The image (format 1.0) in the file ``name`` that the map ``path`` names."""
+    image_path = _image_file(path, name, find_image)
+    try:
+        return read_image_file(image_path)
+    except FileFormatError as error:
+        raise FileFormatError(path, f"image: {image_path}: {error.problem}") from None
+
+
+def _image_file_name(text: str) -> str | None:
+    """The file name ``image`` holds instead of data, or None. A name ends in an image
+    suffix; base64 never holds a dot."""
+    name = text.strip()
+    if len(name) <= MAX_IMAGE_NAME_CHARS and name.lower().endswith(IMAGE_SUFFIXES):
+        return name
+    return None
+
+
+def _image_file(path: Path, name: str, find_image: FindImage | None) -> Path:
+    """The image file ``name`` beside the map ``path``: as written if that stays inside the
+    map's folder, else by its bare file name there (a Windows path from another machine);
+    otherwise whatever ``find_image`` answers. Absolute paths and paths leaving the folder
+    are never read unasked: a downloaded map must not show a private picture on the TV."""
+    folder = path.parent.resolve()
+    written = (folder / name).resolve()
+    for candidate in (written, folder / PureWindowsPath(name).name):
+        if candidate.is_relative_to(folder) and candidate.is_file():
+            return candidate
+    chosen = find_image(path, name) if find_image is not None else None
+    if chosen is None:
+        raise FileFormatError(
+            path,
+            f"image: the map's image file '{name[:200]}' is not in {folder}; put it there, "
+            "or import the map from File > Import map, which asks for it",
+        )
+    return chosen
 
 
 def _decode_image(text: str, path: Path) -> bytes:
@@ -199,23 +302,63 @@ def _decode_image(text: str, path: Path) -> bytes:
         raise FileFormatError(path, "image: not valid base64") from None
 
 
-def _closed(points: list[Point]) -> list[Point]:
-    """An object outline as a closed ring (exporters may leave off the closing point)."""
-    if len(points) >= 3 and points[0] != points[-1]:
-        return [*points, points[0]]
-    return points
+Segments = npt.NDArray[np.float64]
+"""Segments as an ``(n, 2, 2)`` array: segment, end (a or b), coordinate (x or y)."""
 
 
-def _segments(lines: list[list[Point]]) -> list[tuple[Point, Point]]:
-    """Consecutive point pairs of every polyline, after simplifying it."""
-    segments: list[tuple[Point, Point]] = []
+def _segments(lines: list[list[_Xy]], outlines: list[list[_Xy]], origin: _Point) -> Segments:
+    """Consecutive point pairs of every polyline after simplifying it, shifted by ``origin``,
+    in the file's order; zero-length ones dropped. Object ``outlines`` become closed rings
+    (exporters may leave off the closing point); lines of fewer than two points are dropped.
+
+    Only lines of three points or more go to GEOS, in one call, cut in pieces of at most
+    ``SIMPLIFY_PIECE_POINTS`` points."""
+    flat: list[tuple[float, float]] = []
+    lengths: list[int] = []
+    step = SIMPLIFY_PIECE_POINTS - 1
+
+    def add(points: list[tuple[float, float]]) -> None:
+        for start in range(0, len(points) - 1, step):
+            piece = points[start : start + step + 1]
+            flat.extend(piece)
+            lengths.append(len(piece))
+
     for line in lines:
-        if len(line) < 2:
-            continue
-        simplified = shapely.simplify(shapely.linestrings(line), SIMPLIFY_TOLERANCE_CELLS)
-        coords = [(float(x), float(y)) for x, y in shapely.get_coordinates(simplified)]
-        segments += [(a, b) for a, b in itertools.pairwise(coords) if a != b]
-    return segments
+        if len(line) <= SIMPLIFY_PIECE_POINTS:  # most lines: no list of their own
+            flat.extend(map(_xy, line))
+            lengths.append(len(line))
+        else:
+            add(list(map(_xy, line)))
+    for outline in outlines:
+        points = list(map(_xy, outline))
+        if len(points) >= 3 and points[0] != points[-1]:
+            points.append(points[0])
+        add(points)
+    if not flat:
+        return np.empty((0, 2, 2))
+    coords = np.asarray(flat, dtype=float) - (origin.x, origin.y)
+    sizes = np.asarray(lengths)
+    starts = np.cumsum(sizes) - sizes
+    short = np.flatnonzero(sizes == 2)
+    long = np.flatnonzero(sizes > 2)
+    pieces = shapely.linestrings(
+        coords[np.repeat(sizes > 2, sizes)], indices=np.repeat(np.arange(len(long)), sizes[long])
+    )
+    # Douglas-Peucker: preserving topology costs seconds on a zig-zag and guards nothing here
+    # (a wall crossing itself is still a wall).
+    simplified = shapely.simplify(pieces, SIMPLIFY_TOLERANCE_CELLS, preserve_topology=False)
+    kept, index = shapely.get_coordinates(simplified, return_index=True)
+    same_piece = index[1:] == index[:-1]
+    a = np.concatenate([coords[starts[short]], kept[:-1][same_piece]])
+    b = np.concatenate([coords[starts[short] + 1], kept[1:][same_piece]])
+    order = np.argsort(np.concatenate([short, long[index[:-1][same_piece]]]), kind="stable")
+    a, b = a[order], b[order]
+    moves = np.any(a != b, axis=1)
+    return np.stack([a[moves], b[moves]], axis=1)
+
+
+def _as_segments(ends: list[tuple[Point, Point]]) -> Segments:
+    return np.asarray(ends, dtype=float).reshape(-1, 2, 2)
 
 
 def _ends(portal: _Portal, origin: _Point) -> tuple[Point, Point]:
@@ -239,25 +382,30 @@ def _portal_kind(portal: _Portal, length_cells: float, format_version: float) ->
 
 
 def _clip_segments(
-    segments: list[tuple[Point, Point]], box: tuple[float, float, float, float]
-) -> list[tuple[Point, Point]]:
+    segments: Segments, box: tuple[float, float, float, float]
+) -> tuple[Segments, npt.NDArray[np.intp]]:
     """The parts of ``segments`` inside the closed rectangle ``box`` (a segment along the
     border is kept; one that only touches it in a point is dropped), endpoints rounded to
-    1e-6 cells to remove the intersection's float noise."""
-    if not segments:
-        return []
-    lines = shapely.linestrings(np.asarray(segments, dtype=float))
+    1e-6 cells to remove the intersection's float noise, with the index of the segment each
+    part came from. Only segments that cross the border go to GEOS."""
+    x, y = segments[:, :, 0], segments[:, :, 1]
+    away = np.all(x < box[0], axis=1) | np.all(x > box[2], axis=1)
+    away |= np.all(y < box[1], axis=1) | np.all(y > box[3], axis=1)
+    inside = np.all((x >= box[0]) & (x <= box[2]) & (y >= box[1]) & (y <= box[3]), axis=1)
+    a, b, keep = segments[:, 0].copy(), segments[:, 1].copy(), inside.copy()
+    crossing = np.flatnonzero(~inside & ~away)
+    lines = shapely.linestrings(segments[crossing])
     clipped = np.asarray(shapely.intersection(lines, shapely.box(*box)))
-    kept: list[tuple[Point, Point]] = []
-    for part in shapely.get_parts(clipped[~shapely.is_empty(clipped)]):
-        if not isinstance(part, shapely.LineString):
-            continue
-        coords = shapely.get_coordinates(part)
-        a = (round(float(coords[0][0]), 6), round(float(coords[0][1]), 6))
-        b = (round(float(coords[-1][0]), 6), round(float(coords[-1][1]), 6))
-        if a != b:
-            kept.append((a, b))
-    return kept
+    is_line = (shapely.get_type_id(clipped) == 1) & ~shapely.is_empty(clipped)
+    rows = crossing[is_line]
+    if len(rows):
+        coords, index = shapely.get_coordinates(clipped[is_line], return_index=True)
+        first = np.r_[0, np.flatnonzero(np.diff(index)) + 1]
+        last = np.r_[first[1:] - 1, len(index) - 1]
+        a[rows], b[rows], keep[rows] = coords[first], coords[last], True
+    a, b = np.round(a, 6), np.round(b, 6)
+    kept = np.flatnonzero(keep & np.any(a != b, axis=1))
+    return np.stack([a[kept], b[kept]], axis=1), kept
 
 
 def _reaches(position: Point, range_cells: float, box: tuple[float, float, float, float]) -> bool:

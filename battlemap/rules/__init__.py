@@ -14,12 +14,20 @@
 - ``conditions``: ``apply_condition``, ``remove_condition``, ``set_exhaustion``, ``denial``,
   ``reactions_left``.
 - ``mounts``: ``control_mount``, ``release_mount`` (a controlled mount on its rider's initiative).
-- ``falling_off``: ``fall_off_save`` (a rider's save to stay mounted; returns ``Applied``).
-- ``damage`` / ``healing`` / ``death`` / ``rests``: the damage pipeline, hit points, dying,
-  ``short_rest``, ``long_rest``, ``interrupt_rest``; these return ``Applied`` (``vitals``).
+- ``falling_off``: ``fall_off_save`` (a rider's save to stay mounted).
+- ``damage`` / ``healing`` / ``death`` / ``rests`` / ``group_rest``: the damage pipeline, hit
+  points, dying, ``short_rest``, ``long_rest``, ``interrupt_rest``, ``rest_all``.
 - ``attacks`` / ``saves`` / ``contests`` / ``opportunity``: attack rolls, saving throws,
   grapples and shoves, opportunity attacks.
+- ``legal``: ``legal_actions`` - every choice of a creature now, allowed or refused with the
+  reason (what the UI enables its buttons from).
+- ``distances``: ``distance_between``: the engine measures the map itself.
+- ``outcome``: ``Outcome`` (the new encounter holding its combat, the result, the events) and
+  ``EngineCall``, the one shape the UI's ``CombatSession.run`` takes.
 
-Every engine call takes the ``CombatState`` (``battlemap.model.combat``) plus the ruleset and
-the encounter, and returns ``(new_state, events)`` or raises a ``CombatError`` (``errors``).
+The attack, damage, death, rest, contest and save operations take ``(encounter, ruleset, ...)``
+(the encounter holds its combat) and return an ``Outcome``. The turn engine (``initiative``,
+``turns``, ``economy``, ``movement``, ``conditions``, ``mounts``) still takes
+``(state, ruleset, encounter, ...)`` and returns ``StateStep`` (``(new_state, events)``); the
+UI reaches it through ``outcome.on_combat_state``. Refusals are ``CombatError`` (``errors``).
 """

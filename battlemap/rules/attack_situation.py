@@ -24,6 +24,7 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.attacks import AttackProfile, AttackSituation, Delivery, RangeBand
 from battlemap.rules.conditions import is_incapacitated, reactions_left
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 
 _BANDS = {
@@ -33,8 +34,9 @@ _BANDS = {
 }
 
 
-def combat_bodies(encounter: Encounter, combat: CombatState | None, ruleset: Ruleset) -> list[Body]:
+def combat_bodies(encounter: Encounter, ruleset: Ruleset) -> list[Body]:
     """A body per creature, with the flags its conditions give (none outside a combat)."""
+    combat = encounter.combat
     bodies = []
     for creature in encounter.creatures:
         combatant = (
@@ -92,7 +94,7 @@ def attack_situation(
     Raises:
         InvalidRequestError: unknown creature, or a ranged profile without a range.
     """
-    bodies = combat_bodies(encounter, combat, ruleset)
+    bodies = combat_bodies(with_combat(encounter, combat), ruleset)
     by_id = {b.id: b for b in bodies}
     if attacker_id not in by_id or target_id not in by_id:
         raise InvalidRequestError(

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from battlemap.model.combat import Combatant, CombatState
+from battlemap.model.combat import Combatant
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
@@ -48,8 +48,9 @@ from battlemap.rules.enums import (
     TwoWeaponMode,
 )
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, NotTargetableError, Work, check_die
+from battlemap.rules.vitals import NotTargetableError, Work, check_die
 
 
 class RollMode(StrEnum):
@@ -497,14 +498,13 @@ def _last_detail(work: Work) -> str:
 
 def make_attack(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     attacker_id: EntityId,
     target_id: EntityId,
     profile: AttackProfile,
     situation: AttackSituation = AttackSituation(),
     options: AttackOptions = AttackOptions(),
-) -> Applied[AttackResult]:
+) -> Outcome[AttackResult]:
     """Resolve one attack and, on a hit, its damage: one new state.
 
     Spends ``options.action_id`` (the Attack action's next attack, a reaction for
@@ -524,6 +524,7 @@ def make_attack(
             an off-hand attack the ruleset forbids.
         InvalidRequestError, BadDieError: typed-in dice that can't be.
     """
+    combat = running_combat(encounter)
     work = Work(encounter, combat, ruleset)
     attacker = work.require_alive(attacker_id)
     target = work.require_alive(target_id)

@@ -11,7 +11,7 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.dice import roll
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 
-Outcome = tuple[CombatState, tuple[CombatEvent, ...]]
+StateStep = tuple[CombatState, tuple[CombatEvent, ...]]
 """What every engine call returns: the new state and the events it added to the log."""
 
 DEFAULT_STATS = CombatStats()
@@ -83,7 +83,7 @@ class Log:
     def put(self, combatant: Combatant) -> None:
         self.state = self.state.with_combatant(combatant)
 
-    def commit(self) -> Outcome:
+    def commit(self) -> StateStep:
         """The state with this call's rolls and events appended, and those events."""
         final = self.state.model_copy(
             update={
@@ -93,12 +93,17 @@ class Log:
         )
         return final, self._earlier + tuple(self.events)
 
-    def run(self, step: Callable[[CombatState], Outcome]) -> None:
+    def run(self, step: Callable[[CombatState], StateStep]) -> None:
         """Commit what is collected, then let another engine call (a hook) continue."""
         state, events = self.commit()
         self.state, more = step(state)
         self._earlier = events + more
         self.events, self.rolls = [], []
+
+
+def is_dying(creature: Creature, combatant: Combatant) -> bool:
+    """At 0 HP and neither dead nor stable: it makes death saves (or chooses on the Brink)."""
+    return creature.hp == 0 and not combatant.death.dead and not combatant.death.stable
 
 
 def signed(value: int) -> str:

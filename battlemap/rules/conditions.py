@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from battlemap.model.combat import ActiveCondition, Combatant, CombatState, Expiry, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.combat_ops import Log, Outcome, combatant_of, name_of
+from battlemap.rules.combat_ops import Log, StateStep, combatant_of, name_of
 from battlemap.rules.enums import (
     ConditionDuration,
     ConditionEffect,
@@ -118,7 +118,7 @@ def apply_condition(
     expiry_creature: EntityId | None = None,
     source_id: EntityId | None = None,
     value: int = 1,
-) -> Outcome:
+) -> StateStep:
     """Give a combatant a condition from the ruleset (again: replaces the old one).
 
     ``expiry`` None takes the condition's ``default_duration`` from the ruleset;
@@ -207,7 +207,7 @@ def _end_dodge_if_lost(log: Log, ruleset: Ruleset, combatant: Combatant, who: st
 
 def remove_condition(
     state: CombatState, encounter: Encounter, creature_id: EntityId, name: str
-) -> Outcome:
+) -> StateStep:
     """Remove a condition (nothing happens if the creature doesn't have it)."""
     combatant = combatant_of(state, creature_id)
     if not combatant.has_condition(name):
@@ -221,7 +221,7 @@ def remove_condition(
 
 def set_exhaustion(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId, level: int
-) -> Outcome:
+) -> StateStep:
     """Set the exhaustion level (0 = none). The level whose effect is ``death`` kills.
 
     Raises:

@@ -26,10 +26,12 @@ from battlemap.model.creature import Size
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import is_incapacitated
+from battlemap.rules.distances import distance_between
 from battlemap.rules.economy import take_action
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import GrappleRules, Ruleset
-from battlemap.rules.vitals import Applied, NotTargetableError, Work
+from battlemap.rules.vitals import NotTargetableError, Work
 
 GRAPPLED = "grappled"
 
@@ -113,7 +115,6 @@ def _opening(
     ruleset: Ruleset,
     attacker_id: EntityId,
     target_id: EntityId,
-    distance_feet: float,
     what: str,
 ) -> tuple[Work, GrappleRules, bool]:
     rules = _rules(ruleset, what)
@@ -122,7 +123,8 @@ def _opening(
     target = work.require_alive(target_id)
     work.fighting(attacker_id)
     target_c = work.fighting(target_id)
-    _size_and_reach(rules, attacker.size, target.size, target.name, distance_feet, attacker.reach)
+    feet = distance_between(encounter, ruleset, attacker_id, target_id)
+    _size_and_reach(rules, attacker.size, target.size, target.name, feet, attacker.reach)
     automatic = rules.auto_success_vs_incapacitated and is_incapacitated(ruleset, target_c)
     return work, rules, automatic
 
@@ -195,16 +197,14 @@ def _athletics(
 
 def grapple(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     attacker_id: EntityId,
     target_id: EntityId,
     contest: Contest = Contest(),
     *,
-    distance_feet: float = 5,
     has_free_hand: bool = True,
     action_id: str | None = "grapple",
-) -> Applied[ContestResult]:
+) -> Outcome[ContestResult]:
     """A grapple in place of one attack: Athletics vs the target's Athletics or Acrobatics.
     Success: the target is grappled (``source_id`` the grappler).
 
@@ -212,9 +212,8 @@ def grapple(
         IllegalActionError: no grapple rules, too large, no free hand, economy spent.
         NotTargetableError: out of reach. AbsentTargetError, DeadTargetError.
     """
-    work, _, automatic = _opening(
-        encounter, combat, ruleset, attacker_id, target_id, distance_feet, "grapple"
-    )
+    combat = running_combat(encounter)
+    work, _, automatic = _opening(encounter, combat, ruleset, attacker_id, target_id, "grapple")
     if ruleset.grappling is not None and ruleset.grappling.needs_free_hand and not has_free_hand:
         raise IllegalActionError(f"{work.name(attacker_id)} needs a free hand to grapple")
     _spend(work, attacker_id, target_id, action_id)
@@ -228,24 +227,21 @@ def grapple(
 
 def shove(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     attacker_id: EntityId,
     target_id: EntityId,
     effect: ShoveEffect,
     contest: Contest = Contest(),
     *,
-    distance_feet: float = 5,
     action_id: str | None = "shove",
-) -> Applied[ContestResult]:
+) -> Outcome[ContestResult]:
     """A shove in place of one attack: on a win the target is knocked prone (applied here) or
     pushed ``push_feet`` away (the result says how far; the caller moves the token).
 
     Raises: as ``grapple``.
     """
-    work, rules, automatic = _opening(
-        encounter, combat, ruleset, attacker_id, target_id, distance_feet, "shove"
-    )
+    combat = running_combat(encounter)
+    work, rules, automatic = _opening(encounter, combat, ruleset, attacker_id, target_id, "shove")
     _spend(work, attacker_id, target_id, action_id)
     push = rules.shove_push_feet if effect is ShoveEffect.PUSH else 0
     result = _athletics(
@@ -263,14 +259,13 @@ def shove(
 
 def escape(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     creature_id: EntityId,
     contest: Contest = Contest(),
     *,
     escape_dc: int | None = None,
     action_id: str | None = "escape",
-) -> Applied[ContestResult]:
+) -> Outcome[ContestResult]:
     """Escape a grapple (an action): ``contest.bonus`` is the escaper's Athletics or Acrobatics
     (``defender_skill`` names which), ``contest.defender_bonus`` the grappler's Athletics.
     legends-of-hyrule: against ``escape_dc`` when the grappler has one (>= succeeds);
@@ -279,6 +274,7 @@ def escape(
     Raises:
         IllegalActionError: no grapple rules, not grappled, economy spent.
     """
+    combat = running_combat(encounter)
     rules = _rules(ruleset, "grapple")
     work = Work(encounter, combat, ruleset)
     creature = work.require_alive(creature_id)
@@ -319,21 +315,20 @@ def escape(
 
 def disarm(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     attacker_id: EntityId,
     target_id: EntityId,
     contest: Contest = Contest(),
     *,
-    distance_feet: float = 5,
     action_id: str | None = "disarm",
-) -> Applied[ContestResult]:
+) -> Outcome[ContestResult]:
     """gms-den: a weapon attack roll (``contest.bonus`` is the to-hit) contested by the target's
     Athletics or Acrobatics; a win knocks the item from its grasp (the DM places it).
 
     Raises:
         IllegalActionError: no Disarm in this ruleset, economy spent. NotTargetableError.
     """
+    combat = running_combat(encounter)
     if "disarm" not in ruleset.actions:
         raise IllegalActionError(f"{ruleset.name} has no Disarm action")
     work = Work(encounter, combat, ruleset)
@@ -341,7 +336,7 @@ def disarm(
     work.require_alive(target_id)
     work.fighting(attacker_id)
     work.fighting(target_id)
-    if distance_feet > attacker.reach + 1e-9:
+    if distance_between(encounter, ruleset, attacker_id, target_id) > attacker.reach + 1e-9:
         raise NotTargetableError(f"{work.name(target_id)} is beyond reach")
     _spend(work, attacker_id, target_id, action_id)
     result = _athletics(
@@ -354,7 +349,6 @@ def disarm(
 
 def grapple_move(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     grappler_id: EntityId,
     target_id: EntityId,
@@ -362,7 +356,7 @@ def grapple_move(
     *,
     speed_feet: int = 30,
     action_id: str | None = "grapple-move",
-) -> Applied[ContestResult]:
+) -> Outcome[ContestResult]:
     """gms-den: opposed Strength checks (``contest`` bonuses); on a higher roll the grappler
     may move the grappled creature up to ``grapple_move_fraction_of_speed`` x ``speed_feet``
     (result ``move_feet``).
@@ -370,6 +364,7 @@ def grapple_move(
     Raises:
         IllegalActionError: no grapple move here, the target isn't grappled by the grappler.
     """
+    combat = running_combat(encounter)
     rules = _rules(ruleset, "grapple")
     if not rules.grapple_move:
         raise IllegalActionError(f"{ruleset.name} has no Grapple Move")

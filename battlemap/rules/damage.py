@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from battlemap.model.combat import CombatState, Expiry
+from battlemap.model.combat import Expiry
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import effects_of
@@ -37,9 +37,9 @@ from battlemap.rules.enums import (
     ImmersionEffect,
 )
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import DamageRules, Ruleset
 from battlemap.rules.vitals import (
-    Applied,
     BadDieError,
     NegativeAmountError,
     UnknownDamageTypeError,
@@ -651,7 +651,6 @@ def _massive(
 
 def apply_damage(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     target_id: EntityId,
     instances: Sequence[DamageInstance],
@@ -665,7 +664,7 @@ def apply_damage(
     attacker_id: EntityId | None = None,
     immersed: bool = False,
     massive_d20: int | None = None,
-) -> Applied[DamageResult]:
+) -> Outcome[DamageResult]:
     """Deal already-rolled damage to a target (the DM's damage entry).
 
     ``critical`` matters at 0 HP (two failures); ``melee`` allows ``knockout``; ``from_attack``
@@ -676,6 +675,7 @@ def apply_damage(
         AbsentTargetError, DeadTargetError, UnknownDamageTypeError, NegativeAmountError,
         IllegalActionError (knockout without a melee attack). The inputs stay unchanged.
     """
+    combat = encounter.combat
     work = Work(encounter, combat, ruleset)
     result = damage_into(
         work,
@@ -706,7 +706,6 @@ class AreaTarget:
 
 def apply_area_damage(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     parts: Sequence[DamageRoll],
     targets: Sequence[AreaTarget],
@@ -715,7 +714,7 @@ def apply_area_damage(
     typed: Sequence[int] | None = None,
     source_id: EntityId | None = None,
     typed_each: Sequence[Sequence[int]] | None = None,
-) -> Applied[tuple[DamageResult, ...]]:
+) -> Outcome[tuple[DamageResult, ...]]:
     """An area effect: the damage is rolled once and dealt to every target (half on a save).
 
     That is srd "Damage Rolls" ("roll the damage once for all of them"), ruleset field
@@ -729,6 +728,7 @@ def apply_area_damage(
     Raises:
         the errors of ``apply_damage`` for any target; nothing is applied then.
     """
+    combat = encounter.combat
     work = Work(encounter, combat, ruleset)
     for target in targets:
         work.require_alive(target.creature_id)

@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.economy import take_action
@@ -39,8 +38,9 @@ from battlemap.rules.enums import (
     StabilizeMethod,
 )
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, NegativeAmountError, Work, dies_at_zero, rounded
+from battlemap.rules.vitals import NegativeAmountError, Work, dies_at_zero, rounded
 
 UNCONSCIOUS = "unconscious"
 STABLE = "stable"
@@ -284,13 +284,12 @@ def _needs_save(work: Work, creature_id: EntityId) -> None:
 
 def death_save(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     creature_id: EntityId,
     *,
     d20: int | None = None,
     bonus: int = 0,
-) -> Applied[DeathSaveResult]:
+) -> Outcome[DeathSaveResult]:
     """Make the death saving throw due at the start of the creature's turn.
 
     ``d20`` is a face typed in from a physical die (else the combat's dice roll). ``bonus``
@@ -300,6 +299,7 @@ def death_save(
         AbsentTargetError, DeadTargetError; IllegalActionError when no save is due (HP above
         0, stable, on the Brink of Death).
     """
+    combat = running_combat(encounter)
     work = Work(encounter, combat, ruleset)
     _needs_save(work, creature_id)
     rules = ruleset.death_saves
@@ -389,7 +389,6 @@ class BrinkResult:
 
 def brink_choice(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     creature_id: EntityId,
     option: BrinkOption,
@@ -398,7 +397,7 @@ def brink_choice(
     empowering_points: int = 0,
     wis_save_bonus: int = 0,
     d20: int | None = None,
-) -> Applied[BrinkResult]:
+) -> Outcome[BrinkResult]:
     """Resolve the choice of a creature on the Brink of Death (bloodied-brink).
 
     - Adrenaline: spend ceil(level x 0.5) Empowering Points (``empowering_points`` is what the
@@ -416,6 +415,7 @@ def brink_choice(
             offered, or too few Empowering Points for Adrenaline.
         InvalidRequestError: a level below 1.
     """
+    combat = running_combat(encounter)
     rules = ruleset.death_saves.brink_of_death
     work = Work(encounter, combat, ruleset)
     creature = work.require_alive(creature_id)
@@ -505,14 +505,13 @@ def _with(result: BrinkResult, **update: object) -> BrinkResult:
     return replace(result, **update)  # type: ignore[arg-type]
 
 
-def end_last_breath(
-    encounter: Encounter, combat: CombatState, ruleset: Ruleset, creature_id: EntityId
-) -> Applied[bool]:
+def end_last_breath(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> Outcome[bool]:
     """At the end of its Last Breath turn the creature dies; nothing can resurrect it.
 
     Raises:
         IllegalActionError: it doesn't have Last Breath.
     """
+    combat = running_combat(encounter)
     work = Work(encounter, combat, ruleset)
     creature = work.require_alive(creature_id)
     if not work.fighting(creature_id).death.last_breath:
@@ -539,7 +538,6 @@ class StabilizeResult:
 
 def stabilize(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     healer_id: EntityId,
     target_id: EntityId,
@@ -548,7 +546,7 @@ def stabilize(
     check_bonus: int = 0,
     d20: int | None = None,
     spend_action: bool = True,
-) -> Applied[StabilizeResult]:
+) -> Outcome[StabilizeResult]:
     """First aid to a dying creature: a Medicine check against the DC, or (gms-den) a healer's
     kit with no check. ``spend_action`` takes the ruleset's ``stabilizing.uses`` action
     (srd: the Stabilize action; bloodied-brink: Help) for the healer. On a knocked-out
@@ -558,6 +556,7 @@ def stabilize(
         IllegalActionError: the method isn't allowed here, the target isn't dying, or the
             healer can't take the action now (turn engine reasons).
     """
+    combat = running_combat(encounter)
     rules = ruleset.stabilizing
     work = Work(encounter, combat, ruleset)
     target = work.require_alive(target_id)
@@ -594,15 +593,14 @@ def stabilize(
     return work.done(StabilizeResult(method, success, natural, total, rules.dc))
 
 
-def recover_stable(
-    encounter: Encounter, combat: CombatState, ruleset: Ruleset, creature_id: EntityId
-) -> Applied[int]:
+def recover_stable(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> Outcome[int]:
     """A stable creature that wasn't healed regains 1 HP (after 1d4 hours, or Hyrule: a short
     rest); the DM triggers this when the time has passed.
 
     Raises:
         IllegalActionError: not stable.
     """
+    combat = running_combat(encounter)
     work = Work(encounter, combat, ruleset)
     creature = work.require_alive(creature_id)
     if creature.hp > 0 or not work.fighting(creature_id).death.stable:
@@ -620,13 +618,13 @@ def recover_stable(
 
 def set_unconscious_at_zero(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     creature_id: EntityId,
     unconscious: bool | None,
-) -> Applied[bool | None]:
+) -> Outcome[bool | None]:
     """The DM's switch: this monster falls unconscious at 0 (True), dies (False), or follows
     the ruleset (None)."""
+    combat = running_combat(encounter)
     work = Work(encounter, combat, ruleset)
     work.fighting(creature_id)
     work.put_death(creature_id, unconscious_at_zero=unconscious)
@@ -634,8 +632,8 @@ def set_unconscious_at_zero(
 
 
 def reduce_hp_max(
-    encounter: Encounter, combat: CombatState, ruleset: Ruleset, creature_id: EntityId, amount: int
-) -> Applied[int]:
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, amount: int
+) -> Outcome[int]:
     """Lower the HP maximum by ``amount`` (life drain); current HP is capped at the new maximum.
     bloodied-brink: a maximum of 0 kills. A long rest there restores the maximum.
 
@@ -644,6 +642,7 @@ def reduce_hp_max(
     Raises:
         NegativeAmountError, AbsentTargetError, DeadTargetError.
     """
+    combat = running_combat(encounter)
     if amount < 0:
         raise NegativeAmountError(f"HP maximum reduction must be >= 0, got {amount}")
     work = Work(encounter, combat, ruleset)

@@ -20,7 +20,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import (
     Log,
-    Outcome,
+    StateStep,
     combatant_of,
     creature_of,
     name_of,
@@ -30,7 +30,7 @@ from battlemap.rules.combat_ops import (
 )
 from battlemap.rules.conditions import denial, reactions_left, with_reaction_spent
 from battlemap.rules.enums import ActionCost, ActionKind, EconomyPart
-from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.mounts import controlled_action_refusal
 from battlemap.rules.movement import effective_speed
 from battlemap.rules.schema import ActionDef, Ruleset
@@ -42,6 +42,15 @@ def _on_turn(state: CombatState, creature_id: EntityId, name: str) -> None:
     require(current is not None, "the combat hasn't begun")
     assert current is not None
     require(current.creature_id == creature_id, f"it isn't {name}'s turn")
+
+
+def turn_refusal(state: CombatState, encounter: Encounter, creature_id: EntityId) -> str | None:
+    """Why it isn't the creature's turn to act (None: it is)."""
+    try:
+        _on_turn(state, creature_id, name_of(encounter, creature_id))
+    except IllegalActionError as error:
+        return error.reason
+    return None
 
 
 def _deny(ruleset: Ruleset, combatant: Combatant, part: EconomyPart, name: str) -> None:
@@ -105,6 +114,19 @@ def _spend(
     return combatant.model_copy(update={"turn": turn.model_copy(update=update)}), "action"
 
 
+def action_def(ruleset: Ruleset, action_id: str) -> ActionDef:
+    """The ruleset's action ``action_id``.
+
+    Raises:
+        InvalidRequestError: the ruleset has no such action.
+    """
+    action = ruleset.actions.get(action_id)
+    if action is None:
+        known = ", ".join(sorted(ruleset.actions))
+        raise InvalidRequestError(f"'{action_id}' is not an action of this ruleset; known: {known}")
+    return action
+
+
 def take_action(
     state: CombatState,
     ruleset: Ruleset,
@@ -117,7 +139,7 @@ def take_action(
     trigger: str | None = None,
     readied_action: str | None = None,
     cantrip: bool = False,
-) -> Outcome:
+) -> StateStep:
     """Take the ruleset's action ``action_id`` (``dash``, ``dodge``, ``grapple``...).
 
     ``as_bonus_action`` uses a feature that grants it as a bonus action (Cunning Action's
@@ -128,10 +150,7 @@ def take_action(
         InvalidRequestError: unknown action, a missing target or trigger.
         IllegalActionError: out of turn, spent economy, incapacitated, surprised...
     """
-    action = ruleset.actions.get(action_id)
-    if action is None:
-        known = ", ".join(sorted(ruleset.actions))
-        raise InvalidRequestError(f"'{action_id}' is not an action of this ruleset; known: {known}")
+    action = action_def(ruleset, action_id)
     combatant = combatant_of(state, creature_id)
     name = name_of(encounter, creature_id)
     if action.needs_target:
@@ -144,6 +163,75 @@ def take_action(
         readied_def = ruleset.actions.get(readied_action)
         if readied_def is None or readied_def.cost is not ActionCost.ACTION:
             raise InvalidRequestError(f"'{readied_action}' is not an action that can be readied")
+    spent, what = _check_and_spend(
+        state, ruleset, encounter, combatant, action_id, action, as_bonus_action, cantrip
+    )
+    spell_rule = ruleset.economy.bonus_action_spell_limits_action_to_cantrip
+    bonus_cast = as_bonus_action or action.cost is ActionCost.BONUS_ACTION
+    log = Log(state)
+    taken = action_id
+    if action.kind is ActionKind.CAST_SPELL:
+        taken = f"{action_id}:{'cantrip' if cantrip else 'leveled'}"
+    turn_update: dict[str, object] = {"actions_taken": (*spent.turn.actions_taken, taken)}
+    if action.kind is ActionKind.CAST_SPELL and bonus_cast and spell_rule:
+        turn_update["cantrip_only"] = True
+    spent = spent.model_copy(update={"turn": spent.turn.model_copy(update=turn_update)})
+    target_text = f" on {name_of(encounter, target_id)}" if target_id else ""
+    log.add("action", f"{name} takes {action.name}{target_text} ({what})", creature_id)
+    spent = _resolve(
+        log, ruleset, encounter, spent, action, name, target_id, trigger, readied_action
+    )
+    log.put(spent)
+    return log.commit()
+
+
+def action_refusal(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    creature_id: EntityId,
+    action_id: str,
+    *,
+    as_bonus_action: bool = False,
+    cantrip: bool = False,
+) -> str | None:
+    """Why the rules refuse the action now (None: ``take_action`` would accept it, given a
+    target and a trigger where it needs one). The same checks ``take_action`` makes; nothing
+    is rolled.
+
+    Raises:
+        InvalidRequestError: unknown action or creature.
+    """
+    action = action_def(ruleset, action_id)
+    combatant = combatant_of(state, creature_id)
+    try:
+        _check_and_spend(
+            state, ruleset, encounter, combatant, action_id, action, as_bonus_action, cantrip
+        )
+    except IllegalActionError as error:
+        return error.reason
+    return None
+
+
+def _check_and_spend(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    combatant: Combatant,
+    action_id: str,
+    action: ActionDef,
+    as_bonus_action: bool,
+    cantrip: bool,
+) -> tuple[Combatant, str]:
+    """Every rule that may refuse the action in this state; the combatant with its cost spent
+    and what was spent.
+
+    Raises:
+        IllegalActionError: with the first reason.
+    """
+    creature_id = combatant.creature_id
+    name = name_of(encounter, creature_id)
+    require(not combatant.death.dead, f"{name} is dead")
     if action.kind is ActionKind.READIED_RELEASE:
         require(combatant.readied is not None, f"{name} has nothing readied")
     if action.cost in (ActionCost.ACTION, ActionCost.ATTACK) and not as_bonus_action:
@@ -162,22 +250,7 @@ def take_action(
                 "cast-a-spell:leveled" not in combatant.turn.actions_taken,
                 f"{name} cast a leveled spell with its action: no bonus-action spell this turn",
             )
-    spent, what = _spend(state, ruleset, combatant, action_id, action, name, as_bonus_action)
-    log = Log(state)
-    taken = action_id
-    if action.kind is ActionKind.CAST_SPELL:
-        taken = f"{action_id}:{'cantrip' if cantrip else 'leveled'}"
-    turn_update: dict[str, object] = {"actions_taken": (*spent.turn.actions_taken, taken)}
-    if action.kind is ActionKind.CAST_SPELL and bonus_cast and spell_rule:
-        turn_update["cantrip_only"] = True
-    spent = spent.model_copy(update={"turn": spent.turn.model_copy(update=turn_update)})
-    target_text = f" on {name_of(encounter, target_id)}" if target_id else ""
-    log.add("action", f"{name} takes {action.name}{target_text} ({what})", creature_id)
-    spent = _resolve(
-        log, ruleset, encounter, spent, action, name, target_id, trigger, readied_action
-    )
-    log.put(spent)
-    return log.commit()
+    return _spend(state, ruleset, combatant, action_id, action, name, as_bonus_action)
 
 
 def _resolve(
@@ -245,7 +318,7 @@ def _resolve(
 
 def spend_attack(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId
-) -> Outcome:
+) -> StateStep:
     """Use one attack of an Attack action taken this turn (the attack engine calls this).
 
     Raises:
@@ -264,7 +337,7 @@ def spend_attack(
 
 def use_reaction(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId, why: str
-) -> Outcome:
+) -> StateStep:
     """Spend the reaction for ``why`` (an opportunity attack, a reaction spell...).
 
     Raises:
@@ -282,7 +355,7 @@ def use_reaction(
 
 def interact_with_object(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId, what: str
-) -> Outcome:
+) -> StateStep:
     """Interact with an object (draw a sword, open a door): free once, then it takes the action.
 
     Raises:
@@ -318,7 +391,7 @@ def interact_with_object(
 
 def grant_bonus_action(
     state: CombatState, encounter: Encounter, creature_id: EntityId, action_ids: tuple[str, ...]
-) -> Outcome:
+) -> StateStep:
     """Record the features that let a creature take these actions as a bonus action."""
     combatant = combatant_of(state, creature_id)
     log = Log(state)

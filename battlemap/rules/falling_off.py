@@ -27,9 +27,10 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.mounts import release_mount
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.saves import SaveResult, SaveSituation, saving_throw
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, Work
+from battlemap.rules.vitals import Work
 
 _STANDING = SaveSituation()
 """No cover, not squeezing: the rider sits on its mount."""
@@ -59,7 +60,6 @@ class FallOffResult:
 
 def fall_off_save(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     rider_id: EntityId,
     cause: FallCause,
@@ -67,7 +67,7 @@ def fall_off_save(
     *,
     save_bonus: int | None = None,
     typed: tuple[int, ...] | None = None,
-) -> Applied[FallOffResult]:
+) -> Outcome[FallOffResult]:
     """The rider's Dexterity save to stay mounted, DC ``movement.mounting.fall_off_save_dc``.
 
     ``save_bonus`` None takes the rider's own Dexterity save (``saves.save_bonus_of``: a
@@ -80,12 +80,12 @@ def fall_off_save(
         InvalidRequestError: the ruleset has no mounted-combat rules; whatever
             ``saving_throw`` raises (absent or dead rider, bad typed faces, no dice).
     """
+    combat = encounter.combat
     rules = ruleset.movement.mounting
     if rules is None:
         raise InvalidRequestError(f"{ruleset.name} has no mounted combat rules")
     saved = saving_throw(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         ruleset,
         rider_id,
         Ability.DEX,
@@ -99,7 +99,7 @@ def fall_off_save(
     if saved.result.success:
         work.add("mount", f"{name} stays on its mount ({cause.value})", rider_id)
         after = work.done(FallOffResult(saved.result, fell=False))
-        return Applied(after.encounter, after.combat, after.result, saved.events + after.events)
+        return Outcome(after.encounter, after.result, saved.events + after.events)
     work.add("mount", f"{name} falls off its mount, landing prone ({cause.value})", rider_id)
     if not work.has_condition(rider_id, "prone"):
         work.condition(rider_id, "prone")
@@ -108,7 +108,7 @@ def fall_off_save(
         mount = released
         work.run(lambda state: release_mount(state, ruleset, work.encounter, mount))
     after = work.done(FallOffResult(saved.result, fell=True, released=released))
-    return Applied(after.encounter, after.combat, after.result, saved.events + after.events)
+    return Outcome(after.encounter, after.result, saved.events + after.events)
 
 
 def _controlled_mount(combat: CombatState | None, rider_id: EntityId) -> EntityId | None:

@@ -12,16 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import effects_of
 from battlemap.rules.death import STABLE, UNCONSCIOUS, wake
 from battlemap.rules.enums import ConditionEffect, TempHpStacking
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import (
-    Applied,
     DeadTargetError,
     NegativeAmountError,
     Work,
@@ -45,13 +44,12 @@ class HealResult:
 
 def heal(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     target_id: EntityId,
     amount: int,
     *,
     healers_kit: bool = False,
-) -> Applied[HealResult]:
+) -> Outcome[HealResult]:
     """Restore ``amount`` HP, capped at the (effective) maximum; the excess is lost.
 
     Regaining any HP at 0 ends unconsciousness and resets death saves where the ruleset resets
@@ -63,6 +61,7 @@ def heal(
         NegativeAmountError; AbsentTargetError; DeadTargetError (the dead can't be healed);
         IllegalActionError (Last Breath: can't be healed).
     """
+    combat = encounter.combat
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
         raise NegativeAmountError(f"healing must be a whole number >= 0, got {amount!r}")
     work = Work(encounter, combat, ruleset)
@@ -137,13 +136,12 @@ class TempHpResult:
 
 def grant_temp_hp(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     target_id: EntityId,
     amount: int,
     *,
     choice: TempChoice = TempChoice.HIGHER,
-) -> Applied[TempHpResult]:
+) -> Outcome[TempHpResult]:
     """Give temporary hit points.
 
     keep-higher (srd, hyrule...): they don't add up; keep the old or take the new (``choice``;
@@ -155,6 +153,7 @@ def grant_temp_hp(
     Raises:
         NegativeAmountError, AbsentTargetError, DeadTargetError.
     """
+    combat = encounter.combat
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
         raise NegativeAmountError(
             f"temporary hit points must be a whole number >= 0, got {amount!r}"

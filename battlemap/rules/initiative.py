@@ -28,7 +28,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import (
     Log,
-    Outcome,
+    StateStep,
     combatant_of,
     creature_of,
     name_of,
@@ -73,7 +73,7 @@ def start_combat(
 
 def determine_surprise(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, stealthy: Collection[EntityId]
-) -> Outcome:
+) -> StateStep:
     """Roll Stealth for the ``stealthy`` creatures and mark who is surprised.
 
     A creature is surprised when every hostile combatant is stealthy and each one's Stealth
@@ -126,7 +126,7 @@ def determine_surprise(
     return log.commit()
 
 
-def set_surprised(state: CombatState, creature_id: EntityId, surprised: bool) -> Outcome:
+def set_surprised(state: CombatState, creature_id: EntityId, surprised: bool) -> StateStep:
     """The DM marks a creature surprised or not (before the first round)."""
     require(not state.started, "surprise is determined before the first round")
     log = Log(state)
@@ -161,7 +161,7 @@ def _initiative_roll(
     return record.total, record.natural or 0
 
 
-def roll_initiative(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> Outcome:
+def roll_initiative(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> StateStep:
     """Roll initiative for every combatant as the ruleset's mode says and set the order.
 
     Raises:
@@ -307,7 +307,7 @@ def _with_order(
 
 def set_initiative(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId, value: int
-) -> Outcome:
+) -> StateStep:
     """The DM enters ``value`` as the creature's initiative and the order is re-sorted.
 
     Allowed at any time where ``initiative.manual_reorder`` (every shipped ruleset), else only
@@ -337,7 +337,7 @@ def reorder(
     encounter: Encounter,
     creature_ids: Sequence[EntityId],
     ruleset: Ruleset | None = None,
-) -> Outcome:
+) -> StateStep:
     """The DM puts the combatants' regular turns in exactly this order (extra turns stay last),
     where the ruleset's ``initiative.manual_reorder`` allows it (every shipped ruleset; srd
     "Initiative": the DM and the players order ties). ``ruleset`` None: allowed.

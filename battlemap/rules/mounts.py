@@ -27,7 +27,8 @@ from __future__ import annotations
 from battlemap.model.combat import CombatState, TurnSlot
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.combat_ops import Log, Outcome, combatant_of, creature_of, name_of, require
+from battlemap.rules.combat_ops import Log, StateStep, combatant_of, creature_of, name_of, require
+from battlemap.rules.distances import distance_between
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.movement import mount_or_dismount
 from battlemap.rules.schema import MountRules, Ruleset
@@ -45,21 +46,43 @@ def _mount_rules(ruleset: Ruleset) -> MountRules:
     return rules
 
 
+def mount_candidates(encounter: Encounter, ruleset: Ruleset, rider_id: EntityId) -> list[EntityId]:
+    """Creatures in the combat within ``MOUNT_WITHIN_FEET`` of the rider and not smaller than
+    it, in the combat's order: those a menu offers to ride. Smaller ones are left out (never
+    a mount); one of the same size is kept so ``control_mount``'s refusal says why not.
+    Empty outside a combat.
+
+    Raises:
+        InvalidRequestError: the rider isn't in the encounter.
+    """
+    rider = creature_of(encounter, rider_id)
+    combat = encounter.combat
+    if combat is None:
+        return []
+    by_id = {c.id: c for c in encounter.creatures}
+    found = []
+    for combatant in combat.combatants:
+        other = by_id.get(combatant.creature_id)
+        if other is None or other.id == rider_id or other.size.rank < rider.size.rank:
+            continue
+        if distance_between(encounter, ruleset, rider_id, other.id) <= MOUNT_WITHIN_FEET + 1e-9:
+            found.append(other.id)
+    return found
+
+
 def control_mount(
     state: CombatState,
     ruleset: Ruleset,
     encounter: Encounter,
     rider_id: EntityId,
     mount_id: EntityId,
-    *,
-    distance_feet: float | None = None,
-) -> Outcome:
+) -> StateStep:
     """The rider mounts and takes control of the mount: the rider spends the ruleset's
     mounting cost (``movement.mount_or_dismount``: half its speed) on its turn, and the mount
     acts on the rider's initiative, right after the rider, with only the controlled-mount
     actions.
 
-    ``distance_feet`` between the two (the caller measures the map), when given, must be at
+    The engine measures the distance between the two on the map (``distance_between``): at
     most ``MOUNT_WITHIN_FEET``: "you can mount a willing creature that is within 5 feet of you".
 
     Raises:
@@ -67,11 +90,11 @@ def control_mount(
             the same creature twice, the rider without a turn (initiative not rolled).
         IllegalActionError: the mount isn't at least one size larger than the rider, is
             controlled by someone else or already by the rider, the rider is itself a
-            controlled mount or already controls another, or (``distance_feet`` given) the
-            mount is farther than 5 ft; not the rider's turn, its speed 0, or less movement
+            controlled mount or already controls another, or the mount is farther than
+            5 ft; not the rider's turn, its speed 0, or less movement
             left than mounting costs.
     """
-    return _ride(state, ruleset, encounter, rider_id, mount_id, distance_feet, paying=True)
+    return _ride(state, ruleset, encounter, rider_id, mount_id, paying=True)
 
 
 def start_mounted(
@@ -80,9 +103,7 @@ def start_mounted(
     encounter: Encounter,
     rider_id: EntityId,
     mount_id: EntityId,
-    *,
-    distance_feet: float | None = None,
-) -> Outcome:
+) -> StateStep:
     """Set the combat up with the rider already on (and controlling) ``mount_id``: for free,
     before round 1 begins.
 
@@ -104,7 +125,7 @@ def start_mounted(
         f"the fight has begun: {rider_name} mounts {mount_name} on its own turn, for half its"
         " speed",
     )
-    return _ride(state, ruleset, encounter, rider_id, mount_id, distance_feet, paying=False)
+    return _ride(state, ruleset, encounter, rider_id, mount_id, paying=False)
 
 
 def _ride(
@@ -113,10 +134,9 @@ def _ride(
     encounter: Encounter,
     rider_id: EntityId,
     mount_id: EntityId,
-    distance_feet: float | None,
     *,
     paying: bool,
-) -> Outcome:
+) -> StateStep:
     """``control_mount`` (``paying`` the movement on the rider's turn) or ``start_mounted``."""
     rules = _mount_rules(ruleset)
     if rider_id == mount_id:
@@ -124,12 +144,12 @@ def _ride(
     rider = combatant_of(state, rider_id)
     mount = combatant_of(state, mount_id)
     rider_name, mount_name = name_of(encounter, rider_id), name_of(encounter, mount_id)
-    if distance_feet is not None:
-        require(
-            distance_feet <= MOUNT_WITHIN_FEET + 1e-9,
-            f"{mount_name} is {distance_feet:g} ft from {rider_name}: a mount must be within"
-            f" {MOUNT_WITHIN_FEET} ft",
-        )
+    feet = distance_between(encounter, ruleset, rider_id, mount_id)
+    require(
+        feet <= MOUNT_WITHIN_FEET + 1e-9,
+        f"{mount_name} is {feet:g} ft from {rider_name}: a mount must be within"
+        f" {MOUNT_WITHIN_FEET} ft",
+    )
     rider_size = creature_of(encounter, rider_id).size
     mount_size = creature_of(encounter, mount_id).size
     require(
@@ -210,7 +230,7 @@ def _after_rider(state: CombatState, rider_id: EntityId, mount_id: EntityId) -> 
 
 def dismount(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, mount_id: EntityId
-) -> Outcome:
+) -> StateStep:
     """The rider of the controlled ``mount_id`` gets off: it spends the ruleset's cost
     (``movement.mount_or_dismount``: half its speed) on its turn, then the mount is released
     (``release_mount``).
@@ -235,7 +255,7 @@ def dismount(
 
 def release_mount(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, mount_id: EntityId
-) -> Outcome:
+) -> StateStep:
     """The mount is no longer controlled (it acts independently, or its rider fell off): all
     its actions come back; it keeps its place in the order. No movement is spent: a rider
     getting off on its own turn is ``dismount``.

@@ -31,7 +31,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import (
     Log,
-    Outcome,
+    StateStep,
     combatant_of,
     creature_of,
     name_of,
@@ -47,7 +47,7 @@ from battlemap.rules.conditions import (
     set_exhaustion,
 )
 from battlemap.rules.enums import ConditionEffect, EconomyPart, ExhaustionEffect
-from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import Ruleset
 
 EPSILON = 1e-6
@@ -234,9 +234,9 @@ def move_allowance(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId
     (``reaction_move_left``), else unlimited; outside combat (or not fighting), unlimited.
 
     Raises:
-        KeyError: no creature ``creature_id`` in ``encounter``.
+        InvalidRequestError: no creature ``creature_id`` in ``encounter``.
     """
-    creature = encounter.creature(creature_id)
+    creature = creature_of(encounter, creature_id)
     combat = encounter.combat
     speed = float(creature.speeds.walk)
     if combat is None or not combat.has(creature_id):
@@ -268,6 +268,43 @@ def _check_can_move(
     return combatant
 
 
+def _crawl_only(name: str) -> str:
+    return f"{name} is prone: it can only crawl or stand up"
+
+
+def _no_speed(name: str, budget: MovementBudget) -> str:
+    return f"{name}'s {budget.mode.value} speed is 0 ({'; '.join(budget.reasons)})"
+
+
+def move_refusal(
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    creature_id: EntityId,
+    mode: SpeedMode,
+) -> str | None:
+    """Why the creature can't move at all in ``mode`` now (None: it can move some feet):
+    ``spend_movement``'s checks for the smallest move.
+
+    Raises:
+        InvalidRequestError: the creature isn't in the encounter or the combat.
+    """
+    try:
+        combatant = _check_can_move(state, ruleset, encounter, creature_id)
+        name = name_of(encounter, creature_id)
+        if ConditionEffect.CRAWL_ONLY in effects_of(ruleset, combatant):
+            require(mode is SpeedMode.WALK, _crawl_only(name))
+        current = state.current
+        if current is None or current.creature_id != creature_id:
+            return None  # a released readied move: _check_can_move saw feet left
+        budget = movement_budget(state, ruleset, encounter, creature_id, mode)
+        require(budget.speed > 0, _no_speed(name, budget))
+        require(budget.remaining > EPSILON, f"{name} has no {mode.value} movement left")
+    except IllegalActionError as error:
+        return error.reason
+    return None
+
+
 def spend_movement(
     state: CombatState,
     ruleset: Ruleset,
@@ -277,7 +314,7 @@ def spend_movement(
     *,
     mode: SpeedMode | None = None,
     distance_feet: float | None = None,
-) -> Outcome:
+) -> StateStep:
     """Spend ``feet`` of movement (the geometry's cost of the move) in ``mode``.
 
     While prone the creature crawls: ``crawl_extra_cost_per_foot`` x ``distance_feet``
@@ -302,7 +339,7 @@ def spend_movement(
     cost = feet
     notes = []
     if ConditionEffect.CRAWL_ONLY in effects_of(ruleset, combatant):
-        require(mode is SpeedMode.WALK, f"{name} is prone: it can only crawl or stand up")
+        require(mode is SpeedMode.WALK, _crawl_only(name))
         extra = ruleset.movement.crawl_extra_cost_per_foot * (
             feet if distance_feet is None else distance_feet
         )
@@ -329,7 +366,7 @@ def spend_movement(
         log.add("move", f"{name} moves {cost:g} ft (readied move)", creature_id)
         return log.commit()
     budget = movement_budget(state, ruleset, encounter, creature_id, mode)
-    require(budget.speed > 0, f"{name}'s {mode.value} speed is 0 ({'; '.join(budget.reasons)})")
+    require(budget.speed > 0, _no_speed(name, budget))
     require(
         cost <= budget.remaining + EPSILON,
         f"{name} has {budget.remaining:g} ft of {mode.value} movement left; the move costs "
@@ -350,7 +387,7 @@ def spend_movement(
 
 def stand_up(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId
-) -> Outcome:
+) -> StateStep:
     """Stand up from prone for a fraction (half) of the walking speed after modifiers.
 
     Raises:
@@ -378,7 +415,7 @@ def stand_up(
 
 def drop_prone(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId
-) -> Outcome:
+) -> StateStep:
     """Drop prone, for ``drop_prone_cost`` (0) feet, on the creature's turn."""
     combatant = _check_can_move(state, ruleset, encounter, creature_id)
     require(not combatant.has_condition("prone"), f"{name_of(encounter, creature_id)} is prone")
@@ -403,7 +440,7 @@ def mount_or_dismount(
     mount_id: EntityId,
     *,
     dismounting: bool = False,
-) -> Outcome:
+) -> StateStep:
     """Mount (or, ``dismounting``, dismount) ``mount_id`` (legends-of-hyrule "Mounting and
     Dismounting", gms-den "Mounting a Steed"): spends the movement; ``mounts.control_mount``
     and ``mounts.dismount`` charge it through here.
@@ -455,7 +492,7 @@ def climb_swim_check(
     encounter: Encounter,
     creature_id: EntityId,
     dc: int,
-) -> Outcome:
+) -> StateStep:
     """gms-den "Climb/Swim/Crawl": a Strength (Athletics) check to climb or swim without that
     speed; a failure adds ``exhaustion_on_failure`` levels (either way at half speed).
 

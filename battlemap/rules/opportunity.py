@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from battlemap.geometry.movement import MoveResult
-from battlemap.model.combat import CombatState
+from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.model.statblock import AttackKind, StatBlock
 from battlemap.rules.attacks import (
     AttackOptions,
     AttackProfile,
@@ -27,12 +28,15 @@ from battlemap.rules.attacks import (
     AttackSituation,
     Delivery,
     make_attack,
+    unarmed_strike,
 )
+from battlemap.rules.combat_ops import stats_of
 from battlemap.rules.conditions import denial, reactions_left, speed_is_zero_by_conditions
 from battlemap.rules.enums import EconomyPart
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, Work
+from battlemap.rules.vitals import Work
 
 ACTION_ID = "opportunity-attack"
 
@@ -63,7 +67,6 @@ class OpportunityResult:
 
 def opportunity_offers(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     mover_id: EntityId,
     attacker_ids: Sequence[EntityId],
@@ -72,6 +75,7 @@ def opportunity_offers(
     sees_mover: Sequence[bool] | None = None,
 ) -> tuple[OpportunityOffer, ...]:
     """Which of the creatures whose reach the mover leaves can make the attack now."""
+    combat = running_combat(encounter)
     work = Work(encounter, combat, ruleset)
     mover = work.fighting(mover_id)
     offers = []
@@ -100,7 +104,6 @@ def opportunity_offers(
 
 def offers_from_move(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     mover_id: EntityId,
     move: MoveResult,
@@ -111,10 +114,10 @@ def offers_from_move(
     have spent their reaction, and every attack when the mover Disengaged; this re-checks
     the turn engine's reasons (surprise) and attaches the step and position.
     """
+    combat = running_combat(encounter)
     triggers = move.opportunity_attacks
     offers = opportunity_offers(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         ruleset,
         mover_id,
         [t.attacker_id for t in triggers],
@@ -128,7 +131,6 @@ def offers_from_move(
 
 def resolve_opportunity(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     offer: OpportunityOffer,
     *,
@@ -136,13 +138,14 @@ def resolve_opportunity(
     profile: AttackProfile | None = None,
     situation: AttackSituation | None = None,
     options: AttackOptions | None = None,
-) -> Applied[OpportunityResult]:
+) -> Outcome[OpportunityResult]:
     """Take (one melee attack, spending the reaction) or ignore an offered opportunity attack.
 
     Raises:
         IllegalActionError: the offer isn't available, the profile isn't a melee attack, or
             the attack itself is refused (see ``make_attack``); the state is unchanged.
     """
+    combat = running_combat(encounter)
     if not take:
         work = Work(encounter, combat, ruleset)
         work.add(
@@ -158,7 +161,13 @@ def resolve_opportunity(
     options = replace(options or AttackOptions(), action_id=ACTION_ID)
     situation = situation or AttackSituation()
     applied = make_attack(
-        encounter, combat, ruleset, offer.attacker_id, offer.mover_id, profile, situation, options
+        with_combat(encounter, combat),
+        ruleset,
+        offer.attacker_id,
+        offer.mover_id,
+        profile,
+        situation,
+        options,
     )
     work = Work(applied.encounter, applied.combat, ruleset)
     mover = work.creature(offer.mover_id)
@@ -172,4 +181,21 @@ def resolve_opportunity(
     else:
         continues, reason = True, "the move continues"
     result = OpportunityResult(True, applied.result, continues, reason)
-    return Applied(applied.encounter, applied.combat, result, applied.events)
+    return Outcome(applied.encounter, result, applied.events)
+
+
+UNARMED_PROFICIENCY = 2
+"""Proficiency assumed for the unarmed strike of a creature with no melee attack listed."""
+
+
+def opportunity_profile(
+    ruleset: Ruleset, creature: Creature, block: StatBlock | None = None
+) -> AttackProfile:
+    """The first melee attack of ``block`` (default: the creature's own stat block), else
+    the creature's unarmed strike (+2 proficiency + Strength modifier to hit)."""
+    block = block or creature.statblock
+    for attack in block.attacks if block is not None else ():
+        if attack.kind in (AttackKind.MELEE, AttackKind.MELEE_OR_RANGED):
+            return AttackProfile.from_statblock(attack, ranged=False)
+    to_hit = UNARMED_PROFICIENCY + stats_of(creature).modifier("str")
+    return unarmed_strike(ruleset, creature, to_hit)

@@ -31,8 +31,9 @@ from battlemap.model.statblock import MAX_CHARACTER_LEVEL
 from battlemap.rules.damage import check_typed_total
 from battlemap.rules.death import wake
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import RestKind, Ruleset
-from battlemap.rules.vitals import Applied, Work
+from battlemap.rules.vitals import Work
 
 MAX_LEVEL = MAX_CHARACTER_LEVEL
 """Highest character level a rest's dice are rolled for: the model's own limit."""
@@ -208,7 +209,6 @@ def _check_resumed(
 
 def short_rest(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     creature_id: EntityId,
     *,
@@ -216,7 +216,7 @@ def short_rest(
     rests_today: int = 0,
     dice_total: int | None = None,
     hours_rested: float | None = None,
-) -> Applied[RestResult]:
+) -> Outcome[RestResult]:
     """Finish a short rest (bloodied-brink): 8 HP + ``level``d8 (``dice_total`` typed in, else
     rolled with the combat's dice). Ends a knockout's unconsciousness. ``hours_rested``, when
     given, must reach the rest's ``hours``.
@@ -231,6 +231,7 @@ def short_rest(
         InvalidRequestError: negative ``hours_rested``; a level outside 1..``MAX_LEVEL``.
         BadDieError: a typed total the dice can't show.
     """
+    combat = encounter.combat
     _refuse_during_combat(ruleset, RestType.SHORT, combat)
     work = Work(encounter, combat, ruleset)
     _check_resumed(rest_rules(ruleset, RestType.SHORT), RestType.SHORT, 0, hours_rested)
@@ -241,7 +242,6 @@ def short_rest(
 
 def long_rest(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     creature_id: EntityId,
     *,
@@ -250,7 +250,7 @@ def long_rest(
     dice_total: int | None = None,
     interruptions: int = 0,
     hours_rested: float | None = None,
-) -> Applied[RestResult]:
+) -> Outcome[RestResult]:
     """Finish a long rest (bloodied-brink): 12 HP + ``level``d12, HP maximum restored,
     exhaustion -1, temporary HP gone.
 
@@ -267,6 +267,7 @@ def long_rest(
             1..``MAX_LEVEL``.
         BadDieError: a typed total the dice can't show.
     """
+    combat = encounter.combat
     _refuse_during_combat(ruleset, RestType.LONG, combat)
     work = Work(encounter, combat, ruleset)
     rules = rest_rules(ruleset, RestType.LONG)
@@ -282,9 +283,22 @@ def long_rest(
     return work.done(result)
 
 
+def interrupted_benefits(ruleset: Ruleset, kind: RestType, hours_rested: float) -> RestKind | None:
+    """The rest whose benefits (and dice) a ``kind`` rest interrupted after ``hours_rested``
+    hours gives: the short rest's after at least ``interrupted_short_rest_after_hours``,
+    else none (bloodied-brink: an interrupted short rest "confers no benefits").
+
+    Raises:
+        IllegalActionError: no such rest in the ruleset.
+    """
+    threshold = rest_rules(ruleset, kind).interrupted_short_rest_after_hours
+    if threshold is None or hours_rested + 1e-9 < threshold:
+        return None
+    return ruleset.rests.short
+
+
 def interrupt_rest(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     creature_id: EntityId,
     kind: RestType,
@@ -295,7 +309,7 @@ def interrupt_rest(
     short_rests_today: int = 0,
     dice_total: int | None = None,
     interruptions: int = 0,
-) -> Applied[RestResult]:
+) -> Outcome[RestResult]:
     """A rest stopped by ``cause`` (one of the ruleset's ``interrupted_by``) after
     ``hours_rested`` hours: what it gives.
 
@@ -316,6 +330,7 @@ def interrupt_rest(
             the short-rest benefits refused (twice today, below 1 HP).
         BadDieError: a typed total the dice can't show.
     """
+    combat = encounter.combat
     rules = rest_rules(ruleset, kind)
     if cause not in rules.interrupted_by:
         known = "; ".join(rules.interrupted_by) or "nothing"
@@ -334,11 +349,9 @@ def interrupt_rest(
     work = Work(encounter, combat, ruleset)
     creature = work.require_alive(creature_id)
     name = creature.name
-    threshold = rules.interrupted_short_rest_after_hours
-    if threshold is not None and hours_rested + 1e-9 >= threshold:
-        short = _rest(
-            work, creature_id, ruleset.rests.short, "short", level, short_rests_today, dice_total
-        )
+    benefits = interrupted_benefits(ruleset, kind, hours_rested)
+    if benefits is not None:
+        short = _rest(work, creature_id, benefits, "short", level, short_rests_today, dice_total)
         work.add(
             "rest",
             f"{name}'s {kind.value} rest is interrupted ({cause}) after {hours_rested:g} h:"
@@ -357,12 +370,13 @@ def interrupt_rest(
 
 
 def wounded_rest(
-    encounter: Encounter, combat: CombatState, ruleset: Ruleset, creature_id: EntityId, minutes: int
-) -> Applied[bool]:
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, minutes: int
+) -> Outcome[bool]:
     """final-fantasy-d20: Wounded ends after resting long enough at full HP (10 minutes).
 
     Returns whether Wounded ended.
     """
+    combat = running_combat(encounter)
     work = Work(encounter, combat, ruleset)
     creature = work.require_alive(creature_id)
     wounded = ruleset.death_saves.wounded

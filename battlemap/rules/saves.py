@@ -44,8 +44,9 @@ from battlemap.rules.combat_ops import signed, stats_of
 from battlemap.rules.conditions import exhaustion_effects, is_incapacitated
 from battlemap.rules.enums import Ability, ConditionEffect, ExhaustionEffect
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, Work
+from battlemap.rules.vitals import Work
 
 _PHYSICAL = (Ability.STR, Ability.DEX)
 
@@ -128,7 +129,6 @@ class SaveResult:
 
 def saving_throw(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     creature_id: EntityId,
     ability: Ability,
@@ -137,7 +137,7 @@ def saving_throw(
     *,
     save_bonus: int | None = None,
     typed: tuple[int, ...] | None = None,
-) -> Applied[SaveResult]:
+) -> Outcome[SaveResult]:
     """Roll a saving throw against ``dc`` (total >= DC succeeds) and log it with its reasons.
 
     ``save_bonus`` None takes ``save_bonus_of`` with the creature's own stat block
@@ -149,6 +149,7 @@ def saving_throw(
         AbsentTargetError, DeadTargetError; InvalidRequestError: a DC outside 1..40, the wrong
             number of typed faces, no combat dice and nothing typed; BadDieError: a bad face.
     """
+    combat = encounter.combat
     if not 1 <= dc <= 40:
         raise InvalidRequestError(f"a saving throw DC must be 1 to 40, got {dc}")
     work = Work(encounter, combat, ruleset)
@@ -215,7 +216,7 @@ def save_situation(
     Raises:
         InvalidRequestError: no such creature in the encounter.
     """
-    bodies = combat_bodies(encounter, combat, ruleset)
+    bodies = combat_bodies(with_combat(encounter, combat), ruleset)
     body = next((b for b in bodies if b.id == creature_id), None)
     if body is None:
         raise InvalidRequestError(f"no creature '{creature_id}' in the encounter")
@@ -232,12 +233,12 @@ def save_situation(
 
 def record_save_override(
     encounter: Encounter,
-    combat: CombatState | None,
     ruleset: Ruleset,
     creature_id: EntityId,
     saved: bool,
-) -> Applied[None]:
+) -> Outcome[None]:
     """Log that the DM ruled a rolled save the other way (``saved``): nothing else changes."""
+    combat = encounter.combat
     work = Work(encounter, combat, ruleset)
     name = work.name(creature_id)
     work.add("save", f"the DM rules that {name} {'saved' if saved else 'failed'}", creature_id)

@@ -3,7 +3,7 @@
 ``turns.TurnHook`` returns only a combat state, but a death save's natural 20 restores a hit
 point, which lives on the ``Creature``; so instead of a hook, ``next_turn`` ends the turn with
 ``turns.end_turn`` and then makes the death saving throw the new creature owes, in one
-``Applied`` (one undo step). It also applies bloodied-brink's Brink of Death pause (no turn
+``Outcome`` (one undo step). It also applies bloodied-brink's Brink of Death pause (no turn
 ends while someone must choose) and Last Breath's farewell at the end of that final turn.
 """
 
@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.combat_ops import creature_of
 from battlemap.rules.death import DeathSaveResult, death_save, end_last_breath
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import current_creature, end_turn
-from battlemap.rules.vitals import Applied
 
 
 @dataclass(frozen=True)
@@ -34,18 +35,17 @@ def death_save_due(encounter: Encounter, combat: CombatState, creature_id: Entit
     if not combat.has(creature_id):
         return False
     death = combat.combatant(creature_id).death
-    hp = encounter.creature(creature_id).hp
+    hp = creature_of(encounter, creature_id).hp
     return hp == 0 and not (death.dead or death.stable or death.brink or death.last_breath)
 
 
 def next_turn(
     encounter: Encounter,
-    combat: CombatState,
     ruleset: Ruleset,
     *,
     death_save_d20: int | None = None,
     death_save_bonus: int = 0,
-) -> Applied[TurnStep]:
+) -> Outcome[TurnStep]:
     """End the current turn, start the next, and roll the death save it owes (``death_save_d20``
     typed in, else rolled).
 
@@ -53,6 +53,7 @@ def next_turn(
         IllegalActionError: the combat hasn't begun, or someone is on the Brink of Death and
             the ruleset pauses initiative until they choose.
     """
+    combat = running_combat(encounter)
     brink = ruleset.death_saves.brink_of_death
     if brink is not None and brink.pauses_initiative:
         waiting = [c for c in combat.combatants if c.death.brink and not c.death.dead]
@@ -63,7 +64,7 @@ def next_turn(
     died = False
     state, events = end_turn(combat, ruleset, encounter)
     if combat.combatant(ended).death.last_breath:
-        applied_breath = end_last_breath(encounter, state, ruleset, ended)
+        applied_breath = end_last_breath(with_combat(encounter, state), ruleset, ended)
         assert applied_breath.combat is not None
         state, events = applied_breath.combat, events + applied_breath.events
         died = True
@@ -71,9 +72,13 @@ def next_turn(
     save = None
     if death_save_due(encounter, state, started):
         applied = death_save(
-            encounter, state, ruleset, started, d20=death_save_d20, bonus=death_save_bonus
+            with_combat(encounter, state),
+            ruleset,
+            started,
+            d20=death_save_d20,
+            bonus=death_save_bonus,
         )
         assert applied.combat is not None
         encounter, state, events = applied.encounter, applied.combat, events + applied.events
         save = applied.result
-    return Applied(encounter, state, TurnStep(ended, started, died, save), events)
+    return Outcome(with_combat(encounter, state), TurnStep(ended, started, died, save), events)

@@ -28,9 +28,10 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import (
     Log,
-    Outcome,
+    StateStep,
     combatant_of,
     creature_of,
+    is_dying,
     name_of,
     require,
 )
@@ -39,13 +40,13 @@ from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.initiative import insert_sorted, roll_one
 from battlemap.rules.schema import Ruleset
 
-TurnHook = Callable[[CombatState, Ruleset, Encounter, EntityId], Outcome]
+TurnHook = Callable[[CombatState, Ruleset, Encounter, EntityId], StateStep]
 """Called at the start of a creature's turn after the resets (e.g. the death saving throw)."""
 
 
 def begin_combat(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, hooks: Sequence[TurnHook] = ()
-) -> Outcome:
+) -> StateStep:
     """Round 1 begins with the first creature in the order.
 
     Raises:
@@ -63,7 +64,7 @@ def begin_combat(
 
 def end_turn(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, hooks: Sequence[TurnHook] = ()
-) -> Outcome:
+) -> StateStep:
     """End the current turn and start the next one (a new round after the last slot).
 
     Raises:
@@ -179,12 +180,11 @@ def _start_turn(
         denied = ", ".join(part.value for part in ruleset.surprise.denied_on_first_turn)
         log.add("surprised", f"{name} is surprised: no {denied} this turn", creature_id)
     creature = creature_of(encounter, creature_id)
-    dying = creature.hp == 0 and not combatant.death.dead and not combatant.death.stable
-    if dying and not hooks:
+    if is_dying(creature, combatant) and not hooks:
         log.add("death-save-due", f"{name} starts the turn at 0 HP: death save due", creature_id)
     for hook in hooks:
 
-        def step(current: CombatState, hook: TurnHook = hook) -> Outcome:
+        def step(current: CombatState, hook: TurnHook = hook) -> StateStep:
             return hook(current, ruleset, encounter, creature_id)
 
         log.run(step)
@@ -217,7 +217,7 @@ def _finish_turn(log: Log, encounter: Encounter) -> None:
     log.add("turn-end", f"{name}'s turn ends", creature_id)
 
 
-def take_turn_now(state: CombatState, encounter: Encounter, creature_id: EntityId) -> Outcome:
+def take_turn_now(state: CombatState, encounter: Encounter, creature_id: EntityId) -> StateStep:
     """legends-of-hyrule: a member of the acting group who hasn't gone yet takes the turn now.
 
     Allowed while the current creature has spent nothing this turn; the two swap places.
@@ -254,7 +254,7 @@ def add_combatant(
     encounter: Encounter,
     creature_id: EntityId,
     initiative: int | None = None,
-) -> Outcome:
+) -> StateStep:
     """A creature joins: rolls initiative (or takes ``initiative``) and slots into the order.
 
     Joining mid-round after its place has passed, it acts from the next round.
@@ -282,7 +282,7 @@ def remove_combatant(
     encounter: Encounter,
     creature_id: EntityId,
     hooks: Sequence[TurnHook] = (),
-) -> Outcome:
+) -> StateStep:
     """A creature leaves the combat. If it was its turn, the next creature's turn starts. A
     mount it controlled becomes independent.
 

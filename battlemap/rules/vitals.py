@@ -2,8 +2,9 @@
 
 Hit points live on the ``Creature`` (in the ``Encounter``); dying, conditions and the dice live
 on the ``Combatant`` (in the ``CombatState``). An engine call changes both, so it collects its
-changes in a ``Work`` and returns one ``Applied``: the new encounter, the new combat state,
-the structured result and the log events. The UI turns one ``Applied`` into one undo step.
+changes in a ``Work`` and returns one ``Outcome`` (``rules.outcome``): the new encounter
+holding the new combat state, the structured result and the log events. The UI turns one
+``Outcome`` into one undo step.
 
 Nothing is mutated: the inputs stay as they were, also when an error is raised.
 """
@@ -11,11 +12,11 @@ Nothing is mutated: the inputs stay as they were, also when an error is raised.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from collections.abc import Callable, Collection
+from typing import TypeVar
 
 from battlemap.model.combat import (
+    MAX_EVENT_TEXT,
     ActiveCondition,
     Combatant,
     CombatEvent,
@@ -28,13 +29,19 @@ from battlemap.model.combat import (
 from battlemap.model.creature import Creature, Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.combat_ops import Log, Outcome, name_of
+from battlemap.rules.combat_ops import Log, StateStep, name_of
 from battlemap.rules.conditions import apply_condition, remove_condition, set_exhaustion
 from battlemap.rules.enums import ConditionEffect, ExhaustionEffect, MonsterDeathAtZero, Rounding
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import RollTable, Ruleset, TableRow
 
 R = TypeVar("R")
+
+TYPED_IN = "typed in"
+"""How a roll line names a result typed in from physical dice ("1d20 typed in: 14")."""
+ROLLED_BY_APP = "rolled by the app"
+"""How it names dice a dialog rolled from fresh dice outside a combat and handed in as typed."""
 
 
 class UnknownDamageTypeError(InvalidRequestError):
@@ -59,27 +66,6 @@ class NotTargetableError(IllegalActionError):
 
 class BadDieError(InvalidRequestError):
     """A typed-in die result outside the die's faces."""
-
-
-@dataclass(frozen=True)
-class Applied(Generic[R]):
-    """What an engine call returns: the new encounter and combat state, the result, the log.
-
-    ``encounter.combat`` is not touched; ``combat`` is the new combat state (None when the
-    call was made outside a combat).
-    """
-
-    encounter: Encounter
-    combat: CombatState | None
-    result: R
-    events: tuple[CombatEvent, ...]
-
-    def encounter_with_combat(self) -> Encounter:
-        """The new encounter carrying the new combat state (``Encounter.combat``): the one
-        value a single undoable command swaps in."""
-        if self.combat is None:
-            return self.encounter
-        return self.encounter.model_copy(update={"combat": self.combat})
 
 
 def rounded(value: float, rounding: Rounding) -> int:
@@ -134,7 +120,7 @@ def dies_at_zero(ruleset: Ruleset, creature: Creature, combatant: Combatant | No
 
 
 class Work:
-    """The changes of one engine call, applied to copies; ``done`` packs them into ``Applied``."""
+    """The changes of one engine call, applied to copies; ``done`` packs them up (``Outcome``)."""
 
     def __init__(self, encounter: Encounter, combat: CombatState | None, ruleset: Ruleset) -> None:
         self.encounter = encounter
@@ -238,12 +224,14 @@ class Work:
         else:
             self._loose.append(CombatEvent(round=0, kind=kind, creature_id=creature_id, text=text))
 
-    def run(self, step: Callable[[CombatState], Outcome]) -> None:
+    def run(self, step: Callable[[CombatState], StateStep]) -> None:
         """Let a turn-engine call (conditions, economy) continue from the current state."""
         if self.log is not None:
             self.log.run(step)
 
-    def run_on_lasting(self, creature_id: EntityId, step: Callable[[CombatState], Outcome]) -> None:
+    def run_on_lasting(
+        self, creature_id: EntityId, step: Callable[[CombatState], StateStep]
+    ) -> None:
         """Outside a combat: run a turn-engine call (``apply_condition``, ``set_exhaustion``)
         on the creature's lasting state as a lone stand-in combatant in an empty round-0
         combat, store the result back (``put``: only never-expiring conditions last) and keep
@@ -319,7 +307,7 @@ class Work:
             return
         encounter = self.encounter
 
-        def step(state: CombatState) -> Outcome:
+        def step(state: CombatState) -> StateStep:
             return remove_condition(state, encounter, creature_id, name)
 
         if self.log is None:
@@ -356,7 +344,7 @@ class Work:
             record = RollRecord(
                 expression=expression,
                 total=typed,
-                detail=f"{expression} typed in: "
+                detail=f"{expression} {TYPED_IN}: "
                 + (f"{', '.join(map(str, faces))} -> {typed}" if len(faces) > 1 else str(typed)),
                 purpose=purpose[:200],
                 natural=typed if expression in ("1d20", "d20", "2d20kh1", "2d20kl1") else None,
@@ -393,16 +381,16 @@ class Work:
 
     # --- result ----------------------------------------------------------------------------
 
-    def done(self, result: R) -> Applied[R]:
+    def done(self, result: R) -> Outcome[R]:
         if self.log is None:
-            return Applied(self.encounter, None, result, tuple(self._loose))
+            return Outcome(self.encounter, result, tuple(self._loose))
         state, events = self.log.commit()
-        return Applied(self.encounter, state, result, events)
+        return Outcome(with_combat(self.encounter, state), result, events)
 
 
 def switch_lasting_condition(
     encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, name: str, on: bool
-) -> Applied[None]:
+) -> Outcome[None]:
     """Outside a combat: give the creature a condition from the ruleset (``apply_condition``,
     always ``Expiry.NEVER``: no turns count down) or end it, on its lasting state
     (``Creature.lasting``), where the next combat starts from it. Ending one it lacks
@@ -429,7 +417,7 @@ def switch_lasting_condition(
 
 def set_lasting_exhaustion(
     encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, level: int
-) -> Applied[None]:
+) -> Outcome[None]:
     """Outside a combat: set the creature's exhaustion level on its lasting state
     (``set_exhaustion``: the level whose effect is ``death`` kills).
 
@@ -444,3 +432,23 @@ def set_lasting_exhaustion(
         creature_id, lambda s: set_exhaustion(s, ruleset, encounter, creature_id, level)
     )
     return work.done(None)
+
+
+def rolled_by_the_app(
+    events: tuple[CombatEvent, ...], creature_ids: Collection[EntityId] | None = None
+) -> tuple[CombatEvent, ...]:
+    """``events`` with the roll lines of dice the app rolled from fresh dice outside a combat
+    saying "rolled by the app" instead of "typed in" (the dialogs hand such rolls to the
+    engine as typed results). ``creature_ids`` limits it to those creatures' roll lines
+    (None: every roll line)."""
+
+    def said(event: CombatEvent) -> CombatEvent:
+        text = event.text.replace(f" {TYPED_IN}: ", f" {ROLLED_BY_APP}: ", 1)
+        return event.model_copy(update={"text": text[:MAX_EVENT_TEXT]})
+
+    return tuple(
+        said(event)
+        if event.kind == "roll" and (creature_ids is None or event.creature_id in creature_ids)
+        else event
+        for event in events
+    )

@@ -42,8 +42,8 @@ from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.document import Change, Document, RemoveCreature, UpdateCreature
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import MAX_CHARACTER_LEVEL
+from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.targeting.facts import CoverAgainst
 from battlemap.ui.undo import push
 

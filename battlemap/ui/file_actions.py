@@ -238,7 +238,7 @@ class FileActions(QObject):
         if not self.maybe_save():
             return False
         try:
-            loaded = load_encounter_file(path)
+            loaded = load_encounter_file(path, self.window.map_importer.find_image)
         except FileFormatError as error:
             self.show_error(self.window, "Cannot open the file", _describe(error))
             if not path.exists():

@@ -3,11 +3,13 @@
 Universal VTT files (``.dd2vtt``, ``.uvtt``, ``.df2vtt``) bring their grid, walls, doors,
 windows, lights and image; PNG, JPEG and WEBP images become the background of a grid sized
 to them (align it with View > Align grid to image). Each import is one undo step. A file that
-cannot be read shows a dialog with the reader's message (file, field, what is wrong).
+cannot be read shows a dialog with the reader's message (file, field, what is wrong). A map
+whose image is a file that is not beside it (Universal VTT 1.0) asks for that image file.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from battlemap.io.errors import FileFormatError
 from battlemap.io.map_import import IMAGE_SUFFIXES, UVTT_SUFFIXES, MapImport, import_image_map
-from battlemap.io.uvtt import read_uvtt
+from battlemap.io.uvtt import FindImage, read_uvtt
 from battlemap.ui.background_item import ImageDecodeError
 from battlemap.ui.undo import push
 
@@ -35,7 +37,10 @@ def is_map_file(path: Path) -> bool:
     return path.suffix.lower() in MAP_SUFFIXES
 
 
-def read_map_file(path: Path) -> MapImport:
+IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.webp)"
+
+
+def read_map_file(path: Path, find_image: FindImage | None = None) -> MapImport:
     """Read a Universal VTT file or an image, chosen by suffix.
 
     Raises:
@@ -43,10 +48,25 @@ def read_map_file(path: Path) -> MapImport:
     """
     suffix = path.suffix.lower()
     if suffix in UVTT_SUFFIXES:
-        return read_uvtt(path)
+        return read_uvtt(path, find_image)
     if suffix in IMAGE_SUFFIXES:
         return import_image_map(path)
     raise FileFormatError(path, f"'{suffix}' is not a map file ({', '.join(MAP_SUFFIXES)})")
+
+
+def ask_for_map_image(parent: QWidget, map_path: Path, name: str) -> Path | None:
+    """A file dialog for the image a map file names but that is not beside it."""
+    QApplication.setOverrideCursor(Qt.CursorShape.ArrowCursor)  # over the import's wait cursor
+    try:
+        chosen, _ = QFileDialog.getOpenFileName(
+            parent,
+            f"Where is {name}, the image of {map_path.name}?",
+            str(map_path.parent),
+            IMAGE_FILTER,
+        )
+    finally:
+        QApplication.restoreOverrideCursor()
+    return Path(chosen) if chosen else None
 
 
 def show_error(parent: QWidget, title: str, text: str) -> QMessageBox:
@@ -64,6 +84,8 @@ class MapImporter(QObject):
     def __init__(self, window: FeatureWindow) -> None:
         super().__init__(window)
         self.window = window
+        # The one way a missing map image is asked for (import and open): tests answer it.
+        self.ask_image: Callable[[QWidget, Path, str], Path | None] = ask_for_map_image
         self.action = QAction("Import &map…", window)
         self.action.setShortcut(QKeySequence("Ctrl+I"))
         self.action.setStatusTip("Import a Universal VTT map or a map image")
@@ -76,12 +98,16 @@ class MapImporter(QObject):
         if path:
             self.import_file(Path(path))
 
+    def find_image(self, map_path: Path, name: str) -> Path | None:
+        """Ask the DM for the image file ``name`` that the map ``map_path`` names."""
+        return self.ask_image(self.window, map_path, name)
+
     def import_file(self, path: Path) -> bool:
         """Import ``path`` as one undo step; on failure show the message and change nothing."""
         window = self.window
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # big maps take a moment
         try:
-            result = read_map_file(path)
+            result = read_map_file(path, self.find_image)
             window.scene.background_layer.preload(result.image, str(path))
         except FileFormatError as error:
             show_error(window, "Cannot import map", str(error))

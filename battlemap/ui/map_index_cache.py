@@ -1,8 +1,9 @@
-"""One geometry index of the map per window, rebuilt only when the map changes.
+"""One geometry index of the map per window, updated only when the map changes.
 
 The drag feedback, the targeting overlay, the attack dialog, the area template and the
 players' fog all ask the same ``IndexCache`` (``window_index``), so a map change costs one
-``MapIndex.build``, not one per feature.
+``MapIndex.updated`` (a door: its layer only; anything else: ``MapIndex.build``), not one per
+feature.
 """
 
 from __future__ import annotations
@@ -14,20 +15,23 @@ from battlemap.model.document import Change, Document
 
 
 class IndexCache:
-    """``MapIndex.build`` of the document's map, made on first use after each map change."""
+    """The index of the document's map, brought up to date on first use after a map change."""
 
     def __init__(self, document: Document) -> None:
         self._document = document
         self._index: MapIndex | None = None
+        self._stale = False
         document.subscribe(self._on_change)
 
     def _on_change(self, change: Change) -> None:
-        if change.map:
-            self._index = None
+        self._stale = self._stale or change.map or change.replaced
 
     def get(self) -> MapIndex:
         if self._index is None:
             self._index = MapIndex.build(self._document.encounter)
+        elif self._stale:
+            self._index = self._index.updated(self._document.encounter)
+        self._stale = False
         return self._index
 
 

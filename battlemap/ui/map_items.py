@@ -100,6 +100,10 @@ THIN_WALL_PX = 2.0
 """Walls this wide on screen or thinner are drawn as plain lines (see ``WallsItem``)."""
 WALL_BUCKET = cell_to_scene(8)
 """Side of the square buckets walls are grouped in, so a frame skips those out of view."""
+DENSE_WALL_PIXELS = 3_000_000
+"""Screen pixels of wall strokes (length x width) in one frame above which walls are drawn
+without antialiasing: Qt's antialiased strokes cost ~1 us per pixel, so 10,000 walls crossing
+a map (23 million pixels at the fitted zoom) took 6-19 s a frame, and 0.1-0.3 s aliased."""
 
 
 class _WallBucket:
@@ -109,6 +113,8 @@ class _WallBucket:
         self.path = QPainterPath()
         self.lines: list[QLineF] = []
         self.bounds = QRectF()
+        self.length = 0.0
+        """Total length of the lines, in scene units."""
 
 
 class WallsItem(QGraphicsItem):
@@ -124,6 +130,10 @@ class WallsItem(QGraphicsItem):
       than stroking the paths (1.9 -> 0.4 ms on the 2,000-wall bench map at 1920x1080).
     - Zoomed in, only the buckets (``WALL_BUCKET`` squares) that meet the exposed area are
       stroked, instead of the whole map's path.
+
+    Walls so dense that a frame would stroke over ``DENSE_WALL_PIXELS`` pixels are drawn as
+    lines without antialiasing (a file with thousands of crossing walls opens in a couple of
+    seconds instead of 15).
     """
 
     def __init__(self) -> None:
@@ -152,6 +162,7 @@ class WallsItem(QGraphicsItem):
             bucket.path.moveTo(line.p1())
             bucket.path.lineTo(line.p2())
             bucket.lines.append(line)
+            bucket.length += line.length()
         # windows under walls under doors, so a door always shows where it sits in a wall
         order = [WallKind.WINDOW, WallKind.WALL, WallKind.DOOR]
         self._strokes = []
@@ -188,7 +199,20 @@ class WallsItem(QGraphicsItem):
         screen_scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(
             painter.worldTransform()
         ) * (device.devicePixelRatioF() if device is not None else 1.0)
-        for pen, buckets in self._strokes:
+        exposed_strokes = [
+            (pen, [bucket for bucket in buckets if bucket.bounds.intersects(exposed)])
+            for pen, buckets in self._strokes
+        ]
+        stroked_pixels = sum(
+            bucket.length * pen.widthF() * screen_scale**2
+            for pen, buckets in exposed_strokes
+            for bucket in buckets
+        )
+        dense = stroked_pixels > DENSE_WALL_PIXELS
+        if dense:
+            painter.save()
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        for pen, buckets in exposed_strokes:
             on_screen = pen.widthF() * screen_scale
             thin = on_screen <= THIN_WALL_PX
             if thin:
@@ -200,12 +224,12 @@ class WallsItem(QGraphicsItem):
             else:
                 painter.setPen(pen)
             for bucket in buckets:
-                if not bucket.bounds.intersects(exposed):
-                    continue
-                if thin:
+                if thin or dense:
                     painter.drawLines(bucket.lines)
                 else:
                     painter.drawPath(bucket.path)
+        if dense:
+            painter.restore()
 
 
 def obstacle_item(obstacle: Obstacle) -> QGraphicsPolygonItem:

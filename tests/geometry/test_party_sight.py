@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 from battlemap.geometry.map_index import MapIndex
-from battlemap.geometry.party_sight import visible_cells
+from battlemap.geometry.party_sight import PartySight, visible_cells
 from battlemap.model import Creature, Encounter, Grid, Side, Size, Wall, WallKind
 
 # A 10x6 map split by a wall at x = 5 with a door in it from y = 2 to y = 3.
@@ -50,3 +52,47 @@ def test_a_viewer_always_sees_its_own_space_and_large_viewers_see_from_their_cen
 
 def test_no_viewers_see_nothing() -> None:
     assert visible_cells(index(), []) == frozenset()
+
+
+def test_party_sight_recomputes_only_the_viewers_that_moved() -> None:
+    world = index(door_open=True)
+    elf = Creature(id="elf", name="Elf", side=Side.PARTY, x=8, y=4)  # type: ignore[arg-type]
+    sight = PartySight()
+    assert sight.visible(world, [HERO, elf]) == visible_cells(world, [HERO, elf])
+    assert sight.computed == 2
+    moved = HERO.model_copy(update={"x": 3})
+    assert sight.visible(world, [moved, elf]) == visible_cells(world, [moved, elf])
+    assert sight.computed == 3  # the elf's cells were kept
+    assert sight.visible(world, [moved, elf], radius_feet=10) == visible_cells(
+        world, [moved, elf], radius_feet=10
+    )
+    assert sight.computed == 5  # a new sight range: every viewer again
+
+
+def test_party_sight_after_random_moves_equals_the_sight_computed_afresh() -> None:
+    rng = random.Random(4)
+    world = MapIndex.build(
+        Encounter(
+            grid=Grid(width=16, height=12),
+            walls=tuple(
+                Wall(id=f"w{i}", a=(x, y), b=(x + dx, y + dy))  # type: ignore[arg-type]
+                for i, (x, y, dx, dy) in enumerate(
+                    (rng.randrange(16), rng.randrange(12), *rng.choice([(3, 0), (0, 3), (2, 2)]))
+                    for _ in range(14)
+                )
+            ),
+        )
+    )
+    party = [
+        Creature(id=f"p{i}", name="P", side=Side.PARTY, x=rng.randrange(15), y=rng.randrange(11))  # type: ignore[arg-type]
+        for i in range(4)
+    ]
+    sight = PartySight()
+    steps = 0
+    for _ in range(40):
+        who = rng.randrange(4)
+        party[who] = party[who].model_copy(update={"x": rng.randrange(15), "y": rng.randrange(11)})
+        assert sight.visible(world, party) == visible_cells(world, party)
+        steps += 1
+    assert steps == 40
+    assert sight.computed <= 4 + 40  # one viewer per move (the start: all four)

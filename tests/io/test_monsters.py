@@ -316,3 +316,77 @@ def test_any_mangled_monster_is_read_or_refused_with_a_file_format_error(
         import_5e_monsters(path)
     except FileFormatError as error:
         assert str(path) in str(error)
+
+
+# --- hostile input (issue 18): refused by name, never an exception of another type ------------
+
+
+def goose_with_proficiency(index: str) -> dict[str, Any]:
+    proficiency = {"value": 3, "proficiency": {"index": index, "name": "Saving Throw: ?"}}
+    return GOOSE | {"proficiencies": [*GOOSE.get("proficiencies", []), proficiency]}
+
+
+@pytest.mark.parametrize("index", ["saving-throw-xyz", "saving-throw-", "saving-throw-s"])
+def test_an_unknown_saving_throw_is_refused_naming_the_monster_and_field(
+    tmp_path: Path, index: str
+) -> None:
+    # "saving-throw-" used to match strength (every name starts with ""), "-xyz" raised
+    # "generator raised StopIteration".
+    path = write(tmp_path, [goose_with_proficiency(index)])
+    with pytest.raises(FileFormatError) as caught:
+        import_5e_monsters(path)
+    message = str(caught.value)
+    assert str(path) in message and f"monster 0 ({GOOSE['name']})" in message
+    assert f"proficiency.index: '{index}' is not a saving throw" in message
+
+
+def test_every_known_saving_throw_index_still_reads() -> None:
+    blocks = import_5e_monsters(source())
+    saves = {ability for block in blocks for ability in block.saving_throws}
+    assert saves == set(Ability)
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["[" * 100_000 + "]" * 100_000, '[{"name": ' + '{"a": ' * 50_000 + "1" + "}" * 50_001 + "]"],
+    ids=["deep list", "deep object in a monster"],
+)
+def test_deep_nesting_is_refused_as_not_json(tmp_path: Path, content: str) -> None:
+    # json.loads raised RecursionError out of the loader.
+    path = write(tmp_path, content)
+    with pytest.raises(FileFormatError, match="not JSON: recursion limit exceeded") as caught:
+        import_5e_monsters(path)
+    assert str(path) in str(caught.value)
+
+
+def test_text_that_is_not_utf8_is_refused_as_not_json(tmp_path: Path) -> None:
+    path = tmp_path / "monsters.json"
+    path.write_bytes(b'[{"name": "\xff\xfe"}]')
+    with pytest.raises(FileFormatError, match="not JSON"):
+        import_5e_monsters(path)
+
+
+def test_too_many_json_objects_or_values_are_refused_before_parsing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 15 million numbers took 2.4 s to parse just to be told they were not 5,000 monsters.
+    def never(*_: object) -> None:
+        raise AssertionError("the file was parsed")
+
+    monkeypatch.setattr("battlemap.io.monsters.pydantic_core.from_json", never)
+    monkeypatch.setattr("battlemap.io.monsters.MAX_MONSTER_JSON_OBJECTS", 5)
+    with pytest.raises(FileFormatError, match=r"6 JSON objects, more than the 5 a file of "):
+        import_5e_monsters(write(tmp_path, [{}] * 6))
+    monkeypatch.setattr("battlemap.io.monsters.MAX_MONSTER_JSON_VALUES", 100)
+    with pytest.raises(FileFormatError, match=r"101 JSON values, more than the 100 a file of "):
+        import_5e_monsters(write(tmp_path, list(range(102))))
+
+
+def test_the_srd_file_is_well_inside_the_counts() -> None:
+    from battlemap.io import monsters
+
+    data = source().read_bytes()
+    count = len(import_5e_monsters(source()))
+    # Per monster, the SRD uses under half of what the limits allow each of MAX_MONSTERS.
+    assert data.count(b"{") / count < monsters.MAX_MONSTER_JSON_OBJECTS / monsters.MAX_MONSTERS / 2
+    assert data.count(b",") / count < monsters.MAX_MONSTER_JSON_VALUES / monsters.MAX_MONSTERS / 2

@@ -207,7 +207,7 @@ def tiny_with(**changes: Any) -> dict[str, Any]:
 BAD_CASES: dict[str, tuple[dict[str, Any] | str, str]] = {
     "not json": ("{ this is not json", "Invalid JSON"),
     "no resolution": ({"format": 0.3, "image": "AAAA"}, "resolution: Field required"),
-    "newer format": (tiny_with(format=1.0), "format: 1.0 is not a version read"),
+    "newer format": (tiny_with(format=1.1), "format: 1.1 is not a version read"),
     "huge declared map": (
         tiny_with(resolution={"map_size": {"x": 100000, "y": 5}, "pixels_per_grid": 10}),
         "resolution.map_size.x",

@@ -6,7 +6,7 @@ from battlemap.model.combat import CombatState
 from battlemap.model.creature import CombatStats, Creature, Side, Speeds
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.combat_ops import Outcome
+from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.initiative import roll_initiative, start_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import begin_combat
@@ -59,5 +59,5 @@ def whose_turn(state: CombatState) -> EntityId:
     return state.current.creature_id
 
 
-def kinds(outcome: Outcome) -> list[str]:
+def kinds(outcome: StateStep) -> list[str]:
     return [event.kind for event in outcome[1]]

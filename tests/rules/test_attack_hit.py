@@ -24,6 +24,7 @@ from battlemap.rules.attacks import (
 )
 from battlemap.rules.damage import DamageRoll
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import BadDieError, DeadTargetError, NotTargetableError
 from tests.rules.fighters import creature, fight
@@ -64,8 +65,7 @@ def attack(
 ):
     encounter, combat = duel(ruleset, target)
     return make_attack(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         rulesets[ruleset],
         "hero",
         "foe",
@@ -92,8 +92,7 @@ def test_hit_applies_damage_and_spends_an_attack_in_one_state(rulesets: dict[str
     assert applied.result.spent == "one attack"
     with pytest.raises(IllegalActionError, match="action"):
         make_attack(
-            applied.encounter,
-            applied.combat,
+            with_combat(applied.encounter, applied.combat),
             rulesets["srd-5e"],
             "hero",
             "foe",
@@ -123,8 +122,7 @@ def test_total_cover_cannot_be_targeted_state_unchanged(rulesets: dict[str, Rule
     encounter, combat = duel()
     with pytest.raises(NotTargetableError, match="total cover"):
         make_attack(
-            encounter,
-            combat,
+            with_combat(encounter, combat),
             rulesets["srd-5e"],
             "hero",
             "foe",
@@ -329,7 +327,12 @@ def test_reach_range_and_bad_targets(rulesets: dict[str, Ruleset]) -> None:
     )
     with pytest.raises(DeadTargetError):
         make_attack(
-            encounter, combat.with_combatant(dead), rulesets["srd-5e"], "hero", "foe", DAGGER, NEAR
+            with_combat(encounter, combat.with_combatant(dead)),
+            rulesets["srd-5e"],
+            "hero",
+            "foe",
+            DAGGER,
+            NEAR,
         )
 
 
@@ -348,8 +351,7 @@ def test_help_is_used_up_and_hidden_attacker_revealed(rulesets: dict[str, Rulese
         combat.combatant("hero").model_copy(update={"hidden_stealth": 17})
     )
     applied = make_attack(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         rulesets["srd-5e"],
         "hero",
         "foe",
@@ -431,8 +433,7 @@ def test_offhand_attack_after_the_attack_action_spends_the_bonus_action(
     first = attack(rulesets, d20=(2,))
     assert first.combat is not None
     second = make_attack(
-        first.encounter,
-        first.combat,
+        with_combat(first.encounter, first.combat),
         srd,
         "hero",
         "foe",
@@ -444,7 +445,13 @@ def test_offhand_attack_after_the_attack_action_spends_the_bonus_action(
     encounter, combat = duel()
     with pytest.raises(IllegalActionError, match="Attack action"):
         make_attack(
-            encounter, combat, srd, "hero", "foe", DAGGER, NEAR, AttackOptions(offhand=True)
+            with_combat(encounter, combat),
+            srd,
+            "hero",
+            "foe",
+            DAGGER,
+            NEAR,
+            AttackOptions(offhand=True),
         )
 
 
@@ -472,8 +479,7 @@ def test_hitting_a_dying_creature_within_5_ft_is_a_crit_and_two_failures(
         creature("hero"), creature("pc", hp=0, max_hp=30), conditions={"pc": ("unconscious",)}
     )
     applied = make_attack(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         srd,
         "hero",
         "pc",
@@ -507,7 +513,13 @@ def test_the_incapacitated_and_the_charmed_cannot_attack(rulesets: dict[str, Rul
     )
     with pytest.raises(IllegalActionError, match="incapacitated"):
         make_attack(
-            encounter, stunned, srd, "hero", "foe", DAGGER, NEAR, AttackOptions(action_id=None)
+            with_combat(encounter, stunned),
+            srd,
+            "hero",
+            "foe",
+            DAGGER,
+            NEAR,
+            AttackOptions(action_id=None),
         )
     charmed = combat.with_combatant(
         combat.combatant("hero").model_copy(
@@ -515,7 +527,7 @@ def test_the_incapacitated_and_the_charmed_cannot_attack(rulesets: dict[str, Rul
         )
     )
     with pytest.raises(IllegalActionError, match="charmed"):
-        make_attack(encounter, charmed, srd, "hero", "foe", DAGGER, NEAR)
+        make_attack(with_combat(encounter, charmed), srd, "hero", "foe", DAGGER, NEAR)
 
 
 def test_cover_bonus_to_dex_saves(rulesets: dict[str, Ruleset]) -> None:
@@ -544,8 +556,7 @@ def test_one_new_encounter_for_one_undo_step(rulesets: dict[str, Ruleset]) -> No
     encounter, combat = duel()
     encounter = encounter.model_copy(update={"combat": combat})
     applied = make_attack(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         rulesets["srd-5e"],
         "hero",
         "foe",
@@ -553,6 +564,6 @@ def test_one_new_encounter_for_one_undo_step(rulesets: dict[str, Ruleset]) -> No
         NEAR,
         AttackOptions(d20=(15,), damage_rolls=(4,)),
     )
-    after = applied.encounter_with_combat()
+    after = applied.encounter
     assert after.combat == applied.combat and after.creature("foe").hp == 26
     assert encounter.combat == combat and encounter.creature("foe").hp == 30

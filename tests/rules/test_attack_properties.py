@@ -11,6 +11,7 @@ from battlemap.rules.damage import DamageRoll
 from battlemap.rules.death import death_save
 from battlemap.rules.errors import CombatError
 from battlemap.rules.healing import heal
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from tests.rules.conftest import RULESET_IDS
 from tests.rules.fighters import creature, fight
@@ -54,12 +55,12 @@ def test_invariants_under_any_sequence(
                     action_id=None, d20=None if d20 is None else (20 if crit else d20,)
                 )
                 applied = make_attack(
-                    encounter, combat, ruleset, attacker, target, axe, options=options
+                    with_combat(encounter, combat), ruleset, attacker, target, axe, options=options
                 )
             elif item[0] == "heal":
-                applied = heal(encounter, combat, ruleset, item[1], item[2])
+                applied = heal(with_combat(encounter, combat), ruleset, item[1], item[2])
             else:
-                applied = death_save(encounter, combat, ruleset, item[1], d20=item[2])
+                applied = death_save(with_combat(encounter, combat), ruleset, item[1], d20=item[2])
         except CombatError as error:
             assert error.reason
             continue

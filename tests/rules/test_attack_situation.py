@@ -16,6 +16,7 @@ from battlemap.rules.attacks import (
     make_attack,
 )
 from battlemap.rules.damage import DamageRoll
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from tests.rules.fighters import combat_of, creature
 
@@ -85,7 +86,7 @@ def test_gms_den_flanking_gives_advantage_end_to_end(rulesets: dict[str, Ruleset
     situation = attack_situation(MapIndex.build(encounter), encounter, combat, gms, "a", "t", SWORD)
     assert situation.flanked and any("flanked with B" in r for r in situation.reasons)
     applied = make_attack(
-        encounter, combat, gms, "a", "t", SWORD, situation, AttackOptions(d20=(4, 9))
+        with_combat(encounter, combat), gms, "a", "t", SWORD, situation, AttackOptions(d20=(4, 9))
     )
     assert applied.result.roll_mode.mode is RollMode.ADVANTAGE and applied.result.natural == 9
     srd_situation = attack_situation(

@@ -18,6 +18,7 @@ from battlemap.rules.contests import (
     shove,
 )
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import NotTargetableError
 from tests.rules.fighters import creature, fight
@@ -45,36 +46,42 @@ def test_grapple_contest_success_grapples_a_tie_fails(
     rulesets: dict[str, Ruleset], ruleset_id: str
 ) -> None:
     ruleset = rulesets[ruleset_id]
-    won = grapple(*ring(ruleset_id), ruleset, "hero", "foe", WIN)
+    won = grapple(with_combat(*ring(ruleset_id)), ruleset, "hero", "foe", WIN)
     assert won.result.success and won.combat is not None
     grappled = [c for c in won.combat.combatant("foe").conditions if c.name == "grappled"]
     assert grappled and grappled[0].source_id == "hero"
     assert won.combat.combatant("hero").turn.action_used  # one attack of the Attack action
-    tied = grapple(*ring(ruleset_id), ruleset, "hero", "foe", TIE)
+    tied = grapple(with_combat(*ring(ruleset_id)), ruleset, "hero", "foe", TIE)
     assert not tied.result.success
 
 
 def test_grapple_limits(rulesets: dict[str, Ruleset]) -> None:
     hyrule = rulesets["legends-of-hyrule"]
     assert grapple(
-        *ring("legends-of-hyrule", Size.LARGE), hyrule, "hero", "foe", WIN
+        with_combat(*ring("legends-of-hyrule", Size.LARGE)), hyrule, "hero", "foe", WIN
     ).result.success
     with pytest.raises(IllegalActionError, match="size"):
-        grapple(*ring("legends-of-hyrule", Size.HUGE), hyrule, "hero", "foe", WIN)
+        grapple(with_combat(*ring("legends-of-hyrule", Size.HUGE)), hyrule, "hero", "foe", WIN)
     with pytest.raises(IllegalActionError, match="free hand"):
-        grapple(*ring("legends-of-hyrule"), hyrule, "hero", "foe", WIN, has_free_hand=False)
-    with pytest.raises(NotTargetableError):
-        grapple(*ring("legends-of-hyrule"), hyrule, "hero", "foe", WIN, distance_feet=10)
+        grapple(
+            with_combat(*ring("legends-of-hyrule")), hyrule, "hero", "foe", WIN, has_free_hand=False
+        )
+    far, combat = ring("legends-of-hyrule")  # the engine measures the map: two squares off
+    far = far.replace_creature(far.creature("foe").model_copy(update={"x": 2.0}))
+    with pytest.raises(NotTargetableError, match="10 ft away, beyond 5 ft reach"):
+        grapple(with_combat(far, combat), hyrule, "hero", "foe", WIN)
     with pytest.raises(IllegalActionError, match="no grapple"):
-        grapple(*ring("srd-5e"), rulesets["srd-5e"], "hero", "foe", WIN)
+        grapple(with_combat(*ring("srd-5e")), rulesets["srd-5e"], "hero", "foe", WIN)
 
 
 def test_gms_den_automatic_success_against_the_incapacitated(rulesets: dict[str, Ruleset]) -> None:
     lose = Contest(bonus=0, defender_bonus=10, d20=1, defender_d20=20)
-    gms = grapple(*ring("gms-den", foe=("stunned",)), rulesets["gms-den"], "hero", "foe", lose)
+    gms = grapple(
+        with_combat(*ring("gms-den", foe=("stunned",))), rulesets["gms-den"], "hero", "foe", lose
+    )
     assert gms.result.success and gms.result.automatic
     hyrule = grapple(
-        *ring("legends-of-hyrule", foe=("stunned",)),
+        with_combat(*ring("legends-of-hyrule", foe=("stunned",))),
         rulesets["legends-of-hyrule"],
         "hero",
         "foe",
@@ -85,11 +92,17 @@ def test_gms_den_automatic_success_against_the_incapacitated(rulesets: dict[str,
 
 def test_shove_prone_or_push(rulesets: dict[str, Ruleset]) -> None:
     hyrule = rulesets["legends-of-hyrule"]
-    prone = shove(*ring("legends-of-hyrule"), hyrule, "hero", "foe", ShoveEffect.PRONE, WIN)
+    prone = shove(
+        with_combat(*ring("legends-of-hyrule")), hyrule, "hero", "foe", ShoveEffect.PRONE, WIN
+    )
     assert prone.combat is not None and prone.combat.combatant("foe").has_condition("prone")
-    push = shove(*ring("legends-of-hyrule"), hyrule, "hero", "foe", ShoveEffect.PUSH, WIN)
+    push = shove(
+        with_combat(*ring("legends-of-hyrule")), hyrule, "hero", "foe", ShoveEffect.PUSH, WIN
+    )
     assert push.result.push_feet == 5
-    failed = shove(*ring("legends-of-hyrule"), hyrule, "hero", "foe", ShoveEffect.PUSH, TIE)
+    failed = shove(
+        with_combat(*ring("legends-of-hyrule")), hyrule, "hero", "foe", ShoveEffect.PUSH, TIE
+    )
     assert failed.result.push_feet == 0
 
 
@@ -104,27 +117,35 @@ def _grappled(ruleset_id: str) -> tuple[Encounter, CombatState]:
 def test_escape_against_escape_dc_or_contest(rulesets: dict[str, Ruleset]) -> None:
     hyrule, gms = rulesets["legends-of-hyrule"], rulesets["gms-den"]
     out = escape(
-        *_grappled("legends-of-hyrule"), hyrule, "foe", Contest(bonus=3, d20=10), escape_dc=13
+        with_combat(*_grappled("legends-of-hyrule")),
+        hyrule,
+        "foe",
+        Contest(bonus=3, d20=10),
+        escape_dc=13,
     )
     assert out.result.success and out.combat is not None
     assert not out.combat.combatant("foe").has_condition("grappled")
     short = escape(
-        *_grappled("legends-of-hyrule"), hyrule, "foe", Contest(bonus=2, d20=10), escape_dc=13
+        with_combat(*_grappled("legends-of-hyrule")),
+        hyrule,
+        "foe",
+        Contest(bonus=2, d20=10),
+        escape_dc=13,
     )
     assert not short.result.success
     tie = Contest(bonus=3, defender_bonus=3, d20=10, defender_d20=10)
-    gms_tie = escape(*_grappled("gms-den"), gms, "foe", tie, escape_dc=5)
+    gms_tie = escape(with_combat(*_grappled("gms-den")), gms, "foe", tie, escape_dc=5)
     assert not gms_tie.result.success  # gms-den ignores escape DCs: 13 vs 13, a tie fails
-    hyrule_no_dc = escape(*_grappled("legends-of-hyrule"), hyrule, "foe", tie)
+    hyrule_no_dc = escape(with_combat(*_grappled("legends-of-hyrule")), hyrule, "foe", tie)
     assert not hyrule_no_dc.result.success and hyrule_no_dc.result.defender_natural == 10
     with pytest.raises(IllegalActionError, match="not grappled"):
-        escape(*ring("gms-den"), gms, "foe", action_id=None)
+        escape(with_combat(*ring("gms-den")), gms, "foe", action_id=None)
 
 
 def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
     gms = rulesets["gms-den"]
     won = disarm(
-        *ring("gms-den"),
+        with_combat(*ring("gms-den")),
         gms,
         "hero",
         "foe",
@@ -134,23 +155,37 @@ def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
     assert won.combat is not None
     assert "Hero: disarm (attack)" in [r.purpose for r in won.combat.rolls]  # not Athletics
     with pytest.raises(IllegalActionError, match="Disarm"):
-        disarm(*ring("legends-of-hyrule"), rulesets["legends-of-hyrule"], "hero", "foe", WIN)
+        disarm(
+            with_combat(*ring("legends-of-hyrule")),
+            rulesets["legends-of-hyrule"],
+            "hero",
+            "foe",
+            WIN,
+        )
     encounter, combat = _grappled("gms-den")
     combat = combat.model_copy(update={"turn_index": 0})
     moved = grapple_move(
-        encounter, combat, gms, "hero", "foe", Contest(bonus=3, d20=10, defender_d20=10)
+        with_combat(encounter, combat),
+        gms,
+        "hero",
+        "foe",
+        Contest(bonus=3, d20=10, defender_d20=10),
     )
     assert moved.result.success and moved.result.move_feet == 15
     assert moved.combat is not None
     assert "Hero: grapple move (Strength)" in [r.purpose for r in moved.combat.rolls]
     held = grapple_move(
-        encounter, combat, gms, "hero", "foe", Contest(bonus=0, d20=10, defender_d20=10)
+        with_combat(encounter, combat),
+        gms,
+        "hero",
+        "foe",
+        Contest(bonus=0, d20=10, defender_d20=10),
     )
     assert not held.result.success and held.result.move_feet == 0
     with pytest.raises(IllegalActionError):
-        grapple_move(*ring("gms-den"), gms, "hero", "foe")
+        grapple_move(with_combat(*ring("gms-den")), gms, "hero", "foe")
     with pytest.raises(IllegalActionError, match="Grapple Move"):
-        grapple_move(encounter, combat, rulesets["legends-of-hyrule"], "hero", "foe")
+        grapple_move(with_combat(encounter, combat), rulesets["legends-of-hyrule"], "hero", "foe")
 
 
 def test_dragging_halves_speed_unless_two_sizes_smaller(rulesets: dict[str, Ruleset]) -> None:
@@ -165,8 +200,10 @@ def test_grapple_ends_when_the_grappler_drops_or_dies(rulesets: dict[str, Rulese
 
     hyrule = rulesets["legends-of-hyrule"]
     encounter, combat = _grappled("legends-of-hyrule")
-    down = apply_damage(encounter, combat, hyrule, "hero", [DamageInstance(25, "fire")])
+    down = apply_damage(
+        with_combat(encounter, combat), hyrule, "hero", [DamageInstance(25, "fire")]
+    )
     assert down.combat is not None and not down.combat.combatant("foe").has_condition("grappled")
     encounter, combat = _grappled("legends-of-hyrule")
-    hurt = apply_damage(encounter, combat, hyrule, "hero", [DamageInstance(5, "fire")])
+    hurt = apply_damage(with_combat(encounter, combat), hyrule, "hero", [DamageInstance(5, "fire")])
     assert hurt.combat is not None and hurt.combat.combatant("foe").has_condition("grappled")

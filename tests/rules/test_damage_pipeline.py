@@ -14,6 +14,7 @@ from battlemap.rules.damage import (
     damage_expression,
 )
 from battlemap.rules.enums import CriticalDamage
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import (
     AbsentTargetError,
@@ -133,14 +134,14 @@ def test_final_fantasy_has_its_own_17_types(rulesets: dict[str, Ruleset]) -> Non
 def test_ff_immersed_creatures_resist_fire(rulesets: dict[str, Ruleset]) -> None:
     ff = rulesets["final-fantasy-d20"]
     encounter, combat = fight(creature("sahagin", hp=30), ruleset="final-fantasy-d20")
-    dry = apply_damage(encounter, combat, ff, "sahagin", [DamageInstance(10, "fire")])
+    dry = apply_damage(with_combat(encounter, combat), ff, "sahagin", [DamageInstance(10, "fire")])
     wet = apply_damage(
-        encounter, combat, ff, "sahagin", [DamageInstance(10, "fire")], immersed=True
+        with_combat(encounter, combat), ff, "sahagin", [DamageInstance(10, "fire")], immersed=True
     )
     assert (dry.result.total, wet.result.total) == (10, 5)
     srd = rulesets["srd-5e"]
     srd_wet = apply_damage(
-        encounter, combat, srd, "sahagin", [DamageInstance(10, "fire")], immersed=True
+        with_combat(encounter, combat), srd, "sahagin", [DamageInstance(10, "fire")], immersed=True
     )
     assert srd_wet.result.total == 10
 
@@ -148,7 +149,10 @@ def test_ff_immersed_creatures_resist_fire(rulesets: dict[str, Ruleset]) -> None
 def test_petrified_target_resists_everything(rulesets: dict[str, Ruleset]) -> None:
     encounter, combat = fight(creature("statue", hp=30), conditions={"statue": ("petrified",)})
     applied = apply_damage(
-        encounter, combat, rulesets["srd-5e"], "statue", [DamageInstance(9, "slashing")]
+        with_combat(encounter, combat),
+        rulesets["srd-5e"],
+        "statue",
+        [DamageInstance(9, "slashing")],
     )
     assert applied.result.total == 4
 
@@ -182,18 +186,22 @@ def test_bad_input_leaves_state_unchanged(
     encounter, combat = fight(creature("hero", hp=10), creature("orc", side=Side.HOSTILE))
     before = (encounter.model_dump(), combat.model_dump())  # a snapshot, not the objects
     with pytest.raises(NegativeAmountError):
-        apply_damage(encounter, combat, srd, "hero", bad)
+        apply_damage(with_combat(encounter, combat), srd, "hero", bad)
     with pytest.raises(UnknownDamageTypeError):
-        apply_damage(encounter, combat, srd, "hero", [DamageInstance(3, "blunt")])
+        apply_damage(with_combat(encounter, combat), srd, "hero", [DamageInstance(3, "blunt")])
     with pytest.raises(AbsentTargetError):
-        apply_damage(encounter, combat, srd, "nobody", [DamageInstance(3, "fire")])
-    dead = apply_damage(encounter, combat, srd, "orc", [DamageInstance(50, "fire")])
+        apply_damage(with_combat(encounter, combat), srd, "nobody", [DamageInstance(3, "fire")])
+    dead = apply_damage(with_combat(encounter, combat), srd, "orc", [DamageInstance(50, "fire")])
     assert dead.combat is not None and dead.combat.combatant("orc").death.dead
     with pytest.raises(DeadTargetError):
-        apply_damage(dead.encounter, dead.combat, srd, "orc", [DamageInstance(1, "fire")])
+        apply_damage(
+            with_combat(dead.encounter, dead.combat), srd, "orc", [DamageInstance(1, "fire")]
+        )
     assert (encounter.model_dump(), combat.model_dump()) == before
     with pytest.raises(ValueError):
-        apply_damage(encounter, combat, srd, "hero", [DamageInstance(3, "fire")], knockout=True)
+        apply_damage(
+            with_combat(encounter, combat), srd, "hero", [DamageInstance(3, "fire")], knockout=True
+        )
 
 
 @pytest.mark.parametrize(
@@ -215,8 +223,7 @@ def test_area_damage_is_rolled_once_for_every_target(
         creature("a", hp=60), creature("b", hp=60), creature("c", hp=60), ruleset=ruleset_id
     )
     applied = apply_area_damage(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         rulesets[ruleset_id],
         [DamageRoll("8d6", damage_type)],
         [AreaTarget("a"), AreaTarget("b"), AreaTarget("c", saved=True)],

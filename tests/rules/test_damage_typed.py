@@ -32,8 +32,9 @@ from battlemap.rules.damage import (
     check_typed_total,
     roll_damage,
 )
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied, BadDieError, Work
+from battlemap.rules.vitals import BadDieError, Work
 from tests.rules.fighters import creature, fight
 
 NEAR = AttackSituation(distance_feet=5)
@@ -69,15 +70,14 @@ def _hit(
     face: int = 15,
     dice: str = "1d6+2",
     **options: object,
-) -> Applied:  # type: ignore[type-arg]
+) -> Outcome:  # type: ignore[type-arg]
     encounter, combat = fight(
         creature("hero", hp=30),
         creature("foe", hp=100, max_hp=100, ac=12, side=Side.HOSTILE),
         ruleset=ruleset_id,
     )
     return make_attack(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         rulesets[ruleset_id],
         EntityId("hero"),
         EntityId("foe"),
@@ -195,10 +195,10 @@ def test_srd_area_damage_total_is_checked_once_for_all_targets(
     encounter, targets = _goblins("srd-5e")
     fire = [DamageRoll("8d6", "fire")]
     srd = rulesets["srd-5e"]
-    dealt = apply_area_damage(encounter, None, srd, fire, targets, typed=[48])
+    dealt = apply_area_damage(with_combat(encounter, None), srd, fire, targets, typed=[48])
     assert [r.total for r in dealt.result] == [48, 48]
     with pytest.raises(BadDieError, match=r"area damage \(fire\): 49 .* 8d6 \(only 8 to 48\)"):
-        apply_area_damage(encounter, None, srd, fire, targets, typed=[49])
+        apply_area_damage(with_combat(encounter, None), srd, fire, targets, typed=[49])
 
 
 def test_area_damage_rolled_per_target_checks_each_targets_total(
@@ -211,7 +211,9 @@ def test_area_damage_rolled_per_target_checks_each_targets_total(
     encounter, targets = _goblins("srd-5e")
     fire = [DamageRoll("2d6", "fire")]
     with pytest.raises(BadDieError, match=r"area damage for G1 \(fire\): 13 .* \(only 2 to 12\)"):
-        apply_area_damage(encounter, None, each, fire, targets, typed_each=[[12], [13]])
+        apply_area_damage(
+            with_combat(encounter, None), each, fire, targets, typed_each=[[12], [13]]
+        )
 
 
 def test_check_typed_total_bounds_and_bad_input() -> None:

@@ -16,6 +16,7 @@ from battlemap.rules.death import (
 from battlemap.rules.enums import BrinkOption, SentenceOutcome, StabilizeMethod
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.healing import heal
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.rests import long_rest, short_rest, wounded_rest
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import BadDieError, DeadTargetError
@@ -50,7 +51,7 @@ def test_a_death_save_of_exactly_10(
     rulesets: dict[str, Ruleset], ruleset_id: str, succeeds: bool
 ) -> None:
     # srd: "If the roll is 10 or higher, you succeed"; bloodied-brink: "10 or lower, you fail".
-    applied = death_save(*dying(ruleset_id), rulesets[ruleset_id], "pc", d20=10)
+    applied = death_save(with_combat(*dying(ruleset_id)), rulesets[ruleset_id], "pc", d20=10)
     assert applied.result.success is succeeds
     death = applied.combat.combatant("pc").death  # type: ignore[union-attr]
     assert (death.successes, death.failures) == ((1, 0) if succeeds else (0, 1))
@@ -58,10 +59,10 @@ def test_a_death_save_of_exactly_10(
 
 def test_srd_three_successes_stabilise_three_failures_kill(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
-    stable = death_save(*dying("srd-5e", successes=2), srd, "pc", d20=15)
+    stable = death_save(with_combat(*dying("srd-5e", successes=2)), srd, "pc", d20=15)
     assert stable.result.stable and stable.combat is not None
     assert stable.combat.combatant("pc").has_condition("stable")
-    dead = death_save(*dying("srd-5e", failures=2), srd, "pc", d20=9)
+    dead = death_save(with_combat(*dying("srd-5e", failures=2)), srd, "pc", d20=9)
     assert dead.result.dead
 
 
@@ -69,9 +70,9 @@ def test_srd_natural_1_is_two_failures_natural_20_regains_1_hp(
     rulesets: dict[str, Ruleset],
 ) -> None:
     srd = rulesets["srd-5e"]
-    one = death_save(*dying("srd-5e"), srd, "pc", d20=1)
+    one = death_save(with_combat(*dying("srd-5e")), srd, "pc", d20=1)
     assert (one.result.effect, one.result.failures) == ("two-failures", 2)
-    twenty = death_save(*dying("srd-5e", failures=2), srd, "pc", d20=20)
+    twenty = death_save(with_combat(*dying("srd-5e", failures=2)), srd, "pc", d20=20)
     assert twenty.result.regained_hp and twenty.encounter.creature("pc").hp == 1
     assert twenty.combat is not None
     pc = twenty.combat.combatant("pc")
@@ -82,33 +83,33 @@ def test_bloodied_brink_two_failures_natural_1_brink_natural_20_stable(
     rulesets: dict[str, Ruleset],
 ) -> None:
     bb = rulesets["bloodied-brink"]
-    second = death_save(*dying("bloodied-brink", failures=1), bb, "pc", d20=4)
+    second = death_save(with_combat(*dying("bloodied-brink", failures=1)), bb, "pc", d20=4)
     assert second.result.brink and not second.result.dead
-    first = death_save(*dying("bloodied-brink"), bb, "pc", d20=1)
+    first = death_save(with_combat(*dying("bloodied-brink")), bb, "pc", d20=1)
     assert first.result.brink
-    high = death_save(*dying("bloodied-brink"), bb, "pc", d20=15)
+    high = death_save(with_combat(*dying("bloodied-brink")), bb, "pc", d20=15)
     assert high.result.successes == 0  # successes aren't counted
-    twenty = death_save(*dying("bloodied-brink"), bb, "pc", d20=20)
+    twenty = death_save(with_combat(*dying("bloodied-brink")), bb, "pc", d20=20)
     assert twenty.result.stable and twenty.encounter.creature("pc").hp == 0
 
 
 def test_no_death_save_when_not_dying(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
     with pytest.raises(IllegalActionError, match="stable"):
-        death_save(*dying("srd-5e", stable=True), srd, "pc", d20=10)
+        death_save(with_combat(*dying("srd-5e", stable=True)), srd, "pc", d20=10)
     with pytest.raises(DeadTargetError):
-        death_save(*dying("srd-5e", dead=True), srd, "pc", d20=10)
+        death_save(with_combat(*dying("srd-5e", dead=True)), srd, "pc", d20=10)
     encounter, combat = fight(creature("pc", hp=5))
     with pytest.raises(IllegalActionError, match="HP"):
-        death_save(encounter, combat, srd, "pc", d20=10)
+        death_save(with_combat(encounter, combat), srd, "pc", d20=10)
     with pytest.raises(BadDieError):
-        death_save(*dying("srd-5e"), srd, "pc", d20=21)
+        death_save(with_combat(*dying("srd-5e")), srd, "pc", d20=21)
 
 
 def test_rolled_death_saves_are_replayable(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
-    first = death_save(*dying("srd-5e"), srd, "pc")
-    again = death_save(*dying("srd-5e"), srd, "pc")
+    first = death_save(with_combat(*dying("srd-5e")), srd, "pc")
+    again = death_save(with_combat(*dying("srd-5e")), srd, "pc")
     assert first.result == again.result
     assert first.combat is not None and first.combat.rolls[-1].expression == "1d20"
 
@@ -116,7 +117,7 @@ def test_rolled_death_saves_are_replayable(rulesets: dict[str, Ruleset]) -> None
 def test_brink_adrenaline(rulesets: dict[str, Ruleset]) -> None:
     bb = rulesets["bloodied-brink"]
     applied = brink_choice(
-        *dying("bloodied-brink", brink=True),
+        with_combat(*dying("bloodied-brink", brink=True)),
         bb,
         "pc",
         BrinkOption.ADRENALINE,
@@ -128,7 +129,7 @@ def test_brink_adrenaline(rulesets: dict[str, Ruleset]) -> None:
     assert applied.encounter.creature("pc").temp_hp == 15
     with pytest.raises(IllegalActionError, match="Empowering"):
         brink_choice(
-            *dying("bloodied-brink", brink=True),
+            with_combat(*dying("bloodied-brink", brink=True)),
             bb,
             "pc",
             BrinkOption.ADRENALINE,
@@ -151,7 +152,7 @@ def test_brink_sentence_four_outcomes(
 ) -> None:
     bb = rulesets["bloodied-brink"]
     applied = brink_choice(
-        *dying("bloodied-brink", brink=True), bb, "pc", BrinkOption.SENTENCE, d20=d20
+        with_combat(*dying("bloodied-brink", brink=True)), bb, "pc", BrinkOption.SENTENCE, d20=d20
     )
     assert applied.result.sentence is outcome
     pc = applied.encounter.creature("pc")
@@ -160,22 +161,28 @@ def test_brink_sentence_four_outcomes(
 
 def test_brink_last_breath_then_death(rulesets: dict[str, Ruleset]) -> None:
     bb = rulesets["bloodied-brink"]
-    applied = brink_choice(*dying("bloodied-brink", brink=True), bb, "pc", BrinkOption.LAST_BREATH)
+    applied = brink_choice(
+        with_combat(*dying("bloodied-brink", brink=True)), bb, "pc", BrinkOption.LAST_BREATH
+    )
     assert applied.combat is not None
     pc = applied.combat.combatant("pc")
     assert (
         pc.death.last_breath and pc.has_condition("last-breath") and not pc.has_condition("prone")
     )
     with pytest.raises(IllegalActionError, match="healed"):
-        heal(applied.encounter, applied.combat, bb, "pc", 5)
-    gone = end_last_breath(applied.encounter, applied.combat, bb, "pc")
+        heal(with_combat(applied.encounter, applied.combat), bb, "pc", 5)
+    gone = end_last_breath(with_combat(applied.encounter, applied.combat), bb, "pc")
     assert gone.combat is not None and gone.combat.combatant("pc").death.dead
 
 
 def test_no_brink_outside_bloodied_brink(rulesets: dict[str, Ruleset]) -> None:
     with pytest.raises(IllegalActionError, match="Brink"):
         brink_choice(
-            *dying("srd-5e", brink=True), rulesets["srd-5e"], "pc", BrinkOption.SENTENCE, d20=15
+            with_combat(*dying("srd-5e", brink=True)),
+            rulesets["srd-5e"],
+            "pc",
+            BrinkOption.SENTENCE,
+            d20=15,
         )
 
 
@@ -185,11 +192,23 @@ def test_stabilise_with_a_dc_10_medicine_check(
 ) -> None:
     ruleset = rulesets[ruleset_id]
     ok = stabilize(
-        *dying(ruleset_id), ruleset, "medic", "pc", d20=8, check_bonus=2, spend_action=False
+        with_combat(*dying(ruleset_id)),
+        ruleset,
+        "medic",
+        "pc",
+        d20=8,
+        check_bonus=2,
+        spend_action=False,
     )
     assert ok.result.success and ok.combat is not None and ok.combat.combatant("pc").death.stable
     fail = stabilize(
-        *dying(ruleset_id), ruleset, "medic", "pc", d20=7, check_bonus=2, spend_action=False
+        with_combat(*dying(ruleset_id)),
+        ruleset,
+        "medic",
+        "pc",
+        d20=7,
+        check_bonus=2,
+        spend_action=False,
     )
     assert not fail.result.success
 
@@ -197,12 +216,22 @@ def test_stabilise_with_a_dc_10_medicine_check(
 def test_healers_kit_only_in_gms_den(rulesets: dict[str, Ruleset]) -> None:
     kit = StabilizeMethod.HEALERS_KIT
     applied = stabilize(
-        *dying("gms-den"), rulesets["gms-den"], "medic", "pc", method=kit, spend_action=False
+        with_combat(*dying("gms-den")),
+        rulesets["gms-den"],
+        "medic",
+        "pc",
+        method=kit,
+        spend_action=False,
     )
     assert applied.result.success and applied.result.natural is None
     with pytest.raises(IllegalActionError):
         stabilize(
-            *dying("srd-5e"), rulesets["srd-5e"], "medic", "pc", method=kit, spend_action=False
+            with_combat(*dying("srd-5e")),
+            rulesets["srd-5e"],
+            "medic",
+            "pc",
+            method=kit,
+            spend_action=False,
         )
 
 
@@ -211,27 +240,31 @@ def test_stabilising_spends_the_rulesets_action(rulesets: dict[str, Ruleset]) ->
     for ruleset_id, action in (("srd-5e", "stabilize"), ("bloodied-brink", "help")):
         encounter, combat = dying(ruleset_id)
         combat = combat.model_copy(update={"turn_index": 1})  # the medic's turn
-        applied = stabilize(encounter, combat, rulesets[ruleset_id], "medic", "pc", d20=15)
+        applied = stabilize(
+            with_combat(encounter, combat), rulesets[ruleset_id], "medic", "pc", d20=15
+        )
         assert applied.combat is not None
         assert applied.combat.combatant("medic").turn.actions_taken == (action,)
 
 
 def test_final_fantasy_stabilising_adds_wounded(rulesets: dict[str, Ruleset]) -> None:
     ff = rulesets["final-fantasy-d20"]
-    once = stabilize(*dying("final-fantasy-d20"), ff, "medic", "pc", d20=15, spend_action=False)
+    once = stabilize(
+        with_combat(*dying("final-fantasy-d20")), ff, "medic", "pc", d20=15, spend_action=False
+    )
     assert once.combat is not None
     wounded = [c for c in once.combat.combatant("pc").conditions if c.name == "wounded"]
     assert wounded and wounded[0].value == 1
-    healed = heal(once.encounter, once.combat, ff, "pc", 20, healers_kit=True)
+    healed = heal(with_combat(once.encounter, once.combat), ff, "pc", 20, healers_kit=True)
     assert healed.result.wounded_ended
 
 
 def test_stable_creature_regains_1_hp_later(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
-    applied = recover_stable(*dying("srd-5e", stable=True), srd, "pc")
+    applied = recover_stable(with_combat(*dying("srd-5e", stable=True)), srd, "pc")
     assert applied.encounter.creature("pc").hp == 1
     with pytest.raises(IllegalActionError):
-        recover_stable(*dying("srd-5e"), srd, "pc")
+        recover_stable(with_combat(*dying("srd-5e")), srd, "pc")
 
 
 def test_bloodied_brink_rests(rulesets: dict[str, Ruleset]) -> None:
@@ -239,19 +272,19 @@ def test_bloodied_brink_rests(rulesets: dict[str, Ruleset]) -> None:
     # dice typed in; rolling with a combat's dice needs a ruleset whose combat doesn't.
     bb = rulesets["bloodied-brink"]
     encounter, combat = fight(creature("pc", hp=3, max_hp=40, temp_hp=4), ruleset="bloodied-brink")
-    short = short_rest(encounter, None, bb, "pc", level=3, dice_total=10)
+    short = short_rest(with_combat(encounter, None), bb, "pc", level=3, dice_total=10)
     assert short.result.hp_after == 3 + 8 + 10
     with pytest.raises(IllegalActionError, match="2 short"):
-        short_rest(encounter, None, bb, "pc", level=3, rests_today=2, dice_total=10)
-    rolled = short_rest(encounter, combat, calm_rests(bb), "pc", level=3)
+        short_rest(with_combat(encounter, None), bb, "pc", level=3, rests_today=2, dice_total=10)
+    rolled = short_rest(with_combat(encounter, combat), calm_rests(bb), "pc", level=3)
     assert 3 + 8 + 3 <= rolled.result.hp_after <= 3 + 8 + 24
-    long = long_rest(encounter, None, bb, "pc", level=3, dice_total=30)
+    long = long_rest(with_combat(encounter, None), bb, "pc", level=3, dice_total=30)
     assert (long.result.hp_after, long.result.temp_hp_lost) == (40, 4)
     with pytest.raises(IllegalActionError):
-        short_rest(encounter, None, rulesets["srd-5e"], "pc", level=3, dice_total=10)
+        short_rest(with_combat(encounter, None), rulesets["srd-5e"], "pc", level=3, dice_total=10)
     down = encounter_of(creature("pc", hp=0, max_hp=40), ruleset="bloodied-brink")
     with pytest.raises(IllegalActionError, match="1 HP"):
-        long_rest(down, None, bb, "pc", level=3, dice_total=30)
+        long_rest(with_combat(down, None), bb, "pc", level=3, dice_total=30)
 
 
 def test_rest_dice_per_level_count_every_die(rulesets: dict[str, Ruleset]) -> None:
@@ -261,7 +294,7 @@ def test_rest_dice_per_level_count_every_die(rulesets: dict[str, Ruleset]) -> No
     variant = bb.model_copy(update={"rests": bb.rests.model_copy(update={"short": two_d6})})
     variant = calm_rests(variant)  # rolled with the combat's dice
     encounter, combat = fight(creature("pc", hp=3, max_hp=90), ruleset="bloodied-brink")
-    rested = short_rest(encounter, combat, variant, "pc", level=3)
+    rested = short_rest(with_combat(encounter, combat), variant, "pc", level=3)
     assert rested.combat is not None
     assert rested.combat.rolls[-1].expression == "6d6"  # 2d6 per level at level 3
 
@@ -271,8 +304,8 @@ def test_final_fantasy_wounded_ends_after_rest_at_full_hp(rulesets: dict[str, Ru
     encounter, combat = fight(
         creature("pc", hp=20), ruleset="final-fantasy-d20", conditions={"pc": ("wounded",)}
     )
-    assert not wounded_rest(encounter, combat, ff, "pc", 9).result
-    assert wounded_rest(encounter, combat, ff, "pc", 10).result
+    assert not wounded_rest(with_combat(encounter, combat), ff, "pc", 9).result
+    assert wounded_rest(with_combat(encounter, combat), ff, "pc", 10).result
 
 
 def test_bloodied_brink_knocked_out_wakes_on_healing_or_first_aid(
@@ -285,17 +318,26 @@ def test_bloodied_brink_knocked_out_wakes_on_healing_or_first_aid(
         creature("pc", hp=5, max_hp=20), creature("medic"), ruleset="bloodied-brink"
     )
     out = apply_damage(
-        encounter, combat, bb, "pc", [DamageInstance(9, "slashing")], melee=True, knockout=True
+        with_combat(encounter, combat),
+        bb,
+        "pc",
+        [DamageInstance(9, "slashing")],
+        melee=True,
+        knockout=True,
     )
     assert out.combat is not None and out.combat.combatant("pc").has_condition("unconscious")
-    healed = heal(out.encounter, out.combat, bb, "pc", 2)
+    healed = heal(with_combat(out.encounter, out.combat), bb, "pc", 2)
     assert healed.result.woke and healed.combat is not None
     assert not healed.combat.combatant("pc").has_condition("unconscious")
-    aided = stabilize(out.encounter, out.combat, bb, "medic", "pc", d20=12, spend_action=False)
+    aided = stabilize(
+        with_combat(out.encounter, out.combat), bb, "medic", "pc", d20=12, spend_action=False
+    )
     assert aided.combat is not None and not aided.combat.combatant("pc").has_condition(
         "unconscious"
     )
     # A knockout lives on the combatant, so only a rest in a combat can end it: a ruleset whose
     # combat doesn't interrupt rests (bloodied-brink's does: the combat must end first).
-    rested = short_rest(out.encounter, out.combat, calm_rests(bb), "pc", level=1, dice_total=4)
+    rested = short_rest(
+        with_combat(out.encounter, out.combat), calm_rests(bb), "pc", level=1, dice_total=4
+    )
     assert rested.result.woke

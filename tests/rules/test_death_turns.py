@@ -9,6 +9,7 @@ from battlemap.model.creature import Side
 from battlemap.rules.death import brink_choice
 from battlemap.rules.enums import BrinkOption
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turn_steps import next_turn
 from tests.rules.fighters import creature, fight
@@ -21,11 +22,11 @@ def test_a_dying_creature_saves_at_the_start_of_its_turn(rulesets: dict[str, Rul
         creature("pc", hp=0, max_hp=20),
         conditions={"pc": ("unconscious",)},
     )
-    step = next_turn(encounter, combat, srd, death_save_d20=20)
+    step = next_turn(with_combat(encounter, combat), srd, death_save_d20=20)
     assert (step.result.ended, step.result.started) == ("orc", "pc")
     assert step.result.death_save is not None and step.result.death_save.regained_hp
     assert step.encounter.creature("pc").hp == 1
-    healthy = next_turn(step.encounter, step.combat, srd)  # type: ignore[arg-type]
+    healthy = next_turn(with_combat(step.encounter, step.combat), srd)  # type: ignore[arg-type]
     assert healthy.result.death_save is None
 
 
@@ -42,10 +43,10 @@ def test_brink_of_death_pauses_initiative_and_last_breath_ends_in_death(
     pc = combat.combatant("pc")
     combat = combat.with_combatant(pc.model_copy(update={"death": DeathState(brink=True)}))
     with pytest.raises(IllegalActionError, match="paused"):
-        next_turn(encounter, combat, bb)
-    breath = brink_choice(encounter, combat, bb, "pc", BrinkOption.LAST_BREATH)
+        next_turn(with_combat(encounter, combat), bb)
+    breath = brink_choice(with_combat(encounter, combat), bb, "pc", BrinkOption.LAST_BREATH)
     assert breath.combat is not None
-    step = next_turn(breath.encounter, breath.combat, bb)
+    step = next_turn(with_combat(breath.encounter, breath.combat), bb)
     assert step.result.last_breath_died
     assert step.combat is not None and step.combat.combatant("pc").death.dead
     assert step.combat.combatant("pc").death.revival == "never"

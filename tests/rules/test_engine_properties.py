@@ -17,7 +17,7 @@ from battlemap.model.combat import CombatState
 from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.combat_ops import Outcome
+from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.conditions import apply_condition, remove_condition
 from battlemap.rules.economy import interact_with_object, take_action, use_reaction
 from battlemap.rules.errors import CombatError
@@ -53,11 +53,11 @@ def build(ruleset: Ruleset, ruleset_id: str, seed: int) -> tuple[CombatState, En
     return fight(ruleset, enc, seed), enc
 
 
-def perform(state: CombatState, ruleset: Ruleset, enc: Encounter, request: Request) -> Outcome:
+def perform(state: CombatState, ruleset: Ruleset, enc: Encounter, request: Request) -> StateStep:
     kind, who_index, amount = request
     who = IDS[who_index]
     other = IDS[(who_index + 1) % 4]
-    calls: dict[str, Callable[[], Outcome]] = {
+    calls: dict[str, Callable[[], StateStep]] = {
         "end": lambda: end_turn(state, ruleset, enc),
         "act": lambda: take_action(
             state, ruleset, enc, who, ACTIONS[amount % len(ACTIONS)], target_id=other

@@ -14,6 +14,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.healing import heal
 from battlemap.rules.initiative import start_combat
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.rests import long_rest, short_rest
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import add_combatant
@@ -56,7 +57,9 @@ def test_bloodied_brink_long_rest_outside_combat_lowers_exhaustion_and_restores_
         conditions=(POISON,), exhaustion=2, death=DeathState(hp_max_reduction=15)
     )
     encounter = _kept(lasting)
-    applied = long_rest(encounter, None, rulesets["bloodied-brink"], PC, level=1, dice_total=6)
+    applied = long_rest(
+        with_combat(encounter, None), rulesets["bloodied-brink"], PC, level=1, dice_total=6
+    )
     after = applied.encounter.creature(PC)
     assert applied.result.exhaustion_after == 1 and applied.result.hp_max_restored
     assert after.lasting == LastingState(conditions=(POISON,), exhaustion=1)
@@ -68,8 +71,7 @@ def test_bloodied_brink_long_rest_clears_the_last_exhaustion_level(
     rulesets: dict[str, Ruleset],
 ) -> None:
     applied = long_rest(
-        _kept(LastingState(exhaustion=1)),
-        None,
+        with_combat(_kept(LastingState(exhaustion=1)), None),
         rulesets["bloodied-brink"],
         PC,
         level=1,
@@ -85,7 +87,11 @@ def test_bloodied_brink_short_rest_outside_combat_ends_a_knockout(
         conditions=(ActiveCondition(name="unconscious"),), death=DeathState(knocked_out=True)
     )
     applied = short_rest(
-        _kept(knocked, hp=1), None, rulesets["bloodied-brink"], PC, level=1, dice_total=4
+        with_combat(_kept(knocked, hp=1), None),
+        rulesets["bloodied-brink"],
+        PC,
+        level=1,
+        dice_total=4,
     )
     assert applied.result.woke
     assert applied.encounter.creature(PC).lasting is None
@@ -96,7 +102,11 @@ def test_a_rest_of_a_creature_without_lasting_state_leaves_it_none(
     rulesets: dict[str, Ruleset],
 ) -> None:
     applied = long_rest(
-        _kept(LastingState()), None, rulesets["bloodied-brink"], PC, level=1, dice_total=1
+        with_combat(_kept(LastingState()), None),
+        rulesets["bloodied-brink"],
+        PC,
+        level=1,
+        dice_total=1,
     )
     assert applied.encounter.creature(PC).lasting is None
 
@@ -110,6 +120,8 @@ def test_srd_healing_outside_combat_wakes_a_creature_kept_stable_at_0(
         conditions=(ActiveCondition(name="unconscious"), ActiveCondition(name="stable")),
         death=DeathState(stable=True, successes=3),
     )
-    applied = heal(_kept(stable, hp=0, ruleset="srd-5e"), None, rulesets["srd-5e"], PC, 3)
+    applied = heal(
+        with_combat(_kept(stable, hp=0, ruleset="srd-5e"), None), rulesets["srd-5e"], PC, 3
+    )
     pc = applied.encounter.creature(PC)
     assert (pc.hp, pc.lasting) == (3, None)

@@ -16,6 +16,7 @@ from battlemap.rules.falling_off import FallCause, fall_off_save
 from battlemap.rules.initiative import roll_initiative, set_initiative, start_combat
 from battlemap.rules.mounts import control_mount, dismount, release_mount, start_mounted
 from battlemap.rules.movement import mount_or_dismount, movement_budget, spend_movement
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import MountRules, Ruleset
 from battlemap.rules.turns import begin_combat, end_turn, remove_combatant
 from tests.rules.helpers import creature, encounter, fight
@@ -197,11 +198,15 @@ def test_a_rider_whose_mount_is_moved_saves_dc_10_or_falls_prone(
     assert ruleset.movement.mounting.fall_off_save_dc == 10
     enc = encounter(creature("Rider", Side.PARTY, wis=30), _horse(0), ruleset=ruleset_id)
     state = fight(ruleset, enc)
-    stays = fall_off_save(enc, state, ruleset, RIDER, FallCause.MOUNT_MOVED, typed=(10,))
+    stays = fall_off_save(
+        with_combat(enc, state), ruleset, RIDER, FallCause.MOUNT_MOVED, typed=(10,)
+    )
     assert not stays.result.fell and stays.result.save.dc == 10
     assert stays.combat is not None and not stays.combat.combatant(RIDER).has_condition("prone")
     assert "stays on its mount (its mount is moved against its will)" in stays.events[-1].text
-    falls = fall_off_save(enc, state, ruleset, RIDER, FallCause.MOUNT_MOVED, typed=(9,))
+    falls = fall_off_save(
+        with_combat(enc, state), ruleset, RIDER, FallCause.MOUNT_MOVED, typed=(9,)
+    )
     assert falls.result.fell and falls.result.save.total == 9
     assert falls.combat is not None and falls.combat.combatant(RIDER).has_condition("prone")
     assert any("falls off its mount, landing prone" in e.text for e in falls.events)
@@ -216,7 +221,9 @@ def test_knocked_prone_while_mounted_is_the_same_save_with_its_reasons(
     nimble = creature("Rider", Side.PARTY, dex=14, wis=30)  # +2
     enc = encounter(nimble, _horse(0), ruleset="legends-of-hyrule")
     state = fight(hyrule, enc)
-    result = fall_off_save(enc, state, hyrule, RIDER, FallCause.KNOCKED_PRONE, typed=(8,))
+    result = fall_off_save(
+        with_combat(enc, state), hyrule, RIDER, FallCause.KNOCKED_PRONE, typed=(8,)
+    )
     assert result.result.save.total == 10 and not result.result.fell
 
 
@@ -231,7 +238,7 @@ def test_a_rider_proficient_in_dexterity_saves_adds_its_stat_blocks_save(
     rider = creature("Rider", Side.PARTY, wis=30).model_copy(update={"statblock": block})
     enc = encounter(rider, _horse(0), ruleset="legends-of-hyrule")
     result = fall_off_save(
-        enc, fight(hyrule, enc), hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(6,)
+        with_combat(enc, fight(hyrule, enc)), hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(6,)
     )
     assert result.result.save.total == 10 and not result.result.fell
 
@@ -242,9 +249,11 @@ def test_a_higher_fall_off_dc_in_a_dms_ruleset(rulesets: dict[str, Ruleset]) -> 
     slippery = _with_mounts(hyrule, fall_off_save_dc=15)
     state, enc = _hyrule_ride(hyrule)
     assert not fall_off_save(
-        enc, state, hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(12,)
+        with_combat(enc, state), hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(12,)
     ).result.fell
-    harder = fall_off_save(enc, state, slippery, RIDER, FallCause.MOUNT_MOVED, typed=(12,))
+    harder = fall_off_save(
+        with_combat(enc, state), slippery, RIDER, FallCause.MOUNT_MOVED, typed=(12,)
+    )
     assert harder.result.fell and harder.result.save.dc == 15
 
 
@@ -252,9 +261,11 @@ def test_falling_off_a_controlled_mount_releases_it(rulesets: dict[str, Ruleset]
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _hyrule_ride(hyrule)
     state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
-    stays = fall_off_save(enc, state, hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(15,))
+    stays = fall_off_save(
+        with_combat(enc, state), hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(15,)
+    )
     assert stays.combat is not None and stays.combat.combatant(HORSE).controlled_by == RIDER
-    falls = fall_off_save(enc, state, hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(2,))
+    falls = fall_off_save(with_combat(enc, state), hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(2,))
     assert falls.result.released == HORSE
     assert falls.combat is not None and falls.combat.combatant(HORSE).controlled_by is None
     assert falls.combat.combatant(RIDER).has_condition("prone")
@@ -266,18 +277,25 @@ def test_no_fall_off_save_without_mounted_combat_rules(rulesets: dict[str, Rules
     srd = rulesets["srd-5e"]
     enc = encounter(creature("Rider", Side.PARTY), _horse(0))
     with pytest.raises(InvalidRequestError, match="no mounted combat rules"):
-        fall_off_save(enc, fight(srd, enc), srd, RIDER, FallCause.KNOCKED_PRONE, typed=(5,))
+        fall_off_save(
+            with_combat(enc, fight(srd, enc)), srd, RIDER, FallCause.KNOCKED_PRONE, typed=(5,)
+        )
 
 
-def test_a_mount_farther_than_5_ft_is_refused_when_the_distance_is_given(
+def _horse_at(enc: Encounter, x: float) -> Encounter:
+    return enc.replace_creature(enc.creature(HORSE).model_copy(update={"x": x}))
+
+
+def test_a_mount_farther_than_5_ft_on_the_map_is_refused(
     rulesets: dict[str, Ruleset],
 ) -> None:
     # legends-of-hyrule: "you can mount a willing creature that is within 5 feet of you".
+    # The engine measures the map itself: the horse two squares away is 10 ft off.
     ruleset = _with_mounts(rulesets["srd-5e"])
     state, enc = _battle(ruleset, "srd-5e")
     with pytest.raises(IllegalActionError, match="Horse is 10 ft from Rider: a mount must be"):
-        control_mount(state, ruleset, enc, RIDER, HORSE, distance_feet=10)
-    state, _ = control_mount(state, ruleset, enc, RIDER, HORSE, distance_feet=5)
+        control_mount(state, ruleset, _horse_at(enc, 2), RIDER, HORSE)
+    state, _ = control_mount(state, ruleset, _horse_at(enc, 1), RIDER, HORSE)
     assert _order(state) == ["rider", "horse", "orc"]
 
 
@@ -374,7 +392,7 @@ def test_a_rider_already_on_its_mount_starts_the_fight_riding_for_free(
     assert not state.started
     with pytest.raises(IllegalActionError, match="isn't Rider's turn"):
         control_mount(state, hyrule, enc, RIDER, HORSE)  # mounting mid-move needs a turn
-    state, events = start_mounted(state, hyrule, enc, RIDER, HORSE, distance_feet=5)
+    state, events = start_mounted(state, hyrule, _horse_at(enc, 1), RIDER, HORSE)
     assert events[0].text == "Rider starts the fight riding Horse"
     assert state.combatant(HORSE).controlled_by == RIDER
     assert state.combatant(HORSE).initiative == state.combatant(RIDER).initiative
@@ -390,7 +408,7 @@ def test_starting_mounted_keeps_control_mounts_checks(rulesets: dict[str, Rulese
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _before_round_1(hyrule)
     with pytest.raises(IllegalActionError, match="a mount must be within 5 ft"):
-        start_mounted(state, hyrule, enc, RIDER, HORSE, distance_feet=10)
+        start_mounted(state, hyrule, _horse_at(enc, 2), RIDER, HORSE)
     small = enc.model_copy(
         update={
             "creatures": tuple(

@@ -14,6 +14,7 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import apply_condition
 from battlemap.rules.damage import DamageInstance, apply_damage
 from battlemap.rules.enums import ConditionDuration
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import end_turn
 from tests.rules.fighters import creature, fight
@@ -29,7 +30,12 @@ def _stunned_by_massive_damage(gms: Ruleset, on_turn_of: EntityId) -> tuple[Enco
         combat, _ = end_turn(combat, gms, encounter)
     assert combat.current is not None and combat.current.creature_id == on_turn_of
     applied = apply_damage(
-        encounter, combat, gms, PC, [DamageInstance(15, "fire")], from_attack=True, massive_d20=1
+        with_combat(encounter, combat),
+        gms,
+        PC,
+        [DamageInstance(15, "fire")],
+        from_attack=True,
+        massive_d20=1,
     )
     assert applied.combat is not None
     return applied.encounter, applied.combat

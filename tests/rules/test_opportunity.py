@@ -15,8 +15,8 @@ from battlemap.rules.opportunity import (
     opportunity_offers,
     resolve_opportunity,
 )
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
 from tests.rules.fighters import creature, fight
 
 AXE = AttackProfile(
@@ -38,7 +38,7 @@ def test_offers_say_who_can_react_and_why_not(rulesets: dict[str, Ruleset]) -> N
     encounter, combat = chase()
     goblin = combat.combatant("goblin").model_copy(update={"reaction_used": True})
     offers = opportunity_offers(
-        encounter, combat.with_combatant(goblin), srd, "runner", ["orc", "goblin"]
+        with_combat(encounter, combat.with_combatant(goblin)), srd, "runner", ["orc", "goblin"]
     )
     assert [o.available for o in offers] == [True, False]
     assert "reaction" in offers[1].reason
@@ -46,20 +46,21 @@ def test_offers_say_who_can_react_and_why_not(rulesets: dict[str, Ruleset]) -> N
     assert not any(
         o.available
         for o in opportunity_offers(
-            encounter, combat.with_combatant(runner), srd, "runner", ["orc"]
+            with_combat(encounter, combat.with_combatant(runner)), srd, "runner", ["orc"]
         )
     )
-    blind = opportunity_offers(encounter, combat, srd, "runner", ["orc"], sees_mover=[False])
+    blind = opportunity_offers(
+        with_combat(encounter, combat), srd, "runner", ["orc"], sees_mover=[False]
+    )
     assert "can't see" in blind[0].reason
 
 
-def orc_takes_its_swing(srd: Ruleset, mover_hp: int = 20) -> Applied[OpportunityResult]:
+def orc_takes_its_swing(srd: Ruleset, mover_hp: int = 20) -> Outcome[OpportunityResult]:
     """The orc takes its opportunity attack on the runner (d20 rolls 15, damage rolls 9)."""
     encounter, combat = chase(mover_hp)
-    (offer,) = opportunity_offers(encounter, combat, srd, "runner", ["orc"])
+    (offer,) = opportunity_offers(with_combat(encounter, combat), srd, "runner", ["orc"])
     return resolve_opportunity(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         srd,
         offer,
         take=True,
@@ -74,7 +75,9 @@ def test_take_spends_the_reaction_and_the_move_continues(rulesets: dict[str, Rul
     assert taken.result.taken and taken.result.move_continues
     assert taken.encounter.creature("runner").hp == 11
     assert taken.combat is not None and taken.combat.combatant("orc").reaction_used
-    (again,) = opportunity_offers(taken.encounter, taken.combat, srd, "runner", ["orc"])
+    (again,) = opportunity_offers(
+        with_combat(taken.encounter, taken.combat), srd, "runner", ["orc"]
+    )
     assert not again.available
 
 
@@ -87,8 +90,8 @@ def test_move_stops_when_the_mover_drops(rulesets: dict[str, Ruleset]) -> None:
 def test_ignore_changes_nothing_but_the_log(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
     encounter, combat = chase()
-    (offer,) = opportunity_offers(encounter, combat, srd, "runner", ["orc"])
-    ignored = resolve_opportunity(encounter, combat, srd, offer, take=False)
+    (offer,) = opportunity_offers(with_combat(encounter, combat), srd, "runner", ["orc"])
+    ignored = resolve_opportunity(with_combat(encounter, combat), srd, offer, take=False)
     assert ignored.result.move_continues and not ignored.result.taken
     assert ignored.combat is not None and not ignored.combat.combatant("orc").reaction_used
     assert ignored.combat.combatants == combat.combatants
@@ -97,14 +100,16 @@ def test_ignore_changes_nothing_but_the_log(rulesets: dict[str, Ruleset]) -> Non
 def test_only_a_melee_attack_and_only_when_available(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
     encounter, combat = chase()
-    (offer,) = opportunity_offers(encounter, combat, srd, "runner", ["orc"])
+    (offer,) = opportunity_offers(with_combat(encounter, combat), srd, "runner", ["orc"])
     bow = AttackProfile("Shortbow", 4, Delivery.RANGED, damage=(DamageRoll("1d6", "piercing"),))
     with pytest.raises(IllegalActionError, match="melee"):
-        resolve_opportunity(encounter, combat, srd, offer, take=True, profile=bow)
+        resolve_opportunity(with_combat(encounter, combat), srd, offer, take=True, profile=bow)
     orc = combat.combatant("orc").model_copy(update={"reaction_used": True})
-    (spent,) = opportunity_offers(encounter, combat.with_combatant(orc), srd, "runner", ["orc"])
+    (spent,) = opportunity_offers(
+        with_combat(encounter, combat.with_combatant(orc)), srd, "runner", ["orc"]
+    )
     with pytest.raises(IllegalActionError, match="reaction"):
-        resolve_opportunity(encounter, combat, srd, spent, take=True, profile=AXE)
+        resolve_opportunity(with_combat(encounter, combat), srd, spent, take=True, profile=AXE)
 
 
 def test_offers_from_a_geometry_move_then_attack_before_leaving(
@@ -121,11 +126,11 @@ def test_offers_from_a_geometry_move_then_attack_before_leaving(
         creature("runner", x=2, y=2), creature("orc", x=3, y=2, side=Side.HOSTILE)
     )
     index = MapIndex.build(encounter)
-    bodies = {b.id: b for b in combat_bodies(encounter, combat, srd)}
+    bodies = {b.id: b for b in combat_bodies(with_combat(encounter, combat), srd)}
     move = move_with_opportunity_attacks(
         index, bodies["runner"], [(0.0, 2.0)], [bodies["orc"]], DiagonalRule.FIVE_TEN_FIVE, 30
     )
-    (offer,) = offers_from_move(encounter, combat, srd, "runner", move)
+    (offer,) = offers_from_move(with_combat(encounter, combat), srd, "runner", move)
     assert offer.available and offer.position == (2, 2) and offer.step_index == 0
     # The attack happens with the runner still at the position before it leaves the reach.
     where = encounter.replace_creature(
@@ -133,8 +138,7 @@ def test_offers_from_a_geometry_move_then_attack_before_leaving(
     )
     situation = attack_situation(index, where, combat, srd, "orc", "runner", AXE)
     taken = resolve_opportunity(
-        where,
-        combat,
+        with_combat(where, combat),
         srd,
         offer,
         take=True,

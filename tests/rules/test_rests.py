@@ -10,6 +10,7 @@ from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.rests import (
     MAX_LEVEL,
     RestType,
@@ -61,19 +62,25 @@ def test_a_typed_short_rest_total_the_dice_cant_show_is_refused(
     bb = rulesets["bloodied-brink"]
     encounter = _at_rest()
     with pytest.raises(BadDieError, match=f"{total} can't be rolled on 3d8 \\(only 3 to 24\\)"):
-        short_rest(encounter, None, bb, PC, level=3, dice_total=total)
+        short_rest(with_combat(encounter, None), bb, PC, level=3, dice_total=total)
     assert encounter.creature(PC).hp == 3 and encounter.log == ()
 
 
 def test_typed_totals_at_the_ends_of_the_range_are_taken(rulesets: dict[str, Ruleset]) -> None:
     bb = rulesets["bloodied-brink"]
     encounter = _at_rest()
-    assert short_rest(encounter, None, bb, PC, level=3, dice_total=3).result.hp_after == 14
-    assert short_rest(encounter, None, bb, PC, level=3, dice_total=24).result.hp_after == 35
+    assert (
+        short_rest(with_combat(encounter, None), bb, PC, level=3, dice_total=3).result.hp_after
+        == 14
+    )
+    assert (
+        short_rest(with_combat(encounter, None), bb, PC, level=3, dice_total=24).result.hp_after
+        == 35
+    )
     with pytest.raises(BadDieError, match="2d12"):
-        long_rest(encounter, None, bb, PC, level=2, dice_total=25)
+        long_rest(with_combat(encounter, None), bb, PC, level=2, dice_total=25)
     with pytest.raises(BadDieError, match="whole number"):
-        long_rest(encounter, None, bb, PC, level=2, dice_total=True)
+        long_rest(with_combat(encounter, None), bb, PC, level=2, dice_total=True)
 
 
 # --- interruptions ---------------------------------------------------------------------------
@@ -83,7 +90,9 @@ def test_an_interrupted_short_rest_confers_no_benefits(rulesets: dict[str, Rules
     # "Interrupting a Short Rest": rolling initiative, a spell other than a cantrip, damage;
     # "An interrupted Short Rest confers no benefits."
     bb = rulesets["bloodied-brink"]
-    applied = interrupt_rest(*_resting(), bb, PC, RestType.SHORT, DAMAGE, hours_rested=0.9)
+    applied = interrupt_rest(
+        with_combat(*_resting()), bb, PC, RestType.SHORT, DAMAGE, hours_rested=0.9
+    )
     assert applied.result.regained == 0 and applied.result.benefits == ""
     assert applied.result.interrupted_by == DAMAGE
     assert applied.encounter.creature(PC).hp == 3
@@ -93,13 +102,17 @@ def test_an_interrupted_short_rest_confers_no_benefits(rulesets: dict[str, Rules
 def test_only_the_listed_interruptions_interrupt(rulesets: dict[str, Ruleset]) -> None:
     bb = rulesets["bloodied-brink"]
     with pytest.raises(InvalidRequestError, match=r"doesn't interrupt a short rest.*initiative"):
-        interrupt_rest(*_resting(), bb, PC, RestType.SHORT, "casting a cantrip", hours_rested=0.5)
+        interrupt_rest(
+            with_combat(*_resting()), bb, PC, RestType.SHORT, "casting a cantrip", hours_rested=0.5
+        )
     walking = "1 hour of walking or other physical exertion"
     with pytest.raises(InvalidRequestError):  # only the long rest lists the walking
-        interrupt_rest(*_resting(), bb, PC, RestType.SHORT, walking, hours_rested=0.5)
-    interrupt_rest(*_resting(), bb, PC, RestType.LONG, walking, hours_rested=0.5)
+        interrupt_rest(with_combat(*_resting()), bb, PC, RestType.SHORT, walking, hours_rested=0.5)
+    interrupt_rest(with_combat(*_resting()), bb, PC, RestType.LONG, walking, hours_rested=0.5)
     with pytest.raises(IllegalActionError, match="no short rest"):
-        interrupt_rest(*_resting(), rulesets["srd-5e"], PC, RestType.SHORT, DAMAGE, hours_rested=1)
+        interrupt_rest(
+            with_combat(*_resting()), rulesets["srd-5e"], PC, RestType.SHORT, DAMAGE, hours_rested=1
+        )
 
 
 def test_a_long_rest_interrupted_after_an_hour_gives_a_short_rest(
@@ -109,18 +122,33 @@ def test_a_long_rest_interrupted_after_an_hour_gives_a_short_rest(
     # gain the benefits of a Short Rest": 8 HP + level d8.
     bb = rulesets["bloodied-brink"]
     encounter, combat = _resting()
-    early = interrupt_rest(encounter, combat, bb, PC, RestType.LONG, DAMAGE, hours_rested=0.5)
+    early = interrupt_rest(
+        with_combat(encounter, combat), bb, PC, RestType.LONG, DAMAGE, hours_rested=0.5
+    )
     assert early.result.regained == 0 and early.result.benefits == ""
     assert "it may be resumed" in early.events[-1].text
     later = interrupt_rest(
-        encounter, combat, bb, PC, RestType.LONG, DAMAGE, hours_rested=1, level=3, dice_total=10
+        with_combat(encounter, combat),
+        bb,
+        PC,
+        RestType.LONG,
+        DAMAGE,
+        hours_rested=1,
+        level=3,
+        dice_total=10,
     )
     assert later.result.benefits == "short" and later.result.kind == "long"
     assert later.result.hp_after == 3 + 8 + 10
     assert not later.result.hp_max_restored and later.result.exhaustion_after is None
     with pytest.raises(IllegalActionError, match="2 short"):  # it counts as a short rest
         interrupt_rest(
-            encounter, combat, bb, PC, RestType.LONG, DAMAGE, hours_rested=3, short_rests_today=2
+            with_combat(encounter, combat),
+            bb,
+            PC,
+            RestType.LONG,
+            DAMAGE,
+            hours_rested=3,
+            short_rests_today=2,
         )
 
 
@@ -131,14 +159,28 @@ def test_a_resumed_long_rest_takes_an_hour_more_per_interruption(
     bb = rulesets["bloodied-brink"]
     encounter = _at_rest()
     with pytest.raises(IllegalActionError, match="after 2 interruption\\(s\\) takes 10 hours"):
-        long_rest(encounter, None, bb, PC, level=1, interruptions=2, hours_rested=9, dice_total=6)
+        long_rest(
+            with_combat(encounter, None),
+            bb,
+            PC,
+            level=1,
+            interruptions=2,
+            hours_rested=9,
+            dice_total=6,
+        )
     done = long_rest(
-        encounter, None, bb, PC, level=1, interruptions=2, hours_rested=10, dice_total=6
+        with_combat(encounter, None),
+        bb,
+        PC,
+        level=1,
+        interruptions=2,
+        hours_rested=10,
+        dice_total=6,
     )
     assert done.result.benefits == "long"
     assert "resumed after 2 interruption(s): 10 hours" in done.events[-1].text
     with pytest.raises(IllegalActionError, match="takes 1 hours"):
-        short_rest(encounter, None, bb, PC, level=1, hours_rested=0.5, dice_total=4)
+        short_rest(with_combat(encounter, None), bb, PC, level=1, hours_rested=0.5, dice_total=4)
 
 
 @pytest.mark.parametrize("kind", [RestType.SHORT, RestType.LONG])
@@ -151,9 +193,9 @@ def test_negative_hours_rested_are_refused_as_such(
     negative = r"^hours rested can't be negative, got -1$"
     rest = short_rest if kind is RestType.SHORT else long_rest
     with pytest.raises(InvalidRequestError, match=negative):
-        rest(encounter, None, bb, PC, level=1, hours_rested=-1)
+        rest(with_combat(encounter, None), bb, PC, level=1, hours_rested=-1)
     with pytest.raises(InvalidRequestError, match=negative):
-        interrupt_rest(encounter, combat, bb, PC, kind, DAMAGE, hours_rested=-1)
+        interrupt_rest(with_combat(encounter, combat), bb, PC, kind, DAMAGE, hours_rested=-1)
 
 
 @pytest.mark.parametrize(("kind", "hours"), [(RestType.SHORT, 1), (RestType.LONG, 8)])
@@ -169,8 +211,12 @@ def test_an_interruption_after_the_rest_would_have_ended_is_refused(
         rf" {hours + 0.5:g} hours$"
     )
     with pytest.raises(InvalidRequestError, match=longer):
-        interrupt_rest(encounter, combat, bb, PC, kind, DAMAGE, hours_rested=hours + 0.5)
-    at_the_end = interrupt_rest(encounter, combat, bb, PC, kind, DAMAGE, hours_rested=hours)
+        interrupt_rest(
+            with_combat(encounter, combat), bb, PC, kind, DAMAGE, hours_rested=hours + 0.5
+        )
+    at_the_end = interrupt_rest(
+        with_combat(encounter, combat), bb, PC, kind, DAMAGE, hours_rested=hours
+    )
     assert at_the_end.result.interrupted_by == DAMAGE
 
 
@@ -181,16 +227,34 @@ def test_a_resumed_long_rest_can_be_interrupted_in_its_extra_hours(
     bb = rulesets["bloodied-brink"]
     encounter, combat = _resting()
     later = interrupt_rest(
-        encounter, combat, bb, PC, RestType.LONG, DAMAGE, hours_rested=8.5, interruptions=1
+        with_combat(encounter, combat),
+        bb,
+        PC,
+        RestType.LONG,
+        DAMAGE,
+        hours_rested=8.5,
+        interruptions=1,
     )
     assert later.result.benefits == "short"
     with pytest.raises(InvalidRequestError, match="resumed after 1 interruption\\(s\\) lasts 9"):
         interrupt_rest(
-            encounter, combat, bb, PC, RestType.LONG, DAMAGE, hours_rested=9.5, interruptions=1
+            with_combat(encounter, combat),
+            bb,
+            PC,
+            RestType.LONG,
+            DAMAGE,
+            hours_rested=9.5,
+            interruptions=1,
         )
     with pytest.raises(IllegalActionError, match="can't be resumed"):
         interrupt_rest(
-            encounter, combat, bb, PC, RestType.SHORT, DAMAGE, hours_rested=0.5, interruptions=1
+            with_combat(encounter, combat),
+            bb,
+            PC,
+            RestType.SHORT,
+            DAMAGE,
+            hours_rested=0.5,
+            interruptions=1,
         )
 
 
@@ -198,17 +262,28 @@ def test_the_rest_fields_drive_the_interruption_rules(rulesets: dict[str, Rulese
     bb = rulesets["bloodied-brink"]
     encounter, combat = _resting()
     no_extra = _with_rest(bb, "long", resume_extra_hours=0)
-    long_rest(encounter, None, no_extra, PC, level=1, interruptions=2, hours_rested=8, dice_total=6)
+    long_rest(
+        with_combat(encounter, None),
+        no_extra,
+        PC,
+        level=1,
+        interruptions=2,
+        hours_rested=8,
+        dice_total=6,
+    )
     no_resume = _with_rest(bb, "long", resumable=False)
     with pytest.raises(IllegalActionError, match="can't be resumed"):
-        long_rest(encounter, None, no_resume, PC, level=1, interruptions=1, dice_total=6)
+        long_rest(
+            with_combat(encounter, None), no_resume, PC, level=1, interruptions=1, dice_total=6
+        )
     nothing = _with_rest(bb, "long", interrupted_short_rest_after_hours=None)
-    lost = interrupt_rest(encounter, combat, nothing, PC, RestType.LONG, DAMAGE, hours_rested=7)
+    lost = interrupt_rest(
+        with_combat(encounter, combat), nothing, PC, RestType.LONG, DAMAGE, hours_rested=7
+    )
     assert lost.result.regained == 0
     short_counts = _with_rest(bb, "short", interrupted_short_rest_after_hours=0.5)
     kept = interrupt_rest(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         short_counts,
         PC,
         RestType.SHORT,
@@ -256,11 +331,14 @@ def test_the_engine_refuses_a_rest_while_a_combat_runs(
     rest = short_rest if kind is RestType.SHORT else long_rest
     for running in (combat, combat.model_copy(update={"round": 0})):
         with pytest.raises(IllegalActionError) as refused:
-            rest(encounter, running, bb, PC, level=1, dice_total=1)
+            rest(with_combat(encounter, running), bb, PC, level=1, dice_total=1)
         assert refused.value.reason == rest_refusal(bb, kind, combat_running=True)
         assert f"rolling initiative interrupts a {kind.value} rest" in str(refused.value)
-    assert rest(encounter, None, bb, PC, level=1, dice_total=1).result.benefits == kind.value
-    calm = rest(encounter, combat, calm_rests(bb), PC, level=1, dice_total=1)
+    assert (
+        rest(with_combat(encounter, None), bb, PC, level=1, dice_total=1).result.benefits
+        == kind.value
+    )
+    calm = rest(with_combat(encounter, combat), calm_rests(bb), PC, level=1, dice_total=1)
     assert calm.result.benefits == kind.value  # the field decides, not the ruleset's name
 
 
@@ -289,10 +367,12 @@ def test_a_rest_for_a_level_beyond_any_character_is_refused_with_a_reason(
     # Rolled with a combat's dice, so a variant whose combat doesn't interrupt rests.
     bb = rulesets["bloodied-brink"]
     enc, state = _resting()
-    rested = short_rest(enc, state, calm_rests(bb), PC, level=MAX_LEVEL)
+    rested = short_rest(with_combat(enc, state), calm_rests(bb), PC, level=MAX_LEVEL)
     assert MAX_LEVEL <= rested.result.rolled <= 8 * MAX_LEVEL
     for level in (0, MAX_LEVEL + 1, 1000):
         with pytest.raises(InvalidRequestError, match=f"level must be 1 to 30, got {level}"):
-            short_rest(enc, None, bb, PC, level=level)
+            short_rest(with_combat(enc, None), bb, PC, level=level)
         with pytest.raises(InvalidRequestError, match=f"level must be 1 to 30, got {level}"):
-            interrupt_rest(enc, state, bb, PC, RestType.LONG, DAMAGE, hours_rested=2, level=level)
+            interrupt_rest(
+                with_combat(enc, state), bb, PC, RestType.LONG, DAMAGE, hours_rested=2, level=level
+            )

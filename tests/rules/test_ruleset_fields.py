@@ -31,6 +31,7 @@ from battlemap.rules.economy import take_action, use_reaction
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.healing import grant_temp_hp, heal
 from battlemap.rules.opportunity import opportunity_offers
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import end_turn
 from tests.rules import fighters
@@ -68,7 +69,7 @@ def test_one_reaction_until_the_start_of_the_next_turn(rulesets: Rulesets, rules
     state, _ = use_reaction(state, ruleset, enc, B, "opportunity attack")
     with pytest.raises(IllegalActionError, match="already used its reaction"):
         use_reaction(state, ruleset, enc, B, "a second one")
-    offers = opportunity_offers(enc, state, ruleset, A, [B])
+    offers = opportunity_offers(with_combat(enc, state), ruleset, A, [B])
     assert not offers[0].available and "reaction" in offers[0].reason
 
 
@@ -77,7 +78,7 @@ def test_two_reactions_per_round_when_the_ruleset_says_so(rulesets: Rulesets) ->
     state, enc = _duel(ruleset, "srd-5e")
     state, _ = use_reaction(state, ruleset, enc, B, "opportunity attack")
     assert not state.combatant(B).reaction_used
-    assert opportunity_offers(enc, state, ruleset, A, [B])[0].available
+    assert opportunity_offers(with_combat(enc, state), ruleset, A, [B])[0].available
     state, _ = take_action(state, ruleset, enc, B, "opportunity-attack", target_id=A)
     assert state.combatant(B).reaction_used
     with pytest.raises(IllegalActionError, match="its 2 reactions"):
@@ -92,7 +93,7 @@ def test_no_reactions_when_the_ruleset_gives_none(rulesets: Rulesets) -> None:
     state, enc = _duel(ruleset, "srd-5e")
     with pytest.raises(IllegalActionError, match="no reactions in this ruleset"):
         use_reaction(state, ruleset, enc, B, "opportunity attack")
-    assert not opportunity_offers(enc, state, ruleset, A, [B])[0].available
+    assert not opportunity_offers(with_combat(enc, state), ruleset, A, [B])[0].available
 
 
 # --- damage.instances_stack ---------------------------------------------------------------
@@ -142,7 +143,9 @@ def test_area_damage_is_rolled_once_for_every_target(rulesets: Rulesets, ruleset
     fire = "fire"
     encounter, combat = _three_goblins(ruleset_id)
     targets = [AreaTarget(EntityId(f"g{i}")) for i in range(3)]
-    applied = apply_area_damage(encounter, combat, ruleset, [DamageRoll("8d6", fire)], targets)
+    applied = apply_area_damage(
+        with_combat(encounter, combat), ruleset, [DamageRoll("8d6", fire)], targets
+    )
     assert applied.combat is not None
     assert len(applied.combat.rolls) == 1
     assert len({r.total for r in applied.result}) == 1
@@ -152,14 +155,15 @@ def test_area_damage_rolled_per_target_when_the_ruleset_says_so(rulesets: Rulese
     ruleset = changed(rulesets["srd-5e"], "damage", area_damage_rolled_once=False)
     encounter, combat = _three_goblins("srd-5e")
     targets = [AreaTarget(EntityId(f"g{i}")) for i in range(3)]
-    applied = apply_area_damage(encounter, combat, ruleset, [DamageRoll("8d6", "fire")], targets)
+    applied = apply_area_damage(
+        with_combat(encounter, combat), ruleset, [DamageRoll("8d6", "fire")], targets
+    )
     assert applied.combat is not None
     rolls = applied.combat.rolls
     assert len(rolls) == 3 and [r.total for r in rolls] == [r.total for r in applied.result]
     assert [r.purpose for r in rolls][1] == "area damage for G1 (fire)"
     typed = apply_area_damage(
-        encounter,
-        combat,
+        with_combat(encounter, combat),
         ruleset,
         [DamageRoll("8d6", "fire")],
         targets,
@@ -167,17 +171,24 @@ def test_area_damage_rolled_per_target_when_the_ruleset_says_so(rulesets: Rulese
     )
     assert [r.total for r in typed.result] == [10, 20, 30]
     alone = apply_area_damage(
-        encounter, combat, ruleset, [DamageRoll("8d6", "fire")], targets[:1], typed=[12]
+        with_combat(encounter, combat),
+        ruleset,
+        [DamageRoll("8d6", "fire")],
+        targets[:1],
+        typed=[12],
     )
     assert [r.total for r in alone.result] == [12]
     with pytest.raises(InvalidRequestError, match="type the totals of each target"):
         apply_area_damage(
-            encounter, combat, ruleset, [DamageRoll("8d6", "fire")], targets, typed=[10]
+            with_combat(encounter, combat),
+            ruleset,
+            [DamageRoll("8d6", "fire")],
+            targets,
+            typed=[10],
         )
     with pytest.raises(InvalidRequestError, match="once for every target"):
         apply_area_damage(
-            encounter,
-            combat,
+            with_combat(encounter, combat),
             rulesets["srd-5e"],
             [DamageRoll("8d6", "fire")],
             targets,
@@ -210,7 +221,7 @@ def test_healing_resets_the_death_save_counts(rulesets: Rulesets, ruleset_id: st
     # points or become stable" (hyrule, ff the same; bloodied-brink: "Their number is reset").
     ruleset = rulesets[ruleset_id]
     assert ruleset.death_saves.reset_on_healing_or_stable
-    healed = heal(*_dying(ruleset_id, successes=1, failures=1), ruleset, PC, 3)
+    healed = heal(with_combat(*_dying(ruleset_id, successes=1, failures=1)), ruleset, PC, 3)
     assert healed.combat is not None
     death = healed.combat.combatant(PC).death
     assert (death.successes, death.failures) == (0, 0)
@@ -219,25 +230,30 @@ def test_healing_resets_the_death_save_counts(rulesets: Rulesets, ruleset_id: st
 def test_the_counts_stay_when_the_ruleset_doesnt_reset_them(rulesets: Rulesets) -> None:
     ruleset = changed(rulesets["srd-5e"], "death_saves", reset_on_healing_or_stable=False)
     encounter, combat = _dying("srd-5e", successes=1, failures=2)
-    healed = heal(encounter, combat, ruleset, PC, 3)
+    healed = heal(with_combat(encounter, combat), ruleset, PC, 3)
     assert healed.combat is not None
     assert healed.combat.combatant(PC).death.failures == 2
     # Dropping to 0 again starts from those 2 failures: one more kills.
     dropped = apply_damage(
-        healed.encounter, healed.combat, ruleset, PC, [DamageInstance(3, "fire")]
+        with_combat(healed.encounter, healed.combat), ruleset, PC, [DamageInstance(3, "fire")]
     )
     assert dropped.combat is not None and dropped.combat.combatant(PC).death.failures == 2
-    dead = death_save(dropped.encounter, dropped.combat, ruleset, PC, d20=5)
+    dead = death_save(with_combat(dropped.encounter, dropped.combat), ruleset, PC, d20=5)
     assert dead.result.dead
     # Becoming stable keeps them too (srd would reset them).
     stable = stabilize(
-        encounter, combat, ruleset, EntityId("medic"), PC, d20=15, spend_action=False
+        with_combat(encounter, combat), ruleset, EntityId("medic"), PC, d20=15, spend_action=False
     )
     assert stable.combat is not None
     death = stable.combat.combatant(PC).death
     assert death.stable and (death.successes, death.failures) == (1, 2)
     srd = stabilize(
-        encounter, combat, rulesets["srd-5e"], EntityId("medic"), PC, d20=15, spend_action=False
+        with_combat(encounter, combat),
+        rulesets["srd-5e"],
+        EntityId("medic"),
+        PC,
+        d20=15,
+        spend_action=False,
     )
     assert srd.combat is not None and srd.combat.combatant(PC).death.failures == 0
 
@@ -250,7 +266,7 @@ def test_temporary_hp_dont_wake_the_dying(rulesets: Rulesets, ruleset_id: str) -
     # hyrule "Temporary Heart Points" (the rule srd borrows): at 0, receiving them "doesn't
     # restore you to consciousness or stabilize you"; bloodied-brink says the same.
     ruleset = rulesets[ruleset_id]
-    applied = grant_temp_hp(*_dying(ruleset_id, failures=1), ruleset, PC, 8)
+    applied = grant_temp_hp(with_combat(*_dying(ruleset_id, failures=1)), ruleset, PC, 8)
     assert applied.combat is not None
     pc = applied.combat.combatant(PC)
     assert not applied.result.woke and pc.has_condition("unconscious")
@@ -260,17 +276,17 @@ def test_temporary_hp_dont_wake_the_dying(rulesets: Rulesets, ruleset_id: str) -
 
 def test_temporary_hp_wake_where_the_ruleset_says_so(rulesets: Rulesets) -> None:
     ruleset = changed(rulesets["srd-5e"], "hit_points", temp_hp_wakes=True)
-    applied = grant_temp_hp(*_dying("srd-5e", failures=1), ruleset, PC, 8)
+    applied = grant_temp_hp(with_combat(*_dying("srd-5e", failures=1)), ruleset, PC, 8)
     assert applied.combat is not None
     pc = applied.combat.combatant(PC)
     assert applied.result.woke and not pc.has_condition("unconscious")
     assert pc.death.stable and pc.death.failures == 0
     assert applied.encounter.creature(PC).hp == 0
     with pytest.raises(IllegalActionError, match="stable"):
-        death_save(applied.encounter, applied.combat, ruleset, PC, d20=5)
+        death_save(with_combat(applied.encounter, applied.combat), ruleset, PC, d20=5)
     # Damage through the buffer at 0 HP: no longer stable, unconscious again, one failure.
     hurt = apply_damage(
-        applied.encounter, applied.combat, ruleset, PC, [DamageInstance(10, "fire")]
+        with_combat(applied.encounter, applied.combat), ruleset, PC, [DamageInstance(10, "fire")]
     )
     assert hurt.combat is not None
     pc = hurt.combat.combatant(PC)
@@ -282,7 +298,7 @@ def test_temporary_hp_wake_where_the_ruleset_says_so(rulesets: Rulesets) -> None
 
 def _drop(ruleset: Ruleset, ruleset_id: str) -> CombatState:
     encounter, combat = fighters.fight(fighters.creature("pc", hp=5), ruleset=ruleset_id)
-    applied = apply_damage(encounter, combat, ruleset, PC, [DamageInstance(6, "fire")])
+    applied = apply_damage(with_combat(encounter, combat), ruleset, PC, [DamageInstance(6, "fire")])
     assert applied.combat is not None and applied.combat.combatant(PC).has_condition("unconscious")
     return applied.combat
 

@@ -19,6 +19,7 @@ from battlemap.rules.damage import (
 )
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.initiative import reorder, set_initiative
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import RollTable, Ruleset, TableRow
 from battlemap.rules.vitals import BadDieError
 from tests.rules import fighters
@@ -80,7 +81,11 @@ def test_only_valued_conditions_carry_a_number(rulesets: dict[str, Ruleset]) -> 
 def _fireball(ruleset: Ruleset):  # type: ignore[no-untyped-def]
     encounter_, combat = fighters.fight(fighters.creature("pc", hp=30), ruleset="gms-den")
     return apply_area_damage(
-        encounter_, combat, ruleset, [DamageRoll("8d6", "fire")], [AreaTarget(PC)], typed=[15]
+        with_combat(encounter_, combat),
+        ruleset,
+        [DamageRoll("8d6", "fire")],
+        [AreaTarget(PC)],
+        typed=[15],
     )
 
 
@@ -126,14 +131,18 @@ def test_massive_damage_rolls_the_tables_die(rulesets: dict[str, Ruleset]) -> No
     gms = rulesets["gms-den"]
     encounter_, combat = fighters.fight(fighters.creature("pc", hp=30), ruleset="gms-den")
     hit = [DamageInstance(15, "fire")]
-    rolled = apply_damage(encounter_, combat, gms, PC, hit, from_attack=True)
+    rolled = apply_damage(with_combat(encounter_, combat), gms, PC, hit, from_attack=True)
     assert rolled.combat is not None and rolled.combat.rolls[-1].expression == "1d20"
     with pytest.raises(BadDieError, match="d20"):
-        apply_damage(encounter_, combat, gms, PC, hit, from_attack=True, massive_d20=21)
+        apply_damage(
+            with_combat(encounter_, combat), gms, PC, hit, from_attack=True, massive_d20=21
+        )
     d100 = _d100_massive(gms)
-    typed = apply_damage(encounter_, combat, d100, PC, hit, from_attack=True, massive_d20=40)
+    typed = apply_damage(
+        with_combat(encounter_, combat), d100, PC, hit, from_attack=True, massive_d20=40
+    )
     assert typed.result.massive is not None and typed.result.massive.result == "prone"
-    rolled = apply_damage(encounter_, combat, d100, PC, hit, from_attack=True)
+    rolled = apply_damage(with_combat(encounter_, combat), d100, PC, hit, from_attack=True)
     assert rolled.combat is not None and rolled.combat.rolls[-1].expression == "1d100"
 
 
@@ -146,7 +155,7 @@ def test_fumble_table_die(rulesets: dict[str, Ruleset]) -> None:
     profile = AttackProfile(name="Dagger", to_hit=4)
     options = AttackOptions(d20=(1,), fumble_d20=15)
     missed = make_attack(
-        encounter_, combat, gms, "hero", "foe", profile, AttackSituation(), options
+        with_combat(encounter_, combat), gms, "hero", "foe", profile, AttackSituation(), options
     )
     assert missed.result.fumble == "miss"
     d6_table = RollTable(
@@ -156,7 +165,9 @@ def test_fumble_table_die(rulesets: dict[str, Ruleset]) -> None:
         update={"attacks": gms.attacks.model_copy(update={"fumble_table": d6_table})}
     )
     with pytest.raises(BadDieError, match="d6"):
-        make_attack(encounter_, combat, d6, "hero", "foe", profile, AttackSituation(), options)
+        make_attack(
+            with_combat(encounter_, combat), d6, "hero", "foe", profile, AttackSituation(), options
+        )
 
 
 def test_table_rows_must_reach_the_die() -> None:

@@ -11,6 +11,7 @@ from battlemap.model.statblock import StatBlock
 from battlemap.rules.attacks import RollMode
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.saves import SaveSituation, save_report, saving_throw
 from battlemap.rules.schema import Ruleset
 from tests.rules.fighters import creature, fight
@@ -106,14 +107,18 @@ def test_rolling_a_squeezed_dexterity_save(rulesets: dict[str, Ruleset]) -> None
     hyrule = rulesets["legends-of-hyrule"]
     encounter, combat = fight(creature("pc", dex=14), ruleset="legends-of-hyrule")
     with pytest.raises(InvalidRequestError, match="type one d20"):
-        saving_throw(encounter, combat, hyrule, PC, Ability.DEX, 13, SQUEEZING, typed=(15, 9, 4))
-    failed = saving_throw(encounter, combat, hyrule, PC, Ability.DEX, 13, SQUEEZING, typed=(15, 9))
+        saving_throw(
+            with_combat(encounter, combat), hyrule, PC, Ability.DEX, 13, SQUEEZING, typed=(15, 9, 4)
+        )
+    failed = saving_throw(
+        with_combat(encounter, combat), hyrule, PC, Ability.DEX, 13, SQUEEZING, typed=(15, 9)
+    )
     assert (failed.result.natural, failed.result.total, failed.result.success) == (9, 11, False)
     assert "disadvantage: squeezing" in failed.events[0].text
-    rolled = saving_throw(encounter, combat, hyrule, PC, Ability.DEX, 13, SQUEEZING)
+    rolled = saving_throw(with_combat(encounter, combat), hyrule, PC, Ability.DEX, 13, SQUEEZING)
     assert rolled.combat is not None and rolled.combat.rolls[-1].expression == "2d20kl1"
     _, stunned = fight(creature("pc"), conditions={"pc": ("stunned",)})
-    auto = saving_throw(encounter, stunned, hyrule, PC, Ability.DEX, 5)
+    auto = saving_throw(with_combat(encounter, stunned), hyrule, PC, Ability.DEX, 5)
     assert not auto.result.success and auto.result.natural is None
 
 
@@ -126,9 +131,11 @@ def test_a_save_without_a_bonus_given_takes_the_stat_blocks_proficient_save(
     block = StatBlock(name="Pc", saving_throws={StatAbility.DEX: 5})
     pc = creature("pc", dex=14).model_copy(update={"statblock": block})
     encounter, combat = fight(pc)
-    dex = saving_throw(encounter, combat, srd, PC, Ability.DEX, 15, typed=(10,))
+    dex = saving_throw(with_combat(encounter, combat), srd, PC, Ability.DEX, 15, typed=(10,))
     assert (dex.result.total, dex.result.success) == (15, True)
-    strength = saving_throw(encounter, combat, srd, PC, Ability.STR, 15, typed=(10,))
+    strength = saving_throw(with_combat(encounter, combat), srd, PC, Ability.STR, 15, typed=(10,))
     assert strength.result.total == 10
-    given = saving_throw(encounter, combat, srd, PC, Ability.DEX, 15, save_bonus=1, typed=(10,))
+    given = saving_throw(
+        with_combat(encounter, combat), srd, PC, Ability.DEX, 15, save_bonus=1, typed=(10,)
+    )
     assert given.result.total == 11

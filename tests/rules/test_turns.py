@@ -8,7 +8,7 @@ from battlemap.model.combat import CombatState, Expiry
 from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.combat_ops import Outcome
+from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.conditions import apply_condition
 from battlemap.rules.economy import take_action, use_reaction
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
@@ -259,7 +259,7 @@ def test_death_save_hook_runs_at_the_start_of_the_turn(rulesets: Rulesets) -> No
     assert any(e.kind == "death-save-due" for e in events)
     calls: list[EntityId] = []
 
-    def hook(current: CombatState, rs: Ruleset, en: Encounter, who: EntityId) -> Outcome:
+    def hook(current: CombatState, rs: Ruleset, en: Encounter, who: EntityId) -> StateStep:
         calls.append(who)
         return current, ()
 

@@ -28,6 +28,7 @@ from battlemap.model.statblock import Ability as StatAbility
 from battlemap.model.statblock import AbilityScores, StatBlock
 from battlemap.rules import conditions
 from battlemap.rules.enums import Ability
+from battlemap.rules.outcome import on_combat_state, with_combat
 from battlemap.rules.saves import SaveSituation, saving_throw
 from battlemap.ui.combat.area_dialog import AreaDialog, SaveRow
 from battlemap.ui.main_window import MainWindow
@@ -103,7 +104,7 @@ def test_a_rolled_goblin_dex_save_is_the_engines_own_answer_and_is_recorded_when
     before = window.document.encounter
     ruleset = window.combat.session.ruleset()
     assert before.combat is not None and ruleset is not None
-    expected = saving_throw(before, before.combat, ruleset, EntityId("c-gob"), Ability.DEX, 13)
+    expected = saving_throw(before, ruleset, EntityId("c-gob"), Ability.DEX, 13)
     goblin = row(area, "c-gob")
     assert "Dexterity save +2 vs DC 13" in goblin.outcome.text()  # before the roll
     click(qtbot, goblin.roll_button)
@@ -135,9 +136,11 @@ def test_a_paralyzed_creature_fails_a_dex_save_automatically_with_the_reason(
 ) -> None:
     start(window, qtbot)
     session = window.combat.session
-    assert session.step(
+    assert session.run(
         "Goblin is paralyzed",
-        lambda s, r, e: conditions.apply_condition(s, r, e, EntityId("c-gob"), "paralyzed"),
+        on_combat_state(
+            lambda s, r, e: conditions.apply_condition(s, r, e, EntityId("c-gob"), "paralyzed")
+        ),
     )
     area = open_area(window, ["c-gob"], None)
     goblin = row(area, "c-gob")
@@ -175,8 +178,7 @@ def test_half_cover_from_the_point_of_origin_adds_two_to_a_dex_save_only(
     ruleset = window.combat.session.ruleset()
     assert state is not None and ruleset is not None
     expected = saving_throw(
-        window.document.encounter,
-        state,
+        with_combat(window.document.encounter, state),
         ruleset,
         EntityId("c-gob"),
         Ability.DEX,
@@ -266,9 +268,11 @@ def test_rolls_go_stale_when_the_combat_changes_before_dealing(
     start(window, qtbot)
     area = open_area(window, ["c-gob"], None)
     click(qtbot, row(area, "c-gob").roll_button)
-    window.combat.session.step(
+    window.combat.session.run(
         "Goblin is prone",
-        lambda s, r, e: conditions.apply_condition(s, r, e, EntityId("c-gob"), "prone"),
+        on_combat_state(
+            lambda s, r, e: conditions.apply_condition(s, r, e, EntityId("c-gob"), "prone")
+        ),
     )
     before = window.document.encounter
     area.typed.setValue(6)
@@ -356,9 +360,11 @@ def test_a_condition_given_while_the_dialog_is_open_shows_in_the_row(
     start(window, qtbot)
     area = open_area(window, ["c-gob"], None)
     assert "disadvantage" not in row(area, "c-gob").outcome.text()
-    window.combat.session.step(
+    window.combat.session.run(
         "Goblin is restrained",
-        lambda s, r, e: conditions.apply_condition(s, r, e, EntityId("c-gob"), "restrained"),
+        on_combat_state(
+            lambda s, r, e: conditions.apply_condition(s, r, e, EntityId("c-gob"), "restrained")
+        ),
     )
     assert "disadvantage: restrained: Dexterity saves" in row(area, "c-gob").outcome.text()
 

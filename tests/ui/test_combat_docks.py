@@ -408,6 +408,7 @@ def test_readied_action_released_from_the_token_menu(qtbot: QtBot, window: MainW
         build(menu, current)
     release = next(a for a in menu.actions() if a.text().startswith("Release the readied"))
     assert release.text() == "Release the readied action (the door opens)"
+    assert release.isEnabled()  # legal_actions: the reaction is there
     release.trigger()
     assert session.state is not None
     combatant = session.state.combatant(current)

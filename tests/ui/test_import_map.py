@@ -166,3 +166,45 @@ def test_moving_the_background_does_not_decode_again(window: MainWindow) -> None
     # Image pixel 10 (the offset) lies on the map's left edge; 20 px per cell.
     assert item.mapToScene(QPointF(10, 0)).x() == pytest.approx(0)
     assert item.mapToScene(QPointF(30, 0)).x() == pytest.approx(cell_to_scene(1))
+
+
+# --- Universal VTT 1.0 whose image is a file that is not beside the map ----------------------
+
+
+def format_1_map(folder: Path, image: str = "tavern.png") -> Path:
+    data = json.loads(TINY_UVTT.read_text()) | {"format": 1.0, "image": image}
+    path = folder / "tavern.uvtt"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_missing_map_image_is_asked_for_on_import_and_on_open(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    path = format_1_map(tmp_path)
+    asked: list[tuple[object, Path, str]] = []
+
+    def ask(parent: object, map_path: Path, name: str) -> Path:
+        asked.append((parent, map_path, name))
+        return TINY_PNG
+
+    window.map_importer.ask_image = ask
+    assert window.map_importer.import_file(path)
+    assert asked == [(window, path, "tavern.png")]
+    background = window.document.encounter.background
+    assert background is not None
+    assert window.document.images[background.image] == TINY_PNG.read_bytes()
+    assert window.scene.background_layer.item is not None
+    window.undo_stack.setClean()  # so File > Open does not ask to save first
+    assert window.files.open_path(path)
+    assert len(asked) == 2 and window.document.encounter.grid.width == 4
+
+
+def test_no_image_chosen_shows_why_and_changes_nothing(window: MainWindow, tmp_path: Path) -> None:
+    window.map_importer.ask_image = lambda _parent, _map, _name: None
+    before = window.document.encounter
+    assert not window.map_importer.import_file(format_1_map(tmp_path))
+    box = error_box(window)
+    assert box is not None and "'tavern.png' is not in" in box.text()
+    assert window.document.encounter == before and window.undo_stack.count() == 0
+    box.close()

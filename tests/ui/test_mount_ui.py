@@ -15,6 +15,7 @@ from battlemap.model.document import ReplaceEncounterField, UpdateCreature
 from battlemap.model.statblock import Ability as StatAbility
 from battlemap.model.statblock import StatBlock
 from battlemap.rules import initiative, movement, turns
+from battlemap.rules.outcome import on_combat_state
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
 
@@ -49,12 +50,14 @@ def start(window: MainWindow, qtbot: QtBot, horse_last: bool = True) -> None:
     session = window.combat.session
     if horse_last:
         order = [i for i in dock.tree.ids() if i != "c-horse"] + ["c-horse"]
-        assert session.step("Reorder", lambda s, r, e: initiative.reorder(s, e, order, r))
+        assert session.run(
+            "Reorder", on_combat_state(lambda s, r, e: initiative.reorder(s, e, order, r))
+        )
         assert dock.tree.ids()[-1] == "c-horse"
     while (current := session.state.current if session.state else None) is not None:
         if current.creature_id == "c-rider":
             break
-        assert session.step("End turn", turns.end_turn)
+        assert session.run("End turn", on_combat_state(turns.end_turn))
 
 
 def token_menu(window: MainWindow, creature_id: str) -> QMenu:
@@ -110,11 +113,11 @@ def test_release_from_the_rider_or_the_mount_is_one_step(qtbot: QtBot, window: M
     # "Once during your move, you can mount ... or dismount": getting off waits a turn.
     assert "once during its move" in entry(menu, "Dismount Horse").toolTip()
     session = window.combat.session
-    assert session.step("End turn", turns.end_turn)
+    assert session.run("End turn", on_combat_state(turns.end_turn))
     while (current := session.state.current if session.state else None) is not None:
         if current.creature_id == "c-rider":
             break
-        assert session.step("End turn", turns.end_turn)
+        assert session.run("End turn", on_combat_state(turns.end_turn))
     menu = token_menu(window, "c-rider")
     steps = window.undo_stack.count()
     entry(menu, "Dismount Horse").trigger()
@@ -215,12 +218,14 @@ def test_riding_spends_half_the_riders_speed_and_too_little_left_disables_the_en
     entry(token_menu(window, "c-rider"), "Ride Horse").trigger()
     state = window.document.encounter.combat
     assert state is not None and state.combatant("c-rider").turn.movement_used == 15
-    assert session.step("End turn", turns.end_turn)
+    assert session.run("End turn", on_combat_state(turns.end_turn))
     while (current := session.state.current if session.state else None) is not None:
         if current.creature_id == "c-rider":
             break
-        assert session.step("End turn", turns.end_turn)
-    assert session.step("Walk", lambda s, r, e: movement.spend_movement(s, r, e, "c-rider", 20))  # type: ignore[arg-type]
+        assert session.run("End turn", on_combat_state(turns.end_turn))
+    assert session.run(
+        "Walk", on_combat_state(lambda s, r, e: movement.spend_movement(s, r, e, "c-rider", 20))
+    )  # type: ignore[arg-type]
     dismount = entry(token_menu(window, "c-rider"), "Dismount Horse")
     assert not dismount.isEnabled()
     assert dismount.toolTip() == "Rider needs 15 ft to dismount from Horse and has 10 ft left"
@@ -262,7 +267,7 @@ def test_already_riding_before_round_1_is_free_and_one_step(
     while (current := session.state.current if session.state else None) is not None:
         if current.creature_id == "c-rider":
             break
-        assert session.step("End turn", turns.end_turn)
+        assert session.run("End turn", on_combat_state(turns.end_turn))
     assert session.state is not None
     left = movement.movement_budget(
         session.state, session.ruleset(), session.encounter, "c-rider", movement.SpeedMode.WALK

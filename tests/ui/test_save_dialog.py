@@ -18,6 +18,7 @@ from battlemap.model.document import RemoveCreature
 from battlemap.model.ids import EntityId
 from battlemap.rules import conditions
 from battlemap.rules.enums import Ability
+from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.saves import saving_throw
 from battlemap.ui.combat.save_dialog import SaveDialog
 from battlemap.ui.main_window import MainWindow
@@ -62,7 +63,7 @@ def test_a_rolled_save_is_the_engines_own_answer_and_apply_is_one_undo_step(
     ruleset = window.combat.session.ruleset()
     assert before.combat is not None and ruleset is not None
     expected = saving_throw(
-        before, before.combat, ruleset, OGRE_ID, Ability.WIS, 14, save_bonus=3
+        before, ruleset, OGRE_ID, Ability.WIS, 14, save_bonus=3
     )  # the Ogre's stat block lists Wisdom +3
     dialog = open_saves(window, ["c-ogre"], Ability.WIS, 14)
     ogre = dialog.saves.rows[OGRE_ID]
@@ -91,9 +92,9 @@ def test_a_paralyzed_creature_fails_strength_and_dexterity_saves_with_its_reason
     qtbot: QtBot, window: MainWindow
 ) -> None:
     start(window, qtbot)
-    window.combat.session.step(
+    window.combat.session.run(
         "Goblin is paralyzed",
-        lambda s, r, e: conditions.apply_condition(s, r, e, GOB, "paralyzed"),
+        on_combat_state(lambda s, r, e: conditions.apply_condition(s, r, e, GOB, "paralyzed")),
     )
     dialog = open_saves(window, ["c-gob"], Ability.STR, 5)
     goblin = dialog.saves.rows[GOB]

@@ -19,6 +19,8 @@ from PySide6.QtWidgets import QDockWidget, QFormLayout, QMenu, QScrollArea
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules import economy
+from battlemap.rules.legal import legal_actions
+from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.rests import RestType
 from battlemap.ui.combat.actions_dock import ActionsDock
 from battlemap.ui.combat.creature_panel import CombatPanel
@@ -239,18 +241,26 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
     menu.addAction(
         f"Damage or heal {ui.session.name(creature_id)}…", lambda: _focus_hp(ui, creature_id)
     )
-    readied = state.combatant(creature_id).readied
-    if readied is not None:
-        menu.addAction(
-            f"Release the readied action ({readied.trigger})",
-            lambda: ui.session.step(
-                f"{ui.session.name(creature_id)} releases its readied action",
-                lambda s, r, e: economy.take_action(s, r, e, creature_id, "readied-release"),
-            ),
-        )
     ruleset = ui.session.ruleset()
     if ruleset is None:
         return
+    readied = state.combatant(creature_id).readied
+    if readied is not None and "readied-release" in ruleset.actions:
+        release = menu.addAction(
+            f"Release the readied action ({readied.trigger})",
+            lambda: ui.session.run(
+                f"{ui.session.name(creature_id)} releases its readied action",
+                on_combat_state(
+                    lambda s, r, e: economy.take_action(s, r, e, creature_id, "readied-release")
+                ),
+            ),
+        )
+        legal = legal_actions(ui.session.encounter, ruleset, creature_id)
+        reason = legal.action("readied-release").reason
+        release.setEnabled(reason is None)
+        if reason is not None:
+            release.setToolTip(f"Not available: {reason}")
+            menu.setToolTipsVisible(True)
     submenu = menu.addMenu("Conditions")
     combatant = state.combatant(creature_id)
     ui.panel.creature_id = creature_id

@@ -1,9 +1,9 @@
 """The Actions dock: what the creature whose turn it is can do now, as the engine says.
 
 Each of the ruleset's actions is a button, enabled only when the engine would accept it now;
-a disabled button's tooltip is the engine's reason (asked by a dry run of the same call, so
-the rules live in one place). Attack-like actions open the attack dialog, grapple, shove,
-escape, disarm, grapple move and stabilising the contest dialog; the others are
+a disabled button's tooltip is the engine's reason (``rules.legal.legal_actions``: the same
+checks the engine makes, nothing rolled). Attack-like actions open the attack dialog;
+grapple, shove, escape, disarm, grapple move and stabilising the contest dialog; the others are
 taken at once, one undo step each. End turn and the death saving throw live here too.
 """
 
@@ -29,16 +29,15 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.combat import CombatState
-from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import economy, movement
-from battlemap.rules.death import stabilize
 from battlemap.rules.enums import ActionCost, ActionKind
-from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.legal import legal_actions
+from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.rules.turn_steps import death_save_due
 from battlemap.ui.combat.brink_box import BrinkBox
-from battlemap.ui.combat.session import CombatSession, EngineStep
+from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
@@ -192,9 +191,10 @@ class ActionsDock(QDockWidget):
         self.grid_widget.setVisible(True)  # after adding the buttons, so they show at once
         self.trigger.setVisible(True)
         self.readied.setVisible(True)
+        legal = legal_actions(self.session.encounter, ruleset, creature_id)
         for action_id, action in shown.items():
             button = self.buttons[action_id]
-            reason = self.session.why_not(self._probe(creature_id, action_id, action, state))
+            reason = legal.action(action_id).reason
             button.setEnabled(reason is None)
             tip = action.description if reason is None else f"Not available: {reason}"
             button.setToolTip(plain_tooltip(tip))
@@ -268,27 +268,6 @@ class ActionsDock(QDockWidget):
             text += "<br><small>" + "; ".join(budget.reasons) + "</small>"
         return text
 
-    def _probe(
-        self, creature_id: EntityId, action_id: str, action: ActionDef, state: CombatState
-    ) -> EngineStep:
-        """The engine call that would take this action now (a dry run decides the button)."""
-        if action.kind is ActionKind.ATTACK and state.combatant(creature_id).turn.attacks_left:
-            return lambda s, r, e: economy.spend_attack(s, r, e, creature_id)
-        if action.kind is ActionKind.STABILIZE:
-            return lambda s, r, e: _probe_stabilize(s, r, e, creature_id)
-        target = next(
-            (c.creature_id for c in state.combatants if c.creature_id != creature_id), None
-        )
-        return lambda s, r, e: economy.take_action(
-            s,
-            r,
-            e,
-            creature_id,
-            action_id,
-            target_id=target if action.needs_target else None,
-            trigger=FALLBACK_TRIGGER if action.kind is ActionKind.READY else None,
-        )
-
     # --- widgets -> engine -------------------------------------------------------------
 
     def take(self, action_id: str, cantrip: bool = False) -> None:
@@ -322,34 +301,19 @@ class ActionsDock(QDockWidget):
                 return
             readied = self.readied.currentData() or None
         name = self.session.name(creature_id)
-        self.session.step(
+        self.session.run(
             f"{name}: {action.name}",
-            lambda s, r, e: economy.take_action(
-                s,
-                r,
-                e,
-                creature_id,
-                action_id,
-                target_id=target,
-                trigger=trigger,
-                readied_action=readied,
-                cantrip=cantrip,
+            on_combat_state(
+                lambda s, r, e: economy.take_action(
+                    s,
+                    r,
+                    e,
+                    creature_id,
+                    action_id,
+                    target_id=target,
+                    trigger=trigger,
+                    readied_action=readied,
+                    cantrip=cantrip,
+                )
             ),
         )
-
-
-def _probe_stabilize(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, healer_id: EntityId
-) -> tuple[CombatState, object]:
-    """Stabilise the first dying creature with a placeholder check; refused when none is."""
-    dying = [
-        c.creature_id
-        for c in state.combatants
-        if c.creature_id != healer_id
-        and encounter.creature(c.creature_id).hp == 0
-        and not (c.death.dead or c.death.stable)
-    ]
-    if not dying:
-        raise IllegalActionError("no creature in the combat is dying")
-    applied = stabilize(encounter, state, ruleset, healer_id, dying[0], d20=10)
-    return applied.combat or state, applied.events

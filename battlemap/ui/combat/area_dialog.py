@@ -56,21 +56,22 @@ from battlemap.model.statblock import DICE_PATTERN, StatBlock
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
 from battlemap.rules.dice import DiceExpressionError, new_dice_state, roll
 from battlemap.rules.enums import Ability
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.saves import (
     SaveResult,
 )
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
+from battlemap.rules.statblocks import creature_defenses
+from battlemap.rules.vitals import rolled_by_the_app
 from battlemap.ui.combat.save_rows import (
     ID_ROLE,
     SaveRolls,
     SaveRow,
     party_first,
 )
-from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
+from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import DEFAULT_DAMAGE_TYPE, CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.statblocks import creature_defenses
 from battlemap.ui.tools.template import TemplateTool
 from battlemap.ui.typed_dice import TouchSpinBox
 
@@ -267,12 +268,11 @@ class AreaDialog(CombatDialog):
 
         def saves_then_damage(
             e: Encounter, c: CombatState | None, r: Ruleset
-        ) -> Applied[tuple[DamageResult, ...]]:
+        ) -> Outcome[tuple[DamageResult, ...]]:
             combat, found, save_lines = self.saves.record(e, c, r)
             notes.extend(found)
             dealt = apply_area_damage(
-                e,
-                combat,
+                with_combat(e, combat),
                 r,
                 parts,
                 targets,
@@ -284,7 +284,10 @@ class AreaDialog(CombatDialog):
             events = rolled_by_the_app(dealt.events) if app_rolled and c is None else dealt.events
             return replace(dealt, events=(*save_lines, *events))
 
-        applied = self.session.apply(f"Area damage ({dice} {parts[0].type})", saves_then_damage)
+        applied = self.session.run(
+            f"Area damage ({dice} {parts[0].type})",
+            lambda e, r: saves_then_damage(e, e.combat, r),
+        )
         if applied is None:
             refusal = self.session.last_refusal
             if "roll them again" in refusal:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from html import escape
-from typing import Any
 
 import shiboken6
 from PySide6.QtCore import Qt
@@ -40,6 +39,7 @@ from PySide6.QtWidgets import (
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
+from battlemap.rules.attack_log import log_attack_reasons
 from battlemap.rules.attack_situation import attack_situation
 from battlemap.rules.attacks import (
     AttackOptions,
@@ -55,9 +55,12 @@ from battlemap.rules.attacks import (
     roll_mode,
 )
 from battlemap.rules.damage import DamageRoll, Defenses
+from battlemap.rules.outcome import EngineCall, Outcome, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
-from battlemap.ui.attack_log import log_attack_reasons
+from battlemap.rules.statblocks import (  # re-exported: the creature panel imports them from here
+    find_statblock as find_statblock,
+)
+from battlemap.rules.statblocks import statblock_defenses as statblock_defenses
 from battlemap.ui.combat.declarations import DeclarationsBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
@@ -71,10 +74,6 @@ from battlemap.ui.combat.widgets import (
 from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import plain_tooltip
-from battlemap.ui.statblocks import (  # re-exported: the creature panel imports them from here
-    find_statblock as find_statblock,
-)
-from battlemap.ui.statblocks import statblock_defenses as statblock_defenses
 from battlemap.ui.typed_dice import D20Entry, DamageEntry
 
 CUSTOM = "__custom__"
@@ -102,7 +101,7 @@ class AttackDialog(CombatDialog):
         self.index = index
         """The window's map index, rebuilt once per map change (shared with the drag)."""
         self.action_id = "attack"
-        self.preview: Applied[AttackResult] | None = None
+        self.preview: Outcome[AttackResult] | None = None
         self._blocks: dict[EntityId, StatBlock | None] = {}
         self._wanted_target: EntityId | None = None
         layout = QVBoxLayout(self)
@@ -463,7 +462,7 @@ class AttackDialog(CombatDialog):
         situation = self.situation_now(ruleset)
         refusal: str | None = None
         try:
-            dry = self._call(with_damage=False, d20=(10,))(self.session.encounter, state, ruleset)
+            dry = self._call(with_damage=False, d20=(10,))(self.session.encounter, ruleset)
             report, ac = dry.result.roll_mode, dry.result.armor_class
         except (ValueError, KeyError) as error:
             refusal = str(error)
@@ -510,16 +509,24 @@ class AttackDialog(CombatDialog):
             ),
         )
 
-    def _call(self, with_damage: bool, d20: tuple[int, ...] | None = None) -> Any:
+    def _call(
+        self, with_damage: bool, d20: tuple[int, ...] | None = None
+    ) -> EngineCall[AttackResult]:
         attacker_id, target_id, profile = self.attacker_id(), self.target_id(), self.profile()
         situation_ruleset = self.session.ruleset()
         assert attacker_id and target_id and profile and situation_ruleset
         situation = self.situation_now(situation_ruleset)
         options, profile = self.declarations.apply(self._options(with_damage, d20), profile)
 
-        def call(encounter: Encounter, combat: Any, ruleset: Ruleset) -> Applied[AttackResult]:
+        def call(encounter: Encounter, ruleset: Ruleset) -> Outcome[AttackResult]:
             applied = make_attack(
-                encounter, combat, ruleset, attacker_id, target_id, profile, situation, options
+                encounter,
+                ruleset,
+                attacker_id,
+                target_id,
+                profile,
+                situation,
+                options,
             )
             return _with_reasons(applied)
 
@@ -534,7 +541,7 @@ class AttackDialog(CombatDialog):
         if state is None or ruleset is None:
             return
         try:
-            preview = self._call(with_damage=False)(self.session.encounter, state, ruleset)
+            preview = self._call(with_damage=False)(self.session.encounter, ruleset)
         except (ValueError, KeyError) as error:
             self.outcome_label.setText(f"<b>Refused:</b> {escape(str(error))}")
             self.session.refused.emit(str(error))
@@ -542,7 +549,7 @@ class AttackDialog(CombatDialog):
         outcome = preview.result
         self.outcome_label.setText(_hit_text(outcome))
         if not outcome.hit or not outcome.profile.damage:
-            self.session.apply(_step_text(outcome), self._call(with_damage=False))
+            self.session.run(_step_text(outcome), self._call(with_damage=False))
             self._reset_dice()
             return
         self.preview = preview
@@ -566,14 +573,14 @@ class AttackDialog(CombatDialog):
             return
         call = self._call(with_damage=True)
         try:
-            call(self.session.encounter, state, ruleset)
+            call(self.session.encounter, ruleset)
         except (ValueError, KeyError) as error:
             reason = escape(str(error), quote=False)
             refused = f"<span style='color:{tone(BAD)}'><b>Refused:</b> {reason}</span>"
             self.outcome_label.setText(_hit_text(self.preview.result) + "<br>" + refused)
             self.session.refused.emit(str(error))
             return
-        applied = self.session.apply(_step_text(self.preview.result), call)
+        applied = self.session.run(_step_text(self.preview.result), call)
         self.preview = None
         self.damage_box.setEnabled(False)
         self.declarations.knockout.setEnabled(True)
@@ -590,11 +597,12 @@ class AttackDialog(CombatDialog):
         self.damage_entry.reset()
 
 
-def _with_reasons(applied: Applied[AttackResult]) -> Applied[AttackResult]:
+def _with_reasons(applied: Outcome[AttackResult]) -> Outcome[AttackResult]:
     """Add the roll mode with every reason and the AC parts to the combat log."""
     if applied.combat is None:
         return applied
-    return replace(applied, combat=log_attack_reasons(applied.combat, applied.result))
+    combat = log_attack_reasons(applied.combat, applied.result)
+    return replace(applied, encounter=with_combat(applied.encounter, combat))
 
 
 def _mode_lines(report: RollModeReport) -> list[str]:

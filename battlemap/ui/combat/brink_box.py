@@ -85,11 +85,10 @@ class BrinkBox(QGroupBox):
             return
         level, points = self.level.value(), self.points.value()
         bonus, typed = self.wis_bonus.value(), self.d20.value() or None
-        applied = self.session.apply_in_combat(
+        applied = self.session.run(
             f"{self.session.name(creature_id)}: {OPTION_LABELS[option]}",
-            lambda e, c, r: brink_choice(
+            lambda e, r: brink_choice(
                 e,
-                c,
                 r,
                 creature_id,
                 option,

@@ -8,7 +8,6 @@ the economy and says why not; the result shows both totals and what happened.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -24,21 +23,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.geometry import Body, DiagonalRule, distance_feet
-from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import contests
 from battlemap.rules.death import stabilize
 from battlemap.rules.enums import ActionKind, StabilizeMethod
+from battlemap.rules.outcome import EngineCall
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.typed_dice import d20_spin
 
 SKILLS = ("Athletics", "Acrobatics")
-Call = Callable[[Encounter, Any, Ruleset], Applied[Any]]
 
 
 def _bonus_spin() -> QSpinBox:
@@ -151,13 +147,7 @@ class ContestDialog(CombatDialog):
 
     # --- resolving --------------------------------------------------------------------------
 
-    def _distance(self, ruleset: Ruleset, actor: EntityId, target: EntityId) -> float:
-        encounter = self.session.encounter
-        a = Body.from_creature(encounter.creature(actor), encounter.grid)
-        b = Body.from_creature(encounter.creature(target), encounter.grid)
-        return distance_feet(a, b, DiagonalRule(ruleset.movement.diagonal.value))
-
-    def _call(self, ruleset: Ruleset, actor: EntityId, target: EntityId | None) -> Call:
+    def _call(self, ruleset: Ruleset, actor: EntityId, target: EntityId | None) -> EngineCall[Any]:
         contest = contests.Contest(
             bonus=self.bonus.value(),
             defender_bonus=self.defender_bonus.value(),
@@ -167,38 +157,33 @@ class ContestDialog(CombatDialog):
         )
         action_id, kind = self.action_id, self.kind
         if kind is ActionKind.ESCAPE:
-            return lambda e, c, r: contests.escape(e, c, r, actor, contest, action_id=action_id)
+            return lambda e, r: contests.escape(e, r, actor, contest, action_id=action_id)
         assert target is not None
-        distance = self._distance(ruleset, actor, target)
         if kind is ActionKind.STABILIZE:
             # Qt hands enum data back as plain strings.
             method = StabilizeMethod(self.method.currentData() or StabilizeMethod.MEDICINE_CHECK)
-            return lambda e, c, r: stabilize(
-                e, c, r, actor, target, method=method, check_bonus=contest.bonus, d20=contest.d20
+            return lambda e, r: stabilize(
+                e, r, actor, target, method=method, check_bonus=contest.bonus, d20=contest.d20
             )
         if kind is ActionKind.SHOVE:
             effect = contests.ShoveEffect(self.shove_effect.currentData())
-            return lambda e, c, r: contests.shove(
-                e, c, r, actor, target, effect, contest, distance_feet=distance, action_id=action_id
+            return lambda e, r: contests.shove(
+                e, r, actor, target, effect, contest, action_id=action_id
             )
         if kind is ActionKind.DISARM:
-            return lambda e, c, r: contests.disarm(
-                e, c, r, actor, target, contest, distance_feet=distance, action_id=action_id
-            )
+            return lambda e, r: contests.disarm(e, r, actor, target, contest, action_id=action_id)
         if kind is ActionKind.GRAPPLE_MOVE:
             speed = self.session.encounter.creature(actor).speed
-            return lambda e, c, r: contests.grapple_move(
-                e, c, r, actor, target, contest, speed_feet=speed, action_id=action_id
+            return lambda e, r: contests.grapple_move(
+                e, r, actor, target, contest, speed_feet=speed, action_id=action_id
             )
         hand = self.free_hand.isChecked()
-        return lambda e, c, r: contests.grapple(
+        return lambda e, r: contests.grapple(
             e,
-            c,
             r,
             actor,
             target,
             contest,
-            distance_feet=distance,
             has_free_hand=hand,
             action_id=action_id,
         )
@@ -210,8 +195,10 @@ class ContestDialog(CombatDialog):
         if target is None and self.kind is not ActionKind.ESCAPE:
             self.outcome_label.setText("<b>Choose a target.</b>")
             return
-        applied = self.session.apply(
-            f"{self.session.name(actor)}: {self.windowTitle()}", self._call(ruleset, actor, target)
+        call = self._call(ruleset, actor, target)
+        applied = self.session.run(
+            f"{self.session.name(actor)}: {self.windowTitle()}",
+            call,
         )
         if applied is None:
             self.outcome_label.setText(f"<b>Refused:</b> {escape(self.session.last_refusal)}")

@@ -13,6 +13,7 @@ log in the encounter log. Every change is one undo step.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QSignalBlocker, Qt
@@ -38,9 +39,10 @@ from battlemap.model.statblock import StatBlock
 from battlemap.rules import conditions, movement
 from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
 from battlemap.rules.healing import grant_temp_hp, heal
+from battlemap.rules.outcome import Outcome, on_combat_state
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.statblocks import creature_defenses
 from battlemap.rules.vitals import (
-    Applied,
     effective_max_hp,
     is_bloodied,
     set_lasting_exhaustion,
@@ -50,7 +52,6 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, DEFAULT_DAMAGE_TYPE, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
-from battlemap.ui.statblocks import creature_defenses
 
 DURATIONS: dict[str, Expiry | None] = {
     "Ruleset default": None,
@@ -290,13 +291,17 @@ class CombatPanel(QGroupBox):
             self.session.refused.emit("Select one token first")
         return self.creature_id
 
-    def _hp_step(self, text: str, call: Callable[..., object]) -> None:
+    def _hp_step(
+        self,
+        text: str,
+        call: Callable[[Encounter, Ruleset, EntityId], Outcome[Any]],
+    ) -> None:
         creature_id = self._target()
         if creature_id is None:
             return
-        applied = self.session.apply(
+        applied = self.session.run(
             f"{text} {self.session.name(creature_id)}",
-            lambda e, c, r: call(e, c, r, creature_id),  # type: ignore[arg-type, return-value]
+            lambda e, r: call(e, r, creature_id),
         )
         if applied is not None and applied.events:
             self.session.reported.emit(applied.events[-1].text)
@@ -312,25 +317,25 @@ class CombatPanel(QGroupBox):
         )
         self._hp_step(
             f"{amount} {damage_type} damage to",
-            lambda e, c, r, cid: apply_damage(
-                e, c, r, cid, [DamageInstance(amount, damage_type)], defenses=defenses
+            lambda e, r, cid: apply_damage(
+                e, r, cid, [DamageInstance(amount, damage_type)], defenses=defenses
             ),
         )
 
     def heal(self) -> None:
         amount = self.amount.value()
-        self._hp_step(f"Heal {amount}:", lambda e, c, r, cid: heal(e, c, r, cid, amount))
+        self._hp_step(f"Heal {amount}:", lambda e, r, cid: heal(e, r, cid, amount))
 
     def grant_temp(self) -> None:
         amount = self.amount.value()
         self._hp_step(
-            f"{amount} temporary HP for", lambda e, c, r, cid: grant_temp_hp(e, c, r, cid, amount)
+            f"{amount} temporary HP for", lambda e, r, cid: grant_temp_hp(e, r, cid, amount)
         )
 
-    def _lasting_step(self, text: str, call: Callable[[Encounter, Ruleset], Applied[None]]) -> None:
+    def _lasting_step(self, text: str, call: Callable[[Encounter, Ruleset], Outcome[None]]) -> None:
         """Outside a combat: change the lasting state through the engine (one undo step,
         logged in the encounter log) and report the last log line."""
-        applied = self.session.apply(text, lambda e, _c, r: call(e, r))
+        applied = self.session.run(text, call)
         if applied is not None and applied.events:
             self.session.reported.emit(applied.events[-1].text)
 
@@ -348,16 +353,20 @@ class CombatPanel(QGroupBox):
         if on:
             data = self.duration.currentData()  # Qt hands enum data back as a plain string
             expiry = Expiry(data) if data else None
-            self.session.step(
+            self.session.run(
                 f"{who} is {name}",
-                lambda s, r, e: conditions.apply_condition(
-                    s, r, e, creature_id, name, expiry=expiry
+                on_combat_state(
+                    lambda s, r, e: conditions.apply_condition(
+                        s, r, e, creature_id, name, expiry=expiry
+                    )
                 ),
             )
         else:
-            self.session.step(
+            self.session.run(
                 f"{who}: {name} removed",
-                lambda s, r, e: conditions.remove_condition(s, e, creature_id, name),
+                on_combat_state(
+                    lambda s, r, e: conditions.remove_condition(s, e, creature_id, name)
+                ),
             )
 
     def set_exhaustion(self, level: int) -> None:
@@ -370,7 +379,7 @@ class CombatPanel(QGroupBox):
                 lambda e, r: set_lasting_exhaustion(e, r, creature_id, level),
             )
             return
-        self.session.step(
+        self.session.run(
             f"{self.session.name(creature_id)}: exhaustion {level}",
-            lambda s, r, e: conditions.set_exhaustion(s, r, e, creature_id, level),
+            on_combat_state(lambda s, r, e: conditions.set_exhaustion(s, r, e, creature_id, level)),
         )

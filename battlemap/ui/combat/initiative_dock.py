@@ -34,9 +34,11 @@ from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, turn_steps, turns
+from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.enums import InitiativeMode
+from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.schema import Ruleset
-from battlemap.ui.combat.session import CombatSession, Outcome
+from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
     CURRENT_BACKGROUND,
     CURRENT_TEXT,
@@ -358,12 +360,12 @@ class InitiativeDock(QDockWidget):
         roll at the table and the DM types their totals (Set); until then they wait at the
         bottom of the order with no initiative, and the engine won't begin the round."""
         if not monsters_only:
-            self.session.step("Roll initiative", initiative.roll_initiative)
+            self.session.run("Roll initiative", on_combat_state(initiative.roll_initiative))
             return
         party = self.session.party_ids()
-        if self.session.step(
+        if self.session.run(
             "Roll initiative for the monsters",
-            lambda s, r, e: _roll_without(s, r, e, party),
+            on_combat_state(lambda s, r, e: _roll_without(s, r, e, party)),
         ):
             self.session.reported.emit("Type each player's initiative, then press Set.")
 
@@ -373,13 +375,13 @@ class InitiativeDock(QDockWidget):
         if creature_id is None:
             self.session.refused.emit("Select the group member who acts now")
             return
-        self.session.step(
+        self.session.run(
             f"{self.session.name(creature_id)} acts now",
-            lambda s, r, e: turns.take_turn_now(s, e, creature_id),
+            on_combat_state(lambda s, r, e: turns.take_turn_now(s, e, creature_id)),
         )
 
     def begin(self) -> None:
-        self.session.step("Begin combat", turns.begin_combat)
+        self.session.run("Begin combat", on_combat_state(turns.begin_combat))
 
     def next_turn(self) -> None:
         """End the turn and start the next; the death save the next creature owes (typed in
@@ -389,9 +391,9 @@ class InitiativeDock(QDockWidget):
             self.session.refused.emit("the combat hasn't begun")
             return
         typed = self.death_save_d20() if self.death_save_d20 is not None else None
-        applied = self.session.apply_in_combat(
+        applied = self.session.run(
             NEXT_TURN_TEXT,
-            lambda e, c, r: turn_steps.next_turn(e, c, r, death_save_d20=typed),
+            lambda e, r: turn_steps.next_turn(e, r, death_save_d20=typed),
         )
         save = applied.result.death_save if applied is not None else None
         if applied is not None and save is not None:
@@ -419,9 +421,9 @@ class InitiativeDock(QDockWidget):
         if not sneaking:
             self.session.refused.emit("Select the tokens that sneak up, then Roll surprise")
             return
-        self.session.step(
+        self.session.run(
             "Roll surprise",
-            lambda s, r, e: initiative.determine_surprise(s, r, e, sneaking),
+            on_combat_state(lambda s, r, e: initiative.determine_surprise(s, r, e, sneaking)),
         )
 
     def _set_surprised(self, on: bool) -> None:
@@ -430,9 +432,9 @@ class InitiativeDock(QDockWidget):
             self.session.refused.emit("Select a row first")
             self.surprised.setChecked(False)
             return
-        self.session.step(
+        self.session.run(
             f"{self.session.name(creature_id)} surprised" if on else "Not surprised",
-            lambda s, r, e: initiative.set_surprised(s, creature_id, on),
+            on_combat_state(lambda s, r, e: initiative.set_surprised(s, creature_id, on)),
         )
 
     def _set_value(self) -> None:
@@ -442,9 +444,9 @@ class InitiativeDock(QDockWidget):
             return
         value = self.value.value()
         name = self.session.name(creature_id)
-        if self.session.step(
+        if self.session.run(
             f"Initiative of {name}",
-            lambda s, r, e: initiative.set_initiative(s, r, e, creature_id, value),
+            on_combat_state(lambda s, r, e: initiative.set_initiative(s, r, e, creature_id, value)),
         ):
             self.refresh()
 
@@ -453,8 +455,9 @@ class InitiativeDock(QDockWidget):
         if state is None or not state.order:
             self.refresh()
             return
-        if not self.session.step(
-            "Reorder initiative", lambda s, r, e: initiative.reorder(s, e, ids, r)
+        if not self.session.run(
+            "Reorder initiative",
+            on_combat_state(lambda s, r, e: initiative.reorder(s, e, ids, r)),
         ):
             self.refresh()
 
@@ -470,9 +473,9 @@ class InitiativeDock(QDockWidget):
                     return
 
     def _add(self, creature_id: EntityId) -> None:
-        self.session.step(
+        self.session.run(
             f"Add {self.session.name(creature_id)} to the combat",
-            lambda s, r, e: turns.add_combatant(s, r, e, creature_id),
+            on_combat_state(lambda s, r, e: turns.add_combatant(s, r, e, creature_id)),
         )
 
     def remove_selected(self) -> None:
@@ -480,15 +483,15 @@ class InitiativeDock(QDockWidget):
         if creature_id is None:
             self.session.refused.emit("Select a row to remove")
             return
-        self.session.step(
+        self.session.run(
             f"Remove {self.session.name(creature_id)} from the combat",
-            lambda s, r, e: turns.remove_combatant(s, r, e, creature_id),
+            on_combat_state(lambda s, r, e: turns.remove_combatant(s, r, e, creature_id)),
         )
 
 
 def _roll_without(
     state: CombatState, ruleset: Ruleset, encounter: Encounter, waiting: set[EntityId]
-) -> Outcome:
+) -> StateStep:
     """Roll initiative for every combatant but ``waiting``, who join the order unrolled."""
     rolling = tuple(c for c in state.combatants if c.creature_id not in waiting)
     held = tuple(c for c in state.combatants if c.creature_id in waiting)

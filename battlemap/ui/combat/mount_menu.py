@@ -24,25 +24,25 @@ from collections.abc import Callable, Mapping
 
 from PySide6.QtWidgets import QMenu
 
-from battlemap.geometry import Body, DiagonalRule, distance_feet
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
+from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.enums import Ability
 from battlemap.rules.falling_off import FallCause, FallOffResult, fall_off_save
 from battlemap.rules.mounts import (
-    MOUNT_WITHIN_FEET,
     control_mount,
     dismount,
+    mount_candidates,
     release_mount,
     start_mounted,
 )
+from battlemap.rules.outcome import EngineCall, Outcome, on_combat_state
 from battlemap.rules.saves import save_bonus_of
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
-from battlemap.ui.combat.session import CombatSession, EngineStep, Outcome
-from battlemap.ui.statblocks import find_statblock
+from battlemap.rules.statblocks import find_statblock
+from battlemap.ui.combat.session import CombatSession
 
 FALL_LABELS = {FallCause.MOUNT_MOVED: "mount moved", FallCause.KNOCKED_PRONE: "knocked prone"}
 """Short menu labels for why the rider saves."""
@@ -51,35 +51,6 @@ FALL_LABELS = {FallCause.MOUNT_MOVED: "mount moved", FallCause.KNOCKED_PRONE: "k
 def has_controlled_mounts(ruleset: Ruleset) -> bool:
     rules = ruleset.movement.mounting
     return rules is not None and rules.controlled_vs_independent
-
-
-def mounts_within_reach(
-    session: CombatSession, ruleset: Ruleset, state: CombatState, rider_id: EntityId
-) -> list[tuple[EntityId, float]]:
-    """Fighting creatures within 5 ft of the rider and not smaller than it, with the distance
-    in feet, in the combat's order. Smaller ones are left out (never a mount: they'd only
-    clutter the menu); one of the same size is kept so the engine's refusal says why not."""
-    encounter = session.encounter
-    grid = encounter.grid
-    rule = DiagonalRule(ruleset.movement.diagonal.value)
-    rider_creature = encounter.creature(rider_id)
-    rider = Body.from_creature(rider_creature, grid)
-    found = []
-    for combatant in state.combatants:
-        other_id = combatant.creature_id
-        if other_id == rider_id:
-            continue
-        try:
-            other_creature = encounter.creature(other_id)
-        except KeyError:
-            continue
-        if other_creature.size.rank < rider_creature.size.rank:
-            continue
-        other = Body.from_creature(other_creature, grid)
-        feet = distance_feet(rider, other, rule)
-        if feet <= MOUNT_WITHIN_FEET + 1e-9:
-            found.append((other_id, feet))
-    return found
 
 
 def add_mount_entries(
@@ -114,18 +85,18 @@ def add_mount_entries(
             for cause, label in FALL_LABELS.items():
                 text = f"Save to stay on {mount} ({label})"
                 entries.append((text, _saver(session, creature_id, cause, library or {}), None))
-    for mount_id, feet in mounts_within_reach(session, ruleset, state, creature_id):
+    for mount_id in mount_candidates(session.encounter, ruleset, creature_id):
         if state.combatant(mount_id).controlled_by == creature_id:
             continue  # already ridden: its Release entry is above
         mount = session.name(mount_id)
         if not state.started:  # set up before round 1: on it already, for free
-            step = _start_mounted_step(creature_id, mount_id, feet)
+            step = _start_mounted_step(creature_id, mount_id)
             text = f"{name} starts riding {mount}"
             slot = _stepper(session, text, step)
             entries.append((f"Already riding {mount}", slot, session.why_not(step)))
             continue
-        refusal = session.why_not(_ride_step(creature_id, mount_id, feet))
-        entries.append((f"Ride {mount}", _rider(session, creature_id, mount_id, feet), refusal))
+        refusal = session.why_not(_ride_step(creature_id, mount_id))
+        entries.append((f"Ride {mount}", _rider(session, creature_id, mount_id), refusal))
     if not entries:
         return
     menu.addSeparator()
@@ -144,38 +115,40 @@ def add_mount_entries(
     menu.setToolTipsVisible(True)
 
 
-def _ride_step(rider_id: EntityId, mount_id: EntityId, feet: float) -> EngineStep:
-    def step(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> Outcome:
-        return control_mount(state, ruleset, encounter, rider_id, mount_id, distance_feet=feet)
+def _ride_step(rider_id: EntityId, mount_id: EntityId) -> EngineCall[None]:
+    def step(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> StateStep:
+        return control_mount(state, ruleset, encounter, rider_id, mount_id)
 
-    return step
-
-
-def _start_mounted_step(rider_id: EntityId, mount_id: EntityId, feet: float) -> EngineStep:
-    def step(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> Outcome:
-        return start_mounted(state, ruleset, encounter, rider_id, mount_id, distance_feet=feet)
-
-    return step
+    return on_combat_state(step)
 
 
-def _rider(
-    session: CombatSession, rider_id: EntityId, mount_id: EntityId, feet: float
-) -> Callable[[], object]:
+def _start_mounted_step(rider_id: EntityId, mount_id: EntityId) -> EngineCall[None]:
+    def step(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> StateStep:
+        return start_mounted(state, ruleset, encounter, rider_id, mount_id)
+
+    return on_combat_state(step)
+
+
+def _rider(session: CombatSession, rider_id: EntityId, mount_id: EntityId) -> Callable[[], object]:
     text = f"{session.name(rider_id)} rides {session.name(mount_id)}"
-    return lambda: session.step(text, _ride_step(rider_id, mount_id, feet))
+    return lambda: session.run(text, _ride_step(rider_id, mount_id))
 
 
-def _dismount_step(mount_id: EntityId) -> EngineStep:
-    return lambda state, ruleset, encounter: dismount(state, ruleset, encounter, mount_id)
+def _dismount_step(mount_id: EntityId) -> EngineCall[None]:
+    return on_combat_state(
+        lambda state, ruleset, encounter: dismount(state, ruleset, encounter, mount_id)
+    )
 
 
-def _stepper(session: CombatSession, text: str, step: EngineStep) -> Callable[[], object]:
-    return lambda: session.step(text, step)
+def _stepper(session: CombatSession, text: str, step: EngineCall[None]) -> Callable[[], object]:
+    return lambda: session.run(text, step)
 
 
 def _releaser(session: CombatSession, mount_id: EntityId) -> Callable[[], object]:
     text = f"Release {session.name(mount_id)}"
-    return lambda: session.step(text, lambda s, r, e: release_mount(s, r, e, mount_id))
+    return lambda: session.run(
+        text, on_combat_state(lambda s, r, e: release_mount(s, r, e, mount_id))
+    )
 
 
 def _saver(
@@ -190,14 +163,14 @@ def _saver(
     and its mount released; the outcome goes to the status bar."""
     name = session.name(rider_id)
 
-    def roll(encounter: Encounter, combat: CombatState, ruleset: Ruleset) -> Applied[FallOffResult]:
+    def roll(encounter: Encounter, ruleset: Ruleset) -> Outcome[FallOffResult]:
         rider = encounter.creature(rider_id)
         block = find_statblock(rider, encounter, library)
         bonus = save_bonus_of(rider, block, Ability.DEX)
-        return fall_off_save(encounter, combat, ruleset, rider_id, cause, save_bonus=bonus)
+        return fall_off_save(encounter, ruleset, rider_id, cause, save_bonus=bonus)
 
     def save() -> None:
-        applied = session.apply_in_combat(f"{name} saves to stay mounted", roll)
+        applied = session.run(f"{name} saves to stay mounted", roll)
         if applied is None:
             return
         result: FallOffResult = applied.result

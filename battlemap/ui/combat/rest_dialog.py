@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 
 import shiboken6
@@ -55,30 +55,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.model.combat import CombatEvent, CombatState
 from battlemap.model.creature import Creature
 from battlemap.model.document import Change
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.dice import new_dice_state, roll
+from battlemap.rules.group_rest import RestPlan, RestRequest, rest_all
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.rests import (
     MAX_LEVEL,
     RestResult,
     RestType,
-    interrupt_rest,
-    long_rest,
+    interrupted_benefits,
     rest_dice,
     rest_refusal,
     rest_rules,
-    short_rest,
 )
 from battlemap.rules.schema import RestKind, Ruleset
-from battlemap.rules.vitals import Applied
-from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
+from battlemap.rules.statblocks import find_statblock
+from battlemap.rules.vitals import rolled_by_the_app
+from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import plain_tooltip
-from battlemap.ui.statblocks import find_statblock
 from battlemap.ui.typed_dice import TouchSpinBox
 
 NAME, HP, LEVEL, DICE, TOTAL = range(5)
@@ -95,109 +94,6 @@ class RowSpinBox(TouchSpinBox):
         super().keyPressEvent(event)  # the spin box takes the typed text (and ignores Enter)
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             event.accept()  # not passed up to QDialog, whose Enter clicks the default button
-
-
-class RestRefused(ValueError):
-    """One creature's rest was refused; the message names the creature."""
-
-
-@dataclass(frozen=True)
-class RestRequest:
-    """One creature's rest as the dialog asks for it."""
-
-    creature_id: EntityId
-    level: int
-    dice_total: int | None
-
-
-@dataclass(frozen=True)
-class RestPlan:
-    """The dialog's settings shared by every creature."""
-
-    kind: RestType
-    hours_rested: float
-    short_rests_today: int
-    long_rests_today: int
-    interrupted_by: str | None
-    """The cause when the rest was interrupted (its hours are ``hours_rested``)."""
-    interruptions: int
-    """Long rest: how often it was interrupted and resumed."""
-
-
-def rest_all(
-    encounter: Encounter,
-    combat: CombatState | None,
-    ruleset: Ruleset,
-    plan: RestPlan,
-    requests: list[RestRequest],
-) -> Applied[tuple[RestResult, ...]]:
-    """Every creature's rest, one after another, as one engine result (one undo step).
-
-    Raises:
-        RestRefused: a creature's rest was refused; its message names the creature.
-    """
-    results: list[RestResult] = []
-    events: list[CombatEvent] = []
-    for request in requests:
-        try:
-            applied = _rest_one(encounter, combat, ruleset, plan, request)
-        except ValueError as error:
-            try:
-                name = encounter.creature(request.creature_id).name
-            except KeyError:  # removed from the map while the dialog was open
-                raise RestRefused(f"{request.creature_id} is no longer on the map") from error
-            text = str(error)
-            raise RestRefused(text if name in text else f"{name}: {text}") from error
-        encounter, combat = applied.encounter, applied.combat
-        results.append(applied.result)
-        events.extend(applied.events)
-    return Applied(encounter, combat, tuple(results), tuple(events))
-
-
-def _rest_one(
-    encounter: Encounter,
-    combat: CombatState | None,
-    ruleset: Ruleset,
-    plan: RestPlan,
-    request: RestRequest,
-) -> Applied[RestResult]:
-    cid, level, total = request.creature_id, request.level, request.dice_total
-    if plan.interrupted_by is not None:
-        return interrupt_rest(
-            encounter,
-            combat,
-            ruleset,
-            cid,
-            plan.kind,
-            plan.interrupted_by,
-            hours_rested=plan.hours_rested,
-            level=level,
-            short_rests_today=plan.short_rests_today,
-            dice_total=total,
-            interruptions=plan.interruptions,
-        )
-    if plan.kind is RestType.SHORT:
-        return short_rest(
-            encounter,
-            combat,
-            ruleset,
-            cid,
-            level=level,
-            rests_today=plan.short_rests_today,
-            dice_total=total,
-            hours_rested=plan.hours_rested,
-        )
-    return long_rest(
-        encounter,
-        combat,
-        ruleset,
-        cid,
-        level=level,
-        rests_today=plan.long_rests_today,
-        dice_total=total,
-        interruptions=plan.interruptions,
-        hours_rested=plan.hours_rested,
-    )
 
 
 def stored_level(creature: Creature, encounter: Encounter) -> int | None:
@@ -462,13 +358,9 @@ class RestDialog(CombatDialog):
     def _dice_rules(self, ruleset: Ruleset) -> RestKind | None:
         """Whose dice this rest rolls: its own, a short rest's when an interrupted long rest
         gives the short rest's benefits, none when an interruption gives nothing."""
-        rules = rest_rules(ruleset, self.kind)
         if not self.interrupted.isChecked():
-            return rules
-        threshold = rules.interrupted_short_rest_after_hours
-        if threshold is None or self.hours.value() + 1e-9 < threshold:
-            return None
-        return ruleset.rests.short
+            return rest_rules(ruleset, self.kind)
+        return interrupted_benefits(ruleset, self.kind, self.hours.value())
 
     def _refresh_hp(self) -> None:
         """The HP column from the encounter ("gone" for a creature no longer on the map)."""
@@ -565,15 +457,13 @@ class RestDialog(CombatDialog):
         requests, rolled = self._requests(ruleset, rows)
         by_app = {cid for row, cid in rows if self.spin(row, TOTAL).value() == APP_ROLLS}
 
-        def rest(
-            e: Encounter, c: CombatState | None, r: Ruleset
-        ) -> Applied[tuple[RestResult, ...]]:
-            applied = rest_all(e, c, r, plan, requests)
-            if c is not None:  # rolled with the combat's dice, logged as such
+        def rest(e: Encounter, r: Ruleset) -> Outcome[tuple[RestResult, ...]]:
+            applied = rest_all(e, r, plan, requests)
+            if e.combat is not None:  # rolled with the combat's dice, logged as such
                 return applied
             return replace(applied, events=rolled_by_the_app(applied.events, by_app))
 
-        applied = self.session.apply(
+        applied = self.session.run(
             f"{self.kind.value.capitalize()} rest ({len(ids)} creature(s))", rest
         )
         if applied is None:

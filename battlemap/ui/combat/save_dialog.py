@@ -35,8 +35,8 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.conditions import apply_condition
 from battlemap.rules.enums import Ability
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
 from battlemap.ui.combat.save_rows import (
     SaveRolls,
     party_first,
@@ -151,7 +151,7 @@ class SaveDialog(CombatDialog):
         failed = [cid for cid in rolled if not self.saves.rows[cid].is_saved()]
         notes: list[str] = []
 
-        def record(e: Encounter, c: CombatState | None, r: Ruleset) -> Applied[None]:
+        def record(e: Encounter, c: CombatState | None, r: Ruleset) -> Outcome[None]:
             combat, overrides, lines = self.saves.record(e, c, r)
             notes.extend(overrides)
             if condition is not None and combat is not None:
@@ -163,11 +163,11 @@ class SaveDialog(CombatDialog):
                         notes.append(
                             f"{self.session.name(creature_id)} isn't fighting: not {condition}"
                         )
-            return Applied(e, combat, None, tuple(lines))
+            return Outcome(with_combat(e, combat), None, tuple(lines))
 
         names = ", ".join(self.session.name(cid) for cid in rolled)
         what = f"{self.saves.save_ability().description} save DC {self.dc.value()}"
-        applied = self.session.apply(f"{what}: {names}", record)
+        applied = self.session.run(f"{what}: {names}", lambda e, r: record(e, e.combat, r))
         if applied is None:
             refusal = self.session.last_refusal
             if "roll them again" in refusal:

@@ -55,6 +55,7 @@ from battlemap.rules.combat_ops import signed
 from battlemap.rules.dice import new_dice_state, roll
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.saves import (
     SaveReport,
     SaveResult,
@@ -66,12 +67,12 @@ from battlemap.rules.saves import (
     saving_throw,
 )
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
-from battlemap.ui.combat.session import CombatSession, rolled_by_the_app
+from battlemap.rules.statblocks import find_statblock
+from battlemap.rules.vitals import rolled_by_the_app
+from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, tone
 from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
-from battlemap.ui.statblocks import find_statblock
 from battlemap.ui.typed_dice import D20Entry, TouchSpinBox
 
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -483,11 +484,10 @@ class SaveRolls:
         ruleset: Ruleset,
         creature_id: EntityId,
         typed: tuple[int, ...] | None,
-    ) -> Applied[SaveResult]:
+    ) -> Outcome[SaveResult]:
         standing = self._standing_of(creature_id, ruleset)
         return saving_throw(
-            encounter,
-            combat,
+            with_combat(encounter, combat),
             ruleset,
             creature_id,
             self.save_ability(),
@@ -562,7 +562,7 @@ class SaveRolls:
                 name = self.session.name(creature_id)
                 notes.append(f"{name}: {'saved' if row.is_saved() else 'failed'} (DM's call)")
                 override = record_save_override(
-                    encounter, combat, ruleset, creature_id, row.is_saved()
+                    with_combat(encounter, combat), ruleset, creature_id, row.is_saved()
                 )
                 combat = override.combat
                 loose.extend(override.events if combat is None else ())

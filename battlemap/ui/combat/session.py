@@ -1,10 +1,11 @@
 """The bridge between the combat docks and the rules engine: one undo step per engine call.
 
-Every dock asks the ``CombatSession`` to run an engine call; the session hands it the current
-``CombatState``, the encounter's ruleset and the encounter, and pushes the result as ONE undo
-command (``ReplaceEncounterField`` for the combat alone, ``ApplyCombatStep`` when creatures
-change too). A refused request (``CombatError``: a ``ValueError`` with the engine's reason)
-changes nothing and is reported through ``refused`` for the status bar.
+Every dock asks the ``CombatSession`` to ``run`` an engine operation (``EngineCall``: the
+encounter, which holds its combat, and the ruleset in; one ``Outcome`` out), and the session
+pushes the outcome as ONE undo command (``ReplaceEncounterField`` for the combat alone,
+``ApplyCombatStep`` when creatures change too). A refused request (a ``ValueError``: the
+engine's typed errors, ``CombatError`` with its reason) changes nothing and is reported
+through ``refused`` for the status bar. A ``KeyError`` is a bug and is not caught.
 
 Outside a combat the engine's events (area damage before initiative, damage and healing from
 the Creature dock, rests) go into the encounter's own log (``Encounter.log``) in the same undo
@@ -14,8 +15,8 @@ step; ending a combat keeps its log there too, so the Log dock shows the whole s
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Collection
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -30,13 +31,12 @@ from battlemap.model.map_commands import CommandGroup
 from battlemap.rules.errors import CombatError
 from battlemap.rules.initiative import start_combat
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
+from battlemap.rules.outcome import EngineCall, Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
 from battlemap.ui.players.projection import INVISIBLE, CombatFacts
 from battlemap.ui.undo import push
 
-Outcome = tuple[CombatState, Any]
-EngineStep = Callable[[CombatState, Ruleset, Encounter], Outcome]
+R = TypeVar("R")
 
 
 class CombatSession(QObject):
@@ -97,7 +97,7 @@ class CombatSession(QObject):
         wanted = self.encounter.ruleset
         try:
             return self.registry.get(wanted)
-        except (RulesetError, KeyError, ValueError) as error:
+        except (RulesetError, ValueError) as error:
             if wanted != self._reported_ruleset:  # say it once, not on every refresh
                 self._reported_ruleset = wanted
                 self.refused.emit(f"Ruleset '{wanted}' can't be used: {error}")
@@ -118,78 +118,45 @@ class CombatSession(QObject):
 
     # --- engine calls -------------------------------------------------------------------
 
-    def why_not(self, step: EngineStep) -> str | None:
-        """Ask the engine whether ``step`` would be allowed now, without recording anything.
+    def why_not(self, call: EngineCall[Any]) -> str | None:
+        """Ask the engine whether ``call`` would be allowed now, without recording anything.
 
         Returns None when it would succeed, else the engine's reason.
         """
-        state, ruleset = self.state, self.ruleset()
-        if state is None or ruleset is None:
+        ruleset = self.ruleset()
+        if self.state is None or ruleset is None:
             return "no combat is running"
         try:
-            step(state, ruleset, self.encounter)
-        except CombatError as error:
-            return error.reason
-        except (ValueError, KeyError) as error:
-            return str(error)
+            call(self.encounter, ruleset)
+        except ValueError as error:  # the engine's refusals; a KeyError is a bug, not a "no"
+            return error.reason if isinstance(error, CombatError) else str(error)
         return None
 
-    def step(self, text: str, step: EngineStep) -> bool:
-        """Run an engine call on the combat state and push its result as one undo step."""
-        state, ruleset = self.state, self.ruleset()
-        if state is None or ruleset is None:
-            self.refused.emit("No combat is running: start one in the Initiative dock.")
-            return False
-        try:
-            new_state, _events = step(state, ruleset, self.encounter)
-        except (ValueError, KeyError) as error:
-            self.refused.emit(str(error))
-            return False
-        if new_state != state:
-            push(
-                self.undo_stack,
-                self.document,
-                ReplaceEncounterField("combat", state, new_state, text=text),
-            )
-        return True
-
-    def apply(
-        self, text: str, call: Callable[[Encounter, CombatState | None, Ruleset], Applied[Any]]
-    ) -> Applied[Any] | None:
-        """Run an engine call that may change creatures (``Applied`` result); one undo step."""
+    def run(self, text: str, call: EngineCall[R]) -> Outcome[R] | None:
+        """Run one engine operation on the open encounter and push its outcome as ONE undo
+        step (nothing when nothing changed). A refusal (a ``ValueError``: the engine's typed
+        errors) changes nothing, is sent through ``refused`` and returns None."""
         ruleset = self.ruleset()
         if ruleset is None:
             return None
         before = self.encounter
         try:
-            applied = call(before, before.combat, ruleset)
-        except (ValueError, KeyError) as error:
+            outcome = call(before, ruleset)
+        except ValueError as error:
             self.refused.emit(str(error))
             return None
-        combat = applied.combat if before.combat is not None else None
-        command = ApplyCombatStep.between(before, applied.encounter, combat, text)
-        if before.combat is None and applied.events:  # no combat log: the encounter's keeps them
+        command = ApplyCombatStep.between(before, outcome.encounter, outcome.combat, text)
+        if before.combat is None and outcome.events:  # no combat log: the encounter's keeps them
             logged = ReplaceEncounterField(
-                "log", before.log, bounded_log(before.log, applied.events), text=text
+                "log", before.log, bounded_log(before.log, outcome.events), text=text
             )
             push(self.undo_stack, self.document, CommandGroup((command, logged), text=text))
-        elif command.new_creatures or command.new_combat != command.old_combat:
+        elif command.new_creatures:
             push(self.undo_stack, self.document, command)
-        return applied
-
-    def apply_in_combat(
-        self, text: str, call: Callable[[Encounter, CombatState, Ruleset], Applied[Any]]
-    ) -> Applied[Any] | None:
-        """``apply`` for an engine call that needs a running combat: refused without one."""
-        if self.state is None:
-            self.refused.emit("No combat is running: start one in the Initiative dock.")
-            return None
-
-        def in_combat(e: Encounter, c: CombatState | None, r: Ruleset) -> Applied[Any]:
-            assert c is not None  # the same encounter as self.state's
-            return call(e, c, r)
-
-        return self.apply(text, in_combat)
+        elif command.new_combat != command.old_combat:  # the combat alone
+            field = ReplaceEncounterField("combat", before.combat, outcome.combat, text=text)
+            push(self.undo_stack, self.document, field)
+        return outcome
 
     # --- starting and ending ---------------------------------------------------------------
 
@@ -205,7 +172,7 @@ class CombatSession(QObject):
             state = start_combat(
                 self.encounter, self.encounter.ruleset, self.seed_source(), creature_ids
             )
-        except (ValueError, KeyError) as error:
+        except ValueError as error:
             self.refused.emit(str(error))
             return False
         state = state.model_copy(
@@ -236,26 +203,6 @@ class CombatSession(QObject):
 
     def party_ids(self) -> set[EntityId]:
         return {c.id for c in self.encounter.creatures if c.side is Side.PARTY}
-
-
-def rolled_by_the_app(
-    events: tuple[CombatEvent, ...], creature_ids: Collection[EntityId] | None = None
-) -> tuple[CombatEvent, ...]:
-    """``events`` with the roll lines of dice the app rolled from fresh dice outside a combat
-    saying "rolled by the app" instead of "typed in" (the dialogs hand such rolls to the
-    engine as typed results). ``creature_ids`` limits it to those creatures' roll lines
-    (None: every roll line)."""
-
-    def said(event: CombatEvent) -> CombatEvent:
-        text = event.text.replace(" typed in: ", " rolled by the app: ", 1)
-        return event.model_copy(update={"text": text[:MAX_EVENT_TEXT]})
-
-    return tuple(
-        said(event)
-        if event.kind == "roll" and (creature_ids is None or event.creature_id in creature_ids)
-        else event
-        for event in events
-    )
 
 
 def combat_facts(encounter: Encounter) -> CombatFacts | None:

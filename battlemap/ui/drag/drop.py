@@ -21,20 +21,18 @@ from enum import StrEnum
 from battlemap.geometry import MapIndex, MoveResult
 from battlemap.model.combat import CombatState
 from battlemap.model.combat_commands import ApplyCombatStep
-from battlemap.model.creature import Creature
 from battlemap.model.document import Command, MoveCreature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.model.statblock import AttackKind, StatBlock
+from battlemap.model.statblock import StatBlock
+from battlemap.rules.attack_log import log_attack_reasons
 from battlemap.rules.attack_situation import attack_situation
 from battlemap.rules.attacks import (
     AttackOptions,
     AttackProfile,
     AttackResult,
     AttackSituation,
-    unarmed_strike,
 )
-from battlemap.rules.combat_ops import stats_of
 from battlemap.rules.damage import Defenses
 from battlemap.rules.errors import CombatError, InvalidRequestError
 from battlemap.rules.movement import spend_movement, spend_split
@@ -42,15 +40,13 @@ from battlemap.rules.opportunity import (
     OpportunityOffer,
     OpportunityResult,
     offers_from_move,
+    opportunity_profile,
     resolve_opportunity,
 )
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Applied
-from battlemap.ui.attack_log import log_attack_reasons
-from battlemap.ui.statblocks import creature_defenses, find_statblock
+from battlemap.rules.statblocks import creature_defenses, find_statblock
 
-UNARMED_PROFICIENCY = 2
-"""Proficiency assumed for the unarmed strike of a creature with no melee attack listed."""
 PREVIEW_D20 = 10
 """The placeholder face of the dry run that finds the roll mode and AC (nothing recorded)."""
 
@@ -116,19 +112,6 @@ class PendingOffer:
     error: str = ""
 
 
-def opportunity_profile(
-    ruleset: Ruleset, creature: Creature, block: StatBlock | None = None
-) -> AttackProfile:
-    """The first melee attack of ``block`` (default: the creature's own stat block), else
-    the creature's unarmed strike (+2 proficiency + Strength modifier to hit)."""
-    block = block or creature.statblock
-    for attack in block.attacks if block is not None else ():
-        if attack.kind in (AttackKind.MELEE, AttackKind.MELEE_OR_RANGED):
-            return AttackProfile.from_statblock(attack, ranged=False)
-    to_hit = UNARMED_PROFICIENCY + stats_of(creature).modifier("str")
-    return unarmed_strike(ruleset, creature, to_hit)
-
-
 def _placed(encounter: Encounter, creature_id: EntityId, xy: tuple[float, float]) -> Encounter:
     creature = encounter.creature(creature_id)
     return encounter.replace_creature(creature.model_copy(update={"x": xy[0], "y": xy[1]}))
@@ -155,13 +138,13 @@ class AttackAt:
         d20: tuple[int, ...] | None,
         damage_rolls: tuple[int, ...] | None,
         apply_damage: bool = True,
-    ) -> Applied[OpportunityResult]:
+    ) -> Outcome[OpportunityResult]:
         """Make the attack (None dice: the app rolls them). Raises the engine's errors."""
         options = AttackOptions(
             d20=d20, damage_rolls=damage_rolls, defenses=self.defenses, apply_damage=apply_damage
         )
         return resolve_opportunity(
-            self.encounter, self.combat, self.ruleset, self.offer, take=True,
+            with_combat(self.encounter, self.combat), self.ruleset, self.offer, take=True,
             profile=self.profile, situation=self.situation, options=options,
         )  # fmt: skip
 
@@ -287,7 +270,7 @@ class DropResolution:
                 )  # fmt: skip
             spent_steps = len(move.steps) if upto is None else upto
 
-        offers = offers_from_move(encounter, combat, ruleset, mover_id, move)
+        offers = offers_from_move(with_combat(encounter, combat), ruleset, mover_id, move)
         defenses = creature_defenses(encounter, ruleset, self.library, mover_id)
         total = sum(1 for offer in offers if offer.available)
         number = 0
@@ -316,7 +299,9 @@ class DropResolution:
                 if answer.choice is Choice.CANCEL:
                     return DropOutcome(None, f"Move of {name} called off; nothing changed.")
                 if answer.choice is Choice.SKIP:
-                    applied = resolve_opportunity(work, state, ruleset, offer, take=False)
+                    applied = resolve_opportunity(
+                        with_combat(work, state), ruleset, offer, take=False
+                    )
                     break
                 try:
                     applied = attack.take(answer.d20, answer.damage_rolls)

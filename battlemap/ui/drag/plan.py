@@ -82,7 +82,7 @@ class DragPlan:
         self.mover_id = mover_id
         self.rule = diagonal_rule(ruleset)
         self.costs = movement_costs(ruleset)
-        bodies = combat_bodies(encounter, encounter.combat, ruleset)
+        bodies = combat_bodies(encounter, ruleset)
         mover = next(b for b in bodies if b.id == mover_id)
         combat = encounter.combat
         flying = combat is not None and combat.has(mover_id)

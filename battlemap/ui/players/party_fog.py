@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from battlemap.geometry.map_index import MapIndex
-from battlemap.geometry.party_sight import visible_cells
+from battlemap.geometry.party_sight import PartySight
 from battlemap.model.creature import Creature, Side
 from battlemap.model.document import Command, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
@@ -28,17 +28,14 @@ class PartyFog:
 
     def __init__(self, index_for: Callable[[Encounter], MapIndex] = MapIndex.build) -> None:
         self.index_for = index_for
-        self._last: tuple[tuple[object, ...], frozenset[Cell]] | None = None
+        self.sight = PartySight()
+        """Each viewer's cells, kept so a move recomputes only the viewers that moved."""
 
     def visible(self, encounter: Encounter) -> frozenset[Cell]:
         fog = encounter.fog
         radius = float(fog.sight_range_feet) if fog.dark else None
         index = self.index_for(encounter)
-        viewers = party_viewers(encounter)
-        key = (id(index), radius, tuple((v.x, v.y, v.size) for v in viewers))
-        if self._last is None or self._last[0] != key:  # asked twice per change: once is enough
-            self._last = (key, visible_cells(index, viewers, radius))
-        return self._last[1]
+        return self.sight.visible(index, party_viewers(encounter), radius)
 
     def explore(self, before: Encounter, after: Encounter) -> Command | None:
         """The fog change that records what the party now sees as explored, or None.

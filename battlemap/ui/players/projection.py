@@ -18,6 +18,7 @@ from battlemap.model.features import Obstacle, Point, TerrainRegion, Wall
 from battlemap.model.fog import Cell, FogMode
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
+from battlemap.ui.players.wall_cells import walls_touching
 
 
 class HealthState(StrEnum):
@@ -137,27 +138,16 @@ def creature_cells(creature: Creature, cell_feet: float) -> frozenset[Cell]:
     return frozenset((c, r) for c in cols for r in rows)
 
 
-def _segment_cells(a: Point, b: Point) -> set[Cell]:
-    """Cells a segment passes through or touches, sampled every quarter cell."""
-    steps = max(1, math.ceil(math.dist(a, b) * 4))
-    cells = set()
-    for i in range(steps + 1):
-        x = a[0] + (b[0] - a[0]) * i / steps
-        y = a[1] + (b[1] - a[1]) * i / steps
-        for dx in (-1e-6, 1e-6):
-            for dy in (-1e-6, 1e-6):
-                cells.add((math.floor(x + dx), math.floor(y + dy)))
-    return cells
-
-
-def _bounding_cells(points: list[Point]) -> set[Cell]:
-    """Cells under a polygon's bounding box: generous, so a feature is never cut off."""
+def _box_touches(points: list[Point], known: frozenset[Cell]) -> bool:
+    """True when a cell under a polygon's bounding box is known: generous, so a feature is
+    never cut off. Walks the box or the known cells, whichever is fewer (a polygon thousands
+    of cells across made tens of millions of cells to test)."""
     xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return {
-        (c, r)
-        for c in range(math.floor(min(xs)), math.ceil(max(xs)))
-        for r in range(math.floor(min(ys)), math.ceil(max(ys)))
-    }
+    left, right = math.floor(min(xs)), math.ceil(max(xs))
+    top, bottom = math.floor(min(ys)), math.ceil(max(ys))
+    if (right - left) * (bottom - top) <= len(known):
+        return any((c, r) in known for c in range(left, right) for r in range(top, bottom))
+    return any(left <= c < right and top <= r < bottom for c, r in known)
 
 
 def project(
@@ -189,8 +179,8 @@ def project(
         explored = (fog.explored - visible) if fog.mode.uses_sight else frozenset()
         known = visible | explored
 
-    def on_known(cells: set[Cell] | frozenset[Cell]) -> bool:
-        return known is None or not known.isdisjoint(cells)
+    def on_known_box(points: list[Point]) -> bool:
+        return known is None or _box_touches(points, known)
 
     combat = combat or CombatFacts()
     conditions = combat.conditions or {}
@@ -227,11 +217,9 @@ def project(
     return PlayerView(
         grid=grid,
         background=encounter.background,
-        walls=tuple(w for w in encounter.walls if on_known(_segment_cells(w.a, w.b))),
-        obstacles=tuple(o for o in encounter.obstacles if on_known(_bounding_cells(o.points))),
-        terrain=tuple(
-            t for t in encounter.terrain if not t.secret and on_known(_bounding_cells(t.points))
-        ),
+        walls=encounter.walls if known is None else walls_touching(encounter.walls, known),
+        obstacles=tuple(o for o in encounter.obstacles if on_known_box(o.points)),
+        terrain=tuple(t for t in encounter.terrain if not t.secret and on_known_box(t.points)),
         tokens=tokens,
         visible=visible,
         explored=explored,

@@ -127,7 +127,7 @@ def target_facts(
         KeyError: when either creature is not in the encounter.
     """
     if ruleset is not None:
-        bodies = combat_bodies(encounter, encounter.combat, ruleset)
+        bodies = combat_bodies(encounter, ruleset)
         rule = DiagonalRule.parse(ruleset.movement.diagonal.value)
         flanks = ruleset.attacks.flanking.enabled
     else:

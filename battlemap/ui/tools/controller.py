@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QLabel, QMenu, QStackedWidget, QToolBar
 
 from battlemap.model.document import Change, Document
 from battlemap.model.map_commands import remove_entities
-from battlemap.ui.removal import RemovalRefusedError, leaving_combat_too
+from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.tools.base import Overlay, PointerEvent, Tool, ToolContext, scene_to_cell_point
 from battlemap.ui.tools.eraser import EraserTool

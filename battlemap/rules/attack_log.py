@@ -7,12 +7,10 @@ same in the combat log.
 
 from __future__ import annotations
 
-from battlemap.model.combat import CombatEvent, CombatState, keep_newest
+from battlemap.model.combat import MAX_EVENT_TEXT, CombatEvent, CombatState, keep_newest
 from battlemap.rules.attacks import AttackResult
 
 REASONS_KIND = "attack-reasons"
-MAX_TEXT = 2000
-"""``CombatEvent.text``'s limit: longer reasons are cut."""
 
 
 def reasons_text(result: AttackResult) -> str:
@@ -37,7 +35,7 @@ def log_attack_reasons(combat: CombatState, result: AttackResult) -> CombatState
         round=combat.round,
         kind=REASONS_KIND,
         creature_id=result.attacker_id,
-        text=reasons_text(result)[:MAX_TEXT],
+        text=reasons_text(result)[:MAX_EVENT_TEXT],
     )
     log = list(combat.log)
     index = max((i for i, e in enumerate(log) if e.kind == "attack"), default=len(log) - 1) + 1

@@ -1,0 +1,118 @@
+"""Which walls pass through or touch a set of cells, for the players' projection (no Qt).
+
+A wall is sampled every quarter cell from ``a`` to ``b`` (both ends included) and each sample
+counts for the cells within 1e-6 of it, so a wall along a grid line touches the cells on both
+sides. All walls are sampled at once with numpy, and only along the part of each wall that
+lies near the cells asked about: 10,000 walls crossing a map took 16 s one sample at a time
+in Python, and a wall thousands of cells long costs no more than one across the cells.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from battlemap.model.features import Wall
+from battlemap.model.fog import Cell
+
+SAMPLES_PER_CELL = 4
+NUDGE = 1e-6
+"""How far from a sample a cell may start and still count as touched."""
+CHUNK_SAMPLES = 1_000_000
+"""Walls are sampled in groups of about this many samples, to bound the memory used."""
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+
+
+def walls_touching(walls: Sequence[Wall], cells: frozenset[Cell]) -> tuple[Wall, ...]:
+    """The walls that pass through or touch one of ``cells``, in their order."""
+    if not walls or not cells:
+        return ()
+    ends = np.array([(wall.a, wall.b) for wall in walls], dtype=float)
+    steps = np.array([max(1, math.ceil(math.dist(w.a, w.b) * SAMPLES_PER_CELL)) for w in walls])
+    columns, rows = zip(*cells, strict=True)
+    # A sample outside this box is not within NUDGE of any of ``cells`` (nor of a wall).
+    low = (
+        max(min(columns) - 1.0, math.floor(ends[:, :, 0].min()) - 1.0),
+        max(min(rows) - 1.0, math.floor(ends[:, :, 1].min()) - 1.0),
+    )
+    high = (
+        min(max(columns) + 2.0, math.floor(ends[:, :, 0].max()) + 2.0),
+        min(max(rows) + 2.0, math.floor(ends[:, :, 1].max()) + 2.0),
+    )
+    if low[0] > high[0] or low[1] > high[1]:
+        return ()
+    first, last = _samples_near(ends, steps, low, high)
+    touching = np.zeros(len(walls), dtype=bool)
+    counts = np.maximum(last - first + 1, 0)
+    start = 0
+    while start < len(walls):
+        stop = start + 1 + int(np.searchsorted(np.cumsum(counts[start:]), CHUNK_SAMPLES))
+        chunk = slice(start, min(stop, len(walls)))
+        touching[chunk] = _touching(
+            ends[chunk], steps[chunk], first[chunk], counts[chunk], cells, low, high
+        )
+        start = chunk.stop
+    return tuple(wall for wall, touches in zip(walls, touching.tolist(), strict=True) if touches)
+
+
+def _samples_near(
+    ends: Floats, steps: Ints, low: tuple[float, float], high: tuple[float, float]
+) -> tuple[Ints, Ints]:
+    """The first and last sample index of each wall inside the box ``low``-``high``
+    (first > last when none is), from where the wall's line enters and leaves it."""
+    a, delta = ends[:, 0], ends[:, 1] - ends[:, 0]
+    enter, leave = np.zeros(len(ends)), np.ones(len(ends))
+    for axis in (0, 1):
+        moving = delta[:, axis] != 0
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            to_low = (low[axis] - a[:, axis]) / delta[:, axis]
+            to_high = (high[axis] - a[:, axis]) / delta[:, axis]
+        enter = np.where(moving, np.maximum(enter, np.minimum(to_low, to_high)), enter)
+        leave = np.where(moving, np.minimum(leave, np.maximum(to_low, to_high)), leave)
+        outside = ~moving & ((a[:, axis] < low[axis]) | (a[:, axis] > high[axis]))
+        leave = np.where(outside, -1.0, leave)
+    empty = enter > leave
+    first = np.floor(np.clip(enter, 0, 1) * steps).astype(np.int64)
+    last = np.ceil(np.clip(leave, 0, 1) * steps).astype(np.int64)
+    return first, np.where(empty, first - 1, last)
+
+
+def _touching(
+    ends: Floats,
+    steps: Ints,
+    first: Ints,
+    counts: Ints,
+    cells: frozenset[Cell],
+    low: tuple[float, float],
+    high: tuple[float, float],
+) -> npt.NDArray[np.bool_]:
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(len(ends), dtype=bool)
+    wall = np.repeat(np.arange(len(ends)), counts)
+    index = first[wall] + np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    a, delta = ends[wall, 0], ends[wall, 1] - ends[wall, 0]
+    # The same arithmetic, in the same order, as a sample computed one at a time.
+    x = a[:, 0] + delta[:, 0] * index / steps[wall]
+    y = a[:, 1] + delta[:, 1] * index / steps[wall]
+    # Cells as one integer each, counted from the box's corner (the box is at most
+    # 2 * COORD_LIMIT + 4 cells wide, so the numbers stay small).
+    left, top, across = int(low[0]) - 1, int(low[1]) - 1, int(high[1] - low[1]) + 4
+    near_x = [np.floor(x + nudge).astype(np.int64) - left for nudge in (-NUDGE, NUDGE)]
+    near_y = [np.floor(y + nudge).astype(np.int64) - top for nudge in (-NUDGE, NUDGE)]
+    keys = np.concatenate([cx * across + cy for cx in near_x for cy in near_y])
+    owner = np.tile(wall, 4)
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    known = np.fromiter(
+        ((left + key // across, top + key % across) in cells for key in distinct.tolist()),
+        bool,
+        len(distinct),
+    )
+    touching = np.zeros(len(ends), dtype=bool)
+    touching[owner[known[inverse]]] = True
+    return touching
