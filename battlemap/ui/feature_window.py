@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from battlemap.model.document import Document
     from battlemap.ui.combat import CombatUi
     from battlemap.ui.creature_dock import CreatureDock
+    from battlemap.ui.import_actions import MapImporter
     from battlemap.ui.library_dock import LibraryDock
     from battlemap.ui.map_scene import MapScene
     from battlemap.ui.map_view import MapView
@@ -61,6 +62,7 @@ class FeatureWindow(QMainWindow):
     rulesets: RulesetMenu
     players: PlayersController
     creature_dock: CreatureDock
+    map_importer: MapImporter
     library_dock: LibraryDock
     combat: CombatUi
 

@@ -56,7 +56,7 @@ def test_no_viewers_see_nothing() -> None:
 
 def test_party_sight_recomputes_only_the_viewers_that_moved() -> None:
     world = index(door_open=True)
-    elf = Creature(id="elf", name="Elf", side=Side.PARTY, x=8, y=4)  # type: ignore[arg-type]
+    elf = Creature(id="elf", name="Elf", side=Side.PARTY, x=8, y=4)
     sight = PartySight()
     assert sight.visible(world, [HERO, elf]) == visible_cells(world, [HERO, elf])
     assert sight.computed == 2
@@ -75,7 +75,7 @@ def test_party_sight_after_random_moves_equals_the_sight_computed_afresh() -> No
         Encounter(
             grid=Grid(width=16, height=12),
             walls=tuple(
-                Wall(id=f"w{i}", a=(x, y), b=(x + dx, y + dy))  # type: ignore[arg-type]
+                Wall(id=f"w{i}", a=(x, y), b=(x + dx, y + dy))
                 for i, (x, y, dx, dy) in enumerate(
                     (rng.randrange(16), rng.randrange(12), *rng.choice([(3, 0), (0, 3), (2, 2)]))
                     for _ in range(14)
@@ -84,7 +84,7 @@ def test_party_sight_after_random_moves_equals_the_sight_computed_afresh() -> No
         )
     )
     party = [
-        Creature(id=f"p{i}", name="P", side=Side.PARTY, x=rng.randrange(15), y=rng.randrange(11))  # type: ignore[arg-type]
+        Creature(id=f"p{i}", name="P", side=Side.PARTY, x=rng.randrange(15), y=rng.randrange(11))
         for i in range(4)
     ]
     sight = PartySight()

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemap.model.creature import Side
+from battlemap.model.ids import EntityId
 from battlemap.rules.attacks import AttackOptions, AttackProfile, make_attack
 from battlemap.rules.damage import DamageRoll
 from battlemap.rules.death import death_save
@@ -66,10 +67,10 @@ def test_invariants_under_any_sequence(
             continue
         assert applied.combat is not None
         for name in NAMES:
-            old_dead = combat.combatant(name).death.dead
-            old_hp = encounter.creature(name).hp
-            new = applied.encounter.creature(name)
-            death = applied.combat.combatant(name).death
+            old_dead = combat.combatant(EntityId(name)).death.dead
+            old_hp = encounter.creature(EntityId(name)).hp
+            new = applied.encounter.creature(EntityId(name))
+            death = applied.combat.combatant(EntityId(name)).death
             assert 0 <= new.hp <= new.max_hp and new.temp_hp >= 0
             assert (
                 0 <= death.failures <= limit
@@ -78,6 +79,6 @@ def test_invariants_under_any_sequence(
             if old_dead:
                 assert death.dead and new.hp == old_hp
             if new.hp > 0 and not death.knocked_out:
-                assert not applied.combat.combatant(name).has_condition("unconscious")
+                assert not applied.combat.combatant(EntityId(name)).has_condition("unconscious")
         assert len(applied.combat.log) >= len(combat.log)
         encounter, combat = applied.encounter, applied.combat

@@ -6,6 +6,7 @@ from battlemap.geometry.map_index import MapIndex
 from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree, Wall
+from battlemap.model.ids import EntityId
 from battlemap.rules.attack_situation import attack_situation
 from battlemap.rules.attacks import (
     AttackOptions,
@@ -36,7 +37,13 @@ def test_adjacent_melee_no_cover_everyone_sees(rulesets: dict[str, Ruleset]) -> 
         creatures=(creature("a", x=2, y=2), creature("t", x=3, y=2, side=Side.HOSTILE))
     )
     situation = attack_situation(
-        MapIndex.build(encounter), encounter, None, rulesets["srd-5e"], "a", "t", SWORD
+        MapIndex.build(encounter),
+        encounter,
+        None,
+        rulesets["srd-5e"],
+        EntityId("a"),
+        EntityId("t"),
+        SWORD,
     )
     assert situation.distance_feet == 5 and situation.cover is CoverDegree.NONE
     assert situation.attacker_sees_target and situation.target_sees_attacker
@@ -52,7 +59,13 @@ def test_ranged_with_a_hostile_adjacent_and_long_range(rulesets: dict[str, Rules
         grid=Encounter().grid.model_copy(update={"cell_feet": 5.0, "width": 40}),
     )
     situation = attack_situation(
-        MapIndex.build(encounter), encounter, None, rulesets["srd-5e"], "a", "t", BOW
+        MapIndex.build(encounter),
+        encounter,
+        None,
+        rulesets["srd-5e"],
+        EntityId("a"),
+        EntityId("t"),
+        BOW,
     )
     assert situation.hostile_within_5ft and situation.range_band is RangeBand.LONG  # 95 ft > 80
     assert situation.cover is CoverDegree.HALF  # G stands in the way
@@ -66,7 +79,13 @@ def test_a_wall_blocks_sight_and_gives_cover(rulesets: dict[str, Ruleset]) -> No
         walls=(wall,),
     )
     situation = attack_situation(
-        MapIndex.build(encounter), encounter, None, rulesets["srd-5e"], "a", "t", BOW
+        MapIndex.build(encounter),
+        encounter,
+        None,
+        rulesets["srd-5e"],
+        EntityId("a"),
+        EntityId("t"),
+        BOW,
     )
     assert situation.cover is CoverDegree.TOTAL
     assert not situation.attacker_sees_target
@@ -83,13 +102,27 @@ def test_gms_den_flanking_gives_advantage_end_to_end(rulesets: dict[str, Ruleset
         ),
     )
     combat = combat_of(encounter)
-    situation = attack_situation(MapIndex.build(encounter), encounter, combat, gms, "a", "t", SWORD)
+    situation = attack_situation(
+        MapIndex.build(encounter), encounter, combat, gms, EntityId("a"), EntityId("t"), SWORD
+    )
     assert situation.flanked and any("flanked with B" in r for r in situation.reasons)
     applied = make_attack(
-        with_combat(encounter, combat), gms, "a", "t", SWORD, situation, AttackOptions(d20=(4, 9))
+        with_combat(encounter, combat),
+        gms,
+        EntityId("a"),
+        EntityId("t"),
+        SWORD,
+        situation,
+        AttackOptions(d20=(4, 9)),
     )
     assert applied.result.roll_mode.mode is RollMode.ADVANTAGE and applied.result.natural == 9
     srd_situation = attack_situation(
-        MapIndex.build(encounter), encounter, combat, rulesets["srd-5e"], "a", "t", SWORD
+        MapIndex.build(encounter),
+        encounter,
+        combat,
+        rulesets["srd-5e"],
+        EntityId("a"),
+        EntityId("t"),
+        SWORD,
     )
     assert not srd_situation.flanked

@@ -201,10 +201,10 @@ def test_the_token_menu_and_the_creature_dock_open_it(qtbot: QtBot, window: Main
     assert dialog is not None and dialog.isVisible() and list(dialog.saves.rows) == [OGRE_ID]
     dialog.close()
     window.scene.clearSelection()
-    window.scene.tokens["c-gob"].setSelected(True)
+    window.scene.tokens[EntityId("c-gob")].setSelected(True)
     click(qtbot, window.combat.panel.save_button)
     assert dialog.isVisible() and list(dialog.saves.rows) == [GOB]
-    window.scene.tokens["c-ogre"].setSelected(True)
+    window.scene.tokens[EntityId("c-ogre")].setSelected(True)
     menu = QMenu()
     for build in window.scene.token_menu_builders:
         build(menu, GOB)  # one of the selected: all of them
