@@ -264,7 +264,7 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
     max_leaves=10,
 )
-GOOSE = {
+GOOSE: dict[str, Any] = {
     "name": "Cave Goose",
     "size": "Small",
     "type": "beast",

@@ -3,6 +3,8 @@ fumbles and called shots, Hyrule target strikes, two-weapon fighting, economy an
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from battlemap.model.combat import CombatState
@@ -14,6 +16,7 @@ from battlemap.model.statblock import Attack, AttackKind, Damage
 from battlemap.rules.attacks import (
     AttackOptions,
     AttackProfile,
+    AttackResult,
     AttackSituation,
     Delivery,
     FumbleChoice,
@@ -25,7 +28,7 @@ from battlemap.rules.attacks import (
 )
 from battlemap.rules.damage import DamageRoll
 from battlemap.rules.errors import IllegalActionError
-from battlemap.rules.outcome import with_combat
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import BadDieError, DeadTargetError, NotTargetableError
 from tests.rules.fighters import creature, fight
@@ -45,7 +48,7 @@ NEAR = AttackSituation(distance_feet=5)
 
 
 def duel(
-    ruleset: str = "srd-5e", target: tuple[str, ...] = (), **target_kw: object
+    ruleset: str = "srd-5e", target: tuple[str, ...] = (), **target_kw: Any
 ) -> tuple[Encounter, CombatState]:
     kw = {"hp": 30, "ac": 15, "side": Side.HOSTILE, **target_kw}
     return fight(
@@ -62,8 +65,8 @@ def attack(
     profile: AttackProfile = DAGGER,
     situation: AttackSituation = NEAR,
     target: tuple[str, ...] = (),
-    **options: object,
-):
+    **options: Any,
+) -> Outcome[AttackResult]:
     encounter, combat = duel(ruleset, target)
     return make_attack(
         with_combat(encounter, combat),
@@ -86,9 +89,9 @@ def test_total_equal_to_ac_hits_one_less_misses(rulesets: dict[str, Ruleset]) ->
 def test_hit_applies_damage_and_spends_an_attack_in_one_state(rulesets: dict[str, Ruleset]) -> None:
     applied = attack(rulesets, d20=(12,), damage_rolls=(6,))
     assert applied.result.damage is not None and applied.result.damage.total == 6
-    assert applied.encounter.creature("foe").hp == 24
+    assert applied.encounter.creature(EntityId("foe")).hp == 24
     assert applied.combat is not None
-    turn = applied.combat.combatant("hero").turn
+    turn = applied.combat.combatant(EntityId("hero")).turn
     assert turn.action_used and turn.attacks_left == 0
     assert applied.result.spent == "one attack"
     with pytest.raises(IllegalActionError, match="action"):
@@ -209,7 +212,9 @@ def test_gms_den_fumble_table(
 
 def test_gms_den_fumble_prone_is_part_of_the_same_state(rulesets: dict[str, Ruleset]) -> None:
     applied = attack(rulesets, "gms-den", d20=(1,), fumble_d20=5, fumble_choice=FumbleChoice.PRONE)
-    assert applied.combat is not None and applied.combat.combatant("hero").has_condition("prone")
+    assert applied.combat is not None and applied.combat.combatant(EntityId("hero")).has_condition(
+        "prone"
+    )
 
 
 def test_gms_den_critical_is_maximum_plus_roll(rulesets: dict[str, Ruleset]) -> None:

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemap.model.ids import EntityId
-from battlemap.rules.damage import DamageInstance, apply_damage
-from battlemap.rules.healing import TempChoice, grant_temp_hp, heal
-from battlemap.rules.outcome import with_combat
+from battlemap.rules.damage import DamageInstance, DamageResult, apply_damage
+from battlemap.rules.healing import HealResult, TempChoice, TempHpResult, grant_temp_hp, heal
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import DeadTargetError, NegativeAmountError
 from tests.rules.conftest import RULESET_IDS
@@ -154,6 +154,7 @@ def test_hp_stays_within_zero_and_max(
     ruleset = rulesets[ruleset_id]
     damage_type = "fire"
     encounter, combat = fight(creature("hero", hp=start, max_hp=40), ruleset=ruleset_id)
+    applied: Outcome[DamageResult] | Outcome[HealResult] | Outcome[TempHpResult]
     for kind, amount in ops:
         try:
             if kind in ("damage", "crit"):

@@ -250,7 +250,11 @@ def test_area_damage_is_rolled_once_for_every_target(
         with_combat(encounter, combat),
         rulesets[ruleset_id],
         [DamageRoll("8d6", damage_type)],
-        [AreaTarget(EntityId("a")), AreaTarget(EntityId("b")), AreaTarget("c", saved=True)],
+        [
+            AreaTarget(EntityId("a")),
+            AreaTarget(EntityId("b")),
+            AreaTarget(EntityId("c"), saved=True),
+        ],
     )
     a, b, c = applied.result
     assert a.total == b.total and c.total == a.total // 2

@@ -34,7 +34,7 @@ def dying(ruleset_id: str, **death: object) -> tuple[Encounter, CombatState]:
         conditions={"pc": ("unconscious", "prone")},
     )
     pc = combat.combatant(EntityId("pc"))
-    combat = combat.with_combatant(pc.model_copy(update={"death": DeathState(**death)}))  # type: ignore[arg-type]
+    combat = combat.with_combatant(pc.model_copy(update={"death": DeathState(**death)}))
     return encounter, combat
 
 

@@ -27,7 +27,7 @@ def test_a_dying_creature_saves_at_the_start_of_its_turn(rulesets: dict[str, Rul
     assert (step.result.ended, step.result.started) == ("orc", "pc")
     assert step.result.death_save is not None and step.result.death_save.regained_hp
     assert step.encounter.creature(EntityId("pc")).hp == 1
-    healthy = next_turn(with_combat(step.encounter, step.combat), srd)  # type: ignore[arg-type]
+    healthy = next_turn(with_combat(step.encounter, step.combat), srd)
     assert healthy.result.death_save is None
 
 

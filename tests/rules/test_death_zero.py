@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from battlemap.model.creature import Side
 from battlemap.model.ids import EntityId
-from battlemap.rules.damage import DamageInstance, apply_damage
+from battlemap.rules.damage import DamageInstance, DamageResult, apply_damage
 from battlemap.rules.death import reduce_hp_max, set_unconscious_at_zero
 from battlemap.rules.errors import IllegalActionError
-from battlemap.rules.outcome import with_combat
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
 from tests.rules.fighters import creature, fight
 
 
-def _hit(rulesets: dict[str, Ruleset], ruleset_id: str, amount: int, **kwargs: object):  # type: ignore[no-untyped-def]
+def _hit(
+    rulesets: dict[str, Ruleset], ruleset_id: str, amount: int, **kwargs: Any
+) -> Outcome[DamageResult]:
     encounter, combat = fight(
-        creature("pc", hp=kwargs.pop("hp", 6), max_hp=kwargs.pop("max_hp", 12)),  # type: ignore[arg-type]
+        creature("pc", hp=kwargs.pop("hp", 6), max_hp=kwargs.pop("max_hp", 12)),
         ruleset=ruleset_id,
     )
     return apply_damage(
@@ -25,7 +29,7 @@ def _hit(rulesets: dict[str, Ruleset], ruleset_id: str, amount: int, **kwargs: o
         EntityId("pc"),
         [DamageInstance(amount, "fire")],
         **kwargs,
-    )  # type: ignore[arg-type]
+    )
 
 
 @pytest.mark.parametrize(
@@ -37,7 +41,7 @@ def test_cleric_with_12_max_taking_18_at_6_dies(
     # srd "Instant Death" (hyrule: a sage, ff: a White Mage): 12 left over = maximum -> dead.
     applied = _hit(rulesets, ruleset_id, 18)
     assert applied.result.died and "12 >= 12" in applied.result.zero.reason
-    assert applied.combat is not None and applied.combat.combatant("pc").death.dead
+    assert applied.combat is not None and applied.combat.combatant(EntityId("pc")).death.dead
 
 
 @pytest.mark.parametrize("ruleset_id", ["srd-5e", "gms-den"])
@@ -47,7 +51,7 @@ def test_one_less_leftover_only_knocks_unconscious(
     applied = _hit(rulesets, ruleset_id, 17)
     assert not applied.result.died and applied.result.zero.unconscious
     assert applied.combat is not None
-    pc = applied.combat.combatant("pc")
+    pc = applied.combat.combatant(EntityId("pc"))
     assert pc.has_condition("unconscious") and pc.has_condition("prone")
 
 
@@ -138,16 +142,16 @@ def test_bloodied_brink_damage_at_zero_kills_at_half_maximum(rulesets: dict[str,
 def test_srd_knockout_leaves_0_hp_unconscious_and_stable(rulesets: dict[str, Ruleset]) -> None:
     applied = _hit(rulesets, "srd-5e", 30, melee=True, knockout=True)
     assert not applied.result.died and applied.result.zero.knocked_out
-    assert applied.encounter.creature("pc").hp == 0
-    assert applied.combat is not None and applied.combat.combatant("pc").death.stable
+    assert applied.encounter.creature(EntityId("pc")).hp == 0
+    assert applied.combat is not None and applied.combat.combatant(EntityId("pc")).death.stable
 
 
 def test_bloodied_brink_knockout_leaves_1_hp_and_unconscious(rulesets: dict[str, Ruleset]) -> None:
     applied = _hit(rulesets, "bloodied-brink", 8, melee=True, knockout=True)
-    assert applied.encounter.creature("pc").hp == 1
+    assert applied.encounter.creature(EntityId("pc")).hp == 1
     assert applied.combat is not None
-    assert applied.combat.combatant("pc").has_condition("unconscious")
-    assert applied.combat.combatant("pc").death.knocked_out
+    assert applied.combat.combatant(EntityId("pc")).has_condition("unconscious")
+    assert applied.combat.combatant(EntityId("pc")).death.knocked_out
 
 
 @pytest.mark.parametrize("ruleset_id", ["srd-5e", "legends-of-hyrule", "gms-den"])
@@ -239,16 +243,10 @@ def test_hp_maximum_reduction_and_bloodied_brink_zero_maximum_kills(
     encounter, combat = fight(creature("pc", hp=10, max_hp=10), ruleset="bloodied-brink")
     drained = reduce_hp_max(with_combat(encounter, combat), srd, EntityId("pc"), 4)
     assert drained.result == 6 and drained.encounter.creature(EntityId("pc")).hp == 6
-    assert (
-        reduce_hp_max(with_combat(encounter, combat), bb, EntityId("pc"), 10)
-        .combat.combatant(EntityId("pc"))
-        .death.dead
-    )  # type: ignore[union-attr]
-    assert (
-        not reduce_hp_max(with_combat(encounter, combat), srd, EntityId("pc"), 10)
-        .combat.combatant(EntityId("pc"))
-        .death.dead
-    )  # type: ignore[union-attr]
+    at_zero_max = reduce_hp_max(with_combat(encounter, combat), bb, EntityId("pc"), 10).combat
+    assert at_zero_max is not None and at_zero_max.combatant(EntityId("pc")).death.dead
+    under_srd = reduce_hp_max(with_combat(encounter, combat), srd, EntityId("pc"), 10).combat
+    assert under_srd is not None and not under_srd.combatant(EntityId("pc")).death.dead
 
 
 def test_exhaustion_4_halves_the_maximum_for_healing(rulesets: dict[str, Ruleset]) -> None:

@@ -153,7 +153,7 @@ def test_offers_from_a_geometry_move_then_attack_before_leaving(
         index,
         bodies[EntityId("runner")],
         [(0.0, 2.0)],
-        [bodies["orc"]],
+        [bodies[EntityId("orc")]],
         DiagonalRule.FIVE_TEN_FIVE,
         30,
     )

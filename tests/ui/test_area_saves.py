@@ -30,9 +30,11 @@ from battlemap.rules import conditions
 from battlemap.rules.enums import Ability
 from battlemap.rules.outcome import on_combat_state, with_combat
 from battlemap.rules.saves import SaveSituation, saving_throw
-from battlemap.ui.combat.area_dialog import AreaDialog, SaveRow
+from battlemap.ui.combat.area_dialog import AreaDialog
+from battlemap.ui.combat.save_rows import SaveRow
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.tools.template import TemplateTool
+from tests.ui.children import child
 from tests.ui.test_combat_docks import click, start
 from tests.ui.tool_input import stroke
 
@@ -111,6 +113,7 @@ def test_a_rolled_goblin_dex_save_is_the_engines_own_answer_and_is_recorded_when
     result = area.results[EntityId("c-gob")]
     # the stat block's Dex 14 gives +2, which saving_throw alone can't know (+0 from all 10s)
     assert result.faces == expected.result.faces and result.natural == expected.result.natural
+    assert expected.result.natural is not None  # rolled, not a natural-20-free pass
     assert result.total == expected.result.natural + 2
     assert result.success == (result.total >= 13)
     assert goblin.is_saved() == result.success and goblin.saved.isChecked() == result.success
@@ -187,6 +190,7 @@ def test_half_cover_from_the_point_of_origin_adds_two_to_a_dex_save_only(
         save_bonus=2,
     ).result
     click(qtbot, goblin.roll_button)
+    assert expected.natural is not None
     assert area.results[EntityId("c-gob")].total == expected.total == expected.natural + 4
     area.dice.setText("1d6")  # 8d6 can't total 1
     area.typed.setValue(1)
@@ -306,7 +310,7 @@ def test_the_placed_templates_origin_gives_the_cover(qtbot: QtBot, window: MainW
     combo = window.tools.options_bar.findChild(QComboBox, "template-shape")
     assert combo is not None
     combo.setCurrentIndex(combo.findData(TemplateShape.CIRCLE))
-    window.tools.options_bar.findChild(QSpinBox, "template-size").setValue(5)
+    child(window.tools.options_bar, QSpinBox, "template-size").setValue(5)
     stroke(window.view, [(6.1, 4.1), (6.2, 4.2)])  # a 5 ft circle around (6, 4): the Goblin
     placed = window.tools.tools["template"]
     assert isinstance(placed, TemplateTool) and placed.template is not None

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QPushButton
+from PySide6.QtWidgets import QAbstractButton, QMenu
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Side, Size
+from battlemap.model.combat import SpeedMode
 from battlemap.model.creature import CombatStats
 from battlemap.model.document import ReplaceEncounterField, UpdateCreature
 from battlemap.model.ids import EntityId
@@ -35,7 +36,7 @@ def encounter() -> Encounter:
     )
 
 
-def click(qtbot: QtBot, button: QPushButton) -> None:
+def click(qtbot: QtBot, button: QAbstractButton) -> None:
     assert button.isVisible() and button.isEnabled(), button.text()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
@@ -50,7 +51,7 @@ def start(window: MainWindow, qtbot: QtBot, horse_last: bool = True) -> None:
     click(qtbot, dock.begin_button)
     session = window.combat.session
     if horse_last:
-        order = [i for i in dock.tree.ids() if i != "c-horse"] + ["c-horse"]
+        order = [i for i in dock.tree.ids() if i != "c-horse"] + [EntityId("c-horse")]
         assert session.run(
             "Reorder", on_combat_state(lambda s, r, e: initiative.reorder(s, e, order, r))
         )
@@ -233,7 +234,7 @@ def test_riding_spends_half_the_riders_speed_and_too_little_left_disables_the_en
     assert session.run(
         "Walk",
         on_combat_state(lambda s, r, e: movement.spend_movement(s, r, e, EntityId("c-rider"), 20)),
-    )  # type: ignore[arg-type]
+    )
     dismount = entry(token_menu(window, "c-rider"), "Dismount Horse")
     assert not dismount.isEnabled()
     assert dismount.toolTip() == "Rider needs 15 ft to dismount from Horse and has 10 ft left"
@@ -281,12 +282,14 @@ def test_already_riding_before_round_1_is_free_and_one_step(
             break
         assert session.run("End turn", on_combat_state(turns.end_turn))
     assert session.state is not None
+    ruleset = session.ruleset()
+    assert ruleset is not None
     left = movement.movement_budget(
         session.state,
-        session.ruleset(),
+        ruleset,
         session.encounter,
         EntityId("c-rider"),
-        movement.SpeedMode.WALK,
+        SpeedMode.WALK,
     )
     assert left.remaining == 30
     assert session.state.combatant(EntityId("c-horse")).controlled_by == "c-rider"

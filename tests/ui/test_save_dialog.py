@@ -248,9 +248,12 @@ def test_a_creature_removed_after_its_roll_is_left_out_of_the_log(
 
 def tab_stops(start: QWidget, count: int) -> list[QWidget]:
     """The next ``count`` widgets Tab would go to after ``start`` (shown, enabled, tabbable)."""
-    stops, widget = [], start
+    stops: list[QWidget] = []
+    widget = start
     while len(stops) < count:
-        widget = widget.nextInFocusChain()
+        following = widget.nextInFocusChain()
+        assert following is not None, "the focus chain ends"
+        widget = following
         tabbable = widget.focusPolicy() & Qt.FocusPolicy.TabFocus
         if tabbable and widget.isVisible() and widget.isEnabled() and widget.focusProxy() is None:
             stops.append(widget)
