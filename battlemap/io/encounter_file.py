@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import zipfile
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
@@ -38,7 +38,8 @@ from battlemap.io.migrations import (
     JsonObject,
     migrate,
 )
-from battlemap.model.encounter import Encounter
+from battlemap.model.encounter import Encounter, over_limit
+from battlemap.model.limits import MAX_ENCOUNTER_JSON_BYTES, MAX_IMAGE_NAME
 
 SUFFIX = ".battlemap"
 ENCOUNTER_ENTRY = "encounter.json"
@@ -49,11 +50,10 @@ ENVELOPE_KEYS = frozenset({FORMAT_VERSION_KEY, ENCOUNTER_KEY, SAVED_BY_KEY})
 MAX_FILE_BYTES = 512 * 1024 * 1024
 """Largest ``.battlemap`` file opened, compressed size on disk."""
 MAX_ENTRIES = 1_000
-MAX_JSON_BYTES = 64 * 1024 * 1024
+MAX_JSON_BYTES = MAX_ENCOUNTER_JSON_BYTES
 MAX_IMAGE_BYTES = 128 * 1024 * 1024
 MAX_TOTAL_BYTES = 512 * 1024 * 1024
 """Largest sum of the uncompressed sizes of all entries: the zip-bomb bound."""
-MAX_IMAGE_NAME = 255
 
 _FIXED_TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 _ALREADY_COMPRESSED = frozenset({".png", ".jpg", ".jpeg", ".webp", ".gif"})
@@ -75,26 +75,29 @@ def _is_image_key(key: str) -> bool:
     return key == "image" or key.endswith("_image")
 
 
-def _image_references(value: Any, where: str) -> Iterator[tuple[str, str]]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            inner = f"{where}.{key}" if where else str(key)
-            if isinstance(item, str) and _is_image_key(str(key)):
-                yield inner, item
-            else:
-                yield from _image_references(item, inner)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _image_references(item, f"{where}.{index}")
+def _collect_images(value: dict[str, Any] | list[Any], where: str, found: dict[str, str]) -> None:
+    # Walks only into dicts and lists holding some: a 50,000-wall encounter is a million
+    # JSON values, mostly numbers and the pairs of them that are points.
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        if isinstance(item, dict) or (
+            isinstance(item, list) and any(isinstance(i, dict | list) for i in item)
+        ):
+            _collect_images(item, f"{where}.{key}" if where else str(key), found)
+        elif isinstance(item, str) and isinstance(key, str) and _is_image_key(key):
+            found[f"{where}.{key}" if where else key] = item
 
 
-def image_references(encounter: Encounter) -> dict[str, str]:
-    """Every image the encounter names, as ``{field path: image name}``.
+def image_references(encounter: Encounter | dict[str, Any]) -> dict[str, str]:
+    """Every image the encounter (or its JSON data) names, as ``{field path: image name}``.
 
     Any field called ``image`` or ending in ``_image`` names an image, wherever it sits in the
     model (``background.image`` today), so fields added later are carried along by convention.
     """
-    return dict(_image_references(encounter.model_dump(mode="json"), ""))
+    data = encounter.model_dump(mode="json") if isinstance(encounter, Encounter) else encounter
+    found: dict[str, str] = {}
+    _collect_images(data, "", found)
+    return found
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -107,14 +110,19 @@ def _entry(name: str, compress: bool) -> zipfile.ZipInfo:
     return info
 
 
-def encounter_json_bytes(encounter: Encounter) -> bytes:
-    """The ``encounter.json`` entry for ``encounter`` at the current format version."""
+def encounter_json_bytes(encounter: Encounter | dict[str, Any]) -> bytes:
+    """The ``encounter.json`` entry for ``encounter`` (or its JSON data) at the current
+    format version.
+
+    Compact (no indent): a fully explored fog of the largest map takes 20 MB so instead of
+    64 MB, and an encounter at every limit but the log's fits in ``MAX_JSON_BYTES``."""
+    dumped = encounter.model_dump(mode="json") if isinstance(encounter, Encounter) else encounter
     envelope = {
         FORMAT_VERSION_KEY: CURRENT_FORMAT_VERSION,
         SAVED_BY_KEY: f"{APP_NAME} {__version__}",
-        ENCOUNTER_KEY: encounter.model_dump(mode="json"),
+        ENCOUNTER_KEY: dumped,
     }
-    return json.dumps(envelope, indent=1, ensure_ascii=False).encode("utf-8")
+    return json.dumps(envelope, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def write_battlemap(stream: IO[bytes], encounter: Encounter, images: Mapping[str, bytes]) -> None:
@@ -124,16 +132,27 @@ def write_battlemap(stream: IO[bytes], encounter: Encounter, images: Mapping[str
     undone import, say) are dropped.
 
     Raises:
-        ValueError: the encounter names an image that ``images`` lacks (writing would make a
-            file that cannot be opened again).
+        ValueError: the encounter names an image that ``images`` lacks, holds more than a
+            field's limit (``over_limit``) or takes more than ``MAX_JSON_BYTES``: writing
+            would make a file that cannot be opened again.
     """
-    references = image_references(encounter)
+    problem = over_limit(encounter)
+    if problem is not None:
+        raise ValueError(f"the file could not be opened again: {problem}")
+    dumped = encounter.model_dump(mode="json")  # once, for the JSON and its images
+    data = encounter_json_bytes(dumped)
+    if len(data) > MAX_JSON_BYTES:
+        raise ValueError(
+            f"the file could not be opened again: the encounter takes {len(data)} bytes, "
+            f"more than the {MAX_JSON_BYTES} a file may hold (a long log takes the most)"
+        )
+    references = image_references(dumped)
     missing = {where: name for where, name in references.items() if name not in images}
     if missing:
         where, name = next(iter(missing.items()))
         raise ValueError(f"image '{name}' used by {where} is not in the document")
     with zipfile.ZipFile(stream, "w") as archive:
-        archive.writestr(_entry(ENCOUNTER_ENTRY, compress=True), encounter_json_bytes(encounter))
+        archive.writestr(_entry(ENCOUNTER_ENTRY, compress=True), data)
         for name in sorted(set(references.values())):
             compress = PurePosixPath(name).suffix.lower() not in _ALREADY_COMPRESSED
             archive.writestr(_entry(IMAGES_FOLDER + name, compress), images[name])
@@ -240,7 +259,8 @@ def _decode_envelope(path: Path, raw: bytes) -> JsonObject:
     return data
 
 
-def _encounter_from_envelope(path: Path, data: JsonObject) -> Encounter:
+def _encounter_from_envelope(path: Path, data: JsonObject) -> tuple[Encounter, JsonObject]:
+    """The encounter and its JSON data (migrated), which names the same images."""
     data = migrate(data, str(path))
     unknown = sorted(set(data) - ENVELOPE_KEYS)
     if unknown:
@@ -248,7 +268,7 @@ def _encounter_from_envelope(path: Path, data: JsonObject) -> Encounter:
     if ENCOUNTER_KEY not in data:
         raise FileFormatError(path, f"{ENCOUNTER_ENTRY}: the '{ENCOUNTER_KEY}' field is missing")
     try:
-        return Encounter.model_validate(data[ENCOUNTER_KEY])
+        return Encounter.model_validate(data[ENCOUNTER_KEY]), data[ENCOUNTER_KEY]
     except ValidationError as error:
         raise FileFormatError(path, describe_validation_error(error)) from None
 
@@ -294,9 +314,9 @@ def load_battlemap(path: Path) -> EncounterFile:
         if ENCOUNTER_ENTRY not in by_name:
             raise FileFormatError(path, f"'{ENCOUNTER_ENTRY}' is missing from the file")
         raw = _read_entry(path, archive, by_name[ENCOUNTER_ENTRY], MAX_JSON_BYTES)
-        encounter = _encounter_from_envelope(path, _decode_envelope(path, raw))
+        encounter, data = _encounter_from_envelope(path, _decode_envelope(path, raw))
         images: dict[str, bytes] = {}
-        for where, name in image_references(encounter).items():
+        for where, name in image_references(data).items():  # not dumping the encounter again
             if name in images:
                 continue
             entry = by_name.get(IMAGES_FOLDER + name)

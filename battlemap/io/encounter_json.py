@@ -9,8 +9,9 @@ from pydantic import ValidationError
 from battlemap.io.bounded import read_bounded
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.model.encounter import Encounter
+from battlemap.model.limits import MAX_ENCOUNTER_JSON_BYTES
 
-MAX_JSON_BYTES = 64 * 1024 * 1024
+MAX_JSON_BYTES = MAX_ENCOUNTER_JSON_BYTES
 
 
 def load_encounter_json(path: Path) -> Encounter:

@@ -12,11 +12,20 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from battlemap.io.errors import FileFormatError
 from battlemap.io.images import ImageInfo, read_image_file
 from battlemap.model.document import Command
 from battlemap.model.encounter import Background, Encounter
 from battlemap.model.features import Light, Wall
-from battlemap.model.grid import MAX_MAP_CELLS, Grid
+from battlemap.model.grid import Grid
+from battlemap.model.limits import (
+    MAX_LIGHTS,
+    MAX_MAP_CELLS,
+    MAX_PIXELS_PER_CELL,
+    MAX_WALLS,
+    MIN_PIXELS_PER_CELL,
+)
+from battlemap.model.map_margin import clip_walls, cut_features
 
 DEFAULT_IMAGE_PIXELS_PER_CELL = 100
 """Cell size guessed for a plain image until the DM aligns the grid (Roll20 uses 70,
@@ -60,6 +69,31 @@ class MapImport:
     walls: tuple[Wall, ...] | None = None
     lights: tuple[Light, ...] | None = None
 
+    def __post_init__(self) -> None:
+        """Refuse, naming the file and the field, a map more than an encounter keeps: it
+        would import and save, and then the saved file would not reopen.
+
+        Raises:
+            FileFormatError: too many walls or lights on the map, or cells of fewer or more image
+                pixels than a background keeps.
+        """
+        for field_name, items, limit in (
+            ("walls", self.walls, MAX_WALLS),
+            ("lights", self.lights, MAX_LIGHTS),
+        ):
+            if items is not None and len(items) > limit:
+                raise FileFormatError(
+                    self.source,
+                    f"{field_name}: {len(items)} on the map, more than the {limit} an "
+                    "encounter keeps",
+                )
+        if not MIN_PIXELS_PER_CELL <= self.pixels_per_cell <= MAX_PIXELS_PER_CELL:
+            raise FileFormatError(
+                self.source,
+                f"resolution: a cell of {self.pixels_per_cell:g} image pixels; cells may be "
+                f"{MIN_PIXELS_PER_CELL:g} to {MAX_PIXELS_PER_CELL:g} pixels",
+            )
+
     def background(self, image_name: str) -> Background:
         """The background for this map once its image is stored under ``image_name``."""
         return Background(image=image_name, pixels_per_cell=self.pixels_per_cell)
@@ -68,13 +102,16 @@ class MapImport:
         """The undoable command that puts this map into ``encounter``.
 
         A Universal VTT import replaces the walls and lights and clears the obstacles and
-        terrain drawn for the old map; an image import replaces only grid and background.
+        terrain drawn for the old map; an image import replaces only grid and background
+        (and cuts walls, obstacles and terrain past the new map's margin).
         The grid keeps the encounter's ``cell_feet``.
         """
         grid = self.grid.model_copy(update={"cell_feet": encounter.grid.cell_feet})
         new: dict[str, object] = {"grid": grid, "background": self.background(image_name)}
         if self.walls is not None:
-            new |= {"walls": self.walls, "obstacles": (), "terrain": ()}
+            new |= {"walls": clip_walls(self.walls, grid), "obstacles": (), "terrain": ()}
+        else:  # a smaller map cuts the features past its margin, as on load
+            new |= cut_features(encounter.walls, encounter.obstacles, encounter.terrain, grid)
         if self.lights is not None:
             new["lights"] = self.lights
         fields = tuple((name, getattr(encounter, name), value) for name, value in new.items())

@@ -50,6 +50,7 @@ from battlemap.io.map_import import IMAGE_SUFFIXES, MapImport
 from battlemap.model.encounter import MAX_WALLS
 from battlemap.model.features import COORD_LIMIT, Light, Point, Wall, WallKind
 from battlemap.model.grid import MAX_MAP_CELLS, Grid
+from battlemap.model.limits import MAX_LIGHT_INTENSITY, MAX_LIGHT_RANGE_CELLS, MAX_PIXELS_PER_CELL
 
 MAX_UVTT_BYTES = 128 * 1024 * 1024
 """Largest file read: a base64 image of about 96 MB plus walls."""
@@ -61,8 +62,6 @@ MAX_JSON_VALUES = 4 * MAX_JSON_OBJECTS
 """Most commas (so JSON values) in one file: a point has two, the base64 image none."""
 SUPPORTED_FORMATS = (0.2, 0.3, 1.0)
 MIN_MAP_CELLS = 1.0
-MAX_PIXELS_PER_CELL = 10_000.0
-"""The most image pixels per cell a background may have (``Background.pixels_per_cell``)."""
 SIMPLIFY_TOLERANCE_CELLS = 0.01
 """Polylines are simplified by at most this distance (under a pixel at any zoom), which
 drops duplicate points and the hundreds of tiny steps of traced object outlines."""
@@ -127,8 +126,8 @@ class _Portal(BaseModel):
 class _Light(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     position: _Point
-    range: float = Field(default=0.0, ge=0, le=1000, allow_inf_nan=False)
-    intensity: float = Field(default=1.0, ge=0, le=100, allow_inf_nan=False)
+    range: float = Field(default=0.0, ge=0, le=MAX_LIGHT_RANGE_CELLS, allow_inf_nan=False)
+    intensity: float = Field(default=1.0, ge=0, le=MAX_LIGHT_INTENSITY, allow_inf_nan=False)
     color: str = Field(default="ffffffff", pattern=r"^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 

@@ -17,13 +17,19 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from battlemap.model.ids import EntityId
+from battlemap.model.limits import (
+    MAX_COMBATANTS,
+    MAX_DICE_EXPRESSION,
+    MAX_DICE_PER_ROLL,
+    MAX_EVENT_TEXT,
+    MAX_LOG,
+    MAX_NAME,
+    MAX_ROLL_DETAIL,
+    MAX_ROLL_PURPOSE,
+    MAX_RULESET_ID,
+    MAX_TRIGGER,
+)
 
-MAX_LOG = 100_000
-"""Most lines (and roll records) a log keeps; past it the oldest are dropped, so a long
-session never saves a file that its own limits would refuse to open."""
-MAX_EVENT_TEXT = 2000
-"""The longest text of one log line."""
-MAX_COMBATANTS = 2_000
 MAX_SEED = 2**63 - 1
 
 T = TypeVar("T")
@@ -80,15 +86,17 @@ class DiceState(_Frozen):
 class RollRecord(_Frozen):
     """One roll: the expression, its total, the dice shown as d20 prints them, and why."""
 
-    expression: str = Field(max_length=200)
+    expression: str = Field(max_length=MAX_DICE_EXPRESSION)
     total: int
-    detail: str = Field(max_length=2000, description="e.g. '1d20 (14) + 5 = `19`'.")
-    purpose: str = Field(default="", max_length=200)
+    detail: str = Field(max_length=MAX_ROLL_DETAIL, description="e.g. '1d20 (14) + 5 = `19`'.")
+    purpose: str = Field(default="", max_length=MAX_ROLL_PURPOSE)
     natural: int | None = Field(
         default=None, description="The kept d20 when the roll starts with one kept d20."
     )
     kept: tuple[tuple[int, int], ...] = Field(
-        default=(), max_length=1000, description="(sides, face) of every kept die, in order."
+        default=(),
+        max_length=MAX_DICE_PER_ROLL,
+        description="(sides, face) of every kept die, in order.",
     )
     first_draw: int = Field(default=0, ge=0, description="DiceState.draws before this roll.")
 
@@ -96,7 +104,7 @@ class RollRecord(_Frozen):
 class ActiveCondition(_Frozen):
     """A condition on a combatant. ``name`` is a key of the ruleset's ``conditions``."""
 
-    name: str = Field(min_length=1, max_length=80)
+    name: str = Field(min_length=1, max_length=MAX_NAME)
     value: int = Field(default=1, ge=0, le=100, description="For valued conditions (Wounded 2).")
     source_id: EntityId | None = Field(default=None, description="Who caused it (frightened).")
     expiry: Expiry = Expiry.NEVER
@@ -110,7 +118,7 @@ class ActiveCondition(_Frozen):
 class Readied(_Frozen):
     """A readied action or move, released with the reaction when ``trigger`` happens."""
 
-    trigger: str = Field(min_length=1, max_length=300)
+    trigger: str = Field(min_length=1, max_length=MAX_TRIGGER)
     action: str | None = Field(default=None, description="Action id; None: move up to speed.")
 
 
@@ -151,7 +159,7 @@ class DeathState(_Frozen):
     )
     knocked_out: bool = Field(default=False, description="Knocked out (bloodied-brink: 1 HP).")
     revival: str = Field(
-        default="", max_length=80, description="How the dead can return, if limited."
+        default="", max_length=MAX_NAME, description="How the dead can return, if limited."
     )
 
 
@@ -260,7 +268,7 @@ class CombatState(_Frozen):
     indexes ``order``. Rounds of gms-den's extra turns include them only in round 1.
     """
 
-    ruleset: str = Field(max_length=80)
+    ruleset: str = Field(max_length=MAX_RULESET_ID)
     round: int = Field(default=0, ge=0)
     turn_index: int = Field(default=0, ge=0)
     order: tuple[TurnSlot, ...] = Field(default=(), max_length=2 * MAX_COMBATANTS)

@@ -8,7 +8,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from battlemap.model.combat import LastingState
 from battlemap.model.ids import EntityId, new_id
-from battlemap.model.statblock import MAX_CHARACTER_LEVEL, AbilityScores, StatBlock
+from battlemap.model.limits import (
+    MAX_AC,
+    MAX_CHARACTER_LEVEL,
+    MAX_HP,
+    MAX_NAME,
+    MAX_POSITION,
+    MAX_REACH_FEET,
+    MIN_POSITION,
+)
+from battlemap.model.statblock import AbilityScores, StatBlock
 from battlemap.model.traits import Side, Size, Speeds
 
 __all__ = ["CombatStats", "Creature", "Side", "Size", "Speeds", "snap_position"]
@@ -44,17 +53,17 @@ class Creature(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: EntityId = Field(default_factory=lambda: new_id("creature"))
-    name: str = Field(min_length=1, max_length=80)
+    name: str = Field(min_length=1, max_length=MAX_NAME)
     size: Size = Size.MEDIUM
     side: Side = Side.HOSTILE
-    x: float = Field(default=0.0, ge=-1000, le=2000)
-    y: float = Field(default=0.0, ge=-1000, le=2000)
+    x: float = Field(default=0.0, ge=MIN_POSITION, le=MAX_POSITION)
+    y: float = Field(default=0.0, ge=MIN_POSITION, le=MAX_POSITION)
     speeds: Speeds = Speeds()
-    reach: int = Field(default=5, ge=0, le=100, description="Melee reach in feet.")
-    max_hp: int = Field(default=10, ge=0, le=100_000)
-    hp: int = Field(default=10, ge=0, le=100_000)
-    temp_hp: int = Field(default=0, ge=0, le=100_000)
-    ac: int = Field(default=10, ge=0, le=50)
+    reach: int = Field(default=5, ge=0, le=MAX_REACH_FEET, description="Melee reach in feet.")
+    max_hp: int = Field(default=10, ge=0, le=MAX_HP)
+    hp: int = Field(default=10, ge=0, le=MAX_HP)
+    temp_hp: int = Field(default=0, ge=0, le=MAX_HP)
+    ac: int = Field(default=10, ge=0, le=MAX_AC)
     hidden: bool = Field(default=False, description="Hidden from the players' window.")
     stats: CombatStats | None = Field(
         default=None, description="Ability scores and checks; None: all 10s, no bonuses."

@@ -4,18 +4,31 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from battlemap.model.combat import MAX_LOG, CombatEvent, CombatState, keep_newest
+from battlemap.model.combat import CombatEvent, CombatState, keep_newest
 from battlemap.model.creature import Creature
 from battlemap.model.features import Light, Obstacle, TerrainRegion, Wall
 from battlemap.model.fog import FogOfWar
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
+from battlemap.model.limits import (
+    MAX_CREATURES,
+    MAX_ENCOUNTER_NAME,
+    MAX_IMAGE_NAME,
+    MAX_IMAGE_OFFSET,
+    MAX_LIGHTS,
+    MAX_LOG,
+    MAX_NOTES,
+    MAX_PARTY,
+    MAX_PIXELS_PER_CELL,
+    MAX_RULESET_ID,
+    MIN_PIXELS_PER_CELL,
+)
+from battlemap.model.limits import MAX_WALLS as MAX_WALLS  # read by io.uvtt
+from battlemap.model.map_margin import clip_regions, clip_walls
 from battlemap.model.statblock import StatBlock
 
-MAX_CREATURES = 2_000
-MAX_WALLS = 50_000
 MAX_ENCOUNTER_LOG = MAX_LOG
 """Most lines the encounter log keeps; past it the oldest lines are dropped."""
 COMBAT_STARTED = "combat-started"
@@ -36,10 +49,26 @@ class Background(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    image: str = Field(max_length=255)
-    pixels_per_cell: float = Field(gt=0, le=10_000)
-    offset_x: float = Field(default=0.0, description="Image pixel at the map's left edge.")
-    offset_y: float = Field(default=0.0, description="Image pixel at the map's top edge.")
+    image: str = Field(max_length=MAX_IMAGE_NAME)
+    pixels_per_cell: float = Field(ge=MIN_PIXELS_PER_CELL, le=MAX_PIXELS_PER_CELL)
+    offset_x: float = Field(
+        default=0.0,
+        ge=-MAX_IMAGE_OFFSET,
+        le=MAX_IMAGE_OFFSET,
+        description="Image pixel at the map's left edge.",
+    )
+    offset_y: float = Field(
+        default=0.0,
+        ge=-MAX_IMAGE_OFFSET,
+        le=MAX_IMAGE_OFFSET,
+        description="Image pixel at the map's top edge.",
+    )
+
+
+def _validated_grid(info: ValidationInfo) -> Grid | None:
+    """The encounter's grid while its later fields validate; None when it was refused."""
+    grid = info.data.get("grid")
+    return grid if isinstance(grid, Grid) else None
 
 
 class Encounter(BaseModel):
@@ -47,20 +76,20 @@ class Encounter(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(default="Untitled encounter", max_length=200)
-    ruleset: str = Field(default="srd-5e", max_length=80)
+    name: str = Field(default="Untitled encounter", max_length=MAX_ENCOUNTER_NAME)
+    ruleset: str = Field(default="srd-5e", max_length=MAX_RULESET_ID)
     grid: Grid = Grid()
     background: Background | None = None
     creatures: tuple[Creature, ...] = Field(default=(), max_length=MAX_CREATURES)
     walls: tuple[Wall, ...] = Field(default=(), max_length=MAX_WALLS)
     obstacles: tuple[Obstacle, ...] = Field(default=(), max_length=MAX_WALLS)
     terrain: tuple[TerrainRegion, ...] = Field(default=(), max_length=MAX_WALLS)
-    lights: tuple[Light, ...] = Field(default=(), max_length=10_000)
+    lights: tuple[Light, ...] = Field(default=(), max_length=MAX_LIGHTS)
     notes: str = Field(
-        default="", max_length=100_000, description="DM notes, never shown to players."
+        default="", max_length=MAX_NOTES, description="DM notes, never shown to players."
     )
     party: tuple[StatBlock, ...] = Field(
-        default=(), max_length=100, description="Player characters' stat blocks."
+        default=(), max_length=MAX_PARTY, description="Player characters' stat blocks."
     )
     combat: CombatState | None = Field(default=None, description="The fight in progress.")
     fog: FogOfWar = FogOfWar()
@@ -70,6 +99,29 @@ class Encounter(BaseModel):
         description="The session's events outside combat and the logs of ended combats, "
         "oldest first (round 0 outside combat). DM only: never shown to players.",
     )
+
+    @field_validator("walls")
+    @classmethod
+    def _walls_near_the_map(cls, walls: tuple[Wall, ...], info: ValidationInfo) -> tuple[Wall, ...]:
+        """Walls far off the map (an old file, a hand-edited one) are cut at its margin."""
+        grid = _validated_grid(info)
+        return walls if grid is None else clip_walls(walls, grid)
+
+    @field_validator("obstacles")
+    @classmethod
+    def _obstacles_near_the_map(
+        cls, obstacles: tuple[Obstacle, ...], info: ValidationInfo
+    ) -> tuple[Obstacle, ...]:
+        grid = _validated_grid(info)
+        return obstacles if grid is None else clip_regions(obstacles, grid)
+
+    @field_validator("terrain")
+    @classmethod
+    def _terrain_near_the_map(
+        cls, terrain: tuple[TerrainRegion, ...], info: ValidationInfo
+    ) -> tuple[TerrainRegion, ...]:
+        grid = _validated_grid(info)
+        return terrain if grid is None else clip_regions(terrain, grid)
 
     def session_log(self) -> tuple[CombatEvent, ...]:
         """Every event of the session in time order: the encounter log, then the running
@@ -121,3 +173,18 @@ class Encounter(BaseModel):
         self.creature(creature.id)
         creatures = tuple(creature if c.id == creature.id else c for c in self.creatures)
         return self.model_copy(update={"creatures": creatures})
+
+
+def over_limit(encounter: Encounter) -> str | None:
+    """What makes ``encounter`` hold more than its fields' limits allow ("walls: 50001, more
+    than the 50000 an encounter keeps"), or None. Commands copy an encounter without
+    validating it, so an edit that would save a file the loader refuses is caught here; the
+    limits are read from the fields themselves (``battlemap.model.limits``)."""
+    for name, field in Encounter.model_fields.items():
+        for bound in field.metadata:
+            limit = getattr(bound, "max_length", None)  # pydantic's MaxLen of the Field
+            value = getattr(encounter, name)
+            if isinstance(limit, int) and len(value) > limit:
+                unit = "characters" if isinstance(value, str) else "items"
+                return f"{name}: {len(value)} {unit}, more than the {limit} an encounter keeps"
+    return None

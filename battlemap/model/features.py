@@ -10,9 +10,10 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from battlemap.model.ids import EntityId, new_id
+from battlemap.model.limits import COORD_LIMIT as COORD_LIMIT  # read by io.uvtt
+from battlemap.model.limits import MAX_LIGHT_INTENSITY, MAX_LIGHT_RANGE_CELLS, MAX_NAME
 
 Point = tuple[float, float]
-COORD_LIMIT = 10_000.0
 
 
 def _check_points(points: list[Point], minimum: int) -> list[Point]:
@@ -79,7 +80,7 @@ class Obstacle(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: EntityId = Field(default_factory=lambda: new_id("obstacle"))
-    name: str = Field(default="obstacle", max_length=80)
+    name: str = Field(default="obstacle", max_length=MAX_NAME)
     points: list[Point]
     cover: CoverDegree = CoverDegree.HALF
     blocks_movement: bool = True
@@ -124,8 +125,8 @@ class Light(BaseModel):
 
     id: EntityId = Field(default_factory=lambda: new_id("light"))
     position: Point
-    range_cells: float = Field(ge=0, le=1000)
-    intensity: float = Field(default=1.0, ge=0, le=100)
+    range_cells: float = Field(ge=0, le=MAX_LIGHT_RANGE_CELLS)
+    intensity: float = Field(default=1.0, ge=0, le=MAX_LIGHT_INTENSITY)
     color: str = Field(default="#ffffffff", max_length=16)
 
     @field_validator("position")

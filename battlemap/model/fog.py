@@ -11,8 +11,9 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from battlemap.model.limits import MAX_FOG_CELLS, MAX_SIGHT_RANGE_FEET
+
 Cell = tuple[int, int]
-MAX_FOG_CELLS = 1_000_000
 
 
 class FogMode(StrEnum):
@@ -43,7 +44,7 @@ class FogOfWar(BaseModel):
     revealed: frozenset[Cell] = Field(default=frozenset(), max_length=MAX_FOG_CELLS)
     explored: frozenset[Cell] = Field(default=frozenset(), max_length=MAX_FOG_CELLS)
     dark: bool = Field(default=False, description="Sight is limited to sight_range_feet.")
-    sight_range_feet: int = Field(default=60, ge=0, le=10_000)
+    sight_range_feet: int = Field(default=60, ge=0, le=MAX_SIGHT_RANGE_FEET)
 
 
 def reveal(fog: FogOfWar, cells: frozenset[Cell]) -> FogOfWar:

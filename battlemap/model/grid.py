@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-MAX_MAP_CELLS = 1000
+from battlemap.model.limits import MAX_CELL_FEET, MIN_CELL_FEET
+from battlemap.model.limits import MAX_MAP_CELLS as MAX_MAP_CELLS  # read by io.uvtt
 
 
 class Grid(BaseModel):
@@ -16,7 +17,9 @@ class Grid(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    cell_feet: float = Field(default=5.0, gt=0, le=100, description="Side of one cell in feet.")
+    cell_feet: float = Field(
+        default=5.0, ge=MIN_CELL_FEET, le=MAX_CELL_FEET, description="Side of one cell in feet."
+    )
     width: int = Field(default=20, ge=1, le=MAX_MAP_CELLS, description="Map width in cells.")
     height: int = Field(default=15, ge=1, le=MAX_MAP_CELLS, description="Map height in cells.")
 

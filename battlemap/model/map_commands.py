@@ -18,6 +18,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.features import Obstacle, TerrainRegion, Wall, WallKind
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
+from battlemap.model.map_margin import clip_regions, clip_walls, cut_features
 
 Feature = Wall | Obstacle | TerrainRegion
 FeatureField = Literal["walls", "obstacles", "terrain"]
@@ -78,7 +79,8 @@ def _require_unique_ids(features: tuple[Feature, ...], what: str) -> None:
 
 @dataclass(frozen=True)
 class AddWalls(Command):
-    """Add wall segments (a drawn chain of walls, doors or windows) in one step."""
+    """Add wall segments (a drawn chain of walls, doors or windows) in one step, cut to the
+    map's margin (``clip_walls``) as a loaded file's would be."""
 
     walls: tuple[Wall, ...]
     text: str = "Draw walls"
@@ -87,7 +89,7 @@ class AddWalls(Command):
         _require_unique_ids(self.walls, "AddWalls")
 
     def apply(self, encounter: Encounter) -> Encounter:
-        return _append(encounter, "walls", self.walls)
+        return _append(encounter, "walls", clip_walls(self.walls, encounter.grid))
 
     def revert(self, encounter: Encounter) -> Encounter:
         return _remove_ids(encounter, "walls", {wall.id for wall in self.walls})
@@ -95,13 +97,13 @@ class AddWalls(Command):
 
 @dataclass(frozen=True)
 class AddObstacle(Command):
-    """Add one obstacle polygon."""
+    """Add one obstacle polygon (cut to the map's margin, as a loaded file's would be)."""
 
     obstacle: Obstacle
     text: str = "Add obstacle"
 
     def apply(self, encounter: Encounter) -> Encounter:
-        return _append(encounter, "obstacles", [self.obstacle])
+        return _append(encounter, "obstacles", clip_regions((self.obstacle,), encounter.grid))
 
     def revert(self, encounter: Encounter) -> Encounter:
         return _remove_ids(encounter, "obstacles", {self.obstacle.id})
@@ -109,7 +111,8 @@ class AddObstacle(Command):
 
 @dataclass(frozen=True)
 class AddTerrain(Command):
-    """Add terrain regions (one brush stroke or one drawn polygon) in one step."""
+    """Add terrain regions (one brush stroke or one drawn polygon) in one step, cut to the
+    map's margin."""
 
     regions: tuple[TerrainRegion, ...]
     text: str = "Paint terrain"
@@ -118,7 +121,7 @@ class AddTerrain(Command):
         _require_unique_ids(self.regions, "AddTerrain")
 
     def apply(self, encounter: Encounter) -> Encounter:
-        return _append(encounter, "terrain", self.regions)
+        return _append(encounter, "terrain", clip_regions(self.regions, encounter.grid))
 
     def revert(self, encounter: Encounter) -> Encounter:
         return _remove_ids(encounter, "terrain", {region.id for region in self.regions})
@@ -236,18 +239,31 @@ def _other(portal: Wall) -> str:
 class SetGrid(Command):
     """Change the map size in cells or the cell size in feet.
 
-    Features outside a shrunk map are kept (growing the map back shows them again).
+    Walls, obstacles and terrain past a shrunk map's margin are cut there
+    (``battlemap.model.map_margin``), as the saved file would have them when reopened;
+    ``before`` keeps the fields the cut changed as they were, so undo gives them back: build
+    the command with ``SetGrid.of``. Creatures off a shrunk map are kept.
     """
 
     old: Grid
     new: Grid
+    before: tuple[tuple[FeatureField, tuple[Feature, ...]], ...] = ()
+    """``(field, features)`` for each feature field the cut changes, as it was."""
     text: str = "Map settings"
 
+    @classmethod
+    def of(cls, encounter: Encounter, new: Grid) -> SetGrid:
+        """The command giving ``encounter`` the grid ``new``."""
+        cut = cut_features(encounter.walls, encounter.obstacles, encounter.terrain, new)
+        before = tuple((name, _features(encounter, name)) for name in FEATURE_FIELDS if name in cut)
+        return cls(encounter.grid, new, before)
+
     def apply(self, encounter: Encounter) -> Encounter:
-        return encounter.model_copy(update={"grid": self.new})
+        cut = cut_features(encounter.walls, encounter.obstacles, encounter.terrain, self.new)
+        return encounter.model_copy(update={"grid": self.new, **cut})
 
     def revert(self, encounter: Encounter) -> Encounter:
-        return encounter.model_copy(update={"grid": self.old})
+        return encounter.model_copy(update={"grid": self.old, **dict(self.before)})
 
 
 @dataclass(frozen=True)

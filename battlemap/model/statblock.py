@@ -13,6 +13,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from battlemap.model.limits import MAX_CHARACTER_LEVEL, MAX_HP, MAX_NAME
 from battlemap.model.traits import Size, Speeds
 
 DICE_PATTERN = r"^(\d{1,3}d\d{1,3}([+-]\d{1,4})?|\d{1,4})$"
@@ -127,16 +128,12 @@ class Attack(BaseModel):
         return self
 
 
-MAX_CHARACTER_LEVEL = 30
-"""The highest character level a creature or player character's stat block may have."""
-
-
 class StatBlock(BaseModel):
     """A monster or player character as a library keeps it."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(min_length=1, max_length=80)
+    name: str = Field(min_length=1, max_length=MAX_NAME)
     size: Size = Size.MEDIUM
     type: ShortText = Field(default="humanoid", min_length=1)
     subtype: ShortText = ""
@@ -146,7 +143,7 @@ class StatBlock(BaseModel):
     proficiency_bonus: int = Field(default=2, ge=0, le=10)
     armor_class: int = Field(default=10, ge=0, le=50)
     armor_notes: ShortText = Field(default="", description="e.g. 'natural armor'")
-    hit_points: int = Field(default=1, ge=1, le=100_000, description="Average hit points.")
+    hit_points: int = Field(default=1, ge=1, le=MAX_HP, description="Average hit points.")
     hit_dice: Dice = "1d8"
     """The hit point roll, e.g. ``2d6`` or ``12d10+36``: rolled HP use it."""
     speeds: Speeds = Speeds()

@@ -6,6 +6,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from battlemap.model.limits import MAX_SPEED_FEET
+
 
 class Size(StrEnum):
     """Size categories, in order; ``space_feet`` is the side of the square a creature controls."""
@@ -53,9 +55,9 @@ class Speeds(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    walk: int = Field(default=30, ge=0, le=1000)
-    fly: int = Field(default=0, ge=0, le=1000)
-    swim: int = Field(default=0, ge=0, le=1000)
-    climb: int = Field(default=0, ge=0, le=1000)
-    burrow: int = Field(default=0, ge=0, le=1000)
+    walk: int = Field(default=30, ge=0, le=MAX_SPEED_FEET)
+    fly: int = Field(default=0, ge=0, le=MAX_SPEED_FEET)
+    swim: int = Field(default=0, ge=0, le=MAX_SPEED_FEET)
+    climb: int = Field(default=0, ge=0, le=MAX_SPEED_FEET)
+    burrow: int = Field(default=0, ge=0, le=MAX_SPEED_FEET)
     hover: bool = False

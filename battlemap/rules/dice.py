@@ -16,9 +16,14 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from battlemap.model.combat import MAX_SEED, DiceState, RollRecord
+from battlemap.model.limits import (
+    MAX_DICE_EXPRESSION,
+    MAX_DICE_PER_ROLL,
+    MAX_ROLL_DETAIL,
+    MAX_ROLL_PURPOSE,
+)
 
-MAX_EXPRESSION_LENGTH = 200
-MAX_DICE_PER_ROLL = 1000
+MAX_EXPRESSION_LENGTH = MAX_DICE_EXPRESSION
 _TWO_64 = 2**64
 
 
@@ -206,8 +211,8 @@ def roll(dice: DiceState, text: str, purpose: str = "") -> tuple[DiceState, Roll
     record = RollRecord(
         expression=text.strip(),
         total=rolled.total,
-        detail=rolled.detail[:2000],
-        purpose=purpose[:200],
+        detail=rolled.detail[:MAX_ROLL_DETAIL],
+        purpose=purpose[:MAX_ROLL_PURPOSE],
         natural=rolled.natural,
         kept=rolled.kept,
         first_draw=dice.draws,

@@ -18,6 +18,7 @@ from __future__ import annotations
 from battlemap.model.combat import Combatant, CombatState, Readied, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.model.limits import MAX_TRIGGER
 from battlemap.rules.combat_ops import (
     Log,
     StateStep,
@@ -291,7 +292,7 @@ def _resolve(
         return combatant
     if kind is ActionKind.READY:
         assert trigger is not None
-        readied = Readied(trigger=trigger.strip()[:300], action=readied_action)
+        readied = Readied(trigger=trigger.strip()[:MAX_TRIGGER], action=readied_action)
         what = ruleset.actions[readied_action].name if readied_action else "a move"
         log.add("ready", f"{name} readies {what}: when {readied.trigger}", creature_id)
         return combatant.model_copy(update={"readied": readied})

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from battlemap.model.limits import MAX_RULESET_ID
 from battlemap.resources import resource_dir
 from battlemap.rules.schema import Ruleset
 
@@ -85,14 +86,16 @@ def read_ruleset_file(path: Path) -> RulesetSource:
     """Parse one ruleset file without validating it against the schema.
 
     Raises:
-        RulesetError: the file is missing, too large, not UTF-8, not YAML, uses aliases, or is
-            not a mapping at the top level.
+        RulesetError: the file's name (its id) is too long, the file is missing, too large,
+            not UTF-8, not YAML, uses aliases, or is not a mapping at the top level.
     """
     path = Path(path)
 
     def fail(line: int, message: str) -> RulesetError:
         return RulesetError([RulesetProblem(path, line, "", message)])
 
+    if len(ruleset_id(path)) > MAX_RULESET_ID:  # an encounter naming it would not reopen
+        raise fail(1, f"the file name is longer than {MAX_RULESET_ID} characters; shorten it")
     try:
         size = path.stat().st_size
         if size > MAX_RULESET_BYTES:

@@ -27,7 +27,7 @@ from enum import StrEnum
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.model.statblock import MAX_CHARACTER_LEVEL
+from battlemap.model.limits import MAX_CHARACTER_LEVEL
 from battlemap.rules.damage import check_typed_total
 from battlemap.rules.death import wake
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError

@@ -16,7 +16,6 @@ from collections.abc import Callable, Collection
 from typing import TypeVar
 
 from battlemap.model.combat import (
-    MAX_EVENT_TEXT,
     ActiveCondition,
     Combatant,
     CombatEvent,
@@ -29,6 +28,7 @@ from battlemap.model.combat import (
 from battlemap.model.creature import Creature, Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.model.limits import MAX_EVENT_TEXT
 from battlemap.rules.combat_ops import Log, StateStep, name_of
 from battlemap.rules.conditions import apply_condition, remove_condition, set_exhaustion
 from battlemap.rules.enums import ConditionEffect, ExhaustionEffect, MonsterDeathAtZero, Rounding

@@ -41,7 +41,14 @@ from PySide6.QtWidgets import (
 from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.document import Change, Document, RemoveCreature, UpdateCreature
 from battlemap.model.ids import EntityId
-from battlemap.model.statblock import MAX_CHARACTER_LEVEL
+from battlemap.model.limits import (
+    MAX_AC,
+    MAX_CHARACTER_LEVEL,
+    MAX_HP,
+    MAX_NAME,
+    MAX_REACH_FEET,
+    MAX_SPEED_FEET,
+)
 from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.targeting.facts import CoverAgainst
@@ -51,11 +58,11 @@ if TYPE_CHECKING:
     from battlemap.ui.feature_window import FeatureWindow
 
 NUMBER_FIELDS = {
-    "hp": ("HP", 0, 100_000),
-    "max_hp": ("Max HP", 0, 100_000),
-    "temp_hp": ("Temp HP", 0, 100_000),
-    "ac": ("AC", 0, 50),
-    "reach": ("Reach", 0, 100),
+    "hp": ("HP", 0, MAX_HP),
+    "max_hp": ("Max HP", 0, MAX_HP),
+    "temp_hp": ("Temp HP", 0, MAX_HP),
+    "ac": ("AC", 0, MAX_AC),
+    "reach": ("Reach", 0, MAX_REACH_FEET),
     "level": ("Level", 0, MAX_CHARACTER_LEVEL),  # 0 shows "—": no level (None)
 }
 SPEED_FIELDS = ("walk", "fly", "swim", "climb", "burrow")
@@ -119,6 +126,7 @@ class CreatureDock(QDockWidget):
         self.empty.setWordWrap(True)
         form.addRow(self.empty)
         self.name = QLineEdit()
+        self.name.setMaxLength(MAX_NAME)  # the model's limit: a longer name could not reopen
         self.name.editingFinished.connect(lambda: self._edit(name=self.name.text().strip()))
         form.addRow("Name", self.name)
         self.side_box = QComboBox()
@@ -179,7 +187,9 @@ class CreatureDock(QDockWidget):
         grid = QGridLayout(speeds)
         grid.setContentsMargins(INDENT, 0, 0, 0)
         for index, mode in enumerate(SPEED_FIELDS):
-            self.speeds[mode] = self._spin(grid, index, mode.capitalize(), 0, 1000, mode, " ft")
+            self.speeds[mode] = self._spin(
+                grid, index, mode.capitalize(), 0, MAX_SPEED_FEET, mode, " ft"
+            )
         self.speeds_section = Section("Speeds", speeds)
         form.addRow(self.speeds_section)
         self.hidden = QCheckBox("Hidden")

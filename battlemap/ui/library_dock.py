@@ -44,6 +44,7 @@ from battlemap.io.monsters import (
 from battlemap.model.creature import Creature, Size
 from battlemap.model.document import AddCreature, Command, Document
 from battlemap.model.encounter import Encounter
+from battlemap.model.limits import MAX_CREATURES, MAX_NAME
 from battlemap.model.map_commands import CommandGroup
 from battlemap.model.statblock import StatBlock, format_cr
 from battlemap.resources import asset_path
@@ -60,6 +61,8 @@ MIME_TYPE = "application/x-battlemap-statblock"
 """Drag payload: the monster's name (UTF-8)."""
 ANY = "Any"
 MAX_COPIES = 50
+NUMBER_ROOM = len(" 99999")
+"""Letters kept free after a monster's name for the copy's number ("Goblin 12")."""
 FILTER_MIN_LETTERS = 3
 """The CR, Size and Type filters show this many letters at least: "Any", "1/4"."""
 NAME_COLUMN, CR_COLUMN, SIZE_COLUMN, TYPE_COLUMN = range(4)
@@ -129,6 +132,13 @@ def _fill(
         if len(spaces) == count:
             break
     return spaces
+
+
+def creatures_full(encounter: Encounter) -> str | None:
+    """Why no creature can be added (the encounter holds the most it keeps), or None."""
+    if len(encounter.creatures) < MAX_CREATURES:
+        return None
+    return f"The encounter holds {MAX_CREATURES} creatures, the most it can keep."
 
 
 def add_creatures_command(creatures: Iterable[Creature], text: str) -> Command:
@@ -371,8 +381,13 @@ class LibraryDock(QDockWidget):
         if near is None:
             centre = self.window_.view.mapToScene(self.window_.view.viewport().rect().center())
             near = (scene_to_cell(centre.x()), scene_to_cell(centre.y()))
-        spaces = free_spaces(encounter, block.size, count, near)
-        names = numbered_names(block.name, len(spaces), (c.name for c in encounter.creatures))
+        if (full := creatures_full(encounter)) is not None:
+            self.window_.statusBar().showMessage(full)
+            return []
+        room = MAX_CREATURES - len(encounter.creatures)
+        spaces = free_spaces(encounter, block.size, min(count, room), near)
+        base = block.name[: MAX_NAME - NUMBER_ROOM].rstrip()  # "base 12" within MAX_NAME
+        names = numbered_names(base, len(spaces), (c.name for c in encounter.creatures))
         creatures = [
             creature_from_statblock(
                 block, name=name, hit_points=self._hit_point_mode(), position=space
@@ -385,8 +400,9 @@ class LibraryDock(QDockWidget):
         text = f"Add {block.name}" if count == 1 else f"Add {len(creatures)} × {block.name}"
         push(self.window_.undo_stack, self.document, add_creatures_command(creatures, text))
         if len(creatures) < count:
+            where = "in the encounter" if len(creatures) == room else "on the map"
             self.window_.statusBar().showMessage(
-                f"Only {len(creatures)} of {count} {block.name} fit on the map."
+                f"Only {len(creatures)} of {count} {block.name} fit {where}."
             )
         return creatures
 

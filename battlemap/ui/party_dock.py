@@ -40,14 +40,20 @@ from battlemap.io.errors import describe_validation_error
 from battlemap.io.monsters import creature_from_statblock
 from battlemap.model.creature import Side, Size, Speeds
 from battlemap.model.document import Change, ReplaceEncounterField
-from battlemap.model.statblock import (
+from battlemap.model.limits import (
+    MAX_AC,
     MAX_CHARACTER_LEVEL,
+    MAX_HP,
+    MAX_NAME,
+    MAX_SPEED_FEET,
+)
+from battlemap.model.statblock import (
     Ability,
     AbilityScores,
     Senses,
     StatBlock,
 )
-from battlemap.ui.library_dock import add_creatures_command, free_spaces
+from battlemap.ui.library_dock import add_creatures_command, creatures_full, free_spaces
 from battlemap.ui.style import scene_to_cell
 from battlemap.ui.undo import push
 
@@ -87,14 +93,16 @@ class PlayerCharacterDialog(QDialog):
         start = block or StatBlock(name="New character", type=PC_TYPE, hit_points=10)
         form = QFormLayout()
         self.name = QLineEdit(start.name)
+        self.name.setMaxLength(MAX_NAME)
         self.size_box = QComboBox()
         for size in Size:
             self.size_box.addItem(size.value.capitalize(), size.value)
         self.size_box.setCurrentIndex(list(Size).index(start.size))
-        self.ac = _spin(0, 50, start.armor_class)
-        self.hp = _spin(1, 100_000, start.hit_points)
+        self.ac = _spin(0, MAX_AC, start.armor_class)
+        self.hp = _spin(1, MAX_HP, start.hit_points)
         self.speeds = {
-            mode: _spin(0, 1000, getattr(start.speeds, mode), " ft") for mode in SPEED_MODES
+            mode: _spin(0, MAX_SPEED_FEET, getattr(start.speeds, mode), " ft")
+            for mode in SPEED_MODES
         }
         start_level = start.level if block is not None else 1  # a new character: level 1
         self.level = _spin(NO_LEVEL, MAX_CHARACTER_LEVEL, start_level or NO_LEVEL)
@@ -334,6 +342,9 @@ class PartyDock(QDockWidget):
         view = self.window_.view
         centre = view.mapToScene(view.viewport().rect().center())
         encounter = self.window_.document.encounter
+        if (full := creatures_full(encounter)) is not None:
+            self.window_.statusBar().showMessage(full)
+            return
         spaces = free_spaces(
             encounter, block.size, 1, (scene_to_cell(centre.x()), scene_to_cell(centre.y()))
         )

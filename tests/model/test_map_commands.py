@@ -216,7 +216,7 @@ def test_undo_of_any_sequence_restores_the_start(steps: list[str], rng: random.R
         elif step == "toggle":
             command = ToggleDoor("d-1")  # type: ignore[arg-type]
         elif step == "grid":
-            command = SetGrid(current.grid, Grid(width=rng.randint(1, 30), height=5))
+            command = SetGrid.of(current, Grid(width=rng.randint(1, 30), height=5))
         else:
             ids = [
                 f.id

@@ -106,7 +106,7 @@ def _map_command(data: st.DataObject, encounter: Encounter) -> Command:
         return AddTerrain((region,))
     if kind == "grid":
         new = Grid(width=data.draw(st.integers(5, 40)), height=data.draw(st.integers(5, 40)))
-        return SetGrid(encounter.grid, new)
+        return SetGrid.of(encounter, new)
     if kind == "door":
         return ToggleDoor(data.draw(st.sampled_from(doors)))
     return RemoveFeature.of(encounter, (data.draw(st.sampled_from(features))))

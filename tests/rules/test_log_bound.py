@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battlemap.model.combat import MAX_LOG, CombatState, keep_newest
+from battlemap.model.combat import CombatState, keep_newest
+from battlemap.model.limits import MAX_LOG
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import end_turn
 from tests.rules.helpers import creature, encounter, fight

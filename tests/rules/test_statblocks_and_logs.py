@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from battlemap.model.combat import MAX_EVENT_TEXT, CombatEvent
+from battlemap.model.combat import CombatEvent
 from battlemap.model.creature import Side
 from battlemap.model.document import RemoveCreature
 from battlemap.model.ids import EntityId
+from battlemap.model.limits import MAX_EVENT_TEXT
 from battlemap.model.statblock import Attack, AttackKind, StatBlock
 from battlemap.rules.attack_log import REASONS_KIND, log_attack_reasons
 from battlemap.rules.attacks import AttackOptions, AttackProfile, AttackSituation, make_attack

@@ -17,9 +17,10 @@ from pytestqt.qtbot import QtBot
 from battlemap.io.encounter_file import load_battlemap, save_battlemap
 from battlemap.model import Creature
 from battlemap.model import encounter as encounter_module
-from battlemap.model.combat import MAX_EVENT_TEXT, CombatEvent
+from battlemap.model.combat import CombatEvent
 from battlemap.model.encounter import COMBAT_ENDED, COMBAT_STARTED
 from battlemap.model.ids import EntityId
+from battlemap.model.limits import MAX_EVENT_TEXT
 from battlemap.ui.combat.rest_dialog import TOTAL
 from battlemap.ui.combat.session import combat_facts
 from battlemap.ui.main_window import MainWindow

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
+from battlemap.model.limits import MAX_TRIGGER
 from battlemap.rules import economy, movement
 from battlemap.rules.enums import ActionCost, ActionKind
 from battlemap.rules.legal import legal_actions
@@ -119,6 +120,7 @@ class ActionsDock(QDockWidget):
         layout.addWidget(self.brink)
         ready_row = QHBoxLayout()
         self.trigger = QLineEdit()
+        self.trigger.setMaxLength(MAX_TRIGGER)
         self.trigger.setPlaceholderText("Ready trigger: when…")
         self.trigger.setToolTip("What the Ready action waits for; then press Ready")
         ready_row.addWidget(self.trigger, 1)

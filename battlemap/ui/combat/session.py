@@ -21,12 +21,13 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from battlemap.model.combat import MAX_EVENT_TEXT, MAX_SEED, CombatEvent, CombatState, keep_newest
+from battlemap.model.combat import MAX_SEED, CombatEvent, CombatState, keep_newest
 from battlemap.model.combat_commands import ApplyCombatStep, end_combat
 from battlemap.model.creature import Side
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import COMBAT_STARTED, Encounter, bounded_log
 from battlemap.model.ids import EntityId
+from battlemap.model.limits import MAX_EVENT_TEXT
 from battlemap.model.map_commands import CommandGroup
 from battlemap.rules.errors import CombatError
 from battlemap.rules.initiative import start_combat

@@ -16,6 +16,7 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QWidget
 
 from battlemap.model.document import Command, Document
+from battlemap.model.encounter import over_limit
 from battlemap.model.features import Point
 from battlemap.rules.loader import RulesetRegistry
 from battlemap.ui.style import cell_to_scene, scene_to_cell
@@ -111,9 +112,15 @@ class ToolContext:
     rulesets: Callable[[], RulesetRegistry]
     """The window's loaded rulesets (the Rules menu's, user files included)."""
 
-    def push(self, command: Command) -> None:
-        """Apply ``command`` as one undo step."""
+    def push(self, command: Command) -> bool:
+        """Apply ``command`` as one undo step; False, saying why in the hint, when it would
+        take the encounter past a limit (the saved file would not reopen)."""
+        problem = over_limit(command.apply(self.document.encounter))
+        if problem is not None:
+            self.show_hint(f"Refused: {problem}.")
+            return False
         push(self.undo_stack, self.document, command)
+        return True
 
 
 class Tool:

@@ -11,11 +11,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.model.grid import MAX_MAP_CELLS, Grid
+from battlemap.model.grid import Grid
+from battlemap.model.limits import MAX_CELL_FEET, MAX_MAP_CELLS, MIN_CELL_FEET
 from battlemap.model.map_commands import SetGrid
 from battlemap.ui.tools.base import ToolContext
-
-MAX_CELL_FEET = 100.0
 
 
 class MapSettingsDialog(QDialog):
@@ -31,7 +30,7 @@ class MapSettingsDialog(QDialog):
         self.height_cells = self._cells_box(grid.height, "map-height")
         self.cell_feet = QDoubleSpinBox()
         self.cell_feet.setObjectName("cell-feet")
-        self.cell_feet.setRange(0.5, MAX_CELL_FEET)
+        self.cell_feet.setRange(MIN_CELL_FEET, MAX_CELL_FEET)
         self.cell_feet.setDecimals(1)
         self.cell_feet.setSingleStep(2.5)
         self.cell_feet.setSuffix(" ft")
@@ -72,4 +71,4 @@ class MapSettingsDialog(QDialog):
         old = self.context.document.encounter.grid
         new = self.chosen_grid()
         if new != old:
-            self.context.push(SetGrid(old, new))
+            self.context.push(SetGrid.of(self.context.document.encounter, new))
