@@ -399,12 +399,9 @@ class PartyDock(QDockWidget):
 
 
 def install(window: FeatureWindow) -> PartyDock:
-    settings = getattr(window, "settings", None) or QSettings()
-    dock = PartyDock(window, settings)
+    dock = PartyDock(window, window.settings)
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-    library = getattr(window, "library_dock", None)
-    window.tabifyDockWidget(library or window.history_dock, dock)
-    if library is not None:
-        library.raise_()  # the library is the tab a DM wants first
+    window.tabifyDockWidget(window.library_dock, dock)
+    window.library_dock.raise_()  # the library is the tab a DM wants first
     window.view_menu.addAction(dock.toggleViewAction())
     return dock

@@ -28,13 +28,12 @@ def window_ruleset(window: FeatureWindow) -> Ruleset | None:
 def install(window: FeatureWindow) -> DragFeedback:
     """Hook drag feedback into ``window``'s scene and view."""
     index = window_index(window)
-    library = getattr(window, "library_dock", None)
     feedback = DragFeedback(
         window.scene,
         window.view,
         lambda: window_ruleset(window),
         index,
-        library_of=lambda: library.monsters if library is not None else {},
+        library_of=lambda: window.library_dock.monsters,
     )
     window.take_backs.append(feedback)
     feedback.waiting_changed.connect(window.refresh_undo_action)

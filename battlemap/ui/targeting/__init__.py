@@ -22,8 +22,7 @@ def install(window: FeatureWindow) -> TargetingOverlay:
     overlay = TargetingOverlay(window.scene, window.view, lambda: window_ruleset(window), index)
     window.view_menu.addAction(overlay.keep_action)
     window.addAction(overlay.keep_action)
-    dock = getattr(window, "creature_dock", None)
-    if dock is not None:  # the dock's AC line shows the cover against the hovered creature
-        dock.cover_source = overlay.cover_of
-        overlay.shown.connect(dock.refresh_cover)
+    dock = window.creature_dock  # its AC line shows the cover against the hovered creature
+    dock.cover_source = overlay.cover_of
+    overlay.shown.connect(dock.refresh_cover)
     return overlay
