@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench docs clean
+.PHONY: run test lint typecheck pytest bench docs fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ bench: $(STAMP)
 # `make docs`: the ruleset file reference, generated from the schema (a test keeps it current).
 docs: $(STAMP)
 	$(PY) -m battlemap rulesets docs > docs/rulesets.md
+
+# `make fuzz`: 10,000 hostile inputs per loader in 2 reused workers (tests/fuzz); prints the
+# counts, keeps failing inputs in build/fuzz/, exits 1 on any crash, hang or memory blow-up.
+FUZZ_ARGS ?= --inputs 10000 --workers 2
+fuzz: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m tests.fuzz $(FUZZ_ARGS)
 
 clean:
 	rm -rf $(VENV) $(QT_FREE_VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

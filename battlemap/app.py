@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from battlemap import APP_NAME, __version__
+from battlemap import APP_NAME, __version__, qt_platform_check
 
 if TYPE_CHECKING:
     from battlemap.io.encounter_file import EncounterFile
 
 EXIT_BAD_INPUT = 2
+EXIT_MISSING_LIBRARIES = 3
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,6 +68,10 @@ def _open_and_run(args: argparse.Namespace) -> int:
     # first-start size from that screen, not from the offscreen plugin's 800 x 800 one.
     if args.smoke or (args.screenshot and not os.environ.get("DISPLAY")):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    problem = qt_platform_check.xcb_problem(os.environ)
+    if problem is not None:  # Qt would abort on its xcb plugin: say what to install instead
+        print(f"{APP_NAME}: {problem}", file=sys.stderr)
+        return EXIT_MISSING_LIBRARIES
     opened = loaded or EncounterFile(load_demo_encounter())
     return run_gui(opened, smoke=args.smoke, screenshot=args.screenshot, path=args.file)
 
@@ -124,6 +129,7 @@ def run_gui(
             return 1
         return 0
     window.files.start_session()  # ask before losing changes; autosave; offer crash recovery
+    window.help.show_first_run_hint()  # once ever: the first steps, over the map
     QTimer.singleShot(1000, load_path_search)  # its import takes tenths of a second: not at start
     return app.exec()
 

@@ -292,7 +292,7 @@ def _open_archive(path: Path) -> zipfile.ZipFile:
         ) from None
     except PermissionError:
         raise FileFormatError(path, "permission denied") from None
-    except (OSError, EOFError, ValueError) as error:
+    except (OSError, EOFError, ValueError, NotImplementedError) as error:  # "zip file version 8.4"
         raise FileFormatError(path, f"cannot be read as a {SUFFIX} file ({error})") from None
 
 

@@ -277,7 +277,9 @@ def _locate(error: ValidationError, chain: list[RulesetSource]) -> list[RulesetP
         if not where and match:
             where = tuple(int(p) if p.isdigit() else p for p in match.group(1).split("."))
             message = match.group(2)
-        owner = _owner(where, chain)
+        # A missing field is the fault of the file that wrote the mapping lacking it (a base
+        # may have the field where a variant's ``__replace__`` dropped it).
+        owner = _owner(where[:-1] if item["type"] == "missing" else where, chain)
         problems.append(owner.problem(where, message))
     return problems
 

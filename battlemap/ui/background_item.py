@@ -78,8 +78,11 @@ class BackgroundItem(QGraphicsItem):
         self.set_background(background, clip_cells)
         for ty in range(math.ceil(self.image_height / TILE)):
             for tx in range(math.ceil(self.image_width / TILE)):
-                tile = image.copy(tx * TILE, ty * TILE, TILE, TILE)
-                self._tiles[(0, tx, ty)] = QPixmap.fromImage(tile)
+                # An edge tile stops at the image's edge: a copy past it is filled black,
+                # and that band was drawn beside the map.
+                x, y = tx * TILE, ty * TILE
+                width, height = min(TILE, image.width() - x), min(TILE, image.height() - y)
+                self._tiles[(0, tx, ty)] = QPixmap.fromImage(image.copy(x, y, width, height))
 
     def set_background(self, background: Background, clip_cells: CellRect | None = None) -> None:
         """Place the image by the background's scale and offset (no re-decoding) and draw

@@ -14,6 +14,7 @@ from battlemap.ui import (
     creature_dock,
     drag,
     grid_align,
+    help_menu,
     import_actions,
     library_dock,
     party_dock,
@@ -155,6 +156,7 @@ class MainWindow(FeatureWindow):
         self.combat = combat.install(self)
         self.drag_feedback = drag.install(self)
         self.targeting = targeting.install(self)
+        self.help = help_menu.install(self)
 
     def _restore_layout(self) -> None:
         """Docks and toolbars where the DM left them (saved on close; object names key them)."""

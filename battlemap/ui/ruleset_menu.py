@@ -1,5 +1,8 @@
 """The Rules menu: pick the encounter's ruleset, and see user ruleset files that were skipped.
 
+The ruleset in play is named in the status bar at all times; switching shows what changes at
+the table (``battlemap.rules.ruleset_changes``) in a box that does not block the map.
+
 The registry holds the shipped rulesets plus the DM's own files from the user data folder
 (``<AppData>/rulesets``). A broken user file is listed under "Ruleset problems" and skipped;
 it never stops the app.
@@ -9,14 +12,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QStandardPaths, QTimer, QUrl
+from PySide6.QtCore import QObject, QStandardPaths, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QUndoStack
-from PySide6.QtWidgets import QMenu, QMessageBox
+from PySide6.QtWidgets import QLabel, QMenu, QMessageBox
 
-from battlemap.model.document import Document, ReplaceEncounterField
+from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
+from battlemap.rules.ruleset_changes import ruleset_changes
+from battlemap.rules.schema import Ruleset
 from battlemap.ui.feature_window import FeatureWindow
-from battlemap.ui.plain_text import literal_labels, literal_mnemonics
+from battlemap.ui.plain_text import literal_labels, literal_mnemonics, plain_tooltip
 from battlemap.ui.undo import push
 
 
@@ -42,9 +47,17 @@ class RulesetMenu(QObject):
         self.user_dir = user_rulesets_dir()
         self._registry: RulesetRegistry | None = None
         self.menu = QMenu("&Rules", window)
-        window.menuBar().insertMenu(window.help_menu.menuAction(), self.menu)
+        help_menu = window.help_menu
+        window.menuBar().insertMenu(help_menu.menuAction(), self.menu)
         self.menu.aboutToShow.connect(self._fill)
         self.group = QActionGroup(self)
+        self.label = QLabel()  # "Rules: 5e SRD", always in the status bar
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # a user ruleset's name is text
+        window.statusBar().addPermanentWidget(self.label)
+        self.summary: QMessageBox | None = None
+        """The last switch's summary box (non-modal; replaced by the next switch)."""
+        document.subscribe(self._on_change)
+        self.show_ruleset()
         # Reading and validating every ruleset takes a noticeable moment: do it just after
         # the window first shows, not before.
         QTimer.singleShot(0, self, self._report_problems_quietly)
@@ -57,6 +70,30 @@ class RulesetMenu(QObject):
 
     def _report_problems_quietly(self) -> None:
         self._report_problems(quiet=True)
+        self.show_ruleset()  # the name, now that the files are read
+
+    def _loaded(self, ruleset_id: str) -> Ruleset | None:
+        try:
+            return self.registry.get(ruleset_id)
+        except RulesetError:
+            return None
+
+    def show_ruleset(self) -> None:
+        """Name the encounter's ruleset in the status bar: its id until the ruleset files are
+        read (just after the window shows), then its name."""
+        ruleset_id = self.document.encounter.ruleset
+        if self._registry is None:
+            self.label.setText(f"Rules: {ruleset_id}")
+            return
+        rules = self._loaded(ruleset_id)
+        name = rules.name if rules is not None else f"{ruleset_id} (cannot be loaded)"
+        self.label.setText(f"Rules: {name}")
+        about = rules.description if rules is not None else ""
+        self.label.setToolTip(plain_tooltip(f"{about}\n\nSwitch in the Rules menu.".strip()))
+
+    def _on_change(self, change: Change) -> None:
+        if change.other or change.replaced:  # the ruleset is one of the "other" fields
+            self.show_ruleset()
 
     def _fill(self) -> None:
         self.menu.clear()
@@ -81,11 +118,41 @@ class RulesetMenu(QObject):
         problems.setEnabled(bool(self.registry.problems))
 
     def choose(self, ruleset_id: str) -> None:
-        """Play the encounter under ``ruleset_id`` (one undo step)."""
+        """Play the encounter under ``ruleset_id`` (one undo step) and show what changes."""
         old = self.document.encounter.ruleset
-        if ruleset_id != old:
-            command = ReplaceEncounterField("ruleset", old, ruleset_id, text="Change ruleset")
-            push(self.undo_stack, self.document, command)
+        if ruleset_id == old:
+            return
+        old_rules, new_rules = self._loaded(old), self._loaded(ruleset_id)
+        name = new_rules.name if new_rules is not None else ruleset_id
+        command = ReplaceEncounterField("ruleset", old, ruleset_id, text=f"Ruleset: {name}")
+        push(self.undo_stack, self.document, command)
+        if old_rules is None or new_rules is None:
+            lines = [f"{old} cannot be loaded: what changes is not known."]
+        else:
+            lines = ruleset_changes(old_rules, new_rules).lines()
+        self.window.statusBar().showMessage(f"Now playing {name}: {lines[0]}", 10_000)
+        self._show_summary(name, lines)
+
+    def _show_summary(self, name: str, lines: list[str]) -> None:
+        if self.summary is not None:
+            self.summary.close()
+        box = QMessageBox(
+            QMessageBox.Icon.Information,
+            "Ruleset changed",
+            f"Now playing {name}. What changes:\n\n" + "\n".join(f"• {s}" for s in lines),
+            QMessageBox.StandardButton.Ok,
+            self.window,
+        )
+        literal_labels(box)  # a user ruleset's name and fields are shown as typed
+        box.setWindowModality(Qt.WindowModality.NonModal)  # the map stays usable
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.destroyed.connect(lambda _=None: self._forget_summary(box))
+        box.show()
+        self.summary = box
+
+    def _forget_summary(self, box: QMessageBox) -> None:
+        if self.summary is box:
+            self.summary = None
 
     def reload(self) -> None:
         self._registry = load_registry(self.user_dir)

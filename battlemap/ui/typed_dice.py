@@ -4,15 +4,16 @@ opportunity-attack prompt.
 
 A box left at its lowest value shows "app rolls": the app rolls that die itself. Each box has
 finger-sized - and + buttons at its ends (``TouchSpinBox``) for a touch screen laid on the table;
-typing still works.
+typing still works: focus on a box (a click, a tap or Tab) selects its text, so the digits typed
+next replace "app rolls" or the last value.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtGui import QFocusEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QFormLayout,
@@ -30,6 +31,8 @@ APP_ROLLS = "app rolls"
 MAX_DAMAGE_TOTAL = 10_000
 TOUCH_PX = 44
 """The side of a - or + button and the box's least height: a fingertip's target."""
+KEEP_SELECTION_REASONS = (Qt.FocusReason.ActiveWindowFocusReason, Qt.FocusReason.PopupFocusReason)
+"""Focus coming back to a box the DM was typing in: what was typed stays as it was."""
 
 
 class TouchSpinBox(QSpinBox):
@@ -75,6 +78,16 @@ class TouchSpinBox(QSpinBox):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._enable_buttons()  # setMinimum or setMaximum may have moved the limits
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        """Select the text when the DM moves to the box (not when the window comes back)."""
+        super().focusInEvent(event)
+        reason = event.reason()
+        if reason == Qt.FocusReason.MouseFocusReason:
+            # the click's own press places the cursor after this: select once it is handled
+            QTimer.singleShot(0, self, self.selectAll)
+        elif reason not in KEEP_SELECTION_REASONS:
+            self.selectAll()
 
     def _enable_buttons(self) -> None:
         steps = self.stepEnabled()

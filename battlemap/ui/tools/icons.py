@@ -14,6 +14,8 @@ ICON_PX = 64
 """Drawn at 64 px on a 64-unit canvas; Qt scales down for the toolbar."""
 
 Painter = Callable[[QPainter, QColor], None]
+MAP_ICON_GRID = QColor("#5b4a38")
+"""Grid lines on the map-settings icon's light map square, in any theme."""
 
 
 def _pen(colour: QColor, width: float) -> QPen:
@@ -98,12 +100,15 @@ def _eraser(p: QPainter, ink: QColor) -> None:
 
 
 def _map_settings(p: QPainter, ink: QColor) -> None:
+    """A square of map with its grid. The grid is drawn in the map's own grid colour, not
+    the palette's ink: a dark theme's light ink vanished on the light map square."""
     p.setPen(_pen(ink, 2.5))
     p.setBrush(QBrush(style.MAP_BACKGROUND))
     p.drawRect(QRectF(8, 8, 48, 48))
+    p.setPen(_pen(MAP_ICON_GRID, 2.5))
     for step in (24, 40):
-        p.drawLine(QPointF(step, 8), QPointF(step, 56))
-        p.drawLine(QPointF(8, step), QPointF(56, step))
+        p.drawLine(QPointF(step, 10), QPointF(step, 54))
+        p.drawLine(QPointF(10, step), QPointF(54, step))
     p.setPen(_pen(ink, 4))
     p.drawLine(QPointF(4, 60), QPointF(60, 60))
 
