@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Callable
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,15 +17,16 @@ from battlemap.qt_platform_check import XCB_LIBRARIES, missing_xcb_packages, xcb
 X11 = {"DISPLAY": ":0"}
 
 
-def lacking(*sonames: str) -> Callable[[str], bool]:
-    asked: list[str] = []
+class lacking:
+    """A fake library loader that lacks ``sonames`` and records what it was asked."""
 
-    def load(soname: str) -> bool:
-        asked.append(soname)
-        return soname not in sonames
+    def __init__(self, *sonames: str) -> None:
+        self.sonames = sonames
+        self.asked: list[str] = []
 
-    load.asked = asked  # type: ignore[attr-defined]
-    return load
+    def __call__(self, soname: str) -> bool:
+        self.asked.append(soname)
+        return soname not in self.sonames
 
 
 def test_the_missing_libraries_give_one_apt_get_line() -> None:
@@ -65,7 +66,7 @@ def test_the_app_stops_with_the_line_instead_of_a_qt_abort(
     monkeypatch.setenv("DISPLAY", ":0")
     monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    monkeypatch.setattr(qt_platform_check.sys, "platform", "linux")
+    monkeypatch.setattr(sys, "platform", "linux")  # the sys that qt_platform_check reads
     monkeypatch.setattr(qt_platform_check, "can_load", lacking("libxcb-cursor.so.0"))
     assert app.main([]) == app.EXIT_MISSING_LIBRARIES
     err = capsys.readouterr().err

@@ -17,10 +17,10 @@ import pytest
 
 import battlemap
 from battlemap import resources
-from battlemap.resources import app_icon_files, asset_path, resource_dir
+from battlemap.resources import ResourceFolder, app_icon_files, asset_path, resource_dir
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED = ("assets", "rulesets")
+SHIPPED: tuple[ResourceFolder, ...] = ("assets", "rulesets")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # What a project build reads; copied so tests never write build/ into the shared checkout.
 BUILD_INPUTS = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "battlemap", *SHIPPED)

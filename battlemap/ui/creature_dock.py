@@ -15,9 +15,11 @@ creature the pointer hovers (the targeting overlay's geometry, ``cover_source``)
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -51,6 +53,9 @@ from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.targeting.facts import CoverAgainst
 from battlemap.ui.undo import push
+
+if TYPE_CHECKING:
+    from battlemap.ui.feature_window import FeatureWindow
 
 NUMBER_FIELDS = {
     "hp": ("HP", 0, MAX_HP),
@@ -105,7 +110,7 @@ class Section(QWidget):
 class CreatureDock(QDockWidget):
     """Shows the one selected creature; with none or several selected it says so."""
 
-    def __init__(self, document: Document, scene: MapScene, undo_stack: object) -> None:
+    def __init__(self, document: Document, scene: MapScene, undo_stack: QUndoStack) -> None:
         super().__init__("Creature")
         self.setObjectName("creature-dock")
         self.document = document
@@ -332,22 +337,22 @@ class CreatureDock(QDockWidget):
             return
         updated = creature.model_copy(update=changes)
         if updated != creature:
-            push(self.undo_stack, self.document, UpdateCreature(creature, updated))  # type: ignore[arg-type]
+            push(self.undo_stack, self.document, UpdateCreature(creature, updated))
 
 
-def install(window: object) -> CreatureDock:
+def install(window: FeatureWindow) -> CreatureDock:
     """Add the dock to the main window's right side and its View menu."""
-    dock = CreatureDock(window.document, window.scene, window.undo_stack)  # type: ignore[attr-defined]
-    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)  # type: ignore[attr-defined]
-    window.view_menu.addAction(dock.toggleViewAction())  # type: ignore[attr-defined]
+    dock = CreatureDock(window.document, window.scene, window.undo_stack)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    window.view_menu.addAction(dock.toggleViewAction())
     return dock
 
 
-def add_token_menu_entries(window: object) -> None:
+def add_token_menu_entries(window: FeatureWindow) -> None:
     """Right-click on a token: hide it from (or show it to) the players, show a non-party one
     to them while it hides or is invisible (or not), or remove it."""
-    document: Document = window.document  # type: ignore[attr-defined]
-    undo_stack = window.undo_stack  # type: ignore[attr-defined]
+    document = window.document
+    undo_stack = window.undo_stack
 
     def build(menu: QMenu, creature_id: EntityId) -> None:
         creature = document.encounter.creature(creature_id)
@@ -371,7 +376,7 @@ def add_token_menu_entries(window: object) -> None:
 
         def remove() -> None:  # in a combat, the creature leaves it in the same step
             encounter = document.encounter
-            session = window.combat.session  # type: ignore[attr-defined]
+            session = window.combat.session
             ruleset = session.ruleset() if encounter.combat is not None else None
             command = RemoveCreature(creature, index)
             try:
@@ -381,4 +386,4 @@ def add_token_menu_entries(window: object) -> None:
 
         menu.addAction(f"Remove {creature.name}", remove)
 
-    window.scene.token_menu_builders.append(build)  # type: ignore[attr-defined]
+    window.scene.token_menu_builders.append(build)

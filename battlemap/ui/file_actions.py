@@ -33,7 +33,7 @@ from battlemap.ui.plain_text import literal_labels, literal_mnemonics, plain_too
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.feature_window import FeatureWindow
 
 RECENT_KEY = "files/recent"
 STALE_TEMP_AT_START_S = 60.0
@@ -131,7 +131,7 @@ def _openable(path: Path) -> bool:
 class FileActions(QObject):
     """The File menu's actions and the window's file: which file it is, and whether saved."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: FeatureWindow) -> None:
         super().__init__(window)
         self.window = window
         self.document = window.document
@@ -401,6 +401,6 @@ class FileActions(QObject):
         self.window.statusBar().showMessage(message, STATUS_MS)
 
 
-def install(window: MainWindow) -> FileActions:
+def install(window: FeatureWindow) -> FileActions:
     """Add the file actions to ``window`` (one line in ``MainWindow._install_features``)."""
     return FileActions(window)

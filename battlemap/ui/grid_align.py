@@ -19,7 +19,7 @@ from battlemap.io.map_import import ReplaceMap, align_grid
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
-    from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.feature_window import FeatureWindow
 
 MARKER_RADIUS = 6.0
 Z_MARKER = 60
@@ -28,7 +28,7 @@ Z_MARKER = 60
 class GridAligner(QObject):
     """The alignment tool: an action that, while checked, takes two clicks on the map."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: FeatureWindow) -> None:
         super().__init__(window)
         self.window = window
         self.action = QAction("Align &grid to image", window)
@@ -152,7 +152,7 @@ class GridAligner(QObject):
         return watched is self.window.view.viewport() and event.type() in swallowed
 
 
-def install(window: MainWindow) -> GridAligner:
+def install(window: FeatureWindow) -> GridAligner:
     aligner = GridAligner(window)
     window.view_menu.addSeparator()
     window.view_menu.addAction(aligner.action)

@@ -24,7 +24,7 @@ from battlemap.ui.background_item import ImageDecodeError
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
-    from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.feature_window import FeatureWindow
 
 MAP_SUFFIXES = UVTT_SUFFIXES + IMAGE_SUFFIXES
 FILE_FILTER = (
@@ -81,7 +81,7 @@ def show_error(parent: QWidget, title: str, text: str) -> QMessageBox:
 class MapImporter(QObject):
     """The import action and the drop target for map files on the window's map view."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: FeatureWindow) -> None:
         super().__init__(window)
         self.window = window
         # The one way a missing map image is asked for (import and open): tests answer it.
@@ -156,7 +156,7 @@ class MapImporter(QObject):
         return False
 
 
-def install(window: MainWindow) -> MapImporter:
+def install(window: FeatureWindow) -> MapImporter:
     """Add File > Import map… (before Quit) and accept map files dropped on the map."""
     importer = MapImporter(window)
     menu = window.file_menu

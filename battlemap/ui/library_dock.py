@@ -55,7 +55,7 @@ from battlemap.ui.typed_dice import TouchSpinBox
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
-    from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.feature_window import FeatureWindow
 
 MIME_TYPE = "application/x-battlemap-statblock"
 """Drag payload: the monster's name (UTF-8)."""
@@ -205,7 +205,7 @@ class MonsterList(QTreeWidget):
 class LibraryDock(QDockWidget):
     """Search, filter and place monsters (see the module docstring)."""
 
-    def __init__(self, window: MainWindow, monsters: Iterable[StatBlock]) -> None:
+    def __init__(self, window: FeatureWindow, monsters: Iterable[StatBlock]) -> None:
         super().__init__("Creature library", window)
         self.setObjectName("library-dock")
         self.window_ = window
@@ -463,7 +463,7 @@ class MonsterDropTarget(QObject):
         self.dock.add_copies(block, 1, near=near)
 
 
-def install(window: MainWindow) -> LibraryDock:
+def install(window: FeatureWindow) -> LibraryDock:
     """Add the dock (a tab beside the History) with the bundled SRD monsters."""
     try:
         monsters = load_library(asset_path("srd-monsters.json")).monsters

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from PySide6.QtCore import QRectF, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QUndoView, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMessageBox, QUndoView, QWidget
 
 from battlemap import APP_NAME, __version__
 from battlemap.io.monsters import SRD_ATTRIBUTION
@@ -27,6 +25,7 @@ from battlemap.ui import (
     tools,
     window_layout,
 )
+from battlemap.ui.feature_window import FeatureWindow, TakeBack
 from battlemap.ui.file_actions import install as install_file_actions
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.map_view import MapView
@@ -38,15 +37,7 @@ LAYOUT_GEOMETRY = "window/geometry"
 LAYOUT_STATE = "window/state"
 
 
-class TakeBack(Protocol):
-    """Something Undo takes back before the recorded steps (it is not on the undo stack)."""
-
-    def can_take_back(self) -> bool: ...
-
-    def take_back(self) -> None: ...
-
-
-class MainWindow(QMainWindow):
+class MainWindow(FeatureWindow):
     def __init__(
         self,
         document: Document,

@@ -58,7 +58,7 @@ from battlemap.ui.style import scene_to_cell
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
-    from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.feature_window import FeatureWindow
 
 ROSTER_KEY = "party/roster"
 PC_TYPE = "player character"
@@ -238,7 +238,7 @@ class PlayerCharacterDialog(QDialog):
 class PartyDock(QDockWidget):
     """The encounter's party, with buttons to create, edit, remove and place characters."""
 
-    def __init__(self, window: MainWindow, settings: QSettings) -> None:
+    def __init__(self, window: FeatureWindow, settings: QSettings) -> None:
         super().__init__("Party", window)
         self.setObjectName("party-dock")
         self.window_ = window
@@ -398,13 +398,10 @@ class PartyDock(QDockWidget):
             self.set_party((*others, block), f"Add {block.name}")
 
 
-def install(window: MainWindow) -> PartyDock:
-    settings = getattr(window, "settings", None) or QSettings()
-    dock = PartyDock(window, settings)
+def install(window: FeatureWindow) -> PartyDock:
+    dock = PartyDock(window, window.settings)
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-    library = getattr(window, "library_dock", None)
-    window.tabifyDockWidget(library or window.history_dock, dock)
-    if library is not None:
-        library.raise_()  # the library is the tab a DM wants first
+    window.tabifyDockWidget(window.library_dock, dock)
+    window.library_dock.raise_()  # the library is the tab a DM wants first
     window.view_menu.addAction(dock.toggleViewAction())
     return dock

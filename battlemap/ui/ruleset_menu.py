@@ -13,13 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, Qt, QTimer, QUrl
-from PySide6.QtGui import QAction, QActionGroup, QDesktopServices
-from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QMessageBox
+from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QUndoStack
+from PySide6.QtWidgets import QLabel, QMenu, QMessageBox
 
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
 from battlemap.rules.ruleset_changes import ruleset_changes
 from battlemap.rules.schema import Ruleset
+from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.plain_text import literal_labels, literal_mnemonics, plain_tooltip
 from battlemap.ui.undo import push
 
@@ -38,7 +39,7 @@ def ruleset_title(registry: RulesetRegistry, ruleset_id: str) -> str:
 
 
 class RulesetMenu(QObject):
-    def __init__(self, window: QMainWindow, document: Document, undo_stack: object) -> None:
+    def __init__(self, window: FeatureWindow, document: Document, undo_stack: QUndoStack) -> None:
         super().__init__(window)
         self.window = window
         self.document = document
@@ -46,7 +47,7 @@ class RulesetMenu(QObject):
         self.user_dir = user_rulesets_dir()
         self._registry: RulesetRegistry | None = None
         self.menu = QMenu("&Rules", window)
-        help_menu: QMenu = window.help_menu  # type: ignore[attr-defined]
+        help_menu = window.help_menu
         window.menuBar().insertMenu(help_menu.menuAction(), self.menu)
         self.menu.aboutToShow.connect(self._fill)
         self.group = QActionGroup(self)
@@ -124,7 +125,7 @@ class RulesetMenu(QObject):
         old_rules, new_rules = self._loaded(old), self._loaded(ruleset_id)
         name = new_rules.name if new_rules is not None else ruleset_id
         command = ReplaceEncounterField("ruleset", old, ruleset_id, text=f"Ruleset: {name}")
-        push(self.undo_stack, self.document, command)  # type: ignore[arg-type]
+        push(self.undo_stack, self.document, command)
         if old_rules is None or new_rules is None:
             lines = [f"{old} cannot be loaded: what changes is not known."]
         else:
@@ -185,5 +186,5 @@ class RulesetMenu(QObject):
         box.exec()
 
 
-def install(window: QMainWindow) -> RulesetMenu:
-    return RulesetMenu(window, window.document, window.undo_stack)  # type: ignore[attr-defined]
+def install(window: FeatureWindow) -> RulesetMenu:
+    return RulesetMenu(window, window.document, window.undo_stack)

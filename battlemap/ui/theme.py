@@ -10,8 +10,9 @@ from enum import StrEnum
 
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QAction, QColor, QPalette
-from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QStyleFactory
+from PySide6.QtWidgets import QApplication, QStyleFactory
 
+from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.menu_choices import exclusive_choices
 
 SETTING = "ui/theme"
@@ -63,10 +64,10 @@ def apply_theme(app: QApplication, theme: Theme) -> None:
 
 
 class ThemeMenu(QObject):
-    def __init__(self, window: QMainWindow, settings: QSettings) -> None:
+    def __init__(self, window: FeatureWindow, settings: QSettings) -> None:
         super().__init__(window)
         self.settings = settings
-        view_menu: QMenu = window.view_menu  # type: ignore[attr-defined]
+        view_menu = window.view_menu
         menu = view_menu.addMenu("&Theme")
         saved = str(settings.value(SETTING, Theme.SYSTEM.value))
         self.theme = Theme(saved) if saved in set(Theme) else Theme.SYSTEM
@@ -86,5 +87,5 @@ class ThemeMenu(QObject):
             apply_theme(app, theme)
 
 
-def install(window: QMainWindow) -> ThemeMenu:
-    return ThemeMenu(window, window.settings)  # type: ignore[attr-defined]
+def install(window: FeatureWindow) -> ThemeMenu:
+    return ThemeMenu(window, window.settings)

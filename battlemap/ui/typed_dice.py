@@ -119,7 +119,7 @@ class TouchSpinBox(QSpinBox):
         self.plus.raise_()
 
 
-def d20_spin(tip: str = "Type the face rolled at the table, or leave 'app rolls'") -> QSpinBox:
+def d20_spin(tip: str = "Type the face rolled at the table, or leave 'app rolls'") -> TouchSpinBox:
     """One box for a d20 face rolled at the table: 1-20, or 0 shown as "app rolls"."""
     spin = TouchSpinBox()
     spin.setRange(0, 20)

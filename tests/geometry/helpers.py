@@ -35,7 +35,7 @@ def foe(name: str, x: float, y: float, size: Size = Size.MEDIUM, **flags: object
 
 
 def wall(a: tuple[float, float], b: tuple[float, float], name: str = "", **kw: object) -> Wall:
-    return Wall(id=EntityId(name or f"wall-{a}-{b}"), a=a, b=b, **kw)  # type: ignore[arg-type]
+    return Wall(id=EntityId(name or f"wall-{a}-{b}"), a=a, b=b, **kw)
 
 
 def door(

@@ -49,27 +49,27 @@ def test_the_joint_of_two_collinear_segments_blocks() -> None:
 
 
 def test_an_l_corner_blocks_a_line_passing_from_inside_to_outside() -> None:
-    corner = [((3, 3), (6, 3)), ((3, 3), (3, 6))]
+    corner: list[Segment] = [((3, 3), (6, 3)), ((3, 3), (3, 6))]
     assert blocked(corner, (1, 1), (5, 5))
 
 
 def test_an_l_corner_grazed_from_outside_does_not_block() -> None:
-    corner = [((3, 3), (6, 3)), ((3, 3), (3, 6))]
+    corner: list[Segment] = [((3, 3), (6, 3)), ((3, 3), (3, 6))]
     assert not blocked(corner, (0, 6), (6, 0))
 
 
 def test_running_along_the_stem_of_a_t_into_its_bar_blocks() -> None:
-    t_junction = [((0, 5), (3, 5)), ((3, 2), (3, 5)), ((3, 5), (3, 8))]
+    t_junction: list[Segment] = [((0, 5), (3, 5)), ((3, 2), (3, 5)), ((3, 5), (3, 8))]
     assert blocked(t_junction, (1, 5), (6, 5))
 
 
 def test_running_along_a_wall_past_a_side_branch_does_not_block() -> None:
-    branch = [((0, 5), (3, 5)), ((3, 5), (3, 8))]
+    branch: list[Segment] = [((0, 5), (3, 5)), ((3, 5), (3, 8))]
     assert not blocked(branch, (1, 5), (6, 5))
 
 
 def test_wall_ends_grazed_from_opposite_sides_at_different_places_do_not_block() -> None:
-    stubs = [((3, 5), (3, 3)), ((6, 5), (6, 7))]
+    stubs: list[Segment] = [((3, 5), (3, 3)), ((6, 5), (6, 7))]
     assert not blocked(stubs, (1, 5), (9, 5))
 
 
@@ -310,6 +310,6 @@ def test_a_line_crossing_a_wall_nearly_along_it_at_a_t_joint_blocks() -> None:
     # the wall at the T-joint (5, 3), nearly along it. The old shifted-copies tracer cut the
     # line at the joint and saw the wall on one side of each piece only.
     hair = 1e-4 / 2**0.5
-    t_joint = [((1.0, 3.0), (5.0, 3.0)), ((5.0, 1.0), (5.0, 5.0))]
+    t_joint: list[Segment] = [((1.0, 3.0), (5.0, 3.0)), ((5.0, 1.0), (5.0, 5.0))]
     assert blocked(t_joint, (5 + hair, 2 + hair), (5 - hair, 4 - hair))
     assert not blocked(t_joint, (5 + hair, 2 + hair), (5 + hair, 4 - hair))  # stays beside it

@@ -31,7 +31,7 @@ def batches_of(lines: int) -> Iterator[list[int]]:
 
     def counted(*args: object) -> None:
         sizes.append(len(args[2]))  # type: ignore[arg-type]
-        solve(*args)  # type: ignore[arg-type]
+        solve(*args)
 
     with (
         mock.patch.object(cover_module, "PAIR_LINES_PER_BATCH", lines),

@@ -288,7 +288,7 @@ def _medium(name: str, side: Side, x: int, y: int) -> Body:
 
 # The target's corner (3, 6) lies on the diagonal wall x + y = 9 but for a rounding error in
 # its far end (16/3, 11/3): on it within END_SNAP, so nudged into the target's square.
-_CORNER_ON_A_DIAGONAL = (
+_CORNER_ON_A_DIAGONAL: tuple[list[Wall], list[Obstacle], list[Body]] = (
     [
         Wall(id="w0", a=(0.0, 0.0), b=(1.0, 0.0)),
         Wall(id="w1", a=(1.0, 8.0), b=(5.333333333333333, 3.6666666666666665)),

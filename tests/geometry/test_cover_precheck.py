@@ -81,7 +81,7 @@ def _exact(barrier: BarrierSet, lines: np.ndarray, rounds: bool = False) -> list
         mock.patch.object(barriers_module, "_FIRST_REACH", 0.7 if rounds else 4.0),
         mock.patch.object(barriers_module, "_LAST_ROUND_LINES", 0 if rounds else 256),
     ):
-        return barrier.blocks(lines).tolist()
+        return [bool(blocked) for blocked in barrier.blocks(lines)]
 
 
 @settings(max_examples=150, deadline=None)
@@ -127,7 +127,7 @@ def test_the_bucket_grid_finds_every_wall_within_end_snap_of_a_line(
     line, wall = barrier._candidates(array, length)
     found = set(zip(line.tolist(), wall.tolist(), strict=True))
     near = shapely.dwithin(
-        shapely.linestrings(array)[:, None], barrier.geoms[None, :], END_SNAP * 1.001
+        np.asarray(shapely.linestrings(array))[:, None], barrier.geoms[None, :], END_SNAP * 1.001
     )
     assert {(int(i), int(j)) for i, j in zip(*np.nonzero(near), strict=True)} <= found
 

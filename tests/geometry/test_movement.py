@@ -17,7 +17,7 @@ from battlemap.geometry import (
     path_cost,
 )
 from battlemap.geometry.movement import MovementCosts, is_squeezing
-from battlemap.model import CoverDegree, Size, Speeds, TerrainKind
+from battlemap.model import CoverDegree, Size, Speeds, TerrainKind, Wall
 from tests.geometry.helpers import body, door, foe, index, obstacle, terrain, wall, window
 
 R555, R5105, EUC = DiagonalRule.FIVE_FIVE_FIVE, DiagonalRule.FIVE_TEN_FIVE, DiagonalRule.EUCLIDEAN
@@ -186,7 +186,7 @@ def test_an_empty_path_is_legal_and_free() -> None:
     assert result.legal and result.cost_feet == 0 and result.steps == ()
 
 
-def corridor(gap_top: float, gap_bottom: float) -> list[object]:
+def corridor(gap_top: float, gap_bottom: float) -> list[Wall]:
     """A wall at x = 8 with an opening from ``gap_top`` to ``gap_bottom``."""
     return [wall((8, 0), (8, gap_top)), wall((8, gap_bottom), (8, 30))]
 

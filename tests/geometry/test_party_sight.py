@@ -10,14 +10,14 @@ from battlemap.model import Creature, Encounter, Grid, Side, Size, Wall, WallKin
 
 # A 10x6 map split by a wall at x = 5 with a door in it from y = 2 to y = 3.
 WALLS = (
-    Wall(id="w-top", a=(5, 0), b=(5, 2)),  # type: ignore[arg-type]
-    Wall(id="w-bottom", a=(5, 3), b=(5, 6)),  # type: ignore[arg-type]
+    Wall(id="w-top", a=(5, 0), b=(5, 2)),
+    Wall(id="w-bottom", a=(5, 3), b=(5, 6)),
 )
-HERO = Creature(id="hero", name="Hero", side=Side.PARTY, x=1, y=2)  # type: ignore[arg-type]
+HERO = Creature(id="hero", name="Hero", side=Side.PARTY, x=1, y=2)
 
 
 def index(door_kind: WallKind = WallKind.DOOR, door_open: bool = False) -> MapIndex:
-    door = Wall(id="door", a=(5, 2), b=(5, 3), kind=door_kind, open=door_open)  # type: ignore[arg-type]
+    door = Wall(id="door", a=(5, 2), b=(5, 3), kind=door_kind, open=door_open)
     return MapIndex.build(Encounter(grid=Grid(width=10, height=6), walls=(*WALLS, door)))
 
 
@@ -45,7 +45,7 @@ def test_sight_range_limits_what_is_seen_on_a_dark_map() -> None:
 
 
 def test_a_viewer_always_sees_its_own_space_and_large_viewers_see_from_their_centre() -> None:
-    ogre = Creature(id="ogre", name="Ogre", size=Size.LARGE, side=Side.PARTY, x=6, y=0)  # type: ignore[arg-type]
+    ogre = Creature(id="ogre", name="Ogre", size=Size.LARGE, side=Side.PARTY, x=6, y=0)
     seen = visible_cells(index(), [ogre], radius_feet=0.1)
     assert {(6, 0), (7, 0), (6, 1), (7, 1)} <= seen
 
@@ -56,7 +56,7 @@ def test_no_viewers_see_nothing() -> None:
 
 def test_party_sight_recomputes_only_the_viewers_that_moved() -> None:
     world = index(door_open=True)
-    elf = Creature(id="elf", name="Elf", side=Side.PARTY, x=8, y=4)  # type: ignore[arg-type]
+    elf = Creature(id="elf", name="Elf", side=Side.PARTY, x=8, y=4)
     sight = PartySight()
     assert sight.visible(world, [HERO, elf]) == visible_cells(world, [HERO, elf])
     assert sight.computed == 2
@@ -75,7 +75,7 @@ def test_party_sight_after_random_moves_equals_the_sight_computed_afresh() -> No
         Encounter(
             grid=Grid(width=16, height=12),
             walls=tuple(
-                Wall(id=f"w{i}", a=(x, y), b=(x + dx, y + dy))  # type: ignore[arg-type]
+                Wall(id=f"w{i}", a=(x, y), b=(x + dx, y + dy))
                 for i, (x, y, dx, dy) in enumerate(
                     (rng.randrange(16), rng.randrange(12), *rng.choice([(3, 0), (0, 3), (2, 2)]))
                     for _ in range(14)
@@ -84,7 +84,7 @@ def test_party_sight_after_random_moves_equals_the_sight_computed_afresh() -> No
         )
     )
     party = [
-        Creature(id=f"p{i}", name="P", side=Side.PARTY, x=rng.randrange(15), y=rng.randrange(11))  # type: ignore[arg-type]
+        Creature(id=f"p{i}", name="P", side=Side.PARTY, x=rng.randrange(15), y=rng.randrange(11))
         for i in range(4)
     ]
     sight = PartySight()

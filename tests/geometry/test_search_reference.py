@@ -58,8 +58,8 @@ def worlds(draw: st.DrawFn) -> tuple[MapIndex, list[Body]]:
         else:
             walls.append(wall((x, y), (x, min(y + length, SIDE))))
     for _ in range(draw(st.integers(0, 3))):  # off the grid lines, like imported rubble
-        x, y = draw(st.floats(1, SIDE - 2)), draw(st.floats(1, SIDE - 2))
-        walls.append(wall((x, y), (x + draw(st.floats(-1, 1)), y + draw(st.floats(-1, 1)))))
+        rx, ry = draw(st.floats(1, SIDE - 2)), draw(st.floats(1, SIDE - 2))
+        walls.append(wall((rx, ry), (rx + draw(st.floats(-1, 1)), ry + draw(st.floats(-1, 1)))))
     regions = []
     for kind in (TerrainKind.DIFFICULT, TerrainKind.WATER, TerrainKind.IMPASSABLE):
         for _ in range(draw(st.integers(0, 2))):

@@ -121,9 +121,9 @@ def test_a_plain_json_encounter_opens_with_no_images(tmp_path: Path) -> None:
     assert dict(loaded.images) == {}
 
 
-names = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40
-).filter(lambda s: s.strip() != "")
+names = st.text(alphabet=st.characters(exclude_categories=["Cs"]), min_size=1, max_size=40).filter(
+    lambda s: s.strip() != ""
+)
 coordinates = st.integers(min_value=0, max_value=19).map(float)
 creatures = st.builds(
     Creature,

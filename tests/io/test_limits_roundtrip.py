@@ -10,11 +10,13 @@ open again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from battlemap.io.encounter_file import (
     MAX_JSON_BYTES,
@@ -176,20 +178,20 @@ def test_encounters_at_the_bounds_save_and_reopen_equal(tmp_path: Path) -> None:
 def _walls(count: int) -> tuple[Wall, ...]:
     return tuple(
         Wall(id=f"w{i}", a=(i % 1000, i // 1000), b=(i % 1000 + 1, i // 1000)) for i in range(count)
-    )  # type: ignore[arg-type]
+    )
 
 
-FULL = {
+FULL: dict[str, Callable[[int], tuple[BaseModel, ...]]] = {
     "creatures": lambda n: tuple(Creature(name=f"c{i}", x=i % 1000, y=i // 1000) for i in range(n)),
     "walls": _walls,
     "obstacles": lambda n: tuple(
         Obstacle(id=f"o{i}", points=[(i % 999, 0), (i % 999 + 1, 0), (i % 999, 1)])
         for i in range(n)
-    ),  # type: ignore[arg-type]
+    ),
     "terrain": lambda n: tuple(
         TerrainRegion(id=f"t{i}", points=[(0, i % 999), (1, i % 999), (0, i % 999 + 1)])
         for i in range(n)
-    ),  # type: ignore[arg-type]
+    ),
     "lights": lambda n: tuple(Light(position=(i % 1000, 1), range_cells=2) for i in range(n)),
     "party": lambda n: tuple(StatBlock(name=f"pc {i}") for i in range(n)),
     "log": lambda n: tuple(CombatEvent(round=0, kind="note", text=f"line {i}") for i in range(n)),

@@ -52,7 +52,7 @@ def raw_wall_length_inside(path: Path) -> float:
         for line in data["line_of_sight"]
         for a, b in itertools.pairwise(line)
     ]
-    return sum(segment.intersection(region).length for segment in segments)
+    return float(sum(segment.intersection(region).length for segment in segments))
 
 
 # --- the real files ------------------------------------------------------------------------
@@ -204,7 +204,7 @@ def tiny_with(**changes: Any) -> dict[str, Any]:
     return data
 
 
-BAD_CASES = {
+BAD_CASES: dict[str, tuple[dict[str, Any] | str, str]] = {
     "not json": ("{ this is not json", "Invalid JSON"),
     "no resolution": ({"format": 0.3, "image": "AAAA"}, "resolution: Field required"),
     "newer format": (tiny_with(format=1.1), "format: 1.1 is not a version read"),

@@ -43,7 +43,7 @@ def drawn(kind: WallKind, open_door: bool) -> Encounter:
 
 
 def body(encounter: Encounter, name: str, x: float, y: float, side: Side) -> Body:
-    creature = Creature(id=name, name=name, x=x, y=y, side=side)  # type: ignore[arg-type]
+    creature = Creature(id=name, name=name, x=x, y=y, side=side)
     return Body.from_creature(creature, encounter.grid)
 
 

@@ -39,7 +39,7 @@ def portal(a: tuple[float, float], b: tuple[float, float], **flags: Any) -> dict
 def headmasters_like(format_version: float) -> dict[str, Any]:
     """A 10 x 10 room: three window frames and a door in the wall at y = 1, one diagonal
     window frame in the corner, all ``closed: true`` as format 0.2 exports them."""
-    data = json.loads(TINY.read_text())
+    data: dict[str, Any] = json.loads(TINY.read_text())
     windows = [portal((x - WINDOW_HALF, 1), (x + WINDOW_HALF, 1)) for x in (3.5, 4.5, 5.5)]
     corner = portal((0.233454, 2.766546), (0.766546, 2.233454), rotation=-0.785398)
     door = portal((7, 1), (8, 1))

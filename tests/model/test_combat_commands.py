@@ -5,6 +5,7 @@ from __future__ import annotations
 from battlemap.model import Creature, Encounter
 from battlemap.model.combat import CombatState, DiceState
 from battlemap.model.combat_commands import ApplyCombatStep
+from battlemap.model.ids import EntityId
 
 
 def test_swaps_combat_and_only_the_changed_creatures_and_reverts_exactly() -> None:
@@ -16,9 +17,9 @@ def test_swaps_combat_and_only_the_changed_creatures_and_reverts_exactly() -> No
 
     step = ApplyCombatStep.between(before, after, combat, "Hit B")
 
-    assert step.old_creatures == (b,) and step.new_creatures == (after.creature("b"),)
+    assert step.old_creatures == (b,) and step.new_creatures == (after.creature(EntityId("b")),)
     applied = step.apply(before)
-    assert applied.creature("b").hp == 0 and applied.creature("a") is a
+    assert applied.creature(EntityId("b")).hp == 0 and applied.creature(EntityId("a")) is a
     assert applied.combat == combat
     assert step.revert(applied) == before
 

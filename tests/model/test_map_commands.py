@@ -44,15 +44,15 @@ def square(x: float, y: float, side: float = 1.0) -> list[tuple[float, float]]:
 def make_encounter() -> Encounter:
     return Encounter(
         grid=Grid(width=10, height=8),
-        creatures=(Creature(id="c-orc", name="Orc", x=1, y=1),),  # type: ignore[arg-type]
+        creatures=(Creature(id="c-orc", name="Orc", x=1, y=1),),
         walls=(
-            Wall(id="w-1", a=(0, 0), b=(3, 0)),  # type: ignore[arg-type]
-            Wall(id="d-1", a=(3, 0), b=(4, 0), kind=WallKind.DOOR),  # type: ignore[arg-type]
+            Wall(id="w-1", a=(0, 0), b=(3, 0)),
+            Wall(id="d-1", a=(3, 0), b=(4, 0), kind=WallKind.DOOR),
         ),
-        obstacles=(Obstacle(id="o-1", points=square(5, 5)),),  # type: ignore[arg-type]
+        obstacles=(Obstacle(id="o-1", points=square(5, 5)),),
         terrain=(
-            TerrainRegion(id="t-1", points=square(0, 4, 2)),  # type: ignore[arg-type]
-            TerrainRegion(id="t-2", kind=TerrainKind.WATER, points=square(1, 4, 2)),  # type: ignore[arg-type]
+            TerrainRegion(id="t-1", points=square(0, 4, 2)),
+            TerrainRegion(id="t-2", kind=TerrainKind.WATER, points=square(1, 4, 2)),
         ),
     )
 
@@ -218,7 +218,11 @@ def test_undo_of_any_sequence_restores_the_start(steps: list[str], rng: random.R
         elif step == "grid":
             command = SetGrid.of(current, Grid(width=rng.randint(1, 30), height=5))
         else:
-            ids = [f.id for f in (*current.walls, *current.obstacles, *current.terrain)]
+            ids = [
+                f.id
+                for features in (current.walls, current.obstacles, current.terrain)
+                for f in features
+            ]
             if not ids or (chosen := rng.choice(ids)) == "d-1":
                 continue
             command = RemoveFeature.of(current, chosen)

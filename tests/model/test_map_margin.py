@@ -50,7 +50,7 @@ def test_walls_inside_keep_the_same_tuple() -> None:
 
 
 def test_a_cut_wall_keeps_its_id_kind_and_state() -> None:
-    door = Wall(id="d", a=(5, 4), b=(5000, 4), kind=WallKind.DOOR, open=True)  # type: ignore[arg-type]
+    door = Wall(id="d", a=(5, 4), b=(5000, 4), kind=WallKind.DOOR, open=True)
     (cut,) = clip_walls((door,), GRID)
     assert (cut.id, cut.kind, cut.open, cut.a, cut.b) == ("d", door.kind, True, (5, 4), (15, 4))
 
@@ -109,7 +109,7 @@ def test_a_loaded_encounter_saves_and_reloads_the_same_cut_walls() -> None:
 def test_drawn_walls_are_cut_and_undo_removes_them() -> None:
     start = Encounter(grid=GRID)
     document = Document(start)
-    command = AddWalls((Wall(id="w", a=(1, 1), b=(1, 900)), Wall(a=(900, 0), b=(901, 0))))  # type: ignore[arg-type]
+    command = AddWalls((Wall(id="w", a=(1, 1), b=(1, 900)), Wall(a=(900, 0), b=(901, 0))))
     document.apply(command)
     assert [(w.id, w.a, w.b) for w in document.encounter.walls] == [
         ("w", (1, 1), (1, 8 + MAP_MARGIN_CELLS))
@@ -200,13 +200,14 @@ def test_loading_cuts_obstacles_and_terrain_far_off_the_map() -> None:
     encounter = Encounter.model_validate(raw)
     box = margin_box(encounter.grid)
     assert [o.id for o in encounter.obstacles] == ["kept"]
-    for region in (*encounter.terrain, *encounter.obstacles):
+    regions: list[TerrainRegion | Obstacle] = [*encounter.terrain, *encounter.obstacles]
+    for region in regions:
         assert all(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in region.points)
     assert Encounter.model_validate(encounter.model_dump(mode="json")) == encounter
 
 
 def test_shrinking_the_map_cuts_terrain_and_undo_gives_it_back() -> None:
-    region = TerrainRegion(id="t", points=[(1, 1), (90, 1), (90, 90)])  # type: ignore[arg-type]
+    region = TerrainRegion(id="t", points=[(1, 1), (90, 1), (90, 90)])
     start = Encounter(grid=Grid(width=100, height=100), terrain=(region,))
     document = Document(start)
     command = SetGrid.of(start, Grid(width=10, height=10))
@@ -217,6 +218,6 @@ def test_shrinking_the_map_cuts_terrain_and_undo_gives_it_back() -> None:
 
 
 def test_a_drawn_obstacle_is_cut_to_the_margin() -> None:
-    obstacle = Obstacle(id="o", points=[(1, 1), (900, 1), (1, 900)])  # type: ignore[arg-type]
+    obstacle = Obstacle(id="o", points=[(1, 1), (900, 1), (1, 900)])
     applied = AddObstacle(obstacle).apply(Encounter(grid=GRID))
     assert {x for x, _ in applied.obstacles[0].points} <= {1.0, 10 + MAP_MARGIN_CELLS}

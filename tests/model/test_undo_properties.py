@@ -18,6 +18,7 @@ from battlemap.io.loader import load_demo_encounter
 from battlemap.model import Creature, Document, Encounter, Grid, Side, Size, Wall, WallKind
 from battlemap.model.document import (
     AddCreature,
+    Change,
     Command,
     MoveCreature,
     RemoveCreature,
@@ -76,7 +77,11 @@ def _creature_command(data: st.DataObject, encounter: Encounter) -> Command:
 
 
 def _map_command(data: st.DataObject, encounter: Encounter) -> Command:
-    features = [f.id for f in (*encounter.walls, *encounter.obstacles, *encounter.terrain)]
+    features = [
+        f.id
+        for features in (encounter.walls, encounter.obstacles, encounter.terrain)
+        for f in features
+    ]
     doors = [w.id for w in encounter.walls if w.kind is WallKind.DOOR]
     kinds = ["walls", "obstacle", "terrain", "grid"]
     kinds += ["remove"] * bool(features) + ["door"] * bool(doors)
@@ -152,7 +157,7 @@ def draw_command(data: st.DataObject, encounter: Encounter) -> Command:
 def test_undo_all_restores_the_start_and_redo_all_the_end(data: st.DataObject, steps: int) -> None:
     start = load_demo_encounter()
     document = Document(start)
-    changes = []
+    changes: list[Change] = []
     document.subscribe(changes.append)
     commands: list[Command] = []
     states = [start]

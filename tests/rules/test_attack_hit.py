@@ -3,16 +3,20 @@ fumbles and called shots, Hyrule target strikes, two-weapon fighting, economy an
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from battlemap.model.combat import CombatState
 from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
+from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind, Damage
 from battlemap.rules.attacks import (
     AttackOptions,
     AttackProfile,
+    AttackResult,
     AttackSituation,
     Delivery,
     FumbleChoice,
@@ -24,7 +28,7 @@ from battlemap.rules.attacks import (
 )
 from battlemap.rules.damage import DamageRoll
 from battlemap.rules.errors import IllegalActionError
-from battlemap.rules.outcome import with_combat
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import BadDieError, DeadTargetError, NotTargetableError
 from tests.rules.fighters import creature, fight
@@ -44,13 +48,13 @@ NEAR = AttackSituation(distance_feet=5)
 
 
 def duel(
-    ruleset: str = "srd-5e", target: tuple[str, ...] = (), **target_kw: object
+    ruleset: str = "srd-5e", target: tuple[str, ...] = (), **target_kw: Any
 ) -> tuple[Encounter, CombatState]:
     kw = {"hp": 30, "ac": 15, "side": Side.HOSTILE, **target_kw}
     return fight(
         creature("hero", hp=30),
         creature("foe", **kw),
-        ruleset=ruleset,  # type: ignore[arg-type]
+        ruleset=ruleset,
         conditions={"foe": target},
     )
 
@@ -61,18 +65,18 @@ def attack(
     profile: AttackProfile = DAGGER,
     situation: AttackSituation = NEAR,
     target: tuple[str, ...] = (),
-    **options: object,
-):  # type: ignore[no-untyped-def]
+    **options: Any,
+) -> Outcome[AttackResult]:
     encounter, combat = duel(ruleset, target)
     return make_attack(
         with_combat(encounter, combat),
         rulesets[ruleset],
-        "hero",
-        "foe",
+        EntityId("hero"),
+        EntityId("foe"),
         profile,
         situation,
         AttackOptions(**options),
-    )  # type: ignore[arg-type]
+    )
 
 
 def test_total_equal_to_ac_hits_one_less_misses(rulesets: dict[str, Ruleset]) -> None:
@@ -85,17 +89,17 @@ def test_total_equal_to_ac_hits_one_less_misses(rulesets: dict[str, Ruleset]) ->
 def test_hit_applies_damage_and_spends_an_attack_in_one_state(rulesets: dict[str, Ruleset]) -> None:
     applied = attack(rulesets, d20=(12,), damage_rolls=(6,))
     assert applied.result.damage is not None and applied.result.damage.total == 6
-    assert applied.encounter.creature("foe").hp == 24
+    assert applied.encounter.creature(EntityId("foe")).hp == 24
     assert applied.combat is not None
-    turn = applied.combat.combatant("hero").turn
+    turn = applied.combat.combatant(EntityId("hero")).turn
     assert turn.action_used and turn.attacks_left == 0
     assert applied.result.spent == "one attack"
     with pytest.raises(IllegalActionError, match="action"):
         make_attack(
             with_combat(applied.encounter, applied.combat),
             rulesets["srd-5e"],
-            "hero",
-            "foe",
+            EntityId("hero"),
+            EntityId("foe"),
             DAGGER,
             NEAR,
             AttackOptions(d20=(12,)),
@@ -124,13 +128,13 @@ def test_total_cover_cannot_be_targeted_state_unchanged(rulesets: dict[str, Rule
         make_attack(
             with_combat(encounter, combat),
             rulesets["srd-5e"],
-            "hero",
-            "foe",
+            EntityId("hero"),
+            EntityId("foe"),
             DAGGER,
             AttackSituation(cover=CoverDegree.TOTAL),
             AttackOptions(d20=(20,)),
         )
-    assert combat.combatant("hero").turn.attacks_left == 0 and not combat.rolls
+    assert combat.combatant(EntityId("hero")).turn.attacks_left == 0 and not combat.rolls
 
 
 def test_natural_20_always_hits_and_crits_natural_1_always_misses(
@@ -178,7 +182,7 @@ def test_app_rolled_attack_is_replayable(rulesets: dict[str, Ruleset]) -> None:
 
 def test_hyrule_ac_never_below_10_plus_dex(rulesets: dict[str, Ruleset]) -> None:
     encounter, _ = fight(creature("foe", ac=12, dex=18))
-    foe = encounter.creature("foe")
+    foe = encounter.creature(EntityId("foe"))
     lowered = AttackOptions(ac_adjustment=-4)
     hyrule = armor_class(rulesets["legends-of-hyrule"], foe, AttackSituation(), lowered)
     srd = armor_class(rulesets["srd-5e"], foe, AttackSituation(), lowered)
@@ -208,7 +212,9 @@ def test_gms_den_fumble_table(
 
 def test_gms_den_fumble_prone_is_part_of_the_same_state(rulesets: dict[str, Ruleset]) -> None:
     applied = attack(rulesets, "gms-den", d20=(1,), fumble_d20=5, fumble_choice=FumbleChoice.PRONE)
-    assert applied.combat is not None and applied.combat.combatant("hero").has_condition("prone")
+    assert applied.combat is not None and applied.combat.combatant(EntityId("hero")).has_condition(
+        "prone"
+    )
 
 
 def test_gms_den_critical_is_maximum_plus_roll(rulesets: dict[str, Ruleset]) -> None:
@@ -322,15 +328,15 @@ def test_reach_range_and_bad_targets(rulesets: dict[str, Ruleset]) -> None:
             situation=AttackSituation(distance_feet=700, range_band=RangeBand.OUT_OF_RANGE),
         )
     encounter, combat = duel()
-    dead = combat.combatant("foe").model_copy(
-        update={"death": combat.combatant("foe").death.model_copy(update={"dead": True})}
+    dead = combat.combatant(EntityId("foe")).model_copy(
+        update={"death": combat.combatant(EntityId("foe")).death.model_copy(update={"dead": True})}
     )
     with pytest.raises(DeadTargetError):
         make_attack(
             with_combat(encounter, combat.with_combatant(dead)),
             rulesets["srd-5e"],
-            "hero",
-            "foe",
+            EntityId("hero"),
+            EntityId("foe"),
             DAGGER,
             NEAR,
         )
@@ -346,23 +352,25 @@ def test_help_is_used_up_and_hidden_attacker_revealed(rulesets: dict[str, Rulese
     encounter, combat = fight(
         creature("hero"), creature("foe", side=Side.HOSTILE, ac=15), creature("ally")
     )
-    combat = combat.with_combatant(combat.combatant("ally").model_copy(update={"helping": "hero"}))
     combat = combat.with_combatant(
-        combat.combatant("hero").model_copy(update={"hidden_stealth": 17})
+        combat.combatant(EntityId("ally")).model_copy(update={"helping": "hero"})
+    )
+    combat = combat.with_combatant(
+        combat.combatant(EntityId("hero")).model_copy(update={"hidden_stealth": 17})
     )
     applied = make_attack(
         with_combat(encounter, combat),
         rulesets["srd-5e"],
-        "hero",
-        "foe",
+        EntityId("hero"),
+        EntityId("foe"),
         DAGGER,
         NEAR,
         AttackOptions(d20=(4, 12)),
     )
     assert applied.result.roll_mode.advantages == ("Help from Ally",)
     assert applied.combat is not None
-    assert applied.combat.combatant("ally").helping is None
-    assert applied.combat.combatant("hero").hidden_stealth is None
+    assert applied.combat.combatant(EntityId("ally")).helping is None
+    assert applied.combat.combatant(EntityId("hero")).hidden_stealth is None
 
 
 def test_statblock_attack_profile() -> None:
@@ -435,20 +443,23 @@ def test_offhand_attack_after_the_attack_action_spends_the_bonus_action(
     second = make_attack(
         with_combat(first.encounter, first.combat),
         srd,
-        "hero",
-        "foe",
+        EntityId("hero"),
+        EntityId("foe"),
         DAGGER,
         NEAR,
         AttackOptions(offhand=True, d20=(2,)),
     )
-    assert second.combat is not None and second.combat.combatant("hero").turn.bonus_action_used
+    assert (
+        second.combat is not None
+        and second.combat.combatant(EntityId("hero")).turn.bonus_action_used
+    )
     encounter, combat = duel()
     with pytest.raises(IllegalActionError, match="Attack action"):
         make_attack(
             with_combat(encounter, combat),
             srd,
-            "hero",
-            "foe",
+            EntityId("hero"),
+            EntityId("foe"),
             DAGGER,
             NEAR,
             AttackOptions(offhand=True),
@@ -481,15 +492,17 @@ def test_hitting_a_dying_creature_within_5_ft_is_a_crit_and_two_failures(
     applied = make_attack(
         with_combat(encounter, combat),
         srd,
-        "hero",
-        "pc",
+        EntityId("hero"),
+        EntityId("pc"),
         DAGGER,
         NEAR,
         AttackOptions(d20=(2, 11), damage_rolls=(7,)),
     )
     assert applied.result.roll_mode.mode is RollMode.ADVANTAGE and applied.result.critical
     assert applied.result.damage is not None and applied.result.damage.zero.failures_added == 2
-    assert applied.combat is not None and applied.combat.combatant("pc").death.failures == 2
+    assert (
+        applied.combat is not None and applied.combat.combatant(EntityId("pc")).death.failures == 2
+    )
 
 
 def test_gms_den_fumble_recovery_is_a_standard_hit_even_on_the_paralyzed(
@@ -507,7 +520,7 @@ def test_the_incapacitated_and_the_charmed_cannot_attack(rulesets: dict[str, Rul
     srd = rulesets["srd-5e"]
     encounter, combat = duel()
     stunned = combat.with_combatant(
-        combat.combatant("hero").model_copy(
+        combat.combatant(EntityId("hero")).model_copy(
             update={"conditions": (ActiveCondition(name="stunned"),)}
         )
     )
@@ -515,19 +528,21 @@ def test_the_incapacitated_and_the_charmed_cannot_attack(rulesets: dict[str, Rul
         make_attack(
             with_combat(encounter, stunned),
             srd,
-            "hero",
-            "foe",
+            EntityId("hero"),
+            EntityId("foe"),
             DAGGER,
             NEAR,
             AttackOptions(action_id=None),
         )
     charmed = combat.with_combatant(
-        combat.combatant("hero").model_copy(
+        combat.combatant(EntityId("hero")).model_copy(
             update={"conditions": (ActiveCondition(name="charmed", source_id="foe"),)}
         )
     )
     with pytest.raises(IllegalActionError, match="charmed"):
-        make_attack(with_combat(encounter, charmed), srd, "hero", "foe", DAGGER, NEAR)
+        make_attack(
+            with_combat(encounter, charmed), srd, EntityId("hero"), EntityId("foe"), DAGGER, NEAR
+        )
 
 
 def test_cover_bonus_to_dex_saves(rulesets: dict[str, Ruleset]) -> None:
@@ -558,12 +573,12 @@ def test_one_new_encounter_for_one_undo_step(rulesets: dict[str, Ruleset]) -> No
     applied = make_attack(
         with_combat(encounter, combat),
         rulesets["srd-5e"],
-        "hero",
-        "foe",
+        EntityId("hero"),
+        EntityId("foe"),
         DAGGER,
         NEAR,
         AttackOptions(d20=(15,), damage_rolls=(4,)),
     )
     after = applied.encounter
-    assert after.combat == applied.combat and after.creature("foe").hp == 26
-    assert encounter.combat == combat and encounter.creature("foe").hp == 30
+    assert after.combat == applied.combat and after.creature(EntityId("foe")).hp == 26
+    assert encounter.combat == combat and encounter.creature(EntityId("foe")).hp == 30

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemap.model.creature import Side
-from battlemap.rules.attacks import AttackOptions, AttackProfile, make_attack
+from battlemap.model.ids import EntityId
+from battlemap.rules.attacks import AttackOptions, AttackProfile, AttackResult, make_attack
 from battlemap.rules.damage import DamageRoll
-from battlemap.rules.death import death_save
+from battlemap.rules.death import DeathSaveResult, death_save
 from battlemap.rules.errors import CombatError
-from battlemap.rules.healing import heal
-from battlemap.rules.outcome import with_combat
+from battlemap.rules.healing import HealResult, heal
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
 from tests.rules.conftest import RULESET_IDS
 from tests.rules.fighters import creature, fight
@@ -34,8 +37,8 @@ step = st.one_of(
 @settings(max_examples=40, deadline=None)
 @given(ruleset_index=st.integers(0, len(RULESET_IDS) - 1), steps=st.lists(step, max_size=30))
 def test_invariants_under_any_sequence(
-    rulesets: dict[str, Ruleset], ruleset_index: int, steps: list[tuple]
-) -> None:  # type: ignore[type-arg]
+    rulesets: dict[str, Ruleset], ruleset_index: int, steps: list[tuple[Any, ...]]
+) -> None:
     ruleset_id = RULESET_IDS[ruleset_index]
     ruleset = rulesets[ruleset_id]
     damage_type = "slash" if ruleset_id == "final-fantasy-d20" else "slashing"
@@ -47,6 +50,7 @@ def test_invariants_under_any_sequence(
         ruleset=ruleset_id,
     )
     limit = ruleset.death_saves.failures_limit
+    applied: Outcome[AttackResult] | Outcome[HealResult] | Outcome[DeathSaveResult]
     for item in steps:
         try:
             if item[0] == "attack":
@@ -66,10 +70,10 @@ def test_invariants_under_any_sequence(
             continue
         assert applied.combat is not None
         for name in NAMES:
-            old_dead = combat.combatant(name).death.dead
-            old_hp = encounter.creature(name).hp
-            new = applied.encounter.creature(name)
-            death = applied.combat.combatant(name).death
+            old_dead = combat.combatant(EntityId(name)).death.dead
+            old_hp = encounter.creature(EntityId(name)).hp
+            new = applied.encounter.creature(EntityId(name))
+            death = applied.combat.combatant(EntityId(name)).death
             assert 0 <= new.hp <= new.max_hp and new.temp_hp >= 0
             assert (
                 0 <= death.failures <= limit
@@ -78,6 +82,6 @@ def test_invariants_under_any_sequence(
             if old_dead:
                 assert death.dead and new.hp == old_hp
             if new.hp > 0 and not death.knocked_out:
-                assert not applied.combat.combatant(name).has_condition("unconscious")
+                assert not applied.combat.combatant(EntityId(name)).has_condition("unconscious")
         assert len(applied.combat.log) >= len(combat.log)
         encounter, combat = applied.encounter, applied.combat

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from battlemap.model.combat import Combatant
+from battlemap.model.ids import EntityId
 from battlemap.rules.attacks import (
     AttackOptions,
     AttackProfile,
@@ -12,6 +13,7 @@ from battlemap.rules.attacks import (
     Delivery,
     RangeBand,
     RollMode,
+    RollModeReport,
     roll_mode,
 )
 from battlemap.rules.damage import DamageRoll
@@ -36,7 +38,7 @@ def pair(
     _, combat = fight(
         creature("a"), creature("t"), ruleset=ruleset, conditions={"a": attacker, "t": target}
     )
-    return combat.combatant("a"), combat.combatant("t")
+    return combat.combatant(EntityId("a")), combat.combatant(EntityId("t"))
 
 
 def mode(
@@ -46,7 +48,7 @@ def mode(
     target: tuple[str, ...] = (),
     profile: AttackProfile = SWORD,
     **situation: object,
-):  # type: ignore[no-untyped-def]
+) -> RollModeReport:
     a, t = pair(attacker, target, ruleset_id)
     options = AttackOptions()
     return roll_mode(rulesets[ruleset_id], a, t, profile, AttackSituation(**situation), options)  # type: ignore[arg-type]

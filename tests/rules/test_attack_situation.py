@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from battlemap.geometry.map_index import MapIndex
+from battlemap.model.combat import CombatState
 from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree, Wall
+from battlemap.model.ids import EntityId
 from battlemap.rules.attack_situation import attack_situation
 from battlemap.rules.attacks import (
     AttackOptions,
     AttackProfile,
+    AttackSituation,
     Delivery,
     RangeBand,
     RollMode,
@@ -31,13 +34,20 @@ BOW = AttackProfile(
 )
 
 
+def a_attacks_t(
+    encounter: Encounter, combat: CombatState | None, ruleset: Ruleset, profile: AttackProfile
+) -> AttackSituation:
+    """The situation of creature "a" attacking creature "t" with ``profile``."""
+    return attack_situation(
+        MapIndex.build(encounter), encounter, combat, ruleset, EntityId("a"), EntityId("t"), profile
+    )
+
+
 def test_adjacent_melee_no_cover_everyone_sees(rulesets: dict[str, Ruleset]) -> None:
     encounter = Encounter(
         creatures=(creature("a", x=2, y=2), creature("t", x=3, y=2, side=Side.HOSTILE))
     )
-    situation = attack_situation(
-        MapIndex.build(encounter), encounter, None, rulesets["srd-5e"], "a", "t", SWORD
-    )
+    situation = a_attacks_t(encounter, None, rulesets["srd-5e"], SWORD)
     assert situation.distance_feet == 5 and situation.cover is CoverDegree.NONE
     assert situation.attacker_sees_target and situation.target_sees_attacker
 
@@ -51,9 +61,7 @@ def test_ranged_with_a_hostile_adjacent_and_long_range(rulesets: dict[str, Rules
         ),
         grid=Encounter().grid.model_copy(update={"cell_feet": 5.0, "width": 40}),
     )
-    situation = attack_situation(
-        MapIndex.build(encounter), encounter, None, rulesets["srd-5e"], "a", "t", BOW
-    )
+    situation = a_attacks_t(encounter, None, rulesets["srd-5e"], BOW)
     assert situation.hostile_within_5ft and situation.range_band is RangeBand.LONG  # 95 ft > 80
     assert situation.cover is CoverDegree.HALF  # G stands in the way
     assert any("hostile within 5 ft" in r for r in situation.reasons)
@@ -65,9 +73,7 @@ def test_a_wall_blocks_sight_and_gives_cover(rulesets: dict[str, Ruleset]) -> No
         creatures=(creature("a", x=2, y=5), creature("t", x=8, y=5, side=Side.HOSTILE)),
         walls=(wall,),
     )
-    situation = attack_situation(
-        MapIndex.build(encounter), encounter, None, rulesets["srd-5e"], "a", "t", BOW
-    )
+    situation = a_attacks_t(encounter, None, rulesets["srd-5e"], BOW)
     assert situation.cover is CoverDegree.TOTAL
     assert not situation.attacker_sees_target
 
@@ -83,13 +89,17 @@ def test_gms_den_flanking_gives_advantage_end_to_end(rulesets: dict[str, Ruleset
         ),
     )
     combat = combat_of(encounter)
-    situation = attack_situation(MapIndex.build(encounter), encounter, combat, gms, "a", "t", SWORD)
+    situation = a_attacks_t(encounter, combat, gms, SWORD)
     assert situation.flanked and any("flanked with B" in r for r in situation.reasons)
     applied = make_attack(
-        with_combat(encounter, combat), gms, "a", "t", SWORD, situation, AttackOptions(d20=(4, 9))
+        with_combat(encounter, combat),
+        gms,
+        EntityId("a"),
+        EntityId("t"),
+        SWORD,
+        situation,
+        AttackOptions(d20=(4, 9)),
     )
     assert applied.result.roll_mode.mode is RollMode.ADVANTAGE and applied.result.natural == 9
-    srd_situation = attack_situation(
-        MapIndex.build(encounter), encounter, combat, rulesets["srd-5e"], "a", "t", SWORD
-    )
+    srd_situation = a_attacks_t(encounter, combat, rulesets["srd-5e"], SWORD)
     assert not srd_situation.flanked

@@ -7,6 +7,7 @@ import pytest
 from battlemap.model.combat import ActiveCondition, CombatState
 from battlemap.model.creature import Side, Size
 from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
 from battlemap.rules.contests import (
     Contest,
     ShoveEffect,
@@ -33,7 +34,7 @@ def ring(
         ruleset=ruleset,
         conditions={"foe": foe},
     )
-    foe_creature = encounter.creature("foe").model_copy(update={"size": foe_size})
+    foe_creature = encounter.creature(EntityId("foe")).model_copy(update={"size": foe_size})
     return encounter.replace_creature(foe_creature), combat
 
 
@@ -46,45 +47,68 @@ def test_grapple_contest_success_grapples_a_tie_fails(
     rulesets: dict[str, Ruleset], ruleset_id: str
 ) -> None:
     ruleset = rulesets[ruleset_id]
-    won = grapple(with_combat(*ring(ruleset_id)), ruleset, "hero", "foe", WIN)
+    won = grapple(with_combat(*ring(ruleset_id)), ruleset, EntityId("hero"), EntityId("foe"), WIN)
     assert won.result.success and won.combat is not None
-    grappled = [c for c in won.combat.combatant("foe").conditions if c.name == "grappled"]
+    grappled = [c for c in won.combat.combatant(EntityId("foe")).conditions if c.name == "grappled"]
     assert grappled and grappled[0].source_id == "hero"
-    assert won.combat.combatant("hero").turn.action_used  # one attack of the Attack action
-    tied = grapple(with_combat(*ring(ruleset_id)), ruleset, "hero", "foe", TIE)
+    assert won.combat.combatant(
+        EntityId("hero")
+    ).turn.action_used  # one attack of the Attack action
+    tied = grapple(with_combat(*ring(ruleset_id)), ruleset, EntityId("hero"), EntityId("foe"), TIE)
     assert not tied.result.success
 
 
 def test_grapple_limits(rulesets: dict[str, Ruleset]) -> None:
     hyrule = rulesets["legends-of-hyrule"]
     assert grapple(
-        with_combat(*ring("legends-of-hyrule", Size.LARGE)), hyrule, "hero", "foe", WIN
+        with_combat(*ring("legends-of-hyrule", Size.LARGE)),
+        hyrule,
+        EntityId("hero"),
+        EntityId("foe"),
+        WIN,
     ).result.success
     with pytest.raises(IllegalActionError, match="size"):
-        grapple(with_combat(*ring("legends-of-hyrule", Size.HUGE)), hyrule, "hero", "foe", WIN)
+        grapple(
+            with_combat(*ring("legends-of-hyrule", Size.HUGE)),
+            hyrule,
+            EntityId("hero"),
+            EntityId("foe"),
+            WIN,
+        )
     with pytest.raises(IllegalActionError, match="free hand"):
         grapple(
-            with_combat(*ring("legends-of-hyrule")), hyrule, "hero", "foe", WIN, has_free_hand=False
+            with_combat(*ring("legends-of-hyrule")),
+            hyrule,
+            EntityId("hero"),
+            EntityId("foe"),
+            WIN,
+            has_free_hand=False,
         )
     far, combat = ring("legends-of-hyrule")  # the engine measures the map: two squares off
-    far = far.replace_creature(far.creature("foe").model_copy(update={"x": 2.0}))
+    far = far.replace_creature(far.creature(EntityId("foe")).model_copy(update={"x": 2.0}))
     with pytest.raises(NotTargetableError, match="10 ft away, beyond 5 ft reach"):
-        grapple(with_combat(far, combat), hyrule, "hero", "foe", WIN)
+        grapple(with_combat(far, combat), hyrule, EntityId("hero"), EntityId("foe"), WIN)
     with pytest.raises(IllegalActionError, match="no grapple"):
-        grapple(with_combat(*ring("srd-5e")), rulesets["srd-5e"], "hero", "foe", WIN)
+        grapple(
+            with_combat(*ring("srd-5e")), rulesets["srd-5e"], EntityId("hero"), EntityId("foe"), WIN
+        )
 
 
 def test_gms_den_automatic_success_against_the_incapacitated(rulesets: dict[str, Ruleset]) -> None:
     lose = Contest(bonus=0, defender_bonus=10, d20=1, defender_d20=20)
     gms = grapple(
-        with_combat(*ring("gms-den", foe=("stunned",))), rulesets["gms-den"], "hero", "foe", lose
+        with_combat(*ring("gms-den", foe=("stunned",))),
+        rulesets["gms-den"],
+        EntityId("hero"),
+        EntityId("foe"),
+        lose,
     )
     assert gms.result.success and gms.result.automatic
     hyrule = grapple(
         with_combat(*ring("legends-of-hyrule", foe=("stunned",))),
         rulesets["legends-of-hyrule"],
-        "hero",
-        "foe",
+        EntityId("hero"),
+        EntityId("foe"),
         lose,
     )
     assert not hyrule.result.success
@@ -93,22 +117,39 @@ def test_gms_den_automatic_success_against_the_incapacitated(rulesets: dict[str,
 def test_shove_prone_or_push(rulesets: dict[str, Ruleset]) -> None:
     hyrule = rulesets["legends-of-hyrule"]
     prone = shove(
-        with_combat(*ring("legends-of-hyrule")), hyrule, "hero", "foe", ShoveEffect.PRONE, WIN
+        with_combat(*ring("legends-of-hyrule")),
+        hyrule,
+        EntityId("hero"),
+        EntityId("foe"),
+        ShoveEffect.PRONE,
+        WIN,
     )
-    assert prone.combat is not None and prone.combat.combatant("foe").has_condition("prone")
+    assert prone.combat is not None and prone.combat.combatant(EntityId("foe")).has_condition(
+        "prone"
+    )
     push = shove(
-        with_combat(*ring("legends-of-hyrule")), hyrule, "hero", "foe", ShoveEffect.PUSH, WIN
+        with_combat(*ring("legends-of-hyrule")),
+        hyrule,
+        EntityId("hero"),
+        EntityId("foe"),
+        ShoveEffect.PUSH,
+        WIN,
     )
     assert push.result.push_feet == 5
     failed = shove(
-        with_combat(*ring("legends-of-hyrule")), hyrule, "hero", "foe", ShoveEffect.PUSH, TIE
+        with_combat(*ring("legends-of-hyrule")),
+        hyrule,
+        EntityId("hero"),
+        EntityId("foe"),
+        ShoveEffect.PUSH,
+        TIE,
     )
     assert failed.result.push_feet == 0
 
 
 def _grappled(ruleset_id: str) -> tuple[Encounter, CombatState]:
     encounter, combat = ring(ruleset_id)
-    foe = combat.combatant("foe").model_copy(
+    foe = combat.combatant(EntityId("foe")).model_copy(
         update={"conditions": (ActiveCondition(name="grappled", source_id="hero"),)}
     )
     return encounter, combat.with_combatant(foe).model_copy(update={"turn_index": 1})
@@ -119,27 +160,29 @@ def test_escape_against_escape_dc_or_contest(rulesets: dict[str, Ruleset]) -> No
     out = escape(
         with_combat(*_grappled("legends-of-hyrule")),
         hyrule,
-        "foe",
+        EntityId("foe"),
         Contest(bonus=3, d20=10),
         escape_dc=13,
     )
     assert out.result.success and out.combat is not None
-    assert not out.combat.combatant("foe").has_condition("grappled")
+    assert not out.combat.combatant(EntityId("foe")).has_condition("grappled")
     short = escape(
         with_combat(*_grappled("legends-of-hyrule")),
         hyrule,
-        "foe",
+        EntityId("foe"),
         Contest(bonus=2, d20=10),
         escape_dc=13,
     )
     assert not short.result.success
     tie = Contest(bonus=3, defender_bonus=3, d20=10, defender_d20=10)
-    gms_tie = escape(with_combat(*_grappled("gms-den")), gms, "foe", tie, escape_dc=5)
+    gms_tie = escape(with_combat(*_grappled("gms-den")), gms, EntityId("foe"), tie, escape_dc=5)
     assert not gms_tie.result.success  # gms-den ignores escape DCs: 13 vs 13, a tie fails
-    hyrule_no_dc = escape(with_combat(*_grappled("legends-of-hyrule")), hyrule, "foe", tie)
+    hyrule_no_dc = escape(
+        with_combat(*_grappled("legends-of-hyrule")), hyrule, EntityId("foe"), tie
+    )
     assert not hyrule_no_dc.result.success and hyrule_no_dc.result.defender_natural == 10
     with pytest.raises(IllegalActionError, match="not grappled"):
-        escape(with_combat(*ring("gms-den")), gms, "foe", action_id=None)
+        escape(with_combat(*ring("gms-den")), gms, EntityId("foe"), action_id=None)
 
 
 def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
@@ -147,8 +190,8 @@ def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
     won = disarm(
         with_combat(*ring("gms-den")),
         gms,
-        "hero",
-        "foe",
+        EntityId("hero"),
+        EntityId("foe"),
         Contest(bonus=5, defender_bonus=2, d20=10, defender_d20=10),
     )
     assert won.result.effect == "disarmed"
@@ -158,8 +201,8 @@ def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
         disarm(
             with_combat(*ring("legends-of-hyrule")),
             rulesets["legends-of-hyrule"],
-            "hero",
-            "foe",
+            EntityId("hero"),
+            EntityId("foe"),
             WIN,
         )
     encounter, combat = _grappled("gms-den")
@@ -167,8 +210,8 @@ def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
     moved = grapple_move(
         with_combat(encounter, combat),
         gms,
-        "hero",
-        "foe",
+        EntityId("hero"),
+        EntityId("foe"),
         Contest(bonus=3, d20=10, defender_d20=10),
     )
     assert moved.result.success and moved.result.move_feet == 15
@@ -177,15 +220,20 @@ def test_gms_den_disarm_and_grapple_move(rulesets: dict[str, Ruleset]) -> None:
     held = grapple_move(
         with_combat(encounter, combat),
         gms,
-        "hero",
-        "foe",
+        EntityId("hero"),
+        EntityId("foe"),
         Contest(bonus=0, d20=10, defender_d20=10),
     )
     assert not held.result.success and held.result.move_feet == 0
     with pytest.raises(IllegalActionError):
-        grapple_move(with_combat(*ring("gms-den")), gms, "hero", "foe")
+        grapple_move(with_combat(*ring("gms-den")), gms, EntityId("hero"), EntityId("foe"))
     with pytest.raises(IllegalActionError, match="Grapple Move"):
-        grapple_move(with_combat(encounter, combat), rulesets["legends-of-hyrule"], "hero", "foe")
+        grapple_move(
+            with_combat(encounter, combat),
+            rulesets["legends-of-hyrule"],
+            EntityId("hero"),
+            EntityId("foe"),
+        )
 
 
 def test_dragging_halves_speed_unless_two_sizes_smaller(rulesets: dict[str, Ruleset]) -> None:
@@ -201,9 +249,15 @@ def test_grapple_ends_when_the_grappler_drops_or_dies(rulesets: dict[str, Rulese
     hyrule = rulesets["legends-of-hyrule"]
     encounter, combat = _grappled("legends-of-hyrule")
     down = apply_damage(
-        with_combat(encounter, combat), hyrule, "hero", [DamageInstance(25, "fire")]
+        with_combat(encounter, combat), hyrule, EntityId("hero"), [DamageInstance(25, "fire")]
     )
-    assert down.combat is not None and not down.combat.combatant("foe").has_condition("grappled")
+    assert down.combat is not None and not down.combat.combatant(EntityId("foe")).has_condition(
+        "grappled"
+    )
     encounter, combat = _grappled("legends-of-hyrule")
-    hurt = apply_damage(with_combat(encounter, combat), hyrule, "hero", [DamageInstance(5, "fire")])
-    assert hurt.combat is not None and hurt.combat.combatant("foe").has_condition("grappled")
+    hurt = apply_damage(
+        with_combat(encounter, combat), hyrule, EntityId("hero"), [DamageInstance(5, "fire")]
+    )
+    assert hurt.combat is not None and hurt.combat.combatant(EntityId("foe")).has_condition(
+        "grappled"
+    )

@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battlemap.rules.damage import DamageInstance, apply_damage
-from battlemap.rules.healing import TempChoice, grant_temp_hp, heal
-from battlemap.rules.outcome import with_combat
+from battlemap.model.ids import EntityId
+from battlemap.rules.damage import DamageInstance, DamageResult, apply_damage
+from battlemap.rules.healing import HealResult, TempChoice, TempHpResult, grant_temp_hp, heal
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import DeadTargetError, NegativeAmountError
 from tests.rules.conftest import RULESET_IDS
@@ -23,7 +24,7 @@ def test_five_temp_hp_taking_7_loses_2_hp(rulesets: dict[str, Ruleset], ruleset_
     applied = apply_damage(
         with_combat(encounter, combat),
         rulesets[ruleset_id],
-        "hero",
+        EntityId("hero"),
         [DamageInstance(7, damage_type)],
     )
     result = applied.result
@@ -43,17 +44,23 @@ def test_temp_hp_dont_add_up(rulesets: dict[str, Ruleset], ruleset_id: str) -> N
     # can have 12 or 10, not 22".
     encounter, combat = fight(creature("hero", hp=37, temp_hp=10), ruleset=ruleset_id)
     ruleset = rulesets[ruleset_id]
-    assert grant_temp_hp(with_combat(encounter, combat), ruleset, "hero", 12).result.after == 12
+    assert (
+        grant_temp_hp(with_combat(encounter, combat), ruleset, EntityId("hero"), 12).result.after
+        == 12
+    )
     assert (
         grant_temp_hp(
-            with_combat(encounter, combat), ruleset, "hero", 12, choice=TempChoice.OLD
+            with_combat(encounter, combat), ruleset, EntityId("hero"), 12, choice=TempChoice.OLD
         ).result.after
         == 10
     )
-    assert grant_temp_hp(with_combat(encounter, combat), ruleset, "hero", 8).result.after == 10
+    assert (
+        grant_temp_hp(with_combat(encounter, combat), ruleset, EntityId("hero"), 8).result.after
+        == 10
+    )
     assert (
         grant_temp_hp(
-            with_combat(encounter, combat), ruleset, "hero", 8, choice=TempChoice.NEW
+            with_combat(encounter, combat), ruleset, EntityId("hero"), 8, choice=TempChoice.NEW
         ).result.after
         == 8
     )
@@ -63,7 +70,7 @@ def test_bloodied_brink_temp_hp_stack_to_half_max(rulesets: dict[str, Ruleset]) 
     # "12 Temporary Hit Points when you already have 10 ... maximum is 37 ... total of 18".
     encounter, combat = fight(creature("hero", hp=37, temp_hp=10), ruleset="bloodied-brink")
     result = grant_temp_hp(
-        with_combat(encounter, combat), rulesets["bloodied-brink"], "hero", 12
+        with_combat(encounter, combat), rulesets["bloodied-brink"], EntityId("hero"), 12
     ).result
     assert (result.before, result.after, result.cap) == (10, 18, 18)
 
@@ -75,9 +82,9 @@ def test_temp_hp_do_not_wake_the_unconscious(rulesets: dict[str, Ruleset]) -> No
         ruleset="bloodied-brink",
         conditions={"hero": ("unconscious",)},
     )
-    applied = grant_temp_hp(with_combat(encounter, combat), ruleset, "hero", 6)
-    assert applied.encounter.creature("hero").temp_hp == 6
-    assert applied.combat is not None and applied.combat.combatant("hero").has_condition(
+    applied = grant_temp_hp(with_combat(encounter, combat), ruleset, EntityId("hero"), 6)
+    assert applied.encounter.creature(EntityId("hero")).temp_hp == 6
+    assert applied.combat is not None and applied.combat.combatant(EntityId("hero")).has_condition(
         "unconscious"
     )
 
@@ -86,7 +93,9 @@ def test_temp_hp_do_not_wake_the_unconscious(rulesets: dict[str, Ruleset]) -> No
 def test_8_healing_at_14_of_20_regains_6(rulesets: dict[str, Ruleset], ruleset_id: str) -> None:
     # srd/hyrule/ff/bloodied-brink "Healing": 8 HP at 14 of 20 regains 6, not 8.
     encounter, combat = fight(creature("ranger", hp=14, max_hp=20), ruleset=ruleset_id)
-    result = heal(with_combat(encounter, combat), rulesets[ruleset_id], "ranger", 8).result
+    result = heal(
+        with_combat(encounter, combat), rulesets[ruleset_id], EntityId("ranger"), 8
+    ).result
     assert (result.regained, result.wasted, result.hp_after) == (6, 2, 20)
 
 
@@ -95,34 +104,38 @@ def test_healing_wakes_and_resets_death_saves_but_the_dead_stay_dead(
 ) -> None:
     srd = rulesets["srd-5e"]
     encounter, combat = fight(creature("hero", hp=5, max_hp=20))
-    down = apply_damage(with_combat(encounter, combat), srd, "hero", [DamageInstance(8, "fire")])
+    down = apply_damage(
+        with_combat(encounter, combat), srd, EntityId("hero"), [DamageInstance(8, "fire")]
+    )
     assert down.combat is not None
-    assert down.combat.combatant("hero").has_condition("unconscious")
-    assert down.combat.combatant("hero").has_condition("prone")
-    up = heal(with_combat(down.encounter, down.combat), srd, "hero", 3)
+    assert down.combat.combatant(EntityId("hero")).has_condition("unconscious")
+    assert down.combat.combatant(EntityId("hero")).has_condition("prone")
+    up = heal(with_combat(down.encounter, down.combat), srd, EntityId("hero"), 3)
     assert up.result.woke and up.combat is not None
-    assert not up.combat.combatant("hero").has_condition("unconscious")
-    assert up.combat.combatant("hero").has_condition("prone")  # has to stand up
-    dead = apply_damage(with_combat(encounter, combat), srd, "hero", [DamageInstance(30, "fire")])
+    assert not up.combat.combatant(EntityId("hero")).has_condition("unconscious")
+    assert up.combat.combatant(EntityId("hero")).has_condition("prone")  # has to stand up
+    dead = apply_damage(
+        with_combat(encounter, combat), srd, EntityId("hero"), [DamageInstance(30, "fire")]
+    )
     assert dead.result.died
     with pytest.raises(DeadTargetError):
-        heal(with_combat(dead.encounter, dead.combat), srd, "hero", 5)
+        heal(with_combat(dead.encounter, dead.combat), srd, EntityId("hero"), 5)
     with pytest.raises(NegativeAmountError):
-        heal(with_combat(encounter, combat), srd, "hero", -1)
+        heal(with_combat(encounter, combat), srd, EntityId("hero"), -1)
 
 
 def test_bloodied_at_half_or_less(rulesets: dict[str, Ruleset]) -> None:
     bb = rulesets["bloodied-brink"]
     encounter, combat = fight(creature("hero", hp=20), ruleset="bloodied-brink")
     assert not apply_damage(
-        with_combat(encounter, combat), bb, "hero", [DamageInstance(9, "fire")]
+        with_combat(encounter, combat), bb, EntityId("hero"), [DamageInstance(9, "fire")]
     ).result.bloodied
     assert apply_damage(
-        with_combat(encounter, combat), bb, "hero", [DamageInstance(10, "fire")]
+        with_combat(encounter, combat), bb, EntityId("hero"), [DamageInstance(10, "fire")]
     ).result.bloodied
     srd = rulesets["srd-5e"]
     assert not apply_damage(
-        with_combat(encounter, combat), srd, "hero", [DamageInstance(15, "fire")]
+        with_combat(encounter, combat), srd, EntityId("hero"), [DamageInstance(15, "fire")]
     ).result.bloodied
 
 
@@ -141,27 +154,30 @@ def test_hp_stays_within_zero_and_max(
     ruleset = rulesets[ruleset_id]
     damage_type = "fire"
     encounter, combat = fight(creature("hero", hp=start, max_hp=40), ruleset=ruleset_id)
+    applied: Outcome[DamageResult] | Outcome[HealResult] | Outcome[TempHpResult]
     for kind, amount in ops:
         try:
             if kind in ("damage", "crit"):
                 applied = apply_damage(
                     with_combat(encounter, combat),
                     ruleset,
-                    "hero",
+                    EntityId("hero"),
                     [DamageInstance(amount, damage_type)],
                     critical=kind == "crit",
                 )
             elif kind == "heal":
-                applied = heal(with_combat(encounter, combat), ruleset, "hero", amount)
+                applied = heal(with_combat(encounter, combat), ruleset, EntityId("hero"), amount)
             else:
-                applied = grant_temp_hp(with_combat(encounter, combat), ruleset, "hero", amount)
+                applied = grant_temp_hp(
+                    with_combat(encounter, combat), ruleset, EntityId("hero"), amount
+                )
         except DeadTargetError:
-            assert combat.combatant("hero").death.dead
+            assert combat.combatant(EntityId("hero")).death.dead
             continue
         encounter, new_combat = applied.encounter, applied.combat
         assert new_combat is not None
         combat = new_combat
-        hero = encounter.creature("hero")
+        hero = encounter.creature(EntityId("hero"))
         assert 0 <= hero.hp <= hero.max_hp
         assert hero.temp_hp >= 0
         if ruleset.hit_points.temp_hp_stacking.value == "stack-to-cap":
@@ -173,10 +189,14 @@ def test_damage_and_healing_outside_a_combat_change_only_hp(rulesets: dict[str, 
 
     srd = rulesets["srd-5e"]
     encounter = encounter_of(creature("hero", hp=10, temp_hp=3))
-    hit = apply_damage(with_combat(encounter, None), srd, "hero", [DamageInstance(8, "fire")])
-    assert hit.combat is None and hit.encounter.creature("hero").hp == 5
+    hit = apply_damage(
+        with_combat(encounter, None), srd, EntityId("hero"), [DamageInstance(8, "fire")]
+    )
+    assert hit.combat is None and hit.encounter.creature(EntityId("hero")).hp == 5
     assert [e.kind for e in hit.events][-1] == "damage"
-    down = apply_damage(with_combat(hit.encounter, None), srd, "hero", [DamageInstance(9, "fire")])
-    assert down.encounter.creature("hero").hp == 0 and down.result.zero.unconscious
-    up = heal(with_combat(down.encounter, None), srd, "hero", 4)
-    assert up.encounter.creature("hero").hp == 4 and up.result.woke
+    down = apply_damage(
+        with_combat(hit.encounter, None), srd, EntityId("hero"), [DamageInstance(9, "fire")]
+    )
+    assert down.encounter.creature(EntityId("hero")).hp == 0 and down.result.zero.unconscious
+    up = heal(with_combat(down.encounter, None), srd, EntityId("hero"), 4)
+    assert up.encounter.creature(EntityId("hero")).hp == 4 and up.result.woke

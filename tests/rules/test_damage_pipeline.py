@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from battlemap.model.creature import Side
+from battlemap.model.ids import EntityId
 from battlemap.rules.damage import (
     Adjustment,
     DamageInstance,
@@ -134,14 +135,24 @@ def test_final_fantasy_has_its_own_17_types(rulesets: dict[str, Ruleset]) -> Non
 def test_ff_immersed_creatures_resist_fire(rulesets: dict[str, Ruleset]) -> None:
     ff = rulesets["final-fantasy-d20"]
     encounter, combat = fight(creature("sahagin", hp=30), ruleset="final-fantasy-d20")
-    dry = apply_damage(with_combat(encounter, combat), ff, "sahagin", [DamageInstance(10, "fire")])
+    dry = apply_damage(
+        with_combat(encounter, combat), ff, EntityId("sahagin"), [DamageInstance(10, "fire")]
+    )
     wet = apply_damage(
-        with_combat(encounter, combat), ff, "sahagin", [DamageInstance(10, "fire")], immersed=True
+        with_combat(encounter, combat),
+        ff,
+        EntityId("sahagin"),
+        [DamageInstance(10, "fire")],
+        immersed=True,
     )
     assert (dry.result.total, wet.result.total) == (10, 5)
     srd = rulesets["srd-5e"]
     srd_wet = apply_damage(
-        with_combat(encounter, combat), srd, "sahagin", [DamageInstance(10, "fire")], immersed=True
+        with_combat(encounter, combat),
+        srd,
+        EntityId("sahagin"),
+        [DamageInstance(10, "fire")],
+        immersed=True,
     )
     assert srd_wet.result.total == 10
 
@@ -151,7 +162,7 @@ def test_petrified_target_resists_everything(rulesets: dict[str, Ruleset]) -> No
     applied = apply_damage(
         with_combat(encounter, combat),
         rulesets["srd-5e"],
-        "statue",
+        EntityId("statue"),
         [DamageInstance(9, "slashing")],
     )
     assert applied.result.total == 4
@@ -186,21 +197,34 @@ def test_bad_input_leaves_state_unchanged(
     encounter, combat = fight(creature("hero", hp=10), creature("orc", side=Side.HOSTILE))
     before = (encounter.model_dump(), combat.model_dump())  # a snapshot, not the objects
     with pytest.raises(NegativeAmountError):
-        apply_damage(with_combat(encounter, combat), srd, "hero", bad)
+        apply_damage(with_combat(encounter, combat), srd, EntityId("hero"), bad)
     with pytest.raises(UnknownDamageTypeError):
-        apply_damage(with_combat(encounter, combat), srd, "hero", [DamageInstance(3, "blunt")])
+        apply_damage(
+            with_combat(encounter, combat), srd, EntityId("hero"), [DamageInstance(3, "blunt")]
+        )
     with pytest.raises(AbsentTargetError):
-        apply_damage(with_combat(encounter, combat), srd, "nobody", [DamageInstance(3, "fire")])
-    dead = apply_damage(with_combat(encounter, combat), srd, "orc", [DamageInstance(50, "fire")])
-    assert dead.combat is not None and dead.combat.combatant("orc").death.dead
+        apply_damage(
+            with_combat(encounter, combat), srd, EntityId("nobody"), [DamageInstance(3, "fire")]
+        )
+    dead = apply_damage(
+        with_combat(encounter, combat), srd, EntityId("orc"), [DamageInstance(50, "fire")]
+    )
+    assert dead.combat is not None and dead.combat.combatant(EntityId("orc")).death.dead
     with pytest.raises(DeadTargetError):
         apply_damage(
-            with_combat(dead.encounter, dead.combat), srd, "orc", [DamageInstance(1, "fire")]
+            with_combat(dead.encounter, dead.combat),
+            srd,
+            EntityId("orc"),
+            [DamageInstance(1, "fire")],
         )
     assert (encounter.model_dump(), combat.model_dump()) == before
     with pytest.raises(ValueError):
         apply_damage(
-            with_combat(encounter, combat), srd, "hero", [DamageInstance(3, "fire")], knockout=True
+            with_combat(encounter, combat),
+            srd,
+            EntityId("hero"),
+            [DamageInstance(3, "fire")],
+            knockout=True,
         )
 
 
@@ -226,7 +250,11 @@ def test_area_damage_is_rolled_once_for_every_target(
         with_combat(encounter, combat),
         rulesets[ruleset_id],
         [DamageRoll("8d6", damage_type)],
-        [AreaTarget("a"), AreaTarget("b"), AreaTarget("c", saved=True)],
+        [
+            AreaTarget(EntityId("a")),
+            AreaTarget(EntityId("b")),
+            AreaTarget(EntityId("c"), saved=True),
+        ],
     )
     a, b, c = applied.result
     assert a.total == b.total and c.total == a.total // 2

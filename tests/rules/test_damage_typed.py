@@ -13,6 +13,8 @@ dice rolled (treat 1d8 as simply 8)".
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from battlemap.model.creature import Side
@@ -155,7 +157,7 @@ def test_srd_a_penalty_can_bring_a_part_to_0_but_not_below(rulesets: dict[str, R
 def test_hyrule_target_strike_takes_only_the_maximised_total(
     rulesets: dict[str, Ruleset],
 ) -> None:
-    strike = {"target_strike": TargetStrikePayment.STAMINA, "stamina_available": 2}
+    strike: dict[str, Any] = {"target_strike": TargetStrikePayment.STAMINA, "stamina_available": 2}
     applied = _hit(rulesets, "legends-of-hyrule", dice="1d8+2", damage_rolls=(10,), **strike)
     assert applied.result.damage.total == 10  # "treat 1d8 as simply 8", plus 2
     with pytest.raises(BadDieError) as refused:

@@ -6,6 +6,7 @@ import pytest
 
 from battlemap.model.combat import CombatState, DeathState
 from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
 from battlemap.rules.death import (
     brink_choice,
     death_save,
@@ -32,8 +33,8 @@ def dying(ruleset_id: str, **death: object) -> tuple[Encounter, CombatState]:
         ruleset=ruleset_id,
         conditions={"pc": ("unconscious", "prone")},
     )
-    pc = combat.combatant("pc")
-    combat = combat.with_combatant(pc.model_copy(update={"death": DeathState(**death)}))  # type: ignore[arg-type]
+    pc = combat.combatant(EntityId("pc"))
+    combat = combat.with_combatant(pc.model_copy(update={"death": DeathState(**death)}))
     return encounter, combat
 
 
@@ -51,18 +52,20 @@ def test_a_death_save_of_exactly_10(
     rulesets: dict[str, Ruleset], ruleset_id: str, succeeds: bool
 ) -> None:
     # srd: "If the roll is 10 or higher, you succeed"; bloodied-brink: "10 or lower, you fail".
-    applied = death_save(with_combat(*dying(ruleset_id)), rulesets[ruleset_id], "pc", d20=10)
+    applied = death_save(
+        with_combat(*dying(ruleset_id)), rulesets[ruleset_id], EntityId("pc"), d20=10
+    )
     assert applied.result.success is succeeds
-    death = applied.combat.combatant("pc").death  # type: ignore[union-attr]
+    death = applied.combat.combatant(EntityId("pc")).death  # type: ignore[union-attr]
     assert (death.successes, death.failures) == ((1, 0) if succeeds else (0, 1))
 
 
 def test_srd_three_successes_stabilise_three_failures_kill(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
-    stable = death_save(with_combat(*dying("srd-5e", successes=2)), srd, "pc", d20=15)
+    stable = death_save(with_combat(*dying("srd-5e", successes=2)), srd, EntityId("pc"), d20=15)
     assert stable.result.stable and stable.combat is not None
-    assert stable.combat.combatant("pc").has_condition("stable")
-    dead = death_save(with_combat(*dying("srd-5e", failures=2)), srd, "pc", d20=9)
+    assert stable.combat.combatant(EntityId("pc")).has_condition("stable")
+    dead = death_save(with_combat(*dying("srd-5e", failures=2)), srd, EntityId("pc"), d20=9)
     assert dead.result.dead
 
 
@@ -70,12 +73,12 @@ def test_srd_natural_1_is_two_failures_natural_20_regains_1_hp(
     rulesets: dict[str, Ruleset],
 ) -> None:
     srd = rulesets["srd-5e"]
-    one = death_save(with_combat(*dying("srd-5e")), srd, "pc", d20=1)
+    one = death_save(with_combat(*dying("srd-5e")), srd, EntityId("pc"), d20=1)
     assert (one.result.effect, one.result.failures) == ("two-failures", 2)
-    twenty = death_save(with_combat(*dying("srd-5e", failures=2)), srd, "pc", d20=20)
-    assert twenty.result.regained_hp and twenty.encounter.creature("pc").hp == 1
+    twenty = death_save(with_combat(*dying("srd-5e", failures=2)), srd, EntityId("pc"), d20=20)
+    assert twenty.result.regained_hp and twenty.encounter.creature(EntityId("pc")).hp == 1
     assert twenty.combat is not None
-    pc = twenty.combat.combatant("pc")
+    pc = twenty.combat.combatant(EntityId("pc"))
     assert not pc.has_condition("unconscious") and pc.death.failures == 0
 
 
@@ -83,33 +86,35 @@ def test_bloodied_brink_two_failures_natural_1_brink_natural_20_stable(
     rulesets: dict[str, Ruleset],
 ) -> None:
     bb = rulesets["bloodied-brink"]
-    second = death_save(with_combat(*dying("bloodied-brink", failures=1)), bb, "pc", d20=4)
+    second = death_save(
+        with_combat(*dying("bloodied-brink", failures=1)), bb, EntityId("pc"), d20=4
+    )
     assert second.result.brink and not second.result.dead
-    first = death_save(with_combat(*dying("bloodied-brink")), bb, "pc", d20=1)
+    first = death_save(with_combat(*dying("bloodied-brink")), bb, EntityId("pc"), d20=1)
     assert first.result.brink
-    high = death_save(with_combat(*dying("bloodied-brink")), bb, "pc", d20=15)
+    high = death_save(with_combat(*dying("bloodied-brink")), bb, EntityId("pc"), d20=15)
     assert high.result.successes == 0  # successes aren't counted
-    twenty = death_save(with_combat(*dying("bloodied-brink")), bb, "pc", d20=20)
-    assert twenty.result.stable and twenty.encounter.creature("pc").hp == 0
+    twenty = death_save(with_combat(*dying("bloodied-brink")), bb, EntityId("pc"), d20=20)
+    assert twenty.result.stable and twenty.encounter.creature(EntityId("pc")).hp == 0
 
 
 def test_no_death_save_when_not_dying(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
     with pytest.raises(IllegalActionError, match="stable"):
-        death_save(with_combat(*dying("srd-5e", stable=True)), srd, "pc", d20=10)
+        death_save(with_combat(*dying("srd-5e", stable=True)), srd, EntityId("pc"), d20=10)
     with pytest.raises(DeadTargetError):
-        death_save(with_combat(*dying("srd-5e", dead=True)), srd, "pc", d20=10)
+        death_save(with_combat(*dying("srd-5e", dead=True)), srd, EntityId("pc"), d20=10)
     encounter, combat = fight(creature("pc", hp=5))
     with pytest.raises(IllegalActionError, match="HP"):
-        death_save(with_combat(encounter, combat), srd, "pc", d20=10)
+        death_save(with_combat(encounter, combat), srd, EntityId("pc"), d20=10)
     with pytest.raises(BadDieError):
-        death_save(with_combat(*dying("srd-5e")), srd, "pc", d20=21)
+        death_save(with_combat(*dying("srd-5e")), srd, EntityId("pc"), d20=21)
 
 
 def test_rolled_death_saves_are_replayable(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
-    first = death_save(with_combat(*dying("srd-5e")), srd, "pc")
-    again = death_save(with_combat(*dying("srd-5e")), srd, "pc")
+    first = death_save(with_combat(*dying("srd-5e")), srd, EntityId("pc"))
+    again = death_save(with_combat(*dying("srd-5e")), srd, EntityId("pc"))
     assert first.result == again.result
     assert first.combat is not None and first.combat.rolls[-1].expression == "1d20"
 
@@ -119,19 +124,19 @@ def test_brink_adrenaline(rulesets: dict[str, Ruleset]) -> None:
     applied = brink_choice(
         with_combat(*dying("bloodied-brink", brink=True)),
         bb,
-        "pc",
+        EntityId("pc"),
         BrinkOption.ADRENALINE,
         level=5,
         empowering_points=3,
     )
     assert applied.result.points_spent == 3  # half of 5 rounded up
-    assert applied.encounter.creature("pc").hp == 1
-    assert applied.encounter.creature("pc").temp_hp == 15
+    assert applied.encounter.creature(EntityId("pc")).hp == 1
+    assert applied.encounter.creature(EntityId("pc")).temp_hp == 15
     with pytest.raises(IllegalActionError, match="Empowering"):
         brink_choice(
             with_combat(*dying("bloodied-brink", brink=True)),
             bb,
-            "pc",
+            EntityId("pc"),
             BrinkOption.ADRENALINE,
             level=5,
             empowering_points=2,
@@ -152,27 +157,34 @@ def test_brink_sentence_four_outcomes(
 ) -> None:
     bb = rulesets["bloodied-brink"]
     applied = brink_choice(
-        with_combat(*dying("bloodied-brink", brink=True)), bb, "pc", BrinkOption.SENTENCE, d20=d20
+        with_combat(*dying("bloodied-brink", brink=True)),
+        bb,
+        EntityId("pc"),
+        BrinkOption.SENTENCE,
+        d20=d20,
     )
     assert applied.result.sentence is outcome
-    pc = applied.encounter.creature("pc")
+    pc = applied.encounter.creature(EntityId("pc"))
     assert (pc.hp, pc.temp_hp, applied.result.dead) == (hp, temp, dead)
 
 
 def test_brink_last_breath_then_death(rulesets: dict[str, Ruleset]) -> None:
     bb = rulesets["bloodied-brink"]
     applied = brink_choice(
-        with_combat(*dying("bloodied-brink", brink=True)), bb, "pc", BrinkOption.LAST_BREATH
+        with_combat(*dying("bloodied-brink", brink=True)),
+        bb,
+        EntityId("pc"),
+        BrinkOption.LAST_BREATH,
     )
     assert applied.combat is not None
-    pc = applied.combat.combatant("pc")
+    pc = applied.combat.combatant(EntityId("pc"))
     assert (
         pc.death.last_breath and pc.has_condition("last-breath") and not pc.has_condition("prone")
     )
     with pytest.raises(IllegalActionError, match="healed"):
-        heal(with_combat(applied.encounter, applied.combat), bb, "pc", 5)
-    gone = end_last_breath(with_combat(applied.encounter, applied.combat), bb, "pc")
-    assert gone.combat is not None and gone.combat.combatant("pc").death.dead
+        heal(with_combat(applied.encounter, applied.combat), bb, EntityId("pc"), 5)
+    gone = end_last_breath(with_combat(applied.encounter, applied.combat), bb, EntityId("pc"))
+    assert gone.combat is not None and gone.combat.combatant(EntityId("pc")).death.dead
 
 
 def test_no_brink_outside_bloodied_brink(rulesets: dict[str, Ruleset]) -> None:
@@ -180,7 +192,7 @@ def test_no_brink_outside_bloodied_brink(rulesets: dict[str, Ruleset]) -> None:
         brink_choice(
             with_combat(*dying("srd-5e", brink=True)),
             rulesets["srd-5e"],
-            "pc",
+            EntityId("pc"),
             BrinkOption.SENTENCE,
             d20=15,
         )
@@ -194,18 +206,22 @@ def test_stabilise_with_a_dc_10_medicine_check(
     ok = stabilize(
         with_combat(*dying(ruleset_id)),
         ruleset,
-        "medic",
-        "pc",
+        EntityId("medic"),
+        EntityId("pc"),
         d20=8,
         check_bonus=2,
         spend_action=False,
     )
-    assert ok.result.success and ok.combat is not None and ok.combat.combatant("pc").death.stable
+    assert (
+        ok.result.success
+        and ok.combat is not None
+        and ok.combat.combatant(EntityId("pc")).death.stable
+    )
     fail = stabilize(
         with_combat(*dying(ruleset_id)),
         ruleset,
-        "medic",
-        "pc",
+        EntityId("medic"),
+        EntityId("pc"),
         d20=7,
         check_bonus=2,
         spend_action=False,
@@ -218,8 +234,8 @@ def test_healers_kit_only_in_gms_den(rulesets: dict[str, Ruleset]) -> None:
     applied = stabilize(
         with_combat(*dying("gms-den")),
         rulesets["gms-den"],
-        "medic",
-        "pc",
+        EntityId("medic"),
+        EntityId("pc"),
         method=kit,
         spend_action=False,
     )
@@ -228,8 +244,8 @@ def test_healers_kit_only_in_gms_den(rulesets: dict[str, Ruleset]) -> None:
         stabilize(
             with_combat(*dying("srd-5e")),
             rulesets["srd-5e"],
-            "medic",
-            "pc",
+            EntityId("medic"),
+            EntityId("pc"),
             method=kit,
             spend_action=False,
         )
@@ -241,30 +257,41 @@ def test_stabilising_spends_the_rulesets_action(rulesets: dict[str, Ruleset]) ->
         encounter, combat = dying(ruleset_id)
         combat = combat.model_copy(update={"turn_index": 1})  # the medic's turn
         applied = stabilize(
-            with_combat(encounter, combat), rulesets[ruleset_id], "medic", "pc", d20=15
+            with_combat(encounter, combat),
+            rulesets[ruleset_id],
+            EntityId("medic"),
+            EntityId("pc"),
+            d20=15,
         )
         assert applied.combat is not None
-        assert applied.combat.combatant("medic").turn.actions_taken == (action,)
+        assert applied.combat.combatant(EntityId("medic")).turn.actions_taken == (action,)
 
 
 def test_final_fantasy_stabilising_adds_wounded(rulesets: dict[str, Ruleset]) -> None:
     ff = rulesets["final-fantasy-d20"]
     once = stabilize(
-        with_combat(*dying("final-fantasy-d20")), ff, "medic", "pc", d20=15, spend_action=False
+        with_combat(*dying("final-fantasy-d20")),
+        ff,
+        EntityId("medic"),
+        EntityId("pc"),
+        d20=15,
+        spend_action=False,
     )
     assert once.combat is not None
-    wounded = [c for c in once.combat.combatant("pc").conditions if c.name == "wounded"]
+    wounded = [c for c in once.combat.combatant(EntityId("pc")).conditions if c.name == "wounded"]
     assert wounded and wounded[0].value == 1
-    healed = heal(with_combat(once.encounter, once.combat), ff, "pc", 20, healers_kit=True)
+    healed = heal(
+        with_combat(once.encounter, once.combat), ff, EntityId("pc"), 20, healers_kit=True
+    )
     assert healed.result.wounded_ended
 
 
 def test_stable_creature_regains_1_hp_later(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
-    applied = recover_stable(with_combat(*dying("srd-5e", stable=True)), srd, "pc")
-    assert applied.encounter.creature("pc").hp == 1
+    applied = recover_stable(with_combat(*dying("srd-5e", stable=True)), srd, EntityId("pc"))
+    assert applied.encounter.creature(EntityId("pc")).hp == 1
     with pytest.raises(IllegalActionError):
-        recover_stable(with_combat(*dying("srd-5e")), srd, "pc")
+        recover_stable(with_combat(*dying("srd-5e")), srd, EntityId("pc"))
 
 
 def test_bloodied_brink_rests(rulesets: dict[str, Ruleset]) -> None:
@@ -272,19 +299,23 @@ def test_bloodied_brink_rests(rulesets: dict[str, Ruleset]) -> None:
     # dice typed in; rolling with a combat's dice needs a ruleset whose combat doesn't.
     bb = rulesets["bloodied-brink"]
     encounter, combat = fight(creature("pc", hp=3, max_hp=40, temp_hp=4), ruleset="bloodied-brink")
-    short = short_rest(with_combat(encounter, None), bb, "pc", level=3, dice_total=10)
+    short = short_rest(with_combat(encounter, None), bb, EntityId("pc"), level=3, dice_total=10)
     assert short.result.hp_after == 3 + 8 + 10
     with pytest.raises(IllegalActionError, match="2 short"):
-        short_rest(with_combat(encounter, None), bb, "pc", level=3, rests_today=2, dice_total=10)
-    rolled = short_rest(with_combat(encounter, combat), calm_rests(bb), "pc", level=3)
+        short_rest(
+            with_combat(encounter, None), bb, EntityId("pc"), level=3, rests_today=2, dice_total=10
+        )
+    rolled = short_rest(with_combat(encounter, combat), calm_rests(bb), EntityId("pc"), level=3)
     assert 3 + 8 + 3 <= rolled.result.hp_after <= 3 + 8 + 24
-    long = long_rest(with_combat(encounter, None), bb, "pc", level=3, dice_total=30)
+    long = long_rest(with_combat(encounter, None), bb, EntityId("pc"), level=3, dice_total=30)
     assert (long.result.hp_after, long.result.temp_hp_lost) == (40, 4)
     with pytest.raises(IllegalActionError):
-        short_rest(with_combat(encounter, None), rulesets["srd-5e"], "pc", level=3, dice_total=10)
+        short_rest(
+            with_combat(encounter, None), rulesets["srd-5e"], EntityId("pc"), level=3, dice_total=10
+        )
     down = encounter_of(creature("pc", hp=0, max_hp=40), ruleset="bloodied-brink")
     with pytest.raises(IllegalActionError, match="1 HP"):
-        long_rest(with_combat(down, None), bb, "pc", level=3, dice_total=30)
+        long_rest(with_combat(down, None), bb, EntityId("pc"), level=3, dice_total=30)
 
 
 def test_rest_dice_per_level_count_every_die(rulesets: dict[str, Ruleset]) -> None:
@@ -294,7 +325,7 @@ def test_rest_dice_per_level_count_every_die(rulesets: dict[str, Ruleset]) -> No
     variant = bb.model_copy(update={"rests": bb.rests.model_copy(update={"short": two_d6})})
     variant = calm_rests(variant)  # rolled with the combat's dice
     encounter, combat = fight(creature("pc", hp=3, max_hp=90), ruleset="bloodied-brink")
-    rested = short_rest(with_combat(encounter, combat), variant, "pc", level=3)
+    rested = short_rest(with_combat(encounter, combat), variant, EntityId("pc"), level=3)
     assert rested.combat is not None
     assert rested.combat.rolls[-1].expression == "6d6"  # 2d6 per level at level 3
 
@@ -304,8 +335,8 @@ def test_final_fantasy_wounded_ends_after_rest_at_full_hp(rulesets: dict[str, Ru
     encounter, combat = fight(
         creature("pc", hp=20), ruleset="final-fantasy-d20", conditions={"pc": ("wounded",)}
     )
-    assert not wounded_rest(with_combat(encounter, combat), ff, "pc", 9).result
-    assert wounded_rest(with_combat(encounter, combat), ff, "pc", 10).result
+    assert not wounded_rest(with_combat(encounter, combat), ff, EntityId("pc"), 9).result
+    assert wounded_rest(with_combat(encounter, combat), ff, EntityId("pc"), 10).result
 
 
 def test_bloodied_brink_knocked_out_wakes_on_healing_or_first_aid(
@@ -320,24 +351,35 @@ def test_bloodied_brink_knocked_out_wakes_on_healing_or_first_aid(
     out = apply_damage(
         with_combat(encounter, combat),
         bb,
-        "pc",
+        EntityId("pc"),
         [DamageInstance(9, "slashing")],
         melee=True,
         knockout=True,
     )
-    assert out.combat is not None and out.combat.combatant("pc").has_condition("unconscious")
-    healed = heal(with_combat(out.encounter, out.combat), bb, "pc", 2)
-    assert healed.result.woke and healed.combat is not None
-    assert not healed.combat.combatant("pc").has_condition("unconscious")
-    aided = stabilize(
-        with_combat(out.encounter, out.combat), bb, "medic", "pc", d20=12, spend_action=False
+    assert out.combat is not None and out.combat.combatant(EntityId("pc")).has_condition(
+        "unconscious"
     )
-    assert aided.combat is not None and not aided.combat.combatant("pc").has_condition(
+    healed = heal(with_combat(out.encounter, out.combat), bb, EntityId("pc"), 2)
+    assert healed.result.woke and healed.combat is not None
+    assert not healed.combat.combatant(EntityId("pc")).has_condition("unconscious")
+    aided = stabilize(
+        with_combat(out.encounter, out.combat),
+        bb,
+        EntityId("medic"),
+        EntityId("pc"),
+        d20=12,
+        spend_action=False,
+    )
+    assert aided.combat is not None and not aided.combat.combatant(EntityId("pc")).has_condition(
         "unconscious"
     )
     # A knockout lives on the combatant, so only a rest in a combat can end it: a ruleset whose
     # combat doesn't interrupt rests (bloodied-brink's does: the combat must end first).
     rested = short_rest(
-        with_combat(out.encounter, out.combat), calm_rests(bb), "pc", level=1, dice_total=4
+        with_combat(out.encounter, out.combat),
+        calm_rests(bb),
+        EntityId("pc"),
+        level=1,
+        dice_total=4,
     )
     assert rested.result.woke

@@ -6,6 +6,7 @@ import pytest
 
 from battlemap.model.combat import DeathState
 from battlemap.model.creature import Side
+from battlemap.model.ids import EntityId
 from battlemap.rules.death import brink_choice
 from battlemap.rules.enums import BrinkOption
 from battlemap.rules.errors import IllegalActionError
@@ -25,8 +26,8 @@ def test_a_dying_creature_saves_at_the_start_of_its_turn(rulesets: dict[str, Rul
     step = next_turn(with_combat(encounter, combat), srd, death_save_d20=20)
     assert (step.result.ended, step.result.started) == ("orc", "pc")
     assert step.result.death_save is not None and step.result.death_save.regained_hp
-    assert step.encounter.creature("pc").hp == 1
-    healthy = next_turn(with_combat(step.encounter, step.combat), srd)  # type: ignore[arg-type]
+    assert step.encounter.creature(EntityId("pc")).hp == 1
+    healthy = next_turn(with_combat(step.encounter, step.combat), srd)
     assert healthy.result.death_save is None
 
 
@@ -40,13 +41,15 @@ def test_brink_of_death_pauses_initiative_and_last_breath_ends_in_death(
         ruleset="bloodied-brink",
         conditions={"pc": ("unconscious",)},
     )
-    pc = combat.combatant("pc")
+    pc = combat.combatant(EntityId("pc"))
     combat = combat.with_combatant(pc.model_copy(update={"death": DeathState(brink=True)}))
     with pytest.raises(IllegalActionError, match="paused"):
         next_turn(with_combat(encounter, combat), bb)
-    breath = brink_choice(with_combat(encounter, combat), bb, "pc", BrinkOption.LAST_BREATH)
+    breath = brink_choice(
+        with_combat(encounter, combat), bb, EntityId("pc"), BrinkOption.LAST_BREATH
+    )
     assert breath.combat is not None
     step = next_turn(with_combat(breath.encounter, breath.combat), bb)
     assert step.result.last_breath_died
-    assert step.combat is not None and step.combat.combatant("pc").death.dead
-    assert step.combat.combatant("pc").death.revival == "never"
+    assert step.combat is not None and step.combat.combatant(EntityId("pc")).death.dead
+    assert step.combat.combatant(EntityId("pc")).death.revival == "never"

@@ -16,6 +16,7 @@ from battlemap.geometry.map_index import MapIndex
 from battlemap.model.creature import Creature, Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import Wall
+from battlemap.model.ids import EntityId
 from battlemap.rules.attack_situation import attack_situation, flank_terms
 from battlemap.rules.attacks import AttackProfile
 from battlemap.rules.damage import DamageRoll
@@ -37,7 +38,13 @@ def situation(ruleset: Ruleset, *creatures: Creature, walls: tuple[Wall, ...] = 
     """The attack of "a" on the orc "t" at (3, 2), in a running gms-den combat."""
     encounter = Encounter(ruleset="gms-den", creatures=creatures, walls=walls)
     return attack_situation(
-        MapIndex.build(encounter), encounter, combat_of(encounter), ruleset, "a", "t", SWORD
+        MapIndex.build(encounter),
+        encounter,
+        combat_of(encounter),
+        ruleset,
+        EntityId("a"),
+        EntityId("t"),
+        SWORD,
     )
 
 

@@ -25,8 +25,10 @@ from tests.rules.helpers import creature, encounter, fight, whose_turn
 Rulesets = dict[str, Ruleset]
 
 
-def initiative_of(state: CombatState, name: str) -> int | None:
-    return state.combatant(EntityId(name)).initiative
+def initiative_of(state: CombatState, name: str) -> int:
+    initiative = state.combatant(EntityId(name)).initiative
+    assert initiative is not None, f"{name} has no initiative"
+    return initiative
 
 
 def test_srd_surprise_per_creature_stealth_vs_passive_perception(rulesets: Rulesets) -> None:
@@ -170,8 +172,8 @@ def test_hyrule_group_initiative_uses_each_sides_median_wisdom(rulesets: Ruleset
     assert state.rolls[0].expression == "1d20+2"  # Wisdom, not Dexterity
     final = {}
     for side in ("party", "hostile"):
-        members = [c for c in state.combatants if c.group == f"side:{side}"]
-        final[side] = statistics.median(c.initiative for c in members)  # type: ignore[type-var]
+        members = [c.creature_id for c in state.combatants if c.group == f"side:{side}"]
+        final[side] = statistics.median(initiative_of(state, cid) for cid in members)
     first_group = state.group_order[0].removeprefix("side:")
     assert final[first_group] > min(final.values())
     groups = [state.combatant(s.creature_id).group for s in state.order]
@@ -204,7 +206,7 @@ def test_hyrule_three_sides_each_roll(rulesets: Rulesets) -> None:
     state = start_combat(enc, "legends-of-hyrule", 3)
     state, _ = roll_initiative(state, ruleset, enc)
     assert sorted(state.group_order) == ["side:hostile", "side:neutral", "side:party"]
-    scores = [state.combatant(s.creature_id).initiative for s in state.order]
+    scores = [initiative_of(state, s.creature_id) for s in state.order]
     assert scores == sorted(scores, reverse=True)  # one creature per side: median = its roll
 
 

@@ -51,7 +51,7 @@ def _order(state: CombatState) -> list[str]:
 
 
 def _with_mounts(ruleset: Ruleset, **update: object) -> Ruleset:
-    movement = ruleset.movement.model_copy(update={"mounting": MountRules(**update)})  # type: ignore[arg-type]
+    movement = ruleset.movement.model_copy(update={"mounting": MountRules(**update)})
     return ruleset.model_copy(update={"movement": movement})
 
 

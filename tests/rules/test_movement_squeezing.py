@@ -120,11 +120,13 @@ def squeezed_fight(ogre_x: float) -> tuple[Encounter, MapIndex]:
 def attack_mode(ruleset: Ruleset, ogre_x: float, attacker: str, target: str) -> RollMode:
     enc, index = squeezed_fight(ogre_x)
     combat = combat_of(enc)
-    situation = attack_situation(index, enc, combat, ruleset, attacker, target, CLUB)
+    situation = attack_situation(
+        index, enc, combat, ruleset, EntityId(attacker), EntityId(target), CLUB
+    )
     report = roll_mode(
         ruleset,
-        combat.combatant(attacker),
-        combat.combatant(target),
+        combat.combatant(EntityId(attacker)),
+        combat.combatant(EntityId(target)),
         CLUB,
         situation,
         AttackOptions(),
@@ -137,7 +139,9 @@ def test_srd_a_squeezed_ogre_is_attacked_with_advantage_and_attacks_with_disadva
 ) -> None:
     srd = rulesets["srd-5e"]
     enc, index = squeezed_fight(7)  # its space straddles the wall: it stands in the gap
-    situation = attack_situation(index, enc, combat_of(enc), srd, "hero", "ogre", CLUB)
+    situation = attack_situation(
+        index, enc, combat_of(enc), srd, EntityId("hero"), EntityId("ogre"), CLUB
+    )
     assert situation.distance_feet == 5
     assert situation.target_squeezing and not situation.attacker_squeezing
     assert attack_mode(srd, 7, "hero", "ogre") is RollMode.ADVANTAGE
@@ -147,7 +151,9 @@ def test_srd_a_squeezed_ogre_is_attacked_with_advantage_and_attacks_with_disadva
 def test_an_ogre_with_room_for_its_space_is_not_squeezing(rulesets: Rulesets) -> None:
     srd = rulesets["srd-5e"]
     enc, index = squeezed_fight(4)
-    situation = attack_situation(index, enc, combat_of(enc), srd, "hero", "ogre", CLUB)
+    situation = attack_situation(
+        index, enc, combat_of(enc), srd, EntityId("hero"), EntityId("ogre"), CLUB
+    )
     assert situation.distance_feet == 5 and not situation.target_squeezing
     assert attack_mode(srd, 4, "hero", "ogre") is RollMode.NORMAL
     assert attack_mode(srd, 4, "ogre", "hero") is RollMode.NORMAL

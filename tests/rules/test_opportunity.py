@@ -7,6 +7,7 @@ import pytest
 from battlemap.model.combat import CombatState
 from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
 from battlemap.rules.attacks import AttackOptions, AttackProfile, Delivery
 from battlemap.rules.damage import DamageRoll
 from battlemap.rules.errors import IllegalActionError
@@ -36,21 +37,31 @@ def chase(mover_hp: int = 20) -> tuple[Encounter, CombatState]:
 def test_offers_say_who_can_react_and_why_not(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
     encounter, combat = chase()
-    goblin = combat.combatant("goblin").model_copy(update={"reaction_used": True})
+    goblin = combat.combatant(EntityId("goblin")).model_copy(update={"reaction_used": True})
     offers = opportunity_offers(
-        with_combat(encounter, combat.with_combatant(goblin)), srd, "runner", ["orc", "goblin"]
+        with_combat(encounter, combat.with_combatant(goblin)),
+        srd,
+        EntityId("runner"),
+        [EntityId("orc"), EntityId("goblin")],
     )
     assert [o.available for o in offers] == [True, False]
     assert "reaction" in offers[1].reason
-    runner = combat.combatant("runner").model_copy(update={"disengaged": True})
+    runner = combat.combatant(EntityId("runner")).model_copy(update={"disengaged": True})
     assert not any(
         o.available
         for o in opportunity_offers(
-            with_combat(encounter, combat.with_combatant(runner)), srd, "runner", ["orc"]
+            with_combat(encounter, combat.with_combatant(runner)),
+            srd,
+            EntityId("runner"),
+            [EntityId("orc")],
         )
     )
     blind = opportunity_offers(
-        with_combat(encounter, combat), srd, "runner", ["orc"], sees_mover=[False]
+        with_combat(encounter, combat),
+        srd,
+        EntityId("runner"),
+        [EntityId("orc")],
+        sees_mover=[False],
     )
     assert "can't see" in blind[0].reason
 
@@ -58,7 +69,9 @@ def test_offers_say_who_can_react_and_why_not(rulesets: dict[str, Ruleset]) -> N
 def orc_takes_its_swing(srd: Ruleset, mover_hp: int = 20) -> Outcome[OpportunityResult]:
     """The orc takes its opportunity attack on the runner (d20 rolls 15, damage rolls 9)."""
     encounter, combat = chase(mover_hp)
-    (offer,) = opportunity_offers(with_combat(encounter, combat), srd, "runner", ["orc"])
+    (offer,) = opportunity_offers(
+        with_combat(encounter, combat), srd, EntityId("runner"), [EntityId("orc")]
+    )
     return resolve_opportunity(
         with_combat(encounter, combat),
         srd,
@@ -73,10 +86,10 @@ def test_take_spends_the_reaction_and_the_move_continues(rulesets: dict[str, Rul
     srd = rulesets["srd-5e"]
     taken = orc_takes_its_swing(srd)
     assert taken.result.taken and taken.result.move_continues
-    assert taken.encounter.creature("runner").hp == 11
-    assert taken.combat is not None and taken.combat.combatant("orc").reaction_used
+    assert taken.encounter.creature(EntityId("runner")).hp == 11
+    assert taken.combat is not None and taken.combat.combatant(EntityId("orc")).reaction_used
     (again,) = opportunity_offers(
-        with_combat(taken.encounter, taken.combat), srd, "runner", ["orc"]
+        with_combat(taken.encounter, taken.combat), srd, EntityId("runner"), [EntityId("orc")]
     )
     assert not again.available
 
@@ -90,23 +103,32 @@ def test_move_stops_when_the_mover_drops(rulesets: dict[str, Ruleset]) -> None:
 def test_ignore_changes_nothing_but_the_log(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
     encounter, combat = chase()
-    (offer,) = opportunity_offers(with_combat(encounter, combat), srd, "runner", ["orc"])
+    (offer,) = opportunity_offers(
+        with_combat(encounter, combat), srd, EntityId("runner"), [EntityId("orc")]
+    )
     ignored = resolve_opportunity(with_combat(encounter, combat), srd, offer, take=False)
     assert ignored.result.move_continues and not ignored.result.taken
-    assert ignored.combat is not None and not ignored.combat.combatant("orc").reaction_used
+    assert (
+        ignored.combat is not None and not ignored.combat.combatant(EntityId("orc")).reaction_used
+    )
     assert ignored.combat.combatants == combat.combatants
 
 
 def test_only_a_melee_attack_and_only_when_available(rulesets: dict[str, Ruleset]) -> None:
     srd = rulesets["srd-5e"]
     encounter, combat = chase()
-    (offer,) = opportunity_offers(with_combat(encounter, combat), srd, "runner", ["orc"])
+    (offer,) = opportunity_offers(
+        with_combat(encounter, combat), srd, EntityId("runner"), [EntityId("orc")]
+    )
     bow = AttackProfile("Shortbow", 4, Delivery.RANGED, damage=(DamageRoll("1d6", "piercing"),))
     with pytest.raises(IllegalActionError, match="melee"):
         resolve_opportunity(with_combat(encounter, combat), srd, offer, take=True, profile=bow)
-    orc = combat.combatant("orc").model_copy(update={"reaction_used": True})
+    orc = combat.combatant(EntityId("orc")).model_copy(update={"reaction_used": True})
     (spent,) = opportunity_offers(
-        with_combat(encounter, combat.with_combatant(orc)), srd, "runner", ["orc"]
+        with_combat(encounter, combat.with_combatant(orc)),
+        srd,
+        EntityId("runner"),
+        [EntityId("orc")],
     )
     with pytest.raises(IllegalActionError, match="reaction"):
         resolve_opportunity(with_combat(encounter, combat), srd, spent, take=True, profile=AXE)
@@ -128,15 +150,22 @@ def test_offers_from_a_geometry_move_then_attack_before_leaving(
     index = MapIndex.build(encounter)
     bodies = {b.id: b for b in combat_bodies(with_combat(encounter, combat), srd)}
     move = move_with_opportunity_attacks(
-        index, bodies["runner"], [(0.0, 2.0)], [bodies["orc"]], DiagonalRule.FIVE_TEN_FIVE, 30
+        index,
+        bodies[EntityId("runner")],
+        [(0.0, 2.0)],
+        [bodies[EntityId("orc")]],
+        DiagonalRule.FIVE_TEN_FIVE,
+        30,
     )
-    (offer,) = offers_from_move(with_combat(encounter, combat), srd, "runner", move)
+    (offer,) = offers_from_move(with_combat(encounter, combat), srd, EntityId("runner"), move)
     assert offer.available and offer.position == (2, 2) and offer.step_index == 0
     # The attack happens with the runner still at the position before it leaves the reach.
     where = encounter.replace_creature(
-        encounter.creature("runner").model_copy(update={"x": 2, "y": 2})
+        encounter.creature(EntityId("runner")).model_copy(update={"x": 2, "y": 2})
     )
-    situation = attack_situation(index, where, combat, srd, "orc", "runner", AXE)
+    situation = attack_situation(
+        index, where, combat, srd, EntityId("orc"), EntityId("runner"), AXE
+    )
     taken = resolve_opportunity(
         with_combat(where, combat),
         srd,

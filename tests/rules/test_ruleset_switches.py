@@ -155,7 +155,13 @@ def test_fumble_table_die(rulesets: dict[str, Ruleset]) -> None:
     profile = AttackProfile(name="Dagger", to_hit=4)
     options = AttackOptions(d20=(1,), fumble_d20=15)
     missed = make_attack(
-        with_combat(encounter_, combat), gms, "hero", "foe", profile, AttackSituation(), options
+        with_combat(encounter_, combat),
+        gms,
+        EntityId("hero"),
+        EntityId("foe"),
+        profile,
+        AttackSituation(),
+        options,
     )
     assert missed.result.fumble == "miss"
     d6_table = RollTable(
@@ -166,7 +172,13 @@ def test_fumble_table_die(rulesets: dict[str, Ruleset]) -> None:
     )
     with pytest.raises(BadDieError, match="d6"):
         make_attack(
-            with_combat(encounter_, combat), d6, "hero", "foe", profile, AttackSituation(), options
+            with_combat(encounter_, combat),
+            d6,
+            EntityId("hero"),
+            EntityId("foe"),
+            profile,
+            AttackSituation(),
+            options,
         )
 
 

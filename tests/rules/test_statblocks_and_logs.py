@@ -34,7 +34,7 @@ def test_a_numbered_copy_uses_the_stat_block_of_its_base_name(
     rulesets: dict[str, Ruleset],
 ) -> None:
     encounter, _ = fight(creature("goblin 3", side=Side.HOSTILE))
-    goblin = encounter.creature("goblin 3").model_copy(update={"name": "Goblin 3"})
+    goblin = encounter.creature(EntityId("goblin 3")).model_copy(update={"name": "Goblin 3"})
     encounter = encounter.replace_creature(goblin)
     library = {"Goblin": _block("Goblin", "fire")}
     assert find_statblock(goblin, encounter, library) == library["Goblin"]
@@ -50,8 +50,8 @@ def test_the_reasons_line_goes_right_after_the_attack_line_and_is_cut_to_the_lim
     hit = make_attack(
         with_combat(encounter, combat),
         rulesets["srd-5e"],
-        "hero",
-        "foe",
+        EntityId("hero"),
+        EntityId("foe"),
         DAGGER,
         AttackSituation(distance_feet=5),
         AttackOptions(d20=(15,), damage_rolls=(3,)),
@@ -74,12 +74,12 @@ def test_a_removed_creature_leaves_the_combat_and_the_last_one_ends_it(
     srd = rulesets["srd-5e"]
     encounter, combat = fight(creature("hero"), creature("foe", side=Side.HOSTILE))
     encounter = with_combat(encounter, combat)
-    foe = encounter.creature("foe")
+    foe = encounter.creature(EntityId("foe"))
     step = leaving_combat_too(encounter, srd, RemoveCreature(foe, 1))
     after = step.apply(encounter)
     assert after.combat is not None and not after.combat.has(EntityId("foe"))
     assert [c.id for c in after.creatures] == ["hero"]
-    last = leaving_combat_too(after, srd, RemoveCreature(after.creature("hero"), 0))
+    last = leaving_combat_too(after, srd, RemoveCreature(after.creature(EntityId("hero")), 0))
     assert last.apply(after).combat is None  # the last combatant: the combat ends
     assert step.revert(after) == encounter
 

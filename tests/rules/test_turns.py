@@ -285,7 +285,7 @@ def test_combat_state_saves_with_the_encounter(rulesets: Rulesets) -> None:
     loaded = type(enc).model_validate_json(saved.model_dump_json())
     assert loaded.combat == state
     # replay: the same request on the loaded state gives the same rolls
-    again, _ = take_action(loaded.combat, ruleset, enc, A, "hide")  # type: ignore[arg-type]
+    again, _ = take_action(loaded.combat, ruleset, enc, A, "hide")
     first, _ = take_action(state, ruleset, enc, A, "hide")
     assert again.rolls[-1] == first.rolls[-1]
 

@@ -19,7 +19,7 @@ def encounter() -> Encounter:
         Creature(id="c-huge", name="Giant", size=Size.HUGE, side=Side.HOSTILE, x=0, y=5),
         Creature(id="c-garg", name="Dragon", size=Size.GARGANTUAN, side=Side.HOSTILE, x=6, y=5),
     )
-    return Encounter(grid=Grid(width=12, height=10), creatures=creatures)  # type: ignore[arg-type]
+    return Encounter(grid=Grid(width=12, height=10), creatures=creatures)
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from tests.ui.test_combat_docks import click, make_window
 def open_area(window: MainWindow, ids: list[str]) -> AreaDialog:
     window.scene.clearSelection()
     for creature_id in ids:
-        window.scene.tokens[creature_id].setSelected(True)
+        window.scene.tokens[EntityId(creature_id)].setSelected(True)
     area = window.combat.area_dialog
     area.open_for_selection()
     assert area.isVisible()

@@ -30,9 +30,11 @@ from battlemap.rules import conditions
 from battlemap.rules.enums import Ability
 from battlemap.rules.outcome import on_combat_state, with_combat
 from battlemap.rules.saves import SaveSituation, saving_throw
-from battlemap.ui.combat.area_dialog import AreaDialog, SaveRow
+from battlemap.ui.combat.area_dialog import AreaDialog
+from battlemap.ui.combat.save_rows import SaveRow
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.tools.template import TemplateTool
+from tests.ui.children import child
 from tests.ui.test_combat_docks import click, start
 from tests.ui.tool_input import stroke
 
@@ -77,7 +79,7 @@ def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
 def open_area(window: MainWindow, ids: list[str], origin: tuple[float, float] | None) -> AreaDialog:
     window.scene.clearSelection()
     for creature_id in ids:
-        window.scene.tokens[creature_id].setSelected(True)
+        window.scene.tokens[EntityId(creature_id)].setSelected(True)
     area = window.combat.area_dialog
     area.open_at(origin)
     assert area.isVisible() and set(area.rows) == set(ids)
@@ -111,6 +113,7 @@ def test_a_rolled_goblin_dex_save_is_the_engines_own_answer_and_is_recorded_when
     result = area.results[EntityId("c-gob")]
     # the stat block's Dex 14 gives +2, which saving_throw alone can't know (+0 from all 10s)
     assert result.faces == expected.result.faces and result.natural == expected.result.natural
+    assert expected.result.natural is not None  # rolled, not a natural-20-free pass
     assert result.total == expected.result.natural + 2
     assert result.success == (result.total >= 13)
     assert goblin.is_saved() == result.success and goblin.saved.isChecked() == result.success
@@ -126,7 +129,7 @@ def test_a_rolled_goblin_dex_save_is_the_engines_own_answer_and_is_recorded_when
         for text in log_texts(window)
     ), log_texts(window)
     lost = 2 if result.success else 4
-    assert window.document.encounter.creature("c-gob").hp == 7 - lost
+    assert window.document.encounter.creature(EntityId("c-gob")).hp == 7 - lost
     window.undo_stack.undo()  # the save and the damage go in one step
     assert window.document.encounter == before
 
@@ -187,6 +190,7 @@ def test_half_cover_from_the_point_of_origin_adds_two_to_a_dex_save_only(
         save_bonus=2,
     ).result
     click(qtbot, goblin.roll_button)
+    assert expected.natural is not None
     assert area.results[EntityId("c-gob")].total == expected.total == expected.natural + 4
     area.dice.setText("1d6")  # 8d6 can't total 1
     area.typed.setValue(1)
@@ -228,7 +232,7 @@ def test_a_players_typed_d20_decides_the_save_and_is_logged_as_typed(
     texts = log_texts(window)
     assert any("Fighter's Dexterity save DC 12" in t and "typed in" in t for t in texts), texts
     assert any(t.startswith("Fighter's Dexterity save DC 12: 10 +1 = 11, failure") for t in texts)
-    assert window.document.encounter.creature("c-fighter").hp == 12
+    assert window.document.encounter.creature(EntityId("c-fighter")).hp == 12
 
 
 def test_roll_saves_for_monsters_leaves_the_party_to_the_players(
@@ -257,7 +261,7 @@ def test_the_dm_overrides_a_rolled_save_and_the_log_says_so(
     area.dice.setText("1d6")  # 8d6 can't total 6
     area.typed.setValue(6)
     click(qtbot, area.apply_button)
-    assert window.document.encounter.creature("c-gob").hp == 4  # half of 6
+    assert window.document.encounter.creature(EntityId("c-gob")).hp == 4  # half of 6
     assert "the DM rules that Goblin saved" in log_texts(window)
     assert "Goblin: saved (DM's call)" in area.outcome_label.text()
 
@@ -295,7 +299,7 @@ def test_saves_roll_from_fresh_dice_outside_a_combat(qtbot: QtBot, window: MainW
     area.typed.setValue(6)
     steps = window.undo_stack.count()
     click(qtbot, area.apply_button)
-    assert window.document.encounter.creature("c-gob").hp == (4 if result.success else 1)
+    assert window.document.encounter.creature(EntityId("c-gob")).hp == (4 if result.success else 1)
     assert window.undo_stack.count() == steps + 1
 
 
@@ -304,8 +308,9 @@ def test_the_placed_templates_origin_gives_the_cover(qtbot: QtBot, window: MainW
     window.view.centerOn(window.map_rect().center())
     window.tools.activate("template")
     combo = window.tools.options_bar.findChild(QComboBox, "template-shape")
+    assert combo is not None
     combo.setCurrentIndex(combo.findData(TemplateShape.CIRCLE))
-    window.tools.options_bar.findChild(QSpinBox, "template-size").setValue(5)
+    child(window.tools.options_bar, QSpinBox, "template-size").setValue(5)
     stroke(window.view, [(6.1, 4.1), (6.2, 4.2)])  # a 5 ft circle around (6, 4): the Goblin
     placed = window.tools.tools["template"]
     assert isinstance(placed, TemplateTool) and placed.template is not None
@@ -313,7 +318,7 @@ def test_the_placed_templates_origin_gives_the_cover(qtbot: QtBot, window: MainW
     assert area.isVisible() and set(area.rows) == {"c-gob"}
     assert area.origin == placed.template.origin == (6.0, 4.0)
     assert "(6, 4)" in area.origin_label.text()
-    window.scene.tokens["c-ogre"].setSelected(True)
+    window.scene.tokens[EntityId("c-ogre")].setSelected(True)
     click(qtbot, area.use_selected)  # not the creatures the template caught: no origin
     assert area.origin is None and set(area.rows) == {"c-gob", "c-ogre"}
 

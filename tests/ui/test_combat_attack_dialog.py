@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.document import UpdateCreature
+from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
 from battlemap.ui.combat.attack_dialog import AttackDialog
 from battlemap.ui.combat.widgets import rows
@@ -51,9 +53,11 @@ def window_for(qtbot: QtBot, tmp_path: Path, ruleset: str) -> MainWindow:
     ui.session.seed_source = lambda: 5
     ui.initiative.start()
     ui.initiative.roll(monsters_only=False)
+    assert ui.session.state is not None
     while ui.session.state.order[0].creature_id != "c-knight":
+        assert ui.session.state is not None
         ids = [s.creature_id for s in ui.session.state.order]
-        ids.remove("c-knight")
+        ids.remove(EntityId("c-knight"))
         ui.initiative.tree.reordered.emit(["c-knight", *ids])
     ui.initiative.begin()
     return window
@@ -77,7 +81,7 @@ def test_pick_target_on_map_fills_its_stat_block_defenses(qtbot: QtBot, tmp_path
     assert "CRITICAL HIT" in dialog.outcome_label.text()
     dialog.damage_spins[0].setValue(21)  # 4d6+3 rolled at the table
     qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
-    assert window.document.encounter.creature("c-garg").hp == 10  # 21 halved -> 10 damage
+    assert window.document.encounter.creature(EntityId("c-garg")).hp == 10  # 21 halved -> 10 damage
 
 
 def test_gms_den_called_shot_adds_disadvantage_and_ac(qtbot: QtBot, tmp_path: Path) -> None:
@@ -123,7 +127,8 @@ def test_gms_den_grapple_through_the_actions_dock_with_typed_dice(
     before = window.document.encounter
     qtbot.mouseClick(dialog.resolve_button, Qt.MouseButton.LeftButton)
     assert "SUCCESS" in dialog.outcome_label.text() and "19 vs 3" in dialog.outcome_label.text()
-    bat = window.document.encounter.combat.combatant("c-bat")
+    assert window.document.encounter.combat is not None
+    bat = window.document.encounter.combat.combatant(EntityId("c-bat"))
     assert [(c.name, c.source_id) for c in bat.conditions] == [("grappled", "c-knight")]
     window.undo_stack.undo()  # the contest is one step
     assert window.document.encounter == before
@@ -136,18 +141,23 @@ def test_stabilize_a_dying_ally_with_a_typed_check(qtbot: QtBot, tmp_path: Path)
     stabilize = ui.actions.buttons["stabilize"]
     assert not stabilize.isEnabled()
     assert stabilize.toolTip() == "Not available: no creature in the combat is dying"
-    bat = session.encounter.creature("c-bat")
+    bat = session.encounter.creature(EntityId("c-bat"))
     push(
         window.undo_stack,
         window.document,
         UpdateCreature(bat, bat.model_copy(update={"side": Side.PARTY})),
     )
     window.scene.clearSelection()
-    window.scene.tokens["c-bat"].setSelected(True)
+    window.scene.tokens[EntityId("c-bat")].setSelected(True)
     ui.panel.amount.setValue(1)
     qtbot.mouseClick(ui.panel.damage_button, Qt.MouseButton.LeftButton)
-    death = session.state.combatant("c-bat").death
-    assert session.encounter.creature("c-bat").hp == 0 and not death.dead and not death.stable
+    assert session.state is not None
+    death = session.state.combatant(EntityId("c-bat")).death
+    assert (
+        session.encounter.creature(EntityId("c-bat")).hp == 0
+        and not death.dead
+        and not death.stable
+    )
     assert "dying" in ui.panel.state_label.text()
     qtbot.mouseClick(ui.actions.buttons["stabilize"], Qt.MouseButton.LeftButton)
     dialog = ui.contest_dialog
@@ -155,7 +165,8 @@ def test_stabilize_a_dying_ally_with_a_typed_check(qtbot: QtBot, tmp_path: Path)
     dialog.d20.setValue(12)
     qtbot.mouseClick(dialog.resolve_button, Qt.MouseButton.LeftButton)
     assert "STABLE" in dialog.outcome_label.text() and "12 vs DC 10" in dialog.outcome_label.text()
-    assert session.state.combatant("c-bat").death.stable
+    assert session.state is not None
+    assert session.state.combatant(EntityId("c-bat")).death.stable
     assert not ui.actions.buttons["dodge"].isEnabled()  # Stabilize took the knight's action
 
 
@@ -165,13 +176,14 @@ def test_opportunity_attack_spends_the_reaction_of_the_attacker(
     window = window_for(qtbot, tmp_path, "srd-5e")
     ui = window.combat
     dialog = ui.attack_dialog
-    dialog.open_for("opportunity-attack", target="c-knight", attacker="c-garg")
+    dialog.open_for("opportunity-attack", target=EntityId("c-knight"), attacker=EntityId("c-garg"))
     assert dialog.attacker_id() == "c-garg" and dialog.target_id() == "c-knight"
     assert dialog.attack.currentText() == "Custom to-hit and damage…"  # no Gargoyle attacks
     dialog.d20[0].setValue(1)
     qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
     assert "MISS" in dialog.outcome_label.text()
-    gargoyle = window.document.encounter.combat.combatant("c-garg")
+    assert window.document.encounter.combat is not None
+    gargoyle = window.document.encounter.combat.combatant(EntityId("c-garg"))
     assert gargoyle.reaction_used
     assert not dialog.roll_button.isEnabled()  # a second one is refused, with the reason
     assert dialog.roll_button.toolTip() == "Gargoyle 2 has already used its reaction this round"
@@ -228,18 +240,26 @@ def test_hyrule_group_member_acts_now(qtbot: QtBot, tmp_path: Path) -> None:
         )
         initiative.tree.setCurrentItem(row)
 
+    assert session.state is not None
+    assert session.state.current is not None
     assert session.state.current.creature_id == "c-knight"
     select_row("c-bat")
     qtbot.mouseClick(initiative.go_now_button, Qt.MouseButton.LeftButton)
+    assert session.state is not None
+    assert session.state.current is not None
     assert session.state.current.creature_id == "c-knight"
     assert window.statusBar().currentMessage() == (
         "Not allowed: only a member of the acting group can go now"
     )
     initiative.next_turn()
+    assert session.state is not None
+    assert session.state.current is not None
     first = session.state.current.creature_id
     other = "c-bat" if first == "c-garg" else "c-garg"
     select_row(other)
     qtbot.mouseClick(initiative.go_now_button, Qt.MouseButton.LeftButton)
+    assert session.state is not None
+    assert session.state.current is not None
     assert session.state.current.creature_id == other
 
 
@@ -253,7 +273,7 @@ def test_stat_block_defense_text_is_read_by_the_engine_with_a_note(
         }
     )
     dialog = window.combat.attack_dialog
-    dialog.open_for(target="c-garg")
+    dialog.open_for(target=EntityId("c-garg"))
     assert dialog.resist.text() == "bludgeoning, piercing, slashing"
     assert dialog.defense_notes.isVisibleTo(dialog)
     assert "applied to every bludgeoning, piercing, slashing attack" in dialog.defense_notes.text()
@@ -262,7 +282,7 @@ def test_stat_block_defense_text_is_read_by_the_engine_with_a_note(
 def roll_a_hit_on_the_bat(qtbot: QtBot, window: MainWindow) -> AttackDialog:
     """Open the attack dialog on the bat and roll a 15, which hits."""
     dialog = window.combat.attack_dialog
-    dialog.open_for(target="c-bat")
+    dialog.open_for(target=EntityId("c-bat"))
     dialog.d20[0].setValue(15)
     qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
     assert "HIT" in dialog.outcome_label.text()
@@ -277,8 +297,9 @@ def test_srd_knock_out_chosen_after_the_hit(qtbot: QtBot, tmp_path: Path) -> Non
     assert dialog.damage_box.isEnabled()  # the hit still waits for its damage
     dialog.damage_spins[0].setValue(5)
     qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
-    bat = window.document.encounter.combat.combatant("c-bat")
-    assert window.document.encounter.creature("c-bat").hp == 0
+    assert window.document.encounter.combat is not None
+    bat = window.document.encounter.combat.combatant(EntityId("c-bat"))
+    assert window.document.encounter.creature(EntityId("c-bat")).hp == 0
     assert not bat.death.dead and bat.has_condition("unconscious")
 
 
@@ -294,7 +315,8 @@ def test_cast_a_spell_cantrip_or_levelled_from_its_menu(qtbot: QtBot, tmp_path: 
     cast = ui.actions.buttons["cast-a-spell"]
     entries = {a.text(): a for a in cast.menu().actions()}
     entries["A cantrip"].trigger()
-    taken = ui.session.state.combatant("c-knight").turn.actions_taken
+    assert ui.session.state is not None
+    taken = ui.session.state.combatant(EntityId("c-knight")).turn.actions_taken
     assert taken == ("cast-a-spell:cantrip",)
     assert not ui.actions.buttons["cast-a-spell"].isEnabled()  # the action is spent
 
@@ -304,7 +326,7 @@ def test_typed_damage_the_dice_cant_show_is_refused_inline_and_the_hit_waits(
 ) -> None:
     window = window_for(qtbot, tmp_path, "srd-5e")
     dialog = window.combat.attack_dialog
-    dialog.open_for(target="c-garg")
+    dialog.open_for(target=EntityId("c-garg"))
     dialog.d20[0].setValue(15)
     qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
     assert "HIT" in dialog.outcome_label.text()
@@ -317,7 +339,9 @@ def test_typed_damage_the_dice_cant_show_is_refused_inline_and_the_hit_waits(
     assert dialog.isVisible() and dialog.damage_box.isEnabled()  # the hit still waits
     dialog.damage_spins[0].setValue(15)
     qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
-    assert window.document.encounter.creature("c-garg").hp == 13  # 15 halved: resists slashing
+    assert (
+        window.document.encounter.creature(EntityId("c-garg")).hp == 13
+    )  # 15 halved: resists slashing
     assert window.undo_stack.count() == steps + 1
 
 
@@ -327,8 +351,9 @@ def test_a_critical_hit_labels_the_doubled_dice_and_checks_typed_totals_on_them(
     """srd-5e "Critical Hits": the Greatsword's 2d6+3 is rolled as 4d6+3 (7 to 27)."""
     window = window_for(qtbot, tmp_path, "srd-5e")
     dialog = window.combat.attack_dialog
-    dialog.open_for(target="c-garg")
+    dialog.open_for(target=EntityId("c-garg"))
     label = dialog.parts_row.labelForField(dialog.damage_spins[0])
+    assert isinstance(label, QLabel)
     assert label.text() == "2d6+3 slashing"
     dialog.d20[0].setValue(20)
     qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)

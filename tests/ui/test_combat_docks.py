@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QMenu, QPushButton
+from PySide6.QtWidgets import QAbstractButton, QMenu
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
 from battlemap.model.combat import Expiry, Readied
 from battlemap.model.document import AddCreature, ReplaceEncounterField
+from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.enums import BrinkOption
 from battlemap.ui.combat.widgets import rows
@@ -49,14 +50,14 @@ def window(qtbot: QtBot, settings: QSettings) -> MainWindow:
     return make_window(qtbot, settings)
 
 
-def click(qtbot: QtBot, button: QPushButton) -> None:
+def click(qtbot: QtBot, button: QAbstractButton) -> None:
     assert button.isVisible() and button.isEnabled(), button.text()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
 def select(window: MainWindow, creature_id: str) -> None:
     window.scene.clearSelection()
-    window.scene.tokens[creature_id].setSelected(True)
+    window.scene.tokens[EntityId(creature_id)].setSelected(True)
 
 
 def start(window: MainWindow, qtbot: QtBot) -> None:
@@ -76,12 +77,12 @@ def test_panel_damage_uses_the_stat_block_resistance_outside_combat(
     panel.amount.setValue(15)
     panel.damage_type.setCurrentIndex(panel.damage_type.findData("fire"))
     click(qtbot, panel.damage_button)
-    assert window.document.encounter.creature("c-sal").hp == 23  # 15 fire halved -> 7
+    assert window.document.encounter.creature(EntityId("c-sal")).hp == 23  # 15 fire halved -> 7
     panel.amount.setValue(4)
     click(qtbot, panel.temp_button)
     panel.amount.setValue(100)
     click(qtbot, panel.heal_button)
-    salamander = window.document.encounter.creature("c-sal")
+    salamander = window.document.encounter.creature(EntityId("c-sal"))
     assert (salamander.hp, salamander.temp_hp) == (30, 4)  # healing capped at the maximum
     assert "30 / 30 HP" in panel.state_label.text() and "+4 temporary" in panel.state_label.text()
     for _ in range(3):
@@ -95,7 +96,8 @@ def test_panel_conditions_with_duration_and_exhaustion(qtbot: QtBot, window: Mai
     select(window, "c-rat")
     panel.duration.setCurrentIndex(panel.duration.findText("Until the end of its turn"))
     panel.toggle_condition("prone", True)
-    rat = window.document.encounter.combat.combatant("c-rat")
+    assert window.document.encounter.combat is not None
+    rat = window.document.encounter.combat.combatant(EntityId("c-rat"))
     (prone,) = rat.conditions
     assert (prone.name, prone.expiry, prone.expiry_creature) == (
         "prone",
@@ -104,30 +106,36 @@ def test_panel_conditions_with_duration_and_exhaustion(qtbot: QtBot, window: Mai
     )
     assert panel.conditions_label.text() == "prone (until the end of Rat's turn)"
     panel.exhaustion.setValue(2)
-    assert window.document.encounter.combat.combatant("c-rat").exhaustion == 2
+    assert window.document.encounter.combat is not None
+    assert window.document.encounter.combat.combatant(EntityId("c-rat")).exhaustion == 2
     panel.toggle_condition("prone", False)
-    assert window.document.encounter.combat.combatant("c-rat").conditions == ()
+    assert window.document.encounter.combat is not None
+    assert window.document.encounter.combat.combatant(EntityId("c-rat")).conditions == ()
 
 
 def test_initiative_reorder_add_remove_and_previous_turn(qtbot: QtBot, window: MainWindow) -> None:
     initiative = window.combat.initiative
     select(window, "c-cleric")
-    window.scene.tokens["c-sal"].setSelected(True)
+    window.scene.tokens[EntityId("c-sal")].setSelected(True)
     click(qtbot, initiative.start_button)  # two selected tokens: only they fight
+    assert window.document.encounter.combat is not None
     assert {c.creature_id for c in window.document.encounter.combat.combatants} == {
         "c-cleric",
         "c-sal",
     }
     click(qtbot, initiative.roll_all)
     click(qtbot, initiative.begin_button)
+    assert window.document.encounter.combat is not None
     first = window.document.encounter.combat.order[0].creature_id
     other = "c-sal" if first == "c-cleric" else "c-cleric"
     initiative.tree.reordered.emit([other, first])  # what a drag of a row sends
+    assert window.document.encounter.combat is not None
     assert [s.creature_id for s in window.document.encounter.combat.order] == [other, first]
 
     select(window, "c-rat")
     click(qtbot, initiative.add_button)
-    assert window.document.encounter.combat.has("c-rat")
+    assert window.document.encounter.combat is not None
+    assert window.document.encounter.combat.has(EntityId("c-rat"))
     assert initiative.tree.topLevelItemCount() == 3
 
     before = window.document.encounter
@@ -137,13 +145,15 @@ def test_initiative_reorder_add_remove_and_previous_turn(qtbot: QtBot, window: M
     click(qtbot, initiative.next_button)
     select(window, "c-rat")
     rat_row = next(
-        initiative.tree.topLevelItem(i)
+        row
         for i in range(3)
-        if initiative.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) == "c-rat"
+        if (row := initiative.tree.topLevelItem(i)) is not None
+        and row.data(0, Qt.ItemDataRole.UserRole) == "c-rat"
     )
     initiative.tree.setCurrentItem(rat_row)
     click(qtbot, initiative.remove_button)
-    assert not window.document.encounter.combat.has("c-rat")
+    assert window.document.encounter.combat is not None
+    assert not window.document.encounter.combat.has(EntityId("c-rat"))
     click(qtbot, initiative.previous_button)  # the last step was not a turn change
     assert "Previous turn undoes the last turn change" in window.statusBar().currentMessage()
     click(qtbot, initiative.end_button)
@@ -173,6 +183,7 @@ def turn_before(window: MainWindow, creature_id: str) -> None:
     session = window.combat.session
     while True:
         state = session.state
+        assert state is not None
         upcoming = state.order[(state.turn_index + 1) % len(state.order)].creature_id
         if upcoming == creature_id:
             return
@@ -188,15 +199,17 @@ def test_death_save_typed_before_the_dying_creature_s_turn(
     select(window, "c-cleric")
     panel.amount.setValue(12)
     click(qtbot, panel.damage_button)
-    assert session.encounter.creature("c-cleric").hp == 0
+    assert session.encounter.creature(EntityId("c-cleric")).hp == 0
     turn_before(window, "c-cleric")
     assert actions.save_die.isVisible()
     assert actions.save_label.text() == "<b>Cleric</b> is dying: death save as its turn starts"
     actions.save_die.setValue(20)
     before = session.encounter
     click(qtbot, actions.end_button)
+    assert session.state is not None
+    assert session.state.current is not None
     assert session.state.current.creature_id == "c-cleric"
-    assert session.encounter.creature("c-cleric").hp == 1  # a natural 20: 1 hit point
+    assert session.encounter.creature(EntityId("c-cleric")).hp == 1  # a natural 20: 1 hit point
     assert not actions.save_die.isVisible()
     window.undo_stack.undo()  # the turn change and the save are one step
     assert session.encounter == before
@@ -215,12 +228,16 @@ def test_layout_is_remembered(qtbot: QtBot, settings: QSettings) -> None:
 
 def test_token_menu_offers_attack_damage_and_conditions(qtbot: QtBot, window: MainWindow) -> None:
     start(window, qtbot)
+    assert window.combat.session.state is not None
+    assert window.combat.session.state.current is not None
     while window.combat.session.state.current.creature_id == "c-rat":
         window.combat.initiative.next_turn()
+    assert window.combat.session.state is not None
+    assert window.combat.session.state.current is not None
     attacker = window.combat.session.state.current.creature_id
     menu = QMenu()
     for build in window.scene.token_menu_builders:
-        build(menu, "c-rat")
+        build(menu, EntityId("c-rat"))
     texts = [a.text() for a in menu.actions()]
     assert "Damage or heal Rat…" in texts
     attack = f"{window.combat.session.name(attacker)} attacks Rat…"
@@ -229,9 +246,11 @@ def test_token_menu_offers_attack_damage_and_conditions(qtbot: QtBot, window: Ma
     assert dialog.isVisible() and dialog.attacker_id() == attacker
     assert dialog.target_id() == "c-rat"
     conditions = next(a.menu() for a in menu.actions() if a.text() == "Conditions")
+    assert isinstance(conditions, QMenu)
     prone = next(a for a in conditions.actions() if a.text() == "prone")
     prone.trigger()
-    assert window.document.encounter.combat.combatant("c-rat").has_condition("prone")
+    assert window.document.encounter.combat is not None
+    assert window.document.encounter.combat.combatant(EntityId("c-rat")).has_condition("prone")
     next(a for a in menu.actions() if a.text() == "Damage or heal Rat…").trigger()
     assert window.combat.panel.creature_id == "c-rat"
 
@@ -252,10 +271,10 @@ def test_panel_uses_the_creature_own_stat_block(qtbot: QtBot, window: MainWindow
     panel.amount.setValue(9)
     panel.damage_type.setCurrentIndex(panel.damage_type.findData("fire"))
     click(qtbot, panel.damage_button)
-    assert window.document.encounter.creature("c-imp").hp == 10  # immune
+    assert window.document.encounter.creature(EntityId("c-imp")).hp == 10  # immune
     panel.damage_type.setCurrentIndex(panel.damage_type.findData("cold"))
     click(qtbot, panel.damage_button)
-    assert window.document.encounter.creature("c-imp").hp == 1
+    assert window.document.encounter.creature(EntityId("c-imp")).hp == 1
 
 
 def test_surprise_marked_by_hand_and_rolled(qtbot: QtBot, window: MainWindow) -> None:
@@ -266,13 +285,14 @@ def test_surprise_marked_by_hand_and_rolled(qtbot: QtBot, window: MainWindow) ->
     )
     initiative.tree.setCurrentItem(row)
     qtbot.mouseClick(initiative.surprised, Qt.MouseButton.LeftButton)
-    assert window.document.encounter.combat.combatant("c-cleric").surprised
+    assert window.document.encounter.combat is not None
+    assert window.document.encounter.combat.combatant(EntityId("c-cleric")).surprised
     cleric_row = next(
         r for r in rows(initiative.tree) if r.data(0, Qt.ItemDataRole.UserRole) == "c-cleric"
     )
     assert cleric_row.text(3) == "surprised"
     select(window, "c-rat")
-    window.scene.tokens["c-sal"].setSelected(True)
+    window.scene.tokens[EntityId("c-sal")].setSelected(True)
     click(qtbot, initiative.sneak_button)
     log = "\n".join(window.combat.log.visible_lines(selected_only=False))
     assert "Rat Stealth: 1d20" in log and "Salamander 1 Stealth: 1d20" in log
@@ -293,12 +313,13 @@ def to_the_brink(qtbot: QtBot, window: MainWindow) -> None:
     select(window, "c-cleric")
     window.combat.panel.amount.setValue(12)
     click(qtbot, window.combat.panel.damage_button)
-    assert session.encounter.creature("c-cleric").hp == 0
+    assert session.encounter.creature(EntityId("c-cleric")).hp == 0
     for _ in range(2):  # two turns of the cleric, each starting with a failed save (a typed 5)
         turn_before(window, "c-cleric")
         actions.save_die.setValue(5)
         window.combat.initiative.next_turn()
-    assert session.state.combatant("c-cleric").death.brink
+    assert session.state is not None
+    assert session.state.combatant(EntityId("c-cleric")).death.brink
 
 
 def test_bloodied_brink_two_failed_saves_then_the_sentence(
@@ -309,6 +330,8 @@ def test_bloodied_brink_two_failed_saves_then_the_sentence(
     brink = actions.brink
     assert brink.isVisible()
     window.combat.initiative.next_turn()  # the Brink pauses initiative until the choice
+    assert session.state is not None
+    assert session.state.current is not None
     assert session.state.current.creature_id == "c-cleric"
     assert window.statusBar().currentMessage() == (
         "Not allowed: initiative is paused: Cleric must choose on the Brink"
@@ -316,9 +339,10 @@ def test_bloodied_brink_two_failed_saves_then_the_sentence(
     brink.d20.setValue(15)
     brink.wis_bonus.setValue(1)
     click(qtbot, brink.buttons[BrinkOption.SENTENCE])
-    death = session.state.combatant("c-cleric").death
+    assert session.state is not None
+    death = session.state.combatant(EntityId("c-cleric")).death
     assert death.stable and not death.brink and not death.dead
-    assert session.encounter.creature("c-cleric").temp_hp == 6  # half the maximum of 12
+    assert session.encounter.creature(EntityId("c-cleric")).temp_hp == 6  # half the maximum of 12
     assert not brink.isVisible()
 
 
@@ -327,8 +351,8 @@ def test_area_damage_one_roll_half_on_a_save_with_resistance(
 ) -> None:
     start(window, qtbot)
     select(window, "c-sal")
-    window.scene.tokens["c-rat"].setSelected(True)
-    window.scene.tokens["c-cleric"].setSelected(True)
+    window.scene.tokens[EntityId("c-rat")].setSelected(True)
+    window.scene.tokens[EntityId("c-cleric")].setSelected(True)
     qtbot.keyClick(
         window.view,
         Qt.Key.Key_A,
@@ -346,9 +370,13 @@ def test_area_damage_one_roll_half_on_a_save_with_resistance(
     before = window.document.encounter
     click(qtbot, area.apply_button)
     encounter = window.document.encounter
-    assert encounter.creature("c-sal").hp == 20  # 20 fire, resisted -> 10
-    assert encounter.creature("c-cleric").hp == 2  # saved: half -> 10
-    assert encounter.creature("c-rat").hp == 0 and encounter.combat.combatant("c-rat").death.dead
+    assert encounter.creature(EntityId("c-sal")).hp == 20  # 20 fire, resisted -> 10
+    assert encounter.creature(EntityId("c-cleric")).hp == 2  # saved: half -> 10
+    assert encounter.combat is not None
+    assert (
+        encounter.creature(EntityId("c-rat")).hp == 0
+        and encounter.combat.combatant(EntityId("c-rat")).death.dead
+    )
     assert "<b>Rat</b>: 20 damage, HP 2 → 0 — dead" in area.outcome_label.text()
     window.undo_stack.undo()  # all three in one step
     assert window.document.encounter == before
@@ -357,9 +385,12 @@ def test_area_damage_one_roll_half_on_a_save_with_resistance(
 def test_readied_action_released_from_the_token_menu(qtbot: QtBot, window: MainWindow) -> None:
     start(window, qtbot)
     session = window.combat.session
+    assert session.state is not None
+    assert session.state.current is not None
     current = session.state.current.creature_id
     actions = window.combat.actions
     click(qtbot, actions.buttons["ready"])  # refused: no trigger typed yet
+    assert session.state is not None
     assert session.state.combatant(current).readied is None
     assert (
         window.statusBar().currentMessage() == "Not allowed: Ready: type the trigger first (when…)"
@@ -367,6 +398,7 @@ def test_readied_action_released_from_the_token_menu(qtbot: QtBot, window: MainW
     actions.trigger.setText("the door opens")
     actions.readied.setCurrentIndex(actions.readied.findText("Dash"))
     click(qtbot, actions.buttons["ready"])
+    assert session.state is not None
     assert session.state.combatant(current).readied == Readied(
         trigger="the door opens", action="dash"
     )
@@ -378,6 +410,7 @@ def test_readied_action_released_from_the_token_menu(qtbot: QtBot, window: MainW
     assert release.text() == "Release the readied action (the door opens)"
     assert release.isEnabled()  # legal_actions: the reaction is there
     release.trigger()
+    assert session.state is not None
     combatant = session.state.combatant(current)
     assert combatant.readied is None and combatant.reaction_used
     select(window, current)
@@ -406,6 +439,8 @@ def test_single_key_shortcuts_do_not_fire_while_typing(qtbot: QtBot, window: Mai
     assert not window.combat.attack_dialog.isVisible()
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key.Key_N)
+    assert window.document.encounter.combat is not None
+    assert before is not None
     assert window.document.encounter.combat.turn_index == (before.turn_index + 1) % 3
 
 
@@ -414,6 +449,8 @@ def test_last_breath_is_a_final_turn(qtbot: QtBot, window: MainWindow) -> None:
     session, brink = window.combat.session, window.combat.actions.brink
     click(qtbot, brink.buttons[BrinkOption.LAST_BREATH])
     assert brink.last_breath_note.isVisible()
-    assert not session.state.combatant("c-cleric").death.dead
+    assert session.state is not None
+    assert not session.state.combatant(EntityId("c-cleric")).death.dead
     window.combat.initiative.next_turn()
-    assert session.state.combatant("c-cleric").death.dead
+    assert session.state is not None
+    assert session.state.combatant(EntityId("c-cleric")).death.dead

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtWidgets import QAbstractButton, QApplication
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import cell_to_scene
@@ -62,7 +63,7 @@ def drag_token(window: MainWindow, start: tuple[int, int], end: tuple[int, int])
     release_at(window, b)
 
 
-def click(qtbot: QtBot, button: QPushButton) -> None:
+def click(qtbot: QtBot, button: QAbstractButton) -> None:
     assert button.isVisible() and button.isEnabled(), button.text()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
@@ -88,16 +89,21 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     fighter_row = next(
         i
         for i in range(initiative.tree.topLevelItemCount())
-        if initiative.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) == "c-fighter"
+        if (row := initiative.tree.topLevelItem(i)) is not None
+        and row.data(0, Qt.ItemDataRole.UserRole) == "c-fighter"
     )
-    initiative.tree.setCurrentItem(initiative.tree.topLevelItem(fighter_row))
+    fighter_item = initiative.tree.topLevelItem(fighter_row)
+    assert fighter_item is not None
+    initiative.tree.setCurrentItem(fighter_item)
     initiative.value.setValue(25)
     click(qtbot, initiative.set_button)
     click(qtbot, initiative.begin_button)
     combat = document.encounter.combat
+    assert combat.current is not None
     assert combat.round == 1 and combat.current.creature_id == "c-fighter"
     assert initiative.heading.text() == "Round 1 · Fighter's turn"
-    assert initiative.tree.topLevelItem(0).text(1) == "▶ Fighter"
+    first_row = initiative.tree.topLevelItem(0)
+    assert first_row is not None and first_row.text(1) == "▶ Fighter"
 
     # Round 1, Fighter: a Longsword attack with typed-in dice, damage with resistance.
     qtbot.keyClick(window.view, Qt.Key.Key_A)  # the Attack shortcut
@@ -114,7 +120,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     dialog.resist.setText("slashing")
     dialog.damage_spins[0].setValue(9)
     click(qtbot, dialog.apply_button)
-    zombie = document.encounter.creature("c-zombie")
+    zombie = document.encounter.creature(EntityId("c-zombie"))
     assert zombie.hp == 18  # 9 slashing halved (rounded down) by resistance
     assert "9 → 4 (resistance" in dialog.outcome_label.text()
     log_text = "\n".join(ui.log.visible_lines(selected_only=False))
@@ -127,6 +133,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     assert dodge.toolTip() == "Not available: Fighter has already used its action this turn"
 
     click(qtbot, actions.end_button)
+    assert document.encounter.combat.current is not None
     assert document.encounter.combat.current.creature_id == "c-zombie"
     assert dialog.attacker_id() == "c-zombie"  # the open dialog follows the turn
     assert dialog.target_id() == "c-fighter"  # the nearest foe
@@ -136,7 +143,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     steps, before_opportunity = window.undo_stack.count(), document.encounter
     drag_token(window, (3, 2), (5, 2))
     prompt = window.drag_feedback.prompt
-    token = window.scene.tokens["c-zombie"]
+    token = window.scene.tokens[EntityId("c-zombie")]
     qtbot.waitUntil(lambda: token.pos().x() == cell_to_scene(3))  # waits where it provokes
     assert prompt.isVisible() and QApplication.activeModalWidget() is None
     assert prompt.title.text() == (
@@ -154,10 +161,10 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     qtbot.keyClicks(damage, "8")
     qtbot.keyClick(damage, Qt.Key.Key_Return)
     assert not prompt.isVisible()
-    zombie = document.encounter.creature("c-zombie")
+    zombie = document.encounter.creature(EntityId("c-zombie"))
     assert (zombie.x, zombie.y, zombie.hp) == (5, 2, 10)
-    assert document.encounter.combat.combatant("c-fighter").reaction_used
-    assert document.encounter.combat.combatant("c-zombie").turn.movement_used == 10
+    assert document.encounter.combat.combatant(EntityId("c-fighter")).reaction_used
+    assert document.encounter.combat.combatant(EntityId("c-zombie")).turn.movement_used == 10
     assert window.undo_stack.count() == steps + 1  # the move and the attack: one step
     assert "Fighter's opportunity attack hits (14+5 = 19 vs AC 8): 8 damage" in (
         window.statusBar().currentMessage()
@@ -169,7 +176,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
 
     # Then takes Dodge; every other action is refused with the reason.
     click(qtbot, actions.buttons["dodge"])
-    assert document.encounter.combat.combatant("c-zombie").dodging
+    assert document.encounter.combat.combatant(EntityId("c-zombie")).dodging
     dash = actions.buttons["dash"]
     assert not dash.isEnabled()
     assert dash.toolTip() == "Not available: Zombie has already used its action this turn"
@@ -181,7 +188,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
 
     # Round 2, Fighter: steps up to the Zombie (no attack: it walks into reach) ...
     drag_token(window, (2, 2), (4, 2))
-    fighter = document.encounter.creature("c-fighter")
+    fighter = document.encounter.creature(EntityId("c-fighter"))
     assert (fighter.x, fighter.y) == (4, 2) and not prompt.isVisible()
     # ... the Zombie dodges (disadvantage, two typed d20) and drops to 0.
     window.combat.open_attack()
@@ -194,13 +201,15 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     dialog.damage_spins[0].setValue(10)
     assert dialog.resist.text() == ""  # the target's defenses come from its stat block (none)
     click(qtbot, dialog.apply_button)
-    assert document.encounter.creature("c-zombie").hp == 0
-    assert document.encounter.combat.combatant("c-zombie").death.dead  # monsters die at 0
+    assert document.encounter.creature(EntityId("c-zombie")).hp == 0
+    assert document.encounter.combat.combatant(EntityId("c-zombie")).death.dead  # monsters die at 0
     assert "dropped to 0 HP" in dialog.outcome_label.text()
     zombie_row = initiative.tree.topLevelItem(1)
+    assert zombie_row is not None
     assert zombie_row.text(3) == "dead"
 
     click(qtbot, actions.end_button)
+    assert document.encounter.combat.current is not None
     assert document.encounter.combat.current.creature_id == "c-zombie"
 
     # Undo the last three steps (end turn, attack, move): exactly the state before them.
@@ -208,13 +217,14 @@ def test_two_rounds_attack_resistance_drop_and_undo(
         window.undo_stack.undo()
     assert document.encounter == before_last_three
     assert initiative.heading.text() == "Round 2 · Fighter's turn"
-    assert window.scene.tokens["c-fighter"].pos().x() == cell_to_scene(2)
-    assert document.encounter.creature("c-zombie").hp == 10
+    assert window.scene.tokens[EntityId("c-fighter")].pos().x() == cell_to_scene(2)
+    assert document.encounter.creature(EntityId("c-zombie")).hp == 10
     assert actions.buttons["dash"].isEnabled()
 
     # The players' window shows the round, whose turn it is and the order.
     facts = window.players.combat(document.encounter)  # type: ignore[misc]
     assert facts is not None and facts.round == 2 and facts.acting == "c-fighter"
+    assert window.players.last_view is not None
     turn = window.players.last_view.turn
     assert turn is not None and turn.round == 2
     assert (turn.acting_label, turn.order) == ("Fighter", ("Fighter", "Zombie"))
@@ -224,4 +234,4 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     for _ in range(3):
         window.undo_stack.undo()
     assert document.encounter == before_opportunity
-    assert window.scene.tokens["c-zombie"].pos().x() == cell_to_scene(3)
+    assert window.scene.tokens[EntityId("c-zombie")].pos().x() == cell_to_scene(3)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMenu
 
 from battlemap.model import Side
+from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
 
 
 def select(window: MainWindow, creature_id: str) -> None:
     window.scene.clearSelection()
-    window.scene.tokens[creature_id].setSelected(True)  # type: ignore[index]
+    window.scene.tokens[EntityId(creature_id)].setSelected(True)
 
 
 def test_selecting_a_token_shows_its_creature(window: MainWindow) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, Qt
 from pytestqt.qtbot import QtBot
 
+from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
 from tests.ui.drag_helpers import open_window, room, send
 from tests.ui.helpers import cell_centre_in_view
@@ -32,7 +33,7 @@ def ac_line(window: MainWindow) -> str:
 
 def select(window: MainWindow, creature_id: str) -> None:
     window.scene.clearSelection()
-    window.scene.tokens[creature_id].setSelected(True)
+    window.scene.tokens[EntityId(creature_id)].setSelected(True)
 
 
 def test_selected_goblin_shows_its_ac_with_half_cover_against_the_hovered_fighter(

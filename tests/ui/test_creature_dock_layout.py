@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.model import Encounter
 from battlemap.model.document import Document
+from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
 from tests.ui.drag_helpers import goblin_beside_fighter
 
@@ -21,7 +22,7 @@ LAPTOP_WINDOW_HEIGHT = 700
 
 def select(window: MainWindow, creature_id: str) -> None:
     window.scene.clearSelection()
-    window.scene.tokens[creature_id].setSelected(True)  # type: ignore[index]
+    window.scene.tokens[EntityId(creature_id)].setSelected(True)
 
 
 def fight_and_select(window: MainWindow, creature_id: str) -> QScrollArea:

@@ -21,15 +21,17 @@ from battlemap.model.combat import CombatEvent
 from battlemap.model.encounter import COMBAT_ENDED, COMBAT_STARTED
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_EVENT_TEXT
+from battlemap.ui.combat.rest_dialog import TOTAL
 from battlemap.ui.combat.session import combat_facts
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.projection import project
 from tests.ui.drag_helpers import goblin_beside_fighter, open_window
+from tests.ui.players_helpers import open_players
 from tests.ui.test_area_damage import mark_saved, open_area
 from tests.ui.test_combat_docks import click, make_window, select, start
-from tests.ui.test_players_window import every_text, open_players
+from tests.ui.test_players_window import every_text
 from tests.ui.test_remove_in_combat import delete_with_the_key
-from tests.ui.test_rest_dialog import TOTAL, dialog_of, menu_action
+from tests.ui.test_rest_dialog import dialog_of, menu_action
 
 
 @pytest.fixture
@@ -68,7 +70,8 @@ def test_area_damage_before_initiative_is_logged_with_its_reasons(
     assert [e.text for e in window.document.encounter.log] == [
         line.split("\t")[2] for line in logged
     ]
-    assert all(window.combat.log.table.topLevelItem(i).text(0) == "" for i in range(len(logged)))
+    rows = [window.combat.log.table.topLevelItem(i) for i in range(len(logged))]
+    assert all(row is not None and row.text(0) == "" for row in rows)
 
 
 def test_saving_throws_before_initiative_are_logged_before_the_damage(
@@ -180,7 +183,7 @@ def test_a_rest_the_app_rolls_is_logged_as_the_apps_roll(qtbot: QtBot, window: M
     rested = window.document.encounter.model_copy(update={"ruleset": "bloodied-brink"})
     window.document.replace(rested)  # bloodied-brink short rest: 8 HP + level d8
     select(window, "c-cleric")
-    window.scene.tokens["c-sal"].setSelected(True)
+    window.scene.tokens[EntityId("c-sal")].setSelected(True)
     menu_action(window, "Short rest…")
     dialog = dialog_of(window)
     assert dialog.creature_ids() == ["c-cleric", "c-sal"]

@@ -60,7 +60,7 @@ def saved_file(folder: Path, name: str = "crypt.battlemap") -> Path:
         name="Crypt",
         grid=Grid(width=8, height=6),
         background=Background(image="map.png", pixels_per_cell=70),
-        creatures=(Creature(id="c-ghoul", name="Ghoul", x=1, y=1),),  # type: ignore[arg-type]
+        creatures=(Creature(id="c-ghoul", name="Ghoul", x=1, y=1),),
     )
     save_battlemap(path, encounter, {"map.png": PNG})
     return path

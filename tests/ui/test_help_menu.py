@@ -111,7 +111,7 @@ def test_the_dice_roller_logs_each_roll_as_one_undoable_step(
     assert window.undo_stack.count() == count + 1  # another roll, another step
     window.undo_stack.undo()
     window.undo_stack.undo()
-    assert window.document.encounter.log == ()
+    assert list(window.document.encounter.log) == []
     window.undo_stack.redo()
     assert window.document.encounter.log == (line,)  # redo shows the same roll
 

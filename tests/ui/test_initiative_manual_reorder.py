@@ -26,11 +26,15 @@ def test_a_ruleset_without_manual_reorder_refuses_the_drag(qtbot: QtBot, tmp_pat
     window.rulesets.choose("fixed")
     start(window, qtbot)
     tree = window.combat.initiative.tree
+    assert window.document.encounter.combat is not None
     order = [s.creature_id for s in window.document.encounter.combat.order]
     undo_steps = window.undo_stack.count()
     # What a drag does: Qt moves the row, then the tree reports the new order.
-    tree.insertTopLevelItem(0, tree.takeTopLevelItem(tree.topLevelItemCount() - 1))
+    last_row = tree.takeTopLevelItem(tree.topLevelItemCount() - 1)
+    assert last_row is not None
+    tree.insertTopLevelItem(0, last_row)
     tree.reordered.emit(tree.ids())
+    assert window.document.encounter.combat is not None
     assert [s.creature_id for s in window.document.encounter.combat.order] == order
     assert tree.ids() == order  # the list shows the engine's order again
     assert window.undo_stack.count() == undo_steps

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.model.combat import DeathState, Expiry, LastingState
 from battlemap.model.document import ReplaceEncounterField
+from battlemap.model.ids import EntityId
 from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
@@ -41,6 +42,13 @@ def menu_action(panel: CombatPanel, name: str) -> QAction:
     return action
 
 
+def lasting_of(window: MainWindow, creature_id: str) -> LastingState:
+    """What the creature carries out of combat (the test needs it to carry something)."""
+    lasting = window.document.encounter.creature(EntityId(creature_id)).lasting
+    assert lasting is not None, f"{creature_id} carries nothing"
+    return lasting
+
+
 def log_texts(window: MainWindow) -> list[str]:
     return [event.text for event in window.document.encounter.log]
 
@@ -66,7 +74,7 @@ def test_removing_a_condition_outside_combat_is_one_logged_undo_step(
     select(window, "c-cleric")
     before, steps = window.document.encounter, window.undo_stack.index()
     menu_action(panel, "poisoned").trigger()  # checked -> unchecked
-    lasting = window.document.encounter.creature("c-cleric").lasting
+    lasting = window.document.encounter.creature(EntityId("c-cleric")).lasting
     assert lasting == LastingState(exhaustion=1)
     assert window.undo_stack.index() == steps + 1
     assert log_texts(window)[-1] == "Cleric: poisoned removed"
@@ -84,10 +92,11 @@ def test_exhaustion_set_outside_combat_is_where_the_next_combat_starts(
     before, steps = window.document.encounter, window.undo_stack.index()
     panel.exhaustion.setValue(2)
     assert window.undo_stack.index() == steps + 1
-    assert window.document.encounter.creature("c-cleric").lasting.exhaustion == 2
+    assert lasting_of(window, "c-cleric").exhaustion == 2
     assert log_texts(window)[-1].startswith("Cleric: exhaustion 2")
     start(window, qtbot)
-    cleric = window.document.encounter.combat.combatant("c-cleric")
+    assert window.document.encounter.combat is not None
+    cleric = window.document.encounter.combat.combatant(EntityId("c-cleric"))
     assert cleric.exhaustion == 2 and cleric.has_condition("poisoned")
     assert panel.exhaustion.value() == 2 and panel.duration.isVisible()
     window.combat.session.end()
@@ -102,25 +111,26 @@ def test_a_condition_added_outside_combat_never_expires(qtbot: QtBot, window: Ma
     select(window, "c-rat")
     panel.duration.setCurrentIndex(panel.duration.findText("Until the end of its turn"))
     menu_action(panel, "prone").trigger()
-    (prone,) = window.document.encounter.creature("c-rat").lasting.conditions
+    (prone,) = lasting_of(window, "c-rat").conditions
     assert (prone.name, prone.expiry, prone.expiry_creature) == ("prone", Expiry.NEVER, None)
     assert log_texts(window)[-1] == "Rat is prone"
     start(window, qtbot)  # and the next combat starts with it
-    assert window.document.encounter.combat.combatant("c-rat").has_condition("prone")
+    assert window.document.encounter.combat is not None
+    assert window.document.encounter.combat.combatant(EntityId("c-rat")).has_condition("prone")
 
 
 def test_exhaustion_that_kills_outside_combat_shows_dead(qtbot: QtBot, window: MainWindow) -> None:
     panel = window.combat.panel
     select(window, "c-cleric")
     panel.exhaustion.setValue(panel.exhaustion.maximum())  # srd-5e level 6: death
-    assert window.document.encounter.creature("c-cleric").lasting.death.dead
+    assert lasting_of(window, "c-cleric").death.dead
     assert "<b>dead</b>" in panel.state_label.text()
     assert log_texts(window)[-1] == "Cleric dies of exhaustion"
 
 
 def replace_cleric(window: MainWindow, **update: object) -> None:
     encounter = window.document.encounter
-    cleric = encounter.creature("c-cleric").model_copy(update=update)
+    cleric = encounter.creature(EntityId("c-cleric")).model_copy(update=update)
     creatures = tuple(cleric if c.id == cleric.id else c for c in encounter.creatures)
     push(
         window.undo_stack,

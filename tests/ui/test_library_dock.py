@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt
+from PySide6.QtCore import QMimeData, QModelIndex, QPointF, QSettings, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
@@ -216,7 +216,7 @@ def test_the_summary_shows_for_a_chosen_monster_only(
     row = dock.list.findItems("Goblin", Qt.MatchFlag.MatchExactly, NAME_COLUMN)[0]
     assert dock.list.viewport().rect().intersects(dock.list.visualItemRect(row))  # in view
     dock.search.setText("zzz")  # filtered out: nothing chosen
-    dock.list.setCurrentItem(None)
+    dock.list.setCurrentIndex(QModelIndex())  # no current row
     QApplication.processEvents()
     assert not dock.summary.isVisible()
 

@@ -7,8 +7,8 @@ import pytest
 from battlemap.geometry.map_index import MapIndex
 from battlemap.model import Wall
 from battlemap.model.document import ReplaceEncounterField
+from battlemap.model.encounter import Encounter
 from battlemap.model.fog import FogMode
-from battlemap.ui import map_index_cache
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.undo import push
@@ -20,11 +20,11 @@ def test_a_map_change_builds_the_index_once_for_fog_and_drag(
     built: list[int] = []
     real_build = MapIndex.build
 
-    def counting_build(encounter: object) -> MapIndex:
+    def counting_build(encounter: Encounter) -> MapIndex:
         built.append(1)
-        return real_build(encounter)  # type: ignore[arg-type]
+        return real_build(encounter)
 
-    monkeypatch.setattr(map_index_cache.MapIndex, "build", counting_build)
+    monkeypatch.setattr(MapIndex, "build", counting_build)
     window.players.set_fog_mode(FogMode.DYNAMIC)  # the fog reads the index now
     built.clear()
     push(
@@ -34,6 +34,6 @@ def test_a_map_change_builds_the_index_once_for_fog_and_drag(
     )
     assert window.players.last_view is not None  # fog refreshed after the change
     shared = window_index(window)
-    assert shared is window.geometry_index
+    assert window_index(window) is shared  # kept on the window, not made again
     shared.get()  # the drag, targeting, attack dialog and template ask here too
     assert len(built) == 1

@@ -6,12 +6,14 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QPushButton
+from PySide6.QtWidgets import QAbstractButton, QMenu
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Side, Size
+from battlemap.model.combat import SpeedMode
 from battlemap.model.creature import CombatStats
 from battlemap.model.document import ReplaceEncounterField, UpdateCreature
+from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Ability as StatAbility
 from battlemap.model.statblock import StatBlock
 from battlemap.rules import initiative, movement, turns
@@ -34,7 +36,7 @@ def encounter() -> Encounter:
     )
 
 
-def click(qtbot: QtBot, button: QPushButton) -> None:
+def click(qtbot: QtBot, button: QAbstractButton) -> None:
     assert button.isVisible() and button.isEnabled(), button.text()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
@@ -49,7 +51,7 @@ def start(window: MainWindow, qtbot: QtBot, horse_last: bool = True) -> None:
     click(qtbot, dock.begin_button)
     session = window.combat.session
     if horse_last:
-        order = [i for i in dock.tree.ids() if i != "c-horse"] + ["c-horse"]
+        order = [i for i in dock.tree.ids() if i != "c-horse"] + [EntityId("c-horse")]
         assert session.run(
             "Reorder", on_combat_state(lambda s, r, e: initiative.reorder(s, e, order, r))
         )
@@ -81,16 +83,20 @@ def test_riding_puts_the_mount_right_after_its_rider_in_the_dock(
     assert ride.isEnabled()
     ride.trigger()
     ids = dock.tree.ids()
-    assert ids[ids.index("c-rider") + 1] == "c-horse"
+    assert ids[ids.index(EntityId("c-rider")) + 1] == "c-horse"
     assert window.undo_stack.count() == steps + 1
-    horse_row = dock.tree.topLevelItem(ids.index("c-horse"))
+    horse_row = dock.tree.topLevelItem(ids.index(EntityId("c-horse")))
     assert horse_row is not None and "ridden by Rider" in horse_row.text(3)
     state = window.document.encounter.combat
     assert state is not None
-    assert state.combatant("c-horse").initiative == state.combatant("c-rider").initiative
+    assert (
+        state.combatant(EntityId("c-horse")).initiative
+        == state.combatant(EntityId("c-rider")).initiative
+    )
     window.undo_stack.undo()
     assert dock.tree.ids()[-1] == "c-horse"
-    assert window.document.encounter.combat.combatant("c-horse").controlled_by is None
+    assert window.document.encounter.combat is not None
+    assert window.document.encounter.combat.combatant(EntityId("c-horse")).controlled_by is None
 
 
 def test_a_mount_no_larger_than_the_rider_is_a_disabled_entry_with_the_reason(
@@ -122,11 +128,13 @@ def test_release_from_the_rider_or_the_mount_is_one_step(qtbot: QtBot, window: M
     steps = window.undo_stack.count()
     entry(menu, "Dismount Horse").trigger()
     state = window.document.encounter.combat
-    assert state is not None and state.combatant("c-horse").controlled_by is None
-    assert state.combatant("c-rider").turn.movement_used == 15  # half its speed to get off
+    assert state is not None and state.combatant(EntityId("c-horse")).controlled_by is None
+    assert (
+        state.combatant(EntityId("c-rider")).turn.movement_used == 15
+    )  # half its speed to get off
     assert window.undo_stack.count() == steps + 1
     ids = window.combat.initiative.tree.ids()
-    assert ids[ids.index("c-rider") + 1] == "c-horse"  # "retains its place"
+    assert ids[ids.index(EntityId("c-rider")) + 1] == "c-horse"  # "retains its place"
 
 
 def test_no_mount_entries_outside_combat_or_without_controlled_mounts(
@@ -170,11 +178,11 @@ def test_the_riders_save_to_stay_on_keeps_or_drops_it(
     message = window.statusBar().currentMessage()
     if dex == 30:  # +10: a d20 + 10 always reaches DC 10
         assert message.startswith("Rider stays on (") and "vs DC 10" in message
-        assert state.combatant("c-horse").controlled_by == "c-rider"
+        assert state.combatant(EntityId("c-horse")).controlled_by == "c-rider"
     else:  # -5: a natural 1..14 fails; 15+ is seed luck, so the seed is one that fails
         assert message.startswith("Rider falls off, prone") and "Horse released" in message
-        assert state.combatant("c-rider").has_condition("prone")
-        assert state.combatant("c-horse").controlled_by is None
+        assert state.combatant(EntityId("c-rider")).has_condition("prone")
+        assert state.combatant(EntityId("c-horse")).controlled_by is None
 
 
 @pytest.mark.parametrize("where", ["party", "library"])
@@ -202,7 +210,7 @@ def test_the_save_to_stay_on_uses_the_stat_block_found_by_name(
     message = window.statusBar().currentMessage()
     assert message.startswith("Rider stays on (") and "vs DC 10" in message
     state = window.document.encounter.combat
-    assert state is not None and state.combatant("c-horse").controlled_by == "c-rider"
+    assert state is not None and state.combatant(EntityId("c-horse")).controlled_by == "c-rider"
 
 
 def test_riding_spends_half_the_riders_speed_and_too_little_left_disables_the_entries(
@@ -217,15 +225,16 @@ def test_riding_spends_half_the_riders_speed_and_too_little_left_disables_the_en
     session = window.combat.session
     entry(token_menu(window, "c-rider"), "Ride Horse").trigger()
     state = window.document.encounter.combat
-    assert state is not None and state.combatant("c-rider").turn.movement_used == 15
+    assert state is not None and state.combatant(EntityId("c-rider")).turn.movement_used == 15
     assert session.run("End turn", on_combat_state(turns.end_turn))
     while (current := session.state.current if session.state else None) is not None:
         if current.creature_id == "c-rider":
             break
         assert session.run("End turn", on_combat_state(turns.end_turn))
     assert session.run(
-        "Walk", on_combat_state(lambda s, r, e: movement.spend_movement(s, r, e, "c-rider", 20))
-    )  # type: ignore[arg-type]
+        "Walk",
+        on_combat_state(lambda s, r, e: movement.spend_movement(s, r, e, EntityId("c-rider"), 20)),
+    )
     dismount = entry(token_menu(window, "c-rider"), "Dismount Horse")
     assert not dismount.isEnabled()
     assert dismount.toolTip() == "Rider needs 15 ft to dismount from Horse and has 10 ft left"
@@ -256,12 +265,16 @@ def test_already_riding_before_round_1_is_free_and_one_step(
     already.trigger()
     assert window.undo_stack.count() == steps + 1
     assert (
-        session.state is not None and session.state.combatant("c-horse").controlled_by == "c-rider"
+        session.state is not None
+        and session.state.combatant(EntityId("c-horse")).controlled_by == "c-rider"
     )
     ids = dock.tree.ids()
-    assert ids.index("c-horse") == ids.index("c-rider") + 1
+    assert ids.index(EntityId("c-horse")) == ids.index(EntityId("c-rider")) + 1
     window.undo_stack.undo()
-    assert session.state is not None and session.state.combatant("c-horse").controlled_by is None
+    assert (
+        session.state is not None
+        and session.state.combatant(EntityId("c-horse")).controlled_by is None
+    )
     window.undo_stack.redo()
     click(qtbot, dock.begin_button)
     while (current := session.state.current if session.state else None) is not None:
@@ -269,10 +282,16 @@ def test_already_riding_before_round_1_is_free_and_one_step(
             break
         assert session.run("End turn", on_combat_state(turns.end_turn))
     assert session.state is not None
+    ruleset = session.ruleset()
+    assert ruleset is not None
     left = movement.movement_budget(
-        session.state, session.ruleset(), session.encounter, "c-rider", movement.SpeedMode.WALK
+        session.state,
+        ruleset,
+        session.encounter,
+        EntityId("c-rider"),
+        SpeedMode.WALK,
     )
     assert left.remaining == 30
-    assert session.state.combatant("c-horse").controlled_by == "c-rider"
+    assert session.state.combatant(EntityId("c-horse")).controlled_by == "c-rider"
     later = [a.text() for a in token_menu(window, "c-rider").actions()]
     assert not any(text.startswith("Already riding") for text in later)

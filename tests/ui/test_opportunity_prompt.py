@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QTransform
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.document import MoveCreature
@@ -344,7 +344,7 @@ def test_window_shortcuts_with_modifiers_still_work_while_waiting(
     shortcut override, so File > Save's shortcut did nothing while a move waited)."""
     saved: list[bool] = []
     window.files.save_action.triggered.connect(lambda: saved.append(True))
-    window.files.ask_save_path = lambda *args: None  # type: ignore[method-assign]
+    window.files.ask_save_path = lambda *args: None
     drag_past_the_goblin(qtbot, window)
     prompt = window.drag_feedback.prompt
     for widget in (window.view, prompt.take_button):
@@ -384,6 +384,7 @@ def test_a_typed_natural_20_labels_the_critical_dice_to_roll(
     drag_past_the_goblin(qtbot, window)
     prompt = window.drag_feedback.prompt
     label = prompt.damage.form.labelForField(prompt.damage.spins[0])
+    assert isinstance(label, QLabel)
     assert label.text() == "1d6+2 slashing"
     prompt.d20.spins[0].setValue(20)
     assert label.text() == "2d6+2 slashing"

@@ -100,7 +100,12 @@ def test_list_is_rebuilt_only_when_the_party_changes(
     saved_ranger(window)
     rebuilt: list[int] = []
     original = dock.refresh
-    monkeypatch.setattr(dock, "refresh", lambda: (rebuilt.append(1), original())[1])
+
+    def counted_refresh() -> None:
+        rebuilt.append(1)
+        original()
+
+    monkeypatch.setattr(dock, "refresh", counted_refresh)
     document = window.document
     document.apply(ReplaceEncounterField("name", document.encounter.name, "Crypt"))
     assert rebuilt == []  # another encounter field changed: the list stays as it is

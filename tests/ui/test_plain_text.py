@@ -26,6 +26,7 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Obstacle, Side
 from battlemap.model.document import ReplaceEncounterField
+from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.rests import RestType
 from battlemap.ui.main_window import MainWindow
@@ -51,7 +52,7 @@ def encounter() -> Encounter:
             Creature(id="bold", name=BOLD_NAME, side=Side.HOSTILE, x=6, y=3),
         ),
         obstacles=(Obstacle(name=CRATE_NAME, points=[(8, 4), (9, 4), (9, 5)]),),
-    )  # type: ignore[arg-type]
+    )
 
 
 def shown_as_rich(text: str, text_format: CoreQt.TextFormat) -> bool:
@@ -169,15 +170,17 @@ def test_hostile_names_show_literally_in_the_save_area_and_rest_dialogs(
 ) -> None:
     window.document.apply(ReplaceEncounterField("ruleset", "srd-5e", "bloodied-brink"))  # rests
     everyone = ["tom", "img", "bold"]
+    assert window.combat.save_dialog is not None
     window.combat.save_dialog.open_for(everyone)  # type: ignore[arg-type]
     window.scene.clearSelection()
     for creature_id in everyone:
-        window.scene.tokens[creature_id].setSelected(True)
+        window.scene.tokens[EntityId(creature_id)].setSelected(True)
     window.combat.area_dialog.open_for_selection()
     rest = window.combat.rest_dialog
     assert rest is not None and rest.open_for(RestType.SHORT, everyone)  # type: ignore[arg-type]
     assert misread_names(window) == []
     for dialog in (window.combat.save_dialog, window.combat.area_dialog, rest):
+        assert dialog is not None
         assert dialog.isVisible()
         shown = [text for _, _, text in widget_texts(dialog)]
         assert any(IMAGE_NAME in text or html.escape(IMAGE_NAME) in text for text in shown)

@@ -69,7 +69,7 @@ def test_a_generic_label_replaces_the_name_when_the_dm_says_so() -> None:
 def test_manual_fog_shows_only_revealed_cells_and_creatures_in_them() -> None:
     fog = reveal(FogOfWar(mode=FogMode.MANUAL), frozenset({(1, 1), (2, 1)}))
     view = project(encounter(fog), None)
-    assert view.visible == {(1, 1), (2, 1)}
+    assert view.visible == frozenset({(1, 1), (2, 1)})
     assert [t.label for t in view.tokens] == ["Thorin"]
     assert view.walls == ()  # the wall at x=5 touches no revealed cell
 

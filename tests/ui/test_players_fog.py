@@ -33,7 +33,7 @@ def encounter() -> Encounter:
             Wall(id="w2", a=(6, 3), b=(6, 6)),
         ),
         fog=FogOfWar(mode=FogMode.DYNAMIC),
-    )  # type: ignore[arg-type]
+    )
 
 
 def test_the_fog_hides_a_creature_behind_a_wall_until_the_door_opens(

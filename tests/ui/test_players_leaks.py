@@ -34,7 +34,7 @@ def encounter() -> Encounter:
         ),
         walls=(Wall(id="wall", a=(6, 0), b=(6, 6)),),
         fog=FogOfWar(mode=FogMode.DYNAMIC),
-    )  # type: ignore[arg-type]
+    )
 
 
 def set_hidden(window: MainWindow, creature_id: str, hidden: bool) -> None:
@@ -76,8 +76,8 @@ def show_big_map(window: MainWindow) -> None:
     image.fill(GREEN)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
-    name = window.document.add_image(bytes(buffer.data()), ".png")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
+    name = window.document.add_image(bytes(buffer.data().data()), ".png")
     background = Background(image=name, pixels_per_cell=10, offset_x=20, offset_y=20)
     window.document.apply(ReplaceEncounterField("background", None, background))
 

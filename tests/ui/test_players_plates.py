@@ -32,7 +32,7 @@ def encounter() -> Encounter:
         ),
         walls=(Wall(id="w", a=(0, 3), b=(8, 3)),),
         fog=FogOfWar(mode=FogMode.DYNAMIC),
-    )  # type: ignore[arg-type]
+    )
 
 
 def plates(window: MainWindow) -> list[NamePlate]:

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.io.encounter_file import load_battlemap, save_battlemap
 from battlemap.model import Creature, Encounter, Grid, Side
+from battlemap.model.ids import EntityId
 from battlemap.ui.creature_dock import SHOW_WHILE_UNSEEN
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.projection import CombatFacts, project
@@ -28,7 +29,7 @@ def encounter() -> Encounter:
             Creature(id="orc", name="Orc", side=Side.HOSTILE, x=5, y=1),
             Creature(id="imp", name="Imp", side=Side.NEUTRAL, x=7, y=4),
         ),
-    )  # type: ignore[arg-type]
+    )
 
 
 @pytest.fixture
@@ -62,12 +63,12 @@ def test_an_invisible_hostile_is_not_drawn_but_the_partys_own_is_marked(
     assert {"orc", "imp"} <= set(window.scene.tokens)  # the DM still sees them
     assert "Orc" not in window.players.window.strip.text()
     make_invisible(window, "hero")
-    hero = window.players.window.scene.tokens["hero"]
+    hero = window.players.window.scene.tokens[EntityId("hero")]
     assert hero.token.unseen and "invisible" in hero.token.conditions
     assert hero.opacity() == UNSEEN_OPACITY and hero.plate.opacity() == UNSEEN_OPACITY
     window.undo_stack.undo()
-    assert not window.players.window.scene.tokens["hero"].token.unseen
-    assert window.players.window.scene.tokens["hero"].opacity() == 1.0
+    assert not window.players.window.scene.tokens[EntityId("hero")].token.unseen
+    assert window.players.window.scene.tokens[EntityId("hero")].opacity() == 1.0
 
 
 def test_the_dm_shows_a_hiding_hostile_to_the_players_and_the_choice_is_saved(
@@ -80,7 +81,7 @@ def test_the_dm_shows_a_hiding_hostile_to_the_players_and_the_choice_is_saved(
     entry = token_menu(window, "orc")[SHOW_WHILE_UNSEEN]
     assert not entry.isChecked()  # type: ignore[attr-defined]
     entry.trigger()  # type: ignore[attr-defined]
-    orc = window.players.window.scene.tokens["orc"]
+    orc = window.players.window.scene.tokens[EntityId("orc")]
     assert orc.token.unseen and orc.opacity() == UNSEEN_OPACITY
     assert token_menu(window, "orc")[SHOW_WHILE_UNSEEN].isChecked()  # type: ignore[attr-defined]
     path = tmp_path / "shown.battlemap"

@@ -12,8 +12,9 @@ from battlemap.model import Creature, Encounter, Grid, Side, TerrainRegion
 from battlemap.model.fog import FogMode, FogOfWar, reveal
 from battlemap.ui import style
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.map_scene import MapScene
 from battlemap.ui.players.controller import CameraMode
-from battlemap.ui.players.scene import PlayerTokenItem
+from battlemap.ui.players.scene import PlayerScene, PlayerTokenItem
 from battlemap.ui.render import render_scene
 from tests.ui.players_helpers import open_players
 
@@ -52,7 +53,7 @@ def every_text(window: MainWindow) -> list[str]:
 def test_player_scene_holds_nothing_secret(window: MainWindow, qtbot: QtBot) -> None:
     open_players(window, qtbot)
     scene = window.players.window.scene
-    assert scene is not window.scene
+    assert isinstance(scene, PlayerScene) and not isinstance(scene, MapScene)  # not the DM's
     labels = sorted(item.token.label for item in scene.items() if isinstance(item, PlayerTokenItem))
     assert labels == ["Orc", "Thorin"]
     text = " ".join(every_text(window))
@@ -138,8 +139,8 @@ def test_players_see_the_map_image(window: MainWindow, qtbot: QtBot) -> None:
     image.fill(QColor("#2e8b57"))
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
-    name = window.document.add_image(bytes(buffer.data()), ".png")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
+    name = window.document.add_image(bytes(buffer.data().data()), ".png")
     background = Background(image=name, pixels_per_cell=10)
     window.document.apply(ReplaceEncounterField("background", None, background))
     open_players(window, qtbot)

@@ -31,7 +31,7 @@ def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
 def delete_with_the_key(window: MainWindow, *ids: EntityId) -> None:
     window.scene.clearSelection()
     for creature_id in ids:
-        window.scene.tokens[creature_id].setSelected(True)
+        window.scene.tokens[EntityId(creature_id)].setSelected(True)
     window.view.setFocus()
     window.tools.delete_action.trigger()
 

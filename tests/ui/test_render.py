@@ -21,8 +21,12 @@ def colour_at_cell(image: QImage, x: float, y: float) -> QColor:
     return image.pixelColor(int(x * PIXELS_PER_CELL), int(y * PIXELS_PER_CELL))
 
 
+def rgb(colour: QColor) -> tuple[int, int, int]:
+    return colour.red(), colour.green(), colour.blue()
+
+
 def close(a: QColor, b: QColor, tolerance: int = 12) -> bool:
-    return all(abs(p - q) <= tolerance for p, q in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True))
+    return all(abs(p - q) <= tolerance for p, q in zip(rgb(a), rgb(b), strict=True))
 
 
 def test_tokens_and_grid_are_drawn_where_the_model_says(window: MainWindow) -> None:

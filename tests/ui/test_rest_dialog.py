@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QPushButton
+from PySide6.QtWidgets import QAbstractButton, QMenu
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Side
 from battlemap.model.document import RemoveCreature, ReplaceEncounterField, UpdateCreature
+from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.ui.combat.rest_dialog import LEVEL, TOTAL, RestDialog
 from battlemap.ui.main_window import MainWindow
@@ -31,12 +32,13 @@ def encounter() -> Encounter:
 def menu_action(window: MainWindow, text: str) -> None:
     """Trigger an entry of the Combat menu by its text."""
     combat = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Combat")
+    assert isinstance(combat, QMenu)
     action = next(a for a in combat.actions() if a.text() == text)
     assert action.isEnabled(), text
     action.trigger()
 
 
-def click(qtbot: QtBot, button: QPushButton) -> None:
+def click(qtbot: QtBot, button: QAbstractButton) -> None:
     assert button.isVisible() and button.isEnabled(), button.text()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
@@ -58,7 +60,7 @@ def hp(window: MainWindow, creature_id: str) -> int:
 def select(window: MainWindow, *creature_ids: str) -> None:
     window.scene.clearSelection()
     for creature_id in creature_ids:
-        window.scene.tokens[creature_id].setSelected(True)
+        window.scene.tokens[EntityId(creature_id)].setSelected(True)
 
 
 def test_short_rest_with_a_typed_total_heals_8_plus_it(qtbot: QtBot, window: MainWindow) -> None:
@@ -361,6 +363,7 @@ def test_a_typed_level_wins_until_the_stored_one_changes(qtbot: QtBot, window: M
 def combat_menu_rests(window: MainWindow) -> dict[str, QAction]:
     """The Combat menu's rest entries as they are when the menu opens."""
     combat = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Combat")
+    assert isinstance(combat, QMenu)
     combat.aboutToShow.emit()
     return {a.text(): a for a in combat.actions() if a.text().endswith("rest…")}
 

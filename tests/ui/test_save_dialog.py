@@ -201,10 +201,10 @@ def test_the_token_menu_and_the_creature_dock_open_it(qtbot: QtBot, window: Main
     assert dialog is not None and dialog.isVisible() and list(dialog.saves.rows) == [OGRE_ID]
     dialog.close()
     window.scene.clearSelection()
-    window.scene.tokens["c-gob"].setSelected(True)
+    window.scene.tokens[EntityId("c-gob")].setSelected(True)
     click(qtbot, window.combat.panel.save_button)
     assert dialog.isVisible() and list(dialog.saves.rows) == [GOB]
-    window.scene.tokens["c-ogre"].setSelected(True)
+    window.scene.tokens[EntityId("c-ogre")].setSelected(True)
     menu = QMenu()
     for build in window.scene.token_menu_builders:
         build(menu, GOB)  # one of the selected: all of them
@@ -248,9 +248,12 @@ def test_a_creature_removed_after_its_roll_is_left_out_of_the_log(
 
 def tab_stops(start: QWidget, count: int) -> list[QWidget]:
     """The next ``count`` widgets Tab would go to after ``start`` (shown, enabled, tabbable)."""
-    stops, widget = [], start
+    stops: list[QWidget] = []
+    widget = start
     while len(stops) < count:
-        widget = widget.nextInFocusChain()
+        following = widget.nextInFocusChain()
+        assert following is not None, "the focus chain ends"
+        widget = following
         tabbable = widget.focusPolicy() & Qt.FocusPolicy.TabFocus
         if tabbable and widget.isVisible() and widget.isEnabled() and widget.focusProxy() is None:
             stops.append(widget)

@@ -11,6 +11,7 @@ from battlemap.model.map_commands import AddObstacle, AddTerrain, AddWalls
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.tools.map_settings import MapSettingsDialog
 from battlemap.ui.tools.select import SelectTool
+from tests.ui.children import child
 from tests.ui.tool_input import at, click, hover, send_mouse, stroke
 
 
@@ -19,20 +20,24 @@ def furnish(window: MainWindow) -> None:
     window.tools.context.push(
         AddWalls(
             (
-                Wall(id="w-top", a=(8, 1), b=(11, 1)),  # type: ignore[arg-type]
-                Wall(id="d-top", a=(11, 1), b=(11, 2), kind=WallKind.DOOR),  # type: ignore[arg-type]
+                Wall(id="w-top", a=(8, 1), b=(11, 1)),
+                Wall(id="d-top", a=(11, 1), b=(11, 2), kind=WallKind.DOOR),
             )
         )
     )
     square = [(8, 3), (10, 3), (10, 5), (8, 5)]
-    window.tools.context.push(AddObstacle(Obstacle(id="o-box", points=square)))  # type: ignore[arg-type]
-    region = TerrainRegion(id="t-mud", points=[(3, 0), (5, 0), (5, 2), (3, 2)])  # type: ignore[arg-type]
+    window.tools.context.push(AddObstacle(Obstacle(id="o-box", points=square)))
+    region = TerrainRegion(id="t-mud", points=[(3, 0), (5, 0), (5, 2), (3, 2)])
     window.tools.context.push(AddTerrain((region,)))
 
 
 def feature_ids(window: MainWindow) -> set[str]:
     encounter = window.document.encounter
-    return {f.id for f in (*encounter.walls, *encounter.obstacles, *encounter.terrain)}
+    return {
+        f.id
+        for features in (encounter.walls, encounter.obstacles, encounter.terrain)
+        for f in features
+    }
 
 
 def test_eraser_removes_what_it_clicks_and_undo_restores(window: MainWindow) -> None:
@@ -112,9 +117,9 @@ def test_map_settings_dialog_changes_the_grid_in_one_undo_step(
     window.tools.map_settings_action.trigger()
     dialog = window.findChild(MapSettingsDialog)
     assert dialog is not None and dialog.isVisible()
-    dialog.findChild(QSpinBox, "map-width").setValue(30)
-    dialog.findChild(QSpinBox, "map-height").setValue(25)
-    dialog.findChild(QDoubleSpinBox, "cell-feet").setValue(10)
+    child(dialog, QSpinBox, "map-width").setValue(30)
+    child(dialog, QSpinBox, "map-height").setValue(25)
+    child(dialog, QDoubleSpinBox, "cell-feet").setValue(10)
     dialog.accept()
     grid = window.document.encounter.grid
     assert (grid.width, grid.height, grid.cell_feet) == (30, 25, 10)
@@ -127,7 +132,7 @@ def test_map_settings_cancel_or_no_change_records_nothing(window: MainWindow) ->
     dialog = window.tools.open_map_settings()
     dialog.accept()
     dialog = window.tools.open_map_settings()
-    dialog.findChild(QSpinBox, "map-width").setValue(40)
+    child(dialog, QSpinBox, "map-width").setValue(40)
     dialog.reject()
     assert window.undo_stack.count() == 0
 

@@ -14,6 +14,7 @@ from tests.ui.tool_input import click, stroke
 
 def choose(window: MainWindow, name: str, value: object) -> None:
     combo = window.tools.options_bar.findChild(QComboBox, name)
+    assert combo is not None
     combo.setCurrentIndex(combo.findData(value))
 
 

@@ -27,6 +27,7 @@ def labels(window: MainWindow) -> list[str]:
 
 def choose_rule(window: MainWindow, rule: str) -> None:
     combo = window.tools.options_bar.findChild(QComboBox, "measure-rule")
+    assert combo is not None
     combo.setCurrentIndex(combo.findData(rule))
 
 
@@ -39,6 +40,7 @@ def test_ruler_through_waypoints_under_the_ruleset_rule(window: MainWindow) -> N
     assert labels(window) == ["20 ft", "35 ft"]  # waypoint, then the live end at the pointer
     assert "35 ft over 2 legs (diagonals 5-10-5)" in window.tools.hint_label.text()
     combo = window.tools.options_bar.findChild(QComboBox, "measure-rule")
+    assert combo is not None
     assert combo.itemText(0) == "srd-5e (5-10-5)"
     double_click(view, 11.5, 6.5)
     assert tool.finished

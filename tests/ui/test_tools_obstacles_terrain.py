@@ -7,13 +7,16 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QGraphicsPolygonItem
 
 from battlemap.model import CoverDegree, TerrainKind
 from battlemap.ui.main_window import MainWindow
+from tests.ui.children import child
 from tests.ui.tool_input import click, double_click, hover, key, stroke
 
 
 def choose(window: MainWindow, name: str, value: object) -> None:
     combo = window.tools.options_bar.findChild(QComboBox, name)
+    assert combo is not None
     index = combo.findData(value)
     assert index >= 0, (name, value)
+    assert combo is not None
     combo.setCurrentIndex(index)
 
 
@@ -40,7 +43,7 @@ def test_drag_a_rectangle_obstacle_snapped_to_corners(window: MainWindow) -> Non
 def test_options_bar_sets_cover_and_movement(window: MainWindow) -> None:
     window.tools.activate("obstacles")
     choose(window, "obstacle-cover", CoverDegree.THREE_QUARTERS)
-    window.tools.options_bar.findChild(QCheckBox, "obstacle-blocks-movement").setChecked(False)
+    child(window.tools.options_bar, QCheckBox, "obstacle-blocks-movement").setChecked(False)
     stroke(window.view, [(8, 1), (9, 2)])
     (obstacle,) = window.document.encounter.obstacles
     assert (obstacle.cover, obstacle.blocks_movement) == (CoverDegree.THREE_QUARTERS, False)
@@ -130,8 +133,10 @@ def test_options_bar_shows_settings_changed_from_code(window: MainWindow) -> Non
     tool = window.tools.tools["terrain"]
     tool.set_kind(TerrainKind.IMPASSABLE)  # type: ignore[attr-defined]
     combo = window.tools.options_bar.findChild(QComboBox, "terrain-kind")
+    assert combo is not None
     assert combo.currentData() == TerrainKind.IMPASSABLE
     obstacles = window.tools.tools["obstacles"]
     obstacles.set_shape("polygon")  # type: ignore[attr-defined]
     shape = window.tools.options_bar.findChild(QComboBox, "obstacle-shape")
+    assert shape is not None
     assert shape.currentData() == "polygon"

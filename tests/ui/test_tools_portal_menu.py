@@ -17,7 +17,7 @@ pytestmark = pytest.mark.qt_log_ignore("This plugin does not support", extend=Tr
 
 
 def add_door(window: MainWindow) -> None:
-    door = Wall(id="d-1", a=(11, 1), b=(11, 2), kind=WallKind.DOOR)  # type: ignore[arg-type]
+    door = Wall(id="d-1", a=(11, 1), b=(11, 2), kind=WallKind.DOOR)
     window.tools.context.push(AddWalls((door,)))
 
 

@@ -62,11 +62,11 @@ def test_points_along_never_leaves_gaps() -> None:
 def test_feature_at_prefers_walls_then_obstacles_then_terrain_on_top() -> None:
     box = [(0, 0), (4, 0), (4, 4), (0, 4)]
     encounter = Encounter(
-        walls=(Wall(id="w", a=(0, 2), b=(4, 2)),),  # type: ignore[arg-type]
-        obstacles=(Obstacle(id="o", points=[(1, 1), (3, 1), (3, 3), (1, 3)]),),  # type: ignore[arg-type]
+        walls=(Wall(id="w", a=(0, 2), b=(4, 2)),),
+        obstacles=(Obstacle(id="o", points=[(1, 1), (3, 1), (3, 3), (1, 3)]),),
         terrain=(
-            TerrainRegion(id="t-under", points=box),  # type: ignore[arg-type]
-            TerrainRegion(id="t-over", points=box),  # type: ignore[arg-type]
+            TerrainRegion(id="t-under", points=box),
+            TerrainRegion(id="t-over", points=box),
         ),
     )
     assert feature_at(encounter, (2, 2.1), 0.2) == "w"

@@ -12,9 +12,10 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from battlemap.geometry.templates import TemplateShape
+from battlemap.geometry.templates import TemplateCoverage, TemplateShape
 from battlemap.model import Wall
 from battlemap.model.document import ReplaceEncounterField
+from battlemap.model.ids import EntityId
 from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import cell_to_scene
@@ -35,10 +36,18 @@ def tool(window: MainWindow) -> TemplateTool:
     return found
 
 
+def covered(window: MainWindow) -> TemplateCoverage:
+    found = tool(window).coverage
+    assert found is not None, "no template placed"
+    return found
+
+
 def choose_shape(window: MainWindow, shape: TemplateShape, feet: int) -> None:
     combo = window.tools.options_bar.findChild(QComboBox, "template-shape")
+    assert combo is not None
     combo.setCurrentIndex(combo.findData(shape))
     size = window.tools.options_bar.findChild(QSpinBox, "template-size")
+    assert size is not None
     size.setValue(feet)
 
 
@@ -110,6 +119,7 @@ def test_circle_centre_snaps_to_an_intersection_and_catches_large_creatures_part
     assert placed.template is not None and placed.template.origin == (5.0, 5.0)
     # Radius 2 squares around (5, 5): one square of the Ogre (5, 3) and one of the Dragon
     # (6, 5) are at least half inside; the Ogre's (6, 3) is less than half in.
+    assert placed.coverage is not None
     caught = {str(c.id): c.cells for c in placed.coverage.caught}
     assert caught == {"c-large": ((5, 3),), "c-garg": ((6, 5),)}
     assert selected_ids(window) == {"c-large", "c-garg"}
@@ -119,10 +129,13 @@ def test_a_line_uses_its_width_and_escape_clears_it(window: MainWindow) -> None:
     window.tools.activate("template")
     choose_shape(window, TemplateShape.LINE, 40)
     width = window.tools.options_bar.findChild(QSpinBox, "template-width")
+    assert width is not None
     assert width.isEnabled()
+    assert width is not None
     width.setValue(10)
     stroke(window.view, [(0.1, 2.9), (11, 3)])  # along the line y = 3, from the map's edge
     placed = tool(window)
+    assert placed.coverage is not None
     assert set(placed.coverage.cells) == {(c, r) for c in range(8) for r in (2, 3)}
     assert selected_ids(window) == {"c-medium", "c-large"}
     key(window.view, Qt.Key.Key_Escape)
@@ -168,7 +181,10 @@ def test_released_template_opens_area_damage_for_exactly_those_caught(
     qtbot.mouseClick(area.apply_button, Qt.MouseButton.LeftButton)
     after = {c.id: c.hp for c in window.document.encounter.creatures}
     lost = {cid: before[cid] - after[cid] for cid in before if before[cid] != after[cid]}
-    assert lost == {"c-medium": min(6, before["c-medium"]), "c-large": min(6, before["c-large"])}
+    assert lost == {
+        "c-medium": min(6, before[EntityId("c-medium")]),
+        "c-large": min(6, before[EntityId("c-large")]),
+    }
     window.undo_stack.undo()  # one step for the whole area
     assert {c.id: c.hp for c in window.document.encounter.creatures} == before
 
@@ -179,7 +195,7 @@ def test_area_damage_opens_at_the_templates_origin_even_when_it_catches_nobody(
     window.tools.activate("template")
     choose_shape(window, TemplateShape.CUBE, 10)
     stroke(window.view, [(8, 1), (10, 3)])  # squares (8..9, 1..2): no creature there
-    assert tool(window).coverage.creature_ids == ()
+    assert covered(window).creature_ids == ()
     area = window.combat.area_dialog
     assert area.isVisible() and area.targets.count() == 0
     assert area.origin == (8.0, 1.0)
@@ -201,12 +217,14 @@ def test_a_wall_stops_the_template_and_shelters_the_ogre(window: MainWindow) -> 
     window.tools.activate("template")
     choose_shape(window, TemplateShape.CUBE, 20)
     stroke(window.view, [(3, 1), (6, 4)])  # squares 3..6 x 1..4: two columns of the Ogre's
-    assert tool(window).coverage.creature_ids == ("c-large",)
+    assert covered(window).creature_ids == ("c-large",)
     walls = (Wall(a=(5, 0), b=(5, 10)),)  # between the origin and the Ogre
     window.document.apply(ReplaceEncounterField("walls", (), walls))
     stroke(window.view, [(3, 1), (6, 4)])
     coverage = tool(window).coverage
+    assert coverage is not None
     assert set(coverage.cells) == {(c, r) for c in (3, 4) for r in (1, 2, 3, 4)}
+    assert coverage is not None
     assert coverage.creature_ids == () and not selected_ids(window)
     assert "no creatures" in window.tools.hint_label.text()
 
@@ -218,8 +236,10 @@ def test_shift_places_the_origin_off_the_grid(window: MainWindow) -> None:
     send_mouse(view, MOVE, at(view, 3.3, 3.3), NONE, NONE, shift)
     send_mouse(view, PRESS, at(view, 3.3, 3.3), LEFT, LEFT, shift)
     send_mouse(view, RELEASE, at(view, 3.3, 3.3), LEFT, NONE, shift)
-    origin = tool(window).template.origin
+    template = tool(window).template
+    assert template is not None
+    origin = template.origin
     assert origin == pytest.approx((3.3, 3.3), abs=0.02)
     # Snapped to (3, 3) it would affect the four squares around; off-centre, (2, 2) is
     # less than half covered.
-    assert tool(window).coverage.cells == ((3, 2), (2, 3), (3, 3))
+    assert covered(window).cells == ((3, 2), (2, 3), (3, 3))

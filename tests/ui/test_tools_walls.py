@@ -7,12 +7,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QRadioButton
 
 from battlemap.model import Wall, WallKind
+from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.map_items import wall_line, wall_pen
+from tests.ui.children import child
 from tests.ui.tool_input import RIGHT, click, double_click, hover, key
 
 
-def wall_items(window: MainWindow) -> dict[str, Wall]:
+def wall_items(window: MainWindow) -> dict[EntityId, Wall]:
     """The walls the scene draws (all walls share one item), by id."""
     return dict(window.scene.map_layer.walls_item.walls)
 
@@ -97,7 +99,7 @@ def test_doors_and_windows(window: MainWindow) -> None:
     view = window.view
     click(view, 8, 2)
     double_click(view, 9, 2)
-    window.tools.options_bar.findChild(QRadioButton, "door-kind-window").setChecked(True)
+    child(window.tools.options_bar, QRadioButton, "door-kind-window").setChecked(True)
     click(view, 10, 2)
     double_click(view, 11, 2)
     door, window_pane = window.document.encounter.walls
@@ -145,13 +147,9 @@ def test_switching_tool_mid_chain_keeps_what_was_drawn(window: MainWindow) -> No
 
 
 def test_drawn_walls_and_doors_show_in_their_colours(window: MainWindow) -> None:
-    from PySide6.QtGui import QColor
-
     from battlemap.ui import style
     from battlemap.ui.render import render_scene
-
-    def close(a: QColor, b: QColor) -> bool:
-        return all(abs(p - q) <= 40 for p, q in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True))
+    from tests.ui.test_render import close
 
     window.tools.activate("walls")
     click(window.view, 8, 1)
@@ -162,9 +160,11 @@ def test_drawn_walls_and_doors_show_in_their_colours(window: MainWindow) -> None
     window.tools.activate("select")  # no preview handles over the probes
     pixels = 40
     image = render_scene(window.scene, window.map_rect(), width=12 * pixels)
-    assert close(image.pixelColor(int(9.5 * pixels), pixels), style.WALL)
-    assert close(image.pixelColor(9 * pixels, 3 * pixels), style.DOOR_CLOSED)
-    assert close(image.pixelColor(int(9.5 * pixels), 2 * pixels), style.MAP_BACKGROUND)
+    assert close(image.pixelColor(int(9.5 * pixels), pixels), style.WALL, tolerance=40)
+    assert close(image.pixelColor(9 * pixels, 3 * pixels), style.DOOR_CLOSED, tolerance=40)
+    assert close(
+        image.pixelColor(int(9.5 * pixels), 2 * pixels), style.MAP_BACKGROUND, tolerance=40
+    )
 
 
 def test_doors_tool_double_click_on_a_door_toggles_it(window: MainWindow) -> None:

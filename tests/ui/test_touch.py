@@ -15,6 +15,7 @@ from PySide6.QtGui import QNativeGestureEvent, QPointingDevice
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.map_view import FINGER_SLOP_PX
 from battlemap.ui.style import cell_to_scene
@@ -57,14 +58,12 @@ def pinch(
     spans = [start + (end - start) * i // 8 for i in range(9)]
     for index, span in enumerate(spans):
         kind = "press" if index == 0 else "release" if index == len(spans) - 1 else "move"
-        touch(
-            window,
-            device,
-            lambda s, d=span, k=kind: (
-                getattr(s, k)(0, centre - QPoint(d, 0), vp),
-                getattr(s, k)(1, centre + QPoint(d, 0), vp),
-            ),
-        )
+
+        def two_fingers(s: Sequence, d: int = span, k: str = kind) -> None:
+            getattr(s, k)(0, centre - QPoint(d, 0), vp)
+            getattr(s, k)(1, centre + QPoint(d, 0), vp)
+
+        touch(window, device, two_fingers)
         QTest.qWait(10)
 
 
@@ -78,7 +77,7 @@ def test_two_fingers_spreading_zoom_in_around_their_centre(
     assert 2.5 < view.current_scale() <= 4.5
     moved = view.mapToScene(centre) - under
     assert abs(moved.x()) < cell_to_scene(0.25) and abs(moved.y()) < cell_to_scene(0.25)
-    assert big.document.encounter.creature("c-medium").x == 2  # no token moved  # type: ignore[arg-type]
+    assert big.document.encounter.creature(EntityId("c-medium")).x == 2  # no token moved  # type: ignore[arg-type]
 
 
 def test_two_fingers_closing_zoom_out(big: MainWindow, finger: QPointingDevice) -> None:
@@ -114,7 +113,12 @@ def drag_with_finger(
     vp = window.view.viewport()
     touch(window, device, lambda s: s.press(0, start, vp))
     for i in range(1, 6):
-        touch(window, device, lambda s, i=i: s.move(0, start + (end - start) * (i / 5), vp))
+        at = start + (end - start) * (i / 5)
+
+        def move(s: Sequence, to: QPoint = at) -> None:
+            s.move(0, to, vp)
+
+        touch(window, device, move)
     touch(window, device, lambda s: s.release(0, end, vp))
 
 
@@ -141,8 +145,8 @@ def test_tokens_are_finger_sized_at_100_percent(big: MainWindow) -> None:
         creature_id: view.mapFromScene(token.sceneBoundingRect()).boundingRect().width()
         for creature_id, token in big.scene.tokens.items()
     }
-    assert sides["c-medium"] >= 40
-    assert sides["c-tiny"] < 40 <= sides["c-tiny"] + 2 * FINGER_SLOP_PX
+    assert sides[EntityId("c-medium")] >= 40
+    assert sides[EntityId("c-tiny")] < 40 <= sides[EntityId("c-tiny")] + 2 * FINGER_SLOP_PX
 
 
 def test_a_finger_just_off_a_tiny_token_still_drags_it(

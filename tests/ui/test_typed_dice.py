@@ -90,7 +90,7 @@ def test_damage_boxes_step_and_type_and_count_only_when_all_are_typed(qtbot: QtB
     )
     shown(qtbot, host)
     first, second = damage.spins
-    assert all(isinstance(s, TouchSpinBox) for s in damage.spins)
+    assert isinstance(first, TouchSpinBox) and isinstance(second, TouchSpinBox)
     assert first.height() >= TOUCH_PX and first.plus.height() >= TOUCH_PX
     qtbot.mouseClick(first.plus, Qt.MouseButton.LeftButton)  # "app rolls" (-1) -> 0
     qtbot.mouseClick(first.plus, Qt.MouseButton.LeftButton)

@@ -140,6 +140,7 @@ def test_the_actions_dock_alone_stays_wide_enough_for_its_buttons_mid_combat(
     scroll = actions.widget()
     assert isinstance(scroll, QScrollArea)
     body = scroll.widget()
+    assert body is not None
     assert body.width() >= body.minimumSizeHint().width()
     for button in (actions.end_button, *actions.findChildren(QPushButton)):
         if button.isVisible():

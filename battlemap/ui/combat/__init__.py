@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QFormLayout, QMainWindow, QMenu, QScrollArea
+from PySide6.QtWidgets import QDockWidget, QFormLayout, QMenu, QScrollArea
 
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
@@ -29,6 +29,7 @@ from battlemap.ui.combat.log_dock import LogDock
 from battlemap.ui.combat.mount_menu import add_mount_entries
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
+from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.window_layout import LEFT_MIN_WIDTH
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from battlemap.ui.combat.save_dialog import SaveDialog
 
 STATUS_MS = 8000
+Made = TypeVar("Made")
 
 __all__ = ["CombatUi", "combat_facts", "install"]
 
@@ -53,21 +55,21 @@ class CombatUi:
     actions: ActionsDock
     log: LogDock
     panel: CombatPanel
-    window: QMainWindow
+    window: FeatureWindow
     library: dict[str, StatBlock]
     _dialogs: dict[str, object] = field(default_factory=dict)
 
-    def _dialog(self, name: str, make: Callable[[], object]) -> object:
+    def _dialog(self, name: str, make: Callable[[], Made]) -> Made:
         if name not in self._dialogs:
             self._dialogs[name] = make()
-        return self._dialogs[name]
+        return cast(Made, self._dialogs[name])  # each name has one maker, so one type
 
     @property
     def attack_dialog(self) -> AttackDialog:
         from battlemap.ui.combat.attack_dialog import AttackDialog
 
         scene, window = self.panel.scene, self.window
-        return self._dialog(  # type: ignore[return-value]
+        return self._dialog(
             "attack",
             lambda: AttackDialog(self.session, scene, self.library, window_index(window), window),
         )
@@ -76,7 +78,7 @@ class CombatUi:
     def contest_dialog(self) -> ContestDialog:
         from battlemap.ui.combat.contest_dialog import ContestDialog
 
-        return self._dialog(  # type: ignore[return-value]
+        return self._dialog(
             "contest", lambda: ContestDialog(self.session, self.panel.scene, self.window)
         )
 
@@ -85,7 +87,7 @@ class CombatUi:
         from battlemap.ui.combat.area_dialog import AreaDialog
 
         scene = self.panel.scene
-        return self._dialog(  # type: ignore[return-value]
+        return self._dialog(
             "area", lambda: AreaDialog(self.session, scene, self.library, self.window)
         )
 
@@ -93,16 +95,14 @@ class CombatUi:
     def rest_dialog(self) -> RestDialog:
         from battlemap.ui.combat.rest_dialog import RestDialog
 
-        return self._dialog(  # type: ignore[return-value]
-            "rest", lambda: RestDialog(self.session, self.panel.scene, self.window)
-        )
+        return self._dialog("rest", lambda: RestDialog(self.session, self.panel.scene, self.window))
 
     @property
     def save_dialog(self) -> SaveDialog:
         from battlemap.ui.combat.save_dialog import SaveDialog
 
         scene = self.panel.scene
-        return self._dialog(  # type: ignore[return-value]
+        return self._dialog(
             "save", lambda: SaveDialog(self.session, scene, self.library, self.window)
         )
 
@@ -110,20 +110,19 @@ class CombatUi:
         self.attack_dialog.open_for(action_id)
 
 
-def install(window: QMainWindow) -> CombatUi:
+def install(window: FeatureWindow) -> CombatUi:
     """Add the combat docks (left: Initiative over Actions; bottom: Log) and the Combat menu."""
     session = CombatSession(
-        window.document,  # type: ignore[attr-defined]
-        window.undo_stack,  # type: ignore[attr-defined]
-        registry=lambda: window.rulesets.registry,  # type: ignore[attr-defined]
+        window.document,
+        window.undo_stack,
+        registry=lambda: window.rulesets.registry,
         parent=window,
     )
     status = window.statusBar()
     session.refused.connect(lambda text: status.showMessage(f"Not allowed: {text}", STATUS_MS))
     session.reported.connect(lambda text: status.showMessage(text, STATUS_MS))
-    scene = window.scene  # type: ignore[attr-defined]
-    library_dock = getattr(window, "library_dock", None)
-    library: dict[str, StatBlock] = library_dock.monsters if library_dock is not None else {}
+    scene = window.scene
+    library: dict[str, StatBlock] = window.library_dock.monsters
     initiative = InitiativeDock(session, scene)
     actions = ActionsDock(
         session,
@@ -143,8 +142,7 @@ def install(window: QMainWindow) -> CombatUi:
     window.splitDockWidget(initiative, actions, Qt.Orientation.Vertical)
     window.addDockWidget(bottom, log)  # first-run sizes: battlemap.ui.window_layout
     panel = CombatPanel(session, scene, library)
-    creature_dock = getattr(window, "creature_dock", None)
-    _add_to_creature_dock(creature_dock, panel)
+    _add_to_creature_dock(window.creature_dock, panel)
     ui = CombatUi(session, initiative, actions, log, panel, window, library)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
     scene.token_menu_builders.append(lambda menu, cid: _rest_entries(ui, menu, cid))
@@ -159,9 +157,7 @@ def install(window: QMainWindow) -> CombatUi:
     )
 
     menu = window.menuBar().addMenu("&Combat")
-    help_menu = getattr(window, "help_menu", None)
-    if help_menu is not None:  # keep Help last
-        window.menuBar().insertMenu(help_menu.menuAction(), menu)
+    window.menuBar().insertMenu(window.help_menu.menuAction(), menu)  # keep Help last
     menu.addAction(initiative.start_action)
     menu.addSeparator()
     menu.addAction(initiative.next_action)
@@ -185,7 +181,7 @@ def install(window: QMainWindow) -> CombatUi:
     menu.aboutToShow.connect(lambda: _refresh_rests(ui, rests))
     menu.addSeparator()
     menu.addAction(initiative.end_action)
-    view_menu = window.view_menu  # type: ignore[attr-defined]
+    view_menu = window.view_menu
     view_menu.addSeparator()
     for dock in (initiative, actions, log):
         toggle: QAction = dock.toggleViewAction()

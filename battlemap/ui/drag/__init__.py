@@ -14,27 +14,26 @@ from battlemap.ui.drag.controller import DragFeedback, registry_ruleset
 from battlemap.ui.map_index_cache import IndexCache, window_index
 
 if TYPE_CHECKING:
-    from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.feature_window import FeatureWindow
 
 __all__ = ["DragFeedback", "IndexCache", "install", "window_index", "window_ruleset"]
 
 
-def window_ruleset(window: MainWindow) -> Ruleset | None:
+def window_ruleset(window: FeatureWindow) -> Ruleset | None:
     """The encounter's ruleset from the window's rulesets (the Rules menu's: shipped plus the
     DM's own), or None when it can't be loaded."""
     return registry_ruleset(window, lambda: window.rulesets.registry)
 
 
-def install(window: MainWindow) -> DragFeedback:
+def install(window: FeatureWindow) -> DragFeedback:
     """Hook drag feedback into ``window``'s scene and view."""
     index = window_index(window)
-    library = getattr(window, "library_dock", None)
     feedback = DragFeedback(
         window.scene,
         window.view,
         lambda: window_ruleset(window),
         index,
-        library_of=lambda: library.monsters if library is not None else {},
+        library_of=lambda: window.library_dock.monsters,
     )
     window.take_backs.append(feedback)
     feedback.waiting_changed.connect(window.refresh_undo_action)

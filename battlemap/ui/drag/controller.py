@@ -51,6 +51,7 @@ from battlemap.ui.drag.feedback import feedback_items, reach_shading
 from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.drag.plan import DragPlan, Evaluated
 from battlemap.ui.drag.prompt import OpportunityPrompt, waiting_items
+from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.style import cell_to_scene, scene_to_cell
@@ -431,9 +432,11 @@ def _cell_at(step: float, pos: QPointF) -> Cell:
     return (math.floor(x + 1e-9), math.floor(y + 1e-9))
 
 
-def registry_ruleset(window: QObject, registry: Callable[[], RulesetRegistry]) -> Ruleset | None:
+def registry_ruleset(
+    window: FeatureWindow, registry: Callable[[], RulesetRegistry]
+) -> Ruleset | None:
     """The encounter's ruleset from ``registry``, or None when it can't be loaded."""
-    encounter = window.document.encounter  # type: ignore[attr-defined]
+    encounter = window.document.encounter
     try:
         return registry().get(encounter.ruleset)
     except (RulesetError, KeyError, ValueError):

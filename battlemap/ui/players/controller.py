@@ -7,12 +7,13 @@ from enum import StrEnum
 
 import shiboken6
 from PySide6.QtCore import QObject, QPointF, QRectF, QSettings
-from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence, QUndoStack
+from PySide6.QtWidgets import QInputDialog
 
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell, FogMode, FogOfWar, hide, reveal
+from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.menu_choices import exclusive_choices
 from battlemap.ui.players.camera import CameraOutlineItem
@@ -49,9 +50,9 @@ class PlayersController(QObject):
 
     def __init__(
         self,
-        main_window: QMainWindow,
+        main_window: FeatureWindow,
         document: Document,
-        undo_stack: object,
+        undo_stack: QUndoStack,
         settings: QSettings,
         sight: SightProvider | None = None,
         combat: CombatProvider | None = None,
@@ -70,8 +71,8 @@ class PlayersController(QObject):
         self.window.closed.connect(lambda: self.toggle_action.setChecked(False))
         self.camera_mode = CameraMode(str(settings.value("players/camera", CameraMode.FOLLOW)))
         self.tabletop_ppi = float(str(settings.value("players/tabletop_ppi", DEFAULT_TABLETOP_PPI)))
-        dm_scene = main_window.scene  # type: ignore[attr-defined]
-        self.dm_view = main_window.view  # type: ignore[attr-defined]
+        dm_scene = main_window.scene
+        self.dm_view = main_window.view
         self.outline = CameraOutlineItem(self._map_rect())
         self.outline.moved.connect(self._update_camera)
         dm_scene.addItem(self.outline)
@@ -89,7 +90,7 @@ class PlayersController(QObject):
     # --- actions ---------------------------------------------------------------
 
     def _build_actions(self) -> None:
-        menu: QMenu = self.main_window.view_menu  # type: ignore[attr-defined]
+        menu = self.main_window.view_menu
         menu.addSeparator()
         self.toggle_action = QAction("&Players' window", self, checkable=True)
         self.toggle_action.setShortcut(QKeySequence("F10"))
@@ -244,7 +245,7 @@ class PlayersController(QObject):
 
     def _push_fog(self, old: FogOfWar, new: FogOfWar, text: str) -> None:
         command = ReplaceEncounterField("fog", old, new, text=text)
-        push(self.undo_stack, self.document, command)  # type: ignore[arg-type]
+        push(self.undo_stack, self.document, command)
 
     def _sync_fog_actions(self) -> None:
         self.fog_actions[self.document.encounter.fog.mode].setChecked(True)
@@ -278,7 +279,7 @@ class PlayersController(QObject):
 
     def _dm_image_rect(self) -> QRectF | None:
         """Where the DM's map image lies (scene units), or None without one."""
-        image = self.main_window.scene.background_layer.item  # type: ignore[attr-defined]
+        image = self.main_window.scene.background_layer.item
         return None if image is None else image.sceneBoundingRect()
 
     def _map_rect(self) -> QRectF:

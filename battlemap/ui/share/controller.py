@@ -8,8 +8,9 @@ import contextlib
 import shiboken6
 from PySide6.QtCore import QObject, QRectF, QSettings, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QLabel, QMainWindow
+from PySide6.QtWidgets import QLabel
 
+from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.players.controller import CameraMode, PlayersController
 from battlemap.ui.players.projection import PlayerView
 from battlemap.ui.share.addresses import ALL_INTERFACES, LOOPBACK, ShareAddress, share_addresses
@@ -33,7 +34,7 @@ class ShareController(QObject):
     players_changed = Signal(int)
 
     def __init__(
-        self, window: QMainWindow, players: PlayersController, settings: QSettings
+        self, window: FeatureWindow, players: PlayersController, settings: QSettings
     ) -> None:
         super().__init__(window)
         self.window = window
@@ -45,7 +46,7 @@ class ShareController(QObject):
         self.status_label = QLabel()
         self.status_label.hide()
         window.statusBar().addPermanentWidget(self.status_label)
-        self.action = window.view_menu.addAction("S&hare with players…")  # type: ignore[attr-defined]
+        self.action = window.view_menu.addAction("S&hare with players…")
         self.action.setStatusTip("Show the players' view on their phones, over this network")
         self.action.triggered.connect(self.open_dialog)
         self.players_changed.connect(self._show_players)
@@ -180,5 +181,5 @@ def _first_lan_host() -> str:
     return hosts[0] if hosts else LOOPBACK
 
 
-def install(window: QMainWindow) -> ShareController:
-    return ShareController(window, window.players, window.settings)  # type: ignore[attr-defined]
+def install(window: FeatureWindow) -> ShareController:
+    return ShareController(window, window.players, window.settings)

@@ -12,18 +12,17 @@ from battlemap.ui.drag import window_index, window_ruleset
 from battlemap.ui.targeting.overlay import TargetingOverlay
 
 if TYPE_CHECKING:
-    from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.feature_window import FeatureWindow
 
 __all__ = ["TargetingOverlay", "install"]
 
 
-def install(window: MainWindow) -> TargetingOverlay:
+def install(window: FeatureWindow) -> TargetingOverlay:
     index = window_index(window)
     overlay = TargetingOverlay(window.scene, window.view, lambda: window_ruleset(window), index)
     window.view_menu.addAction(overlay.keep_action)
     window.addAction(overlay.keep_action)
-    dock = getattr(window, "creature_dock", None)
-    if dock is not None:  # the dock's AC line shows the cover against the hovered creature
-        dock.cover_source = overlay.cover_of
-        overlay.shown.connect(dock.refresh_cover)
+    dock = window.creature_dock  # its AC line shows the cover against the hovered creature
+    dock.cover_source = overlay.cover_of
+    overlay.shown.connect(dock.refresh_cover)
     return overlay

@@ -39,7 +39,7 @@ from battlemap.ui.tools.terrain import TerrainTool
 from battlemap.ui.tools.walls import DoorTool, WallTool
 
 if TYPE_CHECKING:
-    from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.feature_window import FeatureWindow
 
 TOOL_CLASSES: tuple[type[Tool], ...] = (
     SelectTool,
@@ -65,7 +65,7 @@ _MOUSE_EVENTS = {
 class ToolController(QObject):
     """Switches between the map tools and routes the view's input to the active one."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: FeatureWindow) -> None:
         super().__init__(window)
         self.window = window
         self.view = window.view
@@ -298,6 +298,6 @@ def _unsubscribe(document: Document, listener: object) -> None:
         document.listeners.remove(listener)
 
 
-def install(window: MainWindow) -> ToolController:
+def install(window: FeatureWindow) -> ToolController:
     """Add the map tools to ``window`` (one line in ``MainWindow._install_features``)."""
     return ToolController(window)

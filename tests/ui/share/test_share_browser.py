@@ -47,7 +47,7 @@ def map_png() -> bytes:
     image.fill(MAP_GREEN)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
     return bytes(buffer.data().data())
 
 
@@ -201,7 +201,12 @@ def test_a_page_whose_connection_dropped_comes_back_to_the_current_state(
     server.publish(snapshot_of(source))
     browser.open(server.url())
     browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
-    server._call(lambda: [c.connection.transport.abort() for c in server._clients])  # Wi-Fi gone
+
+    def drop_every_phone() -> None:  # Wi-Fi gone
+        for client in server._clients:
+            client.connection.transport.abort()
+
+    server._call(drop_every_phone)
     browser.wait_for("document.getElementById('status').textContent === 'Reconnecting…'")
     moved = source.model_copy(
         update={"creatures": (source.creatures[0].model_copy(update={"x": 6.0}),)}

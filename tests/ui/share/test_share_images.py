@@ -26,7 +26,7 @@ def two_halves(width: int, height: int, split_x: int) -> bytes:
     painter.end()
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
     return bytes(buffer.data().data())
 
 

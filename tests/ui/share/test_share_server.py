@@ -7,9 +7,11 @@ import json
 import socket
 import threading
 import time
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection
 
 from battlemap.model import Creature, Encounter, Grid, Side
 from battlemap.model.encounter import Background
@@ -34,12 +36,12 @@ from tests.ui.share.conftest import (
 )
 
 
-def receive_state(connection: object) -> dict[str, object]:
+def receive_state(connection: ClientConnection) -> dict[str, Any]:
     """The next state message (camera messages are skipped)."""
     while True:
-        message = json.loads(connection.recv(timeout=TIMEOUT_S))  # type: ignore[attr-defined]
+        message: dict[str, Any] = json.loads(connection.recv(timeout=TIMEOUT_S))
         if message["type"] == "state":
-            return message  # type: ignore[no-any-return]
+            return message
 
 
 # --- the join code ---------------------------------------------------------------------
@@ -163,14 +165,14 @@ def test_a_phone_gets_the_whole_state_on_connecting_and_again_after_reconnecting
     server.publish(snapshot_of(encounter))
     with join(server) as phone:
         first = receive_state(phone)
-        assert [t["label"] for t in first["tokens"]] == ["Thorin"]  # type: ignore[index]
+        assert [t["label"] for t in first["tokens"]] == ["Thorin"]
     moved = encounter.model_copy(
         update={"creatures": (encounter.creatures[0].model_copy(update={"x": 7.0}),)}
     )
     server.publish(snapshot_of(moved))  # while the phone slept
     with join(server) as phone:
         again = receive_state(phone)
-    assert again["tokens"][0]["x"] == 7.0  # type: ignore[index]
+    assert again["tokens"][0]["x"] == 7.0
 
 
 def test_revoking_disconnects_everyone_and_the_old_code_stops_working(
@@ -220,7 +222,7 @@ def test_a_phone_that_never_reads_is_dropped_and_the_others_keep_up() -> None:
                 receive_state(phone)  # the reading phone is never held up
             assert server.dropped_slow_clients == 1, f"not dropped after {published} states"
             server.publish(snapshot_of(fogged_encounter(250)))
-            assert receive_state(phone)["tokens"][0]["x"] == 250  # type: ignore[index]
+            assert receive_state(phone)["tokens"][0]["x"] == 250
         stuck.close()
     finally:
         server.stop()
@@ -232,9 +234,9 @@ def test_states_published_faster_than_sent_are_skipped_to_the_newest(
     with join(server) as phone:
         for x in range(1, 9):
             server.publish(snapshot_of(fogged_encounter(x)))
-        seen = []
+        seen: list[int] = []
         while not seen or seen[-1] != 8:
-            seen.append(receive_state(phone)["tokens"][0]["x"])  # type: ignore[index]
+            seen.append(receive_state(phone)["tokens"][0]["x"])
     assert seen == sorted(seen) and seen[-1] == 8
 
 
@@ -256,9 +258,12 @@ def test_publishing_never_waits_for_the_server_thread() -> None:
     try:
         server.publish(map_snapshot(small_encounter()))
         assert entered.wait(TIMEOUT_S)
-        publisher = threading.Thread(
-            target=lambda: [server.publish(snapshot_of(small_encounter())) for _ in range(50)]
-        )
+
+        def publish_many() -> None:
+            for _ in range(50):
+                server.publish(snapshot_of(small_encounter()))
+
+        publisher = threading.Thread(target=publish_many)
         publisher.start()
         publisher.join(TIMEOUT_S)
         assert not publisher.is_alive(), "publish waited for the busy server"
@@ -288,7 +293,7 @@ def test_a_snapshot_that_fails_to_build_leaves_the_server_serving(
         server.publish(snapshot_of(small_encounter()))  # waits while the first one fails
         go_on.set()
         with join(server) as phone:
-            assert receive_state(phone)["tokens"][0]["label"] == "Thorin"  # type: ignore[index]
+            assert receive_state(phone)["tokens"][0]["label"] == "Thorin"
     finally:
         server.stop()
     assert "could not build the players' state" in caplog.text

@@ -9,16 +9,17 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import segno
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
+from websockets.sync.client import ClientConnection
 
 from battlemap.model.document import MoveCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
-from battlemap.ui.share import addresses
 from battlemap.ui.share.addresses import ALL_INTERFACES, LOOPBACK, ShareAddress, share_addresses
 from battlemap.ui.share.dialog import ShareDialog
 from battlemap.ui.share.qr import QUIET_ZONE, qr_image
@@ -81,18 +82,18 @@ def test_the_camera_follows_the_dm_view_by_default(sharing: MainWindow, qtbot: Q
         qtbot.wait(50)  # the view settles its scroll bars
         wanted = sharing.share.camera().as_json()
         assert wanted["width"] > first.width * 1.5  # zoomed out: the players see more
-        seen = []
+        seen: list[object] = []
         while not seen or seen[-1] != wanted:  # a recv timeout fails the test
             message = json.loads(phone.recv(timeout=TIMEOUT_S))
             if message["type"] == "camera":
                 seen.append(message["camera"])
 
 
-def next_state(phone: object) -> dict[str, object]:
+def next_state(phone: ClientConnection) -> dict[str, Any]:
     while True:
-        message = json.loads(phone.recv(timeout=TIMEOUT_S))  # type: ignore[attr-defined]
+        message: dict[str, Any] = json.loads(phone.recv(timeout=TIMEOUT_S))
         if message["type"] == "state":
-            return message  # type: ignore[no-any-return]
+            return message
 
 
 def test_the_dialog_shows_the_qr_code_address_and_code_and_revokes(
@@ -128,12 +129,13 @@ def test_all_networks_is_never_used_without_the_dm_saying_yes(
     everywhere = ShareAddress(ALL_INTERFACES, "all")
     dialog = ShareDialog([everywhere], ALL_INTERFACES, 8765, None)
     qtbot.addWidget(dialog)
-    asked = []
-    monkeypatch.setattr(
-        QMessageBox,
-        "question",
-        lambda *args, **kwargs: asked.append(args) or QMessageBox.StandardButton.No,
-    )
+    asked: list[tuple[object, ...]] = []
+
+    def answer_no(*args: object, **kwargs: object) -> QMessageBox.StandardButton:
+        asked.append(args)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", answer_no)
     with qtbot.assertNotEmitted(dialog.start_requested):
         dialog.start_button.click()
     assert len(asked) == 1
@@ -174,8 +176,8 @@ def test_elsewhere_the_machines_name_gives_the_addresses(
     answers = [
         (2, 1, 6, "", (host, 0)) for host in ("192.0.2.7", "127.0.0.1", "192.0.2.7", "198.51.100.3")
     ]
-    monkeypatch.setattr(addresses.sys, "platform", "win32")
-    monkeypatch.setattr(addresses.socket, "getaddrinfo", lambda *args, **kwargs: answers)
+    monkeypatch.setattr(sys, "platform", "win32")  # the sys and socket that addresses uses
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: answers)
     hosts = [a.host for a in share_addresses()]
     assert hosts == ["192.0.2.7", "198.51.100.3", LOOPBACK, ALL_INTERFACES]
 
@@ -189,7 +191,7 @@ def free_port() -> int:
 def test_the_qr_code_has_whole_pixel_modules_and_a_quiet_zone() -> None:
     text = "http://192.0.2.10:8765/?k=abcdefghijklmnop"
     image = qr_image(text, side_px=280)
-    modules = segno.make(text, error="m").symbol_size(scale=1, border=QUIET_ZONE)[0]
+    modules = int(segno.make(text, error="m").symbol_size(scale=1, border=QUIET_ZONE)[0])
     module = image.width() // modules
     assert image.width() == image.height() == module * modules and module >= 5
     assert image.pixelColor(module * QUIET_ZONE - 1, module * QUIET_ZONE - 1).lightness() == 255
