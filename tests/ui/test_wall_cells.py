@@ -99,6 +99,13 @@ def huge_map_features(known: frozenset[Cell]) -> tuple[int, int]:
 
 
 def test_huge_obstacles_and_terrain_are_kept_only_over_known_cells() -> None:
+    """The encounter cuts them to the map's margin (``model.map_margin``), so their box ends
+    ``MAP_MARGIN_CELLS`` past the map's edge."""
+    from battlemap.model import Encounter
+    from battlemap.model.limits import MAP_MARGIN_CELLS
+
+    grid = Encounter().grid
+    right, bottom = grid.width + MAP_MARGIN_CELLS, grid.height + MAP_MARGIN_CELLS
     assert huge_map_features(frozenset({(1, 1), (2, 1)})) == (1, 1)
-    assert huge_map_features(frozenset({(9000, 0)})) == (0, 0)  # just right of the box
-    assert huge_map_features(frozenset({(8999, 8999)})) == (1, 1)  # its last cell
+    assert huge_map_features(frozenset({(right, 0)})) == (0, 0)  # just right of the box
+    assert huge_map_features(frozenset({(right - 1, bottom - 1)})) == (1, 1)  # its last cell
