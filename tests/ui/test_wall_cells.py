@@ -105,7 +105,8 @@ def test_huge_obstacles_and_terrain_are_kept_only_over_known_cells() -> None:
     from battlemap.model.limits import MAP_MARGIN_CELLS
 
     grid = Encounter().grid
-    right, bottom = grid.width + MAP_MARGIN_CELLS, grid.height + MAP_MARGIN_CELLS
+    margin = int(MAP_MARGIN_CELLS)
+    right, bottom = grid.width + margin, grid.height + margin
     assert huge_map_features(frozenset({(1, 1), (2, 1)})) == (1, 1)
     assert huge_map_features(frozenset({(right, 0)})) == (0, 0)  # just right of the box
     assert huge_map_features(frozenset({(right - 1, bottom - 1)})) == (1, 1)  # its last cell
