@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from unittest import mock
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from battlemap.geometry import Body, cover, cover_all_pairs
@@ -58,8 +58,7 @@ def test_small_batches_give_the_answers_of_one_batch(
     world: tuple[list[Wall], list[Obstacle], list[Body]], lines_per_batch: int
 ) -> None:
     walls, obstacles, creatures = world
-    if len(creatures) < 3:
-        return
+    assume(len(creatures) >= 3)  # an assumed-away draw does not count as one of the examples
     built = index(*walls, obstacles=tuple(obstacles), width=SIZE, height=SIZE)
     with batches_of(10**9) as one:
         whole = cover_all_pairs(built, creatures)
