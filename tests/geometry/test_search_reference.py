@@ -22,6 +22,7 @@ from battlemap.geometry.metrics import Cell
 from battlemap.geometry.movement import MoveContext, MovementCosts
 from battlemap.model import Side, Size, TerrainKind
 from tests.geometry.helpers import body, index, terrain, wall
+from tests.geometry.test_search import costs
 
 SIDE = 14
 BUDGET = 40.0
@@ -75,16 +76,6 @@ def worlds(draw: st.DrawFn) -> tuple[MapIndex, list[Body]]:
     return index(*walls, terrain_regions=tuple(regions), width=SIDE, height=SIDE), others
 
 
-costs = st.builds(
-    MovementCosts,
-    difficult_extra=st.integers(0, 3),
-    creature_space_is_difficult=st.booleans(),
-    hostile_pass_size_difference=st.integers(0, 4),
-    crawl_extra=st.integers(0, 2),
-    squeeze_extra=st.sampled_from([None, 0, 1, 2]),
-    water_extra=st.integers(0, 2),
-    may_end_in_creature_space=st.booleans(),
-)
 
 EXAMPLES = 40
 
