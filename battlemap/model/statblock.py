@@ -165,6 +165,15 @@ class StatBlock(BaseModel):
     )
     """A player character's level (the party form sets it); None for a monster. Left out of
     the saved data when None, so files and the bundled library stay as before it existed."""
+    attacks_per_action: int = Field(
+        default=1,
+        ge=1,
+        le=10,
+        exclude_if=lambda count: count == 1,
+        description="Attacks one Attack action makes (Extra Attack: 2 for a level-5 fighter). "
+        "A monster's Multiattack options are kept with its actions. Left out of the saved data "
+        "when 1.",
+    )
 
     @property
     def cr_text(self) -> str:
