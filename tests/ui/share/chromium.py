@@ -18,6 +18,8 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from tests.ui.share.browser import START_TIMEOUT_S, PageBrowser, end_process
+
 FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -34,15 +36,16 @@ FLAGS = (
     "--remote-debugging-address=127.0.0.1",
     "--remote-debugging-port=0",
 )
-START_TIMEOUT_S = 30.0
 
 
 def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-class Chromium:
+class Chromium(PageBrowser):
     """One headless Chromium with one page; ``close`` ends the process."""
+
+    name = "chromium"
 
     def __init__(self, width: int, height: int) -> None:
         executable = chromium_path()
@@ -106,26 +109,11 @@ class Chromium:
     def open(self, url: str) -> None:
         self.call("Page.navigate", url=url)
 
-    def wait_for(self, expression: str, timeout: float = 10.0) -> Any:
-        """Poll ``expression`` until it is truthy; its value."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = self.evaluate(expression)
-            if value:
-                return value
-            time.sleep(0.01)
-        raise TimeoutError(f"{expression} stayed false for {timeout} s")
-
     def screenshot_png(self) -> bytes:
         data = self.call("Page.captureScreenshot", format="png")["data"]
         return base64.b64decode(data)
 
     def close(self) -> None:
         self._stack.close()
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
+        end_process(self.process)
         shutil.rmtree(self.profile, ignore_errors=True)

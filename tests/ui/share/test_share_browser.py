@@ -1,13 +1,16 @@
-"""The players' page in a real headless Chromium: map, token and fog where they belong, a DM
-move on the page within 100 ms, and looking around with a pinch then following the table.
+"""The players' page in real browsers: headless Chromium, headless Firefox and WebKitGTK
+(for Safari): map, token and fog where they belong, a DM move on the page within 100 ms,
+the banner, reconnecting and a revoked code; looking around with a pinch then following the
+table (Chromium, whose DevTools emulate touch).
 
-Needs Debian's ``chromium`` (``.ci/run`` installs it); skipped, saying so, without it."""
+Needs Debian's ``chromium``, ``firefox-esr``, ``webkit2gtk-driver`` and ``xvfb``
+(``.ci/run`` installs them); each engine that is missing is skipped, saying so."""
 
 from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from PySide6.QtCore import QBuffer, QIODevice, QRectF, QSettings
@@ -27,12 +30,17 @@ from battlemap.ui.share.addresses import LOOPBACK, ShareAddress
 from battlemap.ui.share.payload import Camera
 from battlemap.ui.share.server import ShareServer, Snapshot
 from battlemap.ui.undo import push
+from tests.ui.share.browser import PageBrowser
 from tests.ui.share.chromium import Chromium, chromium_path
 from tests.ui.share.conftest import small_encounter, snapshot_of
+from tests.ui.share.firefox import Firefox, firefox_path
+from tests.ui.share.webkit import WebKit, webkit_missing
 
-pytestmark = pytest.mark.skipif(
-    chromium_path() is None, reason="needs Debian's chromium package (.ci/run installs it)"
-)
+ENGINES: dict[str, tuple[Callable[[int, int], PageBrowser], str | None]] = {
+    "chromium": (Chromium, None if chromium_path() else "needs Debian's chromium"),
+    "firefox": (Firefox, None if firefox_path() else "needs Debian's firefox-esr"),
+    "webkit": (WebKit, webkit_missing()),
+}
 WIDTH, HEIGHT = 960, 640
 CELLS_X, CELLS_Y = 12, 8
 PX = 80  # the page fits the 12 x 8 map into 960 x 640: 80 CSS pixels per cell
@@ -51,13 +59,17 @@ def map_png() -> bytes:
     return bytes(buffer.data().data())
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Chromium]:
-    chromium = Chromium(WIDTH, HEIGHT)
+@pytest.fixture(scope="module", params=list(ENGINES))
+def browser(request: pytest.FixtureRequest) -> Iterator[PageBrowser]:
+    """One browser of each engine for the whole module (each takes seconds to start)."""
+    start, missing = ENGINES[request.param]
+    if missing is not None:
+        pytest.skip(f"{request.param}: {missing} (.ci/run installs it)")
+    engine = start(WIDTH, HEIGHT)
     try:
-        yield chromium
+        yield engine
     finally:
-        chromium.close()
+        engine.close()
 
 
 @pytest.fixture
@@ -84,7 +96,7 @@ def dm(qtbot: QtBot, settings: QSettings) -> Iterator[MainWindow]:
         window.share.stop()
 
 
-def screenshot(browser: Chromium) -> QImage:
+def screenshot(browser: PageBrowser) -> QImage:
     image = QImage.fromData(browser.screenshot_png())
     assert (image.width(), image.height()) == (WIDTH, HEIGHT)
     return image
@@ -107,7 +119,7 @@ def token_body(x: float, y: float) -> tuple[float, float]:
     return x + 0.5, y + 0.8
 
 
-def open_page(browser: Chromium, dm: MainWindow) -> None:
+def open_page(browser: PageBrowser, dm: MainWindow) -> None:
     url = dm.share.url()
     assert url is not None and url.startswith(f"http://{LOOPBACK}:")
     browser.open(url)
@@ -115,7 +127,7 @@ def open_page(browser: Chromium, dm: MainWindow) -> None:
 
 
 def test_the_page_shows_the_map_a_token_and_the_fog_in_their_cells(
-    browser: Chromium, dm: MainWindow
+    browser: PageBrowser, dm: MainWindow
 ) -> None:
     open_page(browser, dm)
     browser.wait_for("battlemapProbe.cellToScreen(1, 1)[0] === 80")  # the camera is applied
@@ -129,7 +141,7 @@ def test_the_page_shows_the_map_a_token_and_the_fog_in_their_cells(
 
 
 def test_a_token_the_dm_moves_moves_on_the_page_within_100_ms(
-    browser: Chromium, dm: MainWindow
+    browser: PageBrowser, dm: MainWindow
 ) -> None:
     open_page(browser, dm)
     latencies = []
@@ -153,9 +165,11 @@ def test_a_token_the_dm_moves_moves_on_the_page_within_100_ms(
     assert min(latencies) > 0  # the clock is the same machine's: a repaint after the change
 
 
+@pytest.mark.parametrize("browser", ["chromium"], indirect=True)
 def test_a_pinch_looks_closer_and_follow_the_table_snaps_back(
-    browser: Chromium, dm: MainWindow
+    browser: PageBrowser, dm: MainWindow
 ) -> None:
+    assert isinstance(browser, Chromium)  # its DevTools emulate a touch screen
     open_page(browser, dm)
     browser.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=2)
     assert browser.evaluate("document.getElementById('follow').hidden") is True
@@ -179,7 +193,7 @@ def test_a_pinch_looks_closer_and_follow_the_table_snaps_back(
 
 
 def test_the_banner_says_the_round_and_whose_turn_and_the_order(
-    browser: Chromium, server: ShareServer
+    browser: PageBrowser, server: ShareServer
 ) -> None:
     source = small_encounter()
     orc = Creature(id="orc", name="Orc", side=Side.HOSTILE, x=4, y=1)
@@ -195,7 +209,7 @@ def test_the_banner_says_the_round_and_whose_turn_and_the_order(
 
 
 def test_a_page_whose_connection_dropped_comes_back_to_the_current_state(
-    browser: Chromium, server: ShareServer
+    browser: PageBrowser, server: ShareServer
 ) -> None:
     source = small_encounter()
     server.publish(snapshot_of(source))
@@ -219,7 +233,7 @@ def test_a_page_whose_connection_dropped_comes_back_to_the_current_state(
 
 
 def test_a_revoked_code_tells_the_player_to_scan_again(
-    browser: Chromium, server: ShareServer
+    browser: PageBrowser, server: ShareServer
 ) -> None:
     server.publish(snapshot_of(small_encounter()))
     browser.open(server.url())
@@ -228,3 +242,16 @@ def test_a_revoked_code_tells_the_player_to_scan_again(
     browser.wait_for("document.getElementById('status').className !== 'ok'")
     status = browser.evaluate("document.getElementById('status').textContent")
     assert status == "The DM changed the join code: scan the new QR code."
+
+
+@pytest.mark.parametrize("browser", ["firefox"], indirect=True)
+def test_firefox_tried_no_connection_beyond_the_page(
+    browser: PageBrowser, server: ShareServer
+) -> None:
+    """Last of Firefox's tests: by now it has started, opened pages for a while and had
+    every chance to call home; each such try would have reached the trap."""
+    assert isinstance(browser, Firefox)
+    server.publish(snapshot_of(small_encounter()))
+    browser.open(server.url())
+    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+    assert browser.trap.requests == []

@@ -1,0 +1,60 @@
+"""What the page tests ask of a browser, whichever engine drives it (Chromium, Firefox,
+WebKitGTK): open a page, evaluate an expression, wait for one, take a screenshot, close."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import time
+from abc import ABC, abstractmethod
+from typing import Any
+
+START_TIMEOUT_S = 30.0
+
+
+class PageBrowser(ABC):
+    """One browser process with one page of ``width`` x ``height`` CSS pixels."""
+
+    name = ""
+
+    @abstractmethod
+    def open(self, url: str) -> None: ...
+
+    @abstractmethod
+    def evaluate(self, expression: str) -> Any:
+        """The expression's value (numbers, strings, booleans, lists) in the page."""
+
+    @abstractmethod
+    def screenshot_png(self) -> bytes:
+        """The page's viewport as a PNG, one pixel per CSS pixel."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def wait_for(self, expression: str, timeout: float = 10.0) -> Any:
+        """Poll ``expression`` until it is truthy; its value."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            time.sleep(0.01)
+        raise TimeoutError(f"{self.name}: {expression} stayed false for {timeout} s")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def end_process(process: subprocess.Popen[bytes]) -> None:
+    """Terminate ``process`` (kill it if it does not go) and reap it."""
+    with contextlib.suppress(ProcessLookupError):
+        process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)
