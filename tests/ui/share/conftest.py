@@ -59,7 +59,7 @@ def raw_request(port: int, data: bytes) -> bytes:
 
 def get(port: int, target: str) -> tuple[int, bytes]:
     """A GET of ``target`` (sent verbatim, no normalising); the status and the body."""
-    answer = raw_request(port, f"GET {target} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+    answer = raw_request(port, f"GET {target} HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode())
     head, _, body = answer.partition(b"\r\n\r\n")
     return int(head.split(b" ", 2)[1]), body
 
