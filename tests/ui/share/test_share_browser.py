@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
-from PySide6.QtCore import QBuffer, QIODevice, QRectF, QSettings
+from PySide6.QtCore import QRectF, QSettings
 from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
 
@@ -32,7 +32,7 @@ from battlemap.ui.share.server import ShareServer, Snapshot
 from battlemap.ui.undo import push
 from tests.ui.share.browser import PageBrowser
 from tests.ui.share.chromium import Chromium, chromium_path
-from tests.ui.share.conftest import small_encounter, snapshot_of
+from tests.ui.share.conftest import MAP_GREEN, map_png, small_encounter, snapshot_of
 from tests.ui.share.firefox import Firefox, firefox_path
 from tests.ui.share.webkit import WebKit, webkit_missing
 
@@ -44,19 +44,9 @@ ENGINES: dict[str, tuple[Callable[[int, int], PageBrowser], str | None]] = {
 WIDTH, HEIGHT = 960, 640
 CELLS_X, CELLS_Y = 12, 8
 PX = 80  # the page fits the 12 x 8 map into 960 x 640: 80 CSS pixels per cell
-MAP_GREEN = QColor(40, 160, 60)
 HERO = EntityId("hero")
 MOVES = 6
 LATENCY_GOAL_MS = 100.0
-
-
-def map_png() -> bytes:
-    image = QImage(CELLS_X * 40, CELLS_Y * 40, QImage.Format.Format_RGB32)
-    image.fill(MAP_GREEN)
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
-    return bytes(buffer.data().data())
 
 
 @pytest.fixture(scope="module", params=list(ENGINES))
