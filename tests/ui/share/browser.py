@@ -30,6 +30,11 @@ class PageBrowser(ABC):
         """The page's viewport as a PNG, one pixel per CSS pixel."""
 
     @abstractmethod
+    def pinch(self, x: float, y: float, spreads: list[float]) -> None:
+        """Two fingers on a touch screen, ``spread`` CSS pixels left and right of (x, y)
+        for each spread in turn: down at the first, moved through the rest, then lifted."""
+
+    @abstractmethod
     def close(self) -> None: ...
 
     def wait_for(self, expression: str, timeout: float = 10.0) -> Any:
@@ -58,3 +63,25 @@ def end_process(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(10)
+
+
+def pinch_actions(x: float, y: float, spreads: list[float]) -> list[dict[str, Any]]:
+    """A two-finger pinch as W3C WebDriver input actions (classic and BiDi alike): each
+    finger is a touch pointer; the two move tick by tick together."""
+
+    def finger(name: str, side: int) -> dict[str, Any]:
+        at = [{"x": round(x + side * spread), "y": round(y)} for spread in spreads]
+        moves = [{"type": "pointerMove", "duration": 16, **point} for point in at[1:]]
+        return {
+            "type": "pointer",
+            "id": name,
+            "parameters": {"pointerType": "touch"},
+            "actions": [
+                {"type": "pointerMove", "duration": 0, **at[0]},
+                {"type": "pointerDown", "button": 0},
+                *moves,
+                {"type": "pointerUp", "button": 0},
+            ],
+        }
+
+    return [finger("left finger", -1), finger("right finger", 1)]

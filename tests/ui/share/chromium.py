@@ -109,6 +109,18 @@ class Chromium(PageBrowser):
     def open(self, url: str) -> None:
         self.call("Page.navigate", url=url)
 
+    def pinch(self, x: float, y: float, spreads: list[float]) -> None:
+        self.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=2)
+
+        def touch(kind: str, spread: float) -> None:
+            points = [{"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}]
+            self.call("Input.dispatchTouchEvent", type=kind, touchPoints=points)
+
+        touch("touchStart", spreads[0])
+        for spread in spreads[1:]:
+            touch("touchMove", spread)
+        self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
     def screenshot_png(self) -> bytes:
         data = self.call("Page.captureScreenshot", format="png")["data"]
         return base64.b64decode(data)

@@ -26,7 +26,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from tests.ui.share.browser import START_TIMEOUT_S, PageBrowser, end_process
+from tests.ui.share.browser import START_TIMEOUT_S, PageBrowser, end_process, pinch_actions
 
 QUIET_PREFS: dict[str, bool | int | str] = {
     "app.update.enabled": False,
@@ -230,6 +230,11 @@ class Firefox(PageBrowser):
         if answer["type"] == "exception":
             raise RuntimeError(f"{expression}: {answer['exceptionDetails']['text']}")
         return from_remote_value(answer["result"])
+
+    def pinch(self, x: float, y: float, spreads: list[float]) -> None:
+        actions = pinch_actions(x, y, spreads)
+        self.call("input.performActions", context=self.context, actions=actions)
+        self.call("input.releaseActions", context=self.context)
 
     def screenshot_png(self) -> bytes:
         data = self.call("browsingContext.captureScreenshot", context=self.context)["data"]

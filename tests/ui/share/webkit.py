@@ -21,7 +21,12 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.ui.share.browser import START_TIMEOUT_S, PageBrowser, end_process, free_port
+from tests.ui.share.browser import (
+    START_TIMEOUT_S,
+    PageBrowser,
+    end_process,
+    free_port,
+)
 
 MINIBROWSER_PATHS = (
     "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
@@ -148,6 +153,10 @@ class WebKit(PageBrowser):
         return self._command(
             "POST", "/execute/sync", {"script": f"return ({expression});", "args": []}
         )
+
+    def pinch(self, x: float, y: float, spreads: list[float]) -> None:
+        """Not possible here: WebKitGTK's WebDriver sends touch pointers as one mouse."""
+        raise NotImplementedError("webkit: WebKitWebDriver has no multi-touch")
 
     def screenshot_png(self) -> bytes:
         # WebKitGTK's snapshot is of the last frame it composited: let one more be painted.
