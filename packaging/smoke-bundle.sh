@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Start a built bundle as a user would and fail loudly if it cannot: `--version` must print
 # this checkout's version, `--smoke` must load the demo, render a frame offscreen and share
-# it with one phone on 127.0.0.1,
-# `rulesets check` must find and validate the shipped rulesets, and WEBP and JPEG maps must
-# be drawn. Usage after `make bundle`:
+# it with one phone on 127.0.0.1, `rulesets check` must find and validate the shipped
+# rulesets, and WEBP and JPEG maps must be drawn. Usage after `make bundle`:
 #   packaging/smoke-bundle.sh [dist/battlemap]
 set -euo pipefail
 cd "$(dirname "$0")/.."

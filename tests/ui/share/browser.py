@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import subprocess
+import threading
 import time
 from abc import ABC, abstractmethod
 from typing import Any
@@ -13,10 +14,40 @@ from typing import Any
 START_TIMEOUT_S = 30.0
 
 
+class NetworkTrap:
+    """A listener on 127.0.0.1 set as a browser's HTTP and HTTPS proxy: every connection
+    the browser makes beyond loopback (never proxied) arrives here, is noted and closed."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.requests: list[str] = []
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        with contextlib.suppress(OSError):  # closed by close()
+            while True:
+                connection, _ = self.listener.accept()
+                with connection:
+                    connection.settimeout(2)
+                    with contextlib.suppress(OSError):
+                        first_line = connection.recv(1024).split(b"\r\n", 1)[0]
+                        self.requests.append(first_line.decode(errors="replace"))
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accept() (close alone may not)
+        self.listener.close()
+        self._thread.join(5)
+
+
 class PageBrowser(ABC):
-    """One browser process with one page of ``width`` x ``height`` CSS pixels."""
+    """One browser process with one page of ``width`` x ``height`` CSS pixels; ``trap``
+    holds every connection it tried beyond loopback."""
 
     name = ""
+    trap: NetworkTrap
 
     @abstractmethod
     def open(self, url: str) -> None: ...

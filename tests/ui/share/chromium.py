@@ -1,6 +1,8 @@
 """A headless Chromium driven over its DevTools protocol (a WebSocket), for the page tests.
 
 Only loopback addresses are opened: the page's server and Chromium's own DevTools port.
+Anything else Chromium asks for (it still calls update.googleapis.com and
+accounts.google.com, flags or not) goes to the ``NetworkTrap`` proxy and no further.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from tests.ui.share.browser import START_TIMEOUT_S, PageBrowser, end_process
+from tests.ui.share.browser import START_TIMEOUT_S, NetworkTrap, PageBrowser, end_process
 
 FLAGS = (
     "--headless",
@@ -33,6 +35,14 @@ FLAGS = (
     "--disable-default-apps",
     "--hide-scrollbars",
     "--mute-audio",
+    # What a fresh profile calls home for (each seen in the trap, see browser.py).
+    "--disable-features=NetworkTimeServiceQuerying,OptimizationHints,"
+    "OptimizationGuideModelDownloading,OptimizationHintsFetching,MediaRouter,Translate,"
+    "AutofillServerCommunication,CertificateTransparencyComponentUpdater",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--no-pings",
+    "--metrics-recording-only",
     "--remote-debugging-address=127.0.0.1",
     "--remote-debugging-port=0",
 )
@@ -52,8 +62,10 @@ class Chromium(PageBrowser):
         if executable is None:
             raise FileNotFoundError("chromium is not installed")
         self.profile = Path(tempfile.mkdtemp(prefix="battlemap-chromium-"))
+        self.trap = NetworkTrap()
+        proxy = f"--proxy-server=http://127.0.0.1:{self.trap.port}"  # loopback bypasses it
         self.process = subprocess.Popen(
-            [executable, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+            [executable, *FLAGS, proxy, f"--user-data-dir={self.profile}", "about:blank"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -128,4 +140,5 @@ class Chromium(PageBrowser):
     def close(self) -> None:
         self._stack.close()
         end_process(self.process)
+        self.trap.close()
         shutil.rmtree(self.profile, ignore_errors=True)

@@ -3,9 +3,8 @@
 
 A fresh profile would call home (updates, telemetry, Normandy, remote settings, safe
 browsing, the captive-portal and connectivity checks): ``user.js`` turns each of those off,
-and sends whatever is left to ``NetworkTrap``, a local listener standing in for a proxy, so
-a test can say how many connections Firefox tried beyond the page's own server (loopback,
-never proxied).
+and sends whatever is left to the ``NetworkTrap`` (``browser.py``), so a test can say how
+many connections Firefox tried beyond the page's own server.
 """
 
 from __future__ import annotations
@@ -16,17 +15,21 @@ import itertools
 import json
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from tests.ui.share.browser import START_TIMEOUT_S, PageBrowser, end_process, pinch_actions
+from tests.ui.share.browser import (
+    START_TIMEOUT_S,
+    NetworkTrap,
+    PageBrowser,
+    end_process,
+    pinch_actions,
+)
 
 QUIET_PREFS: dict[str, bool | int | str] = {
     "app.update.enabled": False,
@@ -95,32 +98,6 @@ QUIET_ENVIRONMENT = {
 
 def firefox_path() -> str | None:
     return shutil.which("firefox-esr") or shutil.which("firefox")
-
-
-class NetworkTrap:
-    """A listener on 127.0.0.1 set as Firefox's HTTP and HTTPS proxy: every connection
-    Firefox makes beyond loopback arrives here, is counted and closed at once."""
-
-    def __init__(self) -> None:
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = int(self.listener.getsockname()[1])
-        self.requests: list[str] = []
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    def _serve(self) -> None:
-        with contextlib.suppress(OSError):  # closed by close()
-            while True:
-                connection, _ = self.listener.accept()
-                with connection:
-                    connection.settimeout(2)
-                    with contextlib.suppress(OSError):
-                        first_line = connection.recv(1024).split(b"\r\n", 1)[0]
-                        self.requests.append(first_line.decode(errors="replace"))
-
-    def close(self) -> None:
-        self.listener.close()
-        self._thread.join(5)
 
 
 def user_js(trap_port: int) -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 from tests.ui.share.browser import (
     START_TIMEOUT_S,
+    NetworkTrap,
     PageBrowser,
     end_process,
     free_port,
@@ -77,6 +78,7 @@ class WebKit(PageBrowser):
         if problem is not None:
             raise FileNotFoundError(problem)
         self.home = Path(tempfile.mkdtemp(prefix="battlemap-webkit-"))
+        self.trap = NetworkTrap()
         self.xvfb, display = start_xvfb()
         port = free_port()
         environment = {
@@ -98,7 +100,8 @@ class WebKit(PageBrowser):
         self.session = ""
         try:
             self._wait_for_driver()
-            options = {"binary": minibrowser_path(), "args": ["--automation"]}
+            proxy = [f"--proxy=http://127.0.0.1:{self.trap.port}", "--ignore-host=127.0.0.1"]
+            options = {"binary": minibrowser_path(), "args": ["--automation", *proxy]}
             capabilities = {"alwaysMatch": {"webkitgtk:browserOptions": options}}
             answer = self._send("POST", "/session", {"capabilities": capabilities})
             self.session = answer["sessionId"]
@@ -171,4 +174,5 @@ class WebKit(PageBrowser):
                 self._send("DELETE", f"/session/{self.session}")
         end_process(self.driver)
         end_process(self.xvfb)
+        self.trap.close()
         shutil.rmtree(self.home, ignore_errors=True)
