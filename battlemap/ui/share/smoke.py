@@ -23,6 +23,8 @@ from battlemap.ui.share.addresses import LOOPBACK, ShareAddress
 from battlemap.ui.share.controller import ShareController
 
 TIMEOUT_S = 10.0
+JPEG_START = b"\xff\xd8\xff"
+"""What phones get the map as (``images.py``): an empty body if Qt's JPEG writer is gone."""
 
 
 class ShareSmokeError(ValueError):
@@ -58,8 +60,10 @@ def share_smoke(share: ShareController) -> str:
         map_image = state["map"]
         if map_image is not None:
             status, image = _get(port, f"/map?k={code}&v={map_image['version']}")
-            if status != 200 or not image:
-                raise ShareSmokeError(f"share: the map image answered {status}")
+            if status != 200 or not image.startswith(JPEG_START):
+                raise ShareSmokeError(
+                    f"share: the map image answered {status} with {len(image)} bytes, not a JPEG"
+                )
             size = f"{map_image['width']}x{map_image['height']}"
             summary += f", map {size} ({len(image)} bytes)"
         return summary
