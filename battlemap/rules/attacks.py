@@ -433,7 +433,9 @@ def _check_reach(target: Creature, profile: AttackProfile, situation: AttackSitu
         raise NotTargetableError(f"{target.name} is beyond the long range of {profile.name}")
 
 
-def _spend(draft: Draft, attacker_id: EntityId, target_id: EntityId, action_id: str | None) -> str:
+def _spend(
+    draft: Draft, attacker_id: EntityId, target_id: EntityId, action_id: str | None, attack: str
+) -> str:
     if action_id is None or not draft.in_combat:
         return "nothing"
     action = draft.ruleset.actions.get(action_id)
@@ -447,7 +449,7 @@ def _spend(draft: Draft, attacker_id: EntityId, target_id: EntityId, action_id: 
             draft.run(
                 lambda s: take_action(s, ruleset, attacker_id, action_id, target_id=target_id)
             )
-        draft.run(lambda s: spend_attack(s, ruleset, attacker_id))
+        draft.run(lambda s: spend_attack(s, ruleset, attacker_id, attack))
         return "one attack"
     draft.run(lambda s: take_action(s, ruleset, attacker_id, action_id, target_id=target_id))
     return action.cost.value
@@ -583,7 +585,7 @@ def make_attack(
     action_id = options.action_id
     if options.offhand and action_id == "attack" and "offhand-attack" in ruleset.actions:
         action_id = "offhand-attack"  # the bonus-action attack, after the Attack action
-    spent = _spend(draft, attacker_id, target_id, action_id)
+    spent = _spend(draft, attacker_id, target_id, action_id, profile.name)
     if helper is not None:
         draft.put(draft.fighting(helper.creature_id).model_copy(update={"helping": None}))
         notes.append(f"Help from {helper_name} is used up")
