@@ -140,3 +140,4 @@ def _check_hashes() -> None:
 
     for name in ("sha1", "sha256", "blake2b"):
         hashlib.new(name, b"battlemap").hexdigest()
+
