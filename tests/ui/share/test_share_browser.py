@@ -8,6 +8,7 @@ Needs Debian's ``chromium``, ``firefox-esr``, ``webkit2gtk-driver`` and ``xvfb``
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -47,6 +48,7 @@ PX = 80  # the page fits the 12 x 8 map into 960 x 640: 80 CSS pixels per cell
 HERO = EntityId("hero")
 MOVES = 6
 LATENCY_GOAL_MS = 100.0
+OUTSIDE = "http://192.0.2.77/"
 CENTRED = 0.06  # of a cell: how far a token's initials may sit from its disc's centre
 
 
@@ -274,3 +276,11 @@ def test_the_browser_tried_no_connection_beyond_the_page(
     browser.open(server.url())
     browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
     assert browser.trap.requests == []
+    # And the trap is in the way: a page beyond loopback (a documentation address) is asked
+    # of it, and of nothing else.
+    with contextlib.suppress(RuntimeError):  # the page cannot load: the trap hangs up
+        browser.open(OUTSIDE)
+    deadline = time.monotonic() + 10
+    while not browser.trap.requests and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert browser.trap.requests[:1] == [f"GET {OUTSIDE} HTTP/1.1"]
