@@ -38,7 +38,7 @@ from battlemap.io.migrations import (
     JsonObject,
     migrate,
 )
-from battlemap.model.encounter import Encounter, over_limit
+from battlemap.model.encounter import Encounter, duplicate_id, over_limit
 from battlemap.model.limits import MAX_ENCOUNTER_JSON_BYTES, MAX_IMAGE_NAME
 
 SUFFIX = ".battlemap"
@@ -133,10 +133,10 @@ def write_battlemap(stream: IO[bytes], encounter: Encounter, images: Mapping[str
 
     Raises:
         ValueError: the encounter names an image that ``images`` lacks, holds more than a
-            field's limit (``over_limit``) or takes more than ``MAX_JSON_BYTES``: writing
-            would make a file that cannot be opened again.
+            field's limit (``over_limit``), gives two items one id or takes more than
+            ``MAX_JSON_BYTES``: writing would make a file that cannot be opened again.
     """
-    problem = over_limit(encounter)
+    problem = over_limit(encounter) or duplicate_id(encounter)
     if problem is not None:
         raise ValueError(f"the file could not be opened again: {problem}")
     dumped = encounter.model_dump(mode="json")  # once, for the JSON and its images
