@@ -83,6 +83,10 @@ DEFAULT_PORTAL_WIDTH_CELLS = 1.0
 WINDOW_MAX_CELLS = 0.9
 """In format 0.2 files, a closed portal in a wall shorter than this is a window."""
 MAX_IMAGE_NAME_CHARS = 1000
+BORDER_SNAP_CELLS = 1e-4
+"""Wall ends this close to the map's border are on it: exporters that compute in 32-bit
+floats (Arkenforge) write 4.0000005 for the east wall of a 4-cell map, which would lie
+outside the map and be dropped."""
 
 FindImage = Callable[[Path, str], Path | None]
 """Asked for the image file of a map whose ``image`` names a file that is not there: gets the
@@ -477,7 +481,13 @@ def _clip_segments(
     """The parts of ``segments`` inside the closed rectangle ``box`` (a segment along the
     border is kept; one that only touches it in a point is dropped), endpoints rounded to
     1e-6 cells to remove the intersection's float noise, with the index of the segment each
-    part came from. Only segments that cross the border go to GEOS."""
+    part came from. Only segments that cross the border go to GEOS. Ends within
+    ``BORDER_SNAP_CELLS`` of the border are moved onto it first."""
+    segments = segments.copy()
+    for axis, low, high in ((0, box[0], box[2]), (1, box[1], box[3])):
+        values = segments[:, :, axis]
+        values[np.abs(values - low) <= BORDER_SNAP_CELLS] = low
+        values[np.abs(values - high) <= BORDER_SNAP_CELLS] = high
     x, y = segments[:, :, 0], segments[:, :, 1]
     away = np.all(x < box[0], axis=1) | np.all(x > box[2], axis=1)
     away |= np.all(y < box[1], axis=1) | np.all(y > box[3], axis=1)
