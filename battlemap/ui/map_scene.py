@@ -20,6 +20,7 @@ from battlemap.ui.plain_text import literal_menu
 from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.undo import push
+from battlemap.ui.unseen_marker import UnseenMarkers
 
 MAP_MARGIN_CELLS = 2
 
@@ -55,6 +56,7 @@ class MapScene(QGraphicsScene):
         self._rebuild_map()
         self._sync_tokens()
         document.subscribe(self._on_change)
+        self.unseen_markers = UnseenMarkers(self)  # after _on_change: it marks the tokens made
 
     def selected_creatures(self) -> list[EntityId]:
         """The creatures of the tokens selected on the map, in ``selectedItems()`` order

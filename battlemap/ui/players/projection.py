@@ -126,6 +126,12 @@ def drawn_while_unseen(creature: Creature) -> bool:
     return creature.side is Side.PARTY or creature.shown_while_unseen
 
 
+def hidden_from_players(creature: Creature, combat: CombatFacts) -> bool:
+    """Never drawn on the players' window, wherever the party looks: hidden by the DM, or
+    hiding or invisible and not ``drawn_while_unseen``."""
+    return creature.hidden or (unseen(creature, combat) and not drawn_while_unseen(creature))
+
+
 def generic_label(creature: Creature) -> str:
     return f"{creature.size.value.capitalize()} creature"
 
@@ -187,7 +193,7 @@ def project(
     cell_feet = encounter.grid.cell_feet
 
     def shown(creature: Creature) -> bool:
-        if creature.hidden or (unseen(creature, combat) and not drawn_while_unseen(creature)):
+        if hidden_from_players(creature, combat):
             return False
         return visible is None or not visible.isdisjoint(creature_cells(creature, cell_feet))
 
