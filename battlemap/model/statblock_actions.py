@@ -199,3 +199,14 @@ class Legendary(_Frozen):
     per_round: int = Field(default=3, ge=0, le=MAX_LEGENDARY_PER_ROUND)
     actions: tuple[LegendaryAction, ...] = Field(default=(), max_length=20)
     resistances: int = Field(default=0, ge=0, le=10, description="Legendary Resistance/day.")
+
+
+class SpentUse(_Frozen):
+    """Uses of a limited action a creature has spent (``key``: a save action's ``uses_key``,
+    a text action's name, or ``LEGENDARY_RESISTANCE``)."""
+
+    key: Annotated[str, Field(min_length=1, max_length=200)]
+    spent: int = Field(default=1, ge=1, le=10)
+
+
+LEGENDARY_RESISTANCE = "Legendary Resistance"
