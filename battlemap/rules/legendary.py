@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battlemap.model.combat import CombatEvent, keep_newest
+from battlemap.model.combat import Combatant, CombatEvent, keep_newest
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock_actions import LegendaryAction
@@ -81,6 +81,16 @@ def legendary_status(
         for action in legendary.actions
     )
     return LegendaryStatus(creature_id, legendary.per_round, left, actions)
+
+
+def legendary_text(encounter: Encounter, combatant: Combatant) -> str:
+    """``Legendary 2/3`` for the Initiative dock; empty when it has no legendary actions."""
+    block = statblock_in(encounter, combatant)
+    legendary = block.legendary if block is not None else None
+    if legendary is None or not legendary.actions or legendary.per_round == 0:
+        return ""
+    left = max(0, legendary.per_round - combatant.legendary_used)
+    return f"Legendary {left}/{legendary.per_round}"
 
 
 def take_legendary_action(

@@ -256,6 +256,15 @@ class AttackDialog(CombatDialog):
         self._attacker_changed(keep_target=False)
         self.present(activate=True)
 
+    def choose_attack(self, name: str) -> None:
+        """Pick the attacker's stat-block attack called ``name`` (kept when it has none)."""
+        attacker = self.attacker_id()
+        block = self._statblock(attacker) if attacker is not None else None
+        for index, attack in enumerate(block.attacks if block is not None else ()):
+            if attack.name == name:
+                self.attack.setCurrentIndex(self.attack.findData(index))
+                return
+
     def _on_combat_changed(self) -> None:
         """Follow the combat: a new turn brings its creature in as attacker; else recompute."""
         if not self.isVisible() or self.preview is not None:
@@ -499,7 +508,7 @@ class AttackDialog(CombatDialog):
 
     def _options(self, with_damage: bool, d20: tuple[int, ...] | None = None) -> AttackOptions:
         return AttackOptions(
-            action_id=self.action_id,
+            action_id=self.action_id or None,  # "": a legendary action's attack, no economy
             d20=d20 or self.d20_entry.faces(),
             damage_rolls=self.damage_entry.rolls() if with_damage else None,
             defenses=Defenses(

@@ -1,0 +1,261 @@
+"""The Actions dock's stat-block part: the current creature's save actions and limited uses,
+every legendary creature's legendary actions and resistances, and the d6 of the next
+creature's recharge.
+
+Buttons are enabled exactly when the engine would accept them (``save_action_refusal``,
+``legendary_status``: the same checks, nothing rolled); a disabled one's tooltip is the
+engine's reason. Each click is one engine call and one undo step, then the flow that plays
+the action (``MonsterFlow``): the area or saving-throw dialog pre-filled, the attack dialog.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battlemap.model.combat import CombatState
+from battlemap.model.ids import EntityId
+from battlemap.model.statblock_actions import LEGENDARY_RESISTANCE, LegendaryAction, SaveAction
+from battlemap.rules.attacks_left import statblock_in
+from battlemap.rules.legendary import legendary_status, take_legendary_action
+from battlemap.rules.limited_actions import (
+    recharges_due,
+    save_action_refusal,
+    use_limited,
+    use_save_action,
+    use_statuses,
+)
+from battlemap.rules.schema import Ruleset
+from battlemap.ui.combat.monster_flow import MonsterFlow
+from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.combat.widgets import GOOD, MUTED, tone
+from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
+
+
+def _clear(layout: QGridLayout | QVBoxLayout) -> None:
+    while layout.count():
+        item = layout.takeAt(0)
+        widget = item.widget() if item is not None else None
+        if widget is not None:
+            widget.deleteLater()
+
+
+def save_summary(save: SaveAction) -> str:
+    """``DC 21 Dex save, 60-ft cone, half on a success``."""
+    area = f", {save.area.text}" if save.area is not None else ""
+    half = ", half on a success" if save.half_on_success else ""
+    return f"DC {save.dc} {save.ability.value[:3].capitalize()} save{area}{half}"
+
+
+def _compact(button: QPushButton) -> QPushButton:
+    """A button that never widens the dock: a long name is cut rather than the dock grown."""
+    button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+    button.setMinimumWidth(0)
+    return button
+
+
+class MonsterBox(QWidget):
+    """Save actions, uses, legendary actions and the recharge die; hidden when none apply."""
+
+    def __init__(self, session: CombatSession) -> None:
+        super().__init__()
+        self.session = session
+        self.flow: MonsterFlow | None = None
+        """Set by ``install``: opens the dialogs an action continues in."""
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.uses = QLabel()
+        self.uses.setTextFormat(Qt.TextFormat.RichText)
+        self.uses.setWordWrap(True)
+        layout.addWidget(self.uses)
+        self.saves_widget = QWidget()
+        self.saves = QGridLayout(self.saves_widget)
+        self.saves.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.saves_widget)
+        self.save_buttons: dict[str, QPushButton] = {}
+        self.legendary_box = QGroupBox("Legendary actions (at the end of another's turn)")
+        self.legendary = QVBoxLayout(self.legendary_box)
+        self.legendary.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.legendary_box)
+        self.legendary_buttons: dict[tuple[EntityId, str], QPushButton] = {}
+        recharge = QHBoxLayout()
+        self.recharge_label = QLabel()
+        self.recharge_label.setTextFormat(Qt.TextFormat.RichText)  # the name in it is escaped
+        self.recharge_label.setWordWrap(True)
+        self.recharge_die = QSpinBox()
+        self.recharge_die.setRange(0, 6)
+        self.recharge_die.setSpecialValueText("app rolls")
+        self.recharge_die.setToolTip(
+            "The d6 of the next creature's recharge as rolled at the table, typed before ending"
+            " this turn; or leave 'app rolls'"
+        )
+        recharge.addWidget(self.recharge_label, 1)
+        recharge.addWidget(self.recharge_die)
+        layout.addLayout(recharge)
+        self._recharger: EntityId | None = None
+
+    # --- model -> widgets ------------------------------------------------------------
+
+    def refresh(self, state: CombatState | None, ruleset: Ruleset | None) -> None:
+        current = state.current.creature_id if state is not None and state.current else None
+        if state is None or ruleset is None or current is None:
+            self.setVisible(False)
+            return
+        shown = self._show_current(state, ruleset, current)
+        shown = self._show_legendary(state, ruleset) or shown
+        shown = self._show_recharge(state) or shown
+        self.setVisible(shown)
+
+    def _show_current(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> bool:
+        encounter = self.session.encounter
+        statuses = {s.key: s for s in use_statuses(encounter, creature_id)}
+        block = statblock_in(encounter, state.combatant(creature_id))
+        saves = block.save_actions if block is not None else ()
+        on_buttons = {save.uses_key for save in saves}
+        parts = []
+        for listed in statuses.values():
+            if listed.key in on_buttons:
+                continue  # the save action's button says it
+            colour = tone(GOOD) if listed.available else tone(MUTED)
+            parts.append(f"<span style='color:{colour}'>{escape(listed.text)}</span>")
+        self.uses.setText(" · ".join(parts))
+        self.uses.setVisible(bool(parts))
+        _clear(self.saves)
+        self.save_buttons = {}
+        for index, save in enumerate(saves):
+            status = statuses.get(save.uses_key) if save.usage is not None else None
+            state_text = ""
+            if status is not None:
+                state_text = (
+                    f" · {status.left}/{status.usage.times}"
+                    if status.usage.times > 1
+                    else (" · ready" if status.available else " · spent")
+                )
+            button = _compact(QPushButton(literal_mnemonics(f"{save.name}{state_text}")))
+            reason = save_action_refusal(encounter, ruleset, creature_id, save.name)
+            button.setEnabled(reason is None)
+            uses = f" ({status.text})" if status is not None else ""
+            tip = f"{save_summary(save)}{uses}. {save.effect}"
+            if reason is not None:
+                tip = f"Not available: {reason}. {tip}"
+            button.setToolTip(plain_tooltip(tip))
+            button.clicked.connect(lambda _=False, s=save.name: self.use_save(s))
+            self.saves.addWidget(button, index // 2, index % 2)
+            self.save_buttons[save.name] = button
+        self.saves_widget.setVisible(bool(saves))
+        return bool(parts) or bool(saves)
+
+    def _show_legendary(self, state: CombatState, ruleset: Ruleset) -> bool:
+        _clear(self.legendary)
+        self.legendary_buttons = {}
+        encounter = self.session.encounter
+        any_shown = False
+        current = state.current.creature_id if state.current is not None else None
+        for combatant in state.combatants:
+            status = legendary_status(encounter, ruleset, combatant.creature_id)
+            if status is None or combatant.creature_id == current:
+                continue  # on its own turn it takes none
+            any_shown = True
+            cid = combatant.creature_id
+            heading = QLabel(f"<b>{escape(self.session.name(cid))}</b>: {status.text}")
+            heading.setTextFormat(Qt.TextFormat.RichText)
+            self.legendary.addWidget(heading)
+            row = QWidget()
+            grid = QGridLayout(row)
+            grid.setContentsMargins(0, 0, 0, 0)
+            for index, (action, reason) in enumerate(status.actions):
+                cost = f" ({action.cost})" if action.cost > 1 else ""
+                button = _compact(QPushButton(literal_mnemonics(f"{action.name}{cost}")))
+                button.setEnabled(reason is None)
+                tip = action.text if reason is None else f"Not available: {reason}"
+                button.setToolTip(plain_tooltip(tip))
+                button.clicked.connect(
+                    lambda _=False, c=cid, a=action.name: self.take_legendary(c, a)
+                )
+                grid.addWidget(button, index // 3, index % 3)
+                self.legendary_buttons[(cid, action.name)] = button
+            resistance = next(
+                (s for s in use_statuses(encounter, cid) if s.key == LEGENDARY_RESISTANCE), None
+            )
+            if resistance is not None:
+                button = _compact(QPushButton(f"Legendary Resistance ({resistance.left} left)"))
+                button.setEnabled(resistance.available)
+                button.setToolTip("It fails a saving throw and chooses to succeed instead")
+                button.clicked.connect(lambda _=False, c=cid: self.use_resistance(c))
+                grid.addWidget(button, (len(status.actions) + 2) // 3, 0, 1, 3)
+                self.legendary_buttons[(cid, LEGENDARY_RESISTANCE)] = button
+            self.legendary.addWidget(row)
+        self.legendary_box.setVisible(any_shown)
+        return any_shown
+
+    def _show_recharge(self, state: CombatState) -> bool:
+        """Offer to type the d6 of the next creature's recharge: the engine rolls it as that
+        turn starts (``legendary.next_turn``)."""
+        order = state.order
+        upcoming = order[(state.turn_index + 1) % len(order)].creature_id if order else None
+        due = recharges_due(self.session.encounter, upcoming) if upcoming is not None else ()
+        if upcoming != self._recharger:
+            self._recharger = upcoming
+            self.recharge_die.setValue(0)  # a typed die belongs to one creature's roll
+        self.recharge_label.setVisible(bool(due))
+        self.recharge_die.setVisible(bool(due))
+        if due and upcoming is not None:
+            self.recharge_label.setText(
+                f"<b>{escape(self.session.name(upcoming))}</b> rolls to recharge"
+                f" {escape(', '.join(due))} as its turn starts"
+            )
+        return bool(due)
+
+    def typed_recharge(self) -> int | None:
+        """The d6 typed for the next creature's recharge, or None (the app rolls)."""
+        return self.recharge_die.value() or None if self.recharge_die.isVisibleTo(self) else None
+
+    # --- widgets -> engine -------------------------------------------------------------
+
+    def _current(self) -> EntityId | None:
+        state = self.session.state
+        return state.current.creature_id if state is not None and state.current else None
+
+    def use_save(self, name: str) -> None:
+        creature_id = self._current()
+        if creature_id is None:
+            return
+        applied = self.session.run(
+            f"{self.session.name(creature_id)}: {name}",
+            lambda e, r: use_save_action(e, r, creature_id, name),
+        )
+        if applied is not None and self.flow is not None:
+            self.flow.open_save(creature_id, applied.result)
+
+    def take_legendary(self, creature_id: EntityId, name: str) -> None:
+        applied = self.session.run(
+            f"{self.session.name(creature_id)}: legendary {name}",
+            lambda e, r: take_legendary_action(e, r, creature_id, name),
+        )
+        if applied is None or self.flow is None:
+            return
+        action: LegendaryAction = applied.result
+        if action.attack is not None:
+            self.flow.open_attack(creature_id, action.attack)
+        elif action.save is not None:
+            self.flow.open_save(creature_id, action.save)
+        else:
+            self.session.reported.emit(f"{self.session.name(creature_id)}: {action.text[:300]}")
+
+    def use_resistance(self, creature_id: EntityId) -> None:
+        self.session.run(
+            f"{self.session.name(creature_id)}: {LEGENDARY_RESISTANCE}",
+            lambda e, r: use_limited(e, r, creature_id, LEGENDARY_RESISTANCE),
+        )
