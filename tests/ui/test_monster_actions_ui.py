@@ -79,6 +79,7 @@ def test_bandit_captain_multiattack_through_the_attack_menu(qtbot: QtBot, tmp_pa
     dialog.choose_attack("Scimitar")
     assert not dialog.roll_button.isEnabled()
     assert "allows no Scimitar attack" in dialog.situation.text()
+    assert "1 attack left: 1 × Dagger" in dialog.situation.text()
     dialog.choose_attack("Dagger")
     assert dialog.roll_button.isEnabled()
     window.undo_stack.undo()

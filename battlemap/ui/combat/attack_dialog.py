@@ -54,6 +54,7 @@ from battlemap.rules.attacks import (
     make_attack,
     roll_mode,
 )
+from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.damage import DamageRoll, Defenses
 from battlemap.rules.outcome import EngineCall, Outcome, with_combat
 from battlemap.rules.schema import Ruleset
@@ -494,6 +495,9 @@ class AttackDialog(CombatDialog):
         if report is not None and ac is not None:
             lines.extend(_mode_lines(report))
             lines.append(f"<b>Target AC {ac.value}</b> ({escape(', '.join(ac.parts))})")
+        left = attacks_left(state.combatant(attacker_id).turn)
+        if left.count and self.action_id == "attack":  # the Attack action being made
+            lines.append(f"<b>{escape(left.text[0].upper() + left.text[1:])}</b>")
         if refusal is not None:
             reason = escape(refusal)
             lines.append(f"<span style='color:{tone(BAD)}'><b>Can't attack:</b> {reason}</span>")

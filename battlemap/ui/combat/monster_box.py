@@ -85,7 +85,8 @@ class MonsterBox(QWidget):
         self.saves.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.saves_widget)
         self.save_buttons: dict[str, QPushButton] = {}
-        self.legendary_box = QGroupBox("Legendary actions (at the end of another's turn)")
+        self.legendary_box = QGroupBox("Legendary actions")  # a long title would widen the dock
+        self.legendary_box.setToolTip("Taken at the end of another creature's turn")
         self.legendary = QVBoxLayout(self.legendary_box)
         self.legendary.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.legendary_box)
@@ -171,6 +172,7 @@ class MonsterBox(QWidget):
             cid = combatant.creature_id
             heading = QLabel(f"<b>{escape(self.session.name(cid))}</b>: {status.text}")
             heading.setTextFormat(Qt.TextFormat.RichText)
+            heading.setWordWrap(True)
             self.legendary.addWidget(heading)
             row = QWidget()
             grid = QGridLayout(row)
@@ -184,7 +186,7 @@ class MonsterBox(QWidget):
                 button.clicked.connect(
                     lambda _=False, c=cid, a=action.name: self.take_legendary(c, a)
                 )
-                grid.addWidget(button, index // 3, index % 3)
+                grid.addWidget(button, index // 2, index % 2)
                 self.legendary_buttons[(cid, action.name)] = button
             resistance = next(
                 (s for s in use_statuses(encounter, cid) if s.key == LEGENDARY_RESISTANCE), None
@@ -194,7 +196,7 @@ class MonsterBox(QWidget):
                 button.setEnabled(resistance.available)
                 button.setToolTip("It fails a saving throw and chooses to succeed instead")
                 button.clicked.connect(lambda _=False, c=cid: self.use_resistance(c))
-                grid.addWidget(button, (len(status.actions) + 2) // 3, 0, 1, 3)
+                grid.addWidget(button, (len(status.actions) + 1) // 2, 0, 1, 2)
                 self.legendary_buttons[(cid, LEGENDARY_RESISTANCE)] = button
             self.legendary.addWidget(row)
         self.legendary_box.setVisible(any_shown)
