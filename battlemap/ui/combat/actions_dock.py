@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +40,7 @@ from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.rules.turn_steps import death_save_due
 from battlemap.ui.combat.brink_box import BrinkBox
 from battlemap.ui.combat.monster_box import MonsterBox
+from battlemap.ui.combat.next_die import NextTurnDie, upcoming_creature
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
@@ -108,21 +108,13 @@ class ActionsDock(QDockWidget):
         self.multiattack_menu = QMenu(self)
         """The Attack button's menu when the creature has Multiattack options."""
 
-        saves = QHBoxLayout()
-        self.save_label = QLabel()
-        self.save_label.setTextFormat(Qt.TextFormat.RichText)  # the name in it is escaped
-        self.save_label.setWordWrap(True)
-        self.save_die = QSpinBox()
-        self.save_die.setRange(0, 20)
-        self.save_die.setSpecialValueText("app rolls")
-        self.save_die.setToolTip(
+        self.next_save = NextTurnDie(
+            20,
             "The next creature is dying: type the d20 of its death save as rolled at the table"
-            " before ending this turn, or leave 'app rolls'"
+            " before ending this turn, or leave 'app rolls'",
         )
-        saves.addWidget(self.save_label, 1)
-        saves.addWidget(self.save_die)
-        layout.addLayout(saves)
-        self._saver: EntityId | None = None
+        self.save_label, self.save_die = self.next_save.label, self.next_save.die
+        layout.addWidget(self.next_save)
         self.brink = BrinkBox(session)
         layout.addWidget(self.brink)
         ready_row = QHBoxLayout()
@@ -172,8 +164,7 @@ class ActionsDock(QDockWidget):
         if state is None or creature_id is None or ruleset is None:
             self.heading.setText("No one's turn")
             self.economy.setText("Start a combat and begin round 1 to act.")
-            self.save_label.setVisible(False)
-            self.save_die.setVisible(False)
+            self.next_save.show_for(None, None)
             self.brink.setVisible(False)
             self.trigger.setVisible(False)
             self.readied.setVisible(False)
@@ -247,23 +238,19 @@ class ActionsDock(QDockWidget):
     def _show_next_save(self, state: CombatState) -> None:
         """Offer to type the death save of the next creature when it is dying: the engine
         makes that save as its turn starts (``turn_steps.next_turn``)."""
-        order = state.order
-        upcoming = order[(state.turn_index + 1) % len(order)].creature_id if order else None
+        upcoming = upcoming_creature(state)
         due = upcoming is not None and death_save_due(self.session.encounter, state, upcoming)
-        if upcoming != self._saver:
-            self._saver = upcoming
-            self.save_die.setValue(0)  # a typed die belongs to one creature's save
-        self.save_label.setVisible(due)
-        self.save_die.setVisible(due)
+        text = None
         if due and upcoming is not None:
-            self.save_label.setText(
+            text = (
                 f"<b>{escape(self.session.name(upcoming))}</b> is dying: death save as its turn"
                 " starts"
             )
+        self.next_save.show_for(upcoming, text)
 
     def typed_death_save(self) -> int | None:
         """The d20 typed for the next creature's death save, or None (the app rolls)."""
-        return self.save_die.value() or None if self.save_die.isVisibleTo(self) else None
+        return self.next_save.typed()
 
     def _rebuild_buttons(self, shown: dict[str, ActionDef]) -> None:
         """One button per action, two columns (only when the ruleset's list changes)."""

@@ -16,11 +16,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QSizePolicy,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -39,6 +37,7 @@ from battlemap.rules.limited_actions import (
 )
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.monster_flow import MonsterFlow
+from battlemap.ui.combat.next_die import NextTurnDie, upcoming_creature
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import GOOD, MUTED, tone
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
@@ -91,21 +90,13 @@ class MonsterBox(QWidget):
         self.legendary.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.legendary_box)
         self.legendary_buttons: dict[tuple[EntityId, str], QPushButton] = {}
-        recharge = QHBoxLayout()
-        self.recharge_label = QLabel()
-        self.recharge_label.setTextFormat(Qt.TextFormat.RichText)  # the name in it is escaped
-        self.recharge_label.setWordWrap(True)
-        self.recharge_die = QSpinBox()
-        self.recharge_die.setRange(0, 6)
-        self.recharge_die.setSpecialValueText("app rolls")
-        self.recharge_die.setToolTip(
+        self.recharge = NextTurnDie(
+            6,
             "The d6 of the next creature's recharge as rolled at the table, typed before ending"
-            " this turn; or leave 'app rolls'"
+            " this turn; or leave 'app rolls'",
         )
-        recharge.addWidget(self.recharge_label, 1)
-        recharge.addWidget(self.recharge_die)
-        layout.addLayout(recharge)
-        self._recharger: EntityId | None = None
+        self.recharge_label, self.recharge_die = self.recharge.label, self.recharge.die
+        layout.addWidget(self.recharge)
 
     # --- model -> widgets ------------------------------------------------------------
 
@@ -205,24 +196,20 @@ class MonsterBox(QWidget):
     def _show_recharge(self, state: CombatState) -> bool:
         """Offer to type the d6 of the next creature's recharge: the engine rolls it as that
         turn starts (``legendary.next_turn``)."""
-        order = state.order
-        upcoming = order[(state.turn_index + 1) % len(order)].creature_id if order else None
+        upcoming = upcoming_creature(state)
         due = recharges_due(self.session.encounter, upcoming) if upcoming is not None else ()
-        if upcoming != self._recharger:
-            self._recharger = upcoming
-            self.recharge_die.setValue(0)  # a typed die belongs to one creature's roll
-        self.recharge_label.setVisible(bool(due))
-        self.recharge_die.setVisible(bool(due))
+        text = None
         if due and upcoming is not None:
-            self.recharge_label.setText(
+            text = (
                 f"<b>{escape(self.session.name(upcoming))}</b> rolls to recharge"
                 f" {escape(', '.join(due))} as its turn starts"
             )
+        self.recharge.show_for(upcoming, text)
         return bool(due)
 
     def typed_recharge(self) -> int | None:
         """The d6 typed for the next creature's recharge, or None (the app rolls)."""
-        return self.recharge_die.value() or None if self.recharge_die.isVisibleTo(self) else None
+        return self.recharge.typed()
 
     # --- widgets -> engine -------------------------------------------------------------
 
