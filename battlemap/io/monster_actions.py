@@ -257,17 +257,36 @@ def _multiattack(action: ActionJson, names: _Names) -> tuple[list[MultiattackOpt
     return [], note + "the DM picks the attacks (Attack action)"
 
 
+MAX_SECTION_ENTRIES = 50
+
+
+def _section(value: object, source: ActionSource, read: ActionsRead) -> list[object]:
+    """A section's entries (None: none); anything but a list is noted and read as none."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value[:MAX_SECTION_ENTRIES]
+    note = f"the {source.value} entries are not a list: not read"
+    read.text_actions.append(TextAction(name=f"{source.value} entries", source=source, note=note))
+    return []
+
+
 def read_actions(
     attacks: Sequence[Attack],
     actions: Sequence[ActionJson],
-    legendary: Sequence[object],
-    special: Sequence[object],
-    reactions: Sequence[object],
-    lair: Sequence[object],
+    legendary_entries: object,
+    special_entries: object,
+    reaction_entries: object,
+    lair_entries: object,
 ) -> ActionsRead:
-    """Read what the stat block's actions, legendary actions, traits, reactions and lair
-    actions say beyond its attacks. Never raises for what it cannot read (kept as text)."""
+    """Read what the stat block's actions, legendary actions, traits (``special_abilities``),
+    reactions and lair actions say beyond its attacks; the last four are raw JSON. Never
+    raises for what it cannot read (kept as text with a note)."""
     read = ActionsRead()
+    legendary = _section(legendary_entries, ActionSource.LEGENDARY, read)
+    special = _section(special_entries, ActionSource.TRAIT, read)
+    reactions = _section(reaction_entries, ActionSource.REACTION, read)
+    lair = _section(lair_entries, ActionSource.LAIR, read)
     attack_names = {a.name for a in attacks}
     names = _Names(attacks, [a.name for a in actions if a.name not in attack_names])
     for action in actions:

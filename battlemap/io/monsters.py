@@ -113,10 +113,10 @@ class _Monster(BaseModel):
     xp: int = Field(default=0, ge=0, le=1_000_000)
     actions: list[ActionJson] = Field(default=[], max_length=50)
     # Read leniently (battlemap.io.monster_actions): a bad entry is kept as text with a note.
-    legendary_actions: list[object] | None = Field(default=None, max_length=50)
-    special_abilities: list[object] | None = Field(default=None, max_length=50)
-    reactions: list[object] | None = Field(default=None, max_length=50)
-    lair_actions: list[object] | None = Field(default=None, max_length=50)
+    legendary_actions: object = None
+    special_abilities: object = None
+    reactions: object = None
+    lair_actions: object = None
 
 
 class MonsterLibrary(BaseModel):
@@ -268,10 +268,10 @@ def statblock_from_5e(monster: _Monster) -> StatBlock:
     more = read_actions(
         attacks,
         monster.actions,
-        monster.legendary_actions or [],
-        monster.special_abilities or [],
-        monster.reactions or [],
-        monster.lair_actions or [],
+        monster.legendary_actions,
+        monster.special_abilities,
+        monster.reactions,
+        monster.lair_actions,
     )
     base_ac, *other_ac = monster.armor_class
     notes = [base_ac.note()] + [f"{ac.value} {ac.note()}".strip() for ac in other_ac]

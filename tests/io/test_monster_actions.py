@@ -238,3 +238,57 @@ def test_a_stat_block_without_the_new_fields_loads_and_saves_as_before() -> None
     dumped = block.model_dump()
     for name in ("multiattack", "save_actions", "text_actions", "legendary", "lair_actions"):
         assert name not in dumped
+
+
+# --- never refused for its actions: mangled action data is kept as text ------------------------
+
+LENIENT_KEYS = {"dc", "usage", "multiattack_type", "actions", "action_options", "options"}
+LENIENT_SECTIONS = {"legendary_actions", "special_abilities", "reactions", "lair_actions"}
+
+
+def _srd(name: str) -> dict[str, Any]:
+    raw = json.loads(source().read_text(encoding="utf-8"))
+    found: dict[str, Any] = next(m for m in raw if m["name"] == name)
+    return found
+
+
+def _lenient_paths(value: Any, prefix: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """Every path inside the monster's lenient action data."""
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _lenient_paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _lenient_paths(item, (*prefix, index))
+    return found
+
+
+def test_mangled_action_data_never_refuses_the_monster(tmp_path: Path) -> None:
+    checked = 0
+    for name in ("Adult Red Dragon", "Bandit Captain", "Adult Brass Dragon"):
+        monster = _srd(name)
+        paths = [
+            path
+            for section in LENIENT_SECTIONS & monster.keys()
+            for path in _lenient_paths(monster[section], (section,))
+        ]
+        paths += [
+            path
+            for index, action in enumerate(monster.get("actions") or [])
+            for key in LENIENT_KEYS & action.keys()
+            for path in _lenient_paths(action[key], ("actions", index, key))
+        ]
+        for path in paths:
+            for value in (None, "x", [{"name": 3}], {"from": {"options": [5]}}):
+                mangled = json.loads(json.dumps(monster))
+                target = mangled
+                for key in path[:-1]:
+                    target = target[key]
+                target[path[-1]] = value
+                file = tmp_path / "monster.json"
+                file.write_text(json.dumps(mangled), encoding="utf-8")
+                (block,) = import_5e_monsters(file)  # never a FileFormatError
+                assert block.name == name
+                checked += 1
+    assert checked > 700  # every path inside the three monsters' action data, four values each
