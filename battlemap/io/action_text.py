@@ -83,6 +83,8 @@ def area_from_text(text: str) -> SaveArea | None:
 def usage_from_name(name: str) -> Usage | None:
     """Uses written in an action's name: "(Recharge 5-6)", "(Recharge 6)", "(3/Day)",
     "(Recharges after a Short or Long Rest)"."""
+    if "(" not in name:
+        return None  # most names: no regex needed
     recharge = _RECHARGE.search(name)
     if recharge and 2 <= int(recharge.group(1)) <= 6:
         return Usage(kind=UsageKind.RECHARGE, recharge_on=int(recharge.group(1)))

@@ -37,8 +37,9 @@ from battlemap.model.statblock import (
 
 MAX_MONSTER_FILE_BYTES = 16 * 1024 * 1024
 MAX_MONSTERS = 2_000
-"""Most monsters in one file (the SRD has 334): reading one takes ~0.25 ms, so a file of them
-all is refused or read within about half a second."""
+"""Most monsters in one file (the SRD has 334): reading one took ~0.25 ms, ~0.4 ms since its
+actions are read too (Multiattack, saves, legendary), so a file of them all is refused or
+read within about a second."""
 MAX_MONSTER_JSON_OBJECTS = 100 * MAX_MONSTERS
 """An SRD monster is 23 JSON objects on average, 46 at most (a vampire)."""
 MAX_MONSTER_JSON_VALUES = 400 * MAX_MONSTERS
