@@ -99,6 +99,12 @@ def test_adult_red_dragon_fire_breath_recharge_and_legendary_actions(
     assert breath.text() == "Fire Breath · ready" and breath.isEnabled()
     assert "DC 21 Dex save, 60-ft cone, half on a success" in breath.toolTip()
     assert "Legendary Resistance (3/Day): 3 of 3 left" in box.uses.text()
+    resist = box.use_buttons["Legendary Resistance"]
+    qtbot.waitUntil(lambda: resist.height() > 0)  # laid out by the event loop
+    qtbot.mouseClick(resist, Qt.MouseButton.LeftButton)  # it fails a save, chooses to succeed
+    assert "Legendary Resistance (3/Day): 2 of 3 left" in box.uses.text()
+    window.undo_stack.undo()
+    assert "Legendary Resistance (3/Day): 3 of 3 left" in box.uses.text()
     qtbot.mouseClick(breath, Qt.MouseButton.LeftButton)
     tool = window.tools.tools["template"]
     assert isinstance(tool, TemplateTool) and window.tools.active is tool

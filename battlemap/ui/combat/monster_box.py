@@ -79,6 +79,12 @@ class MonsterBox(QWidget):
         self.uses.setTextFormat(Qt.TextFormat.RichText)
         self.uses.setWordWrap(True)
         layout.addWidget(self.uses)
+        self.limited_widget = QWidget()
+        self.limited = QGridLayout(self.limited_widget)
+        self.limited.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.limited_widget)
+        self.use_buttons: dict[str, QPushButton] = {}
+        """Spend a use of a limited action kept as text (Legendary Resistance, 1/Day...)."""
         self.saves_widget = QWidget()
         self.saves = QGridLayout(self.saves_widget)
         self.saves.setContentsMargins(0, 0, 0, 0)
@@ -124,6 +130,18 @@ class MonsterBox(QWidget):
             parts.append(f"<span style='color:{colour}'>{escape(listed.text)}</span>")
         self.uses.setText(" · ".join(parts))
         self.uses.setVisible(bool(parts))
+        _clear(self.limited)
+        self.use_buttons = {}
+        for listed in statuses.values():
+            if listed.key in on_buttons:
+                continue
+            use = _compact(QPushButton(literal_mnemonics(f"Use {listed.key}")))
+            use.setEnabled(listed.available)
+            use.setToolTip(plain_tooltip(f"Spend one use: {listed.text}"))
+            use.clicked.connect(lambda _=False, k=listed.key: self.use_limited(creature_id, k))
+            self.limited.addWidget(use, len(self.use_buttons) // 2, len(self.use_buttons) % 2)
+            self.use_buttons[listed.key] = use
+        self.limited_widget.setVisible(bool(self.use_buttons))
         _clear(self.saves)
         self.save_buttons = {}
         for index, save in enumerate(saves):
@@ -186,7 +204,9 @@ class MonsterBox(QWidget):
                 button = _compact(QPushButton(f"Legendary Resistance ({resistance.left} left)"))
                 button.setEnabled(resistance.available)
                 button.setToolTip("It fails a saving throw and chooses to succeed instead")
-                button.clicked.connect(lambda _=False, c=cid: self.use_resistance(c))
+                button.clicked.connect(
+                    lambda _=False, c=cid: self.use_limited(c, LEGENDARY_RESISTANCE)
+                )
                 grid.addWidget(button, (len(status.actions) + 1) // 2, 0, 1, 2)
                 self.legendary_buttons[(cid, LEGENDARY_RESISTANCE)] = button
             self.legendary.addWidget(row)
@@ -243,8 +263,9 @@ class MonsterBox(QWidget):
         else:
             self.session.reported.emit(f"{self.session.name(creature_id)}: {action.text[:300]}")
 
-    def use_resistance(self, creature_id: EntityId) -> None:
+    def use_limited(self, creature_id: EntityId, key: str) -> None:
+        """Spend one use of ``key`` (Legendary Resistance, a 1/Day action): one undo step."""
         self.session.run(
-            f"{self.session.name(creature_id)}: {LEGENDARY_RESISTANCE}",
-            lambda e, r: use_limited(e, r, creature_id, LEGENDARY_RESISTANCE),
+            f"{self.session.name(creature_id)}: {key}",
+            lambda e, r: use_limited(e, r, creature_id, key),
         )
