@@ -13,16 +13,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battlemap.model.combat import Combatant, CombatEvent, keep_newest
+from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock_actions import LegendaryAction
 from battlemap.rules.attacks_left import statblock_in
 from battlemap.rules.combat_ops import combatant_of, name_of, require
 from battlemap.rules.conditions import is_incapacitated
+from battlemap.rules.draft import Draft
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.limited_actions import RechargeRoll, roll_recharges
-from battlemap.rules.outcome import Outcome, running_combat, with_combat
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turn_steps import TurnStep
 from battlemap.rules.turn_steps import next_turn as next_turn_step
@@ -113,20 +114,15 @@ def take_legendary_action(
         raise InvalidRequestError(f"{name} has no legendary action '{action_name[:80]}'; {known}")
     action, reason = found
     require(reason is None, reason or "")
-    state = running_combat(encounter)
-    combatant = state.combatant(creature_id)
+    draft = Draft(encounter, ruleset)
+    combatant = draft.fighting(creature_id)
     used = combatant.legendary_used + action.cost
-    state = state.with_combatant(combatant.model_copy(update={"legendary_used": used}))
+    draft.put(combatant.model_copy(update={"legendary_used": used}))
     left = status.per_round - used
     cost = f"costs {action.cost}, " if action.cost > 1 else ""
-    event = CombatEvent(
-        round=state.round,
-        kind="legendary",
-        creature_id=creature_id,
-        text=f"{name} takes a legendary action: {action.name} ({cost}{left} left)",
-    )
-    state = state.model_copy(update={"log": keep_newest(state.log, (event,))})
-    return Outcome(with_combat(encounter, state), action, (event,))
+    text = f"{name} takes a legendary action: {action.name} ({cost}{left} left)"
+    draft.add("legendary", text, creature_id)
+    return draft.done(action)
 
 
 @dataclass(frozen=True)
@@ -138,8 +134,8 @@ class MonsterTurnStep:
     lairs: tuple[EntityId, ...]
 
 
-def _initiative(encounter: Encounter, creature_id: EntityId) -> int:
-    combatant = running_combat(encounter).combatant(creature_id)
+def _initiative(combat: CombatState, creature_id: EntityId) -> int:
+    combatant = combat.combatant(creature_id)
     return combatant.initiative if combatant.initiative is not None else 0
 
 
@@ -168,40 +164,26 @@ def next_turn(
     Raises:
         IllegalActionError / InvalidRequestError: as ``turn_steps.next_turn``.
     """
-    before = running_combat(encounter)
-    first_round = before.round
-    changed = next_turn_step(encounter, ruleset, death_save_d20=death_save_d20)
-    encounter, events = changed.encounter, changed.events
-    started = changed.result.started
-    state = running_combat(encounter)
-    combatant = state.combatant(started)
+    first_round = running_combat(encounter).round
+    draft = Draft(encounter, ruleset)
+    step = draft.run(lambda e: next_turn_step(e, ruleset, death_save_d20=death_save_d20))
+    assert step is not None  # a combat is running
+    started = step.started
+    combatant = draft.fighting(started)
     if combatant.legendary_used:
-        state = state.with_combatant(combatant.model_copy(update={"legendary_used": 0}))
-        encounter = with_combat(encounter, state)
-    recharged = roll_recharges(encounter, ruleset, started, d6=recharge_d6)
-    encounter, events = recharged.encounter, events + recharged.events
-    ended_at = _initiative(encounter, changed.result.ended)
-    now_at = _initiative(encounter, started)
-    state = running_combat(encounter)
-    crossed = (now_at < LAIR_INITIATIVE) and (
-        ended_at >= LAIR_INITIATIVE or state.round != first_round
+        draft.put(combatant.model_copy(update={"legendary_used": 0}))
+    recharges = draft.run(lambda e: roll_recharges(e, ruleset, started, d6=recharge_d6))
+    now = draft.combat
+    crossed = _initiative(now, started) < LAIR_INITIATIVE and (
+        _initiative(now, step.ended) >= LAIR_INITIATIVE or now.round != first_round
     )
-    acting = lairs(encounter) if crossed else ()
-    if acting:
-        lair_events = []
-        for creature_id in acting:
-            block = statblock_in(encounter, state.combatant(creature_id))
-            options = ", ".join(a.name for a in block.lair_actions) if block else ""
-            lair_events.append(
-                CombatEvent(
-                    round=state.round,
-                    kind="lair",
-                    creature_id=creature_id,
-                    text=f"Initiative 20: {name_of(encounter, creature_id)}'s lair acts"
-                    f" ({options})",
-                )
-            )
-        state = state.model_copy(update={"log": keep_newest(state.log, lair_events)})
-        encounter, events = with_combat(encounter, state), events + tuple(lair_events)
-    result = MonsterTurnStep(changed.result, recharged.result, acting)
-    return Outcome(encounter, result, events)
+    acting = lairs(draft.encounter) if crossed else ()
+    for creature_id in acting:
+        block = statblock_in(draft.encounter, now.combatant(creature_id))
+        options = ", ".join(a.name for a in block.lair_actions) if block else ""
+        draft.add(
+            "lair",
+            f"Initiative 20: {draft.name(creature_id)}'s lair acts ({options})",
+            creature_id,
+        )
+    return draft.done(MonsterTurnStep(step, recharges or (), acting))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battlemap.model.combat import Combatant, CombatEvent, CombatState, RollRecord, keep_newest
+from battlemap.model.combat import Combatant
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
@@ -25,11 +25,12 @@ from battlemap.model.statblock_actions import (
 from battlemap.rules.attacks_left import statblock_in
 from battlemap.rules.combat_ops import combatant_of, name_of, require
 from battlemap.rules.conditions import is_incapacitated
-from battlemap.rules.dice import roll
+from battlemap.rules.draft import Draft
 from battlemap.rules.economy import turn_refusal
 from battlemap.rules.errors import InvalidRequestError
-from battlemap.rules.outcome import Outcome, running_combat, with_combat
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import check_die
 
 
 @dataclass(frozen=True)
@@ -98,25 +99,6 @@ def use_statuses(encounter: Encounter, creature_id: EntityId) -> tuple[UseStatus
     )
 
 
-def _event(state: CombatState, creature_id: EntityId, kind: str, text: str) -> CombatEvent:
-    return CombatEvent(round=state.round, kind=kind, creature_id=creature_id, text=text)
-
-
-def _commit(
-    encounter: Encounter,
-    state: CombatState,
-    events: list[CombatEvent],
-    rolls: list[RollRecord] | None = None,
-) -> Encounter:
-    state = state.model_copy(
-        update={
-            "log": keep_newest(state.log, events),
-            "rolls": keep_newest(state.rolls, rolls or []),
-        }
-    )
-    return with_combat(encounter, state)
-
-
 def use_limited(
     encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, key: str
 ) -> Outcome[UseStatus]:
@@ -134,10 +116,11 @@ def use_limited(
         raise InvalidRequestError(f"{name} has no limited action '{key[:80]}'")
     spent = _spent(combatant, key)
     require(spent < usage.times, f"{name}'s {key} is spent ({usage.text})")
-    state = state.with_combatant(_with_spent(combatant, key, spent + 1))
+    draft = Draft(encounter, ruleset)
+    draft.put(_with_spent(combatant, key, spent + 1))
     status = UseStatus(key, usage, usage.times - spent - 1)
-    event = _event(state, creature_id, "use", f"{name} uses {status.text}")
-    return Outcome(_commit(encounter, state, [event]), status, (event,))
+    draft.add("use", f"{name} uses {status.text}", creature_id)
+    return draft.done(status)
 
 
 def save_action_of(encounter: Encounter, creature_id: EntityId, name: str) -> SaveAction:
@@ -190,23 +173,23 @@ def use_save_action(
     reason = save_action_refusal(encounter, ruleset, creature_id, name)
     require(reason is None, reason or "")
     save = save_action_of(encounter, creature_id, name)
-    state = running_combat(encounter)
-    combatant = state.combatant(creature_id)
+    draft = Draft(encounter, ruleset)
+    combatant = draft.fighting(creature_id)
     turn = combatant.turn.model_copy(
         update={"action_used": True, "actions_taken": (*combatant.turn.actions_taken, name)}
     )
     combatant = combatant.model_copy(update={"turn": turn})
     if save.usage is not None:
         combatant = _with_spent(combatant, save.uses_key, _spent(combatant, save.uses_key) + 1)
-    state = state.with_combatant(combatant)
+    draft.put(combatant)
     area = f", {save.area.text}" if save.area is not None else ""
     half = ", half on a success" if save.half_on_success else ""
     text = (
         f"{name_of(encounter, creature_id)} uses {name} (action): DC {save.dc}"
         f" {save.ability.value.capitalize()} save{area}{half}"
     )
-    event = _event(state, creature_id, "action", text)
-    return Outcome(_commit(encounter, state, [event]), save, (event,))
+    draft.add("action", text, creature_id)
+    return draft.done(save)
 
 
 def recharges_due(encounter: Encounter, creature_id: EntityId) -> tuple[str, ...]:
@@ -229,41 +212,24 @@ def roll_recharges(
     the others are rolled): ``recharge_on`` or more and it is ready again. Logged.
 
     Raises:
-        InvalidRequestError: no combat, or a typed face that isn't 1-6.
+        InvalidRequestError: no combat. BadDieError: a typed face that isn't 1-6.
     """
-    if d6 is not None and not 1 <= d6 <= 6:
-        raise InvalidRequestError(f"a d6 shows 1 to 6, not {d6}")
     state = running_combat(encounter)
     name = name_of(encounter, creature_id)
     uses = limited_uses(statblock_in(encounter, combatant_of(state, creature_id)))
+    draft = Draft(encounter, ruleset)
     results: list[RechargeRoll] = []
-    events: list[CombatEvent] = []
-    rolls: list[RollRecord] = []
+    typed = d6
     for key in recharges_due(encounter, creature_id):
         purpose = f"{name}'s {key} recharge"
-        if d6 is not None:
-            face, detail = d6, f"1d6 ({d6}) = `{d6}` (typed)"
-            rolls.append(
-                RollRecord(
-                    expression="1d6",
-                    total=d6,
-                    detail=detail,
-                    purpose=purpose,
-                    kept=((6, d6),),
-                    first_draw=state.dice.draws,
-                )
-            )
-            d6 = None
-        else:
-            dice, record = roll(state.dice, "1d6", purpose)
-            state = state.model_copy(update={"dice": dice})
-            face, detail = record.total, record.detail
-            rolls.append(record)
+        if typed is not None:
+            check_die(typed, 6, purpose)
+        face = draft.roll("1d6", purpose, creature_id, typed).total
+        typed = None  # a typed die is the first roll's
         recharged = face >= uses[key].recharge_on
-        events.append(_event(state, creature_id, "roll", f"{purpose}: {detail}"))
         if recharged:
-            state = state.with_combatant(_with_spent(state.combatant(creature_id), key, 0))
+            draft.put(_with_spent(draft.fighting(creature_id), key, 0))
         word = "recharged" if recharged else f"not recharged (needs {uses[key].recharge_on}+)"
-        events.append(_event(state, creature_id, "recharge", f"{name}'s {key}: {word}"))
+        draft.add("recharge", f"{name}'s {key}: {word}", creature_id)
         results.append(RechargeRoll(key, face, recharged))
-    return Outcome(_commit(encounter, state, events, rolls), tuple(results), tuple(events))
+    return draft.done(tuple(results))
