@@ -22,6 +22,7 @@ from battlemap.model.statblock_actions import (
     Usage,
     UsageKind,
 )
+from battlemap.rules.attack_action import INCLUDED
 from battlemap.rules.attacks_left import statblock_in
 from battlemap.rules.combat_ops import combatant_of, name_of, require
 from battlemap.rules.conditions import is_incapacitated
@@ -137,6 +138,12 @@ def save_action_of(encounter: Encounter, creature_id: EntityId, name: str) -> Sa
     raise InvalidRequestError(f"{name_of(encounter, creature_id)} has no save action '{name[:80]}'")
 
 
+def _included(combatant: Combatant, name: str) -> bool:
+    """The Multiattack taken this turn includes ``name`` and it hasn't been used yet."""
+    taken = combatant.turn.actions_taken
+    return f"{INCLUDED}{name}" in taken and name not in taken
+
+
 def save_action_refusal(
     encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, name: str
 ) -> str | None:
@@ -153,7 +160,7 @@ def save_action_refusal(
         return f"{who} is dead"
     if is_incapacitated(ruleset, combatant):
         return f"{who} is incapacitated"
-    if combatant.turn.action_used:
+    if combatant.turn.action_used and not _included(combatant, name):
         return f"{who} has already used its action this turn"
     if save.usage is not None and _spent(combatant, save.uses_key) >= save.usage.times:
         return f"{who}'s {save.uses_key} is spent ({save.usage.text})"
@@ -175,6 +182,7 @@ def use_save_action(
     save = save_action_of(encounter, creature_id, name)
     draft = Draft(encounter, ruleset)
     combatant = draft.fighting(creature_id)
+    spends = "part of its Multiattack" if _included(combatant, name) else "action"
     turn = combatant.turn.model_copy(
         update={"action_used": True, "actions_taken": (*combatant.turn.actions_taken, name)}
     )
@@ -185,7 +193,7 @@ def use_save_action(
     area = f", {save.area.text}" if save.area is not None else ""
     half = ", half on a success" if save.half_on_success else ""
     text = (
-        f"{name_of(encounter, creature_id)} uses {name} (action): DC {save.dc}"
+        f"{name_of(encounter, creature_id)} uses {name} ({spends}): DC {save.dc}"
         f" {save.ability.value.capitalize()} save{area}{half}"
     )
     draft.add("action", text, creature_id)

@@ -101,6 +101,23 @@ def test_fire_breath_spends_the_action_and_its_recharge(rulesets: dict[str, Rule
     assert save_action_refusal(encounter, ruleset, DRAGON, "Fire Breath") is None  # undo
 
 
+def test_frightful_presence_comes_with_the_multiattack(rulesets: dict[str, Ruleset]) -> None:
+    ruleset = rulesets["srd-5e"]
+    taken = take_attack_action(_dragon_fight(), ruleset, DRAGON, multiattack=0).encounter
+    assert save_action_refusal(taken, ruleset, DRAGON, "Frightful Presence") is None
+    assert "already used its action" in str(
+        save_action_refusal(taken, ruleset, DRAGON, "Fire Breath")
+    )
+    fear = use_save_action(taken, ruleset, DRAGON, "Frightful Presence")
+    assert "uses Frightful Presence (part of its Multiattack): DC 19 Wisdom" in fear.events[0].text
+    assert "already used its action" in str(
+        save_action_refusal(fear.encounter, ruleset, DRAGON, "Frightful Presence")
+    )
+    assert legal_actions(fear.encounter, ruleset, DRAGON).attacks.text == (
+        "3 attacks left: 1 × Bite, 2 × Claw"
+    )
+
+
 def test_recharge_is_rolled_at_the_start_of_the_dragons_turn(rulesets: dict[str, Ruleset]) -> None:
     ruleset = rulesets["srd-5e"]
     spent = use_save_action(_dragon_fight(), ruleset, DRAGON, "Fire Breath").encounter

@@ -132,7 +132,7 @@ class ActionsDock(QDockWidget):
         self.attack_action.setToolTip(
             "Open the attack dialog for the creature whose turn it is (A)"
         )
-        self.attack_action.triggered.connect(lambda: self.open_attack("attack"))
+        self.attack_action.triggered.connect(lambda: self.take("attack"))  # Multiattack menu
         self.end_turn = end_turn
         self.end_button = QPushButton(f"End turn ({end_turn.shortcut().toString()})")
         self.end_button.setToolTip("End this turn and start the next creature's")
