@@ -47,6 +47,26 @@ _PER_DAY = re.compile(r"\(\s*(\d{1,2})\s*/\s*day(?: each)?\s*\)", re.I)
 _PER_REST = re.compile(r"\(\s*recharges after a (?:short or )?long rest\s*\)", re.I)
 _COSTS = re.compile(r"\(\s*costs (\d) actions?\s*\)", re.I)
 _PARENTHESIS = re.compile(r"\s*\([^)]*\)")
+SRD_CONDITIONS = (
+    "blinded",
+    "charmed",
+    "deafened",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "stunned",
+    "unconscious",
+)
+_CONDITION = re.compile(
+    r"\b(?:be|become|becomes|is|are|fall|falls|knocked)\s+(?:magically\s+)?"
+    rf"({'|'.join(SRD_CONDITIONS)})\b",
+    re.I,
+)
 
 
 def _feet(text: str) -> int | None:
@@ -78,6 +98,13 @@ def area_from_text(text: str) -> SaveArea | None:
     if around and (size := _feet(around.group(1))):
         return SaveArea(shape=AreaShape.AROUND, size_feet=size)
     return None
+
+
+def condition_from_text(text: str) -> str:
+    """The condition a save's text gives on a failure ("or become frightened", "knocked
+    prone", "fall unconscious"); empty when it names none."""
+    found = _CONDITION.search(text)
+    return found.group(1).lower() if found else ""
 
 
 def usage_from_name(name: str) -> Usage | None:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from battlemap.io.action_text import (
     area_from_text,
     bare_name,
+    condition_from_text,
     legendary_cost,
     multiattack_from_text,
     usage_from_name,
@@ -142,6 +143,7 @@ def _save(
         usage=usage,
         usage_key=key,
         effect=_text(desc),
+        on_failure=condition_from_text(desc),
     )
 
 

@@ -149,6 +149,12 @@ class SaveAction(_Frozen):
     usage_key: Annotated[str, Field(max_length=200)] = ""
     effect: Annotated[str, Field(max_length=MAX_ACTION_TEXT)] = ""
     """The stat block's text, for what the numbers don't say (prone, frightened...)."""
+    on_failure: Annotated[str, Field(max_length=40)] = Field(
+        default="",
+        exclude_if=lambda name: not name,
+        description="The condition a failed save gives, as the text names it ('frightened'); "
+        "empty when none is read. Left out of the saved data when empty.",
+    )
 
     @property
     def uses_key(self) -> str:

@@ -112,6 +112,7 @@ def test_adult_red_dragon_fire_breath_multiattack_and_legendary_actions() -> Non
         False,
     )
     assert fear.area == SaveArea(shape=AreaShape.AROUND, size_feet=120)
+    assert (fear.on_failure, breath.on_failure) == ("frightened", "")
     legendary = dragon.legendary
     assert legendary is not None and (legendary.per_round, legendary.resistances) == (3, 3)
     detect, tail, wing = legendary.actions
@@ -120,6 +121,7 @@ def test_adult_red_dragon_fire_breath_multiattack_and_legendary_actions() -> Non
     assert (wing.name, wing.cost) == ("Wing Attack", 2)
     assert wing.save is not None and (wing.save.ability, wing.save.dc) == (Ability.DEX, 22)
     assert wing.save.area == SaveArea(shape=AreaShape.AROUND, size_feet=10)
+    assert wing.save.on_failure == "prone"  # "take 15 (2d6 + 8) ... and be knocked prone"
 
 
 def test_a_brass_dragons_breath_weapons_share_one_recharge() -> None:

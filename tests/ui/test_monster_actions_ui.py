@@ -178,3 +178,28 @@ def test_adult_red_dragon_fire_breath_recharge_and_legendary_actions(
     assert ui.session.state is not None and ui.session.state.current is not None
     assert ui.session.state.current.creature_id == HERO
     assert box.legendary_buttons[(EntityId("c-foe"), "Detect")].toolTip().count("0 legendary")
+
+
+def test_frightful_presence_with_the_multiattack_opens_the_saving_throw_dialog(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = _window(qtbot, tmp_path, "Adult Red Dragon", (3, 2))
+    ui = window.combat
+    dock, box = ui.actions, ui.actions.monster
+    qtbot.mouseClick(dock.buttons["attack"], Qt.MouseButton.LeftButton)
+    menu = dock.multiattack_menu
+    assert menu.actions()[0].text() == "Multiattack: Frightful Presence; 1 × Bite, 2 × Claw"
+    menu.close()
+    menu.actions()[0].trigger()
+    ui.attack_dialog.close()
+    fear = box.save_buttons["Frightful Presence"]
+    assert fear.isEnabled() and not box.save_buttons["Fire Breath"].isEnabled()
+    window.scene.tokens[HERO].setSelected(True)
+    qtbot.waitUntil(lambda: fear.height() > 0)
+    qtbot.mouseClick(fear, Qt.MouseButton.LeftButton)
+    dialog = ui.save_dialog
+    assert dialog.isVisible()
+    assert dialog.ability.currentData() == Ability.WIS and dialog.dc.value() == 19
+    assert dialog.condition.currentData() == "frightened"
+    assert list(dialog.saves.rows) == [HERO]
+    assert "3 attacks left: 1 × Bite, 2 × Claw" in _attacks_text(window)

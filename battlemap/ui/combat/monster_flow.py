@@ -77,10 +77,11 @@ class MonsterFlow:
         where = f" ({save.area.text})" if save.area is not None else ""
         if save.damage:
             self.ui.area_dialog.prefill(save)
+            failing = f"; a failure also means {save.on_failure}" if save.on_failure else ""
             if save.area is not None and self.size_template(save.area, creature_id):
                 self.ui.session.reported.emit(
                     f"{name}: {save.name}{where}: place the template; the creatures it catches"
-                    " make the save in Area damage"
+                    f" make the save in Area damage{failing}"
                 )
                 return
             self.ui.area_dialog.open_for_selection()
@@ -89,6 +90,9 @@ class MonsterFlow:
         dialog.ability.setCurrentIndex(dialog.ability.findData(rules_ability(save)))
         dialog.dc.setValue(save.dc)
         dialog.open_for_selection()
+        condition = dialog.condition.findData(save.on_failure) if save.on_failure else -1
+        if condition >= 0:  # the ruleset has it, and a combat is running
+            dialog.condition.setCurrentIndex(condition)
         self.ui.session.reported.emit(
             f"{name}: {save.name}{where}: select the creatures in the area, then Use selected"
         )
