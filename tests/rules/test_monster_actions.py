@@ -5,8 +5,11 @@ the start of its own), and lair actions on initiative 20 losing ties."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from battlemap.io.encounter_file import load_battlemap, save_battlemap
 from battlemap.io.monsters import creature_from_statblock, load_library
 from battlemap.model.creature import Creature, Side
 from battlemap.model.encounter import Encounter
@@ -205,3 +208,23 @@ def test_lair_actions_come_on_initiative_20_losing_ties(rulesets: dict[str, Rule
         e.text for e in to_orc.events
     ]
     assert next_turn(to_orc.encounter, ruleset).result.lairs == ()  # orc -> dragon
+
+
+def test_spent_uses_and_legendary_actions_save_and_reopen(
+    rulesets: dict[str, Ruleset], tmp_path: Path
+) -> None:
+    ruleset = rulesets["srd-5e"]
+    spent = use_save_action(_dragon_fight(), ruleset, DRAGON, "Fire Breath").encounter
+    heros_turn = next_turn(spent, ruleset).encounter
+    played = take_legendary_action(heros_turn, ruleset, DRAGON, "Wing Attack").encounter
+    path = tmp_path / "dragon.battlemap"
+    save_battlemap(path, played, {})
+    reopened = load_battlemap(path).encounter
+    assert reopened == played
+    combat = reopened.combat
+    assert combat is not None
+    dragon = combat.combatant(DRAGON)
+    assert (dragon.legendary_used, [(s.key, s.spent) for s in dragon.spent_uses]) == (
+        2,
+        [("Fire Breath", 1)],
+    )
