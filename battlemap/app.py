@@ -1,7 +1,8 @@
 """Composition root and command line: builds the Document and the windows.
 
 ``battlemap [FILE]`` opens the app; ``--smoke`` renders one frame headless and exits;
-``--screenshot OUT.png`` saves the main window as an image.
+``--screenshot OUT.png`` saves the main window as an image; ``battlemap rulesets ...`` and
+``battlemap monsters report`` run without Qt.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from battlemap.rules.cli import main as rulesets_main
 
         return rulesets_main(argv[1:])
+    if argv[:1] == ["monsters"]:  # `battlemap monsters report`: no Qt needed
+        from battlemap.io.monster_report import main as monsters_main
+
+        return monsters_main(argv[1:])
     args = build_parser().parse_args(argv)
     # Starting up makes tens of thousands of objects that live as long as the app (modules,
     # pydantic models, Qt wrappers); the collector would scan them over and over while they

@@ -25,6 +25,7 @@ from battlemap.ui.combat.actions_dock import ActionsDock
 from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
+from battlemap.ui.combat.monster_flow import MonsterFlow
 from battlemap.ui.combat.mount_menu import add_mount_entries
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
@@ -131,6 +132,7 @@ def install(window: FeatureWindow) -> CombatUi:
         lambda *args, **kwargs: ui.contest_dialog.open_for(*args, **kwargs),
     )
     initiative.death_save_d20 = actions.typed_death_save
+    initiative.recharge_d6 = actions.monster.typed_recharge
     log = LogDock(session)
     for left_dock in (initiative, actions):
         scroll_when_short(left_dock)  # mid-combat these two need ~800 px together
@@ -143,6 +145,7 @@ def install(window: FeatureWindow) -> CombatUi:
     panel = CombatPanel(session, scene, library)
     _add_to_creature_dock(window.creature_dock, panel)
     ui = CombatUi(session, initiative, actions, log, panel, window, library)
+    actions.monster.flow = MonsterFlow(ui)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
     scene.token_menu_builders.append(lambda menu, cid: _rest_entries(ui, menu, cid))
     scene.token_menu_builders.append(

@@ -33,8 +33,9 @@ from PySide6.QtWidgets import (
 from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules import initiative, turn_steps, turns
+from battlemap.rules import initiative, legendary, turns
 from battlemap.rules.enums import InitiativeMode
+from battlemap.rules.legendary import legendary_text
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
@@ -110,6 +111,7 @@ class InitiativeDock(QDockWidget):
         self.session = session
         self.scene = scene
         self.death_save_d20: Callable[[], int | None] | None = None
+        self.recharge_d6: Callable[[], int | None] | None = None
         """Where Next turn reads a death save typed for the next creature (the Actions dock)."""
         body = QWidget()
         layout = QVBoxLayout(body)
@@ -293,6 +295,8 @@ class InitiativeDock(QDockWidget):
             init = "?" if combatant.initiative is None else str(combatant.initiative)
             extra = state.order[index].extra if state.order else False
             status = _status(combatant, creature.hp, extra)
+            legend = legendary_text(self.session.encounter, combatant)
+            status = ", ".join(part for part in (status, legend) if part)
             if combatant.controlled_by is not None:  # a controlled mount, after its rider
                 ridden = f"ridden by {self.session.name(combatant.controlled_by)}"
                 status = ", ".join(part for part in (ridden, status) if part)
@@ -390,17 +394,21 @@ class InitiativeDock(QDockWidget):
             self.session.refused.emit("the combat hasn't begun")
             return
         typed = self.death_save_d20() if self.death_save_d20 is not None else None
-        applied = self.session.run(
+        d6 = self.recharge_d6() if self.recharge_d6 is not None else None
+        applied = self.session.run(  # with the monsters' start of turn: recharge, legendary
             NEXT_TURN_TEXT,
-            lambda e, r: turn_steps.next_turn(e, r, death_save_d20=typed),
+            lambda e, r: legendary.next_turn(e, r, death_save_d20=typed, recharge_d6=d6),
         )
-        save = applied.result.death_save if applied is not None else None
+        save = applied.result.step.death_save if applied is not None else None
         if applied is not None and save is not None:
-            who = self.session.name(applied.result.started)
+            who = self.session.name(applied.result.step.started)
             self.session.reported.emit(
                 f"{who}'s death save: {save.natural} ({save.effect});"
                 f" {save.successes} successes, {save.failures} failures"
             )
+        if applied is not None and applied.result.lairs:
+            names = ", ".join(self.session.name(cid) for cid in applied.result.lairs)
+            self.session.reported.emit(f"Initiative 20: lair actions ({names}); see the log")
 
     def previous_turn(self) -> None:
         """Go back one turn by undoing the last turn change, if it is the last step."""
