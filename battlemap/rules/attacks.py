@@ -383,17 +383,14 @@ def armor_class(
     Raises:
         NotTargetableError: total cover.
     """
-    cover = ruleset.attacks.cover
     value = target.ac
     parts = [f"AC {target.ac}"]
-    if situation.cover is CoverDegree.TOTAL:
+    bonus = ruleset.attacks.cover.bonus(situation.cover)
+    if bonus is None:
         raise NotTargetableError(f"{target.name} has total cover and can't be targeted")
-    if situation.cover is CoverDegree.HALF:
-        value += cover.half_bonus
-        parts.append(f"half cover +{cover.half_bonus}")
-    elif situation.cover is CoverDegree.THREE_QUARTERS:
-        value += cover.three_quarters_bonus
-        parts.append(f"three-quarters cover +{cover.three_quarters_bonus}")
+    if situation.cover is not CoverDegree.NONE:
+        value += bonus
+        parts.append(f"{situation.cover.value} cover +{bonus}")
     if options.called_shot is not None and ruleset.attacks.called_shot is not None:
         value += ruleset.attacks.called_shot.ac_bonus
         parts.append(f"called shot +{ruleset.attacks.called_shot.ac_bonus}")
@@ -413,10 +410,7 @@ def cover_save_bonus(ruleset: Ruleset, degree: CoverDegree) -> int:
     cover = ruleset.attacks.cover
     if not cover.applies_to_dex_saves:
         return 0
-    return {
-        CoverDegree.HALF: cover.half_bonus,
-        CoverDegree.THREE_QUARTERS: cover.three_quarters_bonus,
-    }.get(degree, 0)
+    return cover.bonus(degree) or 0
 
 
 # --- the attack ------------------------------------------------------------------------------
