@@ -51,7 +51,7 @@ def combat_bodies(encounter: Encounter, ruleset: Ruleset) -> list[Body]:
             Body.from_creature(
                 creature,
                 encounter.grid,
-                prone=combatant.has_condition("prone"),
+                prone=combatant.has_condition(ruleset.roles.conditions.prone),
                 incapacitated=is_incapacitated(ruleset, combatant),
                 invisible=combatant.has_condition("invisible"),
                 blinded=combatant.has_condition("blinded"),

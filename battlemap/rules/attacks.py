@@ -590,8 +590,9 @@ def _plan(
     if options.target_strike is not None:
         stamina, maximise, report = _target_strike(ruleset, profile, report, options)
     action_id = options.action_id
-    if options.offhand and action_id == "attack" and "offhand-attack" in ruleset.actions:
-        action_id = "offhand-attack"  # the bonus-action attack, after the Attack action
+    roles = ruleset.roles.actions
+    if options.offhand and action_id == roles.attack:
+        action_id = roles.offhand_attack  # the bonus-action attack, after the Attack action
     spent = _spend(draft, attacker_id, target_id, action_id, profile.name)
     if helper is not None:
         draft.put(draft.fighting(helper.creature_id).model_copy(update={"helping": None}))
@@ -788,7 +789,7 @@ def _outcome(
         if row.result == "hit":
             return True, False, row.result
         if row.result == "prone-or-hit-self" and options.fumble_choice is FumbleChoice.PRONE:
-            give_condition(draft, attacker_id, "prone")
+            give_condition(draft, attacker_id, draft.ruleset.roles.conditions.prone)
         return False, False, row.result
     if total >= ac.value:
         reasons.append(f"{total} >= AC {ac.value}: hits")

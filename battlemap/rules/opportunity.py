@@ -40,8 +40,6 @@ from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 
-ACTION_ID = "opportunity-attack"
-
 
 @dataclass(frozen=True)
 class OpportunityOffer:
@@ -163,7 +161,7 @@ def resolve_opportunity(
         offer.mover_id,
         _melee(offer, profile),
         situation or AttackSituation(),
-        replace(options or AttackOptions(), action_id=ACTION_ID),
+        replace(options or AttackOptions(), action_id=ruleset.roles.actions.opportunity_attack),
     )
     draft = Draft(applied.encounter, ruleset)
     mover = draft.creature(offer.mover_id)
@@ -201,7 +199,7 @@ def plan_opportunity(
         offer.mover_id,
         _melee(offer, profile),
         situation or AttackSituation(),
-        replace(options or AttackOptions(), action_id=ACTION_ID),
+        replace(options or AttackOptions(), action_id=ruleset.roles.actions.opportunity_attack),
     )
 
 
