@@ -157,11 +157,7 @@ def resolve_opportunity(
     applied = make_attack(
         with_combat(encounter, combat),
         ruleset,
-        offer.attacker_id,
-        offer.mover_id,
-        _melee(offer, profile),
-        situation or AttackSituation(),
-        replace(options or AttackOptions(), action_id=ruleset.roles.actions.opportunity_attack),
+        *_attack(ruleset, offer, profile, situation, options),
     )
     draft = Draft(applied.encounter, ruleset)
     mover = draft.creature(offer.mover_id)
@@ -192,24 +188,30 @@ def plan_opportunity(
     Raises:
         IllegalActionError: as ``resolve_opportunity``, before its d20.
     """
-    return plan_attack(
-        encounter,
-        ruleset,
-        offer.attacker_id,
-        offer.mover_id,
-        _melee(offer, profile),
-        situation or AttackSituation(),
-        replace(options or AttackOptions(), action_id=ruleset.roles.actions.opportunity_attack),
-    )
+    return plan_attack(encounter, ruleset, *_attack(ruleset, offer, profile, situation, options))
 
 
-def _melee(offer: OpportunityOffer, profile: AttackProfile | None) -> AttackProfile:
-    """The offer's attack profile, checked: an available offer, one melee attack."""
+def _attack(
+    ruleset: Ruleset,
+    offer: OpportunityOffer,
+    profile: AttackProfile | None,
+    situation: AttackSituation | None,
+    options: AttackOptions | None,
+) -> tuple[EntityId, EntityId, AttackProfile, AttackSituation, AttackOptions]:
+    """The attack an offer makes (attacker, target, profile, situation, options), checked: an
+    available offer, one melee attack, spending the opportunity attack's reaction."""
     if not offer.available:
         raise IllegalActionError(offer.reason)
     if profile is None or profile.delivery is not Delivery.MELEE:
         raise IllegalActionError("an opportunity attack is one melee attack")
-    return profile
+    action_id = ruleset.roles.actions.opportunity_attack
+    return (
+        offer.attacker_id,
+        offer.mover_id,
+        profile,
+        situation or AttackSituation(),
+        replace(options or AttackOptions(), action_id=action_id),
+    )
 
 
 UNARMED_PROFICIENCY = 2
