@@ -188,8 +188,8 @@ def _feedback() -> tuple[object, object]:
     from battlemap.model import Creature, EntityId, Side
     from battlemap.model.document import AddCreature
     from battlemap.rules.loader import load_registry
+    from battlemap.rules.move_resolution import Choice
     from battlemap.ui.drag.controller import DragFeedback
-    from battlemap.ui.drag.drop import Choice
     from battlemap.ui.map_index_cache import IndexCache
 
     scene, view = _scene()

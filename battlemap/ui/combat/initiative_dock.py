@@ -38,6 +38,7 @@ from battlemap.rules.enums import InitiativeMode
 from battlemap.rules.legendary import legendary_text
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import looks_bloodied
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
     CURRENT_BACKGROUND,
@@ -286,6 +287,7 @@ class InitiativeDock(QDockWidget):
         dark = dark_theme()
         bold = QFont(self.tree.font())
         bold.setBold(True)
+        ruleset = self.session.ruleset()
         for index, creature_id in enumerate(ids):
             combatant = state.combatant(creature_id)
             try:
@@ -312,7 +314,7 @@ class InitiativeDock(QDockWidget):
             item.setToolTip(
                 1, plain_tooltip(f"{creature.name} ({creature.side.value}), AC {creature.ac}")
             )
-            if 0 < creature.hp <= creature.max_hp // 2:
+            if looks_bloodied(ruleset, creature, combatant):
                 item.setForeground(2, QBrush(colour(WARNING)))
             if combatant.death.dead or creature.hp == 0:
                 for column in range(4):
