@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneContextMenuEvent, QM
 
 from battlemap.model.creature import snap_position
 from battlemap.model.document import Change, Document, MoveCreature
+from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
 from battlemap.ui.background_item import BackgroundLayer
@@ -19,6 +20,7 @@ from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.plain_text import literal_menu
 from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.token_item import TokenItem
+from battlemap.ui.token_state import TokenState, token_states
 from battlemap.ui.undo import push
 
 MAP_MARGIN_CELLS = 2
@@ -50,10 +52,16 @@ class MapScene(QGraphicsScene):
         # Live drag feedback (battlemap.ui.drag): move(id, pos, modifiers) while a token is
         # dragged; drop(id, pos, modifiers) -> True when it handled the drop itself.
         self.drag_hooks: TokenDragHooks | None = None
+        # What each token shows of its creature's state; the combat feature swaps in one
+        # that knows the encounter's ruleset (bloodied is the ruleset's rule).
+        self.token_states: Callable[[Encounter], dict[EntityId, TokenState]] = lambda encounter: (
+            token_states(encounter, None)
+        )
         self.map_layer = MapLayer(self)
         self.background_layer = BackgroundLayer(self, document)
         self._rebuild_map()
         self._sync_tokens()
+        self.show_states()
         document.subscribe(self._on_change)
 
     def selected_creatures(self) -> list[EntityId]:
@@ -78,6 +86,16 @@ class MapScene(QGraphicsScene):
             self._sync_tokens()
         elif change.creatures:
             self._sync_tokens(change.creatures)
+        if change.other or change.creatures or change.replaced or change.map:
+            self.show_states()
+
+    def show_states(self) -> None:
+        """Show every token's turn, state and conditions (only changed ones redraw)."""
+        states = self.token_states(self.document.encounter)
+        for creature_id, token in self.tokens.items():
+            state = states.get(creature_id)
+            if state is not None:
+                token.show_state(state)
 
     def _rebuild_map(self) -> None:
         encounter = self.document.encounter

@@ -1,4 +1,5 @@
-"""A creature's token: a disc filling its space, coloured by side, that the DM drags."""
+"""A creature's token: a disc filling its space, in its own or its side's colour, showing its
+turn, its state and its conditions (``token_paint``, ``condition_icons``); the DM drags it."""
 
 from __future__ import annotations
 
@@ -16,10 +17,13 @@ from PySide6.QtWidgets import (
 from battlemap.model.creature import Creature
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
+from battlemap.ui.condition_icons import ConditionStrip
 from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import cell_to_scene
-from battlemap.ui.token_look import HIGHLIGHT, NamePlate, initials, paint_disc
+from battlemap.ui.token_look import NamePlate, initials
+from battlemap.ui.token_paint import BADGES, DiscLook, paint_disc_state
+from battlemap.ui.token_state import TokenState, Vital
 from battlemap.ui.zoom_cache import ZoomCache
 
 HP_COLOURS = (QColor("#3cb371"), QColor("#e0a030"))
@@ -35,7 +39,13 @@ class TokenItem(QGraphicsItem):
     ``on_drop``, which decides (through a command) where the creature ends up.
     """
 
-    def __init__(self, creature: Creature, cell_feet: float, on_drop: DropHandler) -> None:
+    def __init__(
+        self,
+        creature: Creature,
+        cell_feet: float,
+        on_drop: DropHandler,
+        state: TokenState | None = None,
+    ) -> None:
         super().__init__()
         self.creature_id = creature.id
         self._on_drop = on_drop
@@ -46,8 +56,19 @@ class TokenItem(QGraphicsItem):
         self.setCursor(Qt.CursorShape.OpenHandCursor)
         self.setZValue(Z_TOKEN)
         self.plate = NamePlate(self)
+        self.conditions = ConditionStrip(self)
         self._looks = ZoomCache()
+        self.state = state or TokenState()
         self.update_from(creature, cell_feet)
+
+    def show_state(self, state: TokenState) -> None:
+        """Show the creature's turn, vital state and conditions (a redraw only if changed)."""
+        if state == self.state:
+            return
+        self.state = state
+        self.conditions.place(state.marks, self._side_px)
+        self._set_look()
+        self.update()
 
     def update_from(self, creature: Creature, cell_feet: float) -> None:
         self.prepareGeometryChange()
@@ -75,16 +96,34 @@ class TokenItem(QGraphicsItem):
         # What paint() draws, worked out here once per change instead of on every frame.
         side = self._side_px
         self._bounds = QRectF(0, 0, side, side)
-        self._colour = style.SIDE_COLOURS[creature.side]
-        self._outline = self._colour.darker(160)
+        self._fill = creature.colour or style.SIDE_COLOURS[creature.side].name()
         self._initials = initials(creature.name)
+        self.conditions.place(self.state.marks, side)
+        self._set_look()
+        self.update()
+
+    def _set_look(self) -> None:
+        state = self.state
+        badge = BADGES.get(state.vital)
+        self._look = DiscLook(
+            fill=self._fill,
+            text=self._initials,
+            acting=state.acting,
+            vital=state.vital,
+            bloodied=state.bloodied,
+            dashed=self.creature.hidden,
+            badge=badge is not None and all(mark.name != badge for mark in state.marks),
+        )
+        self._selected_look = DiscLook(**{**self._look.__dict__, "selected": True})
         self._hp_bar: tuple[QRectF, QRectF, QColor] | None = None
-        if creature.max_hp > 0:  # the DM's glance at hit points; never drawn for players
-            bar = QRectF(side * 0.2, side * 0.78, side * 0.6, max(3.0, side * 0.07))
+        creature, side = self.creature, self._side_px
+        if creature.max_hp > 0 and state.vital is not Vital.DEAD:  # never drawn for players
+            # shorter when the state badge sits in the bottom right corner
+            length = 0.38 if self._look.badge else 0.6
+            bar = QRectF(side * 0.2, side * 0.78, side * length, max(3.0, side * 0.07))
             share = max(0.0, min(1.0, creature.hp / creature.max_hp))
             left = QRectF(bar.left(), bar.top(), bar.width() * share, bar.height())
             self._hp_bar = (bar, left, HP_COLOURS[0] if share > 0.5 else HP_COLOURS[1])
-        self.update()
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -92,20 +131,11 @@ class TokenItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        selected = self.isSelected()
-        self._looks.draw(painter, self._bounds, selected, lambda into: self._paint(into, selected))
+        look = self._selected_look if self.isSelected() else self._look
+        self._looks.draw(painter, self._bounds, look, lambda into: self._paint(into, look))
 
-    def _paint(self, painter: QPainter, selected: bool) -> None:
-        side = self._side_px
-        paint_disc(
-            painter,
-            side,
-            self._colour,
-            HIGHLIGHT if selected else self._outline,
-            max(2.0, side * 0.05),
-            self._initials,
-            dashed=self.creature.hidden,
-        )
+    def _paint(self, painter: QPainter, look: DiscLook) -> None:
+        paint_disc_state(painter, self._side_px, look)
         if self._hp_bar is not None:
             bar, left, colour = self._hp_bar
             painter.setPen(Qt.PenStyle.NoPen)
