@@ -118,9 +118,10 @@ class TokenItem(QGraphicsItem):
         self._hp_bar: tuple[QRectF, QRectF, QColor] | None = None
         creature, side = self.creature, self._side_px
         if creature.max_hp > 0 and state.vital is not Vital.DEAD:  # never drawn for players
-            # shorter when the state badge sits in the bottom right corner
-            length = 0.38 if self._look.badge else 0.6
-            bar = QRectF(side * 0.2, side * 0.78, side * length, max(3.0, side * 0.07))
+            # inside the outline rings (they read on any floor); shorter when the state
+            # badge sits in the bottom right corner
+            length = 0.3 if self._look.badge else 0.44
+            bar = QRectF(side * 0.28, side * 0.72, side * length, max(3.0, side * 0.07))
             share = max(0.0, min(1.0, creature.hp / creature.max_hp))
             left = QRectF(bar.left(), bar.top(), bar.width() * share, bar.height())
             self._hp_bar = (bar, left, HP_COLOURS[0] if share > 0.5 else HP_COLOURS[1])

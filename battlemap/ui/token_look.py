@@ -6,7 +6,7 @@ import functools
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QStaticText
+from PySide6.QtGui import QColor, QFont, QPainter, QStaticText
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsSimpleTextItem,
@@ -73,28 +73,6 @@ def draw_centred(painter: QPainter, rect: QRectF, text: str, pixel_size: int) ->
 def disc_rect(side: float) -> QRectF:
     margin = side * 0.06
     return QRectF(margin, margin, side - 2 * margin, side - 2 * margin)
-
-
-def paint_disc(
-    painter: QPainter,
-    side: float,
-    fill: QColor,
-    outline: QColor,
-    outline_width: float,
-    text: str,
-    dashed: bool = False,
-) -> None:
-    """A filled disc inside a square of ``side`` scene units, with ``text`` in its middle."""
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    disc = disc_rect(side)
-    pen = QPen(outline, outline_width)
-    if dashed:
-        pen.setStyle(Qt.PenStyle.DashLine)
-    painter.setPen(pen)
-    painter.setBrush(QBrush(fill))
-    painter.drawEllipse(disc)
-    painter.setPen(PLATE_TEXT)
-    draw_centred(painter, disc, text, max(6, int(side * 0.34)))
 
 
 class NamePlate(QGraphicsSimpleTextItem):

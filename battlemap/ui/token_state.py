@@ -33,6 +33,8 @@ class Vital(StrEnum):
     UNCONSCIOUS = "unconscious"
     """Unconscious above 0 HP (asleep, knocked out) or knocked out at 0."""
     DEAD = "dead"
+    DOWN = "down"
+    """At 0 HP, as the players' window knows it (not told dying from stable)."""
 
 
 @dataclass(frozen=True)
