@@ -18,6 +18,7 @@ from battlemap.ui import style
 from battlemap.ui.background_item import BackgroundLayer
 from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.plain_text import literal_menu
+from battlemap.ui.plate_layout import spread_plates
 from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.token_state import TokenState, token_states
@@ -138,6 +139,7 @@ class MapScene(QGraphicsScene):
                 self.addItem(token)
             else:
                 token.update_from(creature, cell_feet)
+        spread_plates(token.plate for token in self.tokens.values())
 
     # --- token context menu -------------------------------------------------
 

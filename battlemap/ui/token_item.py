@@ -9,6 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
+    QGraphicsSceneHoverEvent,
     QGraphicsSceneMouseEvent,
     QStyleOptionGraphicsItem,
     QWidget,
@@ -54,6 +55,7 @@ class TokenItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setCursor(Qt.CursorShape.OpenHandCursor)
+        self.setAcceptHoverEvents(True)
         self.setZValue(Z_TOKEN)
         self.plate = NamePlate(self)
         self.conditions = ConditionStrip(self)
@@ -144,6 +146,17 @@ class TokenItem(QGraphicsItem):
             painter.drawRect(bar)
             painter.setBrush(colour)
             painter.drawRect(left)
+
+    def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:
+        if self.plate.crowded:  # no room for its name among its neighbours': show it now
+            self.plate.setVisible(True)
+            self.setZValue(Z_TOKEN + 0.5)  # over the neighbours it is crowded by
+        super().hoverEnterEvent(event)
+
+    def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
+        self.plate.setVisible(not self.plate.crowded)
+        self.setZValue(Z_TOKEN)
+        super().hoverLeaveEvent(event)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         self._dragging = event.button() == Qt.MouseButton.LeftButton

@@ -19,6 +19,7 @@ from battlemap.ui.background_item import BackgroundLayer
 from battlemap.ui.condition_icons import ConditionStrip, marks_for
 from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.map_layer import MapLayer
+from battlemap.ui.plate_layout import spread_plates
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
@@ -79,8 +80,7 @@ class PlayerTokenItem(QGraphicsItem):
         side = cell_to_scene(token.space_cells)
         self._side = side
         self._bounds = QRectF(0, 0, side, side)
-        self.plate.place(token.label, side)
-        self.plate.moveBy(self.pos().x(), self.pos().y())  # place() set it token-relative
+        self.plate.place(token.label, side, self.pos())  # top-level: placed in the scene
         marks = marks_for([(name, 1) for name in token.conditions], token.exhaustion)
         self.conditions.place(marks, side)
         self.conditions.moveBy(self.pos().x(), self.pos().y())
@@ -166,3 +166,4 @@ class PlayerScene(QGraphicsScene):
                 self.addItem(item)
             elif item.token != token:
                 item.update_from(token)
+        spread_plates(item.plate for item in self.tokens.values())
