@@ -7,7 +7,7 @@ import itertools
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, QSettings
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QGraphicsSceneHoverEvent
 from pytestqt.qtbot import QtBot
@@ -87,12 +87,12 @@ def test_plates_go_home_when_the_crowd_leaves(qtbot: QtBot) -> None:
     assert second.pos() == second.home and second.isVisible()
 
 
-def test_the_players_plates_never_overlap(qtbot: QtBot, settings: object) -> None:
+def test_the_players_plates_never_overlap(qtbot: QtBot, settings: QSettings) -> None:
     from battlemap.ui.main_window import MainWindow
 
     window = MainWindow(
         Document(goblins([(1, 1), (2, 1), (3, 1), (1, 2), (2, 2)])), settings=settings
-    )  # type: ignore[arg-type]
+    )
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)

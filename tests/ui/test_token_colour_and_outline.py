@@ -4,7 +4,7 @@ the outline reads on any floor; the players' icons are >= 24 px at the tabletop 
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, QSettings
 from PySide6.QtGui import QBrush, QColor, QUndoStack
 from PySide6.QtWidgets import QGraphicsRectItem, QWidget
 from pytestqt.qtbot import QtBot
@@ -100,7 +100,7 @@ def test_the_outline_contrasts_with_any_floor(qtbot: QtBot, floor: str) -> None:
 
 
 def test_condition_icons_are_at_least_24_px_on_the_players_tabletop(
-    qtbot: QtBot, settings: object
+    qtbot: QtBot, settings: QSettings
 ) -> None:
     hero = Creature(id=EntityId("hero"), name="Ana", side=Side.PARTY, x=3, y=3)
     combatant = Combatant(
@@ -111,7 +111,7 @@ def test_condition_icons_are_at_least_24_px_on_the_players_tabletop(
         exhaustion=2,
     )
     encounter = in_combat((hero,), (combatant,), grid=Grid(width=12, height=10))
-    window = MainWindow(Document(encounter), settings=settings)  # type: ignore[arg-type]
+    window = MainWindow(Document(encounter), settings=settings)
     qtbot.addWidget(window)
     window.resize(1000, 800)
     window.show()
