@@ -14,6 +14,7 @@ from battlemap.model.combat import ActiveCondition, Combatant, DeathState
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.loader import RulesetError, RulesetRegistry
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import effective_max_hp, is_bloodied
 from battlemap.ui.condition_icons import ConditionMark, marks_for
@@ -95,3 +96,12 @@ def token_states(encounter: Encounter, ruleset: Ruleset | None) -> dict[EntityId
         )
         for creature in encounter.creatures
     }
+
+
+def quiet_ruleset(registry: RulesetRegistry, ruleset_id: str) -> Ruleset | None:
+    """The ruleset, or None when unknown or broken: the map only shows less then (the
+    combat docks report the problem, once, when the DM uses them)."""
+    try:
+        return registry.get(ruleset_id)
+    except (RulesetError, ValueError):
+        return None
