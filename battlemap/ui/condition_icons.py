@@ -387,8 +387,7 @@ def icon_rects(count: int, token_side: float) -> list[QRectF]:
 class ConditionStrip(QGraphicsItem):
     """The icons of one token's conditions, drawn from a pixmap per zoom bucket.
 
-    The DM's token holds it as a child; the players' token as a top-level item over the fog
-    (as its name plate), moved with ``moveBy`` after ``place``.
+    A top-level item over the tokens (and the players' fog), placed by ``token_labels``.
     """
 
     def __init__(self, parent: QGraphicsItem | None) -> None:
@@ -400,9 +399,9 @@ class ConditionStrip(QGraphicsItem):
         self._bounds = QRectF()
 
     def place(self, marks: Sequence[ConditionMark], token_side: float) -> None:
-        """Show ``marks`` over a token ``token_side`` scene units wide (token-relative)."""
+        """Show ``marks`` over a token ``token_side`` scene units wide (in the coordinates of
+        a token at this item's position: its owner moves it there)."""
         marks = tuple(marks)
-        self.setPos(0, 0)
         if marks == self.marks and self._rects and self._bounds.width():
             return
         self.prepareGeometryChange()

@@ -93,10 +93,23 @@ class MapScene(QGraphicsScene):
     def show_states(self) -> None:
         """Show every token's turn, state and conditions (only changed ones redraw)."""
         states = self.token_states(self.document.encounter)
+        relayout = False
         for creature_id, token in self.tokens.items():
             state = states.get(creature_id)
             if state is not None:
+                before = token.state
+                relayout |= state.marks != before.marks or state.acting != before.acting
                 token.show_state(state)
+        if relayout:  # the plates make way for the icons, and for the acting one's plate
+            self._spread_plates()
+
+    def _spread_plates(self) -> None:
+        tokens = self.tokens.values()
+        spread_plates(
+            (token.plate for token in tokens),
+            (token.conditions.sceneBoundingRect() for token in tokens if token.conditions.marks),
+            first=next((token.plate for token in tokens if token.state.acting), None),
+        )
 
     def _rebuild_map(self) -> None:
         encounter = self.document.encounter
@@ -139,7 +152,7 @@ class MapScene(QGraphicsScene):
                 self.addItem(token)
             else:
                 token.update_from(creature, cell_feet)
-        spread_plates(token.plate for token in self.tokens.values())
+        self._spread_plates()
 
     # --- token context menu -------------------------------------------------
 

@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (
 from battlemap.model.creature import Creature
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
-from battlemap.ui.condition_icons import ConditionStrip
 from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import cell_to_scene
-from battlemap.ui.token_look import NamePlate, initials
+from battlemap.ui.token_labels import TokenLabels
+from battlemap.ui.token_look import initials
 from battlemap.ui.token_paint import BADGES, DiscLook, paint_disc_state
 from battlemap.ui.token_state import TokenState, Vital
 from battlemap.ui.zoom_cache import ZoomCache
@@ -31,6 +31,8 @@ HP_COLOURS = (QColor("#3cb371"), QColor("#e0a030"))
 HP_BAR_BACK = QColor(0, 0, 0, 160)
 
 DropHandler = Callable[[EntityId, QPointF], None]
+Z_LABELS = Z_TOKEN + 1
+"""Name plates and condition icons stack over every token (none covers a neighbour's)."""
 
 
 class TokenItem(QGraphicsItem):
@@ -56,9 +58,10 @@ class TokenItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setCursor(Qt.CursorShape.OpenHandCursor)
         self.setAcceptHoverEvents(True)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)  # labels follow
         self.setZValue(Z_TOKEN)
-        self.plate = NamePlate(self)
-        self.conditions = ConditionStrip(self)
+        self.labels = TokenLabels(Z_LABELS)
+        self.plate, self.conditions = self.labels.items()
         self._looks = ZoomCache()
         self.state = state or TokenState()
         self.update_from(creature, cell_feet)
@@ -68,7 +71,7 @@ class TokenItem(QGraphicsItem):
         if state == self.state:
             return
         self.state = state
-        self.conditions.place(state.marks, self._side_px)
+        self.labels.place_marks(state.marks, self._side_px, self.pos())
         self._set_look()
         self.update()
 
@@ -85,6 +88,7 @@ class TokenItem(QGraphicsItem):
             )
         )
         self.setOpacity(0.55 if creature.hidden else 1.0)
+        self.labels.set_opacity(self.opacity())  # not children: faded on their own
         # Drawn once per zoom bucket into a screen-resolution pixmap, then copied: a frame of
         # a hundred tokens strokes no discs, nor does a zoom step to a zoom drawn before. A
         # token hidden from the players is painted directly (see-through: ZoomCache.draw).
@@ -94,13 +98,12 @@ class TokenItem(QGraphicsItem):
             if creature.hidden
             else QGraphicsItem.CacheMode.DeviceCoordinateCache
         )
-        self.plate.place(creature.name, self._side_px)
         # What paint() draws, worked out here once per change instead of on every frame.
         side = self._side_px
         self._bounds = QRectF(0, 0, side, side)
         self._fill = creature.colour or style.SIDE_COLOURS[creature.side].name()
         self._initials = initials(creature.name)
-        self.conditions.place(self.state.marks, side)
+        self.labels.place(creature.name, self.state.marks, side, self.pos())
         self._set_look()
         self.update()
 
@@ -147,15 +150,23 @@ class TokenItem(QGraphicsItem):
             painter.setBrush(colour)
             painter.drawRect(left)
 
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionChange:
+            moved = QPointF(value) - self.pos()  # type: ignore[call-overload]
+            self.labels.move_by(moved.x(), moved.y())
+        elif change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
+            self.labels.follow_scene(self.scene())
+        return super().itemChange(change, value)
+
     def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:
         if self.plate.crowded:  # no room for its name among its neighbours': show it now
             self.plate.setVisible(True)
-            self.setZValue(Z_TOKEN + 0.5)  # over the neighbours it is crowded by
+            self.plate.setZValue(Z_LABELS + 0.5)  # over the plates it is crowded by
         super().hoverEnterEvent(event)
 
     def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
         self.plate.setVisible(not self.plate.crowded)
-        self.setZValue(Z_TOKEN)
+        self.plate.setZValue(Z_LABELS + 0.1)
         super().hoverLeaveEvent(event)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:

@@ -13,11 +13,13 @@ from PySide6.QtWidgets import QGraphicsSceneHoverEvent
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, MoveCreature
+from battlemap.model.combat import Combatant
 from battlemap.model.ids import EntityId
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_look import NamePlate
 from battlemap.ui.undo import push
 from tests.ui.players_helpers import open_players
+from tests.ui.token_helpers import in_combat, render_cells
 
 
 def goblins(cells: list[tuple[int, int]], name: str = "Goblin") -> Encounter:
@@ -52,16 +54,17 @@ def test_three_goblins_in_a_row_keep_every_name_readable(qtbot: QtBot) -> None:
     scene = scene_of(goblins([(1, 1), (2, 1), (3, 1)]))
     plates = dm_plates(scene)
     # at home the plates would overlap (each wider than a cell)
-    at_home = []
-    for plate in plates:
-        token = plate.parentItem()
-        assert token is not None
-        at_home.append(plate.boundingRect().translated(token.mapToScene(plate.home)))
+    at_home = [plate.boundingRect().translated(plate.home) for plate in plates]
     assert overlaps(at_home)
     assert overlaps(shown_rects(plates)) == []
-    assert all(p.isVisible() for p in plates)  # staggered, none hidden
-    assert plates[0].pos() == plates[0].home and plates[2].pos() == plates[2].home
-    assert plates[1].pos().y() > plates[1].home.y()
+    assert all(p.isVisible() for p in plates)  # moved aside or down, none hidden
+    assert plates[0].pos() == plates[0].home
+    assert [p.pos() != p.home for p in plates[1:]] != [False, False]
+    # each still hangs under its own token: within a plate's width and two lines of home
+    for plate in plates:
+        moved = plate.pos() - plate.home
+        assert abs(moved.x()) <= plate.boundingRect().width() / 3 + 0.01
+        assert 0 <= moved.y() <= 2 * (plate.boundingRect().height() + 2) + 0.01
 
 
 def test_a_crowded_plate_hides_and_shows_while_hovered(qtbot: QtBot) -> None:
@@ -120,3 +123,43 @@ def test_no_two_shown_plates_overlap_anywhere(qtbot: QtBot) -> None:
     check()
     assert len(checked) >= 30
     assert sum(1 for n in checked if n >= 5) >= 10  # crowds, not pairs only
+
+
+def test_the_acting_creatures_plate_is_never_hidden(qtbot: QtBot) -> None:
+    block = [(x, y) for x in range(2, 6) for y in range(2, 6)]
+    plain = goblins(block, "Hobgoblin captain")
+    combatants = tuple(
+        Combatant(creature_id=c.id, group=c.id, initiative=20 - i)
+        for i, c in enumerate(plain.creatures)
+    )
+    for turn in range(len(block)):
+        scene = scene_of(in_combat(plain.creatures, combatants, turn_index=turn))
+        acting = scene.tokens[combatants[turn].creature_id]
+        assert acting.state.acting and acting.plate.isVisible(), turn
+        assert overlaps(shown_rects(dm_plates(scene))) == []
+
+
+def test_a_long_name_draws_over_the_neighbouring_token(qtbot: QtBot) -> None:
+    """Plates stack over every token: a token added after "Thorin Oakenshield" used to cover
+    the end of his name."""
+    encounter = Encounter(
+        grid=Grid(width=8, height=4),
+        creatures=(
+            Creature(id=EntityId("t"), name="Thorin Oakenshield", x=2, y=1),
+            Creature(id=EntityId("g"), name="G", x=3, y=2, colour="#00ff00"),
+        ),
+    )
+    scene = scene_of(encounter)
+    plate, neighbour = scene.tokens[EntityId("t")].plate, scene.tokens[EntityId("g")]
+    assert plate.isVisible() and plate.zValue() > neighbour.zValue()
+    overlap = plate.sceneBoundingRect().intersected(neighbour.sceneBoundingRect())
+    assert not overlap.isEmpty()
+    image = render_cells(scene, 8, 4)
+    inner = overlap.adjusted(2, 2, -2, -2)  # off the plate's antialiased edge
+    pixels = [
+        image.pixelColor(x, y)
+        for x in range(int(inner.left()), int(inner.right()))
+        for y in range(int(inner.top()), int(inner.bottom()))
+    ]
+    disc = [c for c in pixels if c.green() > 200 and c.red() < 90 and c.blue() < 90]
+    assert pixels and len(disc) == 0  # the plate's back and letters, not the green disc

@@ -16,14 +16,15 @@ from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
 from battlemap.ui.background_item import BackgroundLayer
-from battlemap.ui.condition_icons import ConditionStrip, marks_for
+from battlemap.ui.condition_icons import marks_for
 from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.plate_layout import spread_plates
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
-from battlemap.ui.token_look import NamePlate, initials
+from battlemap.ui.token_labels import TokenLabels
+from battlemap.ui.token_look import initials
 from battlemap.ui.token_paint import BLOODIED_RING, DOWN_RING, DiscLook, paint_disc_state
 from battlemap.ui.token_state import Vital
 from battlemap.ui.zoom_cache import ZoomCache
@@ -58,18 +59,15 @@ class PlayerTokenItem(QGraphicsItem):
     drawn as the DM's token draws them (``token_paint``, ``condition_icons``).
 
     Its name plate and condition icons are not children (a child can't stack above the fog
-    while its token stays under it) but top-level items at ``Z_PLATE`` that the token adds to
-    and removes from its scene with itself (``itemChange``).
+    while its token stays under it) but top-level items at ``Z_PLATE`` (``TokenLabels``).
     """
 
     def __init__(self, token: PlayerToken) -> None:
         super().__init__()
         self.setZValue(Z_TOKEN)
         self.token = token
-        self.plate = NamePlate(None)  # type: ignore[arg-type]  # top-level: None is accepted
-        self.plate.setZValue(Z_PLATE)
-        self.conditions = ConditionStrip(None)
-        self.conditions.setZValue(Z_PLATE)
+        self.labels = TokenLabels(Z_PLATE)
+        self.plate, self.conditions = self.labels.items()
         self._looks = ZoomCache()
         self.update_from(token)
 
@@ -80,14 +78,11 @@ class PlayerTokenItem(QGraphicsItem):
         side = cell_to_scene(token.space_cells)
         self._side = side
         self._bounds = QRectF(0, 0, side, side)
-        self.plate.place(token.label, side, self.pos())  # top-level: placed in the scene
         marks = marks_for([(name, 1) for name in token.conditions], token.exhaustion)
-        self.conditions.place(marks, side)
-        self.conditions.moveBy(self.pos().x(), self.pos().y())
+        self.labels.place(token.label, marks, side, self.pos())
         opacity = UNSEEN_OPACITY if token.unseen else 1.0
         self.setOpacity(opacity)
-        self.plate.setOpacity(opacity)  # not children: set on their own
-        self.conditions.setOpacity(opacity)
+        self.labels.set_opacity(opacity)  # not children: set on their own
         self.look = DiscLook(
             fill=token.colour or style.SIDE_COLOURS[token.side].name(),
             text=initials(token.label),
@@ -101,12 +96,7 @@ class PlayerTokenItem(QGraphicsItem):
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
         if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
-            scene = self.scene()
-            for item in (self.plate, self.conditions):
-                if item.scene() is not None and item.scene() is not scene:
-                    item.scene().removeItem(item)
-                if scene is not None and item.scene() is None:
-                    scene.addItem(item)
+            self.labels.follow_scene(self.scene())
         return super().itemChange(change, value)
 
     def boundingRect(self) -> QRectF:
@@ -166,4 +156,11 @@ class PlayerScene(QGraphicsScene):
                 self.addItem(item)
             elif item.token != token:
                 item.update_from(token)
-        spread_plates(item.plate for item in self.tokens.values())
+        spread_plates(
+            (item.plate for item in self.tokens.values()),
+            (
+                item.conditions.sceneBoundingRect()
+                for item in self.tokens.values()
+                if item.conditions.marks
+            ),
+        )
