@@ -145,22 +145,25 @@ class PlayerScene(QGraphicsScene):
 
     def _sync_tokens(self, view: PlayerView) -> None:
         wanted = {token.key: token for token in view.tokens}
+        changed = False
         for key in list(self.tokens):
             if key not in wanted:
                 self.removeItem(self.tokens.pop(key))
+                changed = True
         for key, token in wanted.items():
             item = self.tokens.get(key)
             if item is None:
                 item = PlayerTokenItem(token)
                 self.tokens[key] = item
                 self.addItem(item)
+                changed = True
             elif item.token != token:
                 item.update_from(token)
-        spread_plates(
-            (item.plate for item in self.tokens.values()),
-            (
-                item.conditions.sceneBoundingRect()
-                for item in self.tokens.values()
-                if item.conditions.marks
-            ),
-        )
+                changed = True
+        if changed:
+            items = self.tokens.values()
+            spread_plates(
+                (item.plate for item in items),
+                (item.conditions.sceneBoundingRect() for item in items if item.conditions.marks),
+                first=next((item.plate for item in items if item.token.acting_now), None),
+            )
