@@ -63,6 +63,9 @@ class TokenItem(QGraphicsItem):
         self.labels = TokenLabels(Z_LABELS)
         self.plate, self.conditions = self.labels.items()
         self._looks = ZoomCache()
+        self._look_version = 0
+        """Bumped on every new look: the pixmaps' key (a tuple of ints hashes fast, every
+        frame), so a state change is drawn anew and the old pixmaps age out."""
         self.state = state or TokenState()
         self.update_from(creature, cell_feet)
 
@@ -93,11 +96,6 @@ class TokenItem(QGraphicsItem):
         # a hundred tokens strokes no discs, nor does a zoom step to a zoom drawn before. A
         # token hidden from the players is painted directly (see-through: ZoomCache.draw).
         self._looks.clear()
-        self.plate.setCacheMode(
-            QGraphicsItem.CacheMode.NoCache
-            if creature.hidden
-            else QGraphicsItem.CacheMode.DeviceCoordinateCache
-        )
         # What paint() draws, worked out here once per change instead of on every frame.
         side = self._side_px
         self._bounds = QRectF(0, 0, side, side)
@@ -120,6 +118,7 @@ class TokenItem(QGraphicsItem):
             badge=badge is not None and all(mark.name != badge for mark in state.marks),
         )
         self._selected_look = DiscLook(**{**self._look.__dict__, "selected": True})
+        self._look_version += 1
         self._hp_bar: tuple[QRectF, QRectF, QColor] | None = None
         creature, side = self.creature, self._side_px
         if creature.max_hp > 0 and state.vital is not Vital.DEAD:  # never drawn for players
@@ -137,8 +136,10 @@ class TokenItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        look = self._selected_look if self.isSelected() else self._look
-        self._looks.draw(painter, self._bounds, look, lambda into: self._paint(into, look))
+        selected = self.isSelected()
+        look = self._selected_look if selected else self._look
+        key = (self._look_version, selected)
+        self._looks.draw(painter, self._bounds, key, lambda into: self._paint(into, look))
 
     def _paint(self, painter: QPainter, look: DiscLook) -> None:
         paint_disc_state(painter, self._side_px, look)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPointF
-from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from battlemap.ui.condition_icons import ConditionMark, ConditionStrip
 from battlemap.ui.token_look import NamePlate
@@ -42,8 +42,17 @@ class TokenLabels:
         self.plate.home += QPointF(dx, dy)
 
     def set_opacity(self, opacity: float) -> None:
+        """Faded with a see-through token. Qt's own cache copies an opaque one's pixmap on
+        every frame without calling paint() (labels change rarely); a faded one is painted
+        directly (a pixmap faded as one blends unlike its parts faded one by one)."""
+        cache = (
+            QGraphicsItem.CacheMode.DeviceCoordinateCache
+            if opacity >= 1.0
+            else QGraphicsItem.CacheMode.NoCache
+        )
         for item in self.items():
             item.setOpacity(opacity)
+            item.setCacheMode(cache)
 
     def follow_scene(self, scene: QGraphicsScene | None) -> None:
         """Into ``scene`` (the token's new one), out of any other."""

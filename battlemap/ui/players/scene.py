@@ -69,6 +69,7 @@ class PlayerTokenItem(QGraphicsItem):
         self.labels = TokenLabels(Z_PLATE)
         self.plate, self.conditions = self.labels.items()
         self._looks = ZoomCache()
+        self._look_version = 0
         self.update_from(token)
 
     def update_from(self, token: PlayerToken) -> None:
@@ -92,6 +93,7 @@ class PlayerTokenItem(QGraphicsItem):
             dashed=token.unseen,
         )
         self._looks.clear()
+        self._look_version += 1  # the pixmaps' key: a state change is drawn anew
         self.update()
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
@@ -108,7 +110,7 @@ class PlayerTokenItem(QGraphicsItem):
         self._looks.draw(
             painter,
             self._bounds,
-            self.look,
+            self._look_version,
             lambda into: paint_disc_state(into, self._side, self.look),
         )
 
