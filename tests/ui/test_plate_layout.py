@@ -7,7 +7,7 @@ import itertools
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PySide6.QtCore import QRectF, QSettings
+from PySide6.QtCore import QEvent, QPoint, QRectF, QSettings, Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QGraphicsSceneHoverEvent
 from pytestqt.qtbot import QtBot
@@ -15,9 +15,11 @@ from pytestqt.qtbot import QtBot
 from battlemap.model import Creature, Document, Encounter, Grid, MoveCreature
 from battlemap.model.combat import Combatant
 from battlemap.model.ids import EntityId
+from battlemap.ui.main_window import MainWindow
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_look import NamePlate
 from battlemap.ui.undo import push
+from tests.ui.helpers import _send as send
 from tests.ui.players_helpers import open_players
 from tests.ui.token_helpers import in_combat, render_cells
 
@@ -91,7 +93,6 @@ def test_plates_go_home_when_the_crowd_leaves(qtbot: QtBot) -> None:
 
 
 def test_the_players_plates_never_overlap(qtbot: QtBot, settings: QSettings) -> None:
-    from battlemap.ui.main_window import MainWindow
 
     window = MainWindow(
         Document(goblins([(1, 1), (2, 1), (3, 1), (1, 2), (2, 2)])), settings=settings
@@ -163,3 +164,25 @@ def test_a_long_name_draws_over_the_neighbouring_token(qtbot: QtBot) -> None:
     ]
     disc = [c for c in pixels if c.green() > 200 and c.red() < 90 and c.blue() < 90]
     assert pixels and len(disc) == 0  # the plate's back and letters, not the green disc
+
+
+def test_pointing_at_a_crowded_token_on_the_map_shows_its_name(
+    qtbot: QtBot, settings: QSettings
+) -> None:
+    block = [(x, y) for x in range(2, 6) for y in range(2, 6)]
+    window = MainWindow(Document(goblins(block, "Hobgoblin captain")), settings=settings)
+    qtbot.addWidget(window)
+    window.resize(1000, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    window.view.resetTransform()
+    window.view.centerOn(window.scene.tokens[EntityId("g0")].sceneBoundingRect().center())
+    crowded = [t for t in window.scene.tokens.values() if t.plate.crowded]
+    assert crowded
+    token = crowded[0]
+    point = window.view.mapFromScene(token.sceneBoundingRect().center())
+    none = Qt.MouseButton.NoButton
+    send(window.view, QEvent.Type.MouseMove, point, none, none)
+    assert token.plate.isVisible()
+    send(window.view, QEvent.Type.MouseMove, point + QPoint(0, 400), none, none)
+    assert not token.plate.isVisible()
