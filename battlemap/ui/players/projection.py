@@ -69,6 +69,10 @@ class PlayerToken:
     acting_now: bool = False
     unseen: bool = False
     """Hiding or invisible, drawn only because it is the party's own or the DM shows it."""
+    colour: str | None = None
+    """The token's colour the DM chose (``Creature.colour``); None: its side's."""
+    exhaustion: int = 0
+    """Its exhaustion level, shown as an icon with the count (as on the DM's map)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,8 @@ class CombatFacts:
     dead: frozenset[EntityId] = frozenset()
     unseen: frozenset[EntityId] = frozenset()
     """Combatants hiding (took the Hide action) or invisible."""
+    exhaustion: dict[EntityId, int] | None = None
+    """Exhaustion levels above 0."""
 
 
 INVISIBLE = "invisible"
@@ -232,6 +238,8 @@ def project(
             conditions=conditions.get(creature.id, ()),
             acting_now=creature.id == announced,
             unseen=unseen(creature, combat),
+            colour=creature.colour,
+            exhaustion=(combat.exhaustion or {}).get(creature.id, 0),
         )
         for creature in seen
     )
