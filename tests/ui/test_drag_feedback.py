@@ -88,8 +88,8 @@ def test_difficult_terrain_cost_and_movement_spent_in_combat(combat_window: Main
     assert combat is not None and combat.combatant(FIGHTER).turn.movement_used == 0
 
 
-def test_drag_through_a_wall_is_shown_and_refused(free_window: MainWindow) -> None:
-    window = free_window
+def test_drag_through_a_wall_is_shown_and_refused_in_combat(combat_window: MainWindow) -> None:
+    window = combat_window
     messages: list[str] = []
     window.scene.message.connect(messages.append)
     press_at(window, (2.5, 2.5))
@@ -126,20 +126,44 @@ def test_alt_drop_places_without_rules(free_window: MainWindow) -> None:
     assert fighter_xy(window) == (8, 2)
 
 
-def test_outside_combat_the_move_is_free_but_measured(free_window: MainWindow) -> None:
+def test_outside_combat_a_drag_past_the_goblin_is_placed_and_measured(
+    free_window: MainWindow,
+) -> None:
+    """Issue 15 item 8: setting up, the Goblin's space refuses nothing; the card measures."""
     window = free_window
+    messages: list[str] = []
+    window.scene.message.connect(messages.append)
     press_at(window, (2.5, 2.5))
-    move_through(window, [(2.5, 2.5), (2.5, 9.5)])
-    # (2,3)..(2,7): 25 ft, then the Goblin's square bars the way -> illegal, shown in red
+    move_through(window, [(2.5, 2.5), (2.5, 9.5)])  # straight through the Goblin at (2, 8)
     text = card_text(window)
-    assert text.splitlines()[0] == "25 ft"
-    assert "can't pass through Goblin's space" in text
+    assert text.splitlines()[0] == "35 ft"
+    assert "pass through" not in text and "×" not in text
     move_through(window, [(2.5, 9.5), (1.5, 9.5)])
     text = card_text(window)
     assert text.splitlines()[0] == "35 ft"  # 6 straight + 1 diagonal, no limit outside combat
     assert "no combat: free move" in text
     release_at(window, (1.5, 9.5))
     assert fighter_xy(window) == (1, 9)
+    assert window.undo_stack.count() == 1
+    assert messages == ["Placed Fighter 35 ft away (no combat: free placement)."]
+    window.undo_stack.undo()
+    assert fighter_xy(window) == (2, 2)
+
+
+def test_outside_combat_a_wall_refuses_nothing_but_the_edge_does(free_window: MainWindow) -> None:
+    window = free_window
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (8.5, 2.5)])  # through the wall at x = 6
+    assert card_text(window).splitlines()[0] == "30 ft"
+    assert not [i for i in window.drag_feedback.path_items if isinstance(i, Marker)]
+    release_at(window, (8.5, 2.5))
+    assert fighter_xy(window) == (8, 2)
+    width = window.document.encounter.grid.width
+    press_at(window, (8.5, 2.5))
+    move_through(window, [(8.5, 2.5), (width + 2.5, 2.5)])
+    release_at(window, (width + 2.5, 2.5))
+    assert fighter_xy(window) == (8, 2)  # off the map: refused
+    assert window.undo_stack.count() == 1
 
 
 def test_ctrl_routes_the_cheapest_path_around_the_wall(free_window: MainWindow) -> None:

@@ -24,7 +24,7 @@ import statistics
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
@@ -32,7 +32,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
 from battlemap.geometry import IllegalReason
-from battlemap.geometry.metrics import Cell
+from battlemap.geometry.metrics import Cell, grid_steps_to_feet
 from battlemap.model.creature import snap_position
 from battlemap.model.document import Change
 from battlemap.model.encounter import Encounter
@@ -175,11 +175,15 @@ class DragFeedback(QObject):
         cell = _cell_at(plan.snap_step, pos)
         if cell == plan.start and not self.waypoints:
             return False
-        evaluated = plan.evaluate(tuple(self.waypoints), cell, bool(modifiers & CHEAPEST_MODIFIER))
+        evaluated = self._evaluate(plan, cell, bool(modifiers & CHEAPEST_MODIFIER))
         self.waypoints, self.pins, self._undo_pins = [], [], []
         name = plan.names.get(creature_id, str(creature_id))
         if evaluated.result.reason is IllegalReason.OFF_MAP:
             return False  # the scene refuses it with its own message
+        if self.document.encounter.combat is None:
+            feet = f"{evaluated.result.cost_feet:g}"
+            self.scene.message.emit(f"Placed {name} {feet} ft away (no combat: free placement).")
+            return False  # the scene's plain move: one undo step, only the map's edge refuses
         if not evaluated.result.legal:
             self.scene.message.emit(
                 f"{name} can't move there: {evaluated.reason}. (Alt-drop places it anyway.)"
@@ -364,7 +368,7 @@ class DragFeedback(QObject):
         plan = self.plan
         if plan is None or self.cursor is None:
             return
-        evaluated = plan.evaluate(tuple(self.waypoints), self.cursor, self.cheapest)
+        evaluated = self._evaluate(plan, self.cursor, self.cheapest)
         self.last = evaluated
         items = feedback_items(plan, evaluated, self.pins, self.cheapest)
         self._path.show(items)
@@ -379,6 +383,14 @@ class DragFeedback(QObject):
                 item.place(
                     self.view, box, (came_from[0] + ox + side / 2, came_from[1] + oy + side / 2)
                 )
+
+    def _evaluate(self, plan: MovePlan, cursor: Cell, cheapest: bool) -> Evaluated:
+        """The drag to ``cursor``; outside a combat as a free placement (``placement``)."""
+        evaluated = plan.evaluate(tuple(self.waypoints), cursor, cheapest)
+        if self.document.encounter.combat is not None:
+            return evaluated
+        cell_feet = self.document.encounter.grid.cell_feet
+        return placement(plan, evaluated, cell_feet)
 
     def median_move_ms(self) -> float:
         return statistics.median(self.move_costs_ms) if self.move_costs_ms else 0.0
@@ -416,6 +428,34 @@ class DragFeedback(QObject):
             self.cancelled = self.plan.mover_id
             self.end()
             self.scene.message.emit("Move called off: let go and the token goes back.")
+
+
+def placement(plan: MovePlan, evaluated: Evaluated, cell_feet: float) -> Evaluated:
+    """Setting up (no combat): movement rules refuse nothing, only the map's edge does.
+
+    An illegal path is shown whole and measured step by step by the ruleset's diagonal rule;
+    walls, creatures and opportunity attacks no longer count.
+    """
+    result = evaluated.result
+    if result.reason is IllegalReason.OFF_MAP:
+        return evaluated
+    if result.legal:
+        return replace(evaluated, result=replace(result, opportunity_attacks=()))
+    steps = list(zip(evaluated.intended, evaluated.intended[1:], strict=False))
+    diagonals = sum(1 for a, b in steps if a[0] != b[0] and a[1] != b[1])
+    # (all steps, diagonals) prices the whole path as the geometry would, 5-10-5 included
+    cost = grid_steps_to_feet(len(steps), diagonals, plan.rule, cell_feet)
+    free = replace(
+        result,
+        cost_feet=cost,
+        legal=True,
+        reason=None,
+        blocker_id=None,
+        blocked_step=None,
+        cells=evaluated.intended[1:],
+        opportunity_attacks=(),
+    )
+    return replace(evaluated, result=free, reason="")
 
 
 def _snapped(step: float, pos: QPointF) -> tuple[float, float]:
