@@ -5,6 +5,8 @@ windows, lights and image; PNG, JPEG and WEBP images become the background of a 
 to them (align it with View > Align grid to image). Each import is one undo step. A file that
 cannot be read shows a dialog with the reader's message (file, field, what is wrong). A map
 whose image is a file that is not beside it (Universal VTT 1.0) asks for that image file.
+Tokens the new map leaves off the map or inside walls and obstacles move to the nearest free
+cells in the same undo step, and the status bar names them.
 A ``.json`` file is imported when its content is a Universal VTT map (as File > Open does);
 any other JSON is refused saying what it is.
 """
@@ -24,7 +26,9 @@ from battlemap.io.errors import FileFormatError
 from battlemap.io.json_kind import JsonKind, sniff_json
 from battlemap.io.map_import import IMAGE_SUFFIXES, UVTT_SUFFIXES, MapImport, import_image_map
 from battlemap.io.uvtt import MAX_UVTT_BYTES, FindImage, read_uvtt
+from battlemap.model.map_commands import CommandGroup
 from battlemap.ui.background_item import ImageDecodeError
+from battlemap.ui.map_resettle import resettle
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
@@ -105,6 +109,8 @@ class MapImporter(QObject):
         self.window = window
         # The one way a missing map image is asked for (import and open): tests answer it.
         self.ask_image: Callable[[QWidget, Path, str], Path | None] = ask_for_map_image
+        self.last_message = ""
+        """What the last import said in the status bar (which tokens it moved)."""
         self.action = QAction("Import &map…", window)
         self.action.setShortcut(QKeySequence("Ctrl+I"))
         self.action.setStatusTip("Import a Universal VTT map or a map image")
@@ -138,15 +144,20 @@ class MapImporter(QObject):
             QApplication.restoreOverrideCursor()
         document = window.document
         name = document.add_image(result.image, result.image_info.format.suffix)
-        push(window.undo_stack, document, result.command(document.encounter, name))
+        replace_map = result.command(document.encounter, name)
+        moves, moved = resettle(replace_map.apply(document.encounter))
+        command = CommandGroup((replace_map, *moves), replace_map.text) if moves else replace_map
+        push(window.undo_stack, document, command)
         window.fit_map()
         walls = f", {len(result.walls)} walls, doors and windows" if result.walls else ""
         info = result.image_info
-        window.statusBar().showMessage(
+        self.last_message = (
             f"Imported {path.name}: {result.grid.width} x {result.grid.height} cells, "
-            f"{info.width} x {info.height} {info.format.name}{walls}",
-            8000,
+            f"{info.width} x {info.height} {info.format.name}{walls}"
         )
+        if moved:
+            self.last_message += f". Moved to free cells: {', '.join(moved)}"
+        window.statusBar().showMessage(self.last_message, 15000 if moved else 8000)
         return True
 
     # --- drag and drop of files onto the map -------------------------------------------

@@ -81,9 +81,15 @@ def size_letter(size: Size) -> str:
 
 
 def free_spaces(
-    encounter: Encounter, size: Size, count: int, near: tuple[float, float]
+    encounter: Encounter,
+    size: Size,
+    count: int,
+    near: tuple[float, float],
+    blocked: Iterable[tuple[int, int]] = (),
 ) -> list[tuple[float, float]]:
     """Top-left corners (in cells) of up to ``count`` spaces for creatures of ``size``.
+
+    ``blocked``: cells no space may cover besides the creatures' (walls, obstacles).
 
     Spaces lie wholly on the map, overlap no creature nor each other, sit on whole cells,
     and are the ones whose centres are nearest ``near`` (ties: top row first, then left).
@@ -91,7 +97,7 @@ def free_spaces(
     """
     grid = encounter.grid
     side = max(1, math.ceil(size.space_feet / grid.cell_feet - 1e-9))
-    taken: set[tuple[int, int]] = set()
+    taken: set[tuple[int, int]] = set(blocked)
     for creature in encounter.creatures:
         extent = creature.space_cells(grid.cell_feet)
         for cx in range(math.floor(creature.x), math.ceil(creature.x + extent - 1e-9)):

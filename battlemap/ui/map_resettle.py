@@ -1,0 +1,89 @@
+"""Tokens a new map would leave off the map or inside walls and obstacles, moved to free cells.
+
+A cell is blocked when a wall, window or closed door crosses its inside (walls along grid lines
+block neither side), or a movement-blocking obstacle or impassable terrain covers its centre.
+"""
+
+from __future__ import annotations
+
+import math
+
+from shapely import LineString, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+
+from battlemap.model.creature import Creature
+from battlemap.model.document import Command, MoveCreature
+from battlemap.model.encounter import Encounter
+from battlemap.model.features import TerrainKind, WallKind
+
+Cell = tuple[int, int]
+INSET = 0.05
+"""A wall must cross this far inside a cell to block it (not one drawn on its edge)."""
+
+
+def blocked_cells(encounter: Encounter) -> frozenset[Cell]:
+    """The cells no token may stand in on ``encounter``'s map."""
+    width, height = encounter.grid.width, encounter.grid.height
+    blocked: set[Cell] = set()
+    lines: list[BaseGeometry] = [
+        LineString([w.a, w.b]) for w in encounter.walls if not (w.kind is WallKind.DOOR and w.open)
+    ]
+    areas: list[BaseGeometry] = [
+        Polygon(o.points) for o in encounter.obstacles if o.blocks_movement
+    ]
+    areas += [Polygon(t.points) for t in encounter.terrain if t.kind is TerrainKind.IMPASSABLE]
+    for shape, covers in [(s, _crosses) for s in lines] + [(s, _covers_centre) for s in areas]:
+        x0, y0, x1, y1 = shape.bounds
+        for cx in range(max(0, math.floor(x0)), min(width, math.ceil(x1) + 1)):
+            for cy in range(max(0, math.floor(y0)), min(height, math.ceil(y1) + 1)):
+                if (cx, cy) not in blocked and covers(shape, cx, cy):
+                    blocked.add((cx, cy))
+    return frozenset(blocked)
+
+
+def _crosses(line: BaseGeometry, cx: int, cy: int) -> bool:
+    return bool(line.intersects(box(cx + INSET, cy + INSET, cx + 1 - INSET, cy + 1 - INSET)))
+
+
+def _covers_centre(area: BaseGeometry, cx: int, cy: int) -> bool:
+    return bool(area.covers(Point(cx + 0.5, cy + 0.5)))
+
+
+def _misplaced(creature: Creature, encounter: Encounter, blocked: frozenset[Cell]) -> bool:
+    grid = encounter.grid
+    side = creature.space_cells(grid.cell_feet)
+    if not grid.contains_rect(creature.x, creature.y, side, side):
+        return True
+    x0, y0 = math.floor(creature.x), math.floor(creature.y)
+    x1, y1 = math.ceil(creature.x + side - 1e-9), math.ceil(creature.y + side - 1e-9)
+    return any((x, y) in blocked for x in range(x0, x1) for y in range(y0, y1))
+
+
+def resettle(encounter: Encounter) -> tuple[list[Command], list[str]]:
+    """Moves putting each misplaced creature of ``encounter`` (the new map already in it) on
+    the nearest free space, and the names of those moved (one left where it is when the
+    map has no room)."""
+    from battlemap.ui.library_dock import free_spaces  # the library imports this module's user
+
+    blocked = blocked_cells(encounter)
+    moves: list[Command] = []
+    names: list[str] = []
+    for creature in encounter.creatures:
+        if not _misplaced(creature, encounter, blocked):
+            continue
+        side = creature.space_cells(encounter.grid.cell_feet)
+        near = (
+            min(max(creature.x + side / 2, 0.0), float(encounter.grid.width)),
+            min(max(creature.y + side / 2, 0.0), float(encounter.grid.height)),
+        )
+        others = encounter.model_copy(
+            update={"creatures": tuple(c for c in encounter.creatures if c.id != creature.id)}
+        )
+        spaces = free_spaces(others, creature.size, 1, near, blocked)
+        if not spaces:
+            continue
+        move = MoveCreature(creature.id, (creature.x, creature.y), spaces[0])
+        encounter = move.apply(encounter)
+        moves.append(move)
+        names.append(creature.name)
+    return moves, names
