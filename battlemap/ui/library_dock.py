@@ -41,7 +41,7 @@ from battlemap.io.monsters import (
     load_library,
     numbered_names,
 )
-from battlemap.model.creature import Creature, Size
+from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.document import AddCreature, Command, Document
 from battlemap.model.encounter import Encounter
 from battlemap.model.limits import MAX_CREATURES, MAX_NAME
@@ -49,6 +49,7 @@ from battlemap.model.map_commands import CommandGroup
 from battlemap.model.statblock import StatBlock, format_cr
 from battlemap.resources import asset_path
 from battlemap.ui.import_actions import show_error
+from battlemap.ui.map_resettle import setup_spaces
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import scene_to_cell
 from battlemap.ui.typed_dice import TouchSpinBox
@@ -382,8 +383,10 @@ class LibraryDock(QDockWidget):
         self, block: StatBlock, count: int, near: tuple[float, float] | None = None
     ) -> list[Creature]:
         """Add ``count`` numbered copies on free spaces nearest ``near`` (default: the middle
-        of the view) as one undo step; returns them (fewer when the map is full)."""
+        of the view, apart from the party) as one undo step; returns them (fewer when the map
+        is full)."""
         encounter = self.document.encounter
+        apart = near is None  # a drop on the map goes where the DM put it
         if near is None:
             centre = self.window_.view.mapToScene(self.window_.view.viewport().rect().center())
             near = (scene_to_cell(centre.x()), scene_to_cell(centre.y()))
@@ -391,7 +394,7 @@ class LibraryDock(QDockWidget):
             self.window_.statusBar().showMessage(full)
             return []
         room = MAX_CREATURES - len(encounter.creatures)
-        spaces = free_spaces(encounter, block.size, min(count, room), near)
+        spaces = setup_spaces(encounter, block.size, min(count, room), near, Side.HOSTILE, apart)
         base = block.name[: MAX_NAME - NUMBER_ROOM].rstrip()  # "base 12" within MAX_NAME
         names = numbered_names(base, len(spaces), (c.name for c in encounter.creatures))
         creatures = [

@@ -1,4 +1,6 @@
-"""Tokens a new map would leave off the map or inside walls and obstacles, moved to free cells.
+"""Where tokens may stand while setting up: tokens a new map leaves off the map or inside walls
+and obstacles move to free cells (``resettle``); new creatures land on free cells apart from the
+other side (``setup_spaces``).
 
 A cell is blocked when a wall, window or closed door crosses its inside (walls along grid lines
 block neither side), or a movement-blocking obstacle or impassable terrain covers its centre.
@@ -11,7 +13,7 @@ import math
 from shapely import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
-from battlemap.model.creature import Creature
+from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.document import Command, MoveCreature
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import TerrainKind, WallKind
@@ -87,3 +89,44 @@ def resettle(encounter: Encounter) -> tuple[list[Command], list[str]]:
         moves.append(move)
         names.append(creature.name)
     return moves, names
+
+
+APART_CELLS = 1
+"""New creatures keep this many cells from the other side's (no one starts in melee)."""
+
+
+def _near_the_other_side(encounter: Encounter, side: Side) -> set[Cell]:
+    """Cells within ``APART_CELLS`` of a creature the other side of ``side`` (party/hostile)."""
+    other = {Side.PARTY: Side.HOSTILE, Side.HOSTILE: Side.PARTY}.get(side)
+    cells: set[Cell] = set()
+    for creature in encounter.creatures:
+        if creature.side is not other:
+            continue
+        side_cells = creature.space_cells(encounter.grid.cell_feet)
+        x0, y0 = math.floor(creature.x) - APART_CELLS, math.floor(creature.y) - APART_CELLS
+        x1 = math.ceil(creature.x + side_cells - 1e-9) + APART_CELLS
+        y1 = math.ceil(creature.y + side_cells - 1e-9) + APART_CELLS
+        cells.update((x, y) for x in range(x0, x1) for y in range(y0, y1))
+    return cells
+
+
+def setup_spaces(
+    encounter: Encounter,
+    size: Size,
+    count: int,
+    near: tuple[float, float],
+    side: Side,
+    apart: bool = True,
+) -> list[tuple[float, float]]:
+    """Free spaces for ``count`` new creatures of ``side`` nearest ``near``: out of walls and
+    obstacles and (``apart``) away from the other side, next to it only when nothing else is
+    left."""
+    from battlemap.ui.library_dock import free_spaces  # the library imports this module's user
+
+    blocked = blocked_cells(encounter)
+    if apart:
+        away = blocked | _near_the_other_side(encounter, side)
+        spaces = free_spaces(encounter, size, count, near, away)
+        if len(spaces) == count:
+            return spaces
+    return free_spaces(encounter, size, count, near, blocked)

@@ -53,7 +53,8 @@ from battlemap.model.statblock import (
     Senses,
     StatBlock,
 )
-from battlemap.ui.library_dock import add_creatures_command, creatures_full, free_spaces
+from battlemap.ui.library_dock import add_creatures_command, creatures_full
+from battlemap.ui.map_resettle import setup_spaces
 from battlemap.ui.style import scene_to_cell
 from battlemap.ui.undo import push
 
@@ -345,9 +346,8 @@ class PartyDock(QDockWidget):
         if (full := creatures_full(encounter)) is not None:
             self.window_.statusBar().showMessage(full)
             return
-        spaces = free_spaces(
-            encounter, block.size, 1, (scene_to_cell(centre.x()), scene_to_cell(centre.y()))
-        )
+        near = (scene_to_cell(centre.x()), scene_to_cell(centre.y()))
+        spaces = setup_spaces(encounter, block.size, 1, near, Side.PARTY)
         if not spaces:
             self.window_.statusBar().showMessage(f"No free space on the map for {block.name}.")
             return
