@@ -9,8 +9,12 @@ block neither side), or a movement-blocking obstacle or impassable terrain cover
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-from shapely import LineString, Point, Polygon, box
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely import LineString, Polygon, STRtree
 from shapely.geometry.base import BaseGeometry
 
 from battlemap.model.creature import Creature, Side, Size
@@ -25,30 +29,38 @@ INSET = 0.05
 
 def blocked_cells(encounter: Encounter) -> frozenset[Cell]:
     """The cells no token may stand in on ``encounter``'s map."""
-    width, height = encounter.grid.width, encounter.grid.height
-    blocked: set[Cell] = set()
-    lines: list[BaseGeometry] = [
+    lines = [
         LineString([w.a, w.b]) for w in encounter.walls if not (w.kind is WallKind.DOOR and w.open)
     ]
-    areas: list[BaseGeometry] = [
-        Polygon(o.points) for o in encounter.obstacles if o.blocks_movement
-    ]
+    areas = [Polygon(o.points) for o in encounter.obstacles if o.blocks_movement]
     areas += [Polygon(t.points) for t in encounter.terrain if t.kind is TerrainKind.IMPASSABLE]
-    for shape, covers in [(s, _crosses) for s in lines] + [(s, _covers_centre) for s in areas]:
-        x0, y0, x1, y1 = shape.bounds
-        for cx in range(max(0, math.floor(x0)), min(width, math.ceil(x1) + 1)):
-            for cy in range(max(0, math.floor(y0)), min(height, math.ceil(y1) + 1)):
-                if (cx, cy) not in blocked and covers(shape, cx, cy):
-                    blocked.add((cx, cy))
+    blocked: set[Cell] = set()
+    for shapes, crossing in ((lines, True), (areas, False)):
+        xs, ys = _cells_under(shapes, encounter.grid.width, encounter.grid.height)
+        if not len(xs):
+            continue
+        if crossing:  # the shape runs through the cell's inside
+            probes = shapely.box(xs + INSET, ys + INSET, xs + 1 - INSET, ys + 1 - INSET)
+            hits = STRtree(shapes).query(probes, predicate="intersects")[0]
+        else:  # the shape covers the cell's centre
+            hits = STRtree(shapes).query(shapely.points(xs + 0.5, ys + 0.5), "covered_by")[0]
+        blocked.update(zip(xs[hits].tolist(), ys[hits].tolist(), strict=True))
     return frozenset(blocked)
 
 
-def _crosses(line: BaseGeometry, cx: int, cy: int) -> bool:
-    return bool(line.intersects(box(cx + INSET, cy + INSET, cx + 1 - INSET, cy + 1 - INSET)))
-
-
-def _covers_centre(area: BaseGeometry, cx: int, cy: int) -> bool:
-    return bool(area.covers(Point(cx + 0.5, cy + 0.5)))
+def _cells_under(
+    shapes: Sequence[BaseGeometry], width: int, height: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The x and y of every map cell under the bounding boxes of ``shapes`` (each once)."""
+    seen: set[Cell] = set()
+    for shape in shapes:
+        x0, y0, x1, y1 = shape.bounds
+        for cx in range(max(0, math.floor(x0)), min(width, math.ceil(x1) + 1)):
+            seen.update(
+                (cx, cy) for cy in range(max(0, math.floor(y0)), min(height, math.ceil(y1) + 1))
+            )
+    cells = np.array(sorted(seen), dtype=np.int64).reshape(-1, 2)
+    return cells[:, 0], cells[:, 1]
 
 
 def _misplaced(creature: Creature, encounter: Encounter, blocked: frozenset[Cell]) -> bool:
