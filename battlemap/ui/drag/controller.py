@@ -6,7 +6,8 @@ is left ("25 / 30 ft"), the reachable area (computed once when the drag starts),
 difficult terrain on the path, each opportunity attack at the step that provokes it with a
 line to the attacker, and an illegal move in red with the reason. Backspace takes back the
 last waypoint; Escape calls the move off. On release an illegal move is refused with the
-reason in the status bar; Alt places the token without rules.
+reason in the status bar; Alt places the token without rules. Outside a combat (setting up)
+every drop is such a free placement, still measured (``placement``).
 
 A drop that provokes opportunity attacks waits: the token stands at the square where the
 first attack happens, the line to the attacker stays drawn, and the non-modal prompt
