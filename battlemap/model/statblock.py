@@ -13,6 +13,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from battlemap.model.abilities import Ability as Ability  # re-exported: its old home
+from battlemap.model.character import CharacterSheet, Skill, proficiency_for_level
 from battlemap.model.limits import MAX_CHARACTER_LEVEL, MAX_HP, MAX_NAME
 from battlemap.model.traits import Size, Speeds
 
@@ -26,15 +28,6 @@ ShortText = Annotated[str, Field(max_length=200)]
 def format_cr(challenge_rating: float) -> str:
     """A challenge rating as printed: ``1/8``, ``1/4``, ``1/2``, ``0``, ``5``."""
     return str(Fraction(challenge_rating).limit_denominator(8))
-
-
-class Ability(StrEnum):
-    STR = "strength"
-    DEX = "dexterity"
-    CON = "constitution"
-    INT = "intelligence"
-    WIS = "wisdom"
-    CHA = "charisma"
 
 
 class AbilityScores(BaseModel):
@@ -174,6 +167,12 @@ class StatBlock(BaseModel):
         "A monster's Multiattack options are kept with its actions. Left out of the saved data "
         "when 1.",
     )
+    character: CharacterSheet | None = Field(
+        default=None,
+        exclude_if=lambda sheet: sheet is None,
+        description="A player character's proficiencies and features (the party form sets "
+        "them); None for a monster. Left out of the saved data when None.",
+    )
 
     @property
     def cr_text(self) -> str:
@@ -186,6 +185,50 @@ class StatBlock(BaseModel):
         reaches = [a.reach for a in self.attacks if a.reach is not None]
         return max(reaches, default=5)
 
+    @property
+    def proficiency(self) -> int:
+        """The proficiency bonus: from the level for a character with a level (+2 at 1-4,
+        +3 at 5-8...), else the stat block's own."""
+        return (
+            proficiency_for_level(self.level)
+            if self.level is not None
+            else (self.proficiency_bonus)
+        )
+
     def saving_throw(self, ability: Ability) -> int:
-        """The saving throw bonus: the listed one, else the ability modifier."""
-        return self.saving_throws.get(ability, self.abilities.modifier(ability))
+        """The saving throw bonus: the listed or proficient one, else the ability modifier."""
+        bonus = self.proficient_save(ability)
+        return bonus if bonus is not None else self.abilities.modifier(ability)
+
+    def proficient_save(self, ability: Ability) -> int | None:
+        """The bonus of a save it is proficient in (listed in the stat block, or on the
+        character sheet: modifier + proficiency); None when it adds only the modifier."""
+        if ability in self.saving_throws:
+            return self.saving_throws[ability]
+        if self.character is not None and ability in self.character.save_proficiencies:
+            return self.abilities.modifier(ability) + self.proficiency
+        return None
+
+    def skill_bonus(self, skill: Skill) -> int:
+        """The bonus of a ``skill`` check: listed in the stat block, else the ability
+        modifier plus the sheet's proficiency (twice with expertise)."""
+        bonus = self.trained_skill(skill)
+        return bonus if bonus is not None else self.abilities.modifier(skill.ability)
+
+    def trained_skill(self, skill: Skill) -> int | None:
+        """The bonus of a skill listed in the stat block or proficient on the character
+        sheet; None when only the ability modifier applies."""
+        if skill.value in self.skills:
+            return self.skills[skill.value]
+        if self.character is not None and self.character.proficiency_multiplier(skill):
+            multiplier = self.character.proficiency_multiplier(skill)
+            return self.abilities.modifier(skill.ability) + multiplier * self.proficiency
+        return None
+
+    @property
+    def passive_perception(self) -> int:
+        """Passive Wisdom (Perception): a character's is 10 + its Perception bonus; a
+        monster's is the printed one."""
+        if self.character is not None:
+            return 10 + self.skill_bonus(Skill.PERCEPTION)
+        return self.senses.passive_perception

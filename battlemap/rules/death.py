@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.character_checks import check_bonus_of, level_of, save_bonus_of
 from battlemap.rules.economy import take_action
 from battlemap.rules.enums import (
     BrinkOption,
@@ -393,9 +394,9 @@ def brink_choice(
     creature_id: EntityId,
     option: BrinkOption,
     *,
-    level: int = 1,
+    level: int | None = None,
     empowering_points: int = 0,
-    wis_save_bonus: int = 0,
+    wis_save_bonus: int | None = None,
     d20: int | None = None,
 ) -> Outcome[BrinkResult]:
     """Resolve the choice of a creature on the Brink of Death (bloodied-brink).
@@ -403,6 +404,10 @@ def brink_choice(
     - Adrenaline: spend ceil(level x 0.5) Empowering Points (``empowering_points`` is what the
       creature has; the result says how many to cross off): 1 HP, conscious, temporary HP =
       3 x level (never fewer than it has).
+    ``level`` None takes the creature's (``level_of``; 1 when none is recorded) and
+    ``wis_save_bonus`` None its own save (``saves.save_bonus_of``: a level-5 character
+    proficient in Wisdom saves with Wis 12 has +4).
+
     - Sentence: DC 13 Wisdom save (``d20`` typed in or rolled, plus ``wis_save_bonus``):
       natural 1 dies (only True Resurrection or Wish); below 13 dies, allies empowered; 13+
       stable with the maximum temporary HP (half the HP maximum, rounded down); natural 20 1 HP
@@ -425,8 +430,12 @@ def brink_choice(
         raise IllegalActionError(f"{creature.name} is not on the Brink of Death")
     if option not in rules.options:
         raise IllegalActionError(f"'{option.value}' is not a Brink of Death option here")
+    if level is None:
+        level = level_of(creature) or 1
     if level < 1:
         raise InvalidRequestError(f"level must be at least 1, got {level}")
+    if wis_save_bonus is None:
+        wis_save_bonus = save_bonus_of(creature, creature.statblock, rules.sentence.ability)
     name = creature.name
     maximum = work.max_hp(creature_id)
     max_temp = rounded(ruleset.hit_points.temp_hp_cap_fraction * maximum, ruleset.damage.rounding)
@@ -543,7 +552,7 @@ def stabilize(
     target_id: EntityId,
     *,
     method: StabilizeMethod = StabilizeMethod.MEDICINE_CHECK,
-    check_bonus: int = 0,
+    check_bonus: int | None = None,
     d20: int | None = None,
     spend_action: bool = True,
 ) -> Outcome[StabilizeResult]:
@@ -551,6 +560,7 @@ def stabilize(
     kit with no check. ``spend_action`` takes the ruleset's ``stabilizing.uses`` action
     (srd: the Stabilize action; bloodied-brink: Help) for the healer. On a knocked-out
     bloodied-brink entity (1 HP, unconscious) success ends the Unconscious condition.
+    ``check_bonus`` None takes the healer's own bonus (``check_bonus_of``: its Medicine).
 
     Raises:
         IllegalActionError: the method isn't allowed here, the target isn't dying, or the
@@ -581,6 +591,9 @@ def stabilize(
             healer_id,
             d20,
         )
+        if check_bonus is None:
+            healer = work.creature(healer_id)
+            check_bonus = check_bonus_of(healer, rules.skill, rules.ability.value)
         total = natural + check_bonus
         success = total >= rules.dc
     if success and waking:

@@ -7,6 +7,7 @@ from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Document, Encounter, Side
+from battlemap.model.character import Skill
 from battlemap.model.document import ReplaceEncounterField
 from battlemap.model.statblock import Ability, AttackKind
 from battlemap.ui.main_window import MainWindow
@@ -17,9 +18,9 @@ def fill_ranger(dialog: PlayerCharacterDialog) -> None:
     dialog.name.setText("Mira")
     dialog.ac.setValue(16)
     dialog.hp.setValue(27)
-    dialog.dex.setValue(3)
-    dialog.wis.setValue(2)
-    dialog.perception.setValue(14)
+    dialog.scores[Ability.DEX].setValue(16)
+    dialog.scores[Ability.WIS].setValue(14)
+    dialog.skill_proficient[Skill.PERCEPTION].setChecked(True)  # level 1: 10 + 2 + 2 = 14
     dialog.speeds["walk"].setValue(35)
     dialog.add_attack_row("Longbow", "+7", "", "150", "600", "1d8+3", "piercing")
     dialog.add_attack_row("Shortsword", "7", "5", "", "", "1d6+3", "piercing")
@@ -39,7 +40,7 @@ def test_new_character_joins_the_party_as_one_undo_step(window: MainWindow) -> N
     (mira,) = window.document.encounter.party
     assert (mira.name, mira.armor_class, mira.hit_points, mira.speeds.walk) == ("Mira", 16, 27, 35)
     assert mira.abilities.modifier(Ability.DEX) == 3 and mira.abilities.modifier(Ability.WIS) == 2
-    assert mira.senses.passive_perception == 14
+    assert mira.passive_perception == 14
     bow, sword = mira.attacks
     assert (bow.kind, bow.to_hit, bow.range_normal, bow.range_long) == (
         AttackKind.RANGED, 7, 150, 600,

@@ -12,8 +12,9 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPush
 
 from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
+from battlemap.rules.character_checks import level_of, save_bonus_of
 from battlemap.rules.death import brink_choice
-from battlemap.rules.enums import BrinkOption
+from battlemap.rules.enums import Ability, BrinkOption
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import plain_tooltip
@@ -40,6 +41,8 @@ class BrinkBox(QGroupBox):
         super().__init__("Brink of Death")
         self.session = session
         self.creature_id: EntityId | None = None
+        self.filled_for: EntityId | None = None
+        """The creature whose numbers the boxes were filled with, while it is on the Brink."""
         form = QFormLayout(self)
         self.level = _spin(1, 30, 1, "The creature's level (Adrenaline's cost and temporary HP)")
         form.addRow("Level", self.level)
@@ -78,6 +81,18 @@ class BrinkBox(QGroupBox):
         for spin in (self.level, self.points, self.wis_bonus, self.d20):
             spin.setEnabled(death.brink)
         self.last_breath_note.setVisible(death.last_breath)
+        on_brink = rules is not None and death.brink
+        if on_brink and self.filled_for != creature_id:  # not again on each refresh
+            assert rules is not None
+            self.fill_from_creature(creature_id, rules.sentence.ability)
+        self.filled_for = creature_id if on_brink else None
+
+    def fill_from_creature(self, creature_id: EntityId, ability: Ability) -> None:
+        """The level and save bonus boxes show the creature's own numbers (the DM may change
+        them before choosing)."""
+        creature = self.session.encounter.creature(creature_id)
+        self.level.setValue(level_of(creature) or 1)
+        self.wis_bonus.setValue(save_bonus_of(creature, creature.statblock, ability))
 
     def choose(self, option: BrinkOption) -> None:
         creature_id = self.creature_id
