@@ -137,6 +137,9 @@ class TurnState(_Frozen):
     dash_count: int = Field(default=0, ge=0)
     speed_mode: SpeedMode = SpeedMode.WALK
     attacks_left: int = Field(default=0, ge=0, description="Set by the Attack action.")
+    extra_actions: int = Field(
+        default=0, ge=0, le=10, description="Actions granted on top of the one (Action Surge)."
+    )
     actions_taken: tuple[str, ...] = Field(default=(), max_length=100)
     cantrip_only: bool = Field(default=False, description="A bonus-action spell was cast.")
 

@@ -19,6 +19,7 @@ from battlemap.model.combat import Combatant, CombatState, Readied, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_TRIGGER
+from battlemap.rules.character_features import with_sheet_features
 from battlemap.rules.combat_ops import (
     Log,
     StateStep,
@@ -107,8 +108,11 @@ def _spend(
         new_turn = turn.model_copy(update={"attacks_left": turn.attacks_left - 1})
         return combatant.model_copy(update={"turn": new_turn}), "one attack"
     _deny(ruleset, combatant, EconomyPart.ACTION, name)
-    require(not turn.action_used, f"{name} has already used its action this turn")
+    extra = turn.action_used and turn.extra_actions > 0  # Action Surge's action
+    require(not turn.action_used or extra, f"{name} has already used its action this turn")
     update: dict[str, object] = {"action_used": True}
+    if extra:
+        update["extra_actions"] = turn.extra_actions - 1
     if cost is ActionCost.ATTACK or action.kind is ActionKind.ATTACK:
         attacks = 1 + combatant.extra_attacks
         update["attacks_left"] = attacks - 1 if cost is ActionCost.ATTACK else attacks
@@ -251,6 +255,7 @@ def _check_and_spend(
                 "cast-a-spell:leveled" not in combatant.turn.actions_taken,
                 f"{name} cast a leveled spell with its action: no bonus-action spell this turn",
             )
+    combatant = with_sheet_features(encounter, combatant)  # Cunning Action
     return _spend(state, ruleset, combatant, action_id, action, name, as_bonus_action)
 
 

@@ -38,6 +38,7 @@ from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.rules.turn_steps import death_save_due
 from battlemap.ui.combat.brink_box import BrinkBox
+from battlemap.ui.combat.features_box import FeaturesBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
@@ -99,6 +100,8 @@ class ActionsDock(QDockWidget):
         self.grid_widget = QWidget()
         self.grid = QGridLayout(self.grid_widget)
         self.grid.setContentsMargins(0, 0, 0, 0)
+        self.feature_box = FeaturesBox(session)  # above the actions: no scrolling for a surge
+        layout.addWidget(self.feature_box)
         layout.addWidget(self.grid_widget)
 
         saves = QHBoxLayout()
@@ -173,6 +176,7 @@ class ActionsDock(QDockWidget):
             self.attack_action.setEnabled(False)
             self.end_button.setEnabled(False)
             self.grid_widget.setVisible(False)
+            self.feature_box.setVisible(False)
             return
         name = self.session.name(creature_id)
         self.heading.setText(f"{name}'s turn")
@@ -202,6 +206,7 @@ class ActionsDock(QDockWidget):
             button.setToolTip(plain_tooltip(tip))
         attack = self.buttons.get("attack")
         self.attack_action.setEnabled(attack is not None and attack.isEnabled())
+        self.feature_box.show_for(ruleset, legal)
         self.end_button.setEnabled(True)
         self._show_next_save(state)
         self.brink.show_for(state, ruleset, creature_id)
@@ -261,7 +266,7 @@ class ActionsDock(QDockWidget):
         attacks = f"<b>{turn.attacks_left}</b>" if turn.attacks_left else "–"
         text = (
             "<table cellspacing='2'>"
-            f"<tr>{_cell('Action', _mark(turn.action_used))}"
+            f"<tr>{_cell('Action', _mark(turn.action_used and not turn.extra_actions))}"
             f"{_cell('Bonus', _mark(turn.bonus_action_used))}</tr>"
             f"<tr>{_cell('Reaction', _mark(combatant.reaction_used))}{_cell('Move', move)}</tr>"
             f"<tr>{_cell('Attacks left', attacks)}</tr></table>"
