@@ -1,16 +1,18 @@
-"""Player characters: a small form, the encounter's party, and a roster kept between encounters.
+"""Player characters: a form, the encounter's party, and a roster kept between encounters.
 
 The party (``Encounter.party``, stat blocks) is saved with the encounter; every change to it
 is one undo step. Each character saved in the form is also written to the roster in the
 user's settings, so the next encounter can take the same characters ("Add from roster").
 "Place on map" puts the selected character on a free space as a party-side creature, with
 the character's level (the token keeps it: later edits of the character don't change tokens
-already placed, as for its other numbers).
+already placed, as for its other numbers). "Export roster…" and "Import roster…" carry the
+characters to another machine as a roster file (``io/roster_file.py``, ``docs/roster.md``).
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
@@ -18,6 +20,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
+    QFileDialog,
     QGridLayout,
     QInputDialog,
     QListWidget,
@@ -26,9 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlemap.io.errors import FileFormatError
 from battlemap.io.monsters import creature_from_statblock
+from battlemap.io.roster_file import read_roster, write_roster
 from battlemap.model.creature import Side
 from battlemap.model.document import Change, ReplaceEncounterField
+from battlemap.model.limits import MAX_PARTY
 from battlemap.model.statblock import StatBlock
 from battlemap.ui.character_form import PlayerCharacterDialog
 from battlemap.ui.library_dock import add_creatures_command, creatures_full, free_spaces
@@ -65,6 +71,8 @@ class PartyDock(QDockWidget):
                 ("Remove", self.remove_selected),
                 ("From roster…", self.add_from_roster),
                 ("Place on map", self.place_selected),
+                ("Export roster…", self.export_roster),
+                ("Import roster…", self.import_roster),
             )
         ):
             button = QPushButton(text)
@@ -187,6 +195,54 @@ class PartyDock(QDockWidget):
     def remember(self, block: StatBlock) -> None:
         roster = [b for b in self.roster() if b.name != block.name] + [block]
         self.settings.setValue(ROSTER_KEY, json.dumps([b.model_dump(mode="json") for b in roster]))
+
+    def export_roster(self, path: Path | None = None) -> bool:
+        """Write the roster, with this encounter's party, to a roster file (asks where when
+        ``path`` is None). False when cancelled or the file can't be written (status bar)."""
+        if path is None:
+            chosen, _ = QFileDialog.getSaveFileName(
+                self, "Export roster", "party.json", "Battlemap roster (*.json)"
+            )
+            if not chosen:
+                return False
+            path = Path(chosen)
+        kept = {b.name: b for b in self.roster()} | {b.name: b for b in self.party}
+        try:
+            write_roster(path, kept.values())
+        except OSError as error:
+            self.window_.statusBar().showMessage(f"Can't write {path}: {error.strerror or error}")
+            return False
+        self.window_.statusBar().showMessage(f"Exported {len(kept)} characters to {path}")
+        return True
+
+    def import_roster(self, path: Path | None = None) -> bool:
+        """Read a roster file (asks which when ``path`` is None): its characters join the
+        roster and this encounter's party (one undo step; a character of the same name is
+        replaced). A bad file changes nothing and the status bar says why."""
+        if path is None:
+            chosen, _ = QFileDialog.getOpenFileName(
+                self, "Import roster", "", "Battlemap roster (*.json);;All files (*)"
+            )
+            if not chosen:
+                return False
+            path = Path(chosen)
+        try:
+            characters = read_roster(path)
+        except FileFormatError as error:
+            self.window_.statusBar().showMessage(f"Not imported: {error}")
+            return False
+        names = {b.name for b in characters}
+        party = (*(b for b in self.party if b.name not in names), *characters)
+        if len(party) > MAX_PARTY:
+            self.window_.statusBar().showMessage(
+                f"Not imported: the party would have {len(party)} characters, more than {MAX_PARTY}"
+            )
+            return False
+        for block in characters:
+            self.remember(block)
+        self.set_party(party, f"Import {len(characters)} characters")
+        self.window_.statusBar().showMessage(f"Imported {len(characters)} characters from {path}")
+        return True
 
     def add_from_roster(self, name: str | None = None) -> None:
         """Add a roster character to this encounter's party (asks which when ``name`` is None)."""

@@ -17,6 +17,7 @@ from pathlib import Path
 from battlemap.io.errors import FileFormatError
 from battlemap.io.loader import encounter_from_map, load_encounter_file
 from battlemap.io.monsters import HitPoints, creature_from_statblock, import_5e_monsters
+from battlemap.io.roster_file import read_roster
 from battlemap.rules.loader import (
     RulesetError,
     RulesetRegistry,
@@ -129,6 +130,7 @@ SUFFIXES = {
     "image": ".png",
     "monsters": ".json",
     "players": ".json",
+    "roster": ".json",
 }
 """The fuzzed loaders by name, with the suffix their input files get."""
 TARGET_NAMES = tuple(SUFFIXES)
@@ -147,6 +149,7 @@ def target(name: str) -> Target:
         "uvtt": (load_encounter_file, FileFormatError),
         "monsters": (import_monsters_to_map, FileFormatError),
         "players": (open_for_players, FileFormatError),
+        "roster": (read_roster, FileFormatError),
     }[name]
     return Target(name, SUFFIXES[name], load, (refusal,))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
@@ -144,3 +146,29 @@ def test_a_character_without_a_level_shows_none_and_keeps_none(window: MainWindo
     assert edit is not None and edit.level.text() == "—"
     edit.accept()
     assert window.document.encounter.party[0].level is None
+
+
+def test_roster_export_then_import_in_another_app(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    saved_ranger(window)
+    path = tmp_path / "party.json"
+    assert window.party_dock.export_roster(path)
+    other_settings = QSettings(str(tmp_path / "other.ini"), QSettings.Format.IniFormat)
+    other = MainWindow(Document(Encounter(name="Elsewhere")), settings=other_settings)
+    qtbot.addWidget(other)
+    assert other.party_dock.roster() == []
+    assert other.party_dock.import_roster(path)
+    assert other.document.encounter.party == window.document.encounter.party
+    assert [b.name for b in other.party_dock.roster()] == ["Mira"]
+    other.undo_stack.undo()  # the import is one undo step
+    assert other.document.encounter.party == ()
+
+
+def test_a_bad_roster_file_changes_nothing_and_says_why(window: MainWindow, tmp_path: Path) -> None:
+    path = tmp_path / "party.json"
+    path.write_text('{"format": "battlemap-roster", "format_version": 1, "characters": [{}]}')
+    assert not window.party_dock.import_roster(path)
+    message = window.statusBar().currentMessage()
+    assert str(path) in message and "characters.0.name" in message
+    assert window.document.encounter.party == () and window.party_dock.roster() == []

@@ -1,0 +1,146 @@
+"""The roster file: characters exported and imported, every bad file refused by name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from battlemap.io.errors import FileFormatError
+from battlemap.io.roster_file import (
+    MAX_ROSTER_BYTES,
+    ROSTER_VERSION,
+    read_roster,
+    roster_bytes,
+    write_roster,
+)
+from battlemap.model.character import CharacterSheet, Skill
+from battlemap.model.statblock import Ability, AbilityScores, Attack, AttackKind, StatBlock
+
+FIGHTER = StatBlock(
+    name="Brakka",
+    type="player character",
+    level=5,
+    hit_points=44,
+    armor_class=18,
+    abilities=AbilityScores(strength=16, constitution=14, wisdom=12),
+    attacks=(Attack(name="Longsword", kind=AttackKind.MELEE, to_hit=6, reach=5),),
+    attacks_per_action=2,
+    character=CharacterSheet(
+        save_proficiencies=frozenset({Ability.STR, Ability.CON}),
+        skill_proficiencies=frozenset({Skill.ATHLETICS}),
+        action_surge_uses=1,
+    ),
+)
+ROGUE = StatBlock(
+    name="Vex",
+    level=3,
+    character=CharacterSheet(expertise=frozenset({Skill.STEALTH}), cunning_action=True),
+)
+
+
+def written(tmp_path: Path, document: object) -> Path:
+    path = tmp_path / "party.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def good_document() -> dict[str, object]:
+    document: dict[str, object] = json.loads(roster_bytes([FIGHTER, ROGUE]))
+    return document
+
+
+def test_a_written_roster_reads_back_the_same_characters(tmp_path: Path) -> None:
+    path = tmp_path / "party.json"
+    write_roster(path, [FIGHTER, ROGUE])
+    assert read_roster(path) == (FIGHTER, ROGUE)
+    document = json.loads(path.read_text())
+    assert (document["format"], document["format_version"]) == ("battlemap-roster", 1)
+    assert document["characters"][0]["character"]["save_proficiencies"] == [
+        "constitution",
+        "strength",
+    ]
+
+
+def test_the_same_characters_write_the_same_bytes() -> None:
+    assert roster_bytes([FIGHTER, ROGUE]) == roster_bytes([FIGHTER, ROGUE])
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "battlemap-encounter"}, "not a roster file"),
+        ({"format_version": ROSTER_VERSION + 1}, "format_version 2 is newer"),
+        ({"format_version": 0}, "format_version"),
+        ({"characters": "Brakka"}, "characters"),
+        ({"extra": 1}, "extra: Extra inputs are not permitted"),
+    ],
+)
+def test_a_bad_top_level_is_refused_naming_the_file_and_field(
+    tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    path = written(tmp_path, {**good_document(), **change})
+    with pytest.raises(FileFormatError, match=message) as caught:
+        read_roster(path)
+    assert caught.value.path == path and str(path) in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "where"),
+    [
+        ("level", 31, "characters.0.level"),
+        ("attacks_per_action", 0, "characters.0.attacks_per_action"),
+        ("character", {"action_surge_uses": 9}, "characters.0.character.action_surge_uses"),
+        ("character", {"skill_proficiencies": ["Juggling"]}, "characters.0.character.skill"),
+        ("name", "", "characters.0.name"),
+    ],
+)
+def test_a_bad_character_field_is_refused_by_its_path(
+    tmp_path: Path, field: str, value: object, where: str
+) -> None:
+    document = good_document()
+    characters = document["characters"]
+    assert isinstance(characters, list)
+    characters[0][field] = value
+    with pytest.raises(FileFormatError, match=where):
+        read_roster(written(tmp_path, document))
+
+
+def test_two_characters_of_one_name_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(FileFormatError, match="two characters are named 'Brakka'"):
+        read_roster(
+            written(
+                tmp_path,
+                json.loads(roster_bytes([FIGHTER]))
+                | {"characters": [FIGHTER.model_dump(mode="json")] * 2},
+            )
+        )
+
+
+def test_hostile_bytes_are_refused_before_or_while_parsing(tmp_path: Path) -> None:
+    path = tmp_path / "party.json"
+    for data, message in (
+        (b"\xff\xfe not utf-8", "not JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "not JSON"),  # deep nesting: no RecursionError
+        (b"{" * 30_000, "JSON objects"),
+        (b"", "not JSON"),
+        (b'{"format": "battlemap-roster", "format_version": 1, "characters": [1]}', "characters.0"),
+    ):
+        path.write_bytes(data)
+        with pytest.raises(FileFormatError, match=message):
+            read_roster(path)
+    with path.open("wb") as handle:
+        handle.truncate(MAX_ROSTER_BYTES + 1)
+    with pytest.raises(FileFormatError, match="more than the"):
+        read_roster(path)
+    with pytest.raises(FileFormatError, match="no such file"):
+        read_roster(tmp_path / "missing.json")
+
+
+def test_the_documented_example_reads_as_a_level_5_fighter(tmp_path: Path) -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "characters.md").read_text()
+    example = doc.split("```json\n", 1)[1].split("```", 1)[0]
+    (brakka,) = read_roster(written(tmp_path, json.loads(example)))
+    assert (brakka.level, brakka.proficiency, brakka.attacks_per_action) == (5, 3, 2)
+    assert brakka.saving_throw(Ability.STR) == 6 and brakka.passive_perception == 14
