@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from battlemap.model.abilities import Ability as Ability  # re-exported: its old home
 from battlemap.model.character import CharacterSheet, Skill, proficiency_for_level
 from battlemap.model.limits import MAX_CHARACTER_LEVEL, MAX_HP, MAX_NAME
+from battlemap.model.statblock_actions import MultiattackOption
 from battlemap.model.traits import Size, Speeds
 
 DICE_PATTERN = r"^(\d{1,3}d\d{1,3}([+-]\d{1,4})?|\d{1,4})$"
@@ -172,6 +173,13 @@ class StatBlock(BaseModel):
         exclude_if=lambda sheet: sheet is None,
         description="A player character's proficiencies and features (the party form sets "
         "them); None for a monster. Left out of the saved data when None.",
+    )
+    multiattack: tuple[MultiattackOption, ...] = Field(
+        default=(),
+        max_length=10,
+        exclude_if=lambda options: not options,
+        description="The ways its Multiattack may be made (the Attack action offers them). "
+        "Left out of the saved data when it has none.",
     )
 
     @property

@@ -432,7 +432,9 @@ def _check_reach(target: Creature, profile: AttackProfile, situation: AttackSitu
         raise NotTargetableError(f"{target.name} is beyond the long range of {profile.name}")
 
 
-def _spend(work: Work, attacker_id: EntityId, target_id: EntityId, action_id: str | None) -> str:
+def _spend(
+    work: Work, attacker_id: EntityId, target_id: EntityId, action_id: str | None, attack: str
+) -> str:
     if action_id is None or work.log is None:
         return "nothing"
     action = work.ruleset.actions.get(action_id)
@@ -448,7 +450,7 @@ def _spend(work: Work, attacker_id: EntityId, target_id: EntityId, action_id: st
                     s, ruleset, encounter, attacker_id, action_id, target_id=target_id
                 )
             )
-        work.run(lambda s: spend_attack(s, ruleset, encounter, attacker_id))
+        work.run(lambda s: spend_attack(s, ruleset, encounter, attacker_id, attack))
         return "one attack"
     work.run(
         lambda s: take_action(s, ruleset, encounter, attacker_id, action_id, target_id=target_id)
@@ -586,7 +588,7 @@ def make_attack(
     action_id = options.action_id
     if options.offhand and action_id == "attack" and "offhand-attack" in ruleset.actions:
         action_id = "offhand-attack"  # the bonus-action attack, after the Attack action
-    spent = _spend(work, attacker_id, target_id, action_id)
+    spent = _spend(work, attacker_id, target_id, action_id, profile.name)
     if helper is not None:
         work.put(work.fighting(helper.creature_id).model_copy(update={"helping": None}))
         notes.append(f"Help from {helper_name} is used up")

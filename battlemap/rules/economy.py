@@ -19,6 +19,7 @@ from battlemap.model.combat import Combatant, CombatState, Readied, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_TRIGGER
+from battlemap.rules.attacks_left import attack_action_count, spend_one
 from battlemap.rules.character_features import with_sheet_features
 from battlemap.rules.combat_ops import (
     Log,
@@ -79,6 +80,7 @@ def _spend(
     action: ActionDef,
     name: str,
     as_bonus_action: bool,
+    attacks_per_action: int,
 ) -> tuple[Combatant, str]:
     """Spend what the action costs; the updated combatant and what was spent."""
     turn = combatant.turn
@@ -114,7 +116,7 @@ def _spend(
     if extra:
         update["extra_actions"] = turn.extra_actions - 1
     if cost is ActionCost.ATTACK or action.kind is ActionKind.ATTACK:
-        attacks = 1 + combatant.extra_attacks
+        attacks = attacks_per_action
         update["attacks_left"] = attacks - 1 if cost is ActionCost.ATTACK else attacks
     return combatant.model_copy(update={"turn": turn.model_copy(update=update)}), "action"
 
@@ -158,9 +160,10 @@ def take_action(
     action = action_def(ruleset, action_id)
     combatant = combatant_of(state, creature_id)
     name = name_of(encounter, creature_id)
-    if action.needs_target:
-        if target_id is None:
-            raise InvalidRequestError(f"{action.name} needs a target")
+    # The Attack action's attacks each pick their own target (the attack engine's).
+    if action.needs_target and action.kind is not ActionKind.ATTACK and target_id is None:
+        raise InvalidRequestError(f"{action.name} needs a target")
+    if target_id is not None:
         combatant_of(state, target_id)
     if action.kind is ActionKind.READY and not (trigger and trigger.strip()):
         raise InvalidRequestError("Ready needs a trigger")
@@ -256,7 +259,8 @@ def _check_and_spend(
                 f"{name} cast a leveled spell with its action: no bonus-action spell this turn",
             )
     combatant = with_sheet_features(encounter, combatant)  # Cunning Action
-    return _spend(state, ruleset, combatant, action_id, action, name, as_bonus_action)
+    attacks = attack_action_count(encounter, combatant)
+    return _spend(state, ruleset, combatant, action_id, action, name, as_bonus_action, attacks)
 
 
 def _resolve(
@@ -323,19 +327,23 @@ def _resolve(
 
 
 def spend_attack(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId
+    state: CombatState,
+    ruleset: Ruleset,
+    encounter: Encounter,
+    creature_id: EntityId,
+    attack_name: str | None = None,
 ) -> StateStep:
-    """Use one attack of an Attack action taken this turn (the attack engine calls this).
+    """Use one attack of an Attack action taken this turn (the attack engine calls this),
+    with ``attack_name``'s count when a Multiattack names it (``rules.attacks_left``).
 
     Raises:
-        IllegalActionError: out of turn or no attacks left.
+        IllegalActionError: out of turn, no attacks left, or not one the Multiattack allows.
     """
     combatant = combatant_of(state, creature_id)
     name = name_of(encounter, creature_id)
     _on_turn(state, creature_id, name)
-    require(combatant.turn.attacks_left > 0, f"{name} has no attacks left; take the Attack action")
     log = Log(state)
-    turn = combatant.turn.model_copy(update={"attacks_left": combatant.turn.attacks_left - 1})
+    turn = spend_one(combatant.turn, name, attack_name)
     log.put(combatant.model_copy(update={"turn": turn}))
     log.add("attack", f"{name} attacks ({turn.attacks_left} left)", creature_id)
     return log.commit()
