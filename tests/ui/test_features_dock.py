@@ -9,11 +9,13 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QAbstractButton
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Document, Encounter, Grid
+from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model.document import AddCreature
 from battlemap.model.ids import EntityId
 from battlemap.rules.movement import movement_budget
 from battlemap.ui.character_form import PlayerCharacterDialog
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.undo import push
 
 
 def window_with(qtbot: QtBot, tmp_path: Path, ruleset: str) -> MainWindow:
@@ -109,3 +111,49 @@ def test_legends_of_hyrule_three_dashes_through_the_dock_move_120(
     assert window.document.encounter.creature(vex).action_surges_used == 1
     click(qtbot, features.regain)
     assert window.document.encounter.creature(vex).action_surges_used == 0
+
+
+def fighter(dialog: PlayerCharacterDialog) -> None:
+    """A level-5 fighter: Extra Attack (two attacks) and one Action Surge."""
+    dialog.name.setText("Brakka")
+    dialog.level.setValue(5)
+    dialog.attacks_per_action.setValue(2)
+    dialog.action_surges.setValue(1)
+    dialog.add_attack_row("Longsword", "+6", "5", "", "", "1d8+3", "slashing")
+
+
+def test_a_level_5_fighter_attacks_twice_then_surges_for_two_more(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = window_with(qtbot, tmp_path, "srd-5e")
+    brakka = make_character(window, fighter)
+    ogre = Creature(id="c-ogre", name="Ogre", side=Side.HOSTILE, hp=200, max_hp=200)
+    placed = window.document.encounter.creature(brakka)
+    ogre = ogre.model_copy(update={"x": placed.x + 1, "y": placed.y})
+    push(window.undo_stack, window.document, AddCreature(ogre))
+    ui = window.combat
+    click(qtbot, ui.initiative.start_button)
+    click(qtbot, ui.initiative.roll_all)
+    ui.initiative.tree.reordered.emit([str(brakka), "c-ogre"])  # Brakka acts first
+    click(qtbot, ui.initiative.begin_button)
+    actions, dialog = ui.actions, ui.attack_dialog
+
+    def swing() -> None:
+        click(qtbot, actions.buttons["attack"])
+        dialog.target.setCurrentIndex(dialog.target.findData("c-ogre"))
+        dialog.d20[0].setValue(2)  # a miss: no damage step
+        click(qtbot, dialog.roll_button)
+
+    swing()
+    assert "1 attack left" in actions.economy.text()
+    swing()
+    assert not actions.buttons["attack"].isEnabled()  # one Attack action, two attacks
+    click(qtbot, actions.feature_box.surge)
+    assert actions.buttons["attack"].isEnabled()  # Action Surge: a second Attack action
+    swing()
+    assert "1 attack left" in actions.economy.text()
+    swing()
+    assert not actions.buttons["attack"].isEnabled()
+    assert "already used its action" in actions.buttons["attack"].toolTip()
+    log = [e.text for e in window.document.encounter.session_log()]
+    assert sum("attack roll" in line.lower() for line in log) == 4
