@@ -15,11 +15,13 @@ Strike...) only spend the economy here; the attack engine resolves them. A contr
 
 from __future__ import annotations
 
+from battlemap.model.character import Skill
 from battlemap.model.combat import Combatant, CombatState, Readied, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_TRIGGER
 from battlemap.rules.attacks_left import attack_action_count, spend_one
+from battlemap.rules.character_checks import skill_bonus_of
 from battlemap.rules.character_features import with_sheet_features
 from battlemap.rules.combat_ops import (
     Log,
@@ -296,7 +298,7 @@ def _resolve(
         record = log.roll(f"1d20{signed(bonus)}", f"{name} Stealth (Hide)", creature_id)
         return combatant.model_copy(update={"hidden_stealth": record.total})
     if kind is ActionKind.SEARCH:
-        bonus = stats_of(creature_of(encounter, creature_id)).modifier("wis")
+        bonus = skill_bonus_of(creature_of(encounter, creature_id), Skill.PERCEPTION)
         log.roll(f"1d20{signed(bonus)}", f"{name} Wisdom (Perception) (Search)", creature_id)
         return combatant
     if kind is ActionKind.READY:

@@ -11,12 +11,15 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import AbilityScores, StatBlock
 from battlemap.rules.character_checks import check_bonus_of, level_of, skill_bonus_of
 from battlemap.rules.death import brink_choice, stabilize
+from battlemap.rules.economy import take_action
 from battlemap.rules.enums import Ability, BrinkOption, SentenceOutcome
 from battlemap.rules.initiative import determine_surprise, start_combat
+from battlemap.rules.movement import climb_swim_check
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.saves import save_bonus_of
 from battlemap.rules.schema import Ruleset
 from tests.rules.fighters import combat_of, creature
+from tests.rules.helpers import fight as alone_on_its_turn
 
 PC = EntityId("pc")
 
@@ -121,3 +124,22 @@ def test_surprise_uses_the_sheets_stealth_and_passive_perception(
     assert stealth is not None
     assert state.rolls[-1].expression == "1d20+9"
     assert state.combatant(EntityId("scout")).surprised is (stealth >= 14)
+
+
+def test_climbing_and_searching_roll_the_sheets_athletics_and_perception(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # gms-den "Climb/Swim/Crawl": a Strength (Athletics) check; srd-5e "Search": a Wisdom
+    # (Perception) check. Athletics +3 (Str 10, proficient at level 5); Perception with
+    # expertise: Wis +1 and twice +3.
+    block = level_5_character(skill_proficiencies=["Athletics"], expertise=["Perception"])
+    pc = placed(block, "pc")
+    for ruleset_id, expression in (("gms-den", "1d20+3"), ("srd-5e", "1d20+7")):
+        ruleset = rulesets[ruleset_id]
+        encounter = Encounter(ruleset=ruleset_id, creatures=(pc,))
+        state = alone_on_its_turn(ruleset, encounter)
+        if ruleset_id == "gms-den":
+            state, _ = climb_swim_check(state, ruleset, encounter, PC, dc=10)
+        else:
+            state, _ = take_action(state, ruleset, encounter, PC, "search")
+        assert state.rolls[-1].expression == expression
