@@ -1,4 +1,5 @@
-"""The roster file: characters exported and imported, every bad file refused by name."""
+"""The roster file (characters exported and imported, every bad file refused by name), and
+characters with sheets saved in an encounter file."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from battlemap.io.encounter_file import save_battlemap
 from battlemap.io.errors import FileFormatError
+from battlemap.io.loader import load_encounter_file
+from battlemap.io.monsters import creature_from_statblock
 from battlemap.io.roster_file import (
     MAX_ROSTER_BYTES,
     ROSTER_VERSION,
@@ -16,6 +20,8 @@ from battlemap.io.roster_file import (
     write_roster,
 )
 from battlemap.model.character import CharacterSheet, Skill
+from battlemap.model.creature import Side
+from battlemap.model.encounter import Encounter
 from battlemap.model.statblock import Ability, AbilityScores, Attack, AttackKind, StatBlock
 
 FIGHTER = StatBlock(
@@ -144,3 +150,16 @@ def test_the_documented_example_reads_as_a_level_5_fighter(tmp_path: Path) -> No
     (brakka,) = read_roster(written(tmp_path, json.loads(example)))
     assert (brakka.level, brakka.proficiency, brakka.attacks_per_action) == (5, 3, 2)
     assert brakka.saving_throw(Ability.STR) == 6 and brakka.passive_perception == 14
+
+
+def test_a_party_with_sheets_and_a_spent_surge_saves_and_reopens(tmp_path: Path) -> None:
+    fighter = creature_from_statblock(FIGHTER, side=Side.PARTY).model_copy(
+        update={"action_surges_used": 1}
+    )
+    encounter = Encounter(party=(FIGHTER, ROGUE), creatures=(fighter,))
+    path = tmp_path / "fight.battlemap"
+    save_battlemap(path, encounter, {})
+    reopened = load_encounter_file(path).encounter
+    assert reopened.party == (FIGHTER, ROGUE)
+    assert reopened.creatures[0].action_surges_used == 1
+    assert reopened.creatures[0].statblock == FIGHTER and reopened.creatures[0].level == 5
