@@ -105,8 +105,9 @@ class PartyDock(QDockWidget):
         current = self.list.currentRow()
         self.list.clear()
         for block in self.party:
+            level = f"level {block.level}, " if block.level is not None else ""
             self.list.addItem(
-                f"{block.name} — AC {block.armor_class}, HP {block.hit_points}, "
+                f"{block.name} — {level}AC {block.armor_class}, HP {block.hit_points}, "
                 f"PP {block.passive_perception}"
             )
         self.list.setCurrentRow(min(current, self.list.count() - 1))

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from battlemap.io.encounter_file import save_battlemap
 from battlemap.io.errors import FileFormatError
@@ -163,3 +165,43 @@ def test_a_party_with_sheets_and_a_spent_surge_saves_and_reopens(tmp_path: Path)
     assert reopened.party == (FIGHTER, ROGUE)
     assert reopened.creatures[0].action_surges_used == 1
     assert reopened.creatures[0].statblock == FIGHTER and reopened.creatures[0].level == 5
+
+
+SHEETS = st.builds(
+    CharacterSheet,
+    save_proficiencies=st.frozensets(st.sampled_from(list(Ability))),
+    skill_proficiencies=st.frozensets(st.sampled_from(list(Skill))),
+    expertise=st.frozensets(st.sampled_from(list(Skill)), max_size=4),
+    action_surge_uses=st.integers(0, 2),
+    cunning_action=st.booleans(),
+)
+ROUND_TRIPS = 40
+
+
+def test_any_character_the_form_can_make_reads_back_with_the_same_numbers(
+    tmp_path: Path,
+) -> None:
+    checked: list[int] = []
+
+    @settings(max_examples=ROUND_TRIPS, deadline=None, database=None, derandomize=True)
+    @given(
+        level=st.integers(1, 20),
+        scores=st.lists(st.integers(1, 30), min_size=6, max_size=6),
+        sheet=SHEETS,
+        attacks=st.integers(1, 4),
+    )
+    def round_trip(level: int, scores: list[int], sheet: CharacterSheet, attacks: int) -> None:
+        abilities = AbilityScores(**dict(zip([a.value for a in Ability], scores, strict=True)))
+        block = StatBlock(
+            name="Pc", level=level, abilities=abilities, character=sheet, attacks_per_action=attacks
+        )
+        path = tmp_path / "roster.json"
+        write_roster(path, [block])
+        (back,) = read_roster(path)
+        assert back == block
+        assert [back.saving_throw(a) for a in Ability] == [block.saving_throw(a) for a in Ability]
+        assert back.passive_perception == block.passive_perception
+        checked.append(1)
+
+    round_trip()
+    assert len(checked) == ROUND_TRIPS
