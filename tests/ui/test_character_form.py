@@ -66,6 +66,8 @@ def test_the_saved_character_keeps_its_sheet_and_features(window: MainWindow) ->
     assert edit.attacks_per_action.value() == 2 and edit.action_surges.value() == 1
     edit.reject()
     assert window.party_dock.roster()[0] == brakka  # the roster keeps the same data
+    item = window.party_dock.list.item(0)
+    assert item is not None and item.text() == "Brakka — level 5, AC 10, HP 10, PP 11"
     window.party_dock.place_selected()
     token = window.document.encounter.creatures[-1]
     assert token.statblock == brakka and token.level == 5
