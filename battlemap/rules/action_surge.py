@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battlemap.model.combat import CombatEvent, keep_newest
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.character_features import action_surges, action_surges_left
 from battlemap.rules.combat_ops import combatant_of, creature_of
 from battlemap.rules.conditions import denial
+from battlemap.rules.draft import Draft
 from battlemap.rules.economy import turn_refusal
 from battlemap.rules.enums import EconomyPart
 from battlemap.rules.errors import IllegalActionError
-from battlemap.rules.outcome import Outcome, running_combat, with_combat
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
 
 ACTION_SURGE = "action-surge"
@@ -78,9 +78,9 @@ def action_surge(
     refusal = action_surge_refusal(encounter, ruleset, creature_id)
     if refusal is not None:
         raise IllegalActionError(refusal)
-    state = running_combat(encounter)
-    combatant = combatant_of(state, creature_id)
-    creature = creature_of(encounter, creature_id)
+    draft = Draft(encounter, ruleset)
+    combatant = draft.fighting(creature_id)
+    creature = draft.creature(creature_id)
     turn = combatant.turn.model_copy(
         update={
             "extra_actions": combatant.turn.extra_actions + 1,
@@ -88,18 +88,16 @@ def action_surge(
         }
     )
     spent = creature.model_copy(update={"action_surges_used": creature.action_surges_used + 1})
+    draft.put(combatant.model_copy(update={"turn": turn}))
+    draft.put_creature(spent)
     left = action_surges_left(spent)
-    event = CombatEvent(
-        round=state.round,
-        kind="feature",
-        creature_id=creature_id,
-        text=f"{creature.name} uses Action Surge: one more action this turn"
+    draft.add(
+        "feature",
+        f"{creature.name} uses Action Surge: one more action this turn"
         f" ({left} use{'s' if left != 1 else ''} left until a rest)",
+        creature_id,
     )
-    state = state.with_combatant(combatant.model_copy(update={"turn": turn}))
-    state = state.model_copy(update={"log": keep_newest(state.log, (event,))})
-    result = ActionSurgeResult(turn.extra_actions, left)
-    return Outcome(with_combat(encounter.replace_creature(spent), state), result, (event,))
+    return draft.done(ActionSurgeResult(turn.extra_actions, left))
 
 
 def regain_action_surges(
@@ -111,21 +109,10 @@ def regain_action_surges(
     Raises:
         InvalidRequestError: no such creature.
     """
+    draft = Draft(encounter, ruleset)
     creature = creature_of(encounter, creature_id)
     back = creature.action_surges_used
-    if back == 0:
-        return Outcome(encounter, 0, ())
-    rested = encounter.replace_creature(creature.model_copy(update={"action_surges_used": 0}))
-    text = f"{creature.name} regains Action Surge after a rest"
-    state = encounter.combat
-    event = CombatEvent(
-        round=state.round if state is not None else 0,
-        kind="feature",
-        creature_id=creature_id,
-        text=text,
-    )
-    if state is not None:
-        state = state.model_copy(update={"log": keep_newest(state.log, (event,))})
-        return Outcome(with_combat(rested, state), back, (event,))
-    rested = rested.model_copy(update={"log": keep_newest(rested.log, (event,))})
-    return Outcome(rested, back, (event,))
+    if back:
+        draft.put_creature(creature.model_copy(update={"action_surges_used": 0}))
+        draft.add("feature", f"{creature.name} regains Action Surge after a rest", creature_id)
+    return draft.done(back)

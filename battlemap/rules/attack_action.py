@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battlemap.model.combat import CombatEvent, keep_newest
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock_actions import MultiattackOption
@@ -23,9 +22,10 @@ from battlemap.rules.attacks_left import (
     statblock_in,
 )
 from battlemap.rules.combat_ops import combatant_of, name_of
+from battlemap.rules.draft import Draft
 from battlemap.rules.economy import take_action
 from battlemap.rules.errors import InvalidRequestError
-from battlemap.rules.outcome import Outcome, running_combat, with_combat
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
 
 
@@ -77,8 +77,9 @@ def take_attack_action(
     action_id = attack_action_id(ruleset)
     if action_id is None:
         raise InvalidRequestError(f"{ruleset.name} has no Attack action")
-    state, events = take_action(state, ruleset, encounter, creature_id, action_id)
-    combatant = state.combatant(creature_id)
+    draft = Draft(encounter, ruleset)
+    draft.run(lambda taking: take_action(taking, ruleset, creature_id, action_id))
+    combatant = draft.combat.combatant(creature_id)
     if option is None:
         count = attack_action_count(encounter, combatant)
         reasons: tuple[str, ...] = (
@@ -92,15 +93,11 @@ def take_attack_action(
         reasons = (f"Multiattack: {option.label}",)
         if option.other_actions:
             reasons += (f"{', '.join(option.other_actions)}: taken on its own",)
-        event = CombatEvent(
-            round=state.round,
-            kind="action",
-            creature_id=creature_id,
-            text=f"{name}'s Multiattack: {option.label} ({attacks_left(turn).text})",
-        )
-        events = (*events, event)
-        state = state.with_combatant(combatant).model_copy(
-            update={"log": keep_newest(state.log, (event,))}
+        draft.put(combatant)
+        draft.add(
+            "action",
+            f"{name}'s Multiattack: {option.label} ({attacks_left(turn).text})",
+            creature_id,
         )
     result = AttackActionTaken(creature_id, attacks_left(combatant.turn), option, reasons)
-    return Outcome(with_combat(encounter, state), result, events)
+    return draft.done(result)

@@ -41,9 +41,7 @@ def in_combat(rulesets: Rulesets, enc: Encounter) -> Encounter:
 
 
 def act(enc: Encounter, ruleset: Ruleset, action_id: str, *, bonus: bool = False) -> Encounter:
-    assert enc.combat is not None
-    state, _ = take_action(enc.combat, ruleset, enc, HERO, action_id, as_bonus_action=bonus)
-    return with_combat(enc, state)
+    return take_action(enc, ruleset, HERO, action_id, as_bonus_action=bonus).encounter
 
 
 def movement_total(enc: Encounter, ruleset: Ruleset) -> int:

@@ -22,6 +22,7 @@ from battlemap.rules.movement import spend_movement
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from tests.rules.fighters import creature, fight
+from tests.rules.helpers import state_and_events
 
 HERO, FOE = EntityId("hero"), EntityId("foe")
 SCIMITAR = Attack(
@@ -109,13 +110,17 @@ def test_the_first_attack_takes_the_attack_action_with_all_its_attacks(
 def test_moving_between_attacks_is_allowed(rulesets: dict[str, Ruleset]) -> None:
     ruleset = rulesets["srd-5e"]
     encounter = _hit(_duel(attacks_per_action=2), ruleset, SCIMITAR)
-    state, _ = spend_movement(_turn_of(encounter), ruleset, encounter, HERO, 10)
+    state, _ = state_and_events(
+        spend_movement(with_combat(encounter, _turn_of(encounter)), ruleset, HERO, 10)
+    )
     moved = with_combat(encounter, state)
     assert legal_actions(moved, ruleset, HERO).attacks.count == 1
     after = _hit(moved, ruleset, DAGGER)
     turn = _turn_of(after).combatant(HERO).turn
     assert turn.attacks_left == 0 and turn.movement_used == 10
-    state, _ = spend_movement(_turn_of(after), ruleset, after, HERO, 20)  # and after them
+    state, _ = state_and_events(
+        spend_movement(with_combat(after, _turn_of(after)), ruleset, HERO, 20)
+    )  # and after them
     assert state.combatant(HERO).turn.movement_used == 30
 
 
@@ -164,7 +169,9 @@ def test_an_attack_replacing_action_spends_one_of_a_multiattack(
     ruleset = rulesets["srd-5e"]
     taken = take_attack_action(_duel(multiattack=CAPTAIN_OPTIONS), ruleset, HERO, multiattack=1)
     encounter = taken.encounter
-    state, _ = take_action(_turn_of(encounter), ruleset, encounter, HERO, "unarmed-strike")
+    state, _ = state_and_events(
+        take_action(with_combat(encounter, _turn_of(encounter)), ruleset, HERO, "unarmed-strike")
+    )
     struck = with_combat(encounter, state)
     assert legal_actions(struck, ruleset, HERO).attacks.text == "1 attack left: 1 × Dagger"
 

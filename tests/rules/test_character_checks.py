@@ -118,8 +118,10 @@ def test_surprise_uses_the_sheets_stealth_and_passive_perception(
     )
     assert scout.stats is not None and scout.stats.passive_perception_score() == 14
     encounter = Encounter(creatures=(rogue, scout))
-    state = start_combat(encounter, "srd-5e", seed=3)
-    state, _ = determine_surprise(state, rulesets["srd-5e"], encounter, [EntityId("rogue")])
+    started = with_combat(encounter, start_combat(encounter, "srd-5e", seed=3))
+    surprise = determine_surprise(started, rulesets["srd-5e"], [EntityId("rogue")])
+    state = surprise.encounter.combat
+    assert state is not None
     stealth = state.combatant(EntityId("rogue")).hidden_stealth
     assert stealth is not None
     assert state.rolls[-1].expression == "1d20+9"
@@ -137,9 +139,10 @@ def test_climbing_and_searching_roll_the_sheets_athletics_and_perception(
     for ruleset_id, expression in (("gms-den", "1d20+3"), ("srd-5e", "1d20+7")):
         ruleset = rulesets[ruleset_id]
         encounter = Encounter(ruleset=ruleset_id, creatures=(pc,))
-        state = alone_on_its_turn(ruleset, encounter)
+        fighting = with_combat(encounter, alone_on_its_turn(ruleset, encounter))
         if ruleset_id == "gms-den":
-            state, _ = climb_swim_check(state, ruleset, encounter, PC, dc=10)
+            checked = climb_swim_check(fighting, ruleset, PC, dc=10)
         else:
-            state, _ = take_action(state, ruleset, encounter, PC, "search")
-        assert state.rolls[-1].expression == expression
+            checked = take_action(fighting, ruleset, PC, "search")
+        assert checked.combat is not None
+        assert checked.combat.rolls[-1].expression == expression

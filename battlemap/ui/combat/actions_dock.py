@@ -35,7 +35,6 @@ from battlemap.rules import economy, movement
 from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.enums import ActionCost, ActionKind
 from battlemap.rules.legal import legal_actions
-from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.rules.turn_steps import death_save_due
 from battlemap.ui.combat.brink_box import BrinkBox
@@ -312,17 +311,14 @@ class ActionsDock(QDockWidget):
         name = self.session.name(creature_id)
         self.session.run(
             f"{name}: {action.name}",
-            on_combat_state(
-                lambda s, r, e: economy.take_action(
-                    s,
-                    r,
-                    e,
-                    creature_id,
-                    action_id,
-                    target_id=target,
-                    trigger=trigger,
-                    readied_action=readied,
-                    cantrip=cantrip,
-                )
+            lambda e, r: economy.take_action(
+                e,
+                r,
+                creature_id,
+                action_id,
+                target_id=target,
+                trigger=trigger,
+                readied_action=readied,
+                cantrip=cantrip,
             ),
         )

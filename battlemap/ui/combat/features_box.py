@@ -16,7 +16,6 @@ from battlemap.rules.action_surge import ACTION_SURGE, action_surge, regain_acti
 from battlemap.rules.character_features import action_surges, action_surges_left
 from battlemap.rules.enums import ActionCost
 from battlemap.rules.legal import Choice, ChoiceKind, LegalActions
-from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
@@ -95,11 +94,7 @@ class FeaturesBox(QGroupBox):
         name = ruleset.actions[action_id].name
         self.session.run(
             f"{self.session.name(creature_id)}: {name} (bonus action)",
-            on_combat_state(
-                lambda s, r, e: economy.take_action(
-                    s, r, e, creature_id, action_id, as_bonus_action=True
-                )
-            ),
+            lambda e, r: economy.take_action(e, r, creature_id, action_id, as_bonus_action=True),
         )
 
     def use_action_surge(self) -> None:
