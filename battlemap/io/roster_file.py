@@ -30,10 +30,12 @@ from battlemap.model.statblock import StatBlock
 ROSTER_FORMAT = "battlemap-roster"
 ROSTER_VERSION = 1
 ROSTER_SUFFIX = ".json"
-MAX_ROSTER_BYTES = 4 * 1024 * 1024
-"""A hundred characters with fifty attacks each stay well under this."""
-MAX_ROSTER_JSON_OBJECTS = MAX_PARTY * 200
-MAX_ROSTER_JSON_VALUES = MAX_PARTY * 2_000
+MAX_ROSTER_BYTES = 8 * 1024 * 1024
+"""A hundred characters with fifty attacks each write about 2 MiB."""
+MAX_ROSTER_JSON_OBJECTS = MAX_PARTY * 1_000
+MAX_ROSTER_JSON_VALUES = MAX_PARTY * 10_000
+"""Counted before parsing, to bound its cost; a full party of the largest characters the
+form makes holds about a tenth of these."""
 
 
 class RosterDocument(BaseModel):

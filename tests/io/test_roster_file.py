@@ -16,6 +16,7 @@ from battlemap.io.loader import load_encounter_file
 from battlemap.io.monsters import creature_from_statblock
 from battlemap.io.roster_file import (
     MAX_ROSTER_BYTES,
+    MAX_ROSTER_JSON_OBJECTS,
     ROSTER_VERSION,
     read_roster,
     roster_bytes,
@@ -131,7 +132,7 @@ def test_hostile_bytes_are_refused_before_or_while_parsing(tmp_path: Path) -> No
     for data, message in (
         (b"\xff\xfe not utf-8", "not JSON"),
         (b"[" * 100_000 + b"]" * 100_000, "not JSON"),  # deep nesting: no RecursionError
-        (b"{" * 30_000, "JSON objects"),
+        (b"{" * (MAX_ROSTER_JSON_OBJECTS + 1), "JSON objects"),
         (b"", "not JSON"),
         (b'{"format": "battlemap-roster", "format_version": 1, "characters": [1]}', "characters.0"),
     ):
