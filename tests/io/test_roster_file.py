@@ -25,7 +25,15 @@ from battlemap.io.roster_file import (
 from battlemap.model.character import CharacterSheet, Skill
 from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
-from battlemap.model.statblock import Ability, AbilityScores, Attack, AttackKind, StatBlock
+from battlemap.model.limits import MAX_PARTY
+from battlemap.model.statblock import (
+    Ability,
+    AbilityScores,
+    Attack,
+    AttackKind,
+    Damage,
+    StatBlock,
+)
 
 FIGHTER = StatBlock(
     name="Brakka",
@@ -206,3 +214,19 @@ def test_any_character_the_form_can_make_reads_back_with_the_same_numbers(
 
     round_trip()
     assert len(checked) == ROUND_TRIPS
+
+
+def test_a_full_party_of_the_largest_characters_exports_and_imports(tmp_path: Path) -> None:
+    # The form's limits: 100 characters in a party, 50 attack rows each (one damage roll).
+    sword = Attack(
+        name="Longsword",
+        kind=AttackKind.MELEE,
+        to_hit=6,
+        reach=5,
+        damage=(Damage(dice="1d8+3", type="slashing"),),
+    )
+    largest = FIGHTER.model_copy(update={"attacks": (sword,) * 50})
+    party = [largest.model_copy(update={"name": f"Fighter {i}"}) for i in range(MAX_PARTY)]
+    path = tmp_path / "party.json"
+    write_roster(path, party)
+    assert read_roster(path) == tuple(party)
