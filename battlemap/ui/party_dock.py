@@ -116,9 +116,18 @@ class PartyDock(QDockWidget):
         row = self.list.currentRow()
         return self.party[row] if 0 <= row < len(self.party) else None
 
-    def set_party(self, party: tuple[StatBlock, ...], text: str) -> None:
+    def set_party(self, party: tuple[StatBlock, ...], text: str) -> bool:
+        """Make ``party`` the encounter's (one undo step); refused (status bar, False) past
+        the model's ``MAX_PARTY``, so every party the app keeps saves and reopens."""
+        if len(party) > MAX_PARTY:
+            self.window_.statusBar().showMessage(
+                f"{text}: refused, the party would have {len(party)} characters, more than"
+                f" {MAX_PARTY}"
+            )
+            return False
         command = ReplaceEncounterField("party", self.party, party, text=text)
         push(self.window_.undo_stack, self.window_.document, command)
+        return True
 
     def save_character(self, block: StatBlock, replacing: StatBlock | None = None) -> None:
         """Put ``block`` in the party (in place of ``replacing``) and in the roster."""
@@ -194,7 +203,8 @@ class PartyDock(QDockWidget):
         return roster
 
     def remember(self, block: StatBlock) -> None:
-        roster = [b for b in self.roster() if b.name != block.name] + [block]
+        """Keep ``block`` in the roster, newest last; past ``MAX_PARTY`` the oldest go."""
+        roster = ([b for b in self.roster() if b.name != block.name] + [block])[-MAX_PARTY:]
         self.settings.setValue(ROSTER_KEY, json.dumps([b.model_dump(mode="json") for b in roster]))
 
     def export_roster(self, path: Path | None = None) -> bool:
@@ -207,13 +217,17 @@ class PartyDock(QDockWidget):
             if not chosen:
                 return False
             path = Path(chosen)
-        kept = {b.name: b for b in self.roster()} | {b.name: b for b in self.party}
+        party_names = {b.name for b in self.party}
+        kept = [*self.party, *(b for b in self.roster() if b.name not in party_names)]
+        left_out = len(kept) - MAX_PARTY  # a roster file holds at most a party's worth
         try:
-            write_roster(path, kept.values())
+            write_roster(path, kept[:MAX_PARTY])
         except OSError as error:
             self.window_.statusBar().showMessage(f"Can't write {path}: {error.strerror or error}")
             return False
-        self.window_.statusBar().showMessage(f"Exported {len(kept)} characters to {path}")
+        note = f" ({left_out} older roster characters left out)" if left_out > 0 else ""
+        exported = min(len(kept), MAX_PARTY)
+        self.window_.statusBar().showMessage(f"Exported {exported} characters to {path}{note}")
         return True
 
     def import_roster(self, path: Path | None = None) -> bool:
@@ -234,14 +248,10 @@ class PartyDock(QDockWidget):
             return False
         names = {b.name for b in characters}
         party = (*(b for b in self.party if b.name not in names), *characters)
-        if len(party) > MAX_PARTY:
-            self.window_.statusBar().showMessage(
-                f"Not imported: the party would have {len(party)} characters, more than {MAX_PARTY}"
-            )
+        if not self.set_party(party, f"Import {len(characters)} characters"):
             return False
         for block in characters:
             self.remember(block)
-        self.set_party(party, f"Import {len(characters)} characters")
         self.window_.statusBar().showMessage(f"Imported {len(characters)} characters from {path}")
         return True
 

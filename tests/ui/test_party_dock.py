@@ -11,7 +11,8 @@ from pytestqt.qtbot import QtBot
 from battlemap.model import Document, Encounter, Side
 from battlemap.model.character import Skill
 from battlemap.model.document import ReplaceEncounterField
-from battlemap.model.statblock import Ability, AttackKind
+from battlemap.model.limits import MAX_PARTY
+from battlemap.model.statblock import Ability, AttackKind, StatBlock
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.party_dock import PlayerCharacterDialog
 
@@ -172,3 +173,22 @@ def test_a_bad_roster_file_changes_nothing_and_says_why(window: MainWindow, tmp_
     message = window.statusBar().currentMessage()
     assert str(path) in message and "characters.0.name" in message
     assert window.document.encounter.party == () and window.party_dock.roster() == []
+
+
+def test_the_party_and_the_roster_stop_at_the_models_limit(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    dock = window.party_dock
+    full = tuple(StatBlock(name=f"Pc {i}") for i in range(MAX_PARTY))
+    assert dock.set_party(full, "A full party")
+    dialog = dock.new_character()
+    dialog.name.setText("One too many")
+    dialog.accept()
+    assert window.document.encounter.party == full  # refused, and said why
+    assert "more than 100" in window.statusBar().currentMessage()
+    for block in (*full, StatBlock(name="Extra")):
+        dock.remember(block)
+    roster = dock.roster()
+    assert len(roster) == MAX_PARTY and (roster[0].name, roster[-1].name) == ("Pc 1", "Extra")
+    assert dock.export_roster(tmp_path / "party.json")
+    assert "1 older roster characters left out" in window.statusBar().currentMessage()
