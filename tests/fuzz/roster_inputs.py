@@ -13,61 +13,15 @@ import json
 from hypothesis import strategies as st
 
 from battlemap.io.roster_file import roster_bytes
-from battlemap.model.character import CharacterSheet, Skill
-from battlemap.model.statblock import (
-    Ability,
-    AbilityScores,
-    Attack,
-    AttackKind,
-    Damage,
-    StatBlock,
-)
+from battlemap.model.character import Skill
+from battlemap.model.statblock import Ability, StatBlock
 from tests.fuzz.seeds import Seed
 from tests.fuzz.strategies import Json, integer, maybe, text
+from tests.rules.characters import BRAKKA, VEX
 
-_SWORD = Attack(
-    name="Longsword",
-    kind=AttackKind.MELEE,
-    to_hit=6,
-    reach=5,
-    damage=(Damage(dice="1d8+3", type="slashing"),),
-)
-_BOW = Attack(
-    name="Shortbow",
-    kind=AttackKind.RANGED,
-    to_hit=7,
-    range_normal=80,
-    range_long=320,
-    damage=(Damage(dice="1d6+4", type="piercing"),),
-)
 _CHARACTERS = (
-    StatBlock(
-        name="Brakka",
-        type="player character",
-        level=5,
-        hit_points=44,
-        armor_class=18,
-        abilities=AbilityScores(strength=16, constitution=14, wisdom=12),
-        attacks=(_SWORD,),
-        attacks_per_action=2,
-        character=CharacterSheet(
-            save_proficiencies=frozenset({Ability.STR, Ability.CON}),
-            skill_proficiencies=frozenset({Skill.ATHLETICS, Skill.PERCEPTION}),
-            action_surge_uses=1,
-        ),
-    ),
-    StatBlock(
-        name="Vex",
-        type="player character",
-        level=3,
-        abilities=AbilityScores(dexterity=18),
-        attacks=(_BOW,),
-        character=CharacterSheet(
-            save_proficiencies=frozenset({Ability.DEX, Ability.INT}),
-            expertise=frozenset({Skill.STEALTH}),
-            cunning_action=True,
-        ),
-    ),
+    BRAKKA,
+    VEX,
     StatBlock(name="Old Ilsa", type="player character", saving_throws={Ability.WIS: 4}),
 )
 

@@ -29,32 +29,9 @@ from battlemap.model.limits import MAX_PARTY
 from battlemap.model.statblock import (
     Ability,
     AbilityScores,
-    Attack,
-    AttackKind,
-    Damage,
     StatBlock,
 )
-
-FIGHTER = StatBlock(
-    name="Brakka",
-    type="player character",
-    level=5,
-    hit_points=44,
-    armor_class=18,
-    abilities=AbilityScores(strength=16, constitution=14, wisdom=12),
-    attacks=(Attack(name="Longsword", kind=AttackKind.MELEE, to_hit=6, reach=5),),
-    attacks_per_action=2,
-    character=CharacterSheet(
-        save_proficiencies=frozenset({Ability.STR, Ability.CON}),
-        skill_proficiencies=frozenset({Skill.ATHLETICS}),
-        action_surge_uses=1,
-    ),
-)
-ROGUE = StatBlock(
-    name="Vex",
-    level=3,
-    character=CharacterSheet(expertise=frozenset({Skill.STEALTH}), cunning_action=True),
-)
+from tests.rules.characters import BRAKKA, LONGSWORD, VEX
 
 
 def written(tmp_path: Path, document: object) -> Path:
@@ -64,14 +41,14 @@ def written(tmp_path: Path, document: object) -> Path:
 
 
 def good_document() -> dict[str, object]:
-    document: dict[str, object] = json.loads(roster_bytes([FIGHTER, ROGUE]))
+    document: dict[str, object] = json.loads(roster_bytes([BRAKKA, VEX]))
     return document
 
 
 def test_a_written_roster_reads_back_the_same_characters(tmp_path: Path) -> None:
     path = tmp_path / "party.json"
-    write_roster(path, [FIGHTER, ROGUE])
-    assert read_roster(path) == (FIGHTER, ROGUE)
+    write_roster(path, [BRAKKA, VEX])
+    assert read_roster(path) == (BRAKKA, VEX)
     document = json.loads(path.read_text())
     assert (document["format"], document["format_version"]) == ("battlemap-roster", 1)
     assert document["characters"][0]["character"]["save_proficiencies"] == [
@@ -81,7 +58,7 @@ def test_a_written_roster_reads_back_the_same_characters(tmp_path: Path) -> None
 
 
 def test_the_same_characters_write_the_same_bytes() -> None:
-    assert roster_bytes([FIGHTER, ROGUE]) == roster_bytes([FIGHTER, ROGUE])
+    assert roster_bytes([BRAKKA, VEX]) == roster_bytes([BRAKKA, VEX])
 
 
 @pytest.mark.parametrize(
@@ -129,8 +106,8 @@ def test_two_characters_of_one_name_are_refused(tmp_path: Path) -> None:
         read_roster(
             written(
                 tmp_path,
-                json.loads(roster_bytes([FIGHTER]))
-                | {"characters": [FIGHTER.model_dump(mode="json")] * 2},
+                json.loads(roster_bytes([BRAKKA]))
+                | {"characters": [BRAKKA.model_dump(mode="json")] * 2},
             )
         )
 
@@ -164,16 +141,16 @@ def test_the_documented_example_reads_as_a_level_5_fighter(tmp_path: Path) -> No
 
 
 def test_a_party_with_sheets_and_a_spent_surge_saves_and_reopens(tmp_path: Path) -> None:
-    fighter = creature_from_statblock(FIGHTER, side=Side.PARTY).model_copy(
+    fighter = creature_from_statblock(BRAKKA, side=Side.PARTY).model_copy(
         update={"action_surges_used": 1}
     )
-    encounter = Encounter(party=(FIGHTER, ROGUE), creatures=(fighter,))
+    encounter = Encounter(party=(BRAKKA, VEX), creatures=(fighter,))
     path = tmp_path / "fight.battlemap"
     save_battlemap(path, encounter, {})
     reopened = load_encounter_file(path).encounter
-    assert reopened.party == (FIGHTER, ROGUE)
+    assert reopened.party == (BRAKKA, VEX)
     assert reopened.creatures[0].action_surges_used == 1
-    assert reopened.creatures[0].statblock == FIGHTER and reopened.creatures[0].level == 5
+    assert reopened.creatures[0].statblock == BRAKKA and reopened.creatures[0].level == 5
 
 
 SHEETS = st.builds(
@@ -218,14 +195,7 @@ def test_any_character_the_form_can_make_reads_back_with_the_same_numbers(
 
 def test_a_full_party_of_the_largest_characters_exports_and_imports(tmp_path: Path) -> None:
     # The form's limits: 100 characters in a party, 50 attack rows each (one damage roll).
-    sword = Attack(
-        name="Longsword",
-        kind=AttackKind.MELEE,
-        to_hit=6,
-        reach=5,
-        damage=(Damage(dice="1d8+3", type="slashing"),),
-    )
-    largest = FIGHTER.model_copy(update={"attacks": (sword,) * 50})
+    largest = BRAKKA.model_copy(update={"attacks": (LONGSWORD,) * 50})
     party = [largest.model_copy(update={"name": f"Fighter {i}"}) for i in range(MAX_PARTY)]
     path = tmp_path / "party.json"
     write_roster(path, party)

@@ -6,41 +6,19 @@ from __future__ import annotations
 import pytest
 
 from battlemap.io.monsters import creature_from_statblock
-from battlemap.model.character import CharacterSheet, Skill
 from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.model.statblock import Ability, AbilityScores, Attack, AttackKind, Damage, StatBlock
 from battlemap.rules.action_surge import action_surge
 from battlemap.rules.attacks import AttackOptions, AttackProfile, AttackSituation, make_attack
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.legal import legal_actions
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
+from tests.rules.characters import BRAKKA, LONGSWORD
 from tests.rules.fighters import combat_of, creature
 
 FIGHTER, OGRE = EntityId("fighter"), EntityId("ogre")
-LONGSWORD = Attack(
-    name="Longsword",
-    kind=AttackKind.MELEE,
-    to_hit=6,
-    reach=5,
-    damage=(Damage(dice="1d8+3", type="slashing"),),
-)
-BRAKKA = StatBlock(
-    name="Brakka",
-    type="player character",
-    level=5,
-    hit_points=44,
-    abilities=AbilityScores(strength=16, constitution=14),
-    attacks=(LONGSWORD,),
-    attacks_per_action=2,  # Extra Attack (fighter 5)
-    character=CharacterSheet(
-        save_proficiencies=frozenset({Ability.STR, Ability.CON}),
-        skill_proficiencies=frozenset({Skill.ATHLETICS}),
-        action_surge_uses=1,  # fighter 2
-    ),
-)
 
 
 def duel(ruleset_id: str) -> Encounter:
