@@ -197,11 +197,9 @@ class StatBlock(BaseModel):
     def proficiency(self) -> int:
         """The proficiency bonus: from the level for a character with a level (+2 at 1-4,
         +3 at 5-8...), else the stat block's own."""
-        return (
-            proficiency_for_level(self.level)
-            if self.level is not None
-            else (self.proficiency_bonus)
-        )
+        if self.level is None:
+            return self.proficiency_bonus
+        return proficiency_for_level(self.level)
 
     def saving_throw(self, ability: Ability) -> int:
         """The saving throw bonus: the listed or proficient one, else the ability modifier."""
