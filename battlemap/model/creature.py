@@ -99,6 +99,13 @@ class Creature(BaseModel):
         description="Action Surge uses spent since its last short or long rest. Left out of "
         "the saved data when 0.",
     )
+    colour: str | None = Field(
+        default=None,
+        pattern=r"^#[0-9a-fA-F]{6}$",
+        exclude_if=lambda colour: colour is None,
+        description="The token's fill as #rrggbb (the DM's choice, both windows); None: its "
+        "side's colour. Left out of the saved data when None, so older files read as before.",
+    )
     lasting: LastingState | None = Field(
         default=None,
         exclude_if=lambda lasting: lasting is None or lasting.empty,

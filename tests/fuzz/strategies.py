@@ -468,6 +468,7 @@ def strategy(target: str) -> st.SearchStrategy[bytes]:
 
     return {
         "encounter-zip": battlemap_files(),
+        "dm-window": battlemap_files(),
         "encounter-json": encounter_json_files,
         "players": encounter_json_files,
         "ruleset": ruleset_files(),
