@@ -134,7 +134,9 @@ class ActionsDock(QDockWidget):
         self.attack_action.setToolTip(
             "Open the attack dialog for the creature whose turn it is (A)"
         )
-        self.attack_action.triggered.connect(lambda: self.open_attack("attack"))
+        self.attack_id = "attack"
+        """The ruleset's Attack action (``roles.actions.attack``), set on each refresh."""
+        self.attack_action.triggered.connect(lambda: self.open_attack(self.attack_id))
         self.end_turn = end_turn
         self.end_button = QPushButton(f"End turn ({end_turn.shortcut().toString()})")
         self.end_button.setToolTip("End this turn and start the next creature's")
@@ -200,7 +202,8 @@ class ActionsDock(QDockWidget):
             button.setEnabled(reason is None)
             tip = action.description if reason is None else f"Not available: {reason}"
             button.setToolTip(plain_tooltip(tip))
-        attack = self.buttons.get("attack")
+        self.attack_id = ruleset.roles.actions.attack
+        attack = self.buttons.get(self.attack_id)
         self.attack_action.setEnabled(attack is not None and attack.isEnabled())
         self.end_button.setEnabled(True)
         self._show_next_save(state)
