@@ -56,6 +56,7 @@ from battlemap.rules.attacks import (
     plan_attack,
     roll_mode,
 )
+from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.damage import DamageRoll, Defenses
 from battlemap.rules.outcome import EngineCall, Outcome, with_combat
 from battlemap.rules.schema import Ruleset
@@ -257,6 +258,15 @@ class AttackDialog(CombatDialog):
         self.attacker.blockSignals(False)
         self._attacker_changed(keep_target=False)
         self.present(activate=True)
+
+    def choose_attack(self, name: str) -> None:
+        """Pick the attacker's stat-block attack called ``name`` (kept when it has none)."""
+        attacker = self.attacker_id()
+        block = self._statblock(attacker) if attacker is not None else None
+        for index, attack in enumerate(block.attacks if block is not None else ()):
+            if attack.name == name:
+                self.attack.setCurrentIndex(self.attack.findData(index))
+                return
 
     def _on_combat_changed(self) -> None:
         """Follow the combat: a new turn brings its creature in as attacker; else recompute."""
@@ -487,6 +497,9 @@ class AttackDialog(CombatDialog):
         if report is not None and ac is not None:
             lines.extend(_mode_lines(report))
             lines.append(f"<b>Target AC {ac.value}</b> ({escape(', '.join(ac.parts))})")
+        left = attacks_left(state.combatant(attacker_id).turn)
+        if left.count and self.action_id == "attack":  # the Attack action being made
+            lines.append(f"<b>{escape(left.text[0].upper() + left.text[1:])}</b>")
         if refusal is not None:
             reason = escape(refusal)
             lines.append(f"<span style='color:{tone(BAD)}'><b>Can't attack:</b> {reason}</span>")
@@ -501,7 +514,7 @@ class AttackDialog(CombatDialog):
 
     def _options(self, with_damage: bool, d20: tuple[int, ...] | None = None) -> AttackOptions:
         return AttackOptions(
-            action_id=self.action_id,
+            action_id=self.action_id or None,  # "": a legendary action's attack, no economy
             d20=d20 or self.d20_entry.faces(),
             damage_rolls=self.damage_entry.rolls() if with_damage else None,
             defenses=Defenses(

@@ -220,6 +220,7 @@ def combat_facts(encounter: Encounter) -> CombatFacts | None:
         acting=current.creature_id if current is not None else None,
         conditions={c.creature_id: tuple(x.name for x in c.conditions) for c in state.combatants},
         dead=frozenset(c.creature_id for c in state.combatants if c.death.dead),
+        exhaustion={c.creature_id: c.exhaustion for c in state.combatants if c.exhaustion},
         unseen=frozenset(
             c.creature_id
             for c in state.combatants

@@ -69,6 +69,10 @@ class PlayerToken:
     acting_now: bool = False
     unseen: bool = False
     """Hiding or invisible, drawn only because it is the party's own or the DM shows it."""
+    colour: str | None = None
+    """The token's colour the DM chose (``Creature.colour``); None: its side's."""
+    exhaustion: int = 0
+    """Its exhaustion level, shown as an icon with the count (as on the DM's map)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,8 @@ class CombatFacts:
     dead: frozenset[EntityId] = frozenset()
     unseen: frozenset[EntityId] = frozenset()
     """Combatants hiding (took the Hide action) or invisible."""
+    exhaustion: dict[EntityId, int] | None = None
+    """Exhaustion levels above 0."""
 
 
 INVISIBLE = "invisible"
@@ -134,6 +140,12 @@ def unseen(creature: Creature, combat: CombatFacts) -> bool:
 def drawn_while_unseen(creature: Creature) -> bool:
     """A party member is drawn to its friends while hiding; any other only if the DM says."""
     return creature.side is Side.PARTY or creature.shown_while_unseen
+
+
+def hidden_from_players(creature: Creature, combat: CombatFacts) -> bool:
+    """Never drawn on the players' window, wherever the party looks: hidden by the DM, or
+    hiding or invisible and not ``drawn_while_unseen``."""
+    return creature.hidden or (unseen(creature, combat) and not drawn_while_unseen(creature))
 
 
 def generic_label(creature: Creature) -> str:
@@ -199,7 +211,7 @@ def project(
     cell_feet = encounter.grid.cell_feet
 
     def shown(creature: Creature) -> bool:
-        if creature.hidden or (unseen(creature, combat) and not drawn_while_unseen(creature)):
+        if hidden_from_players(creature, combat):
             return False
         return visible is None or not visible.isdisjoint(creature_cells(creature, cell_feet))
 
@@ -226,6 +238,8 @@ def project(
             conditions=conditions.get(creature.id, ()),
             acting_now=creature.id == announced,
             unseen=unseen(creature, combat),
+            colour=creature.colour,
+            exhaustion=(combat.exhaustion or {}).get(creature.id, 0),
         )
         for creature in seen
     )
