@@ -19,6 +19,7 @@ from battlemap import APP_NAME, __version__, qt_platform_check
 
 if TYPE_CHECKING:
     from battlemap.io.encounter_file import EncounterFile
+    from battlemap.ui.main_window import MainWindow
 
 EXIT_BAD_INPUT = 2
 EXIT_MISSING_LIBRARIES = 3
@@ -123,7 +124,7 @@ def run_gui(
         image = render_scene(window.scene, window.map_rect(), width=800)
         ok = not image.isNull() and image.width() == 800
         print(f"smoke: rendered {image.width()}x{image.height()} of '{encounter.name}'")
-        return 0 if ok else 1
+        return 0 if ok and _share_smoke(window) else 1
     window.show()
     window.fit_map()
     _collect_from_now_on()  # before the first frame is painted, here and in app.exec()
@@ -137,6 +138,18 @@ def run_gui(
     window.help.show_first_run_hint()  # once ever: the first steps, over the map
     QTimer.singleShot(1000, load_path_search)  # its import takes tenths of a second: not at start
     return app.exec()
+
+
+def _share_smoke(window: MainWindow) -> bool:
+    """Share with one phone on 127.0.0.1 and stop: the bundle must carry the server."""
+    from battlemap.ui.share.smoke import ShareSmokeError, share_smoke
+
+    try:
+        print(share_smoke(window.share))
+    except ShareSmokeError as error:
+        print(f"{APP_NAME}: {error}", file=sys.stderr)
+        return False
+    return True
 
 
 def _check_hashes() -> None:

@@ -285,6 +285,12 @@ class CombatEvent(_Frozen):
     text: str = Field(max_length=MAX_EVENT_TEXT)
 
 
+def clip_event_text(text: str) -> str:
+    """``text`` cut to a log line's limit (``MAX_EVENT_TEXT``), ending in "…" when it was cut:
+    the one place a long log line is shortened."""
+    return text if len(text) <= MAX_EVENT_TEXT else text[: MAX_EVENT_TEXT - 1] + "…"
+
+
 class CombatState(_Frozen):
     """One combat: combatants, order, round and turn, the dice, every roll and the log.
 

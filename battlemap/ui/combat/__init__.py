@@ -30,6 +30,7 @@ from battlemap.ui.combat.mount_menu import add_mount_entries
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
 from battlemap.ui.feature_window import FeatureWindow
+from battlemap.ui.token_state import quiet_ruleset, token_states
 from battlemap.ui.window_layout import LEFT_MIN_WIDTH
 
 if TYPE_CHECKING:
@@ -122,6 +123,10 @@ def install(window: FeatureWindow) -> CombatUi:
     session.refused.connect(lambda text: status.showMessage(f"Not allowed: {text}", STATUS_MS))
     session.reported.connect(lambda text: status.showMessage(text, STATUS_MS))
     scene = window.scene
+    scene.token_states = lambda encounter: token_states(
+        encounter, quiet_ruleset(session.registry, encounter.ruleset)
+    )
+    scene.show_states()
     library: dict[str, StatBlock] = window.library_dock.monsters
     initiative = InitiativeDock(session, scene)
     actions = ActionsDock(

@@ -43,6 +43,7 @@ from battlemap.rules.attack_log import log_attack_reasons
 from battlemap.rules.attack_situation import attack_situation
 from battlemap.rules.attacks import (
     AttackOptions,
+    AttackPlan,
     AttackProfile,
     AttackResult,
     AttackSituation,
@@ -52,6 +53,7 @@ from battlemap.rules.attacks import (
     armor_class,
     knockout_declared_in_time,
     make_attack,
+    plan_attack,
     roll_mode,
 )
 from battlemap.rules.attacks_left import attacks_left
@@ -453,8 +455,8 @@ class AttackDialog(CombatDialog):
     def update_situation(self) -> None:
         """Show the roll mode with every reason and the AC with cover, as the engine sees them.
 
-        A dry run of the attack (one placeholder d20, nothing recorded) gives the final roll
-        mode (declarations included) and the AC, or the engine's reason it can't be made.
+        The engine's plan of the attack (``plan_attack``: its checks, no dice) gives the final
+        roll mode (declarations included) and the AC, or its reason it can't be made.
         """
         self.preview = None
         self.damage_box.setEnabled(False)
@@ -472,9 +474,9 @@ class AttackDialog(CombatDialog):
         situation = self.situation_now(ruleset)
         refusal: str | None = None
         try:
-            dry = self._call(with_damage=False, d20=(10,))(self.session.encounter, ruleset)
-            report, ac = dry.result.roll_mode, dry.result.armor_class
-        except (ValueError, KeyError) as error:
+            plan = self._plan(ruleset, situation, profile)
+            report, ac = plan.roll_mode, plan.armor_class
+        except ValueError as error:
             refusal = str(error)
             options, profile = self.declarations.apply(AttackOptions(), profile)
             target = self.session.encounter.creature(target_id)
@@ -520,6 +522,17 @@ class AttackDialog(CombatDialog):
                 vulnerabilities=_types(self.vulnerable.text()),
                 immunities=_types(self.immune.text()),
             ),
+        )
+
+    def _plan(
+        self, ruleset: Ruleset, situation: AttackSituation, profile: AttackProfile
+    ) -> AttackPlan:
+        """The engine's plan of the attack as declared (raises its refusal)."""
+        attacker_id, target_id = self.attacker_id(), self.target_id()
+        assert attacker_id and target_id
+        options, profile = self.declarations.apply(self._options(with_damage=False), profile)
+        return plan_attack(
+            self.session.encounter, ruleset, attacker_id, target_id, profile, situation, options
         )
 
     def _call(
