@@ -31,13 +31,10 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.combat import Combatant, CombatState
-from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, turn_steps, turns
-from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.enums import InitiativeMode
 from battlemap.rules.outcome import on_combat_state
-from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
     CURRENT_BACKGROUND,
@@ -140,6 +137,9 @@ class InitiativeDock(QDockWidget):
         self.set_button.setToolTip("Set the selected creature's initiative and re-sort")
         self.set_button.clicked.connect(self._set_value)
         entry.addWidget(self.set_button)
+        self.natural_20 = QCheckBox("nat 20")  # shown where a natural 20 earns an extra turn
+        self.natural_20.setToolTip("The die showed a natural 20 (an extra turn in round 1)")
+        entry.addWidget(self.natural_20)
         entry.addStretch(1)
         layout.addLayout(entry)
         self.surprised = QCheckBox("Surprised")  # only while setting up: no room taken later
@@ -253,6 +253,10 @@ class InitiativeDock(QDockWidget):
         self.go_now_button.setVisible(grouped)
         self.add_button.setVisible(state is not None)
         self.remove_button.setVisible(state is not None)
+        ruleset_now = self.session.ruleset() if state is not None else None
+        self.natural_20.setVisible(
+            ruleset_now is not None and ruleset_now.initiative.natural_20_extra_turn
+        )
         self.value.setEnabled(state is not None)
         self.set_button.setEnabled(state is not None)
         self._fill(state)
@@ -342,6 +346,7 @@ class InitiativeDock(QDockWidget):
             value = combatant.initiative
             self.value.setValue(value if value is not None else 10)
             self.surprised.setChecked(combatant.surprised)
+            self.natural_20.setChecked(combatant.extra_turn)
         self.scene.clearSelection()
         token.setSelected(True)
 
@@ -365,7 +370,7 @@ class InitiativeDock(QDockWidget):
         party = self.session.party_ids()
         if self.session.run(
             "Roll initiative for the monsters",
-            on_combat_state(lambda s, r, e: _roll_without(s, r, e, party)),
+            on_combat_state(lambda s, r, e: initiative.roll_initiative_except(s, r, e, party)),
         ):
             self.session.reported.emit("Type each player's initiative, then press Set.")
 
@@ -443,11 +448,15 @@ class InitiativeDock(QDockWidget):
             self.session.refused.emit("Select a row first")
             return
         value = self.value.value()
+        natural = 20 if not self.natural_20.isHidden() and self.natural_20.isChecked() else None
         name = self.session.name(creature_id)
         if self.session.run(
             f"Initiative of {name}",
-            on_combat_state(lambda s, r, e: initiative.set_initiative(s, r, e, creature_id, value)),
+            on_combat_state(
+                lambda s, r, e: initiative.set_initiative(s, r, e, creature_id, value, natural)
+            ),
         ):
+            self.natural_20.setChecked(False)
             self.refresh()
 
     def _reorder(self, ids: list[EntityId]) -> None:
@@ -487,19 +496,6 @@ class InitiativeDock(QDockWidget):
             f"Remove {self.session.name(creature_id)} from the combat",
             on_combat_state(lambda s, r, e: turns.remove_combatant(s, r, e, creature_id)),
         )
-
-
-def _roll_without(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, waiting: set[EntityId]
-) -> StateStep:
-    """Roll initiative for every combatant but ``waiting``, who join the order unrolled."""
-    rolling = tuple(c for c in state.combatants if c.creature_id not in waiting)
-    held = tuple(c for c in state.combatants if c.creature_id in waiting)
-    rolled, events = initiative.roll_initiative(
-        state.model_copy(update={"combatants": rolling}), ruleset, encounter
-    )
-    merged = rolled.model_copy(update={"combatants": rolled.combatants + held})
-    return initiative.insert_sorted(merged, ruleset, encounter), events
 
 
 def _status(combatant: Combatant, hp: int, extra: bool) -> str:
