@@ -137,15 +137,19 @@ class InitiativeDock(QDockWidget):
         self.set_button.setToolTip("Set the selected creature's initiative and re-sort")
         self.set_button.clicked.connect(self._set_value)
         entry.addWidget(self.set_button)
-        self.natural_20 = QCheckBox("nat 20")  # shown where a natural 20 earns an extra turn
-        self.natural_20.setToolTip("The die showed a natural 20 (an extra turn in round 1)")
-        entry.addWidget(self.natural_20)
         entry.addStretch(1)
         layout.addLayout(entry)
+        marks = QHBoxLayout()
         self.surprised = QCheckBox("Surprised")  # only while setting up: no room taken later
         self.surprised.setToolTip("Mark the selected row surprised (before round 1)")
         self.surprised.clicked.connect(self._set_surprised)
-        layout.addWidget(self.surprised, 0, Qt.AlignmentFlag.AlignLeft)
+        marks.addWidget(self.surprised)
+        self.natural_20 = QCheckBox("Set as a natural 20")  # where a 20 earns an extra turn
+        self.natural_20.setToolTip("The die showed a natural 20: an extra turn in round 1")
+        self.natural_20.setVisible(False)  # before the layout measures it
+        marks.addWidget(self.natural_20)
+        marks.addStretch(1)
+        layout.addLayout(marks)
 
         self.next_action = QAction(NEXT_TURN_TEXT, self)
         self.next_action.setShortcut(QKeySequence("N"))
