@@ -138,7 +138,9 @@ class Work:
 
     def combatant(self, creature_id: EntityId) -> Combatant | None:
         """The creature's combatant; outside a combat, its lasting state (``Creature.lasting``)
-        as a combatant, so rests and healing read and update it; None without either."""
+        as a combatant (a fresh one when nothing lasts yet), so dropping to 0, dying, stable,
+        rests and healing read and update it exactly as in a combat; None for a creature not
+        in the encounter, or left out of the running combat."""
         if self.log is None:
             return self._lasting_combatant(creature_id)
         if not self.log.state.has(creature_id):
@@ -149,8 +151,6 @@ class Work:
         try:
             lasting = self.encounter.creature(creature_id).lasting
         except KeyError:
-            return None
-        if lasting is None:
             return None
         return Combatant(creature_id=creature_id, group="").with_lasting(lasting)
 
@@ -244,9 +244,8 @@ class Work:
         self.creature(creature_id)
         if self.log is not None:
             raise InvalidRequestError("a combat is running: change the creature's combatant")
-        standin = self._lasting_combatant(creature_id) or Combatant(
-            creature_id=creature_id, group=""
-        )
+        standin = self._lasting_combatant(creature_id)
+        assert standin is not None  # the creature exists: checked above
         alone = CombatState(ruleset="", combatants=(standin,), dice=DiceState(seed=0))
         state, events = step(alone)
         self.put(state.combatant(creature_id))
@@ -265,12 +264,14 @@ class Work:
         source_id: EntityId | None = None,
         value: int = 1,
     ) -> None:
-        """Give a condition (needs a combat; outside one conditions aren't tracked)."""
+        """Give a condition; outside a combat on the creature's lasting state, where only
+        the never-expiring ones last (``LASTS_PAST_COMBAT``: no turns count down there)."""
         if self.combatant(creature_id) is None or name not in self.ruleset.conditions:
             return
         ruleset, encounter = self.ruleset, self.encounter
-        self.run(
-            lambda state: apply_condition(
+
+        def step(state: CombatState) -> StateStep:
+            return apply_condition(
                 state,
                 ruleset,
                 encounter,
@@ -280,7 +281,11 @@ class Work:
                 source_id=source_id,
                 value=value,
             )
-        )
+
+        if self.log is None:
+            self.run_on_lasting(creature_id, step)
+        else:
+            self.run(step)
         if ConditionEffect.INCAPACITATED in ruleset.condition_effects(name):
             self.release_grapples(creature_id, f"{self.name(creature_id)} is {name}")
 
