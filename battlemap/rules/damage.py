@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from battlemap.model.combat import Expiry
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.concentration_core import call_for_save
 from battlemap.rules.conditions import effects_of
 from battlemap.rules.death import ZeroOutcome, damage_at_zero, drop_to_zero
 from battlemap.rules.dice import total_range
@@ -604,6 +605,7 @@ def damage_into(
         )
     elif hp_before == 0 and hp_damage > 0:
         zero = damage_at_zero(work, target_id, hp_damage, critical=critical)
+    call_for_save(work, target_id, total)  # concentration; ended above if it dropped
     massive = None
     after = work.creature(target_id)
     massive_rules = work.ruleset.massive_damage

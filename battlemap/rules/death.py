@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.concentration_core import end_concentration
 from battlemap.rules.economy import take_action
 from battlemap.rules.enums import (
     BrinkOption,
@@ -81,6 +82,7 @@ def die(work: Work, creature_id: EntityId, reason: str, revival: str = "") -> No
     )
     work.add("death", f"{work.name(creature_id)} dies ({reason})", creature_id)
     work.release_grapples(creature_id, f"{work.name(creature_id)} died")
+    end_concentration(work, creature_id, "died")
 
 
 def _save_counts_reset(work: Work) -> dict[str, object]:

@@ -30,6 +30,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_EVENT_TEXT
 from battlemap.rules.combat_ops import Log, StateStep, name_of
+from battlemap.rules.concentration_core import end_concentration
 from battlemap.rules.conditions import apply_condition, remove_condition, set_exhaustion
 from battlemap.rules.enums import ConditionEffect, ExhaustionEffect, MonsterDeathAtZero, Rounding
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
@@ -260,12 +261,13 @@ class Work:
         creature_id: EntityId,
         name: str,
         *,
-        expiry: Expiry = Expiry.NEVER,
+        expiry: Expiry | None = Expiry.NEVER,
         source_id: EntityId | None = None,
         value: int = 1,
     ) -> None:
-        """Give a condition; outside a combat on the creature's lasting state, where only
-        the never-expiring ones last (``LASTS_PAST_COMBAT``: no turns count down there)."""
+        """Give a condition (``expiry`` None: the ruleset's default); outside a combat on the
+        creature's lasting state, where only the never-expiring ones last
+        (``LASTS_PAST_COMBAT``: no turns count down there)."""
         if self.combatant(creature_id) is None or name not in self.ruleset.conditions:
             return
         ruleset, encounter = self.ruleset, self.encounter
@@ -288,6 +290,7 @@ class Work:
             self.run(step)
         if ConditionEffect.INCAPACITATED in ruleset.condition_effects(name):
             self.release_grapples(creature_id, f"{self.name(creature_id)} is {name}")
+            end_concentration(self, creature_id, f"{name}: incapacitated")
 
     def release_grapples(self, grappler_id: EntityId, why: str) -> None:
         """Grappled ends on everyone this creature grapples (it is incapacitated or dead)."""
@@ -408,6 +411,8 @@ def switch_lasting_condition(
     if encounter.combat is not None:
         raise InvalidRequestError("a combat is running: change the creature's combatant")
     work = Work(encounter, None, ruleset)
+    if on and ConditionEffect.INCAPACITATED in ruleset.condition_effects(name):
+        end_concentration(work, creature_id, f"{name}: incapacitated")
     if on:
         work.run_on_lasting(
             creature_id,
