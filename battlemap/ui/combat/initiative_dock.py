@@ -503,7 +503,8 @@ class InitiativeDock(QDockWidget):
 
 
 def _status(combatant: Combatant, hp: int, extra: bool) -> str:
-    """Down, dying or dead, surprise, an extra turn and the conditions, for the Status column."""
+    """Down, dying or dead, surprise, an extra turn, concentration and the conditions, for the
+    Status column."""
     death = combatant.death
     parts: list[str] = []
     if death.dead:
@@ -514,5 +515,8 @@ def _status(combatant: Combatant, hp: int, extra: bool) -> str:
         parts.append("surprised")
     if extra:
         parts.append("extra turn")
+    if combatant.concentration is not None:  # short: the names column keeps its room
+        spell = combatant.concentration.spell
+        parts.append(f"conc. {spell if len(spell) <= 10 else spell[:9] + '…'}")
     parts.extend(c.name for c in combatant.conditions)
     return ", ".join(parts)

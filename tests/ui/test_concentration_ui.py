@@ -1,0 +1,76 @@
+"""Concentration through the UI (issue 16, "Done when"): the DM marks the cleric
+concentrating on Bless in the Creature dock; 8 damage calls for a DC 10 Constitution save in
+the Actions dock's Saves due box; a typed 7 fails it and Bless ends. One undo step each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QMenu
+from pytestqt.qtbot import QtBot
+
+from battlemap.model.ids import EntityId
+from battlemap.ui.combat.widgets import rows
+from tests.ui.test_combat_docks import click, make_window, select, start
+
+CLERIC = EntityId("c-cleric")
+
+
+def test_a_concentration_save_from_damage_through_the_docks(qtbot: QtBot, tmp_path: Path) -> None:
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    start(window, qtbot)
+    effects = window.combat.effects
+    assert effects is not None
+    select(window, "c-cleric")
+    row = effects.concentration
+    row.spell.setText("Bless")
+    click(qtbot, row.button)
+    combat = window.document.encounter.combat
+    assert combat is not None
+    held = combat.combatant(CLERIC).concentration
+    assert held is not None and held.spell == "Bless"
+    assert row.button.text() == "Stop" and row.spell.isReadOnly()
+    cleric_row = next(
+        r
+        for r in rows(window.combat.initiative.tree)
+        if r.data(0, Qt.ItemDataRole.UserRole) == "c-cleric"
+    )
+    assert "conc. Bless" in cleric_row.text(3)
+    assert not effects.pending.isVisible()
+    panel = window.combat.panel
+    panel.amount.setValue(8)
+    click(qtbot, panel.damage_button)
+    assert effects.pending.isVisible()
+    ((due, die, save_button),) = effects.pending.rows
+    assert due.dc == 10 and "keep concentrating on Bless" in due.reason
+    die.setValue(7)
+    qtbot.waitUntil(lambda: not save_button.visibleRegion().isEmpty())  # laid out in the dock
+    steps = window.undo_stack.count()
+    click(qtbot, save_button)
+    combat = window.document.encounter.combat
+    assert combat is not None and combat.combatant(CLERIC).concentration is None
+    assert window.undo_stack.count() == steps + 1
+    assert "failure" in window.statusBar().currentMessage()
+    assert not effects.pending.isVisible() and row.button.text() == "Concentrate"
+    window.undo_stack.undo()
+    combat = window.document.encounter.combat
+    assert combat is not None and combat.combatant(CLERIC).concentration is not None
+    assert effects.pending.isVisible()
+
+
+def test_the_token_menu_ends_concentration_outside_a_combat(qtbot: QtBot, tmp_path: Path) -> None:
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    effects = window.combat.effects
+    assert effects is not None
+    select(window, "c-cleric")
+    effects.concentration.spell.setText("Shield of Faith")
+    click(qtbot, effects.concentration.button)
+    lasting = window.document.encounter.creature(CLERIC).lasting
+    assert lasting is not None and lasting.concentration is not None
+    menu = QMenu()
+    for build in window.scene.token_menu_builders:
+        build(menu, CLERIC)
+    (stop,) = [a for a in menu.actions() if a.text() == "Stop concentrating on Shield of Faith"]
+    stop.trigger()
+    assert window.document.encounter.creature(CLERIC).lasting is None
