@@ -1,20 +1,37 @@
 """Concentration through the UI (issue 16, "Done when"): the DM marks the cleric
-concentrating on Bless in the Creature dock; 8 damage calls for a DC 10 Constitution save in
-the Actions dock's Saves due box; a typed 7 fails it and Bless ends. One undo step each."""
+concentrating on Bless from the Creature dock's conditions menu; 8 damage calls for a DC 10
+Constitution save in the Actions dock's Saves due box; a typed 7 fails it and Bless ends.
+One undo step each."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.ids import EntityId
 from battlemap.ui.combat.widgets import rows
+from battlemap.ui.main_window import MainWindow
 from tests.ui.test_combat_docks import click, make_window, select, start
 
 CLERIC = EntityId("c-cleric")
+
+
+def entry(menu: QMenu, text: str) -> QAction:
+    """The menu's entry named ``text``, the menu filled as when it opens."""
+    menu.aboutToShow.emit()
+    (found,) = [a for a in menu.actions() if a.text() == text]
+    return found
+
+
+def token_menu(window: MainWindow, creature_id: EntityId = CLERIC) -> QMenu:
+    menu = QMenu(window)
+    for build in window.scene.token_menu_builders:
+        build(menu, creature_id)
+    return menu
 
 
 def test_a_concentration_save_from_damage_through_the_docks(qtbot: QtBot, tmp_path: Path) -> None:
@@ -23,14 +40,13 @@ def test_a_concentration_save_from_damage_through_the_docks(qtbot: QtBot, tmp_pa
     effects = window.combat.effects
     assert effects is not None
     select(window, "c-cleric")
-    row = effects.concentration
-    row.spell.setText("Bless")
-    click(qtbot, row.button)
+    effects.ask_spell = lambda creature_id: "Bless"  # what the DM types in the spell box
+    entry(window.combat.panel.conditions_menu, "Concentrate on a spell…").trigger()
     combat = window.document.encounter.combat
     assert combat is not None
     held = combat.combatant(CLERIC).concentration
     assert held is not None and held.spell == "Bless"
-    assert row.button.text() == "Stop" and row.spell.isReadOnly()
+    assert "concentrating on Bless" in window.combat.panel.state_label.text()
     cleric_row = next(
         r
         for r in rows(window.combat.initiative.tree)
@@ -52,7 +68,8 @@ def test_a_concentration_save_from_damage_through_the_docks(qtbot: QtBot, tmp_pa
     assert combat is not None and combat.combatant(CLERIC).concentration is None
     assert window.undo_stack.count() == steps + 1
     assert "failure" in window.statusBar().currentMessage()
-    assert not effects.pending.isVisible() and row.button.text() == "Concentrate"
+    assert not effects.pending.isVisible()
+    assert "concentrating" not in window.combat.panel.state_label.text()
     window.undo_stack.undo()
     combat = window.document.encounter.combat
     assert combat is not None and combat.combatant(CLERIC).concentration is not None
@@ -63,14 +80,9 @@ def test_the_token_menu_ends_concentration_outside_a_combat(qtbot: QtBot, tmp_pa
     window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     effects = window.combat.effects
     assert effects is not None
-    select(window, "c-cleric")
-    effects.concentration.spell.setText("Shield of Faith")
-    click(qtbot, effects.concentration.button)
+    effects.ask_spell = lambda creature_id: "Shield of Faith"
+    entry(token_menu(window), "Concentrate on a spell…").trigger()
     lasting = window.document.encounter.creature(CLERIC).lasting
     assert lasting is not None and lasting.concentration is not None
-    menu = QMenu()
-    for build in window.scene.token_menu_builders:
-        build(menu, CLERIC)
-    (stop,) = [a for a in menu.actions() if a.text() == "Stop concentrating on Shield of Faith"]
-    stop.trigger()
+    entry(token_menu(window), "Stop concentrating on Shield of Faith").trigger()
     assert window.document.encounter.creature(CLERIC).lasting is None

@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.model.ids import EntityId
 from tests.ui.test_combat_docks import click, make_window, select, start
+from tests.ui.test_concentration_ui import entry, token_menu
 
 RAT = EntityId("c-rat")
 
@@ -22,7 +23,7 @@ def test_a_save_at_the_end_of_the_turn_ends_the_condition(qtbot: QtBot, tmp_path
     effects = window.combat.effects
     assert effects is not None
     select(window, "c-rat")
-    click(qtbot, effects.condition_button)
+    entry(token_menu(window, RAT), "Condition with a duration or a save…").trigger()
     dialog = effects.condition_dialog(window.combat.session, window.scene, window)
     assert dialog.isVisible()
     dialog.condition.setCurrentIndex(dialog.condition.findData("paralyzed"))

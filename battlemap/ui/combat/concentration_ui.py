@@ -1,18 +1,19 @@
-"""Concentration in the DM's window: the Creature dock's "Concentrating" row and the token
-menu's entries mark a creature concentrating on a spell (its name) or end it, one undo step
-each (``rules.concentration``); the saves damage calls for wait in the Actions dock's
-"Saves due" box (``pending_box``). ``install`` wires it all into the combat interface."""
+"""Concentration and lasting effects in the DM's window: entries in the Creature dock's
+conditions menu and the token menu mark a creature concentrating on a spell (its name) or end
+it, one undo step each (``rules.concentration``), and open the condition dialog (duration,
+save at the end of each turn, held by); the saves the fight waits on are in the Actions
+dock's "Saves due" box (``pending_box``). ``install`` wires it all into the combat UI."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QHBoxLayout, QInputDialog, QLineEdit, QMenu, QPushButton, QWidget
+from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
 
 from battlemap.model.combat import Concentration
 from battlemap.model.ids import EntityId
-from battlemap.model.limits import MAX_NAME
 from battlemap.rules.concentration import concentrate, stop_concentrating
 from battlemap.ui.combat.pending_box import PendingSavesBox, pending_box_in
 from battlemap.ui.combat.session import CombatSession
@@ -54,84 +55,16 @@ def stop(session: CombatSession, creature_id: EntityId) -> None:
         session.reported.emit(applied.events[0].text)
 
 
-class ConcentrationRow(QWidget):
-    """The spell's name and Concentrate, or what it concentrates on and Stop."""
-
-    def __init__(self, session: CombatSession) -> None:
-        super().__init__()
-        self.session = session
-        self.creature_id: EntityId | None = None
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        self.spell = QLineEdit()
-        self.spell.setMaxLength(MAX_NAME)
-        self.spell.setPlaceholderText("Spell, e.g. Bless")
-        self.spell.setToolTip("The spell it concentrates on; damage then calls for a Con save")
-        self.spell.returnPressed.connect(self._toggle)
-        row.addWidget(self.spell, 1)
-        self.button = QPushButton("Concentrate")
-        self.button.clicked.connect(self._toggle)
-        row.addWidget(self.button)
-
-    def show_for(self, creature_id: EntityId | None) -> None:
-        self.creature_id = creature_id
-        held = concentration_of(self.session, creature_id) if creature_id else None
-        self.setEnabled(creature_id is not None)
-        self.spell.setReadOnly(held is not None)
-        if held is not None:
-            self.spell.setText(held.spell)
-        elif self.spell.isReadOnly() or not self.spell.hasFocus():
-            self.spell.clear()
-        self.button.setText("Stop" if held is not None else "Concentrate")
-        self.button.setToolTip(
-            f"End the concentration on {held.spell} and what it holds"
-            if held is not None
-            else "Mark it concentrating on the spell named here"
-        )
-
-    def _toggle(self) -> None:
-        creature_id = self.creature_id
-        if creature_id is None:
-            return
-        if concentration_of(self.session, creature_id) is not None:
-            stop(self.session, creature_id)
-        elif self.spell.text().strip():
-            start(self.session, creature_id, self.spell.text())
-        else:
-            self.session.refused.emit("Type the spell's name first")
-
-
-def token_entries(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
-    """Right-click on a token: concentrate on a spell, or stop (in or out of a combat)."""
-    session = ui.session
-    state = session.state
-    if state is not None and not state.has(creature_id):
-        return
-    held = concentration_of(session, creature_id)
-    if held is not None:
-        menu.addAction(
-            literal_mnemonics(f"Stop concentrating on {held.spell}"),
-            lambda: stop(session, creature_id),
-        )
-        return
-
-    def ask() -> None:
-        spell, ok = QInputDialog.getText(
-            ui.window, "Concentration", f"Spell {session.name(creature_id)} concentrates on:"
-        )
-        if ok and spell.strip():
-            start(session, creature_id, spell)
-
-    menu.addAction("Concentrate on a spell…", ask)
+SpellAsker = Callable[[EntityId], str | None]
+"""Asks the DM for the spell's name (None: cancelled)."""
 
 
 @dataclass
 class EffectsUi:
     """The parts ``install`` adds, for tests and other features to reach."""
 
-    concentration: ConcentrationRow
     pending: PendingSavesBox
-    condition_button: QPushButton
+    ask_spell: SpellAsker
     _dialog: ConditionDialog | None = None
 
     def condition_dialog(
@@ -145,45 +78,73 @@ class EffectsUi:
         return self._dialog
 
 
-def install(ui: CombatUi) -> EffectsUi:
-    """The Concentrating row in the Creature dock, the token menu entries and the Saves due
-    box at the top of the Actions dock."""
-    panel = ui.panel
-    row = ConcentrationRow(ui.session)
-    form = panel.layout()
-    add_row = getattr(form, "addRow", None)
-    if add_row is not None:
-        add_row("Concentrating", row)
-    # after the panel's own slots: its creature_id is the selected one by then
-    ui.session.changed.connect(lambda: row.show_for(panel.creature_id))
-    panel.scene.selectionChanged.connect(lambda: row.show_for(panel.creature_id))
-    row.show_for(panel.creature_id)
-    condition_button = QPushButton("Condition with a duration or a save…")
-    condition_button.setToolTip(
-        "A condition lasting rounds or minutes, ended by a save at the end of each turn,"
-        " or held by a creature's concentration"
+def effect_entries(ui: CombatUi, effects: EffectsUi, menu: QMenu, creature_id: EntityId) -> None:
+    """Concentrate (or stop) and the condition dialog, for ``creature_id``."""
+    session = ui.session
+    state = session.state
+    if state is not None and not state.has(creature_id):
+        return
+    held = concentration_of(session, creature_id)
+    if held is not None:
+        menu.addAction(
+            literal_mnemonics(f"Stop concentrating on {held.spell}"),
+            lambda: stop(session, creature_id),
+        )
+    else:
+
+        def ask() -> None:
+            spell = effects.ask_spell(creature_id)
+            if spell is not None and spell.strip():
+                start(session, creature_id, spell)
+
+        menu.addAction("Concentrate on a spell…", ask)
+    menu.addAction(
+        "Condition with a duration or a save…",
+        lambda: effects.condition_dialog(session, ui.panel.scene, ui.window).open_for(creature_id),
     )
-    if add_row is not None:
-        add_row(condition_button)
-    panel.scene.token_menu_builders.append(lambda menu, cid: token_entries(ui, menu, cid))
-    pending = PendingSavesBox(ui.session)
+
+
+def install(ui: CombatUi) -> EffectsUi:
+    """Concentration and the condition dialog in the token menu and at the top of the Creature
+    dock's conditions menu (no rows added: the dock fits a 1600 x 1000 window), and the Saves
+    due box at the top of the Actions dock."""
+    session = ui.session
+
+    def ask_spell(creature_id: EntityId) -> str | None:
+        spell, ok = QInputDialog.getText(
+            ui.window, "Concentration", f"Spell {session.name(creature_id)} concentrates on:"
+        )
+        return spell if ok else None
+
+    pending = PendingSavesBox(session)
+    effects = EffectsUi(pending, ask_spell)
+    panel = ui.panel
+    menu = panel.conditions_menu
+
+    def add_to_conditions_menu() -> None:  # after the panel has filled it
+        creature_id = panel.creature_id
+        if creature_id is None:
+            return
+        first = menu.actions()[0] if menu.actions() else None
+        extra = QMenu(menu)
+        effect_entries(ui, effects, extra, creature_id)
+        for action in extra.actions():
+            action.setParent(menu)
+            if first is None:
+                menu.addAction(action)
+            else:
+                menu.insertAction(first, action)
+        if first is not None and extra.actions():
+            menu.insertSeparator(first)
+        extra.deleteLater()  # its actions now belong to the conditions menu
+
+    menu.aboutToShow.connect(add_to_conditions_menu)
+    panel.scene.token_menu_builders.append(
+        lambda token_menu, cid: effect_entries(ui, effects, token_menu, cid)
+    )
     actions_body = ui.actions.widget()
     inner = getattr(actions_body, "widget", None)  # the scroll area around the body
     body = inner() if callable(inner) else actions_body
     if body is not None:
         pending_box_in(body, pending, 2)  # under the heading and the economy line
-    effects = EffectsUi(row, pending, condition_button)
-
-    def open_dialog(creature_id: EntityId | None) -> None:
-        if creature_id is None:
-            ui.session.refused.emit("Select one token first")
-            return
-        effects.condition_dialog(ui.session, panel.scene, ui.window).open_for(creature_id)
-
-    condition_button.clicked.connect(lambda: open_dialog(panel.creature_id))
-
-    def condition_entry(menu: QMenu, creature_id: EntityId) -> None:
-        menu.addAction("Condition with a duration or a save…", lambda: open_dialog(creature_id))
-
-    panel.scene.token_menu_builders.append(condition_entry)
     return effects
