@@ -12,12 +12,12 @@ from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_NAME
 from battlemap.rules.concentration_core import end_concentration
 from battlemap.rules.conditions import is_incapacitated
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.outcome import Outcome
 from battlemap.rules.saves import SaveResult, saving_throw
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Work
 
 
 @dataclass(frozen=True)
@@ -44,30 +44,30 @@ def concentrate(
     spell = spell.strip()
     if not spell or len(spell) > MAX_NAME:
         raise InvalidRequestError(f"a spell's name is 1 to {MAX_NAME} characters, got {spell!r}")
-    work = Work(encounter, encounter.combat, ruleset)
-    creature = work.require_alive(creature_id)
-    combatant = work.combatant(creature_id)
+    draft = Draft(encounter, ruleset)
+    creature = draft.require_alive(creature_id)
+    combatant = draft.combatant(creature_id)
     if combatant is None:
         raise InvalidRequestError(f"{creature.name} is not in this combat")
     if is_incapacitated(ruleset, combatant):
         raise IllegalActionError(f"{creature.name} is incapacitated and can't concentrate")
     if combatant.concentration is not None:
-        end_concentration(work, creature_id, f"now concentrating on {spell}")
-        combatant = work.combatant(creature_id)
+        end_concentration(draft, creature_id, f"now concentrating on {spell}")
+        combatant = draft.combatant(creature_id)
         assert combatant is not None
     held = Concentration(spell=spell)
-    work.put(combatant.model_copy(update={"concentration": held}))
-    work.add("concentration", f"{creature.name} concentrates on {spell}", creature_id)
-    return work.done(held)
+    draft.put(combatant.model_copy(update={"concentration": held}))
+    draft.add("concentration", f"{creature.name} concentrates on {spell}", creature_id)
+    return draft.done(held)
 
 
 def stop_concentrating(
     encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, reason: str = "ended by the DM"
 ) -> Outcome[Concentration | None]:
     """End the creature's concentration and what it holds (nothing happens without one)."""
-    work = Work(encounter, encounter.combat, ruleset)
-    work.creature(creature_id)
-    return work.done(end_concentration(work, creature_id, reason))
+    draft = Draft(encounter, ruleset)
+    draft.creature(creature_id)
+    return draft.done(end_concentration(draft, creature_id, reason))
 
 
 def concentration_save(
@@ -85,9 +85,9 @@ def concentration_save(
     Raises:
         InvalidRequestError: no concentration save is due (or as ``saving_throw``).
     """
-    work = Work(encounter, encounter.combat, ruleset)
-    creature = work.creature(creature_id)
-    combatant = work.combatant(creature_id)
+    draft = Draft(encounter, ruleset)
+    creature = draft.creature(creature_id)
+    combatant = draft.combatant(creature_id)
     held = combatant.concentration if combatant is not None else None
     if held is None or not held.saves_due:
         raise InvalidRequestError(f"{creature.name} owes no concentration save")
@@ -95,7 +95,7 @@ def concentration_save(
     rolled = saving_throw(
         encounter, ruleset, creature_id, Ability.CON, dc, save_bonus=save_bonus, typed=typed
     )
-    after = Work(rolled.encounter, rolled.encounter.combat, ruleset)
+    after = Draft(rolled.encounter, ruleset)
     if rolled.result.success:
         combatant = after.combatant(creature_id)
         assert combatant is not None and combatant.concentration is not None

@@ -22,12 +22,13 @@ from dataclasses import dataclass
 from battlemap.model.combat import MAX_EFFECT_ROUNDS, ActiveCondition, Expiry, SaveEnds
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.conditions import end_condition, give_condition
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.saves import SaveResult, saving_throw
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Work
 
 ROUNDS_PER_MINUTE = 10
 """srd-5e "Combat Round": a round is about 6 seconds, so a minute is 10 rounds."""
@@ -48,7 +49,7 @@ class EffectSave:
     ended: bool
 
 
-def _describe(condition: ActiveCondition, work: Work) -> str:
+def _describe(condition: ActiveCondition, draft: Draft) -> str:
     parts = []
     if condition.rounds_left is not None:
         parts.append(f"{condition.rounds_left} rounds")
@@ -56,7 +57,7 @@ def _describe(condition: ActiveCondition, work: Work) -> str:
         ability = Ability(condition.save_ends.ability).description
         parts.append(f"{ability} save DC {condition.save_ends.dc} at the end of each of its turns")
     if condition.held_by is not None:
-        parts.append(f"held by {work.name(condition.held_by)}'s concentration")
+        parts.append(f"held by {draft.name(condition.held_by)}'s concentration")
     return "; ".join(parts)
 
 
@@ -86,18 +87,18 @@ def apply_effect(
         raise InvalidRequestError(f"'{name}' is not a condition of this ruleset")
     if rounds is not None and not 1 <= rounds <= MAX_EFFECT_ROUNDS:
         raise InvalidRequestError(f"a duration is 1 to {MAX_EFFECT_ROUNDS} rounds, got {rounds}")
-    work = Work(encounter, encounter.combat, ruleset)
-    work.require_alive(creature_id)
-    if work.combatant(creature_id) is None:
-        raise InvalidRequestError(f"{work.name(creature_id)} is not in this combat")
+    draft = Draft(encounter, ruleset)
+    draft.require_alive(creature_id)
+    if draft.combatant(creature_id) is None:
+        raise InvalidRequestError(f"{draft.name(creature_id)} is not in this combat")
     if held_by is not None:
-        caster = work.combatant(held_by)
+        caster = draft.combatant(held_by)
         if caster is None or caster.concentration is None:
-            raise InvalidRequestError(f"{work.name(held_by)} is not concentrating on a spell")
+            raise InvalidRequestError(f"{draft.name(held_by)} is not concentrating on a spell")
     counter = counted_on if counted_on is not None else creature_id
     timed = Expiry.NEVER if rounds is not None or encounter.combat is None else expiry
-    work.condition(creature_id, name, expiry=timed)
-    combatant = work.combatant(creature_id)
+    give_condition(draft, creature_id, name, expiry=timed)
+    combatant = draft.combatant(creature_id)
     assert combatant is not None
     given = next(c for c in combatant.conditions if c.name == name)
     update: dict[str, object] = {"held_by": held_by, "save_ends": save, "rounds_left": rounds}
@@ -105,11 +106,11 @@ def apply_effect(
         update["expiry_creature"] = counter
     given = given.model_copy(update=update)
     kept = tuple(given if c.name == name else c for c in combatant.conditions)
-    work.put(combatant.model_copy(update={"conditions": kept}))
-    details = _describe(given, work)
+    draft.put(combatant.model_copy(update={"conditions": kept}))
+    details = _describe(given, draft)
     if details:
-        work.add("condition", f"{work.name(creature_id)}: {name} ({details})", creature_id)
-    return work.done(given)
+        draft.add("condition", f"{draft.name(creature_id)}: {name} ({details})", creature_id)
+    return draft.done(given)
 
 
 def at_turn_end(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> Outcome[None]:
@@ -120,7 +121,7 @@ def at_turn_end(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -
         InvalidRequestError: no combat is running.
     """
     combat = running_combat(encounter)
-    work = Work(encounter, combat, ruleset)
+    draft = Draft(encounter, ruleset)
     for other in combat.combatants:
         timed = [c for c in other.conditions if c.rounds_left is not None]
         if not any(c.expiry_creature == creature_id for c in timed):
@@ -132,24 +133,25 @@ def at_turn_end(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -
             elif condition.rounds_left > 1:
                 kept.append(condition.model_copy(update={"rounds_left": condition.rounds_left - 1}))
             else:
-                work.add(
+                who = draft.name(other.creature_id)
+                draft.add(
                     "condition-ends",
-                    f"{work.name(other.creature_id)}: {condition.name} ends (its duration is over)",
+                    f"{who}: {condition.name} ends (its duration is over)",
                     other.creature_id,
                 )
-        current = work.combatant(other.creature_id)
+        current = draft.combatant(other.creature_id)
         assert current is not None
-        work.put(current.model_copy(update={"conditions": tuple(kept)}))
-    own = work.combatant(creature_id)
+        draft.put(current.model_copy(update={"conditions": tuple(kept)}))
+    own = draft.combatant(creature_id)
     if own is not None and any(c.save_ends is not None for c in own.conditions):
         due: list[ActiveCondition] = []
         for condition in own.conditions:
             save = condition.save_ends
             if save is not None:
                 ability = Ability(save.ability).description
-                work.add(
+                draft.add(
                     "save-due",
-                    f"{work.name(creature_id)}: {ability} save DC {save.dc} due to end"
+                    f"{draft.name(creature_id)}: {ability} save DC {save.dc} due to end"
                     f" {condition.name}",
                     creature_id,
                 )
@@ -157,8 +159,8 @@ def at_turn_end(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -
                     update={"save_ends": save.model_copy(update={"due": True})}
                 )
             due.append(condition)
-        work.put(own.model_copy(update={"conditions": tuple(due)}))
-    return work.done(None)
+        draft.put(own.model_copy(update={"conditions": tuple(due)}))
+    return draft.done(None)
 
 
 def effect_save(
@@ -176,9 +178,9 @@ def effect_save(
     Raises:
         InvalidRequestError: no such save is due (or as ``saving_throw``).
     """
-    work = Work(encounter, encounter.combat, ruleset)
-    creature = work.creature(creature_id)
-    combatant = work.combatant(creature_id)
+    draft = Draft(encounter, ruleset)
+    creature = draft.creature(creature_id)
+    combatant = draft.combatant(creature_id)
     found = [c for c in combatant.conditions if c.name == name] if combatant else []
     save = found[0].save_ends if found else None
     if save is None or not save.due:
@@ -192,9 +194,9 @@ def effect_save(
         save_bonus=save_bonus,
         typed=typed,
     )
-    after = Work(rolled.encounter, rolled.encounter.combat, ruleset)
+    after = Draft(rolled.encounter, ruleset)
     if rolled.result.success:
-        after.uncondition(creature_id, name)
+        end_condition(after, creature_id, name)
     else:
         current = after.combatant(creature_id)
         assert current is not None

@@ -66,8 +66,8 @@ def next_turn(
     died = False
     turn_end = at_turn_end(encounter, ruleset, ended)  # durations, saves that end conditions
     encounter, combat = turn_end.encounter, running_combat(turn_end.encounter)
-    state, events = end_turn(combat, ruleset, encounter)
-    events = turn_end.events + events
+    ended_turn = end_turn(encounter, ruleset)
+    state, events = running_combat(ended_turn.encounter), turn_end.events + ended_turn.events
     if combat.combatant(ended).death.last_breath:
         applied_breath = end_last_breath(with_combat(encounter, state), ruleset, ended)
         assert applied_breath.combat is not None

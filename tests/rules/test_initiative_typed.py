@@ -16,7 +16,8 @@ from battlemap.model.creature import Creature, Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative
-from battlemap.rules.combat_ops import Log, stats_of
+from battlemap.rules.combat_ops import stats_of
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import InitiativeMode
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.initiative import (
@@ -26,12 +27,32 @@ from battlemap.rules.initiative import (
     start_combat,
 )
 from battlemap.rules.initiative_order import group_medians
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import begin_combat, end_turn
 from tests.rules.conftest import RULESET_IDS
-from tests.rules.helpers import creature, encounter, whose_turn
+from tests.rules.helpers import StateAndEvents, creature, encounter, state_and_events, whose_turn
 
 Rulesets = dict[str, Ruleset]
+
+
+def typed(
+    state: CombatState,
+    ruleset: Ruleset,
+    enc: Encounter,
+    creature_id: EntityId,
+    total: int,
+    natural: int | None = None,
+) -> StateAndEvents:
+    """The DM types ``total`` (and the die's face) for the creature."""
+    outcome = set_initiative(with_combat(enc, state), ruleset, creature_id, total, natural)
+    return state_and_events(outcome)
+
+
+def rolled_except(
+    state: CombatState, ruleset: Ruleset, enc: Encounter, waiting: set[EntityId]
+) -> StateAndEvents:
+    return state_and_events(roll_initiative_except(with_combat(enc, state), ruleset, waiting))
 
 
 def regular_order(state: CombatState) -> list[str]:
@@ -56,7 +77,7 @@ def test_srd_typed_ties_keep_the_dm_order(rulesets: Rulesets, ruleset_id: str) -
     )
     state = start_combat(enc, ruleset_id, 3)
     for name, total in (("ogre", 12), ("rogue", 17), ("fighter", 12)):
-        state, _ = set_initiative(state, ruleset, enc, EntityId(name), total, natural=20)
+        state, _ = typed(state, ruleset, enc, EntityId(name), total, natural=20)
     assert regular_order(state) == ["rogue", "fighter", "ogre"]
     assert extra_turns(state) == []  # a natural 20 earns nothing here
 
@@ -67,12 +88,10 @@ def test_gms_den_a_typed_tie_goes_to_the_higher_dexterity_score(rulesets: Rulese
     whichever was entered last and however the encounter lists them."""
     ruleset = rulesets["gms-den"]
     enc = encounter(creature("Fighter", Side.PARTY, dex=8), creature("Ogre", dex=18))
-    state, _ = roll_initiative_except(
-        start_combat(enc, "gms-den", 5), ruleset, enc, {EntityId("fighter")}
-    )
+    state, _ = rolled_except(start_combat(enc, "gms-den", 5), ruleset, enc, {EntityId("fighter")})
     ogre = state.combatant(EntityId("ogre"))
     assert ogre.initiative is not None
-    state, _ = set_initiative(state, ruleset, enc, EntityId("fighter"), ogre.initiative)
+    state, _ = typed(state, ruleset, enc, EntityId("fighter"), ogre.initiative)
     assert regular_order(state) == ["ogre", "fighter"]
     assert state.combatant(EntityId("fighter")).initiative_tiebreak == (8,)
 
@@ -85,18 +104,18 @@ def test_gms_den_a_typed_natural_20_earns_the_extra_turn(rulesets: Rulesets) -> 
     ruleset = rulesets["gms-den"]
     enc = encounter(creature("Fighter", Side.PARTY, dex=8), creature("Ogre", dex=18))
     state = start_combat(enc, "gms-den", 5)
-    state, events = set_initiative(state, ruleset, enc, EntityId("fighter"), 19, natural=20)
-    state, _ = set_initiative(state, ruleset, enc, EntityId("ogre"), 21, natural=17)
+    state, events = typed(state, ruleset, enc, EntityId("fighter"), 19, natural=20)
+    state, _ = typed(state, ruleset, enc, EntityId("ogre"), 21, natural=17)
     assert any("natural 20" in e.text for e in events)
     assert regular_order(state) == ["ogre", "fighter"] and extra_turns(state) == ["fighter"]
-    state, _ = begin_combat(state, ruleset, enc)
+    state, _ = state_and_events(begin_combat(with_combat(enc, state), ruleset))
     seen = []
     for _ in range(3):
         seen.append(str(whose_turn(state)))
-        state, _ = end_turn(state, ruleset, enc)
+        state, _ = state_and_events(end_turn(with_combat(enc, state), ruleset))
     assert seen == ["ogre", "fighter", "fighter"] and state.round == 2
     assert extra_turns(state) == []
-    retyped, _ = set_initiative(state, ruleset, enc, EntityId("fighter"), 19)
+    retyped, _ = typed(state, ruleset, enc, EntityId("fighter"), 19)
     assert not retyped.combatant(EntityId("fighter")).extra_turn  # no face given: not a 20
 
 
@@ -116,16 +135,14 @@ def test_hyrule_typed_rolls_rank_the_sides_by_their_medians(rulesets: Rulesets) 
         ruleset="legends-of-hyrule",
     )
     party = {EntityId("link"), EntityId("zelda"), EntityId("mipha")}
-    state, _ = roll_initiative_except(
-        start_combat(enc, "legends-of-hyrule", 2), ruleset, enc, party
-    )
+    state, _ = rolled_except(start_combat(enc, "legends-of-hyrule", 2), ruleset, enc, party)
     for name, total in (("bokoblin", 11), ("moblin", 14), ("link", 8), ("zelda", 15)):
-        state, _ = set_initiative(state, ruleset, enc, EntityId(name), total)
-    state, _ = set_initiative(state, ruleset, enc, EntityId("mipha"), 12)
+        state, _ = typed(state, ruleset, enc, EntityId(name), total)
+    state, _ = typed(state, ruleset, enc, EntityId("mipha"), 12)
     assert group_medians(state) == {"side:party": 12.0, "side:hostile": 12.5}
     assert state.group_order == ("side:hostile", "side:party")
     assert set(regular_order(state)[:2]) == {"bokoblin", "moblin"}
-    state, _ = set_initiative(state, ruleset, enc, EntityId("link"), 13)
+    state, _ = typed(state, ruleset, enc, EntityId("link"), 13)
     assert state.group_order == ("side:party", "side:hostile")
     assert set(regular_order(state)[:3]) == party
 
@@ -136,8 +153,8 @@ def test_hyrule_a_typed_tie_of_medians_asks_for_a_reroll(rulesets: Rulesets) -> 
     ruleset = rulesets["legends-of-hyrule"]
     enc = encounter(creature("Link", Side.PARTY), creature("Moblin"), ruleset="legends-of-hyrule")
     state = start_combat(enc, "legends-of-hyrule", 2)
-    state, _ = set_initiative(state, ruleset, enc, EntityId("moblin"), 10)
-    state, events = set_initiative(state, ruleset, enc, EntityId("link"), 10)
+    state, _ = typed(state, ruleset, enc, EntityId("moblin"), 10)
+    state, events = typed(state, ruleset, enc, EntityId("link"), 10)
     assert any("tie at median 10: the tied sides reroll" in e.text for e in events)
 
 
@@ -145,7 +162,7 @@ def test_a_typed_face_is_a_d20_face(rulesets: Rulesets) -> None:
     enc = encounter(creature("A"))
     state = start_combat(enc, "gms-den", 1)
     with pytest.raises(InvalidRequestError, match=r"1\.\.20, not 21"):
-        set_initiative(state, rulesets["gms-den"], enc, EntityId("a"), 5, natural=21)
+        typed(state, rulesets["gms-den"], enc, EntityId("a"), 5, natural=21)
 
 
 # --- any mix of typed and rolled gives the order of rolling them all ------------------------
@@ -154,18 +171,18 @@ NAMES = ("Ash", "Birch", "Cedar", "Dogwood", "Elm", "Fir")
 MIXES_PER_RULESET = 40
 
 
-Roller = Callable[[Log, Creature, Ruleset, str], tuple[int, int]]
+Roller = Callable[[Draft, Creature, Ruleset, str], tuple[int, int]]
 
 
 def forced_faces(faces: dict[EntityId, int]) -> Roller:
     """An initiative roller that shows the given face for each creature (the dice are the one
     thing a table's physical d20 replaces)."""
 
-    def roller(log: Log, who: Creature, ruleset: Ruleset, purpose: str) -> tuple[int, int]:
+    def roller(draft: Draft, who: Creature, ruleset: Ruleset, purpose: str) -> tuple[int, int]:
         stats = stats_of(who)
         bonus = stats.modifier(ruleset.initiative.ability.value) + stats.initiative_bonus
         face = faces[who.id]
-        log.add("roll", f"{purpose}: {face}{bonus:+d}", who.id)
+        draft.add("roll", f"{purpose}: {face}{bonus:+d}", who.id)
         return face + bonus, face
 
     return roller
@@ -220,24 +237,26 @@ def test_typed_and_rolled_mixes_order_as_if_all_were_rolled(
         ]
         enc = Encounter(ruleset=ruleset_id, creatures=tuple(made))
         faces = {c.id: face for c, (_, _, face, _) in zip(made, rows, strict=False)}
-        typed = [c for c, (*_, by_hand) in zip(made, rows, strict=False) if by_hand]
+        by_hand = [c for c, (*_, at_table) in zip(made, rows, strict=False) if at_table]
         monkeypatch.setattr(initiative, "_initiative_roll", forced_faces(faces))
-        rolled_all, _ = roll_initiative(start_combat(enc, ruleset_id, 1), ruleset, enc)
+        rolled_all, _ = state_and_events(
+            roll_initiative(with_combat(enc, start_combat(enc, ruleset_id, 1)), ruleset)
+        )
         if ruleset.initiative.mode is InitiativeMode.GROUP_MEDIAN:
             medians = list(group_medians(rolled_all).values())
             assume(len(set(medians)) == len(medians))  # a tie rerolls: no face decides it
-        mixed, _ = roll_initiative_except(
-            start_combat(enc, ruleset_id, 1), ruleset, enc, {c.id for c in typed}
+        mixed, _ = rolled_except(
+            start_combat(enc, ruleset_id, 1), ruleset, enc, {c.id for c in by_hand}
         )
-        shuffler.shuffle(typed)
-        for who in typed:
+        shuffler.shuffle(by_hand)
+        for who in by_hand:
             face = faces[who.id]
-            mixed, _ = set_initiative(
+            mixed, _ = typed(
                 mixed, ruleset, enc, who.id, total_for(who, ruleset, face), natural=face
             )
         assert order_key(mixed, ruleset) == order_key(rolled_all, ruleset)
         assert mixed.group_order == rolled_all.group_order
-        checked.append(len(typed))
+        checked.append(len(by_hand))
 
     check()
     assert len(checked) >= MIXES_PER_RULESET * 3 // 4, f"only {len(checked)} mixes checked"

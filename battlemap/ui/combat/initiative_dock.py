@@ -34,7 +34,6 @@ from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, turn_steps, turns
 from battlemap.rules.enums import InitiativeMode
-from battlemap.rules.outcome import on_combat_state
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
     CURRENT_BACKGROUND,
@@ -369,12 +368,12 @@ class InitiativeDock(QDockWidget):
         roll at the table and the DM types their totals (Set); until then they wait at the
         bottom of the order with no initiative, and the engine won't begin the round."""
         if not monsters_only:
-            self.session.run("Roll initiative", on_combat_state(initiative.roll_initiative))
+            self.session.run("Roll initiative", initiative.roll_initiative)
             return
         party = self.session.party_ids()
         if self.session.run(
             "Roll initiative for the monsters",
-            on_combat_state(lambda s, r, e: initiative.roll_initiative_except(s, r, e, party)),
+            lambda e, r: initiative.roll_initiative_except(e, r, party),
         ):
             self.session.reported.emit("Type each player's initiative, then press Set.")
 
@@ -386,11 +385,11 @@ class InitiativeDock(QDockWidget):
             return
         self.session.run(
             f"{self.session.name(creature_id)} acts now",
-            on_combat_state(lambda s, r, e: turns.take_turn_now(s, e, creature_id)),
+            lambda e, r: turns.take_turn_now(e, r, creature_id),
         )
 
     def begin(self) -> None:
-        self.session.run("Begin combat", on_combat_state(turns.begin_combat))
+        self.session.run("Begin combat", turns.begin_combat)
 
     def next_turn(self) -> None:
         """End the turn and start the next; the death save the next creature owes (typed in
@@ -432,7 +431,7 @@ class InitiativeDock(QDockWidget):
             return
         self.session.run(
             "Roll surprise",
-            on_combat_state(lambda s, r, e: initiative.determine_surprise(s, r, e, sneaking)),
+            lambda e, r: initiative.determine_surprise(e, r, sneaking),
         )
 
     def _set_surprised(self, on: bool) -> None:
@@ -443,7 +442,7 @@ class InitiativeDock(QDockWidget):
             return
         self.session.run(
             f"{self.session.name(creature_id)} surprised" if on else "Not surprised",
-            on_combat_state(lambda s, r, e: initiative.set_surprised(s, creature_id, on)),
+            lambda e, r: initiative.set_surprised(e, r, creature_id, on),
         )
 
     def _set_value(self) -> None:
@@ -456,9 +455,7 @@ class InitiativeDock(QDockWidget):
         name = self.session.name(creature_id)
         if self.session.run(
             f"Initiative of {name}",
-            on_combat_state(
-                lambda s, r, e: initiative.set_initiative(s, r, e, creature_id, value, natural)
-            ),
+            lambda e, r: initiative.set_initiative(e, r, creature_id, value, natural),
         ):
             self.natural_20.setChecked(False)
             self.refresh()
@@ -470,7 +467,7 @@ class InitiativeDock(QDockWidget):
             return
         if not self.session.run(
             "Reorder initiative",
-            on_combat_state(lambda s, r, e: initiative.reorder(s, e, ids, r)),
+            lambda e, r: initiative.reorder(e, r, ids),
         ):
             self.refresh()
 
@@ -488,7 +485,7 @@ class InitiativeDock(QDockWidget):
     def _add(self, creature_id: EntityId) -> None:
         self.session.run(
             f"Add {self.session.name(creature_id)} to the combat",
-            on_combat_state(lambda s, r, e: turns.add_combatant(s, r, e, creature_id)),
+            lambda e, r: turns.add_combatant(e, r, creature_id),
         )
 
     def remove_selected(self) -> None:
@@ -498,7 +495,7 @@ class InitiativeDock(QDockWidget):
             return
         self.session.run(
             f"Remove {self.session.name(creature_id)} from the combat",
-            on_combat_state(lambda s, r, e: turns.remove_combatant(s, r, e, creature_id)),
+            lambda e, r: turns.remove_combatant(e, r, creature_id),
         )
 
 
