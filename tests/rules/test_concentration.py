@@ -20,6 +20,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.concentration import concentrate, concentration_save, stop_concentrating
 from battlemap.rules.concentration_core import concentration_dc
+from battlemap.rules.conditions import apply_condition, set_exhaustion
 from battlemap.rules.damage import DamageInstance, apply_damage
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.pending import SaveKind, pending_saves
@@ -148,3 +149,19 @@ def test_srd_outside_a_combat_it_lasts_on_the_creature(rulesets: Rulesets) -> No
     after = kept.encounter.creature(CLERIC).lasting
     assert after is not None and after.concentration is not None
     assert after.concentration.saves_due == () and kept.result.kept
+
+
+def test_srd_a_stun_given_in_the_fight_or_exhaustion_6_ends_it(rulesets: Rulesets) -> None:
+    """srd "Stunned": incapacitated; srd "Exhaustion" level 6: death."""
+    srd = rulesets["srd-5e"]
+    stunned = apply_condition(_holding(rulesets), srd, CLERIC, "stunned")
+    assert stunned.encounter.combat is not None
+    assert stunned.encounter.combat.combatant(CLERIC).concentration is None
+    assert _held(stunned.encounter) == []
+    assert "Cleric stops concentrating on Hold Person (stunned: incapacitated)" in [
+        e.text for e in stunned.events
+    ]
+    exhausted = set_exhaustion(_holding(rulesets), srd, CLERIC, 6)
+    assert exhausted.encounter.combat is not None
+    assert exhausted.encounter.combat.combatant(CLERIC).concentration is None
+    assert _held(exhausted.encounter) == []
