@@ -19,6 +19,8 @@ from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.damage import DamageInstance, apply_damage
+from battlemap.rules.death import recover_stable, stabilize
+from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.healing import heal
 from battlemap.rules.initiative import start_combat
 from battlemap.rules.schema import Ruleset
@@ -93,3 +95,24 @@ def test_instant_death_threshold_outside_a_combat_follows_the_ruleset(
     hit = _hit(_cleric(ruleset_id), rulesets[ruleset_id], 12)
     lasting = hit.creature(CLERIC).lasting
     assert lasting is not None and lasting.death.dead is dies
+
+
+def test_srd_first_aid_after_the_fight_makes_her_stable_and_she_wakes_later(
+    rulesets: Rulesets,
+) -> None:
+    """srd "Stabilizing a Creature": a DC 10 Wisdom (Medicine) check; "A stable creature ...
+    regains 1 hit point after 1d4 hours". No combat: the check's d20 is typed in."""
+    srd = rulesets["srd-5e"]
+    enc = encounter_of(creature("cleric", hp=6, max_hp=12), creature("ally"))
+    down = _hit(enc, srd, 11)
+    with pytest.raises(InvalidRequestError, match="type the result in"):
+        stabilize(down, srd, EntityId("ally"), CLERIC)
+    aided = stabilize(down, srd, EntityId("ally"), CLERIC, d20=12)
+    lasting = aided.encounter.creature(CLERIC).lasting
+    assert aided.result.success and lasting is not None and lasting.death.stable
+    assert start_combat(aided.encounter, "srd-5e", 1).combatant(CLERIC).death.stable
+    woke = recover_stable(aided.encounter, srd, CLERIC)
+    assert woke.encounter.creature(CLERIC).hp == 1
+    awake = woke.encounter.creature(CLERIC).lasting
+    assert awake is not None and not awake.death.stable
+    assert "unconscious" not in [c.name for c in awake.conditions]
