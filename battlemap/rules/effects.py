@@ -6,7 +6,7 @@ them; and what the end of a turn does to them.
   counts), and the condition ends with a log line when none is left. "1 minute" is 10 rounds
   (srd-5e.txt "Combat Round": "Each round represents about 6 seconds in the game world").
 - "Save at the end of each of its turns": when the affected creature's turn ends, the save is
-  due (``SaveEnds.due``, listed by ``pending.pending_saves``); ``effect_save`` makes it and a
+  due (``SaveEnds.due``, listed by ``saves_due.saves_due``); ``effect_save`` makes it and a
   success ends the condition.
 - ``held_by``: the condition ends with that creature's concentration
   (``concentration_core.end_concentration``).

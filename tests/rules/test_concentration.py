@@ -23,7 +23,7 @@ from battlemap.rules.concentration_core import concentration_dc
 from battlemap.rules.conditions import apply_condition, set_exhaustion
 from battlemap.rules.damage import DamageInstance, apply_damage
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
-from battlemap.rules.pending import SaveKind, pending_saves
+from battlemap.rules.saves_due import SaveKind, saves_due
 from battlemap.rules.schema import Ruleset
 from tests.rules.conftest import RULESET_IDS
 from tests.rules.fighters import combat_of, creature, encounter_of
@@ -67,7 +67,7 @@ def test_damage_calls_for_the_save_and_a_failure_ends_the_spell_and_what_it_hold
     ogre is no longer paralyzed."""
     ruleset = rulesets[ruleset_id]
     enc = _hit(_holding(rulesets, ruleset_id), ruleset, 25)
-    (due,) = pending_saves(enc)
+    (due,) = saves_due(enc)
     assert (due.creature_id, due.kind, due.dc, due.ability.value) == (
         CLERIC,
         SaveKind.CONCENTRATION,
@@ -83,7 +83,7 @@ def test_damage_calls_for_the_save_and_a_failure_ends_the_spell_and_what_it_hold
     texts = [e.text for e in failed.events]
     assert "Cleric stops concentrating on Hold Person (failed the DC 12 Constitution save)" in texts
     assert "Ogre: paralyzed ends (Cleric's Hold Person ended)" in texts
-    assert pending_saves(failed.encounter) == ()
+    assert saves_due(failed.encounter) == ()
 
 
 def test_srd_a_success_keeps_it_and_each_hit_is_its_own_save(rulesets: Rulesets) -> None:
@@ -91,10 +91,10 @@ def test_srd_a_success_keeps_it_and_each_hit_is_its_own_save(rulesets: Rulesets)
     enc = _hit(
         _hit(_holding(rulesets), srd, 30), srd, 4
     )  # an arrow and a breath: DC 15, then DC 10
-    assert [p.dc for p in pending_saves(enc)] == [15, 10]
+    assert [p.dc for p in saves_due(enc)] == [15, 10]
     kept = concentration_save(enc, srd, CLERIC, typed=(15,))
     assert kept.result.kept and kept.result.dc == 15
-    assert [p.dc for p in pending_saves(kept.encounter)] == [10]
+    assert [p.dc for p in saves_due(kept.encounter)] == [10]
     assert _held(kept.encounter) == ["paralyzed"]
     with pytest.raises(InvalidRequestError, match="owes no concentration save"):
         concentration_save(_holding(rulesets), srd, CLERIC, typed=(15,))
@@ -106,7 +106,7 @@ def test_srd_dropping_to_0_or_dying_ends_it(rulesets: Rulesets) -> None:
     down = _hit(_holding(rulesets, hp=10), srd, 12)
     assert down.combat is not None
     assert down.combat.combatant(CLERIC).concentration is None and _held(down) == []
-    assert pending_saves(down) == ()  # nothing left to save for
+    assert saves_due(down) == ()  # nothing left to save for
     dead = _hit(_holding(rulesets, hp=10), srd, 60)  # 50 left over >= 40 maximum
     assert dead.combat is not None
     assert dead.combat.combatant(CLERIC).death.dead
@@ -141,7 +141,7 @@ def test_srd_outside_a_combat_it_lasts_on_the_creature(rulesets: Rulesets) -> No
     lasting = enc.creature(CLERIC).lasting
     assert lasting is not None and lasting.concentration is not None
     enc = _hit(enc, srd, 8)
-    (due,) = pending_saves(enc)
+    (due,) = saves_due(enc)
     assert due.dc == 10
     with pytest.raises(InvalidRequestError, match="type the result in"):
         concentration_save(enc, srd, CLERIC)

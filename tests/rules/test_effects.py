@@ -17,7 +17,7 @@ from battlemap.rules.concentration import concentrate
 from battlemap.rules.effects import apply_effect, effect_save, rounds_in
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.initiative import start_combat
-from battlemap.rules.pending import SaveKind, pending_saves
+from battlemap.rules.saves_due import SaveKind, saves_due
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turn_steps import next_turn
 from tests.rules.conftest import RULESET_IDS
@@ -57,12 +57,12 @@ def test_a_save_at_the_end_of_each_turn_ends_the_condition_on_a_success(
     enc = apply_effect(
         _fight(ruleset_id), ruleset, OGRE, "paralyzed", save=SaveEnds(ability="wis", dc=14)
     ).encounter
-    assert pending_saves(enc) == ()
+    assert saves_due(enc) == ()
     enc = _turns(enc, ruleset, 1)  # the cleric's turn ends: nothing for the ogre yet
-    assert pending_saves(enc) == ()
+    assert saves_due(enc) == ()
     turned = next_turn(enc, ruleset)  # the ogre's turn ends
     assert "Ogre: Wisdom save DC 14 due to end paralyzed" in [e.text for e in turned.events]
-    (due,) = pending_saves(turned.encounter)
+    (due,) = saves_due(turned.encounter)
     assert (due.kind, due.condition, due.dc, due.ability.value) == (
         SaveKind.ENDS_CONDITION,
         "paralyzed",
@@ -71,7 +71,7 @@ def test_a_save_at_the_end_of_each_turn_ends_the_condition_on_a_success(
     )
     failed = effect_save(turned.encounter, ruleset, OGRE, "paralyzed", typed=(3,))
     assert not failed.result.ended and _conditions(failed.encounter, OGRE) == ["paralyzed"]
-    assert pending_saves(failed.encounter) == ()
+    assert saves_due(failed.encounter) == ()
     with pytest.raises(InvalidRequestError, match="owes no save to end paralyzed"):
         effect_save(failed.encounter, ruleset, OGRE, "paralyzed", typed=(16,))
     again = _turns(failed.encounter, ruleset, 2)  # round 2: cleric, then the ogre again

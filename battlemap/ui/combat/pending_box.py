@@ -1,4 +1,4 @@
-"""The saves the fight waits on (``rules.pending.pending_saves``), each with a d20 box and a
+"""The saves the fight waits on (``rules.pending.saves_due``), each with a d20 box and a
 button: concentration saves after damage, and saves that end a condition at the end of the
 creature's turn. Typed from the table's die, or rolled by the app (the combat's dice; outside
 a combat fresh dice, logged as rolled by the app). One undo step per save. Hidden when
@@ -19,8 +19,8 @@ from battlemap.rules.concentration import concentration_save
 from battlemap.rules.dice import new_dice_state, roll
 from battlemap.rules.effects import effect_save
 from battlemap.rules.outcome import Outcome
-from battlemap.rules.pending import PendingSave, SaveKind, pending_saves
 from battlemap.rules.saves import save_report
+from battlemap.rules.saves_due import SaveDue, SaveKind, saves_due
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import rolled_by_the_app
 from battlemap.ui.combat.session import CombatSession
@@ -35,13 +35,13 @@ class PendingSavesBox(QGroupBox):
         self.session = session
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(6, 4, 6, 4)
-        self.rows: list[tuple[PendingSave, QSpinBox, QPushButton]] = []
-        self._shown: tuple[PendingSave, ...] = ()
+        self.rows: list[tuple[SaveDue, QSpinBox, QPushButton]] = []
+        self._shown: tuple[SaveDue, ...] = ()
         session.changed.connect(self.refresh)
         self.refresh()
 
     def refresh(self) -> None:
-        due = pending_saves(self.session.encounter)
+        due = saves_due(self.session.encounter)
         if due == self._shown:
             self.setVisible(bool(due))
             return
@@ -96,7 +96,7 @@ class PendingSavesBox(QGroupBox):
                 f"{pending.reason}: {'success' if applied.result else 'failure'}"
             )
 
-    def _fresh_faces(self, ruleset: Ruleset, pending: PendingSave) -> tuple[int, ...]:
+    def _fresh_faces(self, ruleset: Ruleset, pending: SaveDue) -> tuple[int, ...]:
         """Outside a combat: the app's d20s from fresh dice (two with advantage/disadvantage)."""
         lasting = self.session.encounter.creature(pending.creature_id).lasting
         stand_in = Combatant(creature_id=pending.creature_id, group="").with_lasting(lasting)
@@ -107,7 +107,7 @@ class PendingSavesBox(QGroupBox):
 
 
 def _save_call(
-    pending: PendingSave, typed: tuple[int, ...] | None
+    pending: SaveDue, typed: tuple[int, ...] | None
 ) -> Callable[[Encounter, Ruleset], Outcome[bool]]:
     """The engine operation of the save, its result being whether it succeeded."""
     creature_id = pending.creature_id

@@ -6,7 +6,8 @@
 
 In a combat the combatants are asked; outside one, the creatures' lasting states. The query
 changes nothing: the saves are made with ``concentration.concentration_save`` and
-``effects.effect_save``.
+``effects.effect_save``. (15-flow's ``pending.pending_decisions``, the cards on the map, can
+list these beside the death saves and the Brink.)
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class SaveKind(StrEnum):
 
 
 @dataclass(frozen=True)
-class PendingSave:
+class SaveDue:
     """One save owed now, with what it is for in words."""
 
     creature_id: EntityId
@@ -53,16 +54,16 @@ def _combatants(encounter: Encounter) -> list[tuple[str, Combatant]]:
     ]
 
 
-def pending_saves(encounter: Encounter) -> tuple[PendingSave, ...]:
+def saves_due(encounter: Encounter) -> tuple[SaveDue, ...]:
     """Every save owed now, in initiative (or listing) order: each creature's concentration
     saves first, oldest first, then its end-of-turn saves."""
-    found: list[PendingSave] = []
+    found: list[SaveDue] = []
     for name, combatant in _combatants(encounter):
         held = combatant.concentration
         for dc in held.saves_due if held is not None else ():
             assert held is not None
             found.append(
-                PendingSave(
+                SaveDue(
                     combatant.creature_id,
                     SaveKind.CONCENTRATION,
                     Ability.CON,
@@ -76,7 +77,7 @@ def pending_saves(encounter: Encounter) -> tuple[PendingSave, ...]:
                 continue
             ability = Ability(save.ability)
             found.append(
-                PendingSave(
+                SaveDue(
                     combatant.creature_id,
                     SaveKind.ENDS_CONDITION,
                     ability,
