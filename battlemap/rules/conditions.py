@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battlemap.model.combat import ActiveCondition, Combatant, Expiry, SpeedMode
+from battlemap.model.combat import (
+    LASTS_PAST_COMBAT,
+    ActiveCondition,
+    Combatant,
+    Expiry,
+    SpeedMode,
+)
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import combatant_of
@@ -312,6 +318,8 @@ def give_condition(
     combatant = draft.combatant(creature_id)
     if combatant is None or name not in draft.ruleset.conditions:
         return
+    if not draft.in_combat and expiry is not None and expiry not in LASTS_PAST_COMBAT:
+        return  # "until the end of your next turn" with no turns passing: nothing to keep
     _give(draft, combatant, name, expiry=expiry, source_id=source_id, value=value)
     if ConditionEffect.INCAPACITATED in draft.ruleset.condition_effects(name):
         release_grapples(draft, creature_id, f"{draft.name(creature_id)} is {name}")

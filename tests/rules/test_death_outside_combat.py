@@ -116,3 +116,16 @@ def test_srd_first_aid_after_the_fight_makes_her_stable_and_she_wakes_later(
     awake = woke.encounter.creature(CLERIC).lasting
     assert awake is not None and not awake.death.stable
     assert "unconscious" not in [c.name for c in awake.conditions]
+
+
+def test_gms_den_a_massive_damage_stun_outside_a_combat_is_not_kept(rulesets: Rulesets) -> None:
+    """gms-den "Massive damage": 1 on the d20: stunned "until the end of your next turn". With
+    no turns passing outside a combat there is nothing to keep, and no line says it is."""
+    gms = rulesets["gms-den"]
+    enc = encounter_of(creature("cleric", hp=12, max_hp=12), ruleset="gms-den")
+    hit = apply_damage(
+        enc, gms, CLERIC, [DamageInstance(6, "slashing")], from_attack=True, massive_d20=1
+    )
+    assert hit.result.massive is not None and hit.result.massive.natural == 1
+    assert hit.encounter.creature(CLERIC).lasting is None
+    assert not any(e.text == "Cleric is stunned" for e in hit.events)
