@@ -86,3 +86,27 @@ def test_the_token_menu_ends_concentration_outside_a_combat(qtbot: QtBot, tmp_pa
     assert lasting is not None and lasting.concentration is not None
     entry(token_menu(window), "Stop concentrating on Shield of Faith").trigger()
     assert window.document.encounter.creature(CLERIC).lasting is None
+
+
+def test_outside_a_combat_the_app_rolls_the_save_from_fresh_dice(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = make_window(qtbot, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    effects = window.combat.effects
+    assert effects is not None
+    select(window, "c-cleric")
+    effects.ask_spell = lambda creature_id: "Bless"
+    entry(token_menu(window), "Concentrate on a spell…").trigger()
+    panel = window.combat.panel
+    panel.amount.setValue(3)
+    click(qtbot, panel.damage_button)
+    ((due, die, save_button),) = effects.pending.rows
+    assert due.dc == 10 and die.value() == 0  # "app rolls"
+    qtbot.waitUntil(lambda: not save_button.visibleRegion().isEmpty())
+    click(qtbot, save_button)
+    assert effects.pending.rows == [] and not effects.pending.isVisible()
+    lines = [e.text for e in window.document.encounter.log]
+    assert any("Constitution save DC 10" in t and "rolled by the app" in t for t in lines)
+    lasting = window.document.encounter.creature(CLERIC).lasting
+    kept = lasting is not None and lasting.concentration is not None
+    assert any(("keeps concentrating" if kept else "stops concentrating") in t for t in lines)
