@@ -27,10 +27,12 @@ from battlemap.ui.combat.concentration_ui import install as install_effects
 from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
+from battlemap.ui.combat.monster_flow import MonsterFlow
 from battlemap.ui.combat.mount_menu import add_mount_entries
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.drag import window_index
 from battlemap.ui.feature_window import FeatureWindow
+from battlemap.ui.token_state import quiet_ruleset, token_states
 from battlemap.ui.window_layout import LEFT_MIN_WIDTH
 
 if TYPE_CHECKING:
@@ -125,6 +127,10 @@ def install(window: FeatureWindow) -> CombatUi:
     session.refused.connect(lambda text: status.showMessage(f"Not allowed: {text}", STATUS_MS))
     session.reported.connect(lambda text: status.showMessage(text, STATUS_MS))
     scene = window.scene
+    scene.token_states = lambda encounter: token_states(
+        encounter, quiet_ruleset(session.registry, encounter.ruleset)
+    )
+    scene.show_states()
     library: dict[str, StatBlock] = window.library_dock.monsters
     initiative = InitiativeDock(session, scene)
     actions = ActionsDock(
@@ -135,6 +141,7 @@ def install(window: FeatureWindow) -> CombatUi:
         lambda *args, **kwargs: ui.contest_dialog.open_for(*args, **kwargs),
     )
     initiative.death_save_d20 = actions.typed_death_save
+    initiative.recharge_d6 = actions.monster.typed_recharge
     log = LogDock(session)
     for left_dock in (initiative, actions):
         scroll_when_short(left_dock)  # mid-combat these two need ~800 px together
@@ -147,6 +154,7 @@ def install(window: FeatureWindow) -> CombatUi:
     panel = CombatPanel(session, scene, library)
     _add_to_creature_dock(window.creature_dock, panel)
     ui = CombatUi(session, initiative, actions, log, panel, window, library)
+    actions.monster.flow = MonsterFlow(ui)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
     scene.token_menu_builders.append(lambda menu, cid: _rest_entries(ui, menu, cid))
     scene.token_menu_builders.append(

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -32,12 +31,15 @@ from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_TRIGGER
 from battlemap.rules import economy, movement
+from battlemap.rules.attack_action import take_attack_action
 from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.enums import ActionCost, ActionKind
-from battlemap.rules.legal import legal_actions
+from battlemap.rules.legal import Choice, legal_actions
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.rules.turn_steps import death_save_due
 from battlemap.ui.combat.brink_box import BrinkBox
+from battlemap.ui.combat.monster_box import MonsterBox
+from battlemap.ui.combat.next_die import NextTurnDie, upcoming_creature
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
@@ -96,26 +98,22 @@ class ActionsDock(QDockWidget):
         self.economy.setWordWrap(True)
         self.economy.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.economy)
+        self.monster = MonsterBox(session)  # a stat block's actions: what a monster's turn needs
+        layout.addWidget(self.monster)
         self.grid_widget = QWidget()
         self.grid = QGridLayout(self.grid_widget)
         self.grid.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.grid_widget)
+        self.multiattack_menu = QMenu(self)
+        """The Attack button's menu when the creature has Multiattack options."""
 
-        saves = QHBoxLayout()
-        self.save_label = QLabel()
-        self.save_label.setTextFormat(Qt.TextFormat.RichText)  # the name in it is escaped
-        self.save_label.setWordWrap(True)
-        self.save_die = QSpinBox()
-        self.save_die.setRange(0, 20)
-        self.save_die.setSpecialValueText("app rolls")
-        self.save_die.setToolTip(
+        self.next_save = NextTurnDie(
+            20,
             "The next creature is dying: type the d20 of its death save as rolled at the table"
-            " before ending this turn, or leave 'app rolls'"
+            " before ending this turn, or leave 'app rolls'",
         )
-        saves.addWidget(self.save_label, 1)
-        saves.addWidget(self.save_die)
-        layout.addLayout(saves)
-        self._saver: EntityId | None = None
+        self.save_label, self.save_die = self.next_save.label, self.next_save.die
+        layout.addWidget(self.next_save)
         self.brink = BrinkBox(session)
         layout.addWidget(self.brink)
         ready_row = QHBoxLayout()
@@ -134,7 +132,7 @@ class ActionsDock(QDockWidget):
         self.attack_action.setToolTip(
             "Open the attack dialog for the creature whose turn it is (A)"
         )
-        self.attack_action.triggered.connect(lambda: self.open_attack("attack"))
+        self.attack_action.triggered.connect(lambda: self.take("attack"))  # Multiattack menu
         self.end_turn = end_turn
         self.end_button = QPushButton(f"End turn ({end_turn.shortcut().toString()})")
         self.end_button.setToolTip("End this turn and start the next creature's")
@@ -165,14 +163,14 @@ class ActionsDock(QDockWidget):
         if state is None or creature_id is None or ruleset is None:
             self.heading.setText("No one's turn")
             self.economy.setText("Start a combat and begin round 1 to act.")
-            self.save_label.setVisible(False)
-            self.save_die.setVisible(False)
+            self.next_save.show_for(None, None)
             self.brink.setVisible(False)
             self.trigger.setVisible(False)
             self.readied.setVisible(False)
             self.attack_action.setEnabled(False)
             self.end_button.setEnabled(False)
             self.grid_widget.setVisible(False)
+            self.monster.refresh(None, None)
             return
         name = self.session.name(creature_id)
         self.heading.setText(f"{name}'s turn")
@@ -202,30 +200,56 @@ class ActionsDock(QDockWidget):
             button.setToolTip(plain_tooltip(tip))
         attack = self.buttons.get("attack")
         self.attack_action.setEnabled(attack is not None and attack.isEnabled())
+        self._offer_multiattack(attack, legal.multiattack, creature_id)
+        self.monster.refresh(state, ruleset)
         self.end_button.setEnabled(True)
         self._show_next_save(state)
         self.brink.show_for(state, ruleset, creature_id)
 
+    def _offer_multiattack(
+        self, attack: QPushButton | None, options: tuple[Choice, ...], creature_id: EntityId
+    ) -> None:
+        """The Attack button offers the Multiattack options while the Attack action may be
+        taken (each one undo step, then the attack dialog); else it opens the dialog."""
+        allowed = [c for c in options if c.allowed]
+        self.multiattack_menu.clear()
+        if attack is None or not allowed:
+            return
+        for choice in allowed:
+            index = int(choice.id.split(":")[1])
+            entry = self.multiattack_menu.addAction(literal_mnemonics(choice.name))
+            entry.triggered.connect(lambda _=False, i=index: self.take_multiattack(i))
+        one = self.multiattack_menu.addAction("One attack (Attack action)")
+        one.triggered.connect(lambda: self.open_attack("attack"))
+
+    def take_multiattack(self, index: int) -> None:
+        """Take the Attack action with the stat block's Multiattack option ``index``."""
+        creature_id = self.current()
+        if creature_id is None:
+            return
+        applied = self.session.run(
+            f"{self.session.name(creature_id)}: Multiattack",
+            lambda e, r: take_attack_action(e, r, creature_id, multiattack=index),
+        )
+        if applied is not None:
+            self.open_attack("attack")
+
     def _show_next_save(self, state: CombatState) -> None:
         """Offer to type the death save of the next creature when it is dying: the engine
         makes that save as its turn starts (``turn_steps.next_turn``)."""
-        order = state.order
-        upcoming = order[(state.turn_index + 1) % len(order)].creature_id if order else None
+        upcoming = upcoming_creature(state)
         due = upcoming is not None and death_save_due(self.session.encounter, state, upcoming)
-        if upcoming != self._saver:
-            self._saver = upcoming
-            self.save_die.setValue(0)  # a typed die belongs to one creature's save
-        self.save_label.setVisible(due)
-        self.save_die.setVisible(due)
+        text = None
         if due and upcoming is not None:
-            self.save_label.setText(
+            text = (
                 f"<b>{escape(self.session.name(upcoming))}</b> is dying: death save as its turn"
                 " starts"
             )
+        self.next_save.show_for(upcoming, text)
 
     def typed_death_save(self) -> int | None:
         """The d20 typed for the next creature's death save, or None (the app rolls)."""
-        return self.save_die.value() or None if self.save_die.isVisibleTo(self) else None
+        return self.next_save.typed()
 
     def _rebuild_buttons(self, shown: dict[str, ActionDef]) -> None:
         """One button per action, two columns (only when the ruleset's list changes)."""
@@ -279,6 +303,11 @@ class ActionsDock(QDockWidget):
         if creature_id is None or ruleset is None:
             return
         action = ruleset.actions[action_id]
+        attack = self.buttons.get(action_id)
+        offered = self.multiattack_menu.actions() and action.cost is ActionCost.ACTION
+        if action.kind is ActionKind.ATTACK and offered and attack:
+            self.multiattack_menu.popup(attack.mapToGlobal(attack.rect().bottomLeft()))
+            return
         if action.kind in ATTACK_KINDS:
             self.open_attack(action_id)
             return

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QInputDialog
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell, FogMode, FogOfWar, hide, reveal
+from battlemap.ui.drag import window_ruleset
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.menu_choices import exclusive_choices
@@ -269,7 +270,7 @@ class PlayersController(QObject):
         encounter = self.document.encounter
         sight = self.sight(encounter) if encounter.fog.mode.uses_sight else None
         combat = self.combat(encounter) if self.combat else None
-        view = project(encounter, sight, combat)
+        view = project(encounter, sight, combat, window_ruleset(self.main_window))
         self.last_view = view
         self.fog_overlay.show_view(view, self._dm_image_rect())
         if self.window.isVisible():
