@@ -47,6 +47,8 @@ def test_a_concentration_save_from_damage_through_the_docks(qtbot: QtBot, tmp_pa
     held = combat.combatant(CLERIC).concentration
     assert held is not None and held.spell == "Bless"
     assert "concentrating on Bless" in window.combat.panel.state_label.text()
+    marks = window.scene.token_states(window.document.encounter)[CLERIC].marks
+    assert [m.label for m in marks] == ["Concentrating"]  # the badge on the DM's token
     cleric_row = next(
         r
         for r in rows(window.combat.initiative.tree)
