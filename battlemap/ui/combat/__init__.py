@@ -22,6 +22,8 @@ from battlemap.rules import economy
 from battlemap.rules.legal import legal_actions
 from battlemap.rules.rests import RestType
 from battlemap.ui.combat.actions_dock import ActionsDock
+from battlemap.ui.combat.concentration_ui import EffectsUi
+from battlemap.ui.combat.concentration_ui import install as install_effects
 from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
@@ -59,6 +61,8 @@ class CombatUi:
     window: FeatureWindow
     library: dict[str, StatBlock]
     _dialogs: dict[str, object] = field(default_factory=dict)
+    effects: EffectsUi | None = None
+    """Concentration and the saves due (``concentration_ui.install``)."""
 
     def _dialog(self, name: str, make: Callable[[], Made]) -> Made:
         if name not in self._dialogs:
@@ -157,6 +161,7 @@ def install(window: FeatureWindow) -> CombatUi:
         lambda menu, cid: add_mount_entries(menu, session, cid, library)
     )
     scene.token_menu_builders.append(lambda menu, cid: _save_entry(ui, menu, cid))
+    ui.effects = install_effects(ui)
     panel.save_button.clicked.connect(
         lambda: ui.save_dialog.open_for(
             [panel.creature_id] if panel.creature_id is not None else []

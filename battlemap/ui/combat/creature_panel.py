@@ -13,6 +13,7 @@ log in the encounter log. Every change is one undo step.
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 import shiboken6
@@ -256,6 +257,8 @@ class CombatPanel(QGroupBox):
             ):
                 if flag:
                     parts.append(text)
+            if combatant.concentration is not None:
+                parts.append(f"concentrating on {escape(combatant.concentration.spell)}")
         return " · ".join(parts)
 
     def _conditions_text(self, combatant: Combatant) -> str:

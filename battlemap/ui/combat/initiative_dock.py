@@ -40,13 +40,10 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.combat import Combatant, CombatState
-from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, legendary, turns
 from battlemap.rules.enums import InitiativeMode
 from battlemap.rules.legendary import legendary_text
-from battlemap.rules.outcome import Outcome, running_combat, with_combat
-from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import looks_bloodied
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
@@ -181,10 +178,17 @@ class InitiativeDock(QDockWidget):
         entry.addWidget(self.set_button)
         entry.addStretch(1)
         layout.addLayout(entry)
+        marks = QHBoxLayout()
         self.surprised = QCheckBox("Surprised")  # only while setting up: no room taken later
         self.surprised.setToolTip("Mark the selected row surprised (before round 1)")
         self.surprised.clicked.connect(self._set_surprised)
-        layout.addWidget(self.surprised, 0, Qt.AlignmentFlag.AlignLeft)
+        marks.addWidget(self.surprised)
+        self.natural_20 = QCheckBox("Set as a natural 20")  # where a 20 earns an extra turn
+        self.natural_20.setToolTip("The die showed a natural 20: an extra turn in round 1")
+        self.natural_20.setVisible(False)  # before the layout measures it
+        marks.addWidget(self.natural_20)
+        marks.addStretch(1)
+        layout.addLayout(marks)
 
         self.next_action = QAction(NEXT_TURN_TEXT, self)
         self.next_action.setShortcut(QKeySequence("N"))
@@ -292,6 +296,10 @@ class InitiativeDock(QDockWidget):
         self.go_now_button.setVisible(grouped)
         self.add_button.setVisible(state is not None)
         self.remove_button.setVisible(state is not None)
+        ruleset_now = self.session.ruleset() if state is not None else None
+        self.natural_20.setVisible(
+            ruleset_now is not None and ruleset_now.initiative.natural_20_extra_turn
+        )
         self.value.setEnabled(state is not None)
         self.set_button.setEnabled(state is not None)
         self._fill(state)
@@ -387,6 +395,7 @@ class InitiativeDock(QDockWidget):
             value = combatant.initiative
             self.value.setValue(value if value is not None else 10)
             self.surprised.setChecked(combatant.surprised)
+            self.natural_20.setChecked(combatant.extra_turn)
         self.scene.clearSelection()
         token.setSelected(True)
 
@@ -410,7 +419,7 @@ class InitiativeDock(QDockWidget):
         party = self.session.party_ids()
         if self.session.run(
             "Roll initiative for the monsters",
-            lambda e, r: _roll_without(e, r, party),
+            lambda e, r: initiative.roll_initiative_except(e, r, party),
         ):
             self.session.reported.emit("Type each player's initiative, then press Set.")
 
@@ -492,11 +501,13 @@ class InitiativeDock(QDockWidget):
             self.session.refused.emit("Select a row first")
             return
         value = self.value.value()
+        natural = 20 if not self.natural_20.isHidden() and self.natural_20.isChecked() else None
         name = self.session.name(creature_id)
         if self.session.run(
             f"Initiative of {name}",
-            lambda e, r: initiative.set_initiative(e, r, creature_id, value),
+            lambda e, r: initiative.set_initiative(e, r, creature_id, value, natural),
         ):
+            self.natural_20.setChecked(False)
             self.refresh()
 
     def _reorder(self, ids: list[EntityId]) -> None:
@@ -538,22 +549,9 @@ class InitiativeDock(QDockWidget):
         )
 
 
-def _roll_without(encounter: Encounter, ruleset: Ruleset, waiting: set[EntityId]) -> Outcome[None]:
-    """Roll initiative for every combatant but ``waiting``, who join the order unrolled."""
-    state = running_combat(encounter)
-    rolling = tuple(c for c in state.combatants if c.creature_id not in waiting)
-    held = tuple(c for c in state.combatants if c.creature_id in waiting)
-    rolled = initiative.roll_initiative(
-        with_combat(encounter, state.model_copy(update={"combatants": rolling})), ruleset
-    )
-    rolled_combat = running_combat(rolled.encounter)
-    merged = rolled_combat.model_copy(update={"combatants": rolled_combat.combatants + held})
-    sorted_combat = initiative.insert_sorted(merged, ruleset, encounter)
-    return Outcome(with_combat(encounter, sorted_combat), None, rolled.events)
-
-
 def _status(combatant: Combatant, hp: int, extra: bool) -> str:
-    """Down, dying or dead, surprise, an extra turn and the conditions, for the Status column."""
+    """Down, dying or dead, surprise, an extra turn, concentration and the conditions, for the
+    Status column."""
     death = combatant.death
     parts: list[str] = []
     if death.dead:
@@ -564,5 +562,8 @@ def _status(combatant: Combatant, hp: int, extra: bool) -> str:
         parts.append("surprised")
     if extra:
         parts.append("extra turn")
+    if combatant.concentration is not None:  # short: the names column keeps its room
+        spell = combatant.concentration.spell
+        parts.append(f"conc. {spell if len(spell) <= 10 else spell[:9] + '…'}")
     parts.extend(c.name for c in combatant.conditions)
     return ", ".join(parts)
