@@ -68,7 +68,7 @@ from battlemap.rules.saves import (
 )
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import find_statblock
-from battlemap.rules.vitals import rolled_by_the_app
+from battlemap.rules.vitals import is_dead, rolled_by_the_app
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, tone
 from battlemap.ui.map_index_cache import window_index
@@ -549,7 +549,10 @@ class SaveRolls:
         present = {creature.id for creature in encounter.creatures}
         for creature_id, row in self.rows.items():
             result = self.results.get(creature_id)
-            if result is None or creature_id not in present:  # gone: its save isn't logged
+            gone = creature_id not in present or is_dead(
+                with_combat(encounter, combat), creature_id
+            )
+            if result is None or gone:  # gone or dead since: its save isn't logged
                 continue
             typed = row.typed_faces()
             if typed is not None:  # no dice spent: recorded now
