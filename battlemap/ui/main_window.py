@@ -35,6 +35,7 @@ from battlemap.ui.style import cell_to_scene
 STATUS_MESSAGE_MS = 5000
 LAYOUT_GEOMETRY = "window/geometry"
 LAYOUT_STATE = "window/state"
+HISTORY_START = "As opened"
 
 
 class MainWindow(FeatureWindow):
@@ -74,7 +75,9 @@ class MainWindow(FeatureWindow):
     def _build_docks(self) -> None:
         history = QDockWidget("History", self)
         history.setObjectName("history-dock")
-        history.setWidget(QUndoView(self.undo_stack))
+        steps = QUndoView(self.undo_stack)
+        steps.setEmptyLabel(HISTORY_START)  # Qt's "<empty>": the row that undoes everything
+        history.setWidget(steps)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, history)
         self.history_dock = history
 

@@ -77,6 +77,9 @@ from battlemap.ui.typed_dice import TouchSpinBox
 
 DEFAULT_SAVE = Ability.DEX
 DEFAULT_DC = 15
+AREA_DAMAGE_TYPE = "fire"
+"""The type the dialog first opens with: its dice start at 8d6, a fireball's (later openings
+keep the type last chosen)."""
 
 
 class AreaDialog(CombatDialog):
@@ -158,7 +161,9 @@ class AreaDialog(CombatDialog):
         self.damage_type.clear()
         for key, damage_type in ruleset.damage.types.items():
             self.damage_type.addItem(damage_type.name, key)
-        wanted = self.damage_type.findData(current or DEFAULT_DAMAGE_TYPE)
+        wanted = self.damage_type.findData(current or AREA_DAMAGE_TYPE)
+        if wanted < 0:
+            wanted = self.damage_type.findData(DEFAULT_DAMAGE_TYPE)
         self.damage_type.setCurrentIndex(max(0, wanted))
         self._given_origin, self._given_for = origin, None
         self.take_selection()

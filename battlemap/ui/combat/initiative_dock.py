@@ -136,6 +136,7 @@ class InitiativeDock(QDockWidget):
         self.value.setRange(-100, 100)
         self.value.setToolTip("The total a player rolled at the table, or a new value")
         entry.addWidget(self.value)
+        self.value.lineEdit().returnPressed.connect(self._set_value)  # Enter presses Set
         self.set_button = QPushButton("Set")
         self.set_button.setToolTip("Set the selected creature's initiative and re-sort")
         self.set_button.clicked.connect(self._set_value)
@@ -392,7 +393,7 @@ class InitiativeDock(QDockWidget):
             return
         typed = self.death_save_d20() if self.death_save_d20 is not None else None
         applied = self.session.run(
-            NEXT_TURN_TEXT,
+            lambda done: f"{NEXT_TURN_TEXT}: {self.session.name(done.result.started)}",
             lambda e, r: turn_steps.next_turn(e, r, death_save_d20=typed),
         )
         save = applied.result.death_save if applied is not None else None
@@ -406,7 +407,7 @@ class InitiativeDock(QDockWidget):
     def previous_turn(self) -> None:
         """Go back one turn by undoing the last turn change, if it is the last step."""
         stack = self.session.undo_stack
-        if stack.canUndo() and stack.undoText() == NEXT_TURN_TEXT:
+        if stack.canUndo() and stack.undoText().startswith(f"{NEXT_TURN_TEXT}:"):
             stack.undo()
         else:
             self.session.refused.emit(

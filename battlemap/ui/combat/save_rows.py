@@ -170,6 +170,10 @@ class SaveRow(QWidget):
         return self.d20.faces() if self.d20 is not None else None
 
 
+LIST_SCREEN_SHARE = 0.45
+"""The most of the screen's height the rows' list takes before it scrolls."""
+LIST_MIN_PX = 80
+
 NEW_ENCOUNTER_NOTE = "Another encounter is open: select the creatures that save, then Use selected."
 
 
@@ -520,6 +524,16 @@ class SaveRolls:
             row.d20.updateGeometry()
         row.adjustSize()
         row.item.setSizeHint(row.sizeHint())
+        self._fit_list()
+
+    def _fit_list(self) -> None:
+        """Tall enough for every row, up to ``LIST_SCREEN_SHARE`` of the screen's height (then
+        it scrolls): a fireball's eight targets show at once, not three."""
+        rows = sum(self.targets.sizeHintForRow(i) for i in range(self.targets.count()))
+        screen = self.targets.screen()
+        tallest = round(screen.availableGeometry().height() * LIST_SCREEN_SHARE)
+        wanted = min(rows + 2 * self.targets.frameWidth() + 2, tallest)
+        self.targets.setMinimumHeight(max(LIST_MIN_PX, wanted))
 
     def record(
         self, encounter: Encounter, combat: CombatState | None, ruleset: Ruleset
