@@ -4,13 +4,13 @@ Each of the ruleset's actions is a button, enabled only when the engine would ac
 a disabled button's tooltip is the engine's reason (``rules.legal.legal_actions``: the same
 checks the engine makes, nothing rolled). Attack-like actions open the attack dialog;
 grapple, shove, escape, disarm, grapple move and stabilising the contest dialog; the others are
-taken at once, one undo step each. End turn and the death saving throw live here too.
+taken at once, one undo step each. End turn sits beside the heading; the death save due and
+the Brink of Death come as a card on the map (``decision_card``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from html import escape
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QFont, QKeySequence
@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -36,8 +35,6 @@ from battlemap.rules.enums import ActionCost, ActionKind
 from battlemap.rules.legal import legal_actions
 from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.schema import ActionDef, Ruleset
-from battlemap.rules.turn_steps import death_save_due
-from battlemap.ui.combat.brink_box import BrinkBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
@@ -65,7 +62,7 @@ def _cell(label: str, value: str) -> str:
 
 
 class ActionsDock(QDockWidget):
-    """Buttons for the current creature's actions, End turn, and its death save when due."""
+    """Buttons for the current creature's actions, and End turn."""
 
     def __init__(
         self,
@@ -91,7 +88,10 @@ class ActionsDock(QDockWidget):
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.2)
         self.heading.setFont(font)
-        layout.addWidget(self.heading)
+        self.heading.setWordWrap(True)
+        top = QHBoxLayout()  # End turn beside the heading: never scrolled below the fold
+        top.addWidget(self.heading, 1)
+        layout.addLayout(top)
         self.economy = QLabel()
         self.economy.setWordWrap(True)
         self.economy.setTextFormat(Qt.TextFormat.RichText)
@@ -101,23 +101,6 @@ class ActionsDock(QDockWidget):
         self.grid.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.grid_widget)
 
-        saves = QHBoxLayout()
-        self.save_label = QLabel()
-        self.save_label.setTextFormat(Qt.TextFormat.RichText)  # the name in it is escaped
-        self.save_label.setWordWrap(True)
-        self.save_die = QSpinBox()
-        self.save_die.setRange(0, 20)
-        self.save_die.setSpecialValueText("app rolls")
-        self.save_die.setToolTip(
-            "The next creature is dying: type the d20 of its death save as rolled at the table"
-            " before ending this turn, or leave 'app rolls'"
-        )
-        saves.addWidget(self.save_label, 1)
-        saves.addWidget(self.save_die)
-        layout.addLayout(saves)
-        self._saver: EntityId | None = None
-        self.brink = BrinkBox(session)
-        layout.addWidget(self.brink)
         ready_row = QHBoxLayout()
         self.trigger = QLineEdit()
         self.trigger.setMaxLength(MAX_TRIGGER)
@@ -140,7 +123,7 @@ class ActionsDock(QDockWidget):
         self.end_button.setToolTip("End this turn and start the next creature's")
         self.end_button.clicked.connect(end_turn.trigger)
         self.end_button.setMinimumHeight(34)
-        layout.addWidget(self.end_button)
+        top.addWidget(self.end_button)
         layout.addStretch(1)
         self.setWidget(body)
         session.changed.connect(self.refresh)
@@ -165,9 +148,6 @@ class ActionsDock(QDockWidget):
         if state is None or creature_id is None or ruleset is None:
             self.heading.setText("No one's turn")
             self.economy.setText("Start a combat and begin round 1 to act.")
-            self.save_label.setVisible(False)
-            self.save_die.setVisible(False)
-            self.brink.setVisible(False)
             self.trigger.setVisible(False)
             self.readied.setVisible(False)
             self.attack_action.setEnabled(False)
@@ -203,29 +183,6 @@ class ActionsDock(QDockWidget):
         attack = self.buttons.get("attack")
         self.attack_action.setEnabled(attack is not None and attack.isEnabled())
         self.end_button.setEnabled(True)
-        self._show_next_save(state)
-        self.brink.show_for(state, ruleset, creature_id)
-
-    def _show_next_save(self, state: CombatState) -> None:
-        """Offer to type the death save of the next creature when it is dying: the engine
-        makes that save as its turn starts (``turn_steps.next_turn``)."""
-        order = state.order
-        upcoming = order[(state.turn_index + 1) % len(order)].creature_id if order else None
-        due = upcoming is not None and death_save_due(self.session.encounter, state, upcoming)
-        if upcoming != self._saver:
-            self._saver = upcoming
-            self.save_die.setValue(0)  # a typed die belongs to one creature's save
-        self.save_label.setVisible(due)
-        self.save_die.setVisible(due)
-        if due and upcoming is not None:
-            self.save_label.setText(
-                f"<b>{escape(self.session.name(upcoming))}</b> is dying: death save as its turn"
-                " starts"
-            )
-
-    def typed_death_save(self) -> int | None:
-        """The d20 typed for the next creature's death save, or None (the app rolls)."""
-        return self.save_die.value() or None if self.save_die.isVisibleTo(self) else None
 
     def _rebuild_buttons(self, shown: dict[str, ActionDef]) -> None:
         """One button per action, two columns (only when the ruleset's list changes)."""

@@ -197,8 +197,6 @@ class InitiativeDock(QDockWidget):
         self.sneak_button.clicked.connect(self.roll_surprise)
         grid.addWidget(self.sneak_button, 2, 0)
         grid.addWidget(self.begin_button, 2, 1)
-        grid.addWidget(self.previous_button, 3, 0)
-        grid.addWidget(self.next_button, 3, 1)
         grid.addWidget(self.add_button, 4, 0)
         grid.addWidget(self.remove_button, 4, 1)
         self.go_now_button = QPushButton("Selected acts now")
@@ -208,8 +206,13 @@ class InitiativeDock(QDockWidget):
         )
         self.go_now_button.clicked.connect(self.go_now)
         grid.addWidget(self.go_now_button, 5, 0, 1, 2)
-        grid.addWidget(self.end_button, 6, 0, 1, 2)
         layout.addLayout(grid)
+        # The turn's buttons under the heading, above the order: a short dock scrolls its
+        # foot out of sight, never these (issue 15: End combat needed scrolling on a laptop).
+        turn_row = QHBoxLayout()
+        for button in (self.previous_button, self.next_button, self.end_button):
+            turn_row.addWidget(button)
+        layout.insertLayout(1, turn_row)
         self.setWidget(body)
         session.changed.connect(self.refresh)
         self.refresh()
