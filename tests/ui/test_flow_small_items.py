@@ -156,3 +156,23 @@ def test_the_area_list_shows_every_target_and_8d6_starts_as_fire(
     area.close()
     area.open_for_selection()
     assert area.damage_type.currentData() == "cold"  # the last type chosen
+
+
+def test_a_miss_shows_its_verdict_without_a_stray_total_line(qtbot: QtBot, tmp_path: Path) -> None:
+    """The verdict line says "MISS — d20 [3] → 3+5 = 8 vs AC 12"; the engine's reason "8 < AC
+    12: misses" under it repeated the total as a stray line. A natural 1's reason stays."""
+    window = window_for(qtbot, tmp_path, "srd-5e")
+    dialog = window.combat.attack_dialog
+    window.combat.open_attack()
+    dialog.target.setCurrentIndex(dialog.target.findData("c-bat"))  # AC 12
+    dialog.d20[0].setValue(3)
+    qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
+    text = dialog.outcome_label.text()
+    assert "MISS" in text and "= <b>8</b> vs AC 12" in text
+    assert "<br>" not in text  # one line: no "8 < AC 12: misses" under it
+    state = window.combat.session.state
+    assert state is not None
+    window.undo_stack.undo()
+    dialog.d20[0].setValue(1)
+    qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
+    assert "<small>natural 1: misses</small>" in dialog.outcome_label.text()

@@ -52,6 +52,7 @@ from battlemap.rules.attacks import (
     armor_class,
     knockout_declared_in_time,
     make_attack,
+    reasons_beyond_the_total,
     roll_mode,
 )
 from battlemap.rules.damage import DamageRoll, Defenses, check_knockout
@@ -655,8 +656,13 @@ def _hit_text(result: AttackResult) -> str:
     return (
         f"<span style='font-size:large;color:{colour}'><b>{verdict}</b></span> — d20 [{faces}]"
         f" → {result.natural}{result.to_hit:+d} = <b>{result.total}</b> vs AC"
-        f" {result.armor_class.value}<br><small>{escape('; '.join(result.reasons))}</small>"
+        f" {result.armor_class.value}{_reasons_line(result)}"
     )
+
+
+def _reasons_line(result: AttackResult) -> str:
+    reasons = reasons_beyond_the_total(result)
+    return f"<br><small>{escape('; '.join(reasons))}</small>" if reasons else ""
 
 
 def _damage_text(result: AttackResult) -> str:
