@@ -36,6 +36,7 @@ def _rounds(creatures: int, rounds: int) -> Callable[[], object]:
     from battlemap.rules.initiative import roll_initiative, start_combat
     from battlemap.rules.loader import load_registry
     from battlemap.rules.movement import spend_movement
+    from battlemap.rules.outcome import running_combat, with_combat
     from battlemap.rules.turns import begin_combat, end_turn
 
     ruleset = load_registry().get("srd-5e")
@@ -45,16 +46,16 @@ def _rounds(creatures: int, rounds: int) -> Callable[[], object]:
     )
 
     def run() -> object:
-        state = start_combat(enc, "srd-5e", 7)
-        state, _ = roll_initiative(state, ruleset, enc)
-        state, _ = begin_combat(state, ruleset, enc)
+        fight = with_combat(enc, start_combat(enc, "srd-5e", 7))
+        fight = roll_initiative(fight, ruleset).encounter
+        fight = begin_combat(fight, ruleset).encounter
         for _ in range(rounds * creatures):
-            assert state.current is not None
-            who = state.current.creature_id
-            state, _ = take_action(state, ruleset, enc, who, "dash")
-            state, _ = spend_movement(state, ruleset, enc, who, 40)
-            state, _ = end_turn(state, ruleset, enc)
-        return state
+            current = running_combat(fight).current
+            assert current is not None
+            fight = take_action(fight, ruleset, current.creature_id, "dash").encounter
+            fight = spend_movement(fight, ruleset, current.creature_id, 40).encounter
+            fight = end_turn(fight, ruleset).encounter
+        return fight
 
     return run
 

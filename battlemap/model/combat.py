@@ -29,6 +29,7 @@ from battlemap.model.limits import (
     MAX_RULESET_ID,
     MAX_TRIGGER,
 )
+from battlemap.model.statblock_actions import MAX_ATTACKS_PER_ACTION, AttackCount
 
 MAX_SEED = 2**63 - 1
 
@@ -137,6 +138,11 @@ class TurnState(_Frozen):
     dash_count: int = Field(default=0, ge=0)
     speed_mode: SpeedMode = SpeedMode.WALK
     attacks_left: int = Field(default=0, ge=0, description="Set by the Attack action.")
+    attack_plan: tuple[AttackCount, ...] = Field(
+        default=(),
+        max_length=MAX_ATTACKS_PER_ACTION,
+        description="The named attacks a Multiattack taken still allows (rules.attacks_left).",
+    )
     actions_taken: tuple[str, ...] = Field(default=(), max_length=100)
     cantrip_only: bool = Field(default=False, description="A bonus-action spell was cast.")
 

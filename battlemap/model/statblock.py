@@ -14,6 +14,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from battlemap.model.limits import MAX_CHARACTER_LEVEL, MAX_HP, MAX_NAME
+from battlemap.model.statblock_actions import MultiattackOption
 from battlemap.model.traits import Size, Speeds
 
 DICE_PATTERN = r"^(\d{1,3}d\d{1,3}([+-]\d{1,4})?|\d{1,4})$"
@@ -173,6 +174,13 @@ class StatBlock(BaseModel):
         description="Attacks one Attack action makes (Extra Attack: 2 for a level-5 fighter). "
         "A monster's Multiattack options are kept with its actions. Left out of the saved data "
         "when 1.",
+    )
+    multiattack: tuple[MultiattackOption, ...] = Field(
+        default=(),
+        max_length=10,
+        exclude_if=lambda options: not options,
+        description="The ways its Multiattack may be made (the Attack action offers them). "
+        "Left out of the saved data when it has none.",
     )
 
     @property

@@ -22,12 +22,11 @@
 - ``legal``: ``legal_actions`` - every choice of a creature now, allowed or refused with the
   reason (what the UI enables its buttons from).
 - ``distances``: ``distance_between``: the engine measures the map itself.
+- ``draft``: ``Draft``, the working copy an operation changes and packs into an ``Outcome``.
 - ``outcome``: ``Outcome`` (the new encounter holding its combat, the result, the events) and
   ``EngineCall``, the one shape the UI's ``CombatSession.run`` takes.
 
-The attack, damage, death, rest, contest and save operations take ``(encounter, ruleset, ...)``
-(the encounter holds its combat) and return an ``Outcome``. The turn engine (``initiative``,
-``turns``, ``economy``, ``movement``, ``conditions``, ``mounts``) still takes
-``(state, ruleset, encounter, ...)`` and returns ``StateStep`` (``(new_state, events)``); the
-UI reaches it through ``outcome.on_combat_state``. Refusals are ``CombatError`` (``errors``).
+Every engine operation takes ``(encounter, ruleset, ...)`` (the encounter holds its combat)
+and returns an ``Outcome``; it builds it on a ``draft.Draft``, the one working copy of an
+operation. Refusals are ``CombatError`` (``errors``).
 """

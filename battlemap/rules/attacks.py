@@ -28,7 +28,7 @@ from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind
 from battlemap.rules.combat_ops import stats_of
-from battlemap.rules.conditions import exhaustion_effects, is_incapacitated
+from battlemap.rules.conditions import exhaustion_effects, give_condition, is_incapacitated
 from battlemap.rules.damage import (
     DamageResult,
     DamageRoll,
@@ -38,6 +38,7 @@ from battlemap.rules.damage import (
     damage_into,
     roll_damage,
 )
+from battlemap.rules.draft import Draft
 from battlemap.rules.economy import spend_attack, take_action
 from battlemap.rules.enums import (
     ActionCost,
@@ -50,7 +51,7 @@ from battlemap.rules.enums import (
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import NotTargetableError, Work, check_die
+from battlemap.rules.vitals import NotTargetableError, check_die
 
 
 class RollMode(StrEnum):
@@ -432,32 +433,30 @@ def _check_reach(target: Creature, profile: AttackProfile, situation: AttackSitu
         raise NotTargetableError(f"{target.name} is beyond the long range of {profile.name}")
 
 
-def _spend(work: Work, attacker_id: EntityId, target_id: EntityId, action_id: str | None) -> str:
-    if action_id is None or work.log is None:
+def _spend(
+    draft: Draft, attacker_id: EntityId, target_id: EntityId, action_id: str | None, attack: str
+) -> str:
+    if action_id is None or not draft.in_combat:
         return "nothing"
-    action = work.ruleset.actions.get(action_id)
+    action = draft.ruleset.actions.get(action_id)
     if action is None:
-        known = ", ".join(sorted(work.ruleset.actions))
+        known = ", ".join(sorted(draft.ruleset.actions))
         raise InvalidRequestError(f"'{action_id}' is not an action of this ruleset; known: {known}")
-    ruleset, encounter = work.ruleset, work.encounter
-    combatant = work.fighting(attacker_id)
+    ruleset = draft.ruleset
+    combatant = draft.fighting(attacker_id)
     if action.kind is ActionKind.ATTACK and action.cost is ActionCost.ACTION:
         if combatant.turn.attacks_left == 0:
-            work.run(
-                lambda s: take_action(
-                    s, ruleset, encounter, attacker_id, action_id, target_id=target_id
-                )
+            draft.run(
+                lambda s: take_action(s, ruleset, attacker_id, action_id, target_id=target_id)
             )
-        work.run(lambda s: spend_attack(s, ruleset, encounter, attacker_id))
+        draft.run(lambda s: spend_attack(s, ruleset, attacker_id, attack))
         return "one attack"
-    work.run(
-        lambda s: take_action(s, ruleset, encounter, attacker_id, action_id, target_id=target_id)
-    )
+    draft.run(lambda s: take_action(s, ruleset, attacker_id, action_id, target_id=target_id))
     return action.cost.value
 
 
 def roll_d20_faces(
-    work: Work, mode: RollMode, typed: tuple[int, ...] | None, purpose: str, cid: EntityId
+    draft: Draft, mode: RollMode, typed: tuple[int, ...] | None, purpose: str, cid: EntityId
 ) -> tuple[tuple[int, ...], int, str]:
     """A d20 test in ``mode``: the faces (typed in, or the kept one when rolled), the natural
     and the roll detail. ``purpose`` names the roll ("Ann's attack roll").
@@ -477,23 +476,23 @@ def roll_d20_faces(
             )
         faces = tuple(check_die(f, 20, f"{purpose} d20") for f in typed)
         natural = max(faces) if mode is RollMode.ADVANTAGE else min(faces)
-        work.roll(
+        draft.roll(
             expression if len(faces) == 2 else "1d20",
             f"{purpose} ({mode.value})",
             cid,
             natural,
             faces,
         )
-        return faces, natural, _last_detail(work)
-    record = work.roll(expression, f"{purpose} ({mode.value})", cid)
+        return faces, natural, _last_detail(draft)
+    record = draft.roll(expression, f"{purpose} ({mode.value})", cid)
     faces = tuple(face for sides, face in record.kept if sides == 20) or (record.total,)
     natural = record.natural if record.natural is not None else record.total
     return faces, natural, record.detail
 
 
-def _last_detail(work: Work) -> str:
+def _last_detail(draft: Draft) -> str:
     """The detail of the roll just recorded."""
-    return work.log.rolls[-1].detail if work.log is not None and work.log.rolls else ""
+    return draft.rolls[-1].detail if draft.in_combat and draft.rolls else ""
 
 
 def make_attack(
@@ -524,12 +523,12 @@ def make_attack(
             an off-hand attack the ruleset forbids.
         InvalidRequestError, BadDieError: typed-in dice that can't be.
     """
-    combat = running_combat(encounter)
-    work = Work(encounter, combat, ruleset)
-    attacker = work.require_alive(attacker_id)
-    target = work.require_alive(target_id)
-    attacker_c = work.fighting(attacker_id)
-    target_c = work.fighting(target_id)
+    running_combat(encounter)
+    draft = Draft(encounter, ruleset)
+    attacker = draft.require_alive(attacker_id)
+    target = draft.require_alive(target_id)
+    attacker_c = draft.fighting(attacker_id)
+    target_c = draft.fighting(target_id)
     if attacker_id == target_id:
         raise InvalidRequestError(f"{attacker.name} can't attack itself")
     if is_incapacitated(ruleset, attacker_c):
@@ -551,11 +550,11 @@ def make_attack(
         check_knockout(ruleset, True, profile.delivery is Delivery.MELEE)
     _check_offhand(ruleset, profile, options)
     helper = (
-        next((c for c in work.log.state.combatants if c.helping == attacker_id), None)
-        if work.log
+        next((c for c in draft.combat.combatants if c.helping == attacker_id), None)
+        if draft.in_combat
         else None
     )
-    helper_name = work.name(helper.creature_id) if helper is not None else None
+    helper_name = draft.name(helper.creature_id) if helper is not None else None
     report = roll_mode(
         ruleset,
         attacker_c,
@@ -586,20 +585,20 @@ def make_attack(
     action_id = options.action_id
     if options.offhand and action_id == "attack" and "offhand-attack" in ruleset.actions:
         action_id = "offhand-attack"  # the bonus-action attack, after the Attack action
-    spent = _spend(work, attacker_id, target_id, action_id)
+    spent = _spend(draft, attacker_id, target_id, action_id, profile.name)
     if helper is not None:
-        work.put(work.fighting(helper.creature_id).model_copy(update={"helping": None}))
+        draft.put(draft.fighting(helper.creature_id).model_copy(update={"helping": None}))
         notes.append(f"Help from {helper_name} is used up")
     if attacker_c.hidden_stealth is not None:
-        work.put(work.fighting(attacker_id).model_copy(update={"hidden_stealth": None}))
+        draft.put(draft.fighting(attacker_id).model_copy(update={"hidden_stealth": None}))
         notes.append(f"{attacker.name} gives away its location")
     faces, natural, detail = roll_d20_faces(
-        work, report.mode, options.d20, f"{attacker.name}'s attack roll", attacker_id
+        draft, report.mode, options.d20, f"{attacker.name}'s attack roll", attacker_id
     )
     to_hit = profile.to_hit + options.attack_penalty
     total = natural + to_hit
     hit, critical, fumble = _outcome(
-        work, ruleset, natural, total, ac, reasons, options, attacker_id
+        draft, ruleset, natural, total, ac, reasons, options, attacker_id
     )
     if (
         ruleset.underwater is not None
@@ -617,7 +616,7 @@ def make_attack(
         if crits:
             critical = True
             reasons.append(f"a hit on a {crits[0]} target within 5 ft is a critical hit")
-    work.add(
+    draft.add(
         "attack",
         f"{attacker.name} attacks {target.name} with {profile.name}: {natural}{to_hit:+d} = {total}"
         f" vs AC {ac.value}: {'critical hit' if critical else 'hit' if hit else 'miss'}",
@@ -626,10 +625,10 @@ def make_attack(
     rolled: RolledDamage | None = None
     damage: DamageResult | None = None
     if hit and profile.damage:
-        rolled = _roll_hit_damage(work, ruleset, profile, options, critical, maximise, attacker_id)
+        rolled = _roll_hit_damage(draft, ruleset, profile, options, critical, maximise, attacker_id)
         if options.apply_damage:
             damage = damage_into(
-                work,
+                draft,
                 target_id,
                 rolled.instances,
                 defenses=options.defenses,
@@ -663,7 +662,7 @@ def make_attack(
         spent=spent,
         notes=tuple(notes),
     )
-    return work.done(result)
+    return draft.done(result)
 
 
 def _check_offhand(ruleset: Ruleset, profile: AttackProfile, options: AttackOptions) -> None:
@@ -718,7 +717,7 @@ def _target_strike(
 
 
 def _outcome(
-    work: Work,
+    draft: Draft,
     ruleset: Ruleset,
     natural: int,
     total: int,
@@ -735,15 +734,15 @@ def _outcome(
         reasons.append("natural 1: misses")
         if rules.fumble_table is None:
             return False, False, None
-        name = work.name(attacker_id)
-        face, row = work.table_roll(
+        name = draft.name(attacker_id)
+        face, row = draft.table_roll(
             rules.fumble_table, f"{name}'s fumble roll", attacker_id, options.fumble_d20
         )
         reasons.append(f"fumble {face}: {row.description}")
         if row.result == "hit":
             return True, False, row.result
         if row.result == "prone-or-hit-self" and options.fumble_choice is FumbleChoice.PRONE:
-            work.condition(attacker_id, "prone")
+            give_condition(draft, attacker_id, "prone")
         return False, False, row.result
     if total >= ac.value:
         reasons.append(f"{total} >= AC {ac.value}: hits")
@@ -753,7 +752,7 @@ def _outcome(
 
 
 def _roll_hit_damage(
-    work: Work,
+    draft: Draft,
     ruleset: Ruleset,
     profile: AttackProfile,
     options: AttackOptions,
@@ -770,7 +769,7 @@ def _roll_hit_damage(
     if options.offhand_dice is not None:
         parts.append(options.offhand_dice)
     return roll_damage(
-        work,
+        draft,
         parts,
         critical=critical,
         maximise=maximise,

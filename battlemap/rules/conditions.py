@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battlemap.model.combat import ActiveCondition, Combatant, CombatState, Expiry, SpeedMode
+from battlemap.model.combat import ActiveCondition, Combatant, Expiry, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.combat_ops import Log, StateStep, combatant_of, name_of
+from battlemap.rules.combat_ops import combatant_of
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import (
     ConditionDuration,
     ConditionEffect,
@@ -21,6 +22,7 @@ from battlemap.rules.enums import (
     ExhaustionEffect,
 )
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
 
 _INCAPACITATING = {ConditionEffect.INCAPACITATED}
@@ -108,9 +110,8 @@ def denial(ruleset: Ruleset, combatant: Combatant, part: EconomyPart, name: str)
 
 
 def apply_condition(
-    state: CombatState,
-    ruleset: Ruleset,
     encounter: Encounter,
+    ruleset: Ruleset,
     creature_id: EntityId,
     name: str,
     *,
@@ -118,7 +119,7 @@ def apply_condition(
     expiry_creature: EntityId | None = None,
     source_id: EntityId | None = None,
     value: int = 1,
-) -> StateStep:
+) -> Outcome[None]:
     """Give a combatant a condition from the ruleset (again: replaces the old one).
 
     ``expiry`` None takes the condition's ``default_duration`` from the ruleset;
@@ -132,23 +133,48 @@ def apply_condition(
     (logged as ``falls``; the fall itself is the DM's or the damage engine's).
 
     Raises:
-        InvalidRequestError: the ruleset has no such condition, the creature isn't fighting,
-            or a ``value`` other than 1 for a condition without ``has_value`` (only valued
-            conditions such as final-fantasy-d20's Wounded carry a number).
+        InvalidRequestError: no combat, the ruleset has no such condition, the creature isn't
+            fighting, or a ``value`` other than 1 for a condition without ``has_value`` (only
+            valued conditions such as final-fantasy-d20's Wounded carry a number).
     """
+    combatant = combatant_of(running_combat(encounter), creature_id)
+    draft = Draft(encounter, ruleset)
+    _give(
+        draft,
+        combatant,
+        name,
+        expiry=expiry,
+        expiry_creature=expiry_creature,
+        source_id=source_id,
+        value=value,
+    )
+    return draft.done(None)
+
+
+def _give(
+    draft: Draft,
+    combatant: Combatant,
+    name: str,
+    *,
+    expiry: Expiry | None = None,
+    expiry_creature: EntityId | None = None,
+    source_id: EntityId | None = None,
+    value: int = 1,
+) -> None:
+    ruleset = draft.ruleset
     if name not in ruleset.conditions:
         known = ", ".join(sorted(ruleset.conditions))
         raise InvalidRequestError(f"'{name}' is not a condition of this ruleset; known: {known}")
     definition = ruleset.conditions[name]
     if value != 1 and not definition.has_value:
         raise InvalidRequestError(f"'{name}' carries no number in this ruleset (got {value})")
-    combatant = combatant_of(state, creature_id)
+    creature_id = combatant.creature_id
     if expiry is None:
         expiry = _DEFAULT_EXPIRY[definition.default_duration]
     if expiry is not Expiry.NEVER and expiry_creature is None:
         expiry_creature = creature_id
     # "Until the end of your next turn" said during that creature's own turn skips its end.
-    current = state.current
+    current = draft.combat.current if draft.in_combat else None
     own_turn = current is not None and current.creature_id == expiry_creature
     condition = ActiveCondition(
         name=name,
@@ -167,32 +193,30 @@ def apply_condition(
     )
     if falls_prone and not any(c.name == "prone" for c in conditions):
         conditions.append(ActiveCondition(name="prone"))
-    log = Log(state)
     updated = combatant.model_copy(update={"conditions": tuple(conditions)})
-    who = name_of(encounter, creature_id)
-    log.add("condition", f"{who} is {name}" + (f" {value}" if value != 1 else ""), creature_id)
-    updated = _end_dodge_if_lost(log, ruleset, updated, who)
-    log.put(updated)
-    _fall_if_flying(log, ruleset, encounter, updated, who)
-    return log.commit()
+    who = draft.name(creature_id)
+    draft.add("condition", f"{who} is {name}" + (f" {value}" if value != 1 else ""), creature_id)
+    updated = _end_dodge_if_lost(draft, updated, who)
+    draft.put(updated)
+    _fall_if_flying(draft, updated, who)
 
 
-def _fall_if_flying(
-    log: Log, ruleset: Ruleset, encounter: Encounter, combatant: Combatant, who: str
-) -> None:
+def _fall_if_flying(draft: Draft, combatant: Combatant, who: str) -> None:
+    ruleset = draft.ruleset
     if not ruleset.movement.flying_falls_when_prone_or_speed_zero:
         return
-    creature = encounter.creature(combatant.creature_id)
+    creature = draft.creature(combatant.creature_id)
     if creature.speeds.hover or combatant.turn.speed_mode is not SpeedMode.FLY:
         return
     effects = effects_of(ruleset, combatant)
     if ConditionEffect.CRAWL_ONLY in effects or speed_is_zero_by_conditions(ruleset, combatant):
-        log.add("falls", f"{who} is flying without hovering and falls", combatant.creature_id)
+        draft.add("falls", f"{who} is flying without hovering and falls", combatant.creature_id)
 
 
-def _end_dodge_if_lost(log: Log, ruleset: Ruleset, combatant: Combatant, who: str) -> Combatant:
+def _end_dodge_if_lost(draft: Draft, combatant: Combatant, who: str) -> Combatant:
     if not combatant.dodging:
         return combatant
+    ruleset = draft.ruleset
     ends = ruleset.economy.dodge_ends_when
     reason = None
     if DodgeEnd.INCAPACITATED in ends and is_incapacitated(ruleset, combatant):
@@ -201,48 +225,155 @@ def _end_dodge_if_lost(log: Log, ruleset: Ruleset, combatant: Combatant, who: st
         reason = "speed 0"
     if reason is None:
         return combatant
-    log.add("effect-ends", f"{who}: Dodge ends ({reason})", combatant.creature_id)
+    draft.add("effect-ends", f"{who}: Dodge ends ({reason})", combatant.creature_id)
     return combatant.model_copy(update={"dodging": False})
 
 
 def remove_condition(
-    state: CombatState, encounter: Encounter, creature_id: EntityId, name: str
-) -> StateStep:
-    """Remove a condition (nothing happens if the creature doesn't have it)."""
-    combatant = combatant_of(state, creature_id)
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, name: str
+) -> Outcome[None]:
+    """Remove a condition (nothing happens if the creature doesn't have it).
+
+    Raises:
+        InvalidRequestError: no combat, or the creature isn't fighting.
+    """
+    combatant = combatant_of(running_combat(encounter), creature_id)
+    draft = Draft(encounter, ruleset)
+    _remove(draft, combatant, name)
+    return draft.done(None)
+
+
+def _remove(draft: Draft, combatant: Combatant, name: str) -> None:
     if not combatant.has_condition(name):
-        return state, ()
-    log = Log(state)
+        return
     kept = tuple(c for c in combatant.conditions if c.name != name)
-    log.put(combatant.model_copy(update={"conditions": kept}))
-    log.add("condition-ends", f"{name_of(encounter, creature_id)}: {name} removed", creature_id)
-    return log.commit()
+    draft.put(combatant.model_copy(update={"conditions": kept}))
+    creature_id = combatant.creature_id
+    draft.add("condition-ends", f"{draft.name(creature_id)}: {name} removed", creature_id)
 
 
 def set_exhaustion(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId, level: int
-) -> StateStep:
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, level: int
+) -> Outcome[None]:
     """Set the exhaustion level (0 = none). The level whose effect is ``death`` kills.
 
     Raises:
-        InvalidRequestError: a level outside 0..the table's last level.
+        InvalidRequestError: no combat, the creature isn't fighting, or a level outside
+            0..the table's last level.
     """
+    combatant = combatant_of(running_combat(encounter), creature_id)
+    draft = Draft(encounter, ruleset)
+    _exhaust(draft, combatant, level)
+    return draft.done(None)
+
+
+def _exhaust(draft: Draft, combatant: Combatant, level: int) -> None:
+    ruleset = draft.ruleset
     top = len(ruleset.exhaustion)
     if not 0 <= level <= top:
         raise InvalidRequestError(f"exhaustion level {level} is outside 0..{top}")
-    combatant = combatant_of(state, creature_id)
-    log = Log(state)
-    who = name_of(encounter, creature_id)
+    creature_id = combatant.creature_id
+    who = draft.name(creature_id)
     updated = combatant.model_copy(update={"exhaustion": level})
     rows = [r.description for r in ruleset.exhaustion if r.level <= level]
-    log.add(
+    draft.add(
         "exhaustion", f"{who}: exhaustion {level}" + (f" ({rows[-1]})" if rows else ""), creature_id
     )
     if ExhaustionEffect.DEATH in ruleset.exhaustion_effects(level):
         updated = updated.model_copy(
             update={"death": updated.death.model_copy(update={"dead": True})}
         )
-        log.add("death", f"{who} dies of exhaustion", creature_id)
-    updated = _end_dodge_if_lost(log, ruleset, updated, who)
-    log.put(updated)
-    return log.commit()
+        draft.add("death", f"{who} dies of exhaustion", creature_id)
+    updated = _end_dodge_if_lost(draft, updated, who)
+    draft.put(updated)
+
+
+# --- conditions inside other operations (damage, death, contests) ------------------------
+
+
+def give_condition(
+    draft: Draft,
+    creature_id: EntityId,
+    name: str,
+    *,
+    expiry: Expiry = Expiry.NEVER,
+    source_id: EntityId | None = None,
+    value: int = 1,
+) -> None:
+    """Give a condition inside another operation (needs a combat; outside one conditions
+    aren't tracked; a condition the ruleset lacks is skipped). An incapacitating one
+    releases the creature's grapples."""
+    combatant = draft.combatant(creature_id) if draft.in_combat else None
+    if combatant is None or name not in draft.ruleset.conditions:
+        return
+    _give(draft, combatant, name, expiry=expiry, source_id=source_id, value=value)
+    if ConditionEffect.INCAPACITATED in draft.ruleset.condition_effects(name):
+        release_grapples(draft, creature_id, f"{draft.name(creature_id)} is {name}")
+
+
+def end_condition(draft: Draft, creature_id: EntityId, name: str) -> None:
+    """End a condition inside another operation; outside a combat, on the lasting state."""
+    combatant = draft.combatant(creature_id)
+    if combatant is not None:
+        _remove(draft, combatant, name)
+
+
+def release_grapples(draft: Draft, grappler_id: EntityId, why: str) -> None:
+    """Grappled ends on everyone this creature grapples (it is incapacitated or dead)."""
+    if not draft.in_combat:
+        return
+    for other in draft.combat.combatants:
+        held = [c for c in other.conditions if c.name == "grappled" and c.source_id == grappler_id]
+        if held:
+            kept = tuple(c for c in other.conditions if c not in held)
+            draft.put(other.model_copy(update={"conditions": kept}))
+            draft.add(
+                "condition-ends",
+                f"{draft.name(other.creature_id)} is no longer grappled ({why})",
+                other.creature_id,
+            )
+
+
+# --- outside a combat: the lasting state -------------------------------------------------
+
+
+def switch_lasting_condition(
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, name: str, on: bool
+) -> Outcome[None]:
+    """Outside a combat: give the creature a condition from the ruleset (as ``apply_condition``,
+    always ``Expiry.NEVER``: no turns count down) or end it, on its lasting state
+    (``Creature.lasting``), where the next combat starts from it. Ending one it lacks
+    changes nothing and logs nothing.
+
+    Raises:
+        AbsentTargetError; InvalidRequestError: not a condition of the ruleset, or a combat
+            is running.
+    """
+    draft = _outside_combat(encounter, ruleset)
+    combatant = draft.standing_in(creature_id)
+    if on:
+        _give(draft, combatant, name, expiry=Expiry.NEVER)
+    else:
+        _remove(draft, combatant, name)
+    return draft.done(None)
+
+
+def set_lasting_exhaustion(
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, level: int
+) -> Outcome[None]:
+    """Outside a combat: set the creature's exhaustion level on its lasting state
+    (as ``set_exhaustion``: the level whose effect is ``death`` kills).
+
+    Raises:
+        AbsentTargetError; InvalidRequestError: a level outside the ruleset's table, or a
+            combat is running.
+    """
+    draft = _outside_combat(encounter, ruleset)
+    _exhaust(draft, draft.standing_in(creature_id), level)
+    return draft.done(None)
+
+
+def _outside_combat(encounter: Encounter, ruleset: Ruleset) -> Draft:
+    if encounter.combat is not None:
+        raise InvalidRequestError("a combat is running: change the creature's combatant")
+    return Draft(encounter, ruleset)

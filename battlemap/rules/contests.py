@@ -25,13 +25,14 @@ from battlemap.model.combat import CombatState
 from battlemap.model.creature import Size
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.conditions import is_incapacitated
+from battlemap.rules.conditions import end_condition, give_condition, is_incapacitated
 from battlemap.rules.distances import distance_between
+from battlemap.rules.draft import Draft
 from battlemap.rules.economy import take_action
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import GrappleRules, Ruleset
-from battlemap.rules.vitals import NotTargetableError, Work
+from battlemap.rules.vitals import NotTargetableError
 
 GRAPPLED = "grappled"
 
@@ -65,18 +66,16 @@ def _rules(ruleset: Ruleset, what: str) -> GrappleRules:
 
 
 def _spend(
-    work: Work, creature_id: EntityId, target_id: EntityId | None, action_id: str | None
+    draft: Draft, creature_id: EntityId, target_id: EntityId | None, action_id: str | None
 ) -> None:
     if action_id is None:
         return
-    ruleset, encounter = work.ruleset, work.encounter
-    work.run(
-        lambda s: take_action(s, ruleset, encounter, creature_id, action_id, target_id=target_id)
-    )
+    ruleset = draft.ruleset
+    draft.run(lambda s: take_action(s, ruleset, creature_id, action_id, target_id=target_id))
 
 
 def _contest(
-    work: Work,
+    draft: Draft,
     attacker_id: EntityId,
     defender_id: EntityId,
     attacker_bonus: int,
@@ -85,8 +84,8 @@ def _contest(
     defender_d20: int | None,
     label: str,
 ) -> tuple[int, int, int, int, bool]:
-    a = work.d20(f"{work.name(attacker_id)}: {label}", attacker_id, attacker_d20)
-    d = work.d20(f"{work.name(defender_id)} resists {label}", defender_id, defender_d20)
+    a = draft.d20(f"{draft.name(attacker_id)}: {label}", attacker_id, attacker_d20)
+    d = draft.d20(f"{draft.name(defender_id)} resists {label}", defender_id, defender_d20)
     a_total, d_total = a + attacker_bonus, d + defender_bonus
     return a, a_total, d, d_total, a_total > d_total
 
@@ -116,17 +115,17 @@ def _opening(
     attacker_id: EntityId,
     target_id: EntityId,
     what: str,
-) -> tuple[Work, GrappleRules, bool]:
+) -> tuple[Draft, GrappleRules, bool]:
     rules = _rules(ruleset, what)
-    work = Work(encounter, combat, ruleset)
-    attacker = work.require_alive(attacker_id)
-    target = work.require_alive(target_id)
-    work.fighting(attacker_id)
-    target_c = work.fighting(target_id)
+    draft = Draft(encounter, ruleset)
+    attacker = draft.require_alive(attacker_id)
+    target = draft.require_alive(target_id)
+    draft.fighting(attacker_id)
+    target_c = draft.fighting(target_id)
     feet = distance_between(encounter, ruleset, attacker_id, target_id)
     _size_and_reach(rules, attacker.size, target.size, target.name, feet, attacker.reach)
     automatic = rules.auto_success_vs_incapacitated and is_incapacitated(ruleset, target_c)
-    return work, rules, automatic
+    return draft, rules, automatic
 
 
 @dataclass(frozen=True)
@@ -141,7 +140,7 @@ class Contest:
 
 
 def _athletics(
-    work: Work,
+    draft: Draft,
     attacker_id: EntityId,
     target_id: EntityId,
     contest: Contest,
@@ -170,7 +169,7 @@ def _athletics(
             push_feet=push_feet,
         )
     a, at, d, dt, success = _contest(
-        work,
+        draft,
         attacker_id,
         target_id,
         contest.bonus,
@@ -213,16 +212,16 @@ def grapple(
         NotTargetableError: out of reach. AbsentTargetError, DeadTargetError.
     """
     combat = running_combat(encounter)
-    work, _, automatic = _opening(encounter, combat, ruleset, attacker_id, target_id, "grapple")
+    draft, _, automatic = _opening(encounter, combat, ruleset, attacker_id, target_id, "grapple")
     if ruleset.grappling is not None and ruleset.grappling.needs_free_hand and not has_free_hand:
-        raise IllegalActionError(f"{work.name(attacker_id)} needs a free hand to grapple")
-    _spend(work, attacker_id, target_id, action_id)
-    result = _athletics(work, attacker_id, target_id, contest, automatic, "grapple", GRAPPLED)
+        raise IllegalActionError(f"{draft.name(attacker_id)} needs a free hand to grapple")
+    _spend(draft, attacker_id, target_id, action_id)
+    result = _athletics(draft, attacker_id, target_id, contest, automatic, "grapple", GRAPPLED)
     if result.success:
-        work.condition(target_id, GRAPPLED, source_id=attacker_id)
+        give_condition(draft, target_id, GRAPPLED, source_id=attacker_id)
     verb = "grapples" if result.success else "fails to grapple"
-    work.add("grapple", f"{work.name(attacker_id)} {verb} {work.name(target_id)}", attacker_id)
-    return work.done(result)
+    draft.add("grapple", f"{draft.name(attacker_id)} {verb} {draft.name(target_id)}", attacker_id)
+    return draft.done(result)
 
 
 def shove(
@@ -241,20 +240,20 @@ def shove(
     Raises: as ``grapple``.
     """
     combat = running_combat(encounter)
-    work, rules, automatic = _opening(encounter, combat, ruleset, attacker_id, target_id, "shove")
-    _spend(work, attacker_id, target_id, action_id)
+    draft, rules, automatic = _opening(encounter, combat, ruleset, attacker_id, target_id, "shove")
+    _spend(draft, attacker_id, target_id, action_id)
     push = rules.shove_push_feet if effect is ShoveEffect.PUSH else 0
     result = _athletics(
-        work, attacker_id, target_id, contest, automatic, "shove", effect.value, push
+        draft, attacker_id, target_id, contest, automatic, "shove", effect.value, push
     )
     if result.success and effect is ShoveEffect.PRONE:
-        work.condition(target_id, "prone")
-    work.add(
+        give_condition(draft, target_id, "prone")
+    draft.add(
         "shove",
-        f"{work.name(attacker_id)} shoves {work.name(target_id)}: {result.effect}",
+        f"{draft.name(attacker_id)} shoves {draft.name(target_id)}: {result.effect}",
         attacker_id,
     )
-    return work.done(result)
+    return draft.done(result)
 
 
 def escape(
@@ -274,18 +273,18 @@ def escape(
     Raises:
         IllegalActionError: no grapple rules, not grappled, economy spent.
     """
-    combat = running_combat(encounter)
+    running_combat(encounter)
     rules = _rules(ruleset, "grapple")
-    work = Work(encounter, combat, ruleset)
-    creature = work.require_alive(creature_id)
-    combatant = work.fighting(creature_id)
+    draft = Draft(encounter, ruleset)
+    creature = draft.require_alive(creature_id)
+    combatant = draft.fighting(creature_id)
     grappled = [c for c in combatant.conditions if c.name == GRAPPLED]
     if not grappled:
         raise IllegalActionError(f"{creature.name} is not grappled")
     grappler_id = grappled[0].source_id or creature_id
-    _spend(work, creature_id, None, action_id)
+    _spend(draft, creature_id, None, action_id)
     if rules.escape_uses_escape_dc and escape_dc is not None:
-        natural = work.d20(
+        natural = draft.d20(
             f"{creature.name} escapes ({contest.defender_skill})", creature_id, contest.d20
         )
         total = natural + contest.bonus
@@ -293,7 +292,7 @@ def escape(
         reason = f"{total} vs escape DC {escape_dc}"
     else:
         natural, total, g_nat, g_total, success = _contest(
-            work,
+            draft,
             creature_id,
             grappler_id,
             contest.bonus,
@@ -304,11 +303,11 @@ def escape(
         )
         reason = f"{total} vs {g_total} (ties fail)"
     if success:
-        work.uncondition(creature_id, GRAPPLED)
+        end_condition(draft, creature_id, GRAPPLED)
     verb = "escapes" if success else "fails to escape"
-    work.add("escape", f"{creature.name} {verb} ({reason})", creature_id)
+    draft.add("escape", f"{creature.name} {verb} ({reason})", creature_id)
     effect = "free" if success else "none"
-    return work.done(
+    return draft.done(
         ContestResult("escape", success, False, natural, total, g_nat, g_total, effect, (reason,))
     )
 
@@ -328,23 +327,23 @@ def disarm(
     Raises:
         IllegalActionError: no Disarm in this ruleset, economy spent. NotTargetableError.
     """
-    combat = running_combat(encounter)
+    running_combat(encounter)
     if "disarm" not in ruleset.actions:
         raise IllegalActionError(f"{ruleset.name} has no Disarm action")
-    work = Work(encounter, combat, ruleset)
-    attacker = work.require_alive(attacker_id)
-    work.require_alive(target_id)
-    work.fighting(attacker_id)
-    work.fighting(target_id)
+    draft = Draft(encounter, ruleset)
+    attacker = draft.require_alive(attacker_id)
+    draft.require_alive(target_id)
+    draft.fighting(attacker_id)
+    draft.fighting(target_id)
     if distance_between(encounter, ruleset, attacker_id, target_id) > attacker.reach + 1e-9:
-        raise NotTargetableError(f"{work.name(target_id)} is beyond reach")
-    _spend(work, attacker_id, target_id, action_id)
+        raise NotTargetableError(f"{draft.name(target_id)} is beyond reach")
+    _spend(draft, attacker_id, target_id, action_id)
     result = _athletics(
-        work, attacker_id, target_id, contest, False, "disarm", "disarmed", attacker_roll="attack"
+        draft, attacker_id, target_id, contest, False, "disarm", "disarmed", attacker_roll="attack"
     )
     verb = "disarms" if result.success else "fails to disarm"
-    work.add("disarm", f"{attacker.name} {verb} {work.name(target_id)}", attacker_id)
-    return work.done(result)
+    draft.add("disarm", f"{attacker.name} {verb} {draft.name(target_id)}", attacker_id)
+    return draft.done(result)
 
 
 def grapple_move(
@@ -364,22 +363,22 @@ def grapple_move(
     Raises:
         IllegalActionError: no grapple move here, the target isn't grappled by the grappler.
     """
-    combat = running_combat(encounter)
+    running_combat(encounter)
     rules = _rules(ruleset, "grapple")
     if not rules.grapple_move:
         raise IllegalActionError(f"{ruleset.name} has no Grapple Move")
-    work = Work(encounter, combat, ruleset)
-    work.require_alive(grappler_id)
-    work.require_alive(target_id)
-    target_c = work.fighting(target_id)
-    work.fighting(grappler_id)
+    draft = Draft(encounter, ruleset)
+    draft.require_alive(grappler_id)
+    draft.require_alive(target_id)
+    target_c = draft.fighting(target_id)
+    draft.fighting(grappler_id)
     if not any(c.name == GRAPPLED and c.source_id == grappler_id for c in target_c.conditions):
         raise IllegalActionError(
-            f"{work.name(target_id)} is not grappled by {work.name(grappler_id)}"
+            f"{draft.name(target_id)} is not grappled by {draft.name(grappler_id)}"
         )
-    _spend(work, grappler_id, target_id, action_id)
+    _spend(draft, grappler_id, target_id, action_id)
     result = _athletics(
-        work,
+        draft,
         grappler_id,
         target_id,
         contest,
@@ -389,8 +388,8 @@ def grapple_move(
         attacker_roll="Strength",
     )
     feet = rules.grapple_move_fraction_of_speed * speed_feet if result.success else 0
-    work.add("grapple-move", f"{work.name(grappler_id)}: {result.reasons[0]}", grappler_id)
-    return work.done(replace(result, move_feet=feet))
+    draft.add("grapple-move", f"{draft.name(grappler_id)}: {result.reasons[0]}", grappler_id)
+    return draft.done(replace(result, move_feet=feet))
 
 
 def dragging_speed(ruleset: Ruleset, speed: int, grappler: Size, grappled: Size) -> tuple[int, str]:

@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from battlemap.model.combat import Expiry
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.conditions import effects_of
+from battlemap.rules.conditions import effects_of, give_condition
 from battlemap.rules.death import ZeroOutcome, damage_at_zero, drop_to_zero
 from battlemap.rules.dice import total_range
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import (
     ConditionEffect,
     CriticalDamage,
@@ -43,7 +44,6 @@ from battlemap.rules.vitals import (
     BadDieError,
     NegativeAmountError,
     UnknownDamageTypeError,
-    Work,
     is_bloodied,
     rounded,
 )
@@ -464,7 +464,7 @@ def _how_rolled(
 
 
 def roll_damage(
-    work: Work,
+    draft: Draft,
     parts: Sequence[DamageRoll],
     *,
     critical: bool = False,
@@ -492,8 +492,8 @@ def roll_damage(
     if typed is not None and len(typed) != len(parts):
         raise InvalidRequestError(f"{len(parts)} damage parts but {len(typed)} typed totals")
     for part in parts:
-        check_type(work.ruleset, part.type)
-    mode = work.ruleset.attacks.critical_damage
+        check_type(draft.ruleset, part.type)
+    mode = draft.ruleset.attacks.critical_damage
     instances, expressions, details = [], [], []
     for index, part in enumerate(parts):
         expression = damage_expression(
@@ -512,7 +512,7 @@ def roll_damage(
                 floor=0,
                 how=_how_rolled(part.dice, expression, critical, mode, maximise),
             )
-        record = work.roll(expression, f"{purpose} ({part.type})", creature_id, value)
+        record = draft.roll(expression, f"{purpose} ({part.type})", creature_id, value)
         instances.append(DamageInstance(max(0, record.total), part.type))
         expressions.append(expression)
         details.append(record.detail)
@@ -522,30 +522,30 @@ def roll_damage(
 # --- applying damage ---------------------------------------------------------------------------
 
 
-def condition_defenses(work: Work, target_id: EntityId, immersed: bool) -> Defenses:
+def condition_defenses(draft: Draft, target_id: EntityId, immersed: bool) -> Defenses:
     """Defenses from the target's conditions and from being immersed in water."""
-    combatant = work.combatant(target_id)
+    combatant = draft.combatant(target_id)
     resist: list[str] = []
     immune: list[str] = []
     if combatant is not None:
-        effects = effects_of(work.ruleset, combatant)
+        effects = effects_of(draft.ruleset, combatant)
         if ConditionEffect.RESISTANCE_ALL in effects:
             resist.append(ALL)
-        if ConditionEffect.FIRE_RESISTANCE in effects and "fire" in work.ruleset.damage.types:
+        if ConditionEffect.FIRE_RESISTANCE in effects and "fire" in draft.ruleset.damage.types:
             resist.append("fire")
         if ConditionEffect.IMMUNE_ALL_DAMAGE in effects:
             immune.append(ALL)
         if (
             ConditionEffect.IMMUNE_POISON_DISEASE in effects
-            and "poison" in work.ruleset.damage.types
+            and "poison" in draft.ruleset.damage.types
         ):
             immune.append("poison")
-    underwater = work.ruleset.underwater
+    underwater = draft.ruleset.underwater
     if (
         immersed
         and underwater is not None
         and underwater.immersed is ImmersionEffect.FIRE_RESISTANCE
-        and "fire" in work.ruleset.damage.types
+        and "fire" in draft.ruleset.damage.types
     ):
         resist.append("fire")
     return Defenses(resistances=tuple(resist), immunities=tuple(immune))
@@ -558,7 +558,7 @@ def check_knockout(ruleset: Ruleset, knockout: bool, melee: bool) -> None:
 
 
 def damage_into(
-    work: Work,
+    draft: Draft,
     target_id: EntityId,
     instances: Sequence[DamageInstance],
     *,
@@ -572,45 +572,45 @@ def damage_into(
     immersed: bool = False,
     massive_d20: int | None = None,
 ) -> DamageResult:
-    """Apply damage inside an ongoing unit of work (attacks use this); see ``apply_damage``."""
-    target = work.require_alive(target_id)
-    check_knockout(work.ruleset, knockout, melee)
-    all_defenses = defenses.merged(condition_defenses(work, target_id, immersed))
-    results = compute_damage(work.ruleset, instances, all_defenses, save_half=save_half)
+    """Apply damage inside an ongoing unit of draft (attacks use this); see ``apply_damage``."""
+    target = draft.require_alive(target_id)
+    check_knockout(draft.ruleset, knockout, melee)
+    all_defenses = defenses.merged(condition_defenses(draft, target_id, immersed))
+    results = compute_damage(draft.ruleset, instances, all_defenses, save_half=save_half)
     total = sum(r.final for r in results)
     for result in results:
         chain = " -> ".join(
             [str(result.rolled)] + [f"{s.after} ({s.reason})" for s in result.steps[1:]]
         )
-        work.add("damage-step", f"{target.name}: {result.type} {chain}", target_id)
+        draft.add("damage-step", f"{target.name}: {result.type} {chain}", target_id)
     absorbed = min(target.temp_hp, total)
     hp_damage = total - absorbed
     hp_before = target.hp
-    maximum = work.max_hp(target_id)
+    maximum = draft.max_hp(target_id)
     zero = ZeroOutcome()
     dropped = False
     new_hp = max(0, hp_before - hp_damage)
-    work.put_creature(
+    draft.put_creature(
         target.model_copy(update={"hp": new_hp, "temp_hp": target.temp_hp - absorbed})
     )
     text = f"{target.name} takes {total} damage"
     if absorbed:
         text += f" ({absorbed} absorbed by temporary HP)"
-    work.add("damage", f"{text}: HP {hp_before} -> {new_hp}", target_id)
+    draft.add("damage", f"{text}: HP {hp_before} -> {new_hp}", target_id)
     if hp_before > 0 and new_hp == 0 and hp_damage > 0:
         dropped = True
         zero = drop_to_zero(
-            work, target_id, hp_damage - hp_before, knockout=knockout, attacker_id=attacker_id
+            draft, target_id, hp_damage - hp_before, knockout=knockout, attacker_id=attacker_id
         )
     elif hp_before == 0 and hp_damage > 0:
-        zero = damage_at_zero(work, target_id, hp_damage, critical=critical)
+        zero = damage_at_zero(draft, target_id, hp_damage, critical=critical)
     massive = None
-    after = work.creature(target_id)
-    massive_rules = work.ruleset.massive_damage
+    after = draft.creature(target_id)
+    massive_rules = draft.ruleset.massive_damage
     counts = from_attack or (massive_rules is not None and not massive_rules.single_attack)
     if counts and not zero.died and after.hp > 0:
-        massive = _massive(work, target_id, total, maximum, massive_d20)
-    after = work.creature(target_id)
+        massive = _massive(draft, target_id, total, maximum, massive_d20)
+    after = draft.creature(target_id)
     return DamageResult(
         target_id=target_id,
         instances=results,
@@ -626,26 +626,26 @@ def damage_into(
         dropped_to_zero=dropped,
         zero=zero,
         massive=massive,
-        bloodied=is_bloodied(work.ruleset, after, maximum),
+        bloodied=is_bloodied(draft.ruleset, after, maximum),
     )
 
 
 def _massive(
-    work: Work, target_id: EntityId, total: int, maximum: int, typed: int | None
+    draft: Draft, target_id: EntityId, total: int, maximum: int, typed: int | None
 ) -> MassiveDamageResult | None:
     """gms-den: one attack dealing >= half the maximum: an unmodified d20 on the table
     (``massive_damage.single_attack`` false: any damage dealt at once; the table's die)."""
-    rules = work.ruleset.massive_damage
+    rules = draft.ruleset.massive_damage
     if rules is None or maximum <= 0 or total < rules.fraction_of_max * maximum - 1e-9:
         return None
-    name = work.name(target_id)
-    natural, row = work.table_roll(rules.table, f"{name}'s massive damage roll", target_id, typed)
-    work.add("massive-damage", f"{name}: massive damage, {natural}: {row.description}", target_id)
+    name = draft.name(target_id)
+    natural, row = draft.table_roll(rules.table, f"{name}'s massive damage roll", target_id, typed)
+    draft.add("massive-damage", f"{name}: massive damage, {natural}: {row.description}", target_id)
     if row.result.startswith("stunned"):
         # "Stunned until the end of your next turn": on its own turn, that is the one after.
-        work.condition(target_id, "stunned", expiry=Expiry.END_OF_NEXT_TURN)
+        give_condition(draft, target_id, "stunned", expiry=Expiry.END_OF_NEXT_TURN)
     elif row.result == "prone":
-        work.condition(target_id, "prone")
+        give_condition(draft, target_id, "prone")
     return MassiveDamageResult(natural, row.result, row.description)
 
 
@@ -675,10 +675,9 @@ def apply_damage(
         AbsentTargetError, DeadTargetError, UnknownDamageTypeError, NegativeAmountError,
         IllegalActionError (knockout without a melee attack). The inputs stay unchanged.
     """
-    combat = encounter.combat
-    work = Work(encounter, combat, ruleset)
+    draft = Draft(encounter, ruleset)
     result = damage_into(
-        work,
+        draft,
         target_id,
         instances,
         defenses=defenses,
@@ -691,7 +690,7 @@ def apply_damage(
         immersed=immersed,
         massive_d20=massive_d20,
     )
-    return work.done(result)
+    return draft.done(result)
 
 
 @dataclass(frozen=True)
@@ -728,10 +727,9 @@ def apply_area_damage(
     Raises:
         the errors of ``apply_damage`` for any target; nothing is applied then.
     """
-    combat = encounter.combat
-    work = Work(encounter, combat, ruleset)
+    draft = Draft(encounter, ruleset)
     for target in targets:
-        work.require_alive(target.creature_id)
+        draft.require_alive(target.creature_id)
     once = ruleset.damage.area_damage_rolled_once
     if typed_each is not None:
         if once:
@@ -747,22 +745,22 @@ def apply_area_damage(
             )
         typed_each = [typed]
     rolled = (
-        roll_damage(work, parts, typed=typed, purpose="area damage", creature_id=source_id)
+        roll_damage(draft, parts, typed=typed, purpose="area damage", creature_id=source_id)
         if once
         else None
     )
     results = []
     for index, t in enumerate(targets):
         own = rolled or roll_damage(
-            work,
+            draft,
             parts,
             typed=None if typed_each is None else typed_each[index],
-            purpose=f"area damage for {work.name(t.creature_id)}",
+            purpose=f"area damage for {draft.name(t.creature_id)}",
             creature_id=source_id,
         )
         results.append(
             damage_into(
-                work,
+                draft,
                 t.creature_id,
                 own.instances,
                 defenses=t.defenses,
@@ -771,4 +769,4 @@ def apply_area_damage(
                 attacker_id=source_id,
             )
         )
-    return work.done(tuple(results))
+    return draft.done(tuple(results))

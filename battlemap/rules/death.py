@@ -28,6 +28,8 @@ from dataclasses import dataclass, replace
 
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.conditions import end_condition, give_condition, release_grapples
+from battlemap.rules.draft import Draft
 from battlemap.rules.economy import take_action
 from battlemap.rules.enums import (
     BrinkOption,
@@ -40,7 +42,7 @@ from battlemap.rules.enums import (
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import NegativeAmountError, Work, dies_at_zero, rounded
+from battlemap.rules.vitals import NegativeAmountError, dies_at_zero, rounded
 
 UNCONSCIOUS = "unconscious"
 STABLE = "stable"
@@ -67,9 +69,9 @@ class ZeroOutcome:
     brink: bool = False
 
 
-def die(work: Work, creature_id: EntityId, reason: str, revival: str = "") -> None:
+def die(draft: Draft, creature_id: EntityId, reason: str, revival: str = "") -> None:
     """Mark the creature dead (no more death saves, no Brink, no Last Breath)."""
-    work.put_death(
+    draft.put_death(
         creature_id,
         dead=True,
         stable=False,
@@ -79,84 +81,86 @@ def die(work: Work, creature_id: EntityId, reason: str, revival: str = "") -> No
         failures=0,
         revival=revival,
     )
-    work.add("death", f"{work.name(creature_id)} dies ({reason})", creature_id)
-    work.release_grapples(creature_id, f"{work.name(creature_id)} died")
+    draft.add("death", f"{draft.name(creature_id)} dies ({reason})", creature_id)
+    release_grapples(draft, creature_id, f"{draft.name(creature_id)} died")
 
 
-def _save_counts_reset(work: Work) -> dict[str, object]:
+def _save_counts_reset(draft: Draft) -> dict[str, object]:
     """srd "Death Saving Throws": "The number of both is reset to zero when you regain any hit
     points or become stable" (``death_saves.reset_on_healing_or_stable``); a ruleset without
     the reset keeps the counts until they run out."""
     return (
         {"successes": 0, "failures": 0}
-        if work.ruleset.death_saves.reset_on_healing_or_stable
+        if draft.ruleset.death_saves.reset_on_healing_or_stable
         else {}
     )
 
 
-def wake(work: Work, creature_id: EntityId) -> None:
+def wake(draft: Draft, creature_id: EntityId) -> None:
     """After regaining HP from 0: conscious, death saves reset (where the ruleset resets them),
     no longer stable or on the Brink.
 
     Prone stays: the creature has to stand up.
     """
-    death = work.death(creature_id)
-    if work.has_condition(creature_id, UNCONSCIOUS):
-        work.uncondition(creature_id, UNCONSCIOUS)
-    work.uncondition(creature_id, STABLE)
+    death = draft.death(creature_id)
+    if draft.has_condition(creature_id, UNCONSCIOUS):
+        end_condition(draft, creature_id, UNCONSCIOUS)
+    end_condition(draft, creature_id, STABLE)
     if death.successes or death.failures or death.stable or death.brink or death.knocked_out:
-        work.put_death(
-            creature_id, stable=False, brink=False, knocked_out=False, **_save_counts_reset(work)
+        draft.put_death(
+            creature_id, stable=False, brink=False, knocked_out=False, **_save_counts_reset(draft)
         )
 
 
-def become_stable(work: Work, creature_id: EntityId, why: str) -> None:
+def become_stable(draft: Draft, creature_id: EntityId, why: str) -> None:
     """Stable at 0 HP: no death saves (counts reset where the ruleset says so);
     final-fantasy-d20 adds 1 Wounded."""
-    work.put_death(creature_id, stable=True, brink=False, **_save_counts_reset(work))
-    work.condition(creature_id, STABLE)
-    work.add("stable", f"{work.name(creature_id)} is stable ({why})", creature_id)
-    wounded = work.ruleset.death_saves.wounded
+    draft.put_death(creature_id, stable=True, brink=False, **_save_counts_reset(draft))
+    give_condition(draft, creature_id, STABLE)
+    draft.add("stable", f"{draft.name(creature_id)} is stable ({why})", creature_id)
+    wounded = draft.ruleset.death_saves.wounded
     if wounded is not None:
-        value = work.condition_value(creature_id, wounded.condition) + wounded.gained_on_stabilising
-        work.condition(creature_id, wounded.condition, value=value)
+        value = (
+            draft.condition_value(creature_id, wounded.condition) + wounded.gained_on_stabilising
+        )
+        give_condition(draft, creature_id, wounded.condition, value=value)
 
 
-def _fail(work: Work, creature_id: EntityId, count: int, why: str) -> ZeroOutcome:
+def _fail(draft: Draft, creature_id: EntityId, count: int, why: str) -> ZeroOutcome:
     """Add death-save failures; the last one kills or puts the creature on the Brink."""
-    rules = work.ruleset.death_saves
-    death = work.death(creature_id)
+    rules = draft.ruleset.death_saves
+    death = draft.death(creature_id)
     failures = death.failures + count
-    work.put_death(creature_id, failures=min(failures, rules.failures_limit), stable=False)
-    work.uncondition(creature_id, STABLE)
-    work.add(
+    draft.put_death(creature_id, failures=min(failures, rules.failures_limit), stable=False)
+    end_condition(draft, creature_id, STABLE)
+    draft.add(
         "death-save",
-        f"{work.name(creature_id)}: {count} death-save failure{'s' if count > 1 else ''} ({why}),"
+        f"{draft.name(creature_id)}: {count} death-save failure{'s' if count > 1 else ''} ({why}),"
         f" {min(failures, rules.failures_limit)} of {rules.failures_limit}",
         creature_id,
     )
     if failures < rules.failures_limit:
         return ZeroOutcome(failures_added=count)
     if rules.on_failures_reached is FailuresReached.BRINK_OF_DEATH:
-        enter_brink(work, creature_id, f"{rules.failures_limit} failures")
+        enter_brink(draft, creature_id, f"{rules.failures_limit} failures")
         return ZeroOutcome(failures_added=count, brink=True)
-    die(work, creature_id, f"{rules.failures_limit} death-save failures")
+    die(draft, creature_id, f"{rules.failures_limit} death-save failures")
     return ZeroOutcome(died=True, reason="death-save failures", failures_added=count)
 
 
-def enter_brink(work: Work, creature_id: EntityId, why: str) -> None:
-    work.put_death(creature_id, brink=True)
-    options = work.ruleset.death_saves.brink_of_death
+def enter_brink(draft: Draft, creature_id: EntityId, why: str) -> None:
+    draft.put_death(creature_id, brink=True)
+    options = draft.ruleset.death_saves.brink_of_death
     choices = ", ".join(o.value for o in options.options) if options else ""
-    work.add(
+    draft.add(
         "brink-of-death",
-        f"{work.name(creature_id)} is on the Brink of Death ({why}): choose {choices}",
+        f"{draft.name(creature_id)} is on the Brink of Death ({why}): choose {choices}",
         creature_id,
     )
 
 
 def drop_to_zero(
-    work: Work,
+    draft: Draft,
     creature_id: EntityId,
     leftover: int,
     *,
@@ -168,30 +172,30 @@ def drop_to_zero(
     ``knockout`` (already checked against the ruleset by the caller) spares it: srd leaves it
     at 0, unconscious and stable; bloodied-brink at 1 HP and unconscious.
     """
-    ruleset = work.ruleset
-    creature = work.creature(creature_id)
-    combatant = work.combatant(creature_id)
+    ruleset = draft.ruleset
+    creature = draft.creature(creature_id)
+    combatant = draft.combatant(creature_id)
     name = creature.name
     if knockout:
-        return knock_out(work, creature_id)
-    maximum = work.max_hp(creature_id)
+        return knock_out(draft, creature_id)
+    maximum = draft.max_hp(creature_id)
     threshold = kill_threshold(ruleset, maximum, ruleset.hit_points.instant_death_fraction_of_max)
     if leftover >= threshold:
-        die(work, creature_id, f"instant death: {leftover} damage left over >= {threshold}")
+        die(draft, creature_id, f"instant death: {leftover} damage left over >= {threshold}")
         return ZeroOutcome(died=True, reason=f"instant death ({leftover} >= {threshold})")
     if dies_at_zero(ruleset, creature, combatant):
-        die(work, creature_id, "a monster dies at 0 hit points")
+        die(draft, creature_id, "a monster dies at 0 hit points")
         return ZeroOutcome(died=True, reason="monster at 0 hit points")
-    work.condition(creature_id, UNCONSCIOUS)
-    work.add("unconscious", f"{name} drops to 0 hit points and falls unconscious", creature_id)
-    work.put_death(
-        creature_id, stable=False, brink=False, knocked_out=False, **_save_counts_reset(work)
+    give_condition(draft, creature_id, UNCONSCIOUS)
+    draft.add("unconscious", f"{name} drops to 0 hit points and falls unconscious", creature_id)
+    draft.put_death(
+        creature_id, stable=False, brink=False, knocked_out=False, **_save_counts_reset(draft)
     )
     wounded = ruleset.death_saves.wounded
     if wounded is not None and wounded.starting_failures_equal_wounded:
-        value = work.condition_value(creature_id, wounded.condition)
+        value = draft.condition_value(creature_id, wounded.condition)
         if value > 0:
-            outcome = _fail(work, creature_id, value, f"Wounded {value}")
+            outcome = _fail(draft, creature_id, value, f"Wounded {value}")
             return ZeroOutcome(
                 died=outcome.died,
                 reason=outcome.reason,
@@ -202,51 +206,57 @@ def drop_to_zero(
     return ZeroOutcome(unconscious=True)
 
 
-def knock_out(work: Work, creature_id: EntityId) -> ZeroOutcome:
+def knock_out(draft: Draft, creature_id: EntityId) -> ZeroOutcome:
     """Knocked out instead of killed, as the ruleset's ``knockout.result`` says."""
-    result = work.ruleset.knockout.result
-    name = work.name(creature_id)
-    work.condition(creature_id, UNCONSCIOUS)
+    result = draft.ruleset.knockout.result
+    name = draft.name(creature_id)
+    give_condition(draft, creature_id, UNCONSCIOUS)
     if result is KnockoutResult.ONE_HP_UNCONSCIOUS_SHORT_REST:
-        creature = work.creature(creature_id)
-        work.put_creature(creature.model_copy(update={"hp": 1}))
-        work.put_death(creature_id, knocked_out=True, failures=0, successes=0, stable=False)
-        work.add(
+        creature = draft.creature(creature_id)
+        draft.put_creature(creature.model_copy(update={"hp": 1}))
+        draft.put_death(creature_id, knocked_out=True, failures=0, successes=0, stable=False)
+        draft.add(
             "knocked-out",
             f"{name} is knocked out: 1 HP, unconscious until a short rest ends",
             creature_id,
         )
     else:
-        work.put_death(creature_id, knocked_out=True)
-        become_stable(work, creature_id, "knocked out")
-        work.add("knocked-out", f"{name} is knocked out: 0 HP, unconscious and stable", creature_id)
+        draft.put_death(creature_id, knocked_out=True)
+        become_stable(draft, creature_id, "knocked out")
+        draft.add(
+            "knocked-out", f"{name} is knocked out: 0 HP, unconscious and stable", creature_id
+        )
     return ZeroOutcome(unconscious=True, knocked_out=True)
 
 
 def damage_at_zero(
-    work: Work, creature_id: EntityId, hp_damage: int, *, critical: bool
+    draft: Draft, creature_id: EntityId, hp_damage: int, *, critical: bool
 ) -> ZeroOutcome:
     """Damage (after temporary HP) taken while already at 0 HP."""
-    rules = work.ruleset.death_saves
-    maximum = work.max_hp(creature_id)
-    threshold = kill_threshold(work.ruleset, maximum, rules.damage_at_zero_kill_fraction_of_max)
+    rules = draft.ruleset.death_saves
+    maximum = draft.max_hp(creature_id)
+    threshold = kill_threshold(draft.ruleset, maximum, rules.damage_at_zero_kill_fraction_of_max)
     if hp_damage >= threshold:
-        die(work, creature_id, f"{hp_damage} damage at 0 HP >= {threshold}")
+        die(draft, creature_id, f"{hp_damage} damage at 0 HP >= {threshold}")
         return ZeroOutcome(died=True, reason=f"damage at 0 HP ({hp_damage} >= {threshold})")
-    if work.death(creature_id).brink:
+    if draft.death(creature_id).brink:
         return ZeroOutcome(brink=True)
     count = rules.critical_damage_at_zero_failures if critical else rules.damage_at_zero_failures
-    if work.combatant(creature_id) is not None and not work.has_condition(creature_id, UNCONSCIOUS):
+    if draft.combatant(creature_id) is not None and not draft.has_condition(
+        creature_id, UNCONSCIOUS
+    ):
         # Conscious at 0 HP (temporary HP woke it, hit_points.temp_hp_wakes): it drops again.
-        work.condition(creature_id, UNCONSCIOUS)
-        work.add("unconscious", f"{work.name(creature_id)} falls unconscious", creature_id)
-    if work.death(creature_id).stable:
-        work.add(
+        give_condition(draft, creature_id, UNCONSCIOUS)
+        draft.add("unconscious", f"{draft.name(creature_id)} falls unconscious", creature_id)
+    if draft.death(creature_id).stable:
+        draft.add(
             "stable-ends",
-            f"{work.name(creature_id)} is no longer stable (took damage)",
+            f"{draft.name(creature_id)} is no longer stable (took damage)",
             creature_id,
         )
-    return _fail(work, creature_id, count, "critical hit at 0 HP" if critical else "damage at 0 HP")
+    return _fail(
+        draft, creature_id, count, "critical hit at 0 HP" if critical else "damage at 0 HP"
+    )
 
 
 # --- death saving throws --------------------------------------------------------------------
@@ -269,9 +279,9 @@ class DeathSaveResult:
     regained_hp: bool
 
 
-def _needs_save(work: Work, creature_id: EntityId) -> None:
-    creature = work.require_alive(creature_id)
-    death = work.fighting(creature_id).death
+def _needs_save(draft: Draft, creature_id: EntityId) -> None:
+    creature = draft.require_alive(creature_id)
+    death = draft.fighting(creature_id).death
     if creature.hp > 0:
         raise IllegalActionError(f"{creature.name} has {creature.hp} HP: no death saving throw")
     if death.stable:
@@ -299,40 +309,40 @@ def death_save(
         AbsentTargetError, DeadTargetError; IllegalActionError when no save is due (HP above
         0, stable, on the Brink of Death).
     """
-    combat = running_combat(encounter)
-    work = Work(encounter, combat, ruleset)
-    _needs_save(work, creature_id)
+    running_combat(encounter)
+    draft = Draft(encounter, ruleset)
+    _needs_save(draft, creature_id)
     rules = ruleset.death_saves
-    name = work.name(creature_id)
-    natural = work.d20(f"{name}'s death saving throw", creature_id, d20)
+    name = draft.name(creature_id)
+    natural = draft.d20(f"{name}'s death saving throw", creature_id, d20)
     total = natural + bonus
     effect, regained = "", False
     special = {1: rules.natural_1, 20: rules.natural_20}.get(natural, DeathSaveNatural.NORMAL)
     if special is DeathSaveNatural.TWO_FAILURES:
         effect = "two-failures"
-        _fail(work, creature_id, 2, "natural 1")
+        _fail(draft, creature_id, 2, "natural 1")
     elif special is DeathSaveNatural.BRINK:
         effect = "brink"
-        work.put_death(creature_id, failures=rules.failures_limit)
-        enter_brink(work, creature_id, "natural 1")
+        draft.put_death(creature_id, failures=rules.failures_limit)
+        enter_brink(draft, creature_id, "natural 1")
     elif special is DeathSaveNatural.REGAIN_1_HP:
         effect, regained = "regain-1-hp", True
-        creature = work.creature(creature_id)
-        work.put_creature(creature.model_copy(update={"hp": 1}))
-        wake(work, creature_id)
-        work.add("death-save", f"{name} rolls a natural 20 and regains 1 hit point", creature_id)
+        creature = draft.creature(creature_id)
+        draft.put_creature(creature.model_copy(update={"hp": 1}))
+        wake(draft, creature_id)
+        draft.add("death-save", f"{name} rolls a natural 20 and regains 1 hit point", creature_id)
     elif special is DeathSaveNatural.STABLE:
         effect = "stable"
-        become_stable(work, creature_id, "natural 20")
+        become_stable(draft, creature_id, "natural 20")
     else:
         succeeded = total >= rules.dc if rules.success_on_equal else total > rules.dc
         if succeeded:
             effect = "success"
-            _succeed(work, creature_id, total)
+            _succeed(draft, creature_id, total)
         else:
             effect = "failure"
-            _fail(work, creature_id, 1, f"rolled {total}")
-    death = work.death(creature_id)
+            _fail(draft, creature_id, 1, f"rolled {total}")
+    death = draft.death(creature_id)
     result = DeathSaveResult(
         natural=natural,
         total=total,
@@ -345,25 +355,25 @@ def death_save(
         brink=death.brink,
         regained_hp=regained,
     )
-    return work.done(result)
+    return draft.done(result)
 
 
-def _succeed(work: Work, creature_id: EntityId, total: int) -> None:
-    rules = work.ruleset.death_saves
-    name = work.name(creature_id)
+def _succeed(draft: Draft, creature_id: EntityId, total: int) -> None:
+    rules = draft.ruleset.death_saves
+    name = draft.name(creature_id)
     if not rules.count_successes:
-        work.add("death-save", f"{name}'s death saving throw succeeds ({total})", creature_id)
+        draft.add("death-save", f"{name}'s death saving throw succeeds ({total})", creature_id)
         return
-    successes = work.death(creature_id).successes + 1
-    work.put_death(creature_id, successes=successes)
-    work.add(
+    successes = draft.death(creature_id).successes + 1
+    draft.put_death(creature_id, successes=successes)
+    draft.add(
         "death-save",
         f"{name}'s death saving throw succeeds ({total}):"
         f" {successes} of {rules.successes_to_stabilise}",
         creature_id,
     )
     if successes >= rules.successes_to_stabilise:
-        become_stable(work, creature_id, f"{successes} successes")
+        become_stable(draft, creature_id, f"{successes} successes")
 
 
 # --- the Brink of Death ---------------------------------------------------------------------
@@ -415,22 +425,22 @@ def brink_choice(
             offered, or too few Empowering Points for Adrenaline.
         InvalidRequestError: a level below 1.
     """
-    combat = running_combat(encounter)
+    running_combat(encounter)
     rules = ruleset.death_saves.brink_of_death
-    work = Work(encounter, combat, ruleset)
-    creature = work.require_alive(creature_id)
+    draft = Draft(encounter, ruleset)
+    creature = draft.require_alive(creature_id)
     if rules is None:
         raise IllegalActionError(f"{ruleset.name} has no Brink of Death")
-    if not work.fighting(creature_id).death.brink:
+    if not draft.fighting(creature_id).death.brink:
         raise IllegalActionError(f"{creature.name} is not on the Brink of Death")
     if option not in rules.options:
         raise IllegalActionError(f"'{option.value}' is not a Brink of Death option here")
     if level < 1:
         raise InvalidRequestError(f"level must be at least 1, got {level}")
     name = creature.name
-    maximum = work.max_hp(creature_id)
+    maximum = draft.max_hp(creature_id)
     max_temp = rounded(ruleset.hit_points.temp_hp_cap_fraction * maximum, ruleset.damage.rounding)
-    work.put_death(creature_id, brink=False, failures=0, successes=0)
+    draft.put_death(creature_id, brink=False, failures=0, successes=0)
     if option is BrinkOption.ADRENALINE:
         cost = math.ceil(level * rules.adrenaline_points_fraction_of_level - 1e-9)
         if empowering_points < cost:
@@ -438,34 +448,34 @@ def brink_choice(
                 f"Adrenaline needs {cost} Empowering Points; {name} has {empowering_points}"
             )
         temp = max(creature.temp_hp, rules.adrenaline_temp_hp_per_level * level)
-        work.put_creature(creature.model_copy(update={"hp": 1, "temp_hp": temp}))
-        wake(work, creature_id)
-        work.add(
+        draft.put_creature(creature.model_copy(update={"hp": 1, "temp_hp": temp}))
+        wake(draft, creature_id)
+        draft.add(
             "brink", f"{name} cheats death with Adrenaline: 1 HP, {temp} temporary HP", creature_id
         )
-        return work.done(BrinkResult(option, points_spent=cost, hp=1, temp_hp=temp))
+        return draft.done(BrinkResult(option, points_spent=cost, hp=1, temp_hp=temp))
     if option is BrinkOption.SENTENCE:
-        return work.done(_sentence(work, creature_id, max_temp, wis_save_bonus, d20))
-    work.put_death(creature_id, last_breath=True)
-    work.condition(creature_id, rules.last_breath_condition)
-    work.uncondition(creature_id, PRONE)
-    work.add(
+        return draft.done(_sentence(draft, creature_id, max_temp, wis_save_bonus, d20))
+    draft.put_death(creature_id, last_breath=True)
+    give_condition(draft, creature_id, rules.last_breath_condition)
+    end_condition(draft, creature_id, PRONE)
+    draft.add(
         "last-breath",
         f"{name} embraces death with Last Breath: a final full turn and an extra action now,"
         " then death",
         creature_id,
     )
-    return work.done(BrinkResult(option, last_breath=True, note="final turn, then death"))
+    return draft.done(BrinkResult(option, last_breath=True, note="final turn, then death"))
 
 
 def _sentence(
-    work: Work, creature_id: EntityId, max_temp: int, bonus: int, typed: int | None
+    draft: Draft, creature_id: EntityId, max_temp: int, bonus: int, typed: int | None
 ) -> BrinkResult:
-    rules = work.ruleset.death_saves.brink_of_death
+    rules = draft.ruleset.death_saves.brink_of_death
     assert rules is not None
     sentence = rules.sentence
-    name = work.name(creature_id)
-    natural = work.d20(
+    name = draft.name(creature_id)
+    natural = draft.d20(
         f"{name}'s Sentence ({sentence.ability.value} save DC {sentence.dc})", creature_id, typed
     )
     total = natural + bonus
@@ -477,13 +487,13 @@ def _sentence(
         outcome = sentence.success
     else:
         outcome = sentence.failure
-    creature = work.creature(creature_id)
+    creature = draft.creature(creature_id)
     base = BrinkResult(BrinkOption.SENTENCE, natural=natural, total=total, sentence=outcome)
     if outcome is SentenceOutcome.DIES_TRUE_RESURRECTION_ONLY:
-        die(work, creature_id, "Sentence: critical failure", "true-resurrection-or-wish-only")
+        die(draft, creature_id, "Sentence: critical failure", "true-resurrection-or-wish-only")
         return _with(base, dead=True, note="only True Resurrection or Wish can revive")
     if outcome is SentenceOutcome.DIES_ALLIES_EMPOWERED:
-        die(work, creature_id, f"Sentence failed ({total} < {sentence.dc})")
+        die(draft, creature_id, f"Sentence failed ({total} < {sentence.dc})")
         return _with(
             base,
             dead=True,
@@ -492,12 +502,12 @@ def _sentence(
         )
     temp = max(creature.temp_hp, max_temp)
     if outcome is SentenceOutcome.STABLE_MAX_TEMP_HP:
-        work.put_creature(creature.model_copy(update={"temp_hp": temp}))
-        become_stable(work, creature_id, f"Sentence succeeded ({total})")
+        draft.put_creature(creature.model_copy(update={"temp_hp": temp}))
+        become_stable(draft, creature_id, f"Sentence succeeded ({total})")
         return _with(base, stable=True, temp_hp=temp)
-    work.put_creature(creature.model_copy(update={"hp": 1, "temp_hp": temp}))
-    wake(work, creature_id)
-    work.add("brink", f"{name}'s Sentence: natural 20, 1 HP and {temp} temporary HP", creature_id)
+    draft.put_creature(creature.model_copy(update={"hp": 1, "temp_hp": temp}))
+    wake(draft, creature_id)
+    draft.add("brink", f"{name}'s Sentence: natural 20, 1 HP and {temp} temporary HP", creature_id)
     return _with(base, hp=1, temp_hp=temp)
 
 
@@ -511,17 +521,17 @@ def end_last_breath(encounter: Encounter, ruleset: Ruleset, creature_id: EntityI
     Raises:
         IllegalActionError: it doesn't have Last Breath.
     """
-    combat = running_combat(encounter)
-    work = Work(encounter, combat, ruleset)
-    creature = work.require_alive(creature_id)
-    if not work.fighting(creature_id).death.last_breath:
+    running_combat(encounter)
+    draft = Draft(encounter, ruleset)
+    creature = draft.require_alive(creature_id)
+    if not draft.fighting(creature_id).death.last_breath:
         raise IllegalActionError(f"{creature.name} doesn't have the Last Breath condition")
     rules = ruleset.death_saves.brink_of_death
     if rules is not None:
-        work.uncondition(creature_id, rules.last_breath_condition)
-    work.uncondition(creature_id, UNCONSCIOUS)
-    die(work, creature_id, "Last Breath: farewell", "never")
-    return work.done(True)
+        end_condition(draft, creature_id, rules.last_breath_condition)
+    end_condition(draft, creature_id, UNCONSCIOUS)
+    die(draft, creature_id, "Last Breath: farewell", "never")
+    return draft.done(True)
 
 
 # --- stabilising ----------------------------------------------------------------------------
@@ -556,12 +566,12 @@ def stabilize(
         IllegalActionError: the method isn't allowed here, the target isn't dying, or the
             healer can't take the action now (turn engine reasons).
     """
-    combat = running_combat(encounter)
+    running_combat(encounter)
     rules = ruleset.stabilizing
-    work = Work(encounter, combat, ruleset)
-    target = work.require_alive(target_id)
-    work.fighting(healer_id)
-    death = work.fighting(target_id).death
+    draft = Draft(encounter, ruleset)
+    target = draft.require_alive(target_id)
+    draft.fighting(healer_id)
+    death = draft.fighting(target_id).death
     if method not in rules.methods:
         allowed = ", ".join(m.value for m in rules.methods)
         raise IllegalActionError(f"{method.value} can't stabilise here; allowed: {allowed}")
@@ -571,26 +581,27 @@ def stabilize(
         raise IllegalActionError(f"{target.name} is not dying (HP {target.hp})")
     if spend_action:
         use = rules.uses
-        current = work.encounter
-        work.run(lambda st: take_action(st, ruleset, current, healer_id, use, target_id=target_id))
+        draft.run(lambda st: take_action(st, ruleset, healer_id, use, target_id=target_id))
     natural = total = None
     success = True
     if method is StabilizeMethod.MEDICINE_CHECK:
-        natural = work.d20(
-            f"{work.name(healer_id)}'s {rules.skill} ({rules.ability.value}) check DC {rules.dc}",
+        natural = draft.d20(
+            f"{draft.name(healer_id)}'s {rules.skill} ({rules.ability.value}) check DC {rules.dc}",
             healer_id,
             d20,
         )
         total = natural + check_bonus
         success = total >= rules.dc
     if success and waking:
-        wake(work, target_id)
-        work.add("wakes", f"{work.name(healer_id)}'s first aid wakes {target.name}", target_id)
+        wake(draft, target_id)
+        draft.add("wakes", f"{draft.name(healer_id)}'s first aid wakes {target.name}", target_id)
     elif success:
-        become_stable(work, target_id, f"first aid by {work.name(healer_id)}")
+        become_stable(draft, target_id, f"first aid by {draft.name(healer_id)}")
     else:
-        work.add("stabilize", f"{work.name(healer_id)} fails to stabilise {target.name}", target_id)
-    return work.done(StabilizeResult(method, success, natural, total, rules.dc))
+        draft.add(
+            "stabilize", f"{draft.name(healer_id)} fails to stabilise {target.name}", target_id
+        )
+    return draft.done(StabilizeResult(method, success, natural, total, rules.dc))
 
 
 def recover_stable(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> Outcome[int]:
@@ -600,20 +611,20 @@ def recover_stable(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId
     Raises:
         IllegalActionError: not stable.
     """
-    combat = running_combat(encounter)
-    work = Work(encounter, combat, ruleset)
-    creature = work.require_alive(creature_id)
-    if creature.hp > 0 or not work.fighting(creature_id).death.stable:
+    running_combat(encounter)
+    draft = Draft(encounter, ruleset)
+    creature = draft.require_alive(creature_id)
+    if creature.hp > 0 or not draft.fighting(creature_id).death.stable:
         raise IllegalActionError(f"{creature.name} is not stable at 0 HP")
-    work.put_creature(creature.model_copy(update={"hp": 1}))
-    wake(work, creature_id)
-    work.add(
+    draft.put_creature(creature.model_copy(update={"hp": 1}))
+    wake(draft, creature_id)
+    draft.add(
         "recover",
         f"{creature.name} regains 1 hit point"
         f" ({ruleset.stabilizing.stable_regains_1_hp.description})",
         creature_id,
     )
-    return work.done(1)
+    return draft.done(1)
 
 
 def set_unconscious_at_zero(
@@ -624,11 +635,11 @@ def set_unconscious_at_zero(
 ) -> Outcome[bool | None]:
     """The DM's switch: this monster falls unconscious at 0 (True), dies (False), or follows
     the ruleset (None)."""
-    combat = running_combat(encounter)
-    work = Work(encounter, combat, ruleset)
-    work.fighting(creature_id)
-    work.put_death(creature_id, unconscious_at_zero=unconscious)
-    return work.done(unconscious)
+    running_combat(encounter)
+    draft = Draft(encounter, ruleset)
+    draft.fighting(creature_id)
+    draft.put_death(creature_id, unconscious_at_zero=unconscious)
+    return draft.done(unconscious)
 
 
 def reduce_hp_max(
@@ -642,20 +653,20 @@ def reduce_hp_max(
     Raises:
         NegativeAmountError, AbsentTargetError, DeadTargetError.
     """
-    combat = running_combat(encounter)
+    running_combat(encounter)
     if amount < 0:
         raise NegativeAmountError(f"HP maximum reduction must be >= 0, got {amount}")
-    work = Work(encounter, combat, ruleset)
-    creature = work.require_alive(creature_id)
-    reduction = work.fighting(creature_id).death.hp_max_reduction + amount
-    work.put_death(creature_id, hp_max_reduction=min(reduction, creature.max_hp))
-    maximum = work.max_hp(creature_id)
+    draft = Draft(encounter, ruleset)
+    creature = draft.require_alive(creature_id)
+    reduction = draft.fighting(creature_id).death.hp_max_reduction + amount
+    draft.put_death(creature_id, hp_max_reduction=min(reduction, creature.max_hp))
+    maximum = draft.max_hp(creature_id)
     if creature.hp > maximum:
-        work.put_creature(creature.model_copy(update={"hp": maximum}))
-    work.add("hp-max", f"{creature.name}'s HP maximum drops by {amount} to {maximum}", creature_id)
+        draft.put_creature(creature.model_copy(update={"hp": maximum}))
+    draft.add("hp-max", f"{creature.name}'s HP maximum drops by {amount} to {maximum}", creature_id)
     if maximum == 0 and ruleset.hit_points.zero_hp_max_kills:
-        die(work, creature_id, "HP maximum 0")
-    return work.done(maximum)
+        die(draft, creature_id, "HP maximum 0")
+    return draft.done(maximum)
 
 
 __all__ = [

@@ -19,9 +19,8 @@ from battlemap.model.combat import Combatant, CombatState, Readied, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_TRIGGER
+from battlemap.rules.attacks_left import attack_action_count, spend_one
 from battlemap.rules.combat_ops import (
-    Log,
-    StateStep,
     combatant_of,
     creature_of,
     name_of,
@@ -30,10 +29,12 @@ from battlemap.rules.combat_ops import (
     stats_of,
 )
 from battlemap.rules.conditions import denial, reactions_left, with_reaction_spent
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import ActionCost, ActionKind, EconomyPart
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.mounts import controlled_action_refusal
 from battlemap.rules.movement import effective_speed
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.rules.turns import disengage_expiry
 
@@ -78,6 +79,7 @@ def _spend(
     action: ActionDef,
     name: str,
     as_bonus_action: bool,
+    attacks_per_action: int,
 ) -> tuple[Combatant, str]:
     """Spend what the action costs; the updated combatant and what was spent."""
     turn = combatant.turn
@@ -110,7 +112,7 @@ def _spend(
     require(not turn.action_used, f"{name} has already used its action this turn")
     update: dict[str, object] = {"action_used": True}
     if cost is ActionCost.ATTACK or action.kind is ActionKind.ATTACK:
-        attacks = 1 + combatant.extra_attacks
+        attacks = attacks_per_action
         update["attacks_left"] = attacks - 1 if cost is ActionCost.ATTACK else attacks
     return combatant.model_copy(update={"turn": turn.model_copy(update=update)}), "action"
 
@@ -129,9 +131,8 @@ def action_def(ruleset: Ruleset, action_id: str) -> ActionDef:
 
 
 def take_action(
-    state: CombatState,
-    ruleset: Ruleset,
     encounter: Encounter,
+    ruleset: Ruleset,
     creature_id: EntityId,
     action_id: str,
     *,
@@ -140,7 +141,7 @@ def take_action(
     trigger: str | None = None,
     readied_action: str | None = None,
     cantrip: bool = False,
-) -> StateStep:
+) -> Outcome[None]:
     """Take the ruleset's action ``action_id`` (``dash``, ``dodge``, ``grapple``...).
 
     ``as_bonus_action`` uses a feature that grants it as a bonus action (Cunning Action's
@@ -151,12 +152,14 @@ def take_action(
         InvalidRequestError: unknown action, a missing target or trigger.
         IllegalActionError: out of turn, spent economy, incapacitated, surprised...
     """
+    state = running_combat(encounter)
     action = action_def(ruleset, action_id)
     combatant = combatant_of(state, creature_id)
     name = name_of(encounter, creature_id)
-    if action.needs_target:
-        if target_id is None:
-            raise InvalidRequestError(f"{action.name} needs a target")
+    # The Attack action's attacks each pick their own target (the attack engine's).
+    if action.needs_target and action.kind is not ActionKind.ATTACK and target_id is None:
+        raise InvalidRequestError(f"{action.name} needs a target")
+    if target_id is not None:
         combatant_of(state, target_id)
     if action.kind is ActionKind.READY and not (trigger and trigger.strip()):
         raise InvalidRequestError("Ready needs a trigger")
@@ -169,7 +172,7 @@ def take_action(
     )
     spell_rule = ruleset.economy.bonus_action_spell_limits_action_to_cantrip
     bonus_cast = as_bonus_action or action.cost is ActionCost.BONUS_ACTION
-    log = Log(state)
+    draft = Draft(encounter, ruleset)
     taken = action_id
     if action.kind is ActionKind.CAST_SPELL:
         taken = f"{action_id}:{'cantrip' if cantrip else 'leveled'}"
@@ -178,12 +181,12 @@ def take_action(
         turn_update["cantrip_only"] = True
     spent = spent.model_copy(update={"turn": spent.turn.model_copy(update=turn_update)})
     target_text = f" on {name_of(encounter, target_id)}" if target_id else ""
-    log.add("action", f"{name} takes {action.name}{target_text} ({what})", creature_id)
+    draft.add("action", f"{name} takes {action.name}{target_text} ({what})", creature_id)
     spent = _resolve(
-        log, ruleset, encounter, spent, action, name, target_id, trigger, readied_action
+        draft, ruleset, encounter, spent, action, name, target_id, trigger, readied_action
     )
-    log.put(spent)
-    return log.commit()
+    draft.put(spent)
+    return draft.done(None)
 
 
 def action_refusal(
@@ -251,11 +254,12 @@ def _check_and_spend(
                 "cast-a-spell:leveled" not in combatant.turn.actions_taken,
                 f"{name} cast a leveled spell with its action: no bonus-action spell this turn",
             )
-    return _spend(state, ruleset, combatant, action_id, action, name, as_bonus_action)
+    attacks = attack_action_count(encounter, combatant)
+    return _spend(state, ruleset, combatant, action_id, action, name, as_bonus_action, attacks)
 
 
 def _resolve(
-    log: Log,
+    draft: Draft,
     ruleset: Ruleset,
     encounter: Encounter,
     combatant: Combatant,
@@ -270,7 +274,9 @@ def _resolve(
     if kind is ActionKind.DASH:
         count = combatant.turn.dash_count + 1
         if count > 1 and not ruleset.economy.dash_stacks:
-            log.add("dash", f"{name}: a further Dash adds no movement in this ruleset", creature_id)
+            draft.add(
+                "dash", f"{name}: a further Dash adds no movement in this ruleset", creature_id
+            )
         return combatant.model_copy(
             update={"turn": combatant.turn.model_copy(update={"dash_count": count})}
         )
@@ -284,17 +290,17 @@ def _resolve(
         return combatant.model_copy(update={"helping": target_id})
     if kind is ActionKind.HIDE:
         bonus = stats_of(creature_of(encounter, creature_id)).stealth_bonus()
-        record = log.roll(f"1d20{signed(bonus)}", f"{name} Stealth (Hide)", creature_id)
+        record = draft.roll(f"1d20{signed(bonus)}", f"{name} Stealth (Hide)", creature_id)
         return combatant.model_copy(update={"hidden_stealth": record.total})
     if kind is ActionKind.SEARCH:
         bonus = stats_of(creature_of(encounter, creature_id)).modifier("wis")
-        log.roll(f"1d20{signed(bonus)}", f"{name} Wisdom (Perception) (Search)", creature_id)
+        draft.roll(f"1d20{signed(bonus)}", f"{name} Wisdom (Perception) (Search)", creature_id)
         return combatant
     if kind is ActionKind.READY:
         assert trigger is not None
         readied = Readied(trigger=trigger.strip()[:MAX_TRIGGER], action=readied_action)
         what = ruleset.actions[readied_action].name if readied_action else "a move"
-        log.add("ready", f"{name} readies {what}: when {readied.trigger}", creature_id)
+        draft.add("ready", f"{name} readies {what}: when {readied.trigger}", creature_id)
         return combatant.model_copy(update={"readied": readied})
     if kind is ActionKind.READIED_RELEASE:
         released = combatant.readied
@@ -304,69 +310,75 @@ def _resolve(
             creature = creature_of(encounter, creature_id)
             speed = effective_speed(ruleset, creature, combatant, SpeedMode.WALK).speed
             update["reaction_move_left"] = float(speed)
-            log.add("ready", f"{name} releases the readied move (up to {speed} ft)", creature_id)
+            draft.add("ready", f"{name} releases the readied move (up to {speed} ft)", creature_id)
         else:
-            log.add(
+            draft.add(
                 "ready",
                 f"{name} releases {ruleset.actions[released.action].name}: the trigger happened",
                 creature_id,
             )
         return combatant.model_copy(update=update)
     if action.resolved_by.value == "attacks":
-        log.add("resolve", f"{action.name}: to be resolved by the attack engine", creature_id)
+        draft.add("resolve", f"{action.name}: to be resolved by the attack engine", creature_id)
     return combatant
 
 
 def spend_attack(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId
-) -> StateStep:
-    """Use one attack of an Attack action taken this turn (the attack engine calls this).
+    encounter: Encounter,
+    ruleset: Ruleset,
+    creature_id: EntityId,
+    attack_name: str | None = None,
+) -> Outcome[None]:
+    """Use one attack of an Attack action taken this turn (the attack engine calls this),
+    with ``attack_name``'s count when a Multiattack names it (``rules.attacks_left``).
 
     Raises:
-        IllegalActionError: out of turn or no attacks left.
+        IllegalActionError: out of turn, no attacks left, or not one the Multiattack allows.
     """
+    state = running_combat(encounter)
     combatant = combatant_of(state, creature_id)
     name = name_of(encounter, creature_id)
     _on_turn(state, creature_id, name)
-    require(combatant.turn.attacks_left > 0, f"{name} has no attacks left; take the Attack action")
-    log = Log(state)
-    turn = combatant.turn.model_copy(update={"attacks_left": combatant.turn.attacks_left - 1})
-    log.put(combatant.model_copy(update={"turn": turn}))
-    log.add("attack", f"{name} attacks ({turn.attacks_left} left)", creature_id)
-    return log.commit()
+    draft = Draft(encounter, ruleset)
+    turn = spend_one(combatant.turn, name, attack_name)
+    draft.put(combatant.model_copy(update={"turn": turn}))
+    draft.add("attack", f"{name} attacks ({turn.attacks_left} left)", creature_id)
+    return draft.done(None)
 
 
 def use_reaction(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId, why: str
-) -> StateStep:
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, why: str
+) -> Outcome[None]:
     """Spend the reaction for ``why`` (an opportunity attack, a reaction spell...).
 
     Raises:
         IllegalActionError: already used this round, incapacitated, or surprised.
     """
+    state = running_combat(encounter)
     combatant = combatant_of(state, creature_id)
     name = name_of(encounter, creature_id)
     _deny(ruleset, combatant, EconomyPart.REACTION, name)
     _require_reaction(ruleset, combatant, name)
-    log = Log(state)
-    log.put(with_reaction_spent(ruleset, combatant))
-    log.add("reaction", f"{name} uses its reaction: {why}", creature_id)
-    return log.commit()
+    draft = Draft(encounter, ruleset)
+    draft.put(with_reaction_spent(ruleset, combatant))
+    draft.add("reaction", f"{name} uses its reaction: {why}", creature_id)
+    return draft.done(None)
 
 
 def interact_with_object(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId, what: str
-) -> StateStep:
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, what: str
+) -> Outcome[None]:
     """Interact with an object (draw a sword, open a door): free once, then it takes the action.
 
     Raises:
         IllegalActionError: out of turn, or a further interaction with the action spent.
     """
+    state = running_combat(encounter)
     combatant = combatant_of(state, creature_id)
     name = name_of(encounter, creature_id)
     _on_turn(state, creature_id, name)
     turn = combatant.turn
-    log = Log(state)
+    draft = Draft(encounter, ruleset)
     if turn.object_interactions < ruleset.economy.free_object_interactions:
         spent = "free"
         new_turn = turn.model_copy(update={"object_interactions": turn.object_interactions + 1})
@@ -385,22 +397,23 @@ def interact_with_object(
                 "actions_taken": (*turn.actions_taken, "use-object"),
             }
         )
-    log.put(combatant.model_copy(update={"turn": new_turn}))
-    log.add("object", f"{name}: {what[:200]} ({spent})", creature_id)
-    return log.commit()
+    draft.put(combatant.model_copy(update={"turn": new_turn}))
+    draft.add("object", f"{name}: {what[:200]} ({spent})", creature_id)
+    return draft.done(None)
 
 
 def grant_bonus_action(
-    state: CombatState, encounter: Encounter, creature_id: EntityId, action_ids: tuple[str, ...]
-) -> StateStep:
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, action_ids: tuple[str, ...]
+) -> Outcome[None]:
     """Record the features that let a creature take these actions as a bonus action."""
+    state = running_combat(encounter)
     combatant = combatant_of(state, creature_id)
-    log = Log(state)
-    log.put(combatant.model_copy(update={"bonus_action_features": action_ids}))
-    log.add(
+    draft = Draft(encounter, ruleset)
+    draft.put(combatant.model_copy(update={"bonus_action_features": action_ids}))
+    draft.add(
         "feature",
         f"{name_of(encounter, creature_id)} may take {', '.join(action_ids) or 'nothing'} "
         "as a bonus action",
         creature_id,
     )
-    return log.commit()
+    return draft.done(None)

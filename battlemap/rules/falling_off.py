@@ -24,13 +24,14 @@ from enum import StrEnum
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.conditions import give_condition
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.mounts import release_mount
 from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.saves import SaveResult, SaveSituation, saving_throw
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Work
 
 _STANDING = SaveSituation()
 """No cover, not squeezing: the rider sits on its mount."""
@@ -94,20 +95,20 @@ def fall_off_save(
         save_bonus=save_bonus,
         typed=typed,
     )
-    work = Work(saved.encounter, saved.combat, ruleset)
-    name = work.name(rider_id)
+    draft = Draft(saved.encounter, ruleset)
+    name = draft.name(rider_id)
     if saved.result.success:
-        work.add("mount", f"{name} stays on its mount ({cause.value})", rider_id)
-        after = work.done(FallOffResult(saved.result, fell=False))
+        draft.add("mount", f"{name} stays on its mount ({cause.value})", rider_id)
+        after = draft.done(FallOffResult(saved.result, fell=False))
         return Outcome(after.encounter, after.result, saved.events + after.events)
-    work.add("mount", f"{name} falls off its mount, landing prone ({cause.value})", rider_id)
-    if not work.has_condition(rider_id, "prone"):
-        work.condition(rider_id, "prone")
+    draft.add("mount", f"{name} falls off its mount, landing prone ({cause.value})", rider_id)
+    if not draft.has_condition(rider_id, "prone"):
+        give_condition(draft, rider_id, "prone")
     released = _controlled_mount(saved.combat, rider_id)
     if released is not None:
         mount = released
-        work.run(lambda state: release_mount(state, ruleset, work.encounter, mount))
-    after = work.done(FallOffResult(saved.result, fell=True, released=released))
+        draft.run(lambda state: release_mount(state, ruleset, mount))
+    after = draft.done(FallOffResult(saved.result, fell=True, released=released))
     return Outcome(after.encounter, after.result, saved.events + after.events)
 
 

@@ -14,8 +14,9 @@ from enum import StrEnum
 
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.conditions import effects_of
+from battlemap.rules.conditions import effects_of, end_condition, give_condition
 from battlemap.rules.death import STABLE, UNCONSCIOUS, wake
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import ConditionEffect, TempHpStacking
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.outcome import Outcome
@@ -23,7 +24,6 @@ from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import (
     DeadTargetError,
     NegativeAmountError,
-    Work,
     is_bloodied,
     rounded,
 )
@@ -61,32 +61,31 @@ def heal(
         NegativeAmountError; AbsentTargetError; DeadTargetError (the dead can't be healed);
         IllegalActionError (Last Breath: can't be healed).
     """
-    combat = encounter.combat
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
         raise NegativeAmountError(f"healing must be a whole number >= 0, got {amount!r}")
-    work = Work(encounter, combat, ruleset)
-    target = work.creature(target_id)
-    if work.death(target_id).dead and ruleset.hit_points.dead_cannot_be_healed:
+    draft = Draft(encounter, ruleset)
+    target = draft.creature(target_id)
+    if draft.death(target_id).dead and ruleset.hit_points.dead_cannot_be_healed:
         raise DeadTargetError(f"{target.name} is dead and can't regain hit points")
-    combatant = work.combatant(target_id)
+    combatant = draft.combatant(target_id)
     if combatant is not None and ConditionEffect.CANT_BE_HEALED in effects_of(ruleset, combatant):
         raise IllegalActionError(
             f"{target.name} can't be healed ({', '.join(c.name for c in combatant.conditions)})"
         )
-    maximum = work.max_hp(target_id)
+    maximum = draft.max_hp(target_id)
     room = max(0, maximum - target.hp)
     regained = min(amount, room) if ruleset.hit_points.healing_capped_at_max else amount
     hp_after = target.hp + regained
-    work.put_creature(target.model_copy(update={"hp": hp_after}))
-    work.add(
+    draft.put_creature(target.model_copy(update={"hp": hp_after}))
+    draft.add(
         "heal",
         f"{target.name} regains {regained} HP ({amount} healing): {target.hp} -> {hp_after}",
         target_id,
     )
     woke = False
-    knocked_out = work.death(target_id).knocked_out
+    knocked_out = draft.death(target_id).knocked_out
     if (target.hp == 0 or knocked_out) and regained > 0:
-        wake(work, target_id)
+        wake(draft, target_id)
         woke = True
     wounded_ended = False
     wounded = ruleset.death_saves.wounded
@@ -95,12 +94,12 @@ def heal(
         and regained > 0
         and wounded is not None
         and wounded.ends_on_healers_kit_healing
-        and work.has_condition(target_id, wounded.condition)
+        and draft.has_condition(target_id, wounded.condition)
     ):
-        work.uncondition(target_id, wounded.condition)
+        end_condition(draft, target_id, wounded.condition)
         wounded_ended = True
-    after = work.creature(target_id)
-    return work.done(
+    after = draft.creature(target_id)
+    return draft.done(
         HealResult(
             amount,
             regained,
@@ -153,33 +152,32 @@ def grant_temp_hp(
     Raises:
         NegativeAmountError, AbsentTargetError, DeadTargetError.
     """
-    combat = encounter.combat
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
         raise NegativeAmountError(
             f"temporary hit points must be a whole number >= 0, got {amount!r}"
         )
-    work = Work(encounter, combat, ruleset)
-    target = work.require_alive(target_id)
+    draft = Draft(encounter, ruleset)
+    target = draft.require_alive(target_id)
     rules = ruleset.hit_points
     old = target.temp_hp
     cap: int | None = None
     if rules.temp_hp_stacking is TempHpStacking.STACK_TO_CAP:
-        cap = rounded(rules.temp_hp_cap_fraction * work.max_hp(target_id), ruleset.damage.rounding)
+        cap = rounded(rules.temp_hp_cap_fraction * draft.max_hp(target_id), ruleset.damage.rounding)
         after = max(old, min(old + amount, cap))
         reason = f"they stack up to {cap} (half the HP maximum)"
     else:
         options = {TempChoice.HIGHER: max(old, amount), TempChoice.OLD: old, TempChoice.NEW: amount}
         after = options[choice]
         reason = f"they don't add up: kept the {choice.value} ones"
-    work.put_creature(target.model_copy(update={"temp_hp": after}))
-    work.add("temp-hp", f"{target.name}: temporary HP {old} -> {after} ({reason})", target_id)
+    draft.put_creature(target.model_copy(update={"temp_hp": after}))
+    draft.add("temp-hp", f"{target.name}: temporary HP {old} -> {after} ({reason})", target_id)
     woke = False
-    if after > old and target.hp == 0 and work.has_condition(target_id, UNCONSCIOUS):
-        woke = _temp_hp_at_zero(work, target_id)
-    return work.done(TempHpResult(amount, old, after, rules.temp_hp_stacking, cap, reason, woke))
+    if after > old and target.hp == 0 and draft.has_condition(target_id, UNCONSCIOUS):
+        woke = _temp_hp_at_zero(draft, target_id)
+    return draft.done(TempHpResult(amount, old, after, rules.temp_hp_stacking, cap, reason, woke))
 
 
-def _temp_hp_at_zero(work: Work, target_id: EntityId) -> bool:
+def _temp_hp_at_zero(draft: Draft, target_id: EntityId) -> bool:
     """Temporary HP gained at 0 HP: whether they woke the creature.
 
     hyrule "Temporary Heart Points" (srd borrows it), bloodied-brink: receiving them "doesn't
@@ -187,12 +185,12 @@ def _temp_hp_at_zero(work: Work, target_id: EntityId) -> bool:
     ruleset where they do: conscious and stable at 0 HP, with the buffer; the death saves
     reset as on healing.
     """
-    name = work.name(target_id)
-    if not work.ruleset.hit_points.temp_hp_wakes:
-        work.add("temp-hp", f"{name} stays unconscious: temporary HP don't wake", target_id)
+    name = draft.name(target_id)
+    if not draft.ruleset.hit_points.temp_hp_wakes:
+        draft.add("temp-hp", f"{name} stays unconscious: temporary HP don't wake", target_id)
         return False
-    wake(work, target_id)
-    work.put_death(target_id, stable=True)
-    work.condition(target_id, STABLE)
-    work.add("wakes", f"{name} regains consciousness at 0 HP (temporary HP), stable", target_id)
+    wake(draft, target_id)
+    draft.put_death(target_id, stable=True)
+    give_condition(draft, target_id, STABLE)
+    draft.add("wakes", f"{name} regains consciousness at 0 HP (temporary HP), stable", target_id)
     return True

@@ -27,8 +27,6 @@ from battlemap.model.creature import Creature, Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import (
-    Log,
-    StateStep,
     combatant_of,
     creature_of,
     name_of,
@@ -37,8 +35,10 @@ from battlemap.rules.combat_ops import (
     stats_of,
 )
 from battlemap.rules.dice import new_dice_state
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import InitiativeMode, InitiativeTieBreak, SurpriseMode
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
 
 MAX_REROLLS = 50
@@ -72,8 +72,8 @@ def start_combat(
 
 
 def determine_surprise(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, stealthy: Collection[EntityId]
-) -> StateStep:
+    encounter: Encounter, ruleset: Ruleset, stealthy: Collection[EntityId]
+) -> Outcome[None]:
     """Roll Stealth for the ``stealthy`` creatures and mark who is surprised.
 
     A creature is surprised when every hostile combatant is stealthy and each one's Stealth
@@ -85,14 +85,15 @@ def determine_surprise(
         IllegalActionError: after the first round has started.
         InvalidRequestError: a stealthy id that isn't a combatant.
     """
+    state = running_combat(encounter)
     require(not state.started, "surprise is determined before the first round")
     for creature_id in stealthy:
         combatant_of(state, creature_id)
-    log = Log(state)
+    draft = Draft(encounter, ruleset)
     totals: dict[EntityId, int] = {}
     for creature_id in stealthy:
         bonus = stats_of(creature_of(encounter, creature_id)).stealth_bonus()
-        totals[creature_id] = log.roll(
+        totals[creature_id] = draft.roll(
             f"1d20{signed(bonus)}", f"{name_of(encounter, creature_id)} Stealth", creature_id
         ).total
     if ruleset.surprise.mode is SurpriseMode.GROUP_AVERAGE:
@@ -100,13 +101,13 @@ def determine_surprise(
             members = [i for i in totals if creature_of(encounter, i).side is side]
             if members:
                 average = sum(totals[i] for i in members) // len(members)
-                log.add("surprise", f"{side.value} group Stealth: average {average}")
+                draft.add("surprise", f"{side.value} group Stealth: average {average}")
                 totals.update(dict.fromkeys(members, average))
-    for combatant in log.state.combatants:
+    for combatant in draft.combat.combatants:
         creature = creature_of(encounter, combatant.creature_id)
         hostiles = [
             creature_of(encounter, other.creature_id)
-            for other in log.state.combatants
+            for other in draft.combat.combatants
             if creature_of(encounter, other.creature_id).side.is_hostile_to(creature.side)
         ]
         perception = stats_of(creature).passive_perception_score()
@@ -116,23 +117,26 @@ def determine_surprise(
         updated = combatant.model_copy(
             update={"surprised": surprised, "hidden_stealth": totals.get(combatant.creature_id)}
         )
-        log.put(updated)
+        draft.put(updated)
         if surprised:
-            log.add(
+            draft.add(
                 "surprise",
                 f"{creature.name} is surprised (passive Perception {perception})",
                 creature.id,
             )
-    return log.commit()
+    return draft.done(None)
 
 
-def set_surprised(state: CombatState, creature_id: EntityId, surprised: bool) -> StateStep:
+def set_surprised(
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, surprised: bool
+) -> Outcome[None]:
     """The DM marks a creature surprised or not (before the first round)."""
+    state = running_combat(encounter)
     require(not state.started, "surprise is determined before the first round")
-    log = Log(state)
-    log.put(combatant_of(state, creature_id).model_copy(update={"surprised": surprised}))
-    log.add("surprise", f"surprised set to {surprised}", creature_id)
-    return log.commit()
+    draft = Draft(encounter, ruleset)
+    draft.put(combatant_of(state, creature_id).model_copy(update={"surprised": surprised}))
+    draft.add("surprise", f"surprised set to {surprised}", creature_id)
+    return draft.done(None)
 
 
 # --- initiative ----------------------------------------------------------------------------
@@ -152,24 +156,25 @@ def _group_key(creature: Creature, ruleset: Ruleset, encounter: Encounter) -> st
 
 
 def _initiative_roll(
-    log: Log, creature: Creature, ruleset: Ruleset, purpose: str
+    draft: Draft, creature: Creature, ruleset: Ruleset, purpose: str
 ) -> tuple[int, int]:
     """Roll initiative for ``creature``: (total, natural d20)."""
     stats = stats_of(creature)
     bonus = stats.modifier(ruleset.initiative.ability.value) + stats.initiative_bonus
-    record = log.roll(f"1d20{signed(bonus)}", purpose, creature.id)
+    record = draft.roll(f"1d20{signed(bonus)}", purpose, creature.id)
     return record.total, record.natural or 0
 
 
-def roll_initiative(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> StateStep:
+def roll_initiative(encounter: Encounter, ruleset: Ruleset) -> Outcome[None]:
     """Roll initiative for every combatant as the ruleset's mode says and set the order.
 
     Raises:
         IllegalActionError: once the first round has started (use ``set_initiative`` or
             ``reorder`` to change the order then).
     """
+    state = running_combat(encounter)
     require(not state.started, "initiative is rolled before the first round")
-    log = Log(state)
+    draft = Draft(encounter, ruleset)
     mode = ruleset.initiative.mode
     creatures = {c.creature_id: creature_of(encounter, c.creature_id) for c in state.combatants}
     groups: dict[str, list[EntityId]] = {}
@@ -178,22 +183,22 @@ def roll_initiative(state: CombatState, ruleset: Ruleset, encounter: Encounter) 
         groups.setdefault(key, []).append(combatant.creature_id)
     for key, members in groups.items():
         for creature_id in members:
-            log.put(combatant_of(log.state, creature_id).model_copy(update={"group": key}))
+            draft.put(combatant_of(draft.combat, creature_id).model_copy(update={"group": key}))
     if mode is InitiativeMode.MANUAL:
-        log.add("initiative", "manual initiative: the DM enters every value")
-        return log.commit()
+        draft.add("initiative", "manual initiative: the DM enters every value")
+        return draft.done(None)
     if mode is InitiativeMode.GROUP_MEDIAN:
-        _roll_group_median(log, ruleset, creatures, groups)
+        _roll_group_median(draft, ruleset, creatures, groups)
     else:
-        _roll_individual(log, ruleset, creatures, groups)
-    log.update(_sorted(log.state, ruleset, encounter))
-    order = ", ".join(name_of(encounter, s.creature_id) for s in log.state.order)
-    log.add("initiative", f"order: {order}")
-    return log.commit()
+        _roll_individual(draft, ruleset, creatures, groups)
+    draft.combat = _sorted(draft.combat, ruleset, encounter)
+    order = ", ".join(name_of(encounter, s.creature_id) for s in draft.combat.order)
+    draft.add("initiative", f"order: {order}")
+    return draft.done(None)
 
 
 def _roll_individual(
-    log: Log,
+    draft: Draft,
     ruleset: Ruleset,
     creatures: dict[EntityId, Creature],
     groups: dict[str, list[EntityId]],
@@ -202,7 +207,7 @@ def _roll_individual(
     for key, members in groups.items():
         first = creatures[members[0]]
         label = first.name if len(members) == 1 else f"{first.name} (group of {len(members)})"
-        total, natural = _initiative_roll(log, first, ruleset, f"{label} initiative")
+        total, natural = _initiative_roll(draft, first, ruleset, f"{label} initiative")
         totals[key] = total
         extra = ruleset.initiative.natural_20_extra_turn and natural == 20
         for creature_id in members:
@@ -210,9 +215,9 @@ def _roll_individual(
             if ruleset.initiative.tie_break is InitiativeTieBreak.DEX_SCORE:
                 tiebreak = (stats_of(creatures[creature_id]).score("dex"),)
             update = {"initiative": total, "initiative_tiebreak": tiebreak, "extra_turn": extra}
-            log.put(combatant_of(log.state, creature_id).model_copy(update=update))
+            draft.put(combatant_of(draft.combat, creature_id).model_copy(update=update))
         if extra:
-            log.add("initiative", f"{label}: natural 20, an extra turn at the end of round 1")
+            draft.add("initiative", f"{label}: natural 20, an extra turn at the end of round 1")
     if ruleset.initiative.tie_break is InitiativeTieBreak.ROLL_OFF:
         by_total: dict[int, list[str]] = {}
         for key, total in totals.items():
@@ -222,17 +227,17 @@ def _roll_individual(
                 continue
             for key in keys:
                 first = creatures[groups[key][0]]
-                tie = log.roll("1d20", f"{first.name} initiative roll-off at {total}", first.id)
+                tie = draft.roll("1d20", f"{first.name} initiative roll-off at {total}", first.id)
                 for creature_id in groups[key]:
-                    log.put(
-                        combatant_of(log.state, creature_id).model_copy(
+                    draft.put(
+                        combatant_of(draft.combat, creature_id).model_copy(
                             update={"initiative_tiebreak": (tie.total,)}
                         )
                     )
 
 
 def _roll_group_median(
-    log: Log,
+    draft: Draft,
     ruleset: Ruleset,
     creatures: dict[EntityId, Creature],
     groups: dict[str, list[EntityId]],
@@ -244,23 +249,23 @@ def _roll_group_median(
             rolls = []
             for creature_id in groups[key]:
                 creature = creatures[creature_id]
-                total, _ = _initiative_roll(log, creature, ruleset, f"{creature.name} initiative")
+                total, _ = _initiative_roll(draft, creature, ruleset, f"{creature.name} initiative")
                 rolls.append(total)
-                log.put(
-                    combatant_of(log.state, creature_id).model_copy(update={"initiative": total})
+                draft.put(
+                    combatant_of(draft.combat, creature_id).model_copy(update={"initiative": total})
                 )
             medians[key] = float(statistics.median(rolls))
-            log.add("initiative", f"{key.removeprefix('side:')} side median {medians[key]:g}")
+            draft.add("initiative", f"{key.removeprefix('side:')} side median {medians[key]:g}")
         values = list(medians.values())
         pending = [k for k, v in medians.items() if values.count(v) > 1]
         if not pending:
             break
         if attempt == MAX_REROLLS:
-            log.add("initiative", "tie still unbroken; the DM orders the tied sides")
+            draft.add("initiative", "tie still unbroken; the DM orders the tied sides")
             break
-        log.add("initiative", f"tie at {medians[pending[0]]:g}: tied sides reroll")
+        draft.add("initiative", f"tie at {medians[pending[0]]:g}: tied sides reroll")
     ranked = sorted(groups, key=lambda k: -medians[k])  # stable: DM order breaks leftover ties
-    log.update(log.state.model_copy(update={"group_order": tuple(ranked)}))
+    draft.combat = draft.combat.model_copy(update={"group_order": tuple(ranked)})
 
 
 def _sorted(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> CombatState:
@@ -306,8 +311,8 @@ def _with_order(
 
 
 def set_initiative(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId, value: int
-) -> StateStep:
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, value: int
+) -> Outcome[None]:
     """The DM enters ``value`` as the creature's initiative and the order is re-sorted.
 
     Allowed at any time where ``initiative.manual_reorder`` (every shipped ruleset), else only
@@ -317,50 +322,49 @@ def set_initiative(
         InvalidRequestError: a value outside -100..100.
         IllegalActionError: the combat runs and the ruleset doesn't allow changing the order.
     """
+    state = running_combat(encounter)
     if not -100 <= value <= 100:
         raise InvalidRequestError(f"initiative {value} is outside -100..100")
     require(
         ruleset.initiative.manual_reorder or not state.started,
         f"{ruleset.name}: the initiative order stays as rolled once the combat runs",
     )
-    log = Log(state)
-    log.put(combatant_of(state, creature_id).model_copy(update={"initiative": value}))
-    log.update(_sorted(log.state, ruleset, encounter))
-    log.add(
+    draft = Draft(encounter, ruleset)
+    draft.put(combatant_of(state, creature_id).model_copy(update={"initiative": value}))
+    draft.combat = _sorted(draft.combat, ruleset, encounter)
+    draft.add(
         "initiative", f"{name_of(encounter, creature_id)}: initiative set to {value}", creature_id
     )
-    return log.commit()
+    return draft.done(None)
 
 
 def reorder(
-    state: CombatState,
-    encounter: Encounter,
-    creature_ids: Sequence[EntityId],
-    ruleset: Ruleset | None = None,
-) -> StateStep:
+    encounter: Encounter, ruleset: Ruleset, creature_ids: Sequence[EntityId]
+) -> Outcome[None]:
     """The DM puts the combatants' regular turns in exactly this order (extra turns stay last),
     where the ruleset's ``initiative.manual_reorder`` allows it (every shipped ruleset; srd
-    "Initiative": the DM and the players order ties). ``ruleset`` None: allowed.
+    "Initiative": the DM and the players order ties).
 
     Raises:
-        InvalidRequestError: ``creature_ids`` is not a permutation of the combatants.
+        InvalidRequestError: no combat, or ``creature_ids`` is not a permutation of the
+            combatants.
         IllegalActionError: the ruleset doesn't let the DM reorder.
     """
-    if ruleset is not None:
-        require(ruleset.initiative.manual_reorder, f"{ruleset.name}: the DM can't reorder turns")
+    state = running_combat(encounter)
+    require(ruleset.initiative.manual_reorder, f"{ruleset.name}: the DM can't reorder turns")
     regular = [s.creature_id for s in state.order if not s.extra]
     if sorted(creature_ids) != sorted(regular) or len(set(creature_ids)) != len(creature_ids):
         raise InvalidRequestError("the new order must list every combatant exactly once")
     extras = tuple(s for s in state.order if s.extra)
     slots = tuple(TurnSlot(creature_id=i) for i in creature_ids) + extras
     by_id = {c.creature_id: c for c in state.combatants}
-    log = Log(state)
-    log.update(_with_order(state, slots, [by_id[i] for i in creature_ids]))
-    log.add(
+    draft = Draft(encounter, ruleset)
+    draft.combat = _with_order(state, slots, [by_id[i] for i in creature_ids])
+    draft.add(
         "initiative",
         "order set by the DM: " + ", ".join(name_of(encounter, i) for i in creature_ids),
     )
-    return log.commit()
+    return draft.done(None)
 
 
 def insert_sorted(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> CombatState:
@@ -368,12 +372,14 @@ def insert_sorted(state: CombatState, ruleset: Ruleset, encounter: Encounter) ->
     return _sorted(state, ruleset, encounter)
 
 
-def roll_one(log: Log, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId) -> Combatant:
+def roll_one(
+    draft: Draft, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId
+) -> Combatant:
     """Initiative for a creature joining mid-combat: its own roll, or its side (group-median).
     The combatant starts from the creature's lasting state (``Creature.lasting``)."""
     creature = creature_of(encounter, creature_id)
     key = _group_key(creature, ruleset, encounter)
-    existing = [c for c in log.state.combatants if c.group == key]
+    existing = [c for c in draft.combat.combatants if c.group == key]
     combatant = Combatant(creature_id=creature_id, group=key).with_lasting(creature.lasting)
     if ruleset.initiative.mode is InitiativeMode.MANUAL:
         return combatant
@@ -388,12 +394,17 @@ def roll_one(log: Log, ruleset: Ruleset, encounter: Encounter, creature_id: Enti
                 "initiative_tiebreak": existing[0].initiative_tiebreak,
             }
         )
-    total, _ = _initiative_roll(log, creature, ruleset, f"{creature.name} initiative")
+    total, _ = _initiative_roll(draft, creature, ruleset, f"{creature.name} initiative")
     tiebreak: tuple[int, ...] = ()
     if ruleset.initiative.tie_break is InitiativeTieBreak.DEX_SCORE:
         tiebreak = (stats_of(creature).score("dex"),)
-    if ruleset.initiative.mode is InitiativeMode.GROUP_MEDIAN and key not in log.state.group_order:
-        log.update(log.state.model_copy(update={"group_order": (*log.state.group_order, key)}))
+    if (
+        ruleset.initiative.mode is InitiativeMode.GROUP_MEDIAN
+        and key not in draft.combat.group_order
+    ):
+        draft.combat = draft.combat.model_copy(
+            update={"group_order": (*draft.combat.group_order, key)}
+        )
     return combatant.model_copy(update={"initiative": total, "initiative_tiebreak": tiebreak})
 
 

@@ -8,12 +8,18 @@ UI enables a button exactly when the engine would accept it; nothing is rolled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from battlemap.model.combat import Combatant, CombatState, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.attacks_left import (
+    AttacksLeft,
+    attack_action_id,
+    attacks_left,
+    statblock_in,
+)
 from battlemap.rules.combat_ops import combatant_of, creature_of, is_dying, name_of
 from battlemap.rules.economy import action_refusal, turn_refusal
 from battlemap.rules.enums import ActionCost, ActionKind
@@ -55,10 +61,14 @@ class Choice:
 class LegalActions:
     """Every choice of ``creature_id`` now, in the ruleset's order: actions (a bonus-action
     use of an action a feature grants is a second choice), then the speed modes, then the
-    death saving throw."""
+    death saving throw. ``attacks`` are the attacks left in its Attack action (``2 attacks
+    left``); ``multiattack`` the stat block's Multiattack options, as choices of the Attack
+    action (id ``multiattack:<index>``)."""
 
     creature_id: EntityId
     choices: tuple[Choice, ...]
+    attacks: AttacksLeft = field(default_factory=lambda: AttacksLeft(0))
+    multiattack: tuple[Choice, ...] = ()
 
     def choice(self, kind: ChoiceKind, choice_id: str) -> Choice:
         """The choice of this kind and id.
@@ -121,7 +131,33 @@ def legal_actions(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId)
         reason = move_refusal(state, ruleset, encounter, creature_id, mode)
         choices.append(Choice(ChoiceKind.MOVE, mode.value, mode.value, reason))
     choices.append(_death_save(encounter, state, combatant))
-    return LegalActions(creature_id, tuple(choices))
+    return LegalActions(
+        creature_id,
+        tuple(choices),
+        attacks_left(combatant.turn),
+        _multiattack(state, ruleset, encounter, combatant),
+    )
+
+
+def _multiattack(
+    state: CombatState, ruleset: Ruleset, encounter: Encounter, combatant: Combatant
+) -> tuple[Choice, ...]:
+    """The Multiattack options, allowed when the Attack action may be taken now."""
+    block = statblock_in(encounter, combatant)
+    if block is None or not block.multiattack:
+        return ()
+    attack_id = attack_action_id(ruleset)
+    if attack_id is None:
+        reason: str | None = f"{ruleset.name} has no Attack action"
+    elif combatant.turn.attacks_left:
+        left = attacks_left(combatant.turn).text
+        reason = f"{name_of(encounter, combatant.creature_id)} is making its Attack action ({left})"
+    else:
+        reason = action_refusal(state, ruleset, encounter, combatant.creature_id, attack_id)
+    return tuple(
+        Choice(ChoiceKind.ACTION, f"multiattack:{index}", f"Multiattack: {option.label}", reason)
+        for index, option in enumerate(block.multiattack)
+    )
 
 
 def _all_refused(

@@ -19,7 +19,7 @@ enough movement is left. A rider already on its mount when the fight starts is s
 stay on (``movement.mounting.fall_off_save_dc``) is ``falling_off.fall_off_save``.
 
 A mount that already took its turn this round and is moved after a rider still to act would
-act twice in that round: the log says so and the DM decides (the rules are silent).
+act twice in that round: the draft says so and the DM decides (the rules are silent).
 """
 
 from __future__ import annotations
@@ -27,10 +27,12 @@ from __future__ import annotations
 from battlemap.model.combat import CombatState, TurnSlot
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.combat_ops import Log, StateStep, combatant_of, creature_of, name_of, require
+from battlemap.rules.combat_ops import combatant_of, creature_of, name_of, require
 from battlemap.rules.distances import distance_between
+from battlemap.rules.draft import Draft
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.movement import mount_or_dismount
+from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import MountRules, Ruleset
 
 MOUNT_WITHIN_FEET = 5
@@ -71,12 +73,11 @@ def mount_candidates(encounter: Encounter, ruleset: Ruleset, rider_id: EntityId)
 
 
 def control_mount(
-    state: CombatState,
-    ruleset: Ruleset,
     encounter: Encounter,
+    ruleset: Ruleset,
     rider_id: EntityId,
     mount_id: EntityId,
-) -> StateStep:
+) -> Outcome[None]:
     """The rider mounts and takes control of the mount: the rider spends the ruleset's
     mounting cost (``movement.mount_or_dismount``: half its speed) on its turn, and the mount
     acts on the rider's initiative, right after the rider, with only the controlled-mount
@@ -94,16 +95,15 @@ def control_mount(
             5 ft; not the rider's turn, its speed 0, or less movement
             left than mounting costs.
     """
-    return _ride(state, ruleset, encounter, rider_id, mount_id, paying=True)
+    return _ride(encounter, ruleset, rider_id, mount_id, paying=True)
 
 
 def start_mounted(
-    state: CombatState,
-    ruleset: Ruleset,
     encounter: Encounter,
+    ruleset: Ruleset,
     rider_id: EntityId,
     mount_id: EntityId,
-) -> StateStep:
+) -> Outcome[None]:
     """Set the combat up with the rider already on (and controlling) ``mount_id``: for free,
     before round 1 begins.
 
@@ -119,25 +119,26 @@ def start_mounted(
         IllegalActionError: round 1 has begun (mounting then is ``control_mount`` on the
             rider's turn), or as ``control_mount`` except for the movement.
     """
+    state = running_combat(encounter)
     rider_name, mount_name = name_of(encounter, rider_id), name_of(encounter, mount_id)
     require(
         not state.started,
         f"the fight has begun: {rider_name} mounts {mount_name} on its own turn, for half its"
         " speed",
     )
-    return _ride(state, ruleset, encounter, rider_id, mount_id, paying=False)
+    return _ride(encounter, ruleset, rider_id, mount_id, paying=False)
 
 
 def _ride(
-    state: CombatState,
-    ruleset: Ruleset,
     encounter: Encounter,
+    ruleset: Ruleset,
     rider_id: EntityId,
     mount_id: EntityId,
     *,
     paying: bool,
-) -> StateStep:
+) -> Outcome[None]:
     """``control_mount`` (``paying`` the movement on the rider's turn) or ``start_mounted``."""
+    state = running_combat(encounter)
     rules = _mount_rules(ruleset)
     if rider_id == mount_id:
         raise InvalidRequestError("a creature can't ride itself")
@@ -175,13 +176,13 @@ def _ride(
         raise InvalidRequestError(
             f"{rider_name} has no turn yet: roll initiative before {mount_name} follows it"
         )
-    log = Log(state)
+    draft = Draft(encounter, ruleset)
     if paying:
-        log.run(lambda paid: mount_or_dismount(paid, ruleset, encounter, rider_id, mount_id))
+        draft.run(lambda paid: mount_or_dismount(paid, ruleset, rider_id, mount_id))
     else:
-        log.add("mount", f"{rider_name} starts the fight riding {mount_name}", rider_id)
+        draft.add("mount", f"{rider_name} starts the fight riding {mount_name}", rider_id)
     if mount.acted_this_round and not rider.acted_this_round and state.started:
-        log.add(
+        draft.add(
             "mount",
             f"{mount_name} has already acted this round and now follows {rider_name}: the DM"
             " decides whether it acts again this round",
@@ -195,19 +196,19 @@ def _ride(
             "group": rider.group,
         }
     )
-    log.update(_after_rider(log.state, rider_id, mount_id))
-    log.put(controlled)
+    draft.combat = _after_rider(draft.combat, rider_id, mount_id)
+    draft.put(controlled)
     actions = ", ".join(
         ruleset.actions[a].name if a in ruleset.actions else a
         for a in rules.controlled_mount_actions
     )
-    log.add(
+    draft.add(
         "mount",
         f"{rider_name} controls {mount_name}: it acts on {rider_name}'s initiative"
         f" ({rider.initiative}), right after, and can only {actions}",
         mount_id,
     )
-    return log.commit()
+    return draft.done(None)
 
 
 def _after_rider(state: CombatState, rider_id: EntityId, mount_id: EntityId) -> CombatState:
@@ -228,9 +229,7 @@ def _after_rider(state: CombatState, rider_id: EntityId, mount_id: EntityId) -> 
     )
 
 
-def dismount(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, mount_id: EntityId
-) -> StateStep:
+def dismount(encounter: Encounter, ruleset: Ruleset, mount_id: EntityId) -> Outcome[None]:
     """The rider of the controlled ``mount_id`` gets off: it spends the ruleset's cost
     (``movement.mount_or_dismount``: half its speed) on its turn, then the mount is released
     (``release_mount``).
@@ -240,22 +239,19 @@ def dismount(
         IllegalActionError: not a controlled mount; not the rider's turn, its speed 0, or less
             movement left than dismounting costs.
     """
+    state = running_combat(encounter)
     rider_id = combatant_of(state, mount_id).controlled_by
     if rider_id is None:
         raise IllegalActionError(f"{name_of(encounter, mount_id)} is not a controlled mount")
-    log = Log(state)
-    log.run(
-        lambda paying: mount_or_dismount(
-            paying, ruleset, encounter, rider_id, mount_id, dismounting=True
-        )
+    draft = Draft(encounter, ruleset)
+    draft.run(
+        lambda paying: mount_or_dismount(paying, ruleset, rider_id, mount_id, dismounting=True)
     )
-    log.run(lambda freed: release_mount(freed, ruleset, encounter, mount_id))
-    return log.commit()
+    draft.run(lambda freed: release_mount(freed, ruleset, mount_id))
+    return draft.done(None)
 
 
-def release_mount(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, mount_id: EntityId
-) -> StateStep:
+def release_mount(encounter: Encounter, ruleset: Ruleset, mount_id: EntityId) -> Outcome[None]:
     """The mount is no longer controlled (it acts independently, or its rider fell off): all
     its actions come back; it keeps its place in the order. No movement is spent: a rider
     getting off on its own turn is ``dismount``.
@@ -263,13 +259,14 @@ def release_mount(
     Raises:
         InvalidRequestError: not fighting; IllegalActionError: not a controlled mount.
     """
+    state = running_combat(encounter)
     mount = combatant_of(state, mount_id)
     name = name_of(encounter, mount_id)
     require(mount.controlled_by is not None, f"{name} is not a controlled mount")
-    log = Log(state)
-    log.put(mount.model_copy(update={"controlled_by": None}))
-    log.add("mount", f"{name} is no longer controlled: it acts as it wishes", mount_id)
-    return log.commit()
+    draft = Draft(encounter, ruleset)
+    draft.put(mount.model_copy(update={"controlled_by": None}))
+    draft.add("mount", f"{name} is no longer controlled: it acts as it wishes", mount_id)
+    return draft.done(None)
 
 
 def controlled_action_refusal(

@@ -30,8 +30,6 @@ from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import (
-    Log,
-    StateStep,
     combatant_of,
     creature_of,
     name_of,
@@ -46,8 +44,10 @@ from battlemap.rules.conditions import (
     exhaustion_effects,
     set_exhaustion,
 )
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import ConditionEffect, EconomyPart, ExhaustionEffect
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
+from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 
 EPSILON = 1e-6
@@ -306,15 +306,14 @@ def move_refusal(
 
 
 def spend_movement(
-    state: CombatState,
-    ruleset: Ruleset,
     encounter: Encounter,
+    ruleset: Ruleset,
     creature_id: EntityId,
     feet: float,
     *,
     mode: SpeedMode | None = None,
     distance_feet: float | None = None,
-) -> StateStep:
+) -> Outcome[None]:
     """Spend ``feet`` of movement (the geometry's cost of the move) in ``mode``.
 
     While prone the creature crawls: ``crawl_extra_cost_per_foot`` x ``distance_feet``
@@ -331,6 +330,7 @@ def spend_movement(
         InvalidRequestError: negative or non-finite feet.
         IllegalActionError: not its turn, surprised, speed 0, or more than is left.
     """
+    state = running_combat(encounter)
     if not math.isfinite(feet) or feet < 0:
         raise InvalidRequestError(f"a move can't cost {feet} ft")
     combatant = _check_can_move(state, ruleset, encounter, creature_id)
@@ -361,10 +361,10 @@ def spend_movement(
     if current is None or current.creature_id != creature_id:
         left = combatant.reaction_move_left
         require(cost <= left + EPSILON, f"{name} has {left:g} ft of readied move, needs {cost:g}")
-        log = Log(state)
-        log.put(combatant.model_copy(update={"reaction_move_left": left - cost}))
-        log.add("move", f"{name} moves {cost:g} ft (readied move)", creature_id)
-        return log.commit()
+        draft = Draft(encounter, ruleset)
+        draft.put(combatant.model_copy(update={"reaction_move_left": left - cost}))
+        draft.add("move", f"{name} moves {cost:g} ft (readied move)", creature_id)
+        return draft.done(None)
     budget = movement_budget(state, ruleset, encounter, creature_id, mode)
     require(budget.speed > 0, _no_speed(name, budget))
     require(
@@ -372,27 +372,26 @@ def spend_movement(
         f"{name} has {budget.remaining:g} ft of {mode.value} movement left; the move costs "
         f"{cost:g}",
     )
-    log = Log(state)
+    draft = Draft(encounter, ruleset)
     turn = spent(combatant.turn, mode, cost).model_copy(update={"speed_mode": mode})
-    log.put(combatant.model_copy(update={"turn": turn}))
+    draft.put(combatant.model_copy(update={"turn": turn}))
     extra_text = f" ({', '.join(notes)})" if notes else ""
-    log.add(
+    draft.add(
         "move",
         f"{name} moves {cost:g} ft by {mode.value}{extra_text}; "
         f"{budget.remaining - cost:g} ft left",
         creature_id,
     )
-    return log.commit()
+    return draft.done(None)
 
 
-def stand_up(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId
-) -> StateStep:
+def stand_up(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> Outcome[None]:
     """Stand up from prone for a fraction (half) of the walking speed after modifiers.
 
     Raises:
         IllegalActionError: not prone, not its turn, speed 0, or not enough movement left.
     """
+    state = running_combat(encounter)
     combatant = _check_can_move(state, ruleset, encounter, creature_id)
     name = name_of(encounter, creature_id)
     require(combatant.has_condition("prone"), f"{name} isn't prone")
@@ -407,16 +406,15 @@ def stand_up(
     )
     conditions = tuple(c for c in combatant.conditions if c.name != "prone")
     turn = spent(combatant.turn, SpeedMode.WALK, cost)
-    log = Log(state)
-    log.put(combatant.model_copy(update={"conditions": conditions, "turn": turn}))
-    log.add("stand-up", f"{name} stands up ({cost} ft of movement)", creature_id)
-    return log.commit()
+    draft = Draft(encounter, ruleset)
+    draft.put(combatant.model_copy(update={"conditions": conditions, "turn": turn}))
+    draft.add("stand-up", f"{name} stands up ({cost} ft of movement)", creature_id)
+    return draft.done(None)
 
 
-def drop_prone(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, creature_id: EntityId
-) -> StateStep:
+def drop_prone(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> Outcome[None]:
     """Drop prone, for ``drop_prone_cost`` (0) feet, on the creature's turn."""
+    state = running_combat(encounter)
     combatant = _check_can_move(state, ruleset, encounter, creature_id)
     require(not combatant.has_condition("prone"), f"{name_of(encounter, creature_id)} is prone")
     cost = ruleset.movement.drop_prone_cost
@@ -425,7 +423,7 @@ def drop_prone(
         require(cost <= budget.remaining + EPSILON, "not enough movement left to drop prone")
         turn = spent(combatant.turn, SpeedMode.WALK, cost)
         state = state.with_combatant(combatant.model_copy(update={"turn": turn}))
-    return apply_condition(state, ruleset, encounter, creature_id, "prone")
+    return apply_condition(with_combat(encounter, state), ruleset, creature_id, "prone")
 
 
 MOUNTED_THIS_MOVE = "mount-or-dismount"
@@ -433,14 +431,13 @@ MOUNTED_THIS_MOVE = "mount-or-dismount"
 
 
 def mount_or_dismount(
-    state: CombatState,
-    ruleset: Ruleset,
     encounter: Encounter,
+    ruleset: Ruleset,
     creature_id: EntityId,
     mount_id: EntityId,
     *,
     dismounting: bool = False,
-) -> StateStep:
+) -> Outcome[None]:
     """Mount (or, ``dismounting``, dismount) ``mount_id`` (legends-of-hyrule "Mounting and
     Dismounting", gms-den "Mounting a Steed"): spends the movement; ``mounts.control_mount``
     and ``mounts.dismount`` charge it through here.
@@ -455,6 +452,7 @@ def mount_or_dismount(
         IllegalActionError: not its turn, already mounted or dismounted this turn (checked
             before the movement: a Dash can't fix it), speed 0, not enough movement left.
     """
+    state = running_combat(encounter)
     rules = ruleset.movement.mounting
     if rules is None:
         raise InvalidRequestError("this ruleset has no mounted combat rules")
@@ -479,20 +477,19 @@ def mount_or_dismount(
     )
     turn = spent(combatant.turn, SpeedMode.WALK, cost)
     turn = turn.model_copy(update={"actions_taken": (*turn.actions_taken, MOUNTED_THIS_MOVE)})
-    log = Log(state)
-    log.put(combatant.model_copy(update={"turn": turn}))
+    draft = Draft(encounter, ruleset)
+    draft.put(combatant.model_copy(update={"turn": turn}))
     done = f"dismounts from {mount}" if dismounting else f"mounts {mount}"
-    log.add("mount", f"{name} {done} ({cost} ft of movement)", creature_id)
-    return log.commit()
+    draft.add("mount", f"{name} {done} ({cost} ft of movement)", creature_id)
+    return draft.done(None)
 
 
 def climb_swim_check(
-    state: CombatState,
-    ruleset: Ruleset,
     encounter: Encounter,
+    ruleset: Ruleset,
     creature_id: EntityId,
     dc: int,
-) -> StateStep:
+) -> Outcome[None]:
     """gms-den "Climb/Swim/Crawl": a Strength (Athletics) check to climb or swim without that
     speed; a failure adds ``exhaustion_on_failure`` levels (either way at half speed).
 
@@ -501,6 +498,7 @@ def climb_swim_check(
     Raises:
         InvalidRequestError: the ruleset has no such rule, or a DC outside 1..40.
     """
+    state = running_combat(encounter)
     rules = ruleset.movement.climb_swim_without_speed
     if rules is None:
         raise InvalidRequestError("this ruleset has no climbing or swimming check")
@@ -510,16 +508,17 @@ def climb_swim_check(
     creature = creature_of(encounter, creature_id)
     name = name_of(encounter, creature_id)
     bonus = stats_of(creature).modifier(rules.check_ability.value)
-    log = Log(state)
-    record = log.roll(f"1d20{signed(bonus)}", f"{name} {rules.check_skill} (DC {dc})", creature_id)
+    draft = Draft(encounter, ruleset)
+    record = draft.roll(
+        f"1d20{signed(bonus)}", f"{name} {rules.check_skill} (DC {dc})", creature_id
+    )
     if record.total >= dc:
-        log.add("check", f"{name} succeeds: half speed", creature_id)
-        return log.commit()
+        draft.add("check", f"{name} succeeds: half speed", creature_id)
+        return draft.done(None)
     level = min(combatant.exhaustion + rules.exhaustion_on_failure, len(ruleset.exhaustion))
-    log.add("check", f"{name} fails: half speed and exhaustion {level}", creature_id)
-    state, events = log.commit()
-    after, more = set_exhaustion(state, ruleset, encounter, creature_id, level)
-    return after, events + more
+    draft.add("check", f"{name} fails: half speed and exhaustion {level}", creature_id)
+    draft.run(lambda failed: set_exhaustion(failed, ruleset, creature_id, level))
+    return draft.done(None)
 
 
 @dataclass(frozen=True)

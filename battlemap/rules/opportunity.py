@@ -32,11 +32,11 @@ from battlemap.rules.attacks import (
 )
 from battlemap.rules.combat_ops import stats_of
 from battlemap.rules.conditions import denial, reactions_left, speed_is_zero_by_conditions
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import EconomyPart
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Work
 
 ACTION_ID = "opportunity-attack"
 
@@ -75,26 +75,26 @@ def opportunity_offers(
     sees_mover: Sequence[bool] | None = None,
 ) -> tuple[OpportunityOffer, ...]:
     """Which of the creatures whose reach the mover leaves can make the attack now."""
-    combat = running_combat(encounter)
-    work = Work(encounter, combat, ruleset)
-    mover = work.fighting(mover_id)
+    running_combat(encounter)
+    draft = Draft(encounter, ruleset)
+    mover = draft.fighting(mover_id)
     offers = []
     for index, attacker_id in enumerate(attacker_ids):
         step = step_indexes[index] if step_indexes is not None else None
         reason = ""
-        attacker = work.combatant(attacker_id)
+        attacker = draft.combatant(attacker_id)
         if attacker is None:
-            reason = f"{work.name(attacker_id)} is not in the combat"
+            reason = f"{draft.name(attacker_id)} is not in the combat"
         elif attacker.death.dead:
-            reason = f"{work.name(attacker_id)} is dead"
+            reason = f"{draft.name(attacker_id)} is dead"
         elif mover.disengaged:
-            reason = f"{work.name(mover_id)} took the Disengage action"
+            reason = f"{draft.name(mover_id)} took the Disengage action"
         elif reactions_left(ruleset, attacker) == 0:
-            reason = f"{work.name(attacker_id)} has already used its reaction"
+            reason = f"{draft.name(attacker_id)} has already used its reaction"
         elif sees_mover is not None and not sees_mover[index]:
-            reason = f"{work.name(attacker_id)} can't see {work.name(mover_id)}"
+            reason = f"{draft.name(attacker_id)} can't see {draft.name(mover_id)}"
         else:
-            denied = denial(ruleset, attacker, EconomyPart.REACTION, work.name(attacker_id)).reason
+            denied = denial(ruleset, attacker, EconomyPart.REACTION, draft.name(attacker_id)).reason
             reason = denied or ""
         offers.append(
             OpportunityOffer(attacker_id, mover_id, not reason, reason or "can attack", step)
@@ -147,13 +147,13 @@ def resolve_opportunity(
     """
     combat = running_combat(encounter)
     if not take:
-        work = Work(encounter, combat, ruleset)
-        work.add(
+        draft = Draft(encounter, ruleset)
+        draft.add(
             "opportunity-declined",
-            f"{work.name(offer.attacker_id)} lets {work.name(offer.mover_id)} go",
+            f"{draft.name(offer.attacker_id)} lets {draft.name(offer.mover_id)} go",
             offer.attacker_id,
         )
-        return work.done(OpportunityResult(False, None, True, "declined"))
+        return draft.done(OpportunityResult(False, None, True, "declined"))
     if not offer.available:
         raise IllegalActionError(offer.reason)
     if profile is None or profile.delivery is not Delivery.MELEE:
@@ -169,9 +169,9 @@ def resolve_opportunity(
         situation,
         options,
     )
-    work = Work(applied.encounter, applied.combat, ruleset)
-    mover = work.creature(offer.mover_id)
-    mover_c = work.fighting(offer.mover_id)
+    draft = Draft(applied.encounter, ruleset)
+    mover = draft.creature(offer.mover_id)
+    mover_c = draft.fighting(offer.mover_id)
     if mover_c.death.dead:
         continues, reason = False, "the mover died"
     elif mover.hp == 0:

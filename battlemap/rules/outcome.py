@@ -14,19 +14,19 @@ from typing import Generic, TypeVar
 
 from battlemap.model.combat import CombatEvent, CombatState
 from battlemap.model.encounter import Encounter
-from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.schema import Ruleset
 
 R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 
 
 @dataclass(frozen=True)
-class Outcome(Generic[R]):
+class Outcome(Generic[R_co]):
     """The new encounter (with its new combat state), the result and the log events."""
 
     encounter: Encounter
-    result: R
+    result: R_co
     events: tuple[CombatEvent, ...]
 
     @property
@@ -45,9 +45,6 @@ def with_combat(encounter: Encounter, combat: CombatState | None) -> Encounter:
 EngineCall = Callable[[Encounter, Ruleset], Outcome[R]]
 """An engine operation with its arguments bound: the one shape the UI bridge runs."""
 
-StateCall = Callable[[CombatState, Ruleset, Encounter], StateStep]
-"""A turn-engine function with its arguments bound (``turns``, ``economy``, ``conditions``...)."""
-
 NO_COMBAT = "No combat is running: start one in the Initiative dock."
 
 
@@ -60,13 +57,3 @@ def running_combat(encounter: Encounter) -> CombatState:
     if encounter.combat is None:
         raise InvalidRequestError(NO_COMBAT)
     return encounter.combat
-
-
-def on_combat_state(step: StateCall) -> EngineCall[None]:
-    """A turn-engine step as an engine operation on the encounter's running combat."""
-
-    def call(encounter: Encounter, ruleset: Ruleset) -> Outcome[None]:
-        state, events = step(running_combat(encounter), ruleset, encounter)
-        return Outcome(with_combat(encounter, state), None, events)
-
-    return call

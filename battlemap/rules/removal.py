@@ -52,10 +52,10 @@ def leaving_combat_too(encounter: Encounter, ruleset: Ruleset | None, command: C
         )
     after: CombatState | None
     try:
-        state = combat
+        leaves = encounter
         for creature_id in leaving:
-            state, _events = remove_combatant(state, ruleset, encounter, creature_id)
-        after = state
+            leaves = remove_combatant(leaves, ruleset, creature_id).encounter
+        after = leaves.combat
     except IllegalActionError:  # the last combatant of a running combat
         after = None
     step: Command

@@ -7,7 +7,7 @@ a day) recovers 8 HP plus level d8; it ends a knockout's Unconscious condition. 
 today (``rests_today``); rests aren't stored in the encounter.
 
 Outside a combat a rest reads and updates the creature's lasting state (``Creature.lasting``:
-exhaustion, knockout, HP maximum reduction kept from its last combat), through ``Work``.
+exhaustion, knockout, HP maximum reduction kept from its last combat), through ``Draft``.
 
 Interruptions (the ruleset's ``interrupted_by``): ``interrupt_rest`` says what an interrupted
 rest gives. bloodied-brink: "An interrupted Short Rest confers no benefits"; a Long Rest
@@ -28,12 +28,13 @@ from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_CHARACTER_LEVEL
+from battlemap.rules.conditions import end_condition
 from battlemap.rules.damage import check_typed_total
 from battlemap.rules.death import wake
+from battlemap.rules.draft import Draft
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import RestKind, Ruleset
-from battlemap.rules.vitals import Work
 
 MAX_LEVEL = MAX_CHARACTER_LEVEL
 """Highest character level a rest's dice are rolled for: the model's own limit."""
@@ -106,7 +107,7 @@ def rest_refusal(ruleset: Ruleset, kind: RestType, combat_running: bool) -> str 
 
 
 def _rest(
-    work: Work,
+    draft: Draft,
     creature_id: EntityId,
     rules: RestKind | None,
     kind: str,
@@ -114,9 +115,9 @@ def _rest(
     rests_today: int,
     typed: int | None,
 ) -> RestResult:
-    creature = work.require_alive(creature_id)
+    creature = draft.require_alive(creature_id)
     if rules is None:
-        raise IllegalActionError(f"{work.ruleset.name} has no {kind} rest rules")
+        raise IllegalActionError(f"{draft.ruleset.name} has no {kind} rest rules")
     if not 1 <= level <= MAX_LEVEL:
         raise InvalidRequestError(f"level must be 1 to {MAX_LEVEL}, got {level}")
     if rests_today >= rules.max_per_day:
@@ -131,30 +132,30 @@ def _rest(
         purpose = f"{creature.name}'s {kind} rest"
         if typed is not None:
             check_typed_total(typed, expression, purpose)
-        record = work.roll(expression, purpose, creature_id, typed)
+        record = draft.roll(expression, purpose, creature_id, typed)
         rolled = record.total
     restored = False
-    if rules.restores_hp_max and work.death(creature_id).hp_max_reduction:
-        work.put_death(creature_id, hp_max_reduction=0)
+    if rules.restores_hp_max and draft.death(creature_id).hp_max_reduction:
+        draft.put_death(creature_id, hp_max_reduction=0)
         restored = True
-    maximum = work.max_hp(creature_id)
+    maximum = draft.max_hp(creature_id)
     hp_after = min(maximum, creature.hp + rules.hp_flat + rolled)
     update: dict[str, object] = {"hp": hp_after}
     lost = 0
-    if kind == "long" and work.ruleset.hit_points.temp_hp_last_until_long_rest:
+    if kind == "long" and draft.ruleset.hit_points.temp_hp_last_until_long_rest:
         lost = creature.temp_hp
         update["temp_hp"] = 0
-    work.put_creature(creature.model_copy(update=update))
+    draft.put_creature(creature.model_copy(update=update))
     woke = False
-    if work.death(creature_id).knocked_out:
-        wake(work, creature_id)
+    if draft.death(creature_id).knocked_out:
+        wake(draft, creature_id)
         woke = True
     exhaustion = None
-    combatant = work.combatant(creature_id)
+    combatant = draft.combatant(creature_id)
     if combatant is not None and rules.exhaustion_reduction:
         exhaustion = max(0, combatant.exhaustion - rules.exhaustion_reduction)
-        work.put(combatant.model_copy(update={"exhaustion": exhaustion}))
-    work.add(
+        draft.put(combatant.model_copy(update={"exhaustion": exhaustion}))
+    draft.add(
         "rest",
         f"{creature.name} finishes a {kind} rest: HP {creature.hp} -> {hp_after}",
         creature_id,
@@ -233,10 +234,10 @@ def short_rest(
     """
     combat = encounter.combat
     _refuse_during_combat(ruleset, RestType.SHORT, combat)
-    work = Work(encounter, combat, ruleset)
+    draft = Draft(encounter, ruleset)
     _check_resumed(rest_rules(ruleset, RestType.SHORT), RestType.SHORT, 0, hours_rested)
-    return work.done(
-        _rest(work, creature_id, ruleset.rests.short, "short", level, rests_today, dice_total)
+    return draft.done(
+        _rest(draft, creature_id, ruleset.rests.short, "short", level, rests_today, dice_total)
     )
 
 
@@ -269,18 +270,18 @@ def long_rest(
     """
     combat = encounter.combat
     _refuse_during_combat(ruleset, RestType.LONG, combat)
-    work = Work(encounter, combat, ruleset)
+    draft = Draft(encounter, ruleset)
     rules = rest_rules(ruleset, RestType.LONG)
     _check_resumed(rules, RestType.LONG, interruptions, hours_rested)
-    result = _rest(work, creature_id, ruleset.rests.long, "long", level, rests_today, dice_total)
+    result = _rest(draft, creature_id, ruleset.rests.long, "long", level, rests_today, dice_total)
     if interruptions:
-        work.add(
+        draft.add(
             "rest",
-            f"{work.name(creature_id)}'s long rest was resumed after {interruptions}"
+            f"{draft.name(creature_id)}'s long rest was resumed after {interruptions}"
             f" interruption(s): {hours_needed(rules, interruptions):g} hours",
             creature_id,
         )
-    return work.done(result)
+    return draft.done(result)
 
 
 def interrupted_benefits(ruleset: Ruleset, kind: RestType, hours_rested: float) -> RestKind | None:
@@ -330,7 +331,6 @@ def interrupt_rest(
             the short-rest benefits refused (twice today, below 1 HP).
         BadDieError: a typed total the dice can't show.
     """
-    combat = encounter.combat
     rules = rest_rules(ruleset, kind)
     if cause not in rules.interrupted_by:
         known = "; ".join(rules.interrupted_by) or "nothing"
@@ -346,27 +346,27 @@ def interrupt_rest(
             f"a {kind.value} rest{resumed} lasts {lasts:g} hours, so it can't be interrupted"
             f" after {hours_rested:g} hours"
         )
-    work = Work(encounter, combat, ruleset)
-    creature = work.require_alive(creature_id)
+    draft = Draft(encounter, ruleset)
+    creature = draft.require_alive(creature_id)
     name = creature.name
     benefits = interrupted_benefits(ruleset, kind, hours_rested)
     if benefits is not None:
-        short = _rest(work, creature_id, benefits, "short", level, short_rests_today, dice_total)
-        work.add(
+        short = _rest(draft, creature_id, benefits, "short", level, short_rests_today, dice_total)
+        draft.add(
             "rest",
             f"{name}'s {kind.value} rest is interrupted ({cause}) after {hours_rested:g} h:"
             " the benefits of a short rest",
             creature_id,
         )
-        return work.done(replace(short, kind=kind.value, interrupted_by=cause, benefits="short"))
-    work.add(
+        return draft.done(replace(short, kind=kind.value, interrupted_by=cause, benefits="short"))
+    draft.add(
         "rest",
         f"{name}'s {kind.value} rest is interrupted ({cause}) after {hours_rested:g} h:"
         " no benefits" + ("; it may be resumed" if rules.resumable else ""),
         creature_id,
     )
     hp = creature.hp
-    return work.done(RestResult(kind.value, 0, 0, hp, hp, interrupted_by=cause))
+    return draft.done(RestResult(kind.value, 0, 0, hp, hp, interrupted_by=cause))
 
 
 def wounded_rest(
@@ -376,16 +376,16 @@ def wounded_rest(
 
     Returns whether Wounded ended.
     """
-    combat = running_combat(encounter)
-    work = Work(encounter, combat, ruleset)
-    creature = work.require_alive(creature_id)
+    running_combat(encounter)
+    draft = Draft(encounter, ruleset)
+    creature = draft.require_alive(creature_id)
     wounded = ruleset.death_saves.wounded
     ended = (
         wounded is not None
-        and work.has_condition(creature_id, wounded.condition)
-        and creature.hp >= work.max_hp(creature_id)
+        and draft.has_condition(creature_id, wounded.condition)
+        and creature.hp >= draft.max_hp(creature_id)
         and minutes >= wounded.ends_on_full_hp_and_rest_minutes
     )
     if ended and wounded is not None:
-        work.uncondition(creature_id, wounded.condition)
-    return work.done(ended)
+        end_condition(draft, creature_id, wounded.condition)
+    return draft.done(ended)

@@ -42,11 +42,11 @@ from battlemap.rules.attacks import (
 )
 from battlemap.rules.combat_ops import signed, stats_of
 from battlemap.rules.conditions import exhaustion_effects, is_incapacitated
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import Ability, ConditionEffect, ExhaustionEffect
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import Work
 
 _PHYSICAL = (Ability.STR, Ability.DEX)
 
@@ -149,15 +149,14 @@ def saving_throw(
         AbsentTargetError, DeadTargetError; InvalidRequestError: a DC outside 1..40, the wrong
             number of typed faces, no combat dice and nothing typed; BadDieError: a bad face.
     """
-    combat = encounter.combat
     if not 1 <= dc <= 40:
         raise InvalidRequestError(f"a saving throw DC must be 1 to 40, got {dc}")
-    work = Work(encounter, combat, ruleset)
-    creature = work.require_alive(creature_id)
+    draft = Draft(encounter, ruleset)
+    creature = draft.require_alive(creature_id)
     if save_bonus is None:
         save_bonus = save_bonus_of(creature, creature.statblock, ability)
     report = save_report(
-        ruleset, work.combatant(creature_id), ability, situation, save_bonus=save_bonus
+        ruleset, draft.combatant(creature_id), ability, situation, save_bonus=save_bonus
     )
     what = f"{creature.name}'s {ability.description} save DC {dc}"
     reasons = [f"advantage: {r}" for r in report.roll.advantages] + [
@@ -165,19 +164,19 @@ def saving_throw(
     ]
     why = f" ({'; '.join(reasons)})" if reasons else ""
     if report.auto_fail is not None:
-        work.add("save", f"{what} fails automatically ({report.auto_fail})", creature_id)
-        return work.done(SaveResult(report, dc, (), None, None, False))
-    faces, natural, _ = roll_d20_faces(work, report.roll.mode, typed, f"{what}{why}", creature_id)
+        draft.add("save", f"{what} fails automatically ({report.auto_fail})", creature_id)
+        return draft.done(SaveResult(report, dc, (), None, None, False))
+    faces, natural, _ = roll_d20_faces(draft, report.roll.mode, typed, f"{what}{why}", creature_id)
     total = natural + report.bonus
     success = total >= dc
     parts = f" ({', '.join(report.parts)})" if len(report.parts) > 1 else ""  # e.g. cover
-    work.add(
+    draft.add(
         "save",
         f"{what}: {natural} {signed(report.bonus)} = {total},"
         f" {'success' if success else 'failure'}{parts}",
         creature_id,
     )
-    return work.done(SaveResult(report, dc, faces, natural, total, success))
+    return draft.done(SaveResult(report, dc, faces, natural, total, success))
 
 
 def save_bonus_of(creature: Creature, block: StatBlock | None, ability: Ability) -> int:
@@ -238,8 +237,7 @@ def record_save_override(
     saved: bool,
 ) -> Outcome[None]:
     """Log that the DM ruled a rolled save the other way (``saved``): nothing else changes."""
-    combat = encounter.combat
-    work = Work(encounter, combat, ruleset)
-    name = work.name(creature_id)
-    work.add("save", f"the DM rules that {name} {'saved' if saved else 'failed'}", creature_id)
-    return work.done(None)
+    draft = Draft(encounter, ruleset)
+    name = draft.name(creature_id)
+    draft.add("save", f"the DM rules that {name} {'saved' if saved else 'failed'}", creature_id)
+    return draft.done(None)

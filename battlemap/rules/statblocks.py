@@ -6,40 +6,15 @@ attacks of a drop.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
-from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.damage import Defenses, defenses_from_text
 from battlemap.rules.schema import Ruleset
-
-NUMBERED = re.compile(r"^(.*\S)\s+\d+$")
-"""A numbered copy's name ("Goblin 3"): group 1 is the base name."""
-
-
-def find_statblock(
-    creature: Creature, encounter: Encounter, library: Mapping[str, StatBlock]
-) -> StatBlock | None:
-    """The creature's own stat block, else the one it was made from, by name: the party's,
-    then the library's. Numbered copies ("Goblin 3") match their base name. None when nothing
-    matches.
-    """
-    if creature.statblock is not None:
-        return creature.statblock
-    names = [creature.name]
-    match = NUMBERED.match(creature.name)
-    if match:
-        names.append(match.group(1))
-    for name in names:
-        for block in encounter.party:
-            if block.name == name:
-                return block
-        if name in library:
-            return library[name]
-    return None
+from battlemap.rules.statblock_lookup import NUMBERED as NUMBERED
+from battlemap.rules.statblock_lookup import find_statblock as find_statblock
 
 
 def statblock_defenses(

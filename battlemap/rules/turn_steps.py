@@ -62,7 +62,8 @@ def next_turn(
             raise IllegalActionError(f"initiative is paused: {names} must choose on the Brink")
     ended = current_creature(combat)
     died = False
-    state, events = end_turn(combat, ruleset, encounter)
+    ended_turn = end_turn(encounter, ruleset)
+    state, events = running_combat(ended_turn.encounter), ended_turn.events
     if combat.combatant(ended).death.last_breath:
         applied_breath = end_last_breath(with_combat(encounter, state), ruleset, ended)
         assert applied_breath.combat is not None

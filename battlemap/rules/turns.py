@@ -10,12 +10,13 @@ a surprised creature stops being surprised. gms-den's extra turns (natural 20) c
 everyone's round-1 turn and are dropped when round 1 ends.
 
 The start-of-turn death saving throw belongs to the damage engine: pass it in ``hooks``;
-without one, the log notes that a save is due.
+without one, the draft notes that a save is due.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from battlemap.model.combat import (
     ActiveCondition,
@@ -27,83 +28,85 @@ from battlemap.model.combat import (
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import (
-    Log,
-    StateStep,
     combatant_of,
     creature_of,
     is_dying,
     name_of,
     require,
 )
+from battlemap.rules.draft import Draft
 from battlemap.rules.enums import DisengageDuration
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.initiative import insert_sorted, roll_one
+from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 
-TurnHook = Callable[[CombatState, Ruleset, Encounter, EntityId], StateStep]
+TurnHook = Callable[[Encounter, Ruleset, EntityId], Outcome[object]]
 """Called at the start of a creature's turn after the resets (e.g. the death saving throw)."""
 
 
 def begin_combat(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, hooks: Sequence[TurnHook] = ()
-) -> StateStep:
+    encounter: Encounter, ruleset: Ruleset, hooks: Sequence[TurnHook] = ()
+) -> Outcome[None]:
     """Round 1 begins with the first creature in the order.
 
     Raises:
         IllegalActionError: already started, no combatants, or someone has no initiative.
     """
+    state = running_combat(encounter)
     require(not state.started, "the combat has already begun")
     require(bool(state.order), "roll or enter initiative first")
     missing = [name_of(encounter, c.creature_id) for c in state.combatants if c.initiative is None]
     require(not missing, f"no initiative yet for {', '.join(missing)}")
-    log = Log(state.model_copy(update={"round": 1, "turn_index": 0}))
-    log.add("round", "round 1 begins")
-    _start_turn(log, ruleset, encounter, hooks)
-    return log.commit()
+    draft = Draft(
+        with_combat(encounter, state.model_copy(update={"round": 1, "turn_index": 0})), ruleset
+    )
+    draft.add("round", "round 1 begins")
+    _start_turn(draft, ruleset, encounter, hooks)
+    return draft.done(None)
 
 
 def end_turn(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, hooks: Sequence[TurnHook] = ()
-) -> StateStep:
+    encounter: Encounter, ruleset: Ruleset, hooks: Sequence[TurnHook] = ()
+) -> Outcome[None]:
     """End the current turn and start the next one (a new round after the last slot).
 
     Raises:
         IllegalActionError: the combat hasn't begun.
     """
+    state = running_combat(encounter)
     require(state.started and bool(state.order), "the combat hasn't begun")
-    log = Log(state)
-    _finish_turn(log, encounter)
-    index = log.state.turn_index + 1
-    if index >= len(log.state.order):
-        _new_round(log)
+    draft = Draft(encounter, ruleset)
+    _finish_turn(draft, encounter)
+    index = draft.combat.turn_index + 1
+    if index >= len(draft.combat.order):
+        _new_round(draft)
     else:
-        log.update(log.state.model_copy(update={"turn_index": index}))
-    _start_turn(log, ruleset, encounter, hooks)
-    return log.commit()
+        draft.combat = draft.combat.model_copy(update={"turn_index": index})
+    _start_turn(draft, ruleset, encounter, hooks)
+    return draft.done(None)
 
 
-def _new_round(log: Log) -> None:
-    state = log.state
+def _new_round(draft: Draft) -> None:
+    state = draft.combat
     order = tuple(s for s in state.order if not s.extra)  # extra turns happen in round 1 only
     combatants = tuple(
         c.model_copy(update={"acted_this_round": False, "extra_turn": False})
         for c in state.combatants
     )
-    log.update(
-        state.model_copy(
-            update={
-                "round": state.round + 1,
-                "turn_index": 0,
-                "order": order,
-                "combatants": combatants,
-            }
-        )
+    draft.combat = state.model_copy(
+        update={
+            "round": state.round + 1,
+            "turn_index": 0,
+            "order": order,
+            "combatants": combatants,
+        }
     )
-    log.add("round", f"round {state.round + 1} begins")
+    draft.add("round", f"round {state.round + 1} begins")
 
 
 def _expire(
-    log: Log,
+    draft: Draft,
     encounter: Encounter,
     expiries: tuple[Expiry, ...],
     owners: set[EntityId],
@@ -112,7 +115,7 @@ def _expire(
     """End conditions with one of ``expiries`` tied to any creature in ``owners``, on every
     combatant. An ``END_OF_NEXT_TURN`` condition with a turn end to skip loses that skip
     instead (it started during this turn: "until the end of your next turn")."""
-    for combatant in log.state.combatants:
+    for combatant in draft.combat.combatants:
         if not combatant.conditions:
             continue
         kept: list[ActiveCondition] = []
@@ -126,23 +129,23 @@ def _expire(
                 skip = condition.turn_ends_to_skip - 1
                 kept.append(condition.model_copy(update={"turn_ends_to_skip": skip}))
             else:
-                log.add(
+                draft.add(
                     "condition-ends",
                     f"{name_of(encounter, combatant.creature_id)}: {condition.name} ends ({why})",
                     combatant.creature_id,
                 )
         if changed:
-            log.put(combatant.model_copy(update={"conditions": tuple(kept)}))
+            draft.put(combatant.model_copy(update={"conditions": tuple(kept)}))
 
 
 def _start_turn(
-    log: Log, ruleset: Ruleset, encounter: Encounter, hooks: Sequence[TurnHook]
+    draft: Draft, ruleset: Ruleset, encounter: Encounter, hooks: Sequence[TurnHook]
 ) -> None:
-    state = log.state
+    state = draft.combat
     slot = state.order[state.turn_index]
     creature_id = slot.creature_id
     name = name_of(encounter, creature_id)
-    log.add("turn-start", f"{name}'s {'extra ' if slot.extra else ''}turn", creature_id)
+    draft.add("turn-start", f"{name}'s {'extra ' if slot.extra else ''}turn", creature_id)
     combatant = combatant_of(state, creature_id)
     previous = state.order[state.turn_index - 1] if state.turn_index > 0 else None
     group_starts = previous is None or combatant_of(state, previous.creature_id).group != (
@@ -150,20 +153,20 @@ def _start_turn(
     )
     if group_starts:
         members = {c.creature_id for c in state.combatants if c.group == combatant.group}
-        _expire(log, encounter, (Expiry.START_OF_GROUP_TURN,), members, "its group's turn began")
+        _expire(draft, encounter, (Expiry.START_OF_GROUP_TURN,), members, "its group's turn began")
         for member_id in members:
-            member = combatant_of(log.state, member_id)
+            member = combatant_of(draft.combat, member_id)
             if member.disengaged and member.disengage_expiry is Expiry.START_OF_GROUP_TURN:
-                log.put(member.model_copy(update={"disengaged": False}))
-                log.add(
+                draft.put(member.model_copy(update={"disengaged": False}))
+                draft.add(
                     "effect-ends", f"{name_of(encounter, member_id)}: Disengage ends", member_id
                 )
-    _expire(log, encounter, (Expiry.START_OF_TURN,), {creature_id}, f"start of {name}'s turn")
-    combatant = combatant_of(log.state, creature_id)
+    _expire(draft, encounter, (Expiry.START_OF_TURN,), {creature_id}, f"start of {name}'s turn")
+    combatant = combatant_of(draft.combat, creature_id)
     for flag, label in (("dodging", "Dodge"), ("helping", "Help"), ("readied", "readied action")):
         if getattr(combatant, flag):
-            log.add("effect-ends", f"{name}: {label} ends", creature_id)
-    log.put(
+            draft.add("effect-ends", f"{name}: {label} ends", creature_id)
+    draft.put(
         combatant.model_copy(
             update={
                 "reaction_used": False,
@@ -178,30 +181,32 @@ def _start_turn(
     )
     if combatant.surprised and combatant.turns_taken == 0:
         denied = ", ".join(part.value for part in ruleset.surprise.denied_on_first_turn)
-        log.add("surprised", f"{name} is surprised: no {denied} this turn", creature_id)
+        draft.add("surprised", f"{name} is surprised: no {denied} this turn", creature_id)
     creature = creature_of(encounter, creature_id)
     if is_dying(creature, combatant) and not hooks:
-        log.add("death-save-due", f"{name} starts the turn at 0 HP: death save due", creature_id)
+        draft.add("death-save-due", f"{name} starts the turn at 0 HP: death save due", creature_id)
     for hook in hooks:
-
-        def step(current: CombatState, hook: TurnHook = hook) -> StateStep:
-            return hook(current, ruleset, encounter, creature_id)
-
-        log.run(step)
+        draft.run(partial(_run_hook, hook, ruleset, creature_id))
 
 
-def _finish_turn(log: Log, encounter: Encounter) -> None:
-    slot = log.state.order[log.state.turn_index]
+def _run_hook(
+    hook: TurnHook, ruleset: Ruleset, creature_id: EntityId, encounter: Encounter
+) -> Outcome[object]:
+    return hook(encounter, ruleset, creature_id)
+
+
+def _finish_turn(draft: Draft, encounter: Encounter) -> None:
+    slot = draft.combat.order[draft.combat.turn_index]
     creature_id = slot.creature_id
     name = name_of(encounter, creature_id)
     _expire(
-        log,
+        draft,
         encounter,
         (Expiry.END_OF_TURN, Expiry.END_OF_NEXT_TURN),
         {creature_id},
         f"end of {name}'s turn",
     )
-    combatant = combatant_of(log.state, creature_id)
+    combatant = combatant_of(draft.combat, creature_id)
     update: dict[str, object] = {
         "turns_taken": combatant.turns_taken + 1,
         "acted_this_round": True,
@@ -210,14 +215,14 @@ def _finish_turn(log: Log, encounter: Encounter) -> None:
     }
     if combatant.disengaged and combatant.disengage_expiry is Expiry.END_OF_TURN:
         update["disengaged"] = False
-        log.add("effect-ends", f"{name}: Disengage ends", creature_id)
+        draft.add("effect-ends", f"{name}: Disengage ends", creature_id)
     if combatant.surprised:
-        log.add("surprise-ends", f"{name} is no longer surprised", creature_id)
-    log.put(combatant.model_copy(update=update))
-    log.add("turn-end", f"{name}'s turn ends", creature_id)
+        draft.add("surprise-ends", f"{name} is no longer surprised", creature_id)
+    draft.put(combatant.model_copy(update=update))
+    draft.add("turn-end", f"{name}'s turn ends", creature_id)
 
 
-def take_turn_now(state: CombatState, encounter: Encounter, creature_id: EntityId) -> StateStep:
+def take_turn_now(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> Outcome[None]:
     """legends-of-hyrule: a member of the acting group who hasn't gone yet takes the turn now.
 
     Allowed while the current creature has spent nothing this turn; the two swap places.
@@ -225,10 +230,11 @@ def take_turn_now(state: CombatState, encounter: Encounter, creature_id: EntityI
     Raises:
         IllegalActionError: not the same group, already acted, or the current turn is used.
     """
+    state = running_combat(encounter)
     require(state.started, "the combat hasn't begun")
     current = state.order[state.turn_index]
     if current.creature_id == creature_id:
-        return state, ()
+        return Outcome(encounter, None, ())
     mover = combatant_of(state, creature_id)
     now = combatant_of(state, current.creature_id)
     require(mover.group == now.group, "only a member of the acting group can go now")
@@ -240,21 +246,20 @@ def take_turn_now(state: CombatState, encounter: Encounter, creature_id: EntityI
     require(now.turn == TurnState(), "the current creature has already started its turn")
     order = list(state.order)
     order[state.turn_index], order[index] = order[index], order[state.turn_index]
-    log = Log(state.model_copy(update={"order": tuple(order)}))
-    log.put(
+    draft = Draft(with_combat(encounter, state.model_copy(update={"order": tuple(order)})), ruleset)
+    draft.put(
         mover.model_copy(update={"turn": TurnState(), "reaction_used": False, "reactions_taken": 0})
     )
-    log.add("turn-start", f"{name_of(encounter, creature_id)} goes now instead", creature_id)
-    return log.commit()
+    draft.add("turn-start", f"{name_of(encounter, creature_id)} goes now instead", creature_id)
+    return draft.done(None)
 
 
 def add_combatant(
-    state: CombatState,
-    ruleset: Ruleset,
     encounter: Encounter,
+    ruleset: Ruleset,
     creature_id: EntityId,
     initiative: int | None = None,
-) -> StateStep:
+) -> Outcome[None]:
     """A creature joins: rolls initiative (or takes ``initiative``) and slots into the order.
 
     Joining mid-round after its place has passed, it acts from the next round.
@@ -262,27 +267,29 @@ def add_combatant(
     Raises:
         InvalidRequestError: the creature isn't in the encounter or is already fighting.
     """
+    state = running_combat(encounter)
     creature_of(encounter, creature_id)
     if state.has(creature_id):
         raise InvalidRequestError(f"{name_of(encounter, creature_id)} is already in the combat")
-    log = Log(state)
-    combatant = roll_one(log, ruleset, encounter, creature_id)
+    draft = Draft(encounter, ruleset)
+    combatant = roll_one(draft, ruleset, encounter, creature_id)
     if initiative is not None:
         combatant = combatant.model_copy(update={"initiative": initiative})
-    log.update(log.state.model_copy(update={"combatants": (*log.state.combatants, combatant)}))
-    if log.state.order or state.started:
-        log.update(insert_sorted(log.state, ruleset, encounter))
-    log.add("joins", f"{name_of(encounter, creature_id)} joins the combat", creature_id)
-    return log.commit()
+    draft.combat = draft.combat.model_copy(
+        update={"combatants": (*draft.combat.combatants, combatant)}
+    )
+    if draft.combat.order or state.started:
+        draft.combat = insert_sorted(draft.combat, ruleset, encounter)
+    draft.add("joins", f"{name_of(encounter, creature_id)} joins the combat", creature_id)
+    return draft.done(None)
 
 
 def remove_combatant(
-    state: CombatState,
-    ruleset: Ruleset,
     encounter: Encounter,
+    ruleset: Ruleset,
     creature_id: EntityId,
     hooks: Sequence[TurnHook] = (),
-) -> StateStep:
+) -> Outcome[None]:
     """A creature leaves the combat. If it was its turn, the next creature's turn starts. A
     mount it controlled becomes independent.
 
@@ -290,6 +297,7 @@ def remove_combatant(
         InvalidRequestError: it isn't in the combat.
         IllegalActionError: it is the last combatant of a running combat.
     """
+    state = running_combat(encounter)
     combatant_of(state, creature_id)
     was_current = state.current is not None and state.current.creature_id == creature_id
     order = [s for s in state.order if s.creature_id != creature_id]
@@ -306,21 +314,25 @@ def remove_combatant(
         if c.creature_id != creature_id
     )
     new_round = state.started and index >= len(order)
-    log = Log(
-        state.model_copy(
-            update={
-                "order": tuple(order),
-                "combatants": combatants,
-                "turn_index": 0 if new_round else index,
-            }
-        )
+    draft = Draft(
+        with_combat(
+            encounter,
+            state.model_copy(
+                update={
+                    "order": tuple(order),
+                    "combatants": combatants,
+                    "turn_index": 0 if new_round else index,
+                }
+            ),
+        ),
+        ruleset,
     )
-    log.add("leaves", f"{name_of(encounter, creature_id)} leaves the combat", creature_id)
+    draft.add("leaves", f"{name_of(encounter, creature_id)} leaves the combat", creature_id)
     if new_round:
-        _new_round(log)
+        _new_round(draft)
     if was_current:
-        _start_turn(log, ruleset, encounter, hooks)
-    return log.commit()
+        _start_turn(draft, ruleset, encounter, hooks)
+    return draft.done(None)
 
 
 def disengage_expiry(ruleset: Ruleset) -> Expiry:

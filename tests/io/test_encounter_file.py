@@ -32,6 +32,8 @@ from battlemap.model import (
     Wall,
     WallKind,
 )
+from battlemap.rules.outcome import with_combat
+from tests.rules.helpers import state_and_events
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
 
@@ -169,8 +171,10 @@ def test_a_fight_in_progress_round_trips_with_its_dice_stream(tmp_path: Path) ->
 
     ruleset = load_registry().get("srd-5e")
     demo = load_demo_encounter()
-    state, _ = roll_initiative(start_combat(demo, demo.ruleset, seed=7), ruleset, demo)
-    state, _ = begin_combat(state, ruleset, demo)
+    state, _ = state_and_events(
+        roll_initiative(with_combat(demo, start_combat(demo, demo.ruleset, seed=7)), ruleset)
+    )
+    state, _ = state_and_events(begin_combat(with_combat(demo, state), ruleset))
     fighting = demo.model_copy(update={"combat": state})
     path = tmp_path / "fight.battlemap"
     save_battlemap(path, fighting, {})
@@ -178,4 +182,6 @@ def test_a_fight_in_progress_round_trips_with_its_dice_stream(tmp_path: Path) ->
     assert loaded == fighting
     assert loaded.combat is not None and loaded.combat.dice == state.dice
     # The reopened fight goes on exactly as the saved one would have.
-    assert end_turn(loaded.combat, ruleset, loaded) == end_turn(state, ruleset, fighting)
+    assert state_and_events(
+        end_turn(with_combat(loaded, loaded.combat), ruleset)
+    ) == state_and_events(end_turn(with_combat(fighting, state), ruleset))

@@ -37,8 +37,10 @@ from battlemap.model.map_commands import (
 )
 from battlemap.rules.initiative import roll_initiative, start_combat
 from battlemap.rules.loader import load_registry
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import begin_combat, end_turn
+from tests.rules.helpers import state_and_events
 
 cells = st.integers(min_value=0, max_value=18).map(float)
 points = st.tuples(cells, cells)
@@ -129,10 +131,14 @@ def _combat_command(data: st.DataObject, encounter: Encounter) -> Command:
     try:
         if old is None:
             seed = data.draw(st.integers(0, 2**31 - 1))
-            state, _ = roll_initiative(start_combat(encounter, "srd-5e", seed), _srd(), encounter)
-            new, _ = begin_combat(state, _srd(), encounter)
+            state, _ = state_and_events(
+                roll_initiative(
+                    with_combat(encounter, start_combat(encounter, "srd-5e", seed)), _srd()
+                )
+            )
+            new, _ = state_and_events(begin_combat(with_combat(encounter, state), _srd()))
         else:
-            new, _ = end_turn(old, _srd(), encounter)
+            new, _ = state_and_events(end_turn(with_combat(encounter, old), _srd()))
     except ValueError:  # e.g. a combatant was removed from the map: the DM ends the fight
         new = None
     event("combat step" if new is not None else "combat ended")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from battlemap.model.combat import CombatState
+from battlemap.model.combat import CombatEvent, CombatState
 from battlemap.model.creature import CombatStats, Creature, Side, Speeds
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.initiative import roll_initiative, start_combat
+from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import begin_combat
 
@@ -49,8 +49,8 @@ def encounter(*creatures: Creature, ruleset: str = "srd-5e") -> Encounter:
 def fight(ruleset: Ruleset, enc: Encounter, seed: int = 1) -> CombatState:
     """A combat with initiative rolled and round 1 begun."""
     state = start_combat(enc, enc.ruleset, seed)
-    state, _ = roll_initiative(state, ruleset, enc)
-    state, _ = begin_combat(state, ruleset, enc)
+    state, _ = state_and_events(roll_initiative(with_combat(enc, state), ruleset))
+    state, _ = state_and_events(begin_combat(with_combat(enc, state), ruleset))
     return state
 
 
@@ -59,5 +59,15 @@ def whose_turn(state: CombatState) -> EntityId:
     return state.current.creature_id
 
 
-def kinds(outcome: StateStep) -> list[str]:
+StateAndEvents = tuple[CombatState, tuple[CombatEvent, ...]]
+"""What a turn-engine test reads of an ``Outcome``: the new combat and the events it added."""
+
+
+def state_and_events(outcome: Outcome[object]) -> StateAndEvents:
+    """The combat an operation left in its encounter (it must hold one) and its events."""
+    assert outcome.encounter.combat is not None
+    return outcome.encounter.combat, outcome.events
+
+
+def kinds(outcome: StateAndEvents) -> list[str]:
     return [event.kind for event in outcome[1]]

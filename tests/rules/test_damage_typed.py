@@ -34,9 +34,10 @@ from battlemap.rules.damage import (
     check_typed_total,
     roll_damage,
 )
+from battlemap.rules.draft import Draft
 from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import BadDieError, Work
+from battlemap.rules.vitals import BadDieError
 from tests.rules.fighters import creature, fight
 
 NEAR = AttackSituation(distance_feet=5)
@@ -173,14 +174,14 @@ def test_the_ability_modifier_counts_in_the_first_parts_total(
 ) -> None:
     """srd-5e two parts, 1d4 piercing + the modifier 3, and 1d6 fire: each checked alone."""
     encounter, combat = fight(creature("hero"), creature("foe", hp=50, side=Side.HOSTILE))
-    work = Work(encounter, combat, rulesets["srd-5e"])
+    draft = Draft(with_combat(encounter, combat), rulesets["srd-5e"])
     parts = [DamageRoll("1d4", "piercing"), DamageRoll("1d6", "fire")]
-    rolled = roll_damage(work, parts, typed=[7, 1], purpose="Dagger damage", flat_bonus_first=3)
+    rolled = roll_damage(draft, parts, typed=[7, 1], purpose="Dagger damage", flat_bonus_first=3)
     assert [i.amount for i in rolled.instances] == [7, 1]
     with pytest.raises(BadDieError, match=r"Dagger damage \(fire\): 7 .* 1d6 \(only 1 to 6\)"):
-        roll_damage(work, parts, typed=[7, 7], purpose="Dagger damage", flat_bonus_first=3)
+        roll_damage(draft, parts, typed=[7, 7], purpose="Dagger damage", flat_bonus_first=3)
     with pytest.raises(BadDieError, match=r"\(piercing\): 3 can't be rolled on 1d4\+3"):
-        roll_damage(work, parts, typed=[3, 1], purpose="Dagger damage", flat_bonus_first=3)
+        roll_damage(draft, parts, typed=[3, 1], purpose="Dagger damage", flat_bonus_first=3)
 
 
 def _goblins(ruleset_id: str) -> tuple[Encounter, list[AreaTarget]]:

@@ -17,15 +17,15 @@ from battlemap.model.combat import CombatState
 from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.conditions import apply_condition, remove_condition
 from battlemap.rules.economy import interact_with_object, take_action, use_reaction
 from battlemap.rules.errors import CombatError
 from battlemap.rules.movement import movement_budget, spend_movement, stand_up
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import end_turn
 from tests.rules.conftest import RULESET_IDS
-from tests.rules.helpers import creature, encounter, fight
+from tests.rules.helpers import StateAndEvents, creature, encounter, fight, state_and_events
 
 IDS = [EntityId(n) for n in ("a", "b", "c", "d")]
 ACTIONS = ["attack", "dash", "disengage", "dodge", "hide", "search", "use-object", "help"]
@@ -53,24 +53,46 @@ def build(ruleset: Ruleset, ruleset_id: str, seed: int) -> tuple[CombatState, En
     return fight(ruleset, enc, seed), enc
 
 
-def perform(state: CombatState, ruleset: Ruleset, enc: Encounter, request: Request) -> StateStep:
+def perform(
+    state: CombatState, ruleset: Ruleset, enc: Encounter, request: Request
+) -> StateAndEvents:
     kind, who_index, amount = request
     who = IDS[who_index]
     other = IDS[(who_index + 1) % 4]
-    calls: dict[str, Callable[[], StateStep]] = {
-        "end": lambda: end_turn(state, ruleset, enc),
-        "act": lambda: take_action(
-            state, ruleset, enc, who, ACTIONS[amount % len(ACTIONS)], target_id=other
+    calls: dict[str, Callable[[], StateAndEvents]] = {
+        "end": lambda: state_and_events(end_turn(with_combat(enc, state), ruleset)),
+        "act": lambda: state_and_events(
+            take_action(
+                with_combat(enc, state),
+                ruleset,
+                who,
+                ACTIONS[amount % len(ACTIONS)],
+                target_id=other,
+            )
         ),
-        "bonus": lambda: take_action(state, ruleset, enc, who, "dash", as_bonus_action=True),
-        "move": lambda: spend_movement(state, ruleset, enc, who, amount),
-        "react": lambda: use_reaction(state, ruleset, enc, who, "opportunity attack"),
-        "cond": lambda: apply_condition(
-            state, ruleset, enc, who, CONDITIONS[amount % len(CONDITIONS)]
+        "bonus": lambda: state_and_events(
+            take_action(with_combat(enc, state), ruleset, who, "dash", as_bonus_action=True)
         ),
-        "uncond": lambda: remove_condition(state, enc, who, CONDITIONS[amount % len(CONDITIONS)]),
-        "stand": lambda: stand_up(state, ruleset, enc, who),
-        "obj": lambda: interact_with_object(state, ruleset, enc, who, "a lever"),
+        "move": lambda: state_and_events(
+            spend_movement(with_combat(enc, state), ruleset, who, amount)
+        ),
+        "react": lambda: state_and_events(
+            use_reaction(with_combat(enc, state), ruleset, who, "opportunity attack")
+        ),
+        "cond": lambda: state_and_events(
+            apply_condition(
+                with_combat(enc, state), ruleset, who, CONDITIONS[amount % len(CONDITIONS)]
+            )
+        ),
+        "uncond": lambda: state_and_events(
+            remove_condition(
+                with_combat(enc, state), ruleset, who, CONDITIONS[amount % len(CONDITIONS)]
+            )
+        ),
+        "stand": lambda: state_and_events(stand_up(with_combat(enc, state), ruleset, who)),
+        "obj": lambda: state_and_events(
+            interact_with_object(with_combat(enc, state), ruleset, who, "a lever")
+        ),
     }
     return calls[kind]()
 

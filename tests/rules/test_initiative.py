@@ -18,9 +18,10 @@ from battlemap.rules.initiative import (
     set_initiative,
     start_combat,
 )
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import begin_combat, end_turn
-from tests.rules.helpers import creature, encounter, fight, whose_turn
+from tests.rules.helpers import creature, encounter, fight, state_and_events, whose_turn
 
 Rulesets = dict[str, Ruleset]
 
@@ -39,7 +40,9 @@ def test_srd_surprise_per_creature_stealth_vs_passive_perception(rulesets: Rules
         creature("Dull", passive=1),
     )
     state = start_combat(enc, "srd-5e", 1)
-    state, events = determine_surprise(state, ruleset, enc, [EntityId("rogue")])
+    state, events = state_and_events(
+        determine_surprise(with_combat(enc, state), ruleset, [EntityId("rogue")])
+    )
     assert not state.combatant(EntityId("sharp")).surprised
     assert state.combatant(EntityId("dull")).surprised
     assert not state.combatant(EntityId("rogue")).surprised
@@ -55,7 +58,9 @@ def test_srd_nobody_surprised_when_one_threat_is_not_stealthy(rulesets: Rulesets
         creature("Dull", passive=1),
     )
     state = start_combat(enc, "srd-5e", 1)
-    state, _ = determine_surprise(state, rulesets["srd-5e"], enc, [EntityId("rogue")])
+    state, _ = state_and_events(
+        determine_surprise(with_combat(enc, state), rulesets["srd-5e"], [EntityId("rogue")])
+    )
     assert not any(c.surprised for c in state.combatants)
 
 
@@ -66,8 +71,10 @@ def test_gms_den_group_stealth_uses_the_average_roll(rulesets: Rulesets) -> None
         creature("Guard", passive=10),
     )
     state = start_combat(enc, "gms-den", 4)
-    state, _ = determine_surprise(
-        state, rulesets["gms-den"], enc, [EntityId("sneak"), EntityId("clank")]
+    state, _ = state_and_events(
+        determine_surprise(
+            with_combat(enc, state), rulesets["gms-den"], [EntityId("sneak"), EntityId("clank")]
+        )
     )
     first, second = (r.total for r in state.rolls)
     average = (first + second) // 2
@@ -81,14 +88,14 @@ def test_surprise_only_before_the_first_round(rulesets: Rulesets) -> None:
     enc = encounter(creature("A", Side.PARTY), creature("B"))
     state = fight(ruleset, enc)
     with pytest.raises(IllegalActionError, match="before the first round"):
-        determine_surprise(state, ruleset, enc, [])
+        state_and_events(determine_surprise(with_combat(enc, state), ruleset, []))
 
 
 def test_srd_individual_initiative_is_sorted_by_dex_check(rulesets: Rulesets) -> None:
     ruleset = rulesets["srd-5e"]
     enc = encounter(*(creature(f"C{i}", dex=8 + 2 * i) for i in range(6)))
     state = start_combat(enc, "srd-5e", 11)
-    state, _ = roll_initiative(state, ruleset, enc)
+    state, _ = state_and_events(roll_initiative(with_combat(enc, state), ruleset))
     totals = [initiative_of(state, str(s.creature_id)) for s in state.order]
     assert totals == sorted(totals, reverse=True)
     for record, c in zip(state.rolls, enc.creatures, strict=True):
@@ -102,7 +109,7 @@ def test_srd_identical_monsters_share_one_roll(rulesets: Rulesets) -> None:
     ]
     enc = encounter(creature("Hero", Side.PARTY), *goblins)
     state = start_combat(enc, "srd-5e", 2)
-    state, _ = roll_initiative(state, ruleset, enc)
+    state, _ = state_and_events(roll_initiative(with_combat(enc, state), ruleset))
     assert len(state.rolls) == 2 and "group of 3" in state.rolls[1].purpose
     values = {state.combatant(g.id).initiative for g in goblins}
     assert len(values) == 1
@@ -114,21 +121,31 @@ def test_gms_den_ties_go_to_the_higher_dex_score(rulesets: Rulesets) -> None:
     ruleset = rulesets["gms-den"]
     enc = encounter(creature("Slow", dex=10), creature("Quick", dex=11))
     state = start_combat(enc, "gms-den", 1)
-    state, _ = roll_initiative(state, ruleset, enc)
-    state, _ = set_initiative(state, ruleset, enc, EntityId("slow"), 12)
-    state, _ = set_initiative(state, ruleset, enc, EntityId("quick"), 12)
+    state, _ = state_and_events(roll_initiative(with_combat(enc, state), ruleset))
+    state, _ = state_and_events(
+        set_initiative(with_combat(enc, state), ruleset, EntityId("slow"), 12)
+    )
+    state, _ = state_and_events(
+        set_initiative(with_combat(enc, state), ruleset, EntityId("quick"), 12)
+    )
     assert [s.creature_id for s in state.order if not s.extra] == ["quick", "slow"]
     srd_state = start_combat(enc, "srd-5e", 1)
-    srd_state, _ = roll_initiative(srd_state, rulesets["srd-5e"], enc)
-    srd_state, _ = set_initiative(srd_state, rulesets["srd-5e"], enc, EntityId("slow"), 12)
-    srd_state, _ = set_initiative(srd_state, rulesets["srd-5e"], enc, EntityId("quick"), 12)
+    srd_state, _ = state_and_events(
+        roll_initiative(with_combat(enc, srd_state), rulesets["srd-5e"])
+    )
+    srd_state, _ = state_and_events(
+        set_initiative(with_combat(enc, srd_state), rulesets["srd-5e"], EntityId("slow"), 12)
+    )
+    srd_state, _ = state_and_events(
+        set_initiative(with_combat(enc, srd_state), rulesets["srd-5e"], EntityId("quick"), 12)
+    )
     assert [s.creature_id for s in srd_state.order] == ["slow", "quick"]  # srd: DM order
 
 
 def seed_with_natural_20(ruleset: Ruleset, enc: object) -> int:
     for seed in range(500):
         state = start_combat(enc, "gms-den", seed)  # type: ignore[arg-type]
-        state, _ = roll_initiative(state, ruleset, enc)  # type: ignore[arg-type]
+        state, _ = state_and_events(roll_initiative(with_combat(enc, state), ruleset))  # type: ignore[arg-type]
         if any(r.natural == 20 for r in state.rolls):
             return seed
     raise AssertionError("no natural 20 in 500 seeds")
@@ -145,7 +162,7 @@ def test_gms_den_natural_20_grants_an_extra_turn_at_the_end_of_round_1(rulesets:
     seen = []
     for _ in range(len(state.order)):
         seen.append(whose_turn(state))
-        state, _ = end_turn(state, ruleset, enc)
+        state, _ = state_and_events(end_turn(with_combat(enc, state), ruleset))
     assert state.round == 2 and not any(s.extra for s in state.order)
     assert len(seen) == 3 + len(extras)
 
@@ -168,7 +185,7 @@ def test_hyrule_group_initiative_uses_each_sides_median_wisdom(rulesets: Ruleset
         creature("Bokoblin 2", wis=6),
     )
     state = start_combat(enc, "legends-of-hyrule", 8)
-    state, events = roll_initiative(state, ruleset, enc)
+    state, events = state_and_events(roll_initiative(with_combat(enc, state), ruleset))
     assert state.rolls[0].expression == "1d20+2"  # Wisdom, not Dexterity
     final = {}
     for side in ("party", "hostile"):
@@ -186,7 +203,7 @@ def test_hyrule_tied_medians_reroll(rulesets: Rulesets) -> None:
     enc = encounter(creature("Link", Side.PARTY), creature("Moblin"))
     for seed in range(300):
         state = start_combat(enc, "legends-of-hyrule", seed)
-        state, events = roll_initiative(state, ruleset, enc)
+        state, events = state_and_events(roll_initiative(with_combat(enc, state), ruleset))
         if any("reroll" in e.text for e in events):
             break
     else:
@@ -204,7 +221,7 @@ def test_hyrule_three_sides_each_roll(rulesets: Rulesets) -> None:
         creature("Link", Side.PARTY), creature("Moblin"), creature("Cucco", Side.NEUTRAL)
     )
     state = start_combat(enc, "legends-of-hyrule", 3)
-    state, _ = roll_initiative(state, ruleset, enc)
+    state, _ = state_and_events(roll_initiative(with_combat(enc, state), ruleset))
     assert sorted(state.group_order) == ["side:hostile", "side:neutral", "side:party"]
     scores = [initiative_of(state, s.creature_id) for s in state.order]
     assert scores == sorted(scores, reverse=True)  # one creature per side: median = its roll
@@ -216,15 +233,15 @@ def test_manual_entry_and_reorder_keep_the_current_turn(rulesets: Rulesets) -> N
     state = fight(ruleset, enc, 5)
     current = whose_turn(state)
     others = [s.creature_id for s in state.order if s.creature_id != current]
-    state, _ = set_initiative(state, ruleset, enc, others[-1], 99)
+    state, _ = state_and_events(set_initiative(with_combat(enc, state), ruleset, others[-1], 99))
     assert state.order[0].creature_id == others[-1] and whose_turn(state) == current
     new_order = list(reversed([s.creature_id for s in state.order]))
-    state, _ = reorder(state, enc, new_order)
+    state, _ = state_and_events(reorder(with_combat(enc, state), ruleset, new_order))
     assert [s.creature_id for s in state.order] == new_order and whose_turn(state) == current
     with pytest.raises(InvalidRequestError, match="exactly once"):
-        reorder(state, enc, new_order[:-1])
+        state_and_events(reorder(with_combat(enc, state), ruleset, new_order[:-1]))
     with pytest.raises(InvalidRequestError):
-        set_initiative(state, ruleset, enc, EntityId("nobody"), 3)
+        state_and_events(set_initiative(with_combat(enc, state), ruleset, EntityId("nobody"), 3))
 
 
 def test_manual_mode_needs_every_value_before_round_1(rulesets: Rulesets) -> None:
@@ -237,13 +254,13 @@ def test_manual_mode_needs_every_value_before_round_1(rulesets: Rulesets) -> Non
     )
     enc = encounter(creature("A", Side.PARTY), creature("B"))
     state = start_combat(enc, "srd-5e", 1)
-    state, _ = roll_initiative(state, manual, enc)
+    state, _ = state_and_events(roll_initiative(with_combat(enc, state), manual))
     assert state.rolls == ()
     with pytest.raises(IllegalActionError, match="initiative"):
-        begin_combat(state, manual, enc)
-    state, _ = set_initiative(state, manual, enc, EntityId("a"), 5)
-    state, _ = set_initiative(state, manual, enc, EntityId("b"), 15)
-    state, _ = begin_combat(state, manual, enc)
+        state_and_events(begin_combat(with_combat(enc, state), manual))
+    state, _ = state_and_events(set_initiative(with_combat(enc, state), manual, EntityId("a"), 5))
+    state, _ = state_and_events(set_initiative(with_combat(enc, state), manual, EntityId("b"), 15))
+    state, _ = state_and_events(begin_combat(with_combat(enc, state), manual))
     assert whose_turn(state) == "b"
 
 
@@ -252,7 +269,7 @@ def test_initiative_cannot_be_rerolled_once_begun(rulesets: Rulesets) -> None:
     enc = encounter(creature("A", Side.PARTY), creature("B"))
     state = fight(ruleset, enc)
     with pytest.raises(IllegalActionError):
-        roll_initiative(state, ruleset, enc)
+        state_and_events(roll_initiative(with_combat(enc, state), ruleset))
 
 
 def test_optional_roll_off_orders_tied_creatures_by_a_d20(rulesets: Rulesets) -> None:
@@ -269,7 +286,7 @@ def test_optional_roll_off_orders_tied_creatures_by_a_d20(rulesets: Rulesets) ->
     enc = encounter(*(creature(f"T{i}", init_bonus=-20) for i in range(4)))  # totals clamp low
     for seed in range(100):
         state = start_combat(enc, "srd-5e", seed)
-        state, _ = roll_initiative(state, ruleset, enc)
+        state, _ = state_and_events(roll_initiative(with_combat(enc, state), ruleset))
         roll_offs = [r for r in state.rolls if "roll-off" in r.purpose]
         if roll_offs:
             break

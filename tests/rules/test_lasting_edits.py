@@ -12,13 +12,10 @@ import pytest
 from battlemap.model.combat import Expiry, LastingState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.conditions import set_lasting_exhaustion, switch_lasting_condition
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import (
-    AbsentTargetError,
-    set_lasting_exhaustion,
-    switch_lasting_condition,
-)
+from battlemap.rules.vitals import AbsentTargetError
 from tests.rules.fighters import combat_of, creature, encounter_of
 
 PC = EntityId("pc")

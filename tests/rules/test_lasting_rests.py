@@ -19,6 +19,7 @@ from battlemap.rules.rests import long_rest, short_rest
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import add_combatant
 from tests.rules.fighters import combat_of, creature, encounter_of
+from tests.rules.helpers import state_and_events
 
 PC = EntityId("pc")
 POISON = ActiveCondition(name="poisoned", note="1 hour")
@@ -46,7 +47,9 @@ def test_a_creature_joining_a_running_combat_starts_from_its_lasting_state(
     encounter = _kept(LastingState(exhaustion=3), ruleset="srd-5e")
     others = encounter_of(creature("ally"), ruleset="srd-5e")
     state = combat_of(others)
-    joined, _ = add_combatant(state, rulesets["srd-5e"], encounter, PC, initiative=5)
+    joined, _ = state_and_events(
+        add_combatant(with_combat(encounter, state), rulesets["srd-5e"], PC, initiative=5)
+    )
     assert joined.combatant(PC).exhaustion == 3
 
 

@@ -17,6 +17,7 @@ from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from tests.rules.conftest import RULESET_IDS
 from tests.rules.fighters import creature, fight
+from tests.rules.helpers import state_and_events
 
 PC, ORC = EntityId("pc"), EntityId("orc")
 
@@ -41,7 +42,9 @@ def test_a_dead_creature_may_do_nothing_and_every_choice_says_so(
     assert {c.reason for c in legal.choices} == {"Pc is dead"}
     assert len(legal.choices) == len(rulesets[ruleset_id].actions) + 2  # + walk + death save
     with pytest.raises(IllegalActionError, match="Pc is dead"):
-        economy.take_action(combat, rulesets[ruleset_id], encounter, PC, "dash")
+        state_and_events(
+            economy.take_action(with_combat(encounter, combat), rulesets[ruleset_id], PC, "dash")
+        )
 
 
 def test_a_dying_pc_may_only_make_its_death_save(rulesets: dict[str, Ruleset]) -> None:
@@ -63,7 +66,9 @@ def test_a_spent_action_refuses_every_other_action_but_not_the_move(
 ) -> None:
     ruleset = rulesets[ruleset_id]
     encounter, combat = _pc_first(ruleset_id)
-    combat, _ = economy.take_action(combat, ruleset, encounter, PC, "dodge")
+    combat, _ = state_and_events(
+        economy.take_action(with_combat(encounter, combat), ruleset, PC, "dodge")
+    )
     legal = _query(encounter, combat, ruleset, "pc")
     actions = [c for c in legal.choices if c.kind is ChoiceKind.ACTION]
     assert actions and all(c.reason == "Pc has already used its action this turn" for c in actions)
@@ -85,7 +90,9 @@ def test_reactions_come_off_turn_and_go_once_used(
         return
     assert any(c.allowed for c in reactions)
     for _ in range(ruleset.economy.reactions_per_round):
-        combat, _ = economy.use_reaction(combat, ruleset, encounter, ORC, "a test")
+        combat, _ = state_and_events(
+            economy.use_reaction(with_combat(encounter, combat), ruleset, ORC, "a test")
+        )
     spent = _query(encounter, combat, ruleset, "orc")
     reasons = {c.id: c.reason for c in spent.choices if c.kind is ChoiceKind.REACTION}
     assert reasons.pop("readied-release", None) in (None, "Orc has nothing readied")
@@ -123,7 +130,9 @@ def test_the_engine_takes_exactly_the_actions_the_query_allows(
     turn): allowed ones are accepted, refused ones raise with the same reason."""
     ruleset = rulesets[ruleset_id]
     encounter, fresh = _pc_first(ruleset_id)
-    dodged, _ = economy.take_action(fresh, ruleset, encounter, PC, "dodge")
+    dodged, _ = state_and_events(
+        economy.take_action(with_combat(encounter, fresh), ruleset, PC, "dodge")
+    )
     checked = 0
     for combat, who in ((fresh, PC), (dodged, PC), (fresh, ORC)):
         legal = _query(encounter, combat, ruleset, who)
@@ -136,13 +145,25 @@ def test_the_engine_takes_exactly_the_actions_the_query_allows(
             bonus = choice.kind is ChoiceKind.BONUS_ACTION and action.cost.value != "bonus-action"
             checked += 1
             if choice.allowed:
-                economy.take_action(
-                    combat, ruleset, encounter, who, choice.id, as_bonus_action=bonus
+                state_and_events(
+                    economy.take_action(
+                        with_combat(encounter, combat),
+                        ruleset,
+                        who,
+                        choice.id,
+                        as_bonus_action=bonus,
+                    )
                 )
             else:
                 with pytest.raises(IllegalActionError) as refused:
-                    economy.take_action(
-                        combat, ruleset, encounter, who, choice.id, as_bonus_action=bonus
+                    state_and_events(
+                        economy.take_action(
+                            with_combat(encounter, combat),
+                            ruleset,
+                            who,
+                            choice.id,
+                            as_bonus_action=bonus,
+                        )
                     )
                 assert refused.value.reason == choice.reason
     assert checked >= 3 * 5  # dash, disengage, dodge, hide, search at least

@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 from battlemap.model.combat import CombatState, keep_newest
 from battlemap.model.limits import MAX_LOG
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import end_turn
-from tests.rules.helpers import creature, encounter, fight
+from tests.rules.helpers import creature, encounter, fight, state_and_events
 
 
 def test_a_full_log_drops_its_oldest_lines_and_still_validates(
@@ -25,7 +26,7 @@ def test_a_full_log_drops_its_oldest_lines_and_still_validates(
     full = state.model_copy(
         update={"log": (state.log[0],) * MAX_LOG, "rolls": (state.rolls[0],) * MAX_LOG}
     )
-    after, events = end_turn(full, ruleset, enc)
+    after, events = state_and_events(end_turn(with_combat(enc, full), ruleset))
     assert events
     assert len(after.log) == MAX_LOG and after.log[-len(events) :] == events
     assert len(after.rolls) <= MAX_LOG

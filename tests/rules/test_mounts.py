@@ -19,7 +19,7 @@ from battlemap.rules.movement import mount_or_dismount, movement_budget, spend_m
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import MountRules, Ruleset
 from battlemap.rules.turns import begin_combat, end_turn, remove_combatant
-from tests.rules.helpers import creature, encounter, fight
+from tests.rules.helpers import creature, encounter, fight, state_and_events
 
 RIDER, HORSE, ORC = EntityId("rider"), EntityId("horse"), EntityId("orc")
 
@@ -42,7 +42,7 @@ def _battle(ruleset: Ruleset, ruleset_id: str, horse_size: Size = Size.LARGE):  
 def _controlled(ruleset: Ruleset):  # type: ignore[no-untyped-def]
     """``_battle`` with the rider controlling the horse, on the rider's turn."""
     state, enc = _battle(ruleset, "srd-5e")
-    state, _ = control_mount(state, ruleset, enc, RIDER, HORSE)
+    state, _ = state_and_events(control_mount(with_combat(enc, state), ruleset, RIDER, HORSE))
     return state, enc
 
 
@@ -60,7 +60,7 @@ def test_a_controlled_mount_takes_the_riders_initiative(rulesets: dict[str, Rule
     ruleset = _with_mounts(rulesets["srd-5e"])
     state, enc = _battle(ruleset, "srd-5e")
     assert _order(state) == ["rider", "orc", "horse"]
-    state, events = control_mount(state, ruleset, enc, RIDER, HORSE)
+    state, events = state_and_events(control_mount(with_combat(enc, state), ruleset, RIDER, HORSE))
     assert _order(state) == ["rider", "horse", "orc"]
     assert state.current is not None and state.current.creature_id == RIDER
     horse = state.combatant(HORSE)
@@ -68,7 +68,7 @@ def test_a_controlled_mount_takes_the_riders_initiative(rulesets: dict[str, Rule
     assert horse.controlled_by == RIDER
     assert "can only Dash, Disengage, Dodge" in events[-1].text
     # Re-sorting the order (the DM changes the orc's initiative) keeps it behind its rider.
-    state, _ = set_initiative(state, ruleset, enc, ORC, 90)
+    state, _ = state_and_events(set_initiative(with_combat(enc, state), ruleset, ORC, 90))
     assert _order(state) == ["orc", "rider", "horse"]
 
 
@@ -77,32 +77,36 @@ def test_a_controlled_mount_only_dashes_disengages_or_dodges(rulesets: dict[str,
     # move and act even on the turn that you mount it."
     ruleset = _with_mounts(rulesets["srd-5e"])
     state, enc = _controlled(ruleset)
-    state, _ = end_turn(state, ruleset, enc)  # the horse's turn, right after the rider's
+    state, _ = state_and_events(
+        end_turn(with_combat(enc, state), ruleset)
+    )  # the horse's turn, right after the rider's
     with pytest.raises(IllegalActionError, match="controlled by Rider: it can only take dash"):
-        take_action(state, ruleset, enc, HORSE, "attack", target_id=ORC)
-    dashed, _ = take_action(state, ruleset, enc, HORSE, "dash")
+        state_and_events(
+            take_action(with_combat(enc, state), ruleset, HORSE, "attack", target_id=ORC)
+        )
+    dashed, _ = state_and_events(take_action(with_combat(enc, state), ruleset, HORSE, "dash"))
     assert dashed.combatant(HORSE).turn.dash_count == 1
     # The action list is the ruleset's: one that allows attacks lets it attack.
     fighting = _with_mounts(rulesets["srd-5e"], controlled_mount_actions=("dash", "attack"))
-    take_action(state, fighting, enc, HORSE, "attack", target_id=ORC)
+    state_and_events(take_action(with_combat(enc, state), fighting, HORSE, "attack", target_id=ORC))
 
 
 def test_an_independent_mount_acts_as_it_wishes(rulesets: dict[str, Ruleset]) -> None:
     # "An independent mount retains its place in the initiative order."
     ruleset = _with_mounts(rulesets["srd-5e"])
     state, enc = _controlled(ruleset)
-    state, _ = release_mount(state, ruleset, enc, HORSE)
+    state, _ = state_and_events(release_mount(with_combat(enc, state), ruleset, HORSE))
     assert state.combatant(HORSE).controlled_by is None
-    state, _ = end_turn(state, ruleset, enc)
-    take_action(state, ruleset, enc, HORSE, "attack", target_id=ORC)
+    state, _ = state_and_events(end_turn(with_combat(enc, state), ruleset))
+    state_and_events(take_action(with_combat(enc, state), ruleset, HORSE, "attack", target_id=ORC))
     with pytest.raises(IllegalActionError, match="not a controlled mount"):
-        release_mount(state, ruleset, enc, HORSE)
+        state_and_events(release_mount(with_combat(enc, state), ruleset, HORSE))
 
 
 def test_the_rider_leaving_frees_the_mount(rulesets: dict[str, Ruleset]) -> None:
     ruleset = _with_mounts(rulesets["srd-5e"])
     state, enc = _controlled(ruleset)
-    state, _ = remove_combatant(state, ruleset, enc, RIDER)
+    state, _ = state_and_events(remove_combatant(with_combat(enc, state), ruleset, RIDER))
     assert state.combatant(HORSE).controlled_by is None
 
 
@@ -119,7 +123,7 @@ def test_hyrule_mount_follows_its_rider_in_the_group(rulesets: dict[str, Ruleset
     state = fight(hyrule, enc)
     party = [c for c in _order(state) if c != "orc"]
     assert party == ["rider", "sage", "horse"]
-    state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
+    state, _ = state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, HORSE))
     assert [c for c in _order(state) if c != "orc"] == ["rider", "horse", "sage"]
 
 
@@ -128,12 +132,12 @@ def test_who_can_be_a_controlled_mount(rulesets: dict[str, Ruleset]) -> None:
     ruleset = _with_mounts(rulesets["srd-5e"])
     state, enc = _battle(ruleset, "srd-5e", horse_size=Size.MEDIUM)
     with pytest.raises(IllegalActionError, match="at least one size larger"):
-        control_mount(state, ruleset, enc, RIDER, HORSE)
+        state_and_events(control_mount(with_combat(enc, state), ruleset, RIDER, HORSE))
     with pytest.raises(InvalidRequestError, match="no mounted combat rules"):
-        control_mount(state, rulesets["srd-5e"], enc, RIDER, HORSE)
+        state_and_events(control_mount(with_combat(enc, state), rulesets["srd-5e"], RIDER, HORSE))
     # gms-den "Mounting a Steed" has mounting but no controlled mounts.
     with pytest.raises(InvalidRequestError, match="no controlled mounts"):
-        control_mount(state, rulesets["gms-den"], enc, RIDER, HORSE)
+        state_and_events(control_mount(with_combat(enc, state), rulesets["gms-den"], RIDER, HORSE))
 
 
 def test_no_controlled_mount_before_initiative_is_rolled(rulesets: dict[str, Ruleset]) -> None:
@@ -143,7 +147,7 @@ def test_no_controlled_mount_before_initiative_is_rolled(rulesets: dict[str, Rul
     enc = encounter(creature("Rider", Side.PARTY), _horse(0), ruleset="legends-of-hyrule")
     state = start_combat(enc, enc.ruleset, 1)
     with pytest.raises(InvalidRequestError, match="Rider has no turn yet: roll initiative"):
-        control_mount(state, hyrule, enc, RIDER, HORSE)
+        state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, HORSE))
 
 
 def test_a_rider_controls_one_mount_at_a_time(rulesets: dict[str, Ruleset]) -> None:
@@ -152,19 +156,23 @@ def test_a_rider_controls_one_mount_at_a_time(rulesets: dict[str, Ruleset]) -> N
     hyrule = rulesets["legends-of-hyrule"]
     pony = _horse(0).model_copy(update={"id": EntityId("pony"), "name": "Pony"})
     enc = encounter(creature("Rider", Side.PARTY), _horse(0), pony, ruleset="legends-of-hyrule")
-    state, _ = control_mount(fight(hyrule, enc), hyrule, enc, RIDER, HORSE)
+    state, _ = state_and_events(
+        control_mount(with_combat(enc, fight(hyrule, enc)), hyrule, RIDER, HORSE)
+    )
     with pytest.raises(IllegalActionError, match="Rider already controls Horse"):
-        control_mount(state, hyrule, enc, RIDER, EntityId("pony"))
-    state, _ = release_mount(state, hyrule, enc, HORSE)
+        state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, EntityId("pony")))
+    state, _ = state_and_events(release_mount(with_combat(enc, state), hyrule, HORSE))
     state = _riders_next_turn(state, hyrule, enc)  # mounting is "once during your move"
-    state, _ = control_mount(state, hyrule, enc, RIDER, EntityId("pony"))
+    state, _ = state_and_events(
+        control_mount(with_combat(enc, state), hyrule, RIDER, EntityId("pony"))
+    )
     assert state.combatant(EntityId("pony")).controlled_by == RIDER
 
 
 def _riders_next_turn(state: CombatState, ruleset: Ruleset, enc: Encounter) -> CombatState:
     """End turns until the rider's next one."""
     while True:
-        state, _ = end_turn(state, ruleset, enc)
+        state, _ = state_and_events(end_turn(with_combat(enc, state), ruleset))
         if state.current is not None and state.current.creature_id == RIDER:
             return state
 
@@ -260,7 +268,7 @@ def test_a_higher_fall_off_dc_in_a_dms_ruleset(rulesets: dict[str, Ruleset]) -> 
 def test_falling_off_a_controlled_mount_releases_it(rulesets: dict[str, Ruleset]) -> None:
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _hyrule_ride(hyrule)
-    state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
+    state, _ = state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, HORSE))
     stays = fall_off_save(
         with_combat(enc, state), hyrule, RIDER, FallCause.MOUNT_MOVED, typed=(15,)
     )
@@ -294,8 +302,12 @@ def test_a_mount_farther_than_5_ft_on_the_map_is_refused(
     ruleset = _with_mounts(rulesets["srd-5e"])
     state, enc = _battle(ruleset, "srd-5e")
     with pytest.raises(IllegalActionError, match="Horse is 10 ft from Rider: a mount must be"):
-        control_mount(state, ruleset, _horse_at(enc, 2), RIDER, HORSE)
-    state, _ = control_mount(state, ruleset, _horse_at(enc, 1), RIDER, HORSE)
+        state_and_events(
+            control_mount(with_combat(_horse_at(enc, 2), state), ruleset, RIDER, HORSE)
+        )
+    state, _ = state_and_events(
+        control_mount(with_combat(_horse_at(enc, 1), state), ruleset, RIDER, HORSE)
+    )
     assert _order(state) == ["rider", "horse", "orc"]
 
 
@@ -314,11 +326,11 @@ def test_mounting_and_dismounting_each_cost_half_the_riders_speed(
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _hyrule_ride(hyrule)
     assert enc.creature(RIDER).speeds.walk == 30 and _left(state, hyrule, enc) == 30
-    state, events = control_mount(state, hyrule, enc, RIDER, HORSE)
+    state, events = state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, HORSE))
     assert _left(state, hyrule, enc) == 15
     assert any(e.text == "Rider mounts Horse (15 ft of movement)" for e in events)
     state = _riders_next_turn(state, hyrule, enc)  # "Once during your move": the next move
-    state, events = dismount(state, hyrule, enc, HORSE)
+    state, events = state_and_events(dismount(with_combat(enc, state), hyrule, HORSE))
     assert _left(state, hyrule, enc) == 15
     assert state.combatant(HORSE).controlled_by is None
     assert [e.text for e in events] == [
@@ -333,19 +345,21 @@ def test_mounting_without_enough_movement_left_is_refused_with_the_reason(
     # legends-of-hyrule: "you can't mount it if you don't have 15 feet of movement left".
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _hyrule_ride(hyrule)
-    state, _ = spend_movement(state, hyrule, enc, RIDER, 20)
+    state, _ = state_and_events(spend_movement(with_combat(enc, state), hyrule, RIDER, 20))
     with pytest.raises(
         IllegalActionError, match="Rider needs 15 ft to mount Horse and has 10 ft left"
     ):
-        control_mount(state, hyrule, enc, RIDER, HORSE)
+        state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, HORSE))
     assert state.combatant(HORSE).controlled_by is None
-    ridden, _ = control_mount(_hyrule_ride(hyrule)[0], hyrule, enc, RIDER, HORSE)
+    ridden, _ = state_and_events(
+        control_mount(with_combat(enc, _hyrule_ride(hyrule)[0]), hyrule, RIDER, HORSE)
+    )
     ridden = _riders_next_turn(ridden, hyrule, enc)  # "Once during your move": the next one
-    ridden, _ = spend_movement(ridden, hyrule, enc, RIDER, 20)
+    ridden, _ = state_and_events(spend_movement(with_combat(enc, ridden), hyrule, RIDER, 20))
     with pytest.raises(
         IllegalActionError, match="Rider needs 15 ft to dismount from Horse and has 10 ft left"
     ):
-        dismount(ridden, hyrule, enc, HORSE)
+        state_and_events(dismount(with_combat(enc, ridden), hyrule, HORSE))
     assert ridden.combatant(HORSE).controlled_by == RIDER
 
 
@@ -353,10 +367,10 @@ def test_mounting_happens_during_the_riders_own_move(rulesets: dict[str, Ruleset
     # "Once during your move, you can mount ...": not on another creature's turn.
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _hyrule_ride(hyrule)
-    state, _ = end_turn(state, hyrule, enc)
+    state, _ = state_and_events(end_turn(with_combat(enc, state), hyrule))
     assert state.current is not None and state.current.creature_id != RIDER
     with pytest.raises(IllegalActionError, match="it isn't Rider's turn"):
-        control_mount(state, hyrule, enc, RIDER, HORSE)
+        state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, HORSE))
 
 
 def test_letting_the_mount_act_independently_costs_no_movement(
@@ -366,8 +380,8 @@ def test_letting_the_mount_act_independently_costs_no_movement(
     # independently": the rider stays on, so nothing is spent (falling off spends none either).
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _hyrule_ride(hyrule)
-    state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
-    state, _ = release_mount(state, hyrule, enc, HORSE)
+    state, _ = state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, HORSE))
+    state, _ = state_and_events(release_mount(with_combat(enc, state), hyrule, HORSE))
     assert _left(state, hyrule, enc) == 15
 
 
@@ -378,7 +392,7 @@ def _before_round_1(hyrule: Ruleset):  # type: ignore[no-untyped-def]
     """``_hyrule_ride``'s creatures with initiative rolled and round 1 not begun."""
     enc = _rider_horse_orc()
     state = start_combat(enc, enc.ruleset, 1)
-    state, _ = roll_initiative(state, hyrule, enc)
+    state, _ = state_and_events(roll_initiative(with_combat(enc, state), hyrule))
     return state, enc
 
 
@@ -391,16 +405,20 @@ def test_a_rider_already_on_its_mount_starts_the_fight_riding_for_free(
     state, enc = _before_round_1(hyrule)
     assert not state.started
     with pytest.raises(IllegalActionError, match="isn't Rider's turn"):
-        control_mount(state, hyrule, enc, RIDER, HORSE)  # mounting mid-move needs a turn
-    state, events = start_mounted(state, hyrule, _horse_at(enc, 1), RIDER, HORSE)
+        state_and_events(
+            control_mount(with_combat(enc, state), hyrule, RIDER, HORSE)
+        )  # mounting mid-move needs a turn
+    state, events = state_and_events(
+        start_mounted(with_combat(_horse_at(enc, 1), state), hyrule, RIDER, HORSE)
+    )
     assert events[0].text == "Rider starts the fight riding Horse"
     assert state.combatant(HORSE).controlled_by == RIDER
     assert state.combatant(HORSE).initiative == state.combatant(RIDER).initiative
     slots = _order(state)
     assert slots.index("horse") == slots.index("rider") + 1
-    state, _ = begin_combat(state, hyrule, enc)
+    state, _ = state_and_events(begin_combat(with_combat(enc, state), hyrule))
     while state.current is not None and state.current.creature_id != RIDER:
-        state, _ = end_turn(state, hyrule, enc)
+        state, _ = state_and_events(end_turn(with_combat(enc, state), hyrule))
     assert _left(state, hyrule, enc) == 30  # the whole move is still the rider's
 
 
@@ -408,7 +426,7 @@ def test_starting_mounted_keeps_control_mounts_checks(rulesets: dict[str, Rulese
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _before_round_1(hyrule)
     with pytest.raises(IllegalActionError, match="a mount must be within 5 ft"):
-        start_mounted(state, hyrule, _horse_at(enc, 2), RIDER, HORSE)
+        state_and_events(start_mounted(with_combat(_horse_at(enc, 2), state), hyrule, RIDER, HORSE))
     small = enc.model_copy(
         update={
             "creatures": tuple(
@@ -418,12 +436,12 @@ def test_starting_mounted_keeps_control_mounts_checks(rulesets: dict[str, Rulese
         }
     )
     with pytest.raises(IllegalActionError, match="at least one size larger"):
-        start_mounted(state, hyrule, small, RIDER, HORSE)
+        state_and_events(start_mounted(with_combat(small, state), hyrule, RIDER, HORSE))
     unrolled = start_combat(enc, enc.ruleset, 1)
     with pytest.raises(InvalidRequestError, match="Rider has no turn yet: roll initiative"):
-        start_mounted(unrolled, hyrule, enc, RIDER, HORSE)
+        state_and_events(start_mounted(with_combat(enc, unrolled), hyrule, RIDER, HORSE))
     with pytest.raises(InvalidRequestError, match="no controlled mounts"):
-        start_mounted(state, rulesets["gms-den"], enc, RIDER, HORSE)
+        state_and_events(start_mounted(with_combat(enc, state), rulesets["gms-den"], RIDER, HORSE))
 
 
 def test_once_the_fight_has_begun_mounting_costs_the_move(rulesets: dict[str, Ruleset]) -> None:
@@ -432,7 +450,7 @@ def test_once_the_fight_has_begun_mounting_costs_the_move(rulesets: dict[str, Ru
     state, enc = _hyrule_ride(hyrule)
     assert state.started
     with pytest.raises(IllegalActionError, match="mounts Horse on its own turn, for half its"):
-        start_mounted(state, hyrule, enc, RIDER, HORSE)
+        state_and_events(start_mounted(with_combat(enc, state), hyrule, RIDER, HORSE))
     assert state.combatant(HORSE).controlled_by is None
 
 
@@ -445,14 +463,18 @@ def test_mounting_or_dismounting_happens_once_per_move(
     # a Dash's extra movement pays for a second one, but the rules allow only one.
     ruleset = rulesets[ruleset_id]
     state, enc = _hyrule_ride(ruleset)
-    state, _ = take_action(state, ruleset, enc, RIDER, "dash")
+    state, _ = state_and_events(take_action(with_combat(enc, state), ruleset, RIDER, "dash"))
     assert _left(state, ruleset, enc) == 60
-    state, _ = mount_or_dismount(state, ruleset, enc, RIDER, HORSE)
+    state, _ = state_and_events(mount_or_dismount(with_combat(enc, state), ruleset, RIDER, HORSE))
     with pytest.raises(IllegalActionError, match="Rider has already mounted or dismounted"):
-        mount_or_dismount(state, ruleset, enc, RIDER, HORSE, dismounting=True)
+        state_and_events(
+            mount_or_dismount(with_combat(enc, state), ruleset, RIDER, HORSE, dismounting=True)
+        )
     assert _left(state, ruleset, enc) == 45
     state = _riders_next_turn(state, ruleset, enc)  # another move
-    state, _ = mount_or_dismount(state, ruleset, enc, RIDER, HORSE, dismounting=True)
+    state, _ = state_and_events(
+        mount_or_dismount(with_combat(enc, state), ruleset, RIDER, HORSE, dismounting=True)
+    )
     assert _left(state, ruleset, enc) == 15
 
 
@@ -461,10 +483,10 @@ def test_dismounting_from_a_controlled_mount_waits_for_the_next_move(
 ) -> None:
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _hyrule_ride(hyrule)
-    state, _ = take_action(state, hyrule, enc, RIDER, "dash")
-    state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
+    state, _ = state_and_events(take_action(with_combat(enc, state), hyrule, RIDER, "dash"))
+    state, _ = state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, HORSE))
     with pytest.raises(IllegalActionError, match="once during its move"):
-        dismount(state, hyrule, enc, HORSE)
+        state_and_events(dismount(with_combat(enc, state), hyrule, HORSE))
     assert state.combatant(HORSE).controlled_by == RIDER
 
 
@@ -476,11 +498,11 @@ def test_once_per_move_is_the_reason_even_without_movement_left(
     # not for a second mount or dismount in the same move, so that is the reason given.
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _hyrule_ride(hyrule)
-    state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
-    state, _ = spend_movement(state, hyrule, enc, RIDER, 10)
+    state, _ = state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, HORSE))
+    state, _ = state_and_events(spend_movement(with_combat(enc, state), hyrule, RIDER, 10))
     assert _left(state, hyrule, enc) == 5
     with pytest.raises(IllegalActionError, match="once during its move") as refused:
-        dismount(state, hyrule, enc, HORSE)
+        state_and_events(dismount(with_combat(enc, state), hyrule, HORSE))
     assert "ft left" not in str(refused.value)
 
 
@@ -488,8 +510,8 @@ def test_riding_the_mount_it_already_rides_is_refused(rulesets: dict[str, Rulese
     # Already on it: mounting again would charge half the speed for nothing.
     hyrule = rulesets["legends-of-hyrule"]
     state, enc = _hyrule_ride(hyrule)
-    state, _ = control_mount(state, hyrule, enc, RIDER, HORSE)
+    state, _ = state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, HORSE))
     state = _riders_next_turn(state, hyrule, enc)
     with pytest.raises(IllegalActionError, match="Rider already rides Horse"):
-        control_mount(state, hyrule, enc, RIDER, HORSE)
+        state_and_events(control_mount(with_combat(enc, state), hyrule, RIDER, HORSE))
     assert _left(state, hyrule, enc) == 30

@@ -22,8 +22,9 @@ from battlemap.rules.movement import (
     spend_movement,
     stand_up,
 )
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
-from tests.rules.helpers import creature, encounter, fight
+from tests.rules.helpers import creature, encounter, fight, state_and_events
 
 Rulesets = dict[str, Ruleset]
 HERO = EntityId("hero")
@@ -47,19 +48,21 @@ def test_dash_with_speed_30_moves_up_to_60(rulesets: Rulesets, ruleset_id: str) 
     ruleset = rulesets[ruleset_id]
     state, enc = solo(ruleset)
     assert remaining(state, ruleset, enc) == 30
-    state, _ = take_action(state, ruleset, enc, HERO, "dash")
+    state, _ = state_and_events(take_action(with_combat(enc, state), ruleset, HERO, "dash"))
     assert remaining(state, ruleset, enc) == 60
-    state, _ = spend_movement(state, ruleset, enc, HERO, 60)
+    state, _ = state_and_events(spend_movement(with_combat(enc, state), ruleset, HERO, 60))
     with pytest.raises(IllegalActionError, match="0 ft of walk movement left"):
-        spend_movement(state, ruleset, enc, HERO, 5)
+        state_and_events(spend_movement(with_combat(enc, state), ruleset, HERO, 5))
 
 
 def test_srd_dash_with_speed_reduced_to_15_moves_30(rulesets: Rulesets) -> None:
     """srd "Dash": "If your speed of 30 feet is reduced to 15 feet ... up to 30 feet"."""
     ruleset = rulesets["srd-5e"]
     state, enc = solo(ruleset)
-    state, _ = set_exhaustion(state, ruleset, enc, HERO, 2)  # speed halved
-    state, _ = take_action(state, ruleset, enc, HERO, "dash")
+    state, _ = state_and_events(
+        set_exhaustion(with_combat(enc, state), ruleset, HERO, 2)
+    )  # speed halved
+    state, _ = state_and_events(take_action(with_combat(enc, state), ruleset, HERO, "dash"))
     budget = movement_budget(state, ruleset, enc, HERO)
     assert (budget.speed, budget.total) == (15, 30)
     assert any("halved" in r for r in budget.reasons)
@@ -67,9 +70,13 @@ def test_srd_dash_with_speed_reduced_to_15_moves_30(rulesets: Rulesets) -> None:
 
 def dash_twice(ruleset: Ruleset) -> tuple[CombatState, Encounter]:
     state, enc = solo(ruleset)
-    state, _ = grant_bonus_action(state, enc, HERO, ("dash",))  # e.g. a cunning action
-    state, _ = take_action(state, ruleset, enc, HERO, "dash")
-    state, _ = take_action(state, ruleset, enc, HERO, "dash", as_bonus_action=True)
+    state, _ = state_and_events(
+        grant_bonus_action(with_combat(enc, state), ruleset, HERO, ("dash",))
+    )  # e.g. a cunning action
+    state, _ = state_and_events(take_action(with_combat(enc, state), ruleset, HERO, "dash"))
+    state, _ = state_and_events(
+        take_action(with_combat(enc, state), ruleset, HERO, "dash", as_bonus_action=True)
+    )
     return state, enc
 
 
@@ -102,9 +109,9 @@ def test_standing_up_with_speed_30_costs_15_feet(rulesets: Rulesets) -> None:
     for ruleset_id in ("srd-5e", "legends-of-hyrule", "gms-den"):
         ruleset = rulesets[ruleset_id]
         state, enc = solo(ruleset)
-        state, _ = drop_prone(state, ruleset, enc, HERO)
+        state, _ = state_and_events(drop_prone(with_combat(enc, state), ruleset, HERO))
         assert remaining(state, ruleset, enc) == 30  # dropping prone is free
-        state, _ = stand_up(state, ruleset, enc, HERO)
+        state, _ = state_and_events(stand_up(with_combat(enc, state), ruleset, HERO))
         assert remaining(state, ruleset, enc) == 15
         assert not state.combatant(HERO).has_condition("prone")
 
@@ -112,56 +119,74 @@ def test_standing_up_with_speed_30_costs_15_feet(rulesets: Rulesets) -> None:
 def test_cannot_stand_up_without_enough_movement_or_with_speed_0(rulesets: Rulesets) -> None:
     ruleset = rulesets["srd-5e"]
     state, enc = solo(ruleset)
-    state, _ = drop_prone(state, ruleset, enc, HERO)
-    state, _ = spend_movement(state, ruleset, enc, HERO, 5)  # crawling 5 ft costs 10
-    state, _ = spend_movement(state, ruleset, enc, HERO, 5)
+    state, _ = state_and_events(drop_prone(with_combat(enc, state), ruleset, HERO))
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 5)
+    )  # crawling 5 ft costs 10
+    state, _ = state_and_events(spend_movement(with_combat(enc, state), ruleset, HERO, 5))
     assert remaining(state, ruleset, enc) == 10
     with pytest.raises(IllegalActionError, match="needs 15 ft to stand up and has 10 ft left"):
-        stand_up(state, ruleset, enc, HERO)
-    grappled, _ = apply_condition(state, ruleset, enc, HERO, "grappled")
+        state_and_events(stand_up(with_combat(enc, state), ruleset, HERO))
+    grappled, _ = state_and_events(
+        apply_condition(with_combat(enc, state), ruleset, HERO, "grappled")
+    )
     with pytest.raises(IllegalActionError, match="speed 0"):
-        stand_up(grappled, ruleset, enc, HERO)
+        state_and_events(stand_up(with_combat(enc, grappled), ruleset, HERO))
 
 
 def test_crawling_costs_an_extra_foot_and_3_in_difficult_terrain(rulesets: Rulesets) -> None:
     """srd "Being Prone": "Crawling 1 foot in difficult terrain ... costs 3 feet"."""
     ruleset = rulesets["srd-5e"]
     state, enc = solo(ruleset)
-    state, _ = drop_prone(state, ruleset, enc, HERO)
-    state, _ = spend_movement(state, ruleset, enc, HERO, 2, distance_feet=1)  # terrain: 2 ft
+    state, _ = state_and_events(drop_prone(with_combat(enc, state), ruleset, HERO))
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 2, distance_feet=1)
+    )  # terrain: 2 ft
     assert state.combatant(HERO).turn.movement_used == 3
     with pytest.raises(IllegalActionError, match="only crawl"):
-        spend_movement(state, ruleset, enc, HERO, 5, mode=SpeedMode.FLY)
+        state_and_events(
+            spend_movement(with_combat(enc, state), ruleset, HERO, 5, mode=SpeedMode.FLY)
+        )
 
 
 def test_srd_switching_speeds_subtracts_what_was_moved(rulesets: Rulesets) -> None:
     """srd "Breaking up your move": walk 30 / fly 60: fly 20, walk 10, then fly 30 more."""
     ruleset = rulesets["srd-5e"]
     state, enc = solo(ruleset, walk=30, fly=60)
-    state, _ = spend_movement(state, ruleset, enc, HERO, 20, mode=SpeedMode.FLY)
-    state, _ = spend_movement(state, ruleset, enc, HERO, 10, mode=SpeedMode.WALK)
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 20, mode=SpeedMode.FLY)
+    )
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 10, mode=SpeedMode.WALK)
+    )
     assert remaining(state, ruleset, enc, SpeedMode.WALK) == 0
     assert remaining(state, ruleset, enc, SpeedMode.FLY) == 30
-    state, _ = spend_movement(state, ruleset, enc, HERO, 30, mode=SpeedMode.FLY)
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 30, mode=SpeedMode.FLY)
+    )
     with pytest.raises(IllegalActionError):
-        spend_movement(state, ruleset, enc, HERO, 5, mode=SpeedMode.FLY)
+        state_and_events(
+            spend_movement(with_combat(enc, state), ruleset, HERO, 5, mode=SpeedMode.FLY)
+        )
 
 
 def test_no_speed_in_a_mode_means_no_movement_in_it(rulesets: Rulesets) -> None:
     ruleset = rulesets["srd-5e"]
     state, enc = solo(ruleset)
     with pytest.raises(IllegalActionError, match="fly speed is 0"):
-        spend_movement(state, ruleset, enc, HERO, 5, mode=SpeedMode.FLY)
+        state_and_events(
+            spend_movement(with_combat(enc, state), ruleset, HERO, 5, mode=SpeedMode.FLY)
+        )
 
 
 @pytest.mark.parametrize("condition", ["grappled", "restrained", "paralyzed", "stunned"])
 def test_conditions_that_stop_movement(rulesets: Rulesets, condition: str) -> None:
     ruleset = rulesets["gms-den"]
     state, enc = solo(ruleset)
-    state, _ = apply_condition(state, ruleset, enc, HERO, condition)
+    state, _ = state_and_events(apply_condition(with_combat(enc, state), ruleset, HERO, condition))
     assert movement_budget(state, ruleset, enc, HERO).remaining == 0
     with pytest.raises(IllegalActionError, match="speed is 0"):
-        spend_movement(state, ruleset, enc, HERO, 5)
+        state_and_events(spend_movement(with_combat(enc, state), ruleset, HERO, 5))
 
 
 def test_gms_den_exhaustion_table_on_speed(rulesets: Rulesets) -> None:
@@ -169,13 +194,13 @@ def test_gms_den_exhaustion_table_on_speed(rulesets: Rulesets) -> None:
     state, enc = solo(ruleset)
     speeds = []
     for level in range(0, 6):
-        state, _ = set_exhaustion(state, ruleset, enc, HERO, level)
+        state, _ = state_and_events(set_exhaustion(with_combat(enc, state), ruleset, HERO, level))
         speeds.append(movement_budget(state, ruleset, enc, HERO).speed)
     assert speeds == [30, 30, 15, 15, 15, 0]
-    state, events = set_exhaustion(state, ruleset, enc, HERO, 6)
+    state, events = state_and_events(set_exhaustion(with_combat(enc, state), ruleset, HERO, 6))
     assert state.combatant(HERO).death.dead and any(e.kind == "death" for e in events)
     with pytest.raises(InvalidRequestError):
-        set_exhaustion(state, ruleset, enc, HERO, 7)
+        state_and_events(set_exhaustion(with_combat(enc, state), ruleset, HERO, 7))
 
 
 def test_bad_move_requests(rulesets: Rulesets) -> None:
@@ -183,7 +208,7 @@ def test_bad_move_requests(rulesets: Rulesets) -> None:
     state, enc = solo(ruleset)
     for bad in (-5, float("nan"), float("inf")):
         with pytest.raises(InvalidRequestError):
-            spend_movement(state, ruleset, enc, HERO, bad)
+            state_and_events(spend_movement(with_combat(enc, state), ruleset, HERO, bad))
 
 
 def test_moving_out_of_turn_is_refused_and_state_unchanged(rulesets: Rulesets) -> None:
@@ -192,7 +217,7 @@ def test_moving_out_of_turn_is_refused_and_state_unchanged(rulesets: Rulesets) -
     state = fight(ruleset, enc)
     before = state.model_dump()
     with pytest.raises(IllegalActionError, match="isn't Orc's turn"):
-        spend_movement(state, ruleset, enc, EntityId("orc"), 5)
+        state_and_events(spend_movement(with_combat(enc, state), ruleset, EntityId("orc"), 5))
     assert state.model_dump() == before
 
 
@@ -208,11 +233,13 @@ def test_movement_never_exceeds_the_budget(
     ruleset = rulesets[ruleset_id]
     state, enc = solo(ruleset)
     if dashes:
-        state, _ = take_action(state, ruleset, enc, HERO, "dash")
+        state, _ = state_and_events(take_action(with_combat(enc, state), ruleset, HERO, "dash"))
     total = movement_budget(state, ruleset, enc, HERO).total
     for feet in moves:
         try:
-            state, _ = spend_movement(state, ruleset, enc, HERO, feet)
+            state, _ = state_and_events(
+                spend_movement(with_combat(enc, state), ruleset, HERO, feet)
+            )
         except IllegalActionError:
             assert state.combatant(HERO).turn.movement_used + feet > total
     used = state.combatant(HERO).turn.movement_used
@@ -229,15 +256,17 @@ def test_mounting_costs_half_speed(rulesets: Rulesets, ruleset_id: str, has_moun
     horse = EntityId("horse")
     if not has_mounts:
         with pytest.raises(InvalidRequestError, match="no mounted combat"):
-            mount_or_dismount(state, ruleset, enc, HERO, horse)
+            state_and_events(mount_or_dismount(with_combat(enc, state), ruleset, HERO, horse))
         return
     fresh = state
-    state, _ = spend_movement(state, ruleset, enc, HERO, 10)
-    state, _ = mount_or_dismount(state, ruleset, enc, HERO, horse)
+    state, _ = state_and_events(spend_movement(with_combat(enc, state), ruleset, HERO, 10))
+    state, _ = state_and_events(mount_or_dismount(with_combat(enc, state), ruleset, HERO, horse))
     assert remaining(state, ruleset, enc) == 5
-    short, _ = spend_movement(fresh, ruleset, enc, HERO, 20)  # a move with 10 ft left
+    short, _ = state_and_events(
+        spend_movement(with_combat(enc, fresh), ruleset, HERO, 20)
+    )  # a move with 10 ft left
     with pytest.raises(IllegalActionError, match="needs 15 ft"):
-        mount_or_dismount(short, ruleset, enc, HERO, horse)
+        state_and_events(mount_or_dismount(with_combat(enc, short), ruleset, HERO, horse))
 
 
 @pytest.mark.parametrize(("ruleset_id", "falls"), [("srd-5e", False), ("legends-of-hyrule", True)])
@@ -246,8 +275,10 @@ def test_flying_creature_knocked_prone_falls(
 ) -> None:
     ruleset = rulesets[ruleset_id]
     state, enc = solo(ruleset, fly=60)
-    state, _ = spend_movement(state, ruleset, enc, HERO, 10, mode=SpeedMode.FLY)
-    _, events = apply_condition(state, ruleset, enc, HERO, "prone")
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 10, mode=SpeedMode.FLY)
+    )
+    _, events = state_and_events(apply_condition(with_combat(enc, state), ruleset, HERO, "prone"))
     assert any(e.kind == "falls" for e in events) is falls
     hovering = enc.model_copy(
         update={
@@ -258,30 +289,38 @@ def test_flying_creature_knocked_prone_falls(
             )
         }
     )
-    _, events = apply_condition(state, ruleset, hovering, HERO, "prone")
+    _, events = state_and_events(
+        apply_condition(with_combat(hovering, state), ruleset, HERO, "prone")
+    )
     assert not any(e.kind == "falls" for e in events)
 
 
 def test_gms_den_climbing_without_a_climb_speed_is_half_speed(rulesets: Rulesets) -> None:
     ruleset = rulesets["gms-den"]
     state, enc = solo(ruleset)
-    state, events = spend_movement(state, ruleset, enc, HERO, 10, mode=SpeedMode.CLIMB)
+    state, events = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 10, mode=SpeedMode.CLIMB)
+    )
     assert remaining(state, ruleset, enc) == 10 and "x2" in events[-1].text
     srd = rulesets["srd-5e"]
     srd_state, enc = solo(srd)
     with pytest.raises(IllegalActionError, match="climb speed is 0"):
-        spend_movement(srd_state, srd, enc, HERO, 10, mode=SpeedMode.CLIMB)
+        state_and_events(
+            spend_movement(with_combat(enc, srd_state), srd, HERO, 10, mode=SpeedMode.CLIMB)
+        )
 
 
 def test_gms_den_failed_climb_check_adds_exhaustion(rulesets: Rulesets) -> None:
     ruleset = rulesets["gms-den"]
     state, enc = solo(ruleset)
-    failed, events = climb_swim_check(state, ruleset, enc, HERO, dc=40)
+    failed, events = state_and_events(
+        climb_swim_check(with_combat(enc, state), ruleset, HERO, dc=40)
+    )
     assert failed.combatant(HERO).exhaustion == 1 and any("fails" in e.text for e in events)
-    passed, _ = climb_swim_check(state, ruleset, enc, HERO, dc=1)
+    passed, _ = state_and_events(climb_swim_check(with_combat(enc, state), ruleset, HERO, dc=1))
     assert passed.combatant(HERO).exhaustion == 0
     with pytest.raises(InvalidRequestError, match="no climbing"):
-        climb_swim_check(state, rulesets["srd-5e"], enc, HERO, dc=10)
+        state_and_events(climb_swim_check(with_combat(enc, state), rulesets["srd-5e"], HERO, dc=10))
 
 
 def test_gms_den_jump_distances(rulesets: Rulesets) -> None:

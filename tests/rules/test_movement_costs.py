@@ -26,9 +26,10 @@ from battlemap.rules.movement import (
     spend_movement,
     spend_split,
 )
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from tests.rules.conftest import RULESET_IDS
-from tests.rules.helpers import creature, encounter, fight
+from tests.rules.helpers import creature, encounter, fight, state_and_events
 
 Rulesets = dict[str, Ruleset]
 HERO = EntityId("hero")
@@ -242,8 +243,12 @@ def test_srd_switching_speeds_subtracts_what_was_already_moved(rulesets: Ruleset
     ruleset = rulesets["srd-5e"]
     assert ruleset.movement.switching_speeds_subtracts_moved
     state, enc = solo(ruleset)
-    state, _ = spend_movement(state, ruleset, enc, HERO, 20, mode=SpeedMode.FLY)
-    state, _ = spend_movement(state, ruleset, enc, HERO, 10, mode=SpeedMode.WALK)
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 20, mode=SpeedMode.FLY)
+    )
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 10, mode=SpeedMode.WALK)
+    )
     assert movement_budget(state, ruleset, enc, HERO, SpeedMode.WALK).remaining == 0
     assert movement_budget(state, ruleset, enc, HERO, SpeedMode.FLY).remaining == 30
 
@@ -253,8 +258,12 @@ def test_a_ruleset_where_switching_does_not_subtract_keeps_a_budget_per_speed(
 ) -> None:
     ruleset = changed(rulesets["srd-5e"], switching_speeds_subtracts_moved=False)
     state, enc = solo(ruleset)
-    state, _ = spend_movement(state, ruleset, enc, HERO, 20, mode=SpeedMode.FLY)
-    state, _ = spend_movement(state, ruleset, enc, HERO, 10, mode=SpeedMode.WALK)
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 20, mode=SpeedMode.FLY)
+    )
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 10, mode=SpeedMode.WALK)
+    )
     walk = movement_budget(state, ruleset, enc, HERO, SpeedMode.WALK)
     fly = movement_budget(state, ruleset, enc, HERO, SpeedMode.FLY)
     assert (walk.used, walk.remaining) == (10, 20)
@@ -262,7 +271,9 @@ def test_a_ruleset_where_switching_does_not_subtract_keeps_a_budget_per_speed(
     assert any("20 ft moved with other speeds not subtracted" in r for r in walk.reasons)
     turn = state.combatant(HERO).turn
     assert turn.movement_used == 30  # the total still counts every foot
-    state, _ = spend_movement(state, ruleset, enc, HERO, 40, mode=SpeedMode.FLY)
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, 40, mode=SpeedMode.FLY)
+    )
     assert movement_budget(state, ruleset, enc, HERO, SpeedMode.FLY).remaining == 0
 
 
@@ -270,7 +281,7 @@ def crawl_two_cells(ruleset: Ruleset) -> tuple[float, float]:
     """(what the geometry charges, what the engine spends) for the prone hero crawling two
     cells east on an open map, on its turn."""
     state, enc = solo(ruleset)
-    state, _ = drop_prone(state, ruleset, enc, HERO)
+    state, _ = state_and_events(drop_prone(with_combat(enc, state), ruleset, HERO))
     hero = Body(HERO, Size.MEDIUM, Side.PARTY, 5, 5, prone=True)
     costs = movement_costs(ruleset)
     move = path_cost(
@@ -283,7 +294,9 @@ def crawl_two_cells(ruleset: Ruleset) -> tuple[float, float]:
         costs=costs,
     )
     feet, distance = spend_split(move)
-    state, _ = spend_movement(state, ruleset, enc, HERO, feet, distance_feet=distance)
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), ruleset, HERO, feet, distance_feet=distance)
+    )
     return move.cost_feet, state.combatant(HERO).turn.movement_used
 
 
@@ -341,8 +354,8 @@ def test_on_its_turn_the_allowance_is_the_engines_remaining_movement(rulesets: R
     ruleset = rulesets["srd-5e"]
     enc = encounter(creature("Hero", Side.PARTY))
     state = fight(ruleset, enc)
-    state, _ = take_action(state, ruleset, enc, HERO, "dash")
-    state, _ = spend_movement(state, ruleset, enc, HERO, 25)
+    state, _ = state_and_events(take_action(with_combat(enc, state), ruleset, HERO, "dash"))
+    state, _ = state_and_events(spend_movement(with_combat(enc, state), ruleset, HERO, 25))
     allowance = move_allowance(enc.model_copy(update={"combat": state}), ruleset, HERO)
     assert (allowance.left, allowance.total, allowance.shade_feet) == (35, 60, 35)
     assert allowance.note == ""
@@ -389,7 +402,9 @@ def test_gms_den_water_costs_exactly_double_once_in_the_drag_and_the_budget(
     )
     assert lake_move.cost_feet == 20  # 10 ft of water, paid twice
     feet, distance = spend_split(lake_move)
-    state, _ = spend_movement(state, gms, enc, HERO, feet, mode=mode, distance_feet=distance)
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), gms, HERO, feet, mode=mode, distance_feet=distance)
+    )
     assert state.combatant(HERO).turn.movement_used == 20
     assert movement_budget(state, gms, enc, HERO, SpeedMode.WALK).remaining == 10
 
@@ -402,5 +417,7 @@ def test_srd_a_swim_without_a_swim_speed_is_taken_from_the_walking_speed(
     walking speed as it is, instead of failing on a swim speed of 0."""
     srd = rulesets["srd-5e"]
     state, enc = solo(srd)
-    state, _ = spend_movement(state, srd, enc, HERO, 20, mode=SpeedMode.SWIM)
+    state, _ = state_and_events(
+        spend_movement(with_combat(enc, state), srd, HERO, 20, mode=SpeedMode.SWIM)
+    )
     assert movement_budget(state, srd, enc, HERO, SpeedMode.WALK).remaining == 10

@@ -18,6 +18,7 @@ from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import end_turn
 from tests.rules.fighters import creature, fight
+from tests.rules.helpers import state_and_events
 
 PC, OGRE = EntityId("pc"), EntityId("ogre")
 
@@ -27,7 +28,7 @@ def _stunned_by_massive_damage(gms: Ruleset, on_turn_of: EntityId) -> tuple[Enco
         creature("pc", hp=30), creature("ogre", hp=50, side=Side.HOSTILE), ruleset="gms-den"
     )
     if on_turn_of == OGRE:
-        combat, _ = end_turn(combat, gms, encounter)
+        combat, _ = state_and_events(end_turn(with_combat(encounter, combat), gms))
     assert combat.current is not None and combat.current.creature_id == on_turn_of
     applied = apply_damage(
         with_combat(encounter, combat),
@@ -50,11 +51,15 @@ def test_stunned_on_its_own_turn_lasts_through_its_next_turn(rulesets: dict[str,
     encounter, combat = _stunned_by_massive_damage(gms, on_turn_of=PC)
     (stun,) = [c for c in combat.combatant(PC).conditions if c.name == "stunned"]
     assert stun.expiry is Expiry.END_OF_NEXT_TURN and stun.turn_ends_to_skip == 1
-    combat, _ = end_turn(combat, gms, encounter)  # the pc's current turn ends: not "next"
+    combat, _ = state_and_events(
+        end_turn(with_combat(encounter, combat), gms)
+    )  # the pc's current turn ends: not "next"
     assert _stunned(combat)
-    combat, _ = end_turn(combat, gms, encounter)  # the ogre's turn
+    combat, _ = state_and_events(end_turn(with_combat(encounter, combat), gms))  # the ogre's turn
     assert _stunned(combat)
-    combat, events = end_turn(combat, gms, encounter)  # the pc's next turn ends
+    combat, events = state_and_events(
+        end_turn(with_combat(encounter, combat), gms)
+    )  # the pc's next turn ends
     assert not _stunned(combat)
     assert any(e.kind == "condition-ends" and "stunned" in e.text for e in events)
 
@@ -62,9 +67,13 @@ def test_stunned_on_its_own_turn_lasts_through_its_next_turn(rulesets: dict[str,
 def test_stunned_on_another_turn_ends_with_its_coming_turn(rulesets: dict[str, Ruleset]) -> None:
     gms = rulesets["gms-den"]
     encounter, combat = _stunned_by_massive_damage(gms, on_turn_of=OGRE)
-    combat, _ = end_turn(combat, gms, encounter)  # the ogre's turn ends
+    combat, _ = state_and_events(
+        end_turn(with_combat(encounter, combat), gms)
+    )  # the ogre's turn ends
     assert _stunned(combat)
-    combat, _ = end_turn(combat, gms, encounter)  # the pc's next turn ends
+    combat, _ = state_and_events(
+        end_turn(with_combat(encounter, combat), gms)
+    )  # the pc's next turn ends
     assert not _stunned(combat)
 
 
@@ -72,8 +81,10 @@ def test_end_of_turn_still_ends_with_the_current_turn(rulesets: dict[str, Rulese
     # The older expiry keeps its meaning: "until the end of your turn".
     srd = rulesets["srd-5e"]
     encounter, combat = fight(creature("pc"), creature("ogre", side=Side.HOSTILE))
-    combat, _ = apply_condition(combat, srd, encounter, PC, "prone", expiry=Expiry.END_OF_TURN)
-    combat, _ = end_turn(combat, srd, encounter)
+    combat, _ = state_and_events(
+        apply_condition(with_combat(encounter, combat), srd, PC, "prone", expiry=Expiry.END_OF_TURN)
+    )
+    combat, _ = state_and_events(end_turn(with_combat(encounter, combat), srd))
     assert not combat.combatant(PC).has_condition("prone")
 
 
@@ -104,9 +115,11 @@ def test_a_condition_whose_default_lasts_to_the_end_of_the_next_turn(
     )
     ruleset = srd.model_copy(update={"conditions": {**srd.conditions, "dazed": dazed}})
     encounter, combat = fight(creature("pc"), creature("ogre", side=Side.HOSTILE))
-    combat, _ = apply_condition(combat, ruleset, encounter, PC, "dazed")
+    combat, _ = state_and_events(
+        apply_condition(with_combat(encounter, combat), ruleset, PC, "dazed")
+    )
     for _ in range(2):  # the pc's turn, then the ogre's
-        combat, _ = end_turn(combat, ruleset, encounter)
+        combat, _ = state_and_events(end_turn(with_combat(encounter, combat), ruleset))
         assert combat.combatant(PC).has_condition("dazed")
-    combat, _ = end_turn(combat, ruleset, encounter)
+    combat, _ = state_and_events(end_turn(with_combat(encounter, combat), ruleset))
     assert not combat.combatant(PC).has_condition("dazed")

@@ -35,7 +35,7 @@ from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import end_turn
 from tests.rules import fighters
-from tests.rules.helpers import creature, encounter, fight
+from tests.rules.helpers import creature, encounter, fight, state_and_events
 
 Rulesets = dict[str, Ruleset]
 A, B = EntityId("a"), EntityId("b")
@@ -66,9 +66,11 @@ def test_one_reaction_until_the_start_of_the_next_turn(rulesets: Rulesets, rules
     ruleset = rulesets[ruleset_id]
     assert ruleset.economy.reactions_per_round == 1
     state, enc = _duel(ruleset, ruleset_id)
-    state, _ = use_reaction(state, ruleset, enc, B, "opportunity attack")
+    state, _ = state_and_events(
+        use_reaction(with_combat(enc, state), ruleset, B, "opportunity attack")
+    )
     with pytest.raises(IllegalActionError, match="already used its reaction"):
-        use_reaction(state, ruleset, enc, B, "a second one")
+        state_and_events(use_reaction(with_combat(enc, state), ruleset, B, "a second one"))
     offers = opportunity_offers(with_combat(enc, state), ruleset, A, [B])
     assert not offers[0].available and "reaction" in offers[0].reason
 
@@ -76,23 +78,29 @@ def test_one_reaction_until_the_start_of_the_next_turn(rulesets: Rulesets, rules
 def test_two_reactions_per_round_when_the_ruleset_says_so(rulesets: Rulesets) -> None:
     ruleset = changed(rulesets["srd-5e"], "economy", reactions_per_round=2)
     state, enc = _duel(ruleset, "srd-5e")
-    state, _ = use_reaction(state, ruleset, enc, B, "opportunity attack")
+    state, _ = state_and_events(
+        use_reaction(with_combat(enc, state), ruleset, B, "opportunity attack")
+    )
     assert not state.combatant(B).reaction_used
     assert opportunity_offers(with_combat(enc, state), ruleset, A, [B])[0].available
-    state, _ = take_action(state, ruleset, enc, B, "opportunity-attack", target_id=A)
+    state, _ = state_and_events(
+        take_action(with_combat(enc, state), ruleset, B, "opportunity-attack", target_id=A)
+    )
     assert state.combatant(B).reaction_used
     with pytest.raises(IllegalActionError, match="its 2 reactions"):
-        use_reaction(state, ruleset, enc, B, "a third one")
-    state, _ = end_turn(state, ruleset, enc)  # B's turn begins: both come back
-    state, _ = use_reaction(state, ruleset, enc, B, "again")
-    state, _ = use_reaction(state, ruleset, enc, B, "and again")
+        state_and_events(use_reaction(with_combat(enc, state), ruleset, B, "a third one"))
+    state, _ = state_and_events(
+        end_turn(with_combat(enc, state), ruleset)
+    )  # B's turn begins: both come back
+    state, _ = state_and_events(use_reaction(with_combat(enc, state), ruleset, B, "again"))
+    state, _ = state_and_events(use_reaction(with_combat(enc, state), ruleset, B, "and again"))
 
 
 def test_no_reactions_when_the_ruleset_gives_none(rulesets: Rulesets) -> None:
     ruleset = changed(rulesets["srd-5e"], "economy", reactions_per_round=0)
     state, enc = _duel(ruleset, "srd-5e")
     with pytest.raises(IllegalActionError, match="no reactions in this ruleset"):
-        use_reaction(state, ruleset, enc, B, "opportunity attack")
+        state_and_events(use_reaction(with_combat(enc, state), ruleset, B, "opportunity attack"))
     assert not opportunity_offers(with_combat(enc, state), ruleset, A, [B])[0].available
 
 

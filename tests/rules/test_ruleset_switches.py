@@ -23,7 +23,7 @@ from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import RollTable, Ruleset, TableRow
 from battlemap.rules.vitals import BadDieError
 from tests.rules import fighters
-from tests.rules.helpers import creature, encounter, fight
+from tests.rules.helpers import creature, encounter, fight, state_and_events
 
 A, B, PC = EntityId("a"), EntityId("b"), EntityId("pc")
 
@@ -42,9 +42,9 @@ def test_the_dm_may_reorder_and_change_initiative(rulesets: dict[str, Ruleset]) 
     srd = rulesets["srd-5e"]
     enc = encounter(creature("A", Side.PARTY, init_bonus=40), creature("B"))
     state = fight(srd, enc)
-    state, _ = reorder(state, enc, [B, A], srd)
+    state, _ = state_and_events(reorder(with_combat(enc, state), srd, [B, A]))
     assert [s.creature_id for s in state.order] == [B, A]
-    set_initiative(state, srd, enc, B, 3)
+    state_and_events(set_initiative(with_combat(enc, state), srd, B, 3))
 
 
 def test_no_reordering_when_the_ruleset_says_so(rulesets: dict[str, Ruleset]) -> None:
@@ -52,9 +52,9 @@ def test_no_reordering_when_the_ruleset_says_so(rulesets: dict[str, Ruleset]) ->
     enc = encounter(creature("A", Side.PARTY, init_bonus=40), creature("B"))
     state = fight(fixed, enc)
     with pytest.raises(IllegalActionError, match="can't reorder"):
-        reorder(state, enc, [B, A], fixed)
+        state_and_events(reorder(with_combat(enc, state), fixed, [B, A]))
     with pytest.raises(IllegalActionError, match="stays as rolled"):
-        set_initiative(state, fixed, enc, B, 3)
+        state_and_events(set_initiative(with_combat(enc, state), fixed, B, 3))
 
 
 # --- conditions: has_value -------------------------------------------------------------------
@@ -64,14 +64,18 @@ def test_only_valued_conditions_carry_a_number(rulesets: dict[str, Ruleset]) -> 
     # final-fantasy-d20 "Wounded 1 ... your Wounded value increases by 1": Wounded has a value.
     ff = rulesets["final-fantasy-d20"]
     encounter_, combat = fighters.fight(fighters.creature("pc"), ruleset="final-fantasy-d20")
-    combat, _ = apply_condition(combat, ff, encounter_, PC, "wounded", value=2)
+    combat, _ = state_and_events(
+        apply_condition(with_combat(encounter_, combat), ff, PC, "wounded", value=2)
+    )
     assert combat.combatant(PC).conditions[-1].value == 2
     with pytest.raises(InvalidRequestError, match="'prone' carries no number"):
-        apply_condition(combat, ff, encounter_, PC, "prone", value=2)
+        state_and_events(apply_condition(with_combat(encounter_, combat), ff, PC, "prone", value=2))
     # A ruleset whose Prone carries a number takes it.
     prone = ff.conditions["prone"].model_copy(update={"has_value": True})
     valued = ff.model_copy(update={"conditions": {**ff.conditions, "prone": prone}})
-    combat, _ = apply_condition(combat, valued, encounter_, PC, "prone", value=2)
+    combat, _ = state_and_events(
+        apply_condition(with_combat(encounter_, combat), valued, PC, "prone", value=2)
+    )
     assert combat.combatant(PC).conditions[-1].value == 2
 
 

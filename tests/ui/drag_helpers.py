@@ -19,8 +19,10 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
 from battlemap.rules.initiative import set_initiative, start_combat
 from battlemap.rules.loader import load_registry
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.turns import begin_combat
 from battlemap.ui.main_window import MainWindow
+from tests.rules.helpers import state_and_events
 from tests.ui.helpers import cell_centre_in_view
 
 GOBLIN_BLOCK = StatBlock(
@@ -78,8 +80,10 @@ def fighting(encounter: Encounter, first: str = "c-fighter") -> CombatState:
     state = start_combat(encounter, encounter.ruleset, 11)
     for value, creature in enumerate(encounter.creatures):
         bonus = 50 if creature.id == first else value
-        state, _ = set_initiative(state, ruleset, encounter, creature.id, bonus)
-    state, _ = begin_combat(state, ruleset, encounter)
+        state, _ = state_and_events(
+            set_initiative(with_combat(encounter, state), ruleset, creature.id, bonus)
+        )
+    state, _ = state_and_events(begin_combat(with_combat(encounter, state), ruleset))
     return state
 
 

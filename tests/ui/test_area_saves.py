@@ -28,7 +28,7 @@ from battlemap.model.statblock import Ability as StatAbility
 from battlemap.model.statblock import AbilityScores, StatBlock
 from battlemap.rules import conditions
 from battlemap.rules.enums import Ability
-from battlemap.rules.outcome import on_combat_state, with_combat
+from battlemap.rules.outcome import with_combat
 from battlemap.rules.saves import SaveSituation, saving_throw
 from battlemap.ui.combat.area_dialog import AreaDialog
 from battlemap.ui.combat.save_rows import SaveRow
@@ -141,9 +141,7 @@ def test_a_paralyzed_creature_fails_a_dex_save_automatically_with_the_reason(
     session = window.combat.session
     assert session.run(
         "Goblin is paralyzed",
-        on_combat_state(
-            lambda s, r, e: conditions.apply_condition(s, r, e, EntityId("c-gob"), "paralyzed")
-        ),
+        lambda e, r: conditions.apply_condition(e, r, EntityId("c-gob"), "paralyzed"),
     )
     area = open_area(window, ["c-gob"], None)
     goblin = row(area, "c-gob")
@@ -274,9 +272,7 @@ def test_rolls_go_stale_when_the_combat_changes_before_dealing(
     click(qtbot, row(area, "c-gob").roll_button)
     window.combat.session.run(
         "Goblin is prone",
-        on_combat_state(
-            lambda s, r, e: conditions.apply_condition(s, r, e, EntityId("c-gob"), "prone")
-        ),
+        lambda e, r: conditions.apply_condition(e, r, EntityId("c-gob"), "prone"),
     )
     before = window.document.encounter
     area.typed.setValue(6)
@@ -367,9 +363,7 @@ def test_a_condition_given_while_the_dialog_is_open_shows_in_the_row(
     assert "disadvantage" not in row(area, "c-gob").outcome.text()
     window.combat.session.run(
         "Goblin is restrained",
-        on_combat_state(
-            lambda s, r, e: conditions.apply_condition(s, r, e, EntityId("c-gob"), "restrained")
-        ),
+        lambda e, r: conditions.apply_condition(e, r, EntityId("c-gob"), "restrained"),
     )
     assert "disadvantage: restrained: Dexterity saves" in row(area, "c-gob").outcome.text()
 

@@ -21,6 +21,7 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
 from battlemap.rules.conditions import apply_condition
 from battlemap.rules.loader import load_registry
+from battlemap.rules.outcome import with_combat
 from battlemap.ui.drag.drop import (
     Answer,
     Choice,
@@ -29,6 +30,7 @@ from battlemap.ui.drag.drop import (
     resolve_drop,
 )
 from battlemap.ui.drag.plan import DragPlan
+from tests.rules.helpers import state_and_events
 from tests.ui.drag_helpers import GOBLIN_BLOCK, fighting, goblin_beside_fighter, room
 
 FIGHTER, GOBLIN = EntityId("c-fighter"), EntityId("c-goblin")
@@ -62,7 +64,9 @@ def drop(encounter: Encounter, to: tuple[int, int], choice: Choice = Choice.TAKE
 def test_prone_crawl_is_charged_once() -> None:
     encounter = room()
     state = fighting(encounter)
-    state, _ = apply_condition(state, RULESET, encounter, FIGHTER, "prone")
+    state, _ = state_and_events(
+        apply_condition(with_combat(encounter, state), RULESET, FIGHTER, "prone")
+    )
     encounter = encounter.model_copy(update={"combat": state})
     plan = DragPlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
     # two straight steps crawling: the geometry charges 10 ft each

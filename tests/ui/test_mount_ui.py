@@ -17,7 +17,6 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Ability as StatAbility
 from battlemap.model.statblock import StatBlock
 from battlemap.rules import initiative, movement, turns
-from battlemap.rules.outcome import on_combat_state
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
 
@@ -52,14 +51,12 @@ def start(window: MainWindow, qtbot: QtBot, horse_last: bool = True) -> None:
     session = window.combat.session
     if horse_last:
         order = [i for i in dock.tree.ids() if i != "c-horse"] + [EntityId("c-horse")]
-        assert session.run(
-            "Reorder", on_combat_state(lambda s, r, e: initiative.reorder(s, e, order, r))
-        )
+        assert session.run("Reorder", lambda e, r: initiative.reorder(e, r, order))
         assert dock.tree.ids()[-1] == "c-horse"
     while (current := session.state.current if session.state else None) is not None:
         if current.creature_id == "c-rider":
             break
-        assert session.run("End turn", on_combat_state(turns.end_turn))
+        assert session.run("End turn", turns.end_turn)
 
 
 def token_menu(window: MainWindow, creature_id: str) -> QMenu:
@@ -119,11 +116,11 @@ def test_release_from_the_rider_or_the_mount_is_one_step(qtbot: QtBot, window: M
     # "Once during your move, you can mount ... or dismount": getting off waits a turn.
     assert "once during its move" in entry(menu, "Dismount Horse").toolTip()
     session = window.combat.session
-    assert session.run("End turn", on_combat_state(turns.end_turn))
+    assert session.run("End turn", turns.end_turn)
     while (current := session.state.current if session.state else None) is not None:
         if current.creature_id == "c-rider":
             break
-        assert session.run("End turn", on_combat_state(turns.end_turn))
+        assert session.run("End turn", turns.end_turn)
     menu = token_menu(window, "c-rider")
     steps = window.undo_stack.count()
     entry(menu, "Dismount Horse").trigger()
@@ -226,14 +223,14 @@ def test_riding_spends_half_the_riders_speed_and_too_little_left_disables_the_en
     entry(token_menu(window, "c-rider"), "Ride Horse").trigger()
     state = window.document.encounter.combat
     assert state is not None and state.combatant(EntityId("c-rider")).turn.movement_used == 15
-    assert session.run("End turn", on_combat_state(turns.end_turn))
+    assert session.run("End turn", turns.end_turn)
     while (current := session.state.current if session.state else None) is not None:
         if current.creature_id == "c-rider":
             break
-        assert session.run("End turn", on_combat_state(turns.end_turn))
+        assert session.run("End turn", turns.end_turn)
     assert session.run(
         "Walk",
-        on_combat_state(lambda s, r, e: movement.spend_movement(s, r, e, EntityId("c-rider"), 20)),
+        lambda e, r: movement.spend_movement(e, r, EntityId("c-rider"), 20),
     )
     dismount = entry(token_menu(window, "c-rider"), "Dismount Horse")
     assert not dismount.isEnabled()
@@ -280,7 +277,7 @@ def test_already_riding_before_round_1_is_free_and_one_step(
     while (current := session.state.current if session.state else None) is not None:
         if current.creature_id == "c-rider":
             break
-        assert session.run("End turn", on_combat_state(turns.end_turn))
+        assert session.run("End turn", turns.end_turn)
     assert session.state is not None
     ruleset = session.ruleset()
     assert ruleset is not None

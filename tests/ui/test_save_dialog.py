@@ -18,7 +18,6 @@ from battlemap.model.document import RemoveCreature
 from battlemap.model.ids import EntityId
 from battlemap.rules import conditions
 from battlemap.rules.enums import Ability
-from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.saves import saving_throw
 from battlemap.ui.combat.save_dialog import SaveDialog
 from battlemap.ui.main_window import MainWindow
@@ -94,7 +93,7 @@ def test_a_paralyzed_creature_fails_strength_and_dexterity_saves_with_its_reason
     start(window, qtbot)
     window.combat.session.run(
         "Goblin is paralyzed",
-        on_combat_state(lambda s, r, e: conditions.apply_condition(s, r, e, GOB, "paralyzed")),
+        lambda e, r: conditions.apply_condition(e, r, GOB, "paralyzed"),
     )
     dialog = open_saves(window, ["c-gob"], Ability.STR, 5)
     goblin = dialog.saves.rows[GOB]

@@ -20,7 +20,6 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules import economy
 from battlemap.rules.legal import legal_actions
-from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.rests import RestType
 from battlemap.ui.combat.actions_dock import ActionsDock
 from battlemap.ui.combat.creature_panel import CombatPanel
@@ -256,9 +255,7 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
             f"Release the readied action ({readied.trigger})",
             lambda: ui.session.run(
                 f"{ui.session.name(creature_id)} releases its readied action",
-                on_combat_state(
-                    lambda s, r, e: economy.take_action(s, r, e, creature_id, "readied-release")
-                ),
+                lambda e, r: economy.take_action(e, r, creature_id, "readied-release"),
             ),
         )
         legal = legal_actions(ui.session.encounter, ruleset, creature_id)

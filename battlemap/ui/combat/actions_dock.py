@@ -31,9 +31,9 @@ from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_TRIGGER
 from battlemap.rules import economy, movement
+from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.enums import ActionCost, ActionKind
 from battlemap.rules.legal import legal_actions
-from battlemap.rules.outcome import on_combat_state
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, tone
@@ -215,13 +215,14 @@ class ActionsDock(QDockWidget):
         budget = movement.movement_budget(state, ruleset, self.session.encounter, creature_id)
         move_colour = tone(GOOD) if budget.remaining > 0 else tone(MUTED)
         move = f"<b style='color:{move_colour}'>{budget.remaining:g} / {budget.total} ft</b>"
-        attacks = f"<b>{turn.attacks_left}</b>" if turn.attacks_left else "–"
+        left = attacks_left(turn)
+        attacks = f"<b>{escape(left.text)}</b>" if left.count else "–"
         text = (
             "<table cellspacing='2'>"
             f"<tr>{_cell('Action', _mark(turn.action_used))}"
             f"{_cell('Bonus', _mark(turn.bonus_action_used))}</tr>"
             f"<tr>{_cell('Reaction', _mark(combatant.reaction_used))}{_cell('Move', move)}</tr>"
-            f"<tr>{_cell('Attacks left', attacks)}</tr></table>"
+            f"<tr><td>Attacks</td><td colspan='3'>{attacks}</td></tr></table>"
         )
         if budget.reasons:
             text += "<br><small>" + "; ".join(budget.reasons) + "</small>"
@@ -262,17 +263,14 @@ class ActionsDock(QDockWidget):
         name = self.session.name(creature_id)
         self.session.run(
             f"{name}: {action.name}",
-            on_combat_state(
-                lambda s, r, e: economy.take_action(
-                    s,
-                    r,
-                    e,
-                    creature_id,
-                    action_id,
-                    target_id=target,
-                    trigger=trigger,
-                    readied_action=readied,
-                    cantrip=cantrip,
-                )
+            lambda e, r: economy.take_action(
+                e,
+                r,
+                creature_id,
+                action_id,
+                target_id=target,
+                trigger=trigger,
+                readied_action=readied,
+                cantrip=cantrip,
             ),
         )

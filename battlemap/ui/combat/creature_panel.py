@@ -37,17 +37,13 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules import conditions, movement
+from battlemap.rules.conditions import set_lasting_exhaustion, switch_lasting_condition
 from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
 from battlemap.rules.healing import grant_temp_hp, heal
-from battlemap.rules.outcome import Outcome, on_combat_state
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses
-from battlemap.rules.vitals import (
-    effective_max_hp,
-    is_bloodied,
-    set_lasting_exhaustion,
-    switch_lasting_condition,
-)
+from battlemap.rules.vitals import effective_max_hp, is_bloodied
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, DEFAULT_DAMAGE_TYPE, tone
 from battlemap.ui.map_scene import MapScene
@@ -358,18 +354,12 @@ class CombatPanel(QGroupBox):
             expiry = Expiry(data) if data else None
             self.session.run(
                 f"{who} is {name}",
-                on_combat_state(
-                    lambda s, r, e: conditions.apply_condition(
-                        s, r, e, creature_id, name, expiry=expiry
-                    )
-                ),
+                lambda e, r: conditions.apply_condition(e, r, creature_id, name, expiry=expiry),
             )
         else:
             self.session.run(
                 f"{who}: {name} removed",
-                on_combat_state(
-                    lambda s, r, e: conditions.remove_condition(s, e, creature_id, name)
-                ),
+                lambda e, r: conditions.remove_condition(e, r, creature_id, name),
             )
 
     def set_exhaustion(self, level: int) -> None:
@@ -384,5 +374,5 @@ class CombatPanel(QGroupBox):
             return
         self.session.run(
             f"{self.session.name(creature_id)}: exhaustion {level}",
-            on_combat_state(lambda s, r, e: conditions.set_exhaustion(s, r, e, creature_id, level)),
+            lambda e, r: conditions.set_exhaustion(e, r, creature_id, level),
         )

@@ -34,9 +34,8 @@ from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, turn_steps, turns
-from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.enums import InitiativeMode
-from battlemap.rules.outcome import on_combat_state
+from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
@@ -364,12 +363,12 @@ class InitiativeDock(QDockWidget):
         roll at the table and the DM types their totals (Set); until then they wait at the
         bottom of the order with no initiative, and the engine won't begin the round."""
         if not monsters_only:
-            self.session.run("Roll initiative", on_combat_state(initiative.roll_initiative))
+            self.session.run("Roll initiative", initiative.roll_initiative)
             return
         party = self.session.party_ids()
         if self.session.run(
             "Roll initiative for the monsters",
-            on_combat_state(lambda s, r, e: _roll_without(s, r, e, party)),
+            lambda e, r: _roll_without(e, r, party),
         ):
             self.session.reported.emit("Type each player's initiative, then press Set.")
 
@@ -381,11 +380,11 @@ class InitiativeDock(QDockWidget):
             return
         self.session.run(
             f"{self.session.name(creature_id)} acts now",
-            on_combat_state(lambda s, r, e: turns.take_turn_now(s, e, creature_id)),
+            lambda e, r: turns.take_turn_now(e, r, creature_id),
         )
 
     def begin(self) -> None:
-        self.session.run("Begin combat", on_combat_state(turns.begin_combat))
+        self.session.run("Begin combat", turns.begin_combat)
 
     def next_turn(self) -> None:
         """End the turn and start the next; the death save the next creature owes (typed in
@@ -427,7 +426,7 @@ class InitiativeDock(QDockWidget):
             return
         self.session.run(
             "Roll surprise",
-            on_combat_state(lambda s, r, e: initiative.determine_surprise(s, r, e, sneaking)),
+            lambda e, r: initiative.determine_surprise(e, r, sneaking),
         )
 
     def _set_surprised(self, on: bool) -> None:
@@ -438,7 +437,7 @@ class InitiativeDock(QDockWidget):
             return
         self.session.run(
             f"{self.session.name(creature_id)} surprised" if on else "Not surprised",
-            on_combat_state(lambda s, r, e: initiative.set_surprised(s, creature_id, on)),
+            lambda e, r: initiative.set_surprised(e, r, creature_id, on),
         )
 
     def _set_value(self) -> None:
@@ -450,7 +449,7 @@ class InitiativeDock(QDockWidget):
         name = self.session.name(creature_id)
         if self.session.run(
             f"Initiative of {name}",
-            on_combat_state(lambda s, r, e: initiative.set_initiative(s, r, e, creature_id, value)),
+            lambda e, r: initiative.set_initiative(e, r, creature_id, value),
         ):
             self.refresh()
 
@@ -461,7 +460,7 @@ class InitiativeDock(QDockWidget):
             return
         if not self.session.run(
             "Reorder initiative",
-            on_combat_state(lambda s, r, e: initiative.reorder(s, e, ids, r)),
+            lambda e, r: initiative.reorder(e, r, ids),
         ):
             self.refresh()
 
@@ -479,7 +478,7 @@ class InitiativeDock(QDockWidget):
     def _add(self, creature_id: EntityId) -> None:
         self.session.run(
             f"Add {self.session.name(creature_id)} to the combat",
-            on_combat_state(lambda s, r, e: turns.add_combatant(s, r, e, creature_id)),
+            lambda e, r: turns.add_combatant(e, r, creature_id),
         )
 
     def remove_selected(self) -> None:
@@ -489,21 +488,22 @@ class InitiativeDock(QDockWidget):
             return
         self.session.run(
             f"Remove {self.session.name(creature_id)} from the combat",
-            on_combat_state(lambda s, r, e: turns.remove_combatant(s, r, e, creature_id)),
+            lambda e, r: turns.remove_combatant(e, r, creature_id),
         )
 
 
-def _roll_without(
-    state: CombatState, ruleset: Ruleset, encounter: Encounter, waiting: set[EntityId]
-) -> StateStep:
+def _roll_without(encounter: Encounter, ruleset: Ruleset, waiting: set[EntityId]) -> Outcome[None]:
     """Roll initiative for every combatant but ``waiting``, who join the order unrolled."""
+    state = running_combat(encounter)
     rolling = tuple(c for c in state.combatants if c.creature_id not in waiting)
     held = tuple(c for c in state.combatants if c.creature_id in waiting)
-    rolled, events = initiative.roll_initiative(
-        state.model_copy(update={"combatants": rolling}), ruleset, encounter
+    rolled = initiative.roll_initiative(
+        with_combat(encounter, state.model_copy(update={"combatants": rolling})), ruleset
     )
-    merged = rolled.model_copy(update={"combatants": rolled.combatants + held})
-    return initiative.insert_sorted(merged, ruleset, encounter), events
+    rolled_combat = running_combat(rolled.encounter)
+    merged = rolled_combat.model_copy(update={"combatants": rolled_combat.combatants + held})
+    sorted_combat = initiative.insert_sorted(merged, ruleset, encounter)
+    return Outcome(with_combat(encounter, sorted_combat), None, rolled.events)
 
 
 def _status(combatant: Combatant, hp: int, extra: bool) -> str:

@@ -24,11 +24,9 @@ from collections.abc import Callable, Mapping
 
 from PySide6.QtWidgets import QMenu
 
-from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
-from battlemap.rules.combat_ops import StateStep
 from battlemap.rules.enums import Ability
 from battlemap.rules.falling_off import FallCause, FallOffResult, fall_off_save
 from battlemap.rules.mounts import (
@@ -38,7 +36,7 @@ from battlemap.rules.mounts import (
     release_mount,
     start_mounted,
 )
-from battlemap.rules.outcome import EngineCall, Outcome, on_combat_state
+from battlemap.rules.outcome import EngineCall, Outcome
 from battlemap.rules.saves import save_bonus_of
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import find_statblock
@@ -116,17 +114,11 @@ def add_mount_entries(
 
 
 def _ride_step(rider_id: EntityId, mount_id: EntityId) -> EngineCall[None]:
-    def step(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> StateStep:
-        return control_mount(state, ruleset, encounter, rider_id, mount_id)
-
-    return on_combat_state(step)
+    return lambda encounter, ruleset: control_mount(encounter, ruleset, rider_id, mount_id)
 
 
 def _start_mounted_step(rider_id: EntityId, mount_id: EntityId) -> EngineCall[None]:
-    def step(state: CombatState, ruleset: Ruleset, encounter: Encounter) -> StateStep:
-        return start_mounted(state, ruleset, encounter, rider_id, mount_id)
-
-    return on_combat_state(step)
+    return lambda encounter, ruleset: start_mounted(encounter, ruleset, rider_id, mount_id)
 
 
 def _rider(session: CombatSession, rider_id: EntityId, mount_id: EntityId) -> Callable[[], object]:
@@ -135,9 +127,7 @@ def _rider(session: CombatSession, rider_id: EntityId, mount_id: EntityId) -> Ca
 
 
 def _dismount_step(mount_id: EntityId) -> EngineCall[None]:
-    return on_combat_state(
-        lambda state, ruleset, encounter: dismount(state, ruleset, encounter, mount_id)
-    )
+    return lambda encounter, ruleset: dismount(encounter, ruleset, mount_id)
 
 
 def _stepper(session: CombatSession, text: str, step: EngineCall[None]) -> Callable[[], object]:
@@ -146,9 +136,7 @@ def _stepper(session: CombatSession, text: str, step: EngineCall[None]) -> Calla
 
 def _releaser(session: CombatSession, mount_id: EntityId) -> Callable[[], object]:
     text = f"Release {session.name(mount_id)}"
-    return lambda: session.run(
-        text, on_combat_state(lambda s, r, e: release_mount(s, r, e, mount_id))
-    )
+    return lambda: session.run(text, lambda e, r: release_mount(e, r, mount_id))
 
 
 def _saver(

@@ -35,7 +35,7 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.conditions import apply_condition
 from battlemap.rules.enums import Ability
-from battlemap.rules.outcome import Outcome, with_combat
+from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.save_rows import (
     SaveRolls,
@@ -157,7 +157,8 @@ class SaveDialog(CombatDialog):
             if condition is not None and combat is not None:
                 for creature_id in failed:
                     if combat.has(creature_id):
-                        combat, _ = apply_condition(combat, r, e, creature_id, condition)
+                        given = apply_condition(with_combat(e, combat), r, creature_id, condition)
+                        combat = running_combat(given.encounter)
                         notes.append(f"{self.session.name(creature_id)} is {condition}")
                     else:
                         notes.append(

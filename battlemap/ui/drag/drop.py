@@ -43,7 +43,7 @@ from battlemap.rules.opportunity import (
     opportunity_profile,
     resolve_opportunity,
 )
-from battlemap.rules.outcome import Outcome, with_combat
+from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses, find_statblock
 
@@ -264,10 +264,11 @@ class DropResolution:
             done_feet, done_distance = spend_split(move, spent_steps)
             feet, distance = spend_split(move, upto)
             if feet - done_feet > 1e-9:
-                state, _ = spend_movement(
-                    state, ruleset, work, mover_id, feet - done_feet,
+                spent = spend_movement(
+                    with_combat(work, state), ruleset, mover_id, feet - done_feet,
                     distance_feet=distance - done_distance,
                 )  # fmt: skip
+                state = running_combat(spent.encounter)
             spent_steps = len(move.steps) if upto is None else upto
 
         offers = offers_from_move(with_combat(encounter, combat), ruleset, mover_id, move)
