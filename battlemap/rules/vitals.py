@@ -10,6 +10,7 @@ from collections.abc import Collection
 
 from battlemap.model.combat import Combatant, CombatEvent
 from battlemap.model.creature import Creature, Side
+from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_EVENT_TEXT
 from battlemap.rules.enums import ExhaustionEffect, MonsterDeathAtZero, Rounding

@@ -11,6 +11,7 @@ the Brink of Death come as a card on the map (``decision_card``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QFont, QKeySequence
