@@ -18,7 +18,8 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import name_of
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.turn_steps import death_save_due
+from battlemap.rules.turn_steps import brink_pause, death_save_due
+from battlemap.rules.turns import upcoming_creature
 
 
 class DecisionKind(StrEnum):
@@ -52,7 +53,7 @@ def pending_decisions(encounter: Encounter, ruleset: Ruleset) -> tuple[Decision,
     if state is None or not state.started or state.current is None:
         return ()
     found = list(_brink_decisions(encounter, ruleset, state))
-    upcoming = next_creature(state)
+    upcoming = upcoming_creature(state)
     if upcoming is not None and death_save_due(encounter, state, upcoming):
         name = name_of(encounter, upcoming)
         text = f"{name} is dying: death save as its turn starts"
@@ -61,20 +62,9 @@ def pending_decisions(encounter: Encounter, ruleset: Ruleset) -> tuple[Decision,
 
 
 def next_turn_refusal(encounter: Encounter, ruleset: Ruleset) -> str | None:
-    """Why Next turn is refused now (the decisions that block it), or None."""
-    waiting = [d for d in pending_decisions(encounter, ruleset) if d.blocks_next_turn]
-    if not waiting:
-        return None
-    names = ", ".join(name_of(encounter, d.creature_id) for d in waiting)
-    return f"initiative is paused: {names} must choose on the Brink"
-
-
-def next_creature(state: CombatState) -> EntityId | None:
-    """The creature of the next slot in the order (the first of the next round after the
-    last), or None without an order."""
-    if not state.order:
-        return None
-    return state.order[(state.turn_index + 1) % len(state.order)].creature_id
+    """Why Next turn is refused now (the engine's own check, ``turn_steps.brink_pause``), or
+    None."""
+    return brink_pause(encounter, ruleset)
 
 
 def _brink_decisions(encounter: Encounter, ruleset: Ruleset, state: CombatState) -> list[Decision]:
@@ -85,7 +75,7 @@ def _brink_decisions(encounter: Encounter, ruleset: Ruleset, state: CombatState)
     for combatant in state.combatants:
         death, creature_id = combatant.death, combatant.creature_id
         name = name_of(encounter, creature_id)
-        if death.brink and not death.dead:
+        if death.brink and not death.dead:  # blocks as ``brink_pause`` says
             text = f"{name} is on the Brink of Death: choose"
             found.append(Decision(DecisionKind.BRINK, creature_id, text, rules.pauses_initiative))
         elif death.last_breath and not death.dead:

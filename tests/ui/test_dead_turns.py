@@ -42,3 +42,22 @@ def test_the_players_strip_drops_dead_monsters_unless_the_dm_keeps_them(
     qtbot.addWidget(again)
     assert again.players.strip_shows_dead  # remembered
     assert again.players.dead_in_strip_action.isChecked()
+
+
+def test_next_turn_skips_the_dead_rat_and_says_so_in_the_log(qtbot: QtBot, tmp_path: Path) -> None:
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = make_window(qtbot, settings)
+    start(window, qtbot)
+    kill(qtbot, window, "c-rat", 5)
+    session = window.combat.session
+    seen: list[EntityId] = []
+    for _ in range(4):  # more than a round of three
+        window.combat.initiative.next_action.trigger()
+        state = session.state
+        assert state is not None and state.current is not None
+        seen.append(state.current.creature_id)
+    assert EntityId("c-rat") not in seen
+    assert {EntityId("c-cleric"), EntityId("c-sal")} <= set(seen)
+    state = session.state
+    assert state is not None
+    assert any(e.text == "Rat's turn is skipped: dead" for e in state.log)
