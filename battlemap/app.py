@@ -1,7 +1,8 @@
 """Composition root and command line: builds the Document and the windows.
 
 ``battlemap [FILE]`` opens the app; ``--smoke`` renders one frame headless and exits;
-``--screenshot OUT.png`` saves the main window as an image.
+``--screenshot OUT.png`` saves the main window as an image; ``battlemap rulesets ...`` and
+``battlemap monsters report`` run without Qt.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from battlemap import APP_NAME, __version__, qt_platform_check
 
 if TYPE_CHECKING:
     from battlemap.io.encounter_file import EncounterFile
+    from battlemap.ui.main_window import MainWindow
 
 EXIT_BAD_INPUT = 2
 EXIT_MISSING_LIBRARIES = 3
@@ -42,6 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from battlemap.rules.cli import main as rulesets_main
 
         return rulesets_main(argv[1:])
+    if argv[:1] == ["monsters"]:  # `battlemap monsters report`: no Qt needed
+        from battlemap.io.monster_report import main as monsters_main
+
+        return monsters_main(argv[1:])
     args = build_parser().parse_args(argv)
     # Starting up makes tens of thousands of objects that live as long as the app (modules,
     # pydantic models, Qt wrappers); the collector would scan them over and over while they
@@ -118,7 +124,7 @@ def run_gui(
         image = render_scene(window.scene, window.map_rect(), width=800)
         ok = not image.isNull() and image.width() == 800
         print(f"smoke: rendered {image.width()}x{image.height()} of '{encounter.name}'")
-        return 0 if ok else 1
+        return 0 if ok and _share_smoke(window) else 1
     window.show()
     window.fit_map()
     _collect_from_now_on()  # before the first frame is painted, here and in app.exec()
@@ -134,10 +140,21 @@ def run_gui(
     return app.exec()
 
 
+def _share_smoke(window: MainWindow) -> bool:
+    """Share with one phone on 127.0.0.1 and stop: the bundle must carry the server."""
+    from battlemap.ui.share.smoke import ShareSmokeError, share_smoke
+
+    try:
+        print(share_smoke(window.share))
+    except ShareSmokeError as error:
+        print(f"{APP_NAME}: {error}", file=sys.stderr)
+        return False
+    return True
+
+
 def _check_hashes() -> None:
     """Raise unless every hash the app uses works (the bundle leaves OpenSSL's out)."""
     import hashlib
 
     for name in ("sha1", "sha256", "blake2b"):
         hashlib.new(name, b"battlemap").hexdigest()
-

@@ -12,7 +12,8 @@ per zoom bucket, as in every redraw while the DM drags or pans); the same right 
 step too small to see (x1.0005 in and out in turn: the view's transform changes every frame,
 as in a pinch; the buckets hold); a zoom step to a zoom never drawn before (x1.15, a wheel
 step, always further in: every pixmap is painted again; no goal, for comparison); and a
-view zoomed in to 40 cells tall, where walls are a few pixels wide.
+view zoomed in to 40 cells tall, where walls are a few pixels wide. A fifth is the fitted
+map mid-combat: turn ring, dead, dying and bloodied looks and condition icons (issue 15).
 
 Start to first frame is the whole ``battlemap --screenshot`` process: Python starting, the
 imports, the window with its docks, one frame drawn and saved as PNG, and the exit. The
@@ -43,6 +44,7 @@ FRAME_SIZE = (1920, 1080)
 ZOOMED_CELLS = 40
 GOALS_MS = {
     "ui: one frame of the DM's scene, 1920x1080 (bench map)": 8.0,
+    "ui: one frame of the DM's scene mid-combat, 1920x1080 (bench map, states, icons)": 8.0,
     "ui: drag start (reachable area + shading, bench map)": 16.0,
     "ui: drag mouse move to a new cell (geometry + overlay, bench map)": 16.0,
     "ui: one frame right after a zoom step, 1920x1080 (bench map, caches redrawn)": 8.0,
@@ -99,6 +101,59 @@ def _encounter() -> object:
 @cache
 def _scene() -> tuple[object, object]:
     """A DM scene and a 1920 x 1080 view of it, the whole map fitted (everything drawn)."""
+    return _scene_of(_encounter())
+
+
+@cache
+def _combat_scene() -> tuple[object, object]:
+    """The bench map mid-combat (issue 15: the DM's tokens show their state): a turn ring,
+    every tenth creature dead, every seventh dying, two in three with one or two condition
+    icons (bloodied-brink: the bloodied rings too), as the combat feature shows them."""
+    from battlemap.model.combat import (
+        ActiveCondition,
+        Combatant,
+        CombatState,
+        DeathState,
+        DiceState,
+        TurnSlot,
+    )
+    from battlemap.rules.loader import load_registry
+    from battlemap.ui.token_state import token_states
+
+    plain = _encounter()
+    names = ("poisoned", "prone", "frightened")
+    creatures = tuple(
+        c.model_copy(update={"hp": 0 if i % 7 == 0 or i % 10 == 0 else (3 if i % 4 else 10)})
+        for i, c in enumerate(plain.creatures)  # type: ignore[attr-defined]
+    )
+    combatants = tuple(
+        Combatant(
+            creature_id=c.id,
+            group=c.id,
+            initiative=i,
+            death=DeathState(dead=i % 10 == 0),
+            conditions=tuple(ActiveCondition(name=n) for n in names[: i % 3]),
+        )
+        for i, c in enumerate(creatures)
+    )
+    state = CombatState(
+        ruleset="bloodied-brink",
+        round=1,
+        order=tuple(TurnSlot(creature_id=c.creature_id) for c in combatants),
+        combatants=combatants,
+        dice=DiceState(seed=1),
+    )
+    fight = plain.model_copy(  # type: ignore[attr-defined]
+        update={"creatures": creatures, "combat": state, "ruleset": "bloodied-brink"}
+    )
+    scene, view = _scene_of(fight)
+    ruleset = load_registry().get("bloodied-brink")
+    scene.token_states = lambda encounter: token_states(encounter, ruleset)  # type: ignore[attr-defined]
+    scene.show_states()  # type: ignore[attr-defined]
+    return scene, view
+
+
+def _scene_of(encounter: object) -> tuple[object, object]:
     from PySide6.QtCore import QRectF
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QApplication
@@ -109,7 +164,7 @@ def _scene() -> tuple[object, object]:
     from battlemap.ui.style import cell_to_scene
 
     _app()
-    document = Document(_encounter())  # type: ignore[arg-type]
+    document = Document(encounter)  # type: ignore[arg-type]
     stack = QUndoStack()
     scene = MapScene(document, stack)
     scene._bench_stack = stack  # type: ignore[attr-defined]  # keep it alive with the scene
@@ -141,6 +196,10 @@ def _draw(view: object) -> Callable[[], object]:
 
 def _frame() -> Callable[[], object]:
     return _draw(_scene()[1])
+
+
+def _frame_in_combat() -> Callable[[], object]:
+    return _draw(_combat_scene()[1])
 
 
 @cache
@@ -188,8 +247,8 @@ def _feedback() -> tuple[object, object]:
     from battlemap.model import Creature, EntityId, Side
     from battlemap.model.document import AddCreature
     from battlemap.rules.loader import load_registry
+    from battlemap.rules.move_resolution import Choice
     from battlemap.ui.drag.controller import DragFeedback
-    from battlemap.ui.drag.drop import Choice
     from battlemap.ui.map_index_cache import IndexCache
 
     scene, view = _scene()
@@ -325,6 +384,10 @@ def _bare_window() -> Callable[[], object] | None:
 def cases() -> list[Case]:
     return [
         ("ui: one frame of the DM's scene, 1920x1080 (bench map)", _frame),
+        (
+            "ui: one frame of the DM's scene mid-combat, 1920x1080 (bench map, states, icons)",
+            _frame_in_combat,
+        ),
         (
             "ui: one frame right after a zoom step, 1920x1080 (bench map, caches redrawn)",
             _frame_after_zoom,

@@ -31,7 +31,7 @@ def never_reading(port: int, code: str) -> socket.socket:
     stuck = socket.create_connection((HOST, port))
     stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     stuck.sendall(
-        f"GET /ws?k={code} HTTP/1.1\r\nHost: {HOST}\r\nUpgrade: websocket\r\n"
+        f"GET /ws?k={code} HTTP/1.1\r\nHost: {HOST}:{port}\r\nUpgrade: websocket\r\n"
         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
         "Sec-WebSocket-Version: 13\r\n\r\n".encode()
     )

@@ -1,4 +1,5 @@
-"""Check that a built bundle draws WEBP and JPEG map images (its Qt image format plugins work).
+"""Check that a built bundle draws WEBP and JPEG map images (its Qt image format plugins work),
+and sends a WEBP map to phones (as JPEG).
 
 The bundle keeps only some Qt plugins (packaging/hooks/hook-PySide6.QtGui.py). A missing
 decoder does not crash the app: the map just stays blank. So for each format this writes a
@@ -95,6 +96,16 @@ def screenshot_share(program: Path, folder: Path, fmt: str | None) -> float:
     return share_of_map_colour(shot)
 
 
+def smoke_line(program: Path, path: Path) -> str:
+    """What ``--smoke`` says of sharing ``path`` with a phone."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    command = [str(program), str(path), "--smoke"]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited {result.returncode}: {result.stderr}")
+    return next((line for line in result.stdout.splitlines() if "shared on" in line), "")
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print(__doc__, file=sys.stderr)
@@ -124,6 +135,12 @@ def main(argv: list[str]) -> int:
             failed |= not ok
             verdict = "ok" if ok else "NOT DRAWN (image format plugin missing?)"
             print(f"check_image_formats: {fmt} map {share:.0%} of the window: {verdict}")
+        # Phones get the map re-encoded as JPEG (Qt's JPEG writer); --smoke fetches it.
+        shared = smoke_line(program, write_map(folder, "webp"))
+        ok = ", map " in shared
+        failed |= not ok
+        print(f"check_image_formats: webp map sent to phones: {'ok' if ok else 'NOT SENT'}")
+        print(shared)
     del app
     return 1 if failed else 0
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Start a built bundle as a user would and fail loudly if it cannot: `--version` must print
-# this checkout's version, `--smoke` must load the demo and render a frame offscreen,
-# `rulesets check` must find and validate the shipped rulesets, and WEBP and JPEG maps must
-# be drawn. Usage after `make bundle`:
+# this checkout's version, `--smoke` must load the demo, render a frame offscreen and share
+# it with one phone on 127.0.0.1, `rulesets check` must find and validate the shipped
+# rulesets, and WEBP and JPEG maps must be drawn. Usage after `make bundle`:
 #   packaging/smoke-bundle.sh [dist/battlemap]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,12 @@ if [ "$version" != "$expected" ]; then
 fi
 echo "smoke-bundle: --version ok ($version)"
 
-QT_QPA_PLATFORM=offscreen "$program" --smoke
+# --smoke also shares on 127.0.0.1 and fetches the page and the first WebSocket message as a
+# phone would (battlemap/ui/share/smoke.py): the share server must run inside the bundle.
+smoke=$(QT_QPA_PLATFORM=offscreen "$program" --smoke)
+echo "$smoke"
+grep -q "^smoke: shared on 127.0.0.1:" <<<"$smoke" ||
+  { echo "smoke-bundle: --smoke did not share with a phone" >&2; exit 1; }
 "$program" rulesets check
 
 # The bundled program must draw WEBP and JPEG maps (checked with the development venv).

@@ -2,9 +2,10 @@
 
     .venv/bin/python tools/build_srd_library.py [../shared/data/5e-SRD-Monsters.json]
 
-Only facts and numbers are kept (no description prose); the SRD's CC-BY-4.0 attribution is
-written into the file. The output is sorted by name and stable, so regenerating it from the
-same input gives the same bytes.
+Only facts and numbers are kept, and the text of the actions the app does not play itself
+(attacks are numbers only); the SRD's CC-BY-4.0 attribution is written into the file. The
+output is sorted by name and stable, so regenerating it from the same input gives the same
+bytes.
 """
 
 from __future__ import annotations

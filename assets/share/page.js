@@ -250,8 +250,7 @@
     ctx.fillStyle = "#ffffff";
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    ctx.font = `bold ${side * 0.34}px sans-serif`;
-    ctx.fillText(token.initials, cx, cy);
+    fillTextOnScreen(token.initials, cx, cy, side * 0.34);
     if (token.health === "dead") {
       ctx.setLineDash([]);
       ctx.strokeStyle = "#dddddd";
@@ -264,9 +263,20 @@
     if (token.badges) {
       ctx.setLineDash([]);
       ctx.fillStyle = HIGHLIGHT;
-      ctx.font = `bold ${side * 0.16}px sans-serif`;
-      ctx.fillText(token.badges, cx, token.y + side * 0.15);
+      fillTextOnScreen(token.badges, cx, token.y + side * 0.15, side * 0.16);
     }
+    ctx.restore();
+  }
+
+  // Text is laid out in screen pixels: a font of a fraction of a unit, scaled up by the
+  // cell transform, is laid out at that tiny size (WebKit then spaces and places it badly).
+  function fillTextOnScreen(text, x, y, cells) {
+    const ratio = window.devicePixelRatio || 1;
+    const [left, top] = probe.cellToScreen(x, y);
+    ctx.save();
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.font = `bold ${cells * view.scale}px sans-serif`;
+    ctx.fillText(text, left, top);
     ctx.restore();
   }
 

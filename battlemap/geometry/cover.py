@@ -136,11 +136,6 @@ class CoverResult:
         """The line between the centres (traced on demand)."""
         return self._traced()[1]
 
-    @property
-    def ac_bonus(self) -> int:
-        """+2 for half, +5 for three-quarters, 0 otherwise (total: can't be targeted)."""
-        return {CoverDegree.HALF: 2, CoverDegree.THREE_QUARTERS: 5}.get(self.degree, 0)
-
 
 _WALL, _WINDOW, _CREATURE, _FIRST_OBSTACLE = 0, 1, 2, 3
 

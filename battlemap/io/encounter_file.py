@@ -18,7 +18,9 @@ order with a fixed timestamp, so saving the same encounter twice gives identical
 
 from __future__ import annotations
 
+import functools
 import json
+import typing
 import zipfile
 import zlib
 from collections.abc import Mapping
@@ -26,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
-from pydantic import ValidationError
+import pydantic_core
+from pydantic import BaseModel, ValidationError
 
 from battlemap import APP_NAME, __version__
 from battlemap.io.atomic import atomic_writer
@@ -38,7 +41,7 @@ from battlemap.io.migrations import (
     JsonObject,
     migrate,
 )
-from battlemap.model.encounter import Encounter, over_limit
+from battlemap.model.encounter import Encounter, duplicate_id, over_limit
 from battlemap.model.limits import MAX_ENCOUNTER_JSON_BYTES, MAX_IMAGE_NAME
 
 SUFFIX = ".battlemap"
@@ -75,28 +78,47 @@ def _is_image_key(key: str) -> bool:
     return key == "image" or key.endswith("_image")
 
 
-def _collect_images(value: dict[str, Any] | list[Any], where: str, found: dict[str, str]) -> None:
-    # Walks only into dicts and lists holding some: a 50,000-wall encounter is a million
-    # JSON values, mostly numbers and the pairs of them that are points.
-    items = value.items() if isinstance(value, dict) else enumerate(value)
-    for key, item in items:
-        if isinstance(item, dict) or (
-            isinstance(item, list) and any(isinstance(i, dict | list) for i in item)
-        ):
-            _collect_images(item, f"{where}.{key}" if where else str(key), found)
-        elif isinstance(item, str) and isinstance(key, str) and _is_image_key(key):
-            found[f"{where}.{key}" if where else key] = item
+@functools.cache
+def _model_holds_image(model: type[BaseModel]) -> bool:
+    """Whether a ``model`` can hold an image field, itself or in a model inside it."""
+    return any(
+        _is_image_key(name) or _annotation_holds_image(field.annotation)
+        for name, field in model.model_fields.items()
+    )
 
 
-def image_references(encounter: Encounter | dict[str, Any]) -> dict[str, str]:
-    """Every image the encounter (or its JSON data) names, as ``{field path: image name}``.
+def _annotation_holds_image(annotation: object) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _model_holds_image(annotation)
+    return any(_annotation_holds_image(argument) for argument in typing.get_args(annotation))
+
+
+def _collect_images(value: object, where: str, found: dict[str, str]) -> None:
+    """Walks only into fields whose type can hold an image: not the 50,000 walls."""
+    if isinstance(value, BaseModel):
+        for name, field in type(value).model_fields.items():
+            item = getattr(value, name)
+            path = f"{where}.{name}" if where else name
+            if _is_image_key(name) and isinstance(item, str):
+                found[path] = item
+            elif _annotation_holds_image(field.annotation):
+                _collect_images(item, path, found)
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            _collect_images(item, f"{where}.{index}", found)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _collect_images(item, f"{where}.{key}", found)
+
+
+def image_references(encounter: Encounter) -> dict[str, str]:
+    """Every image the encounter names, as ``{field path: image name}``.
 
     Any field called ``image`` or ending in ``_image`` names an image, wherever it sits in the
     model (``background.image`` today), so fields added later are carried along by convention.
     """
-    data = encounter.model_dump(mode="json") if isinstance(encounter, Encounter) else encounter
     found: dict[str, str] = {}
-    _collect_images(data, "", found)
+    _collect_images(encounter, "", found)
     return found
 
 
@@ -133,10 +155,10 @@ def write_battlemap(stream: IO[bytes], encounter: Encounter, images: Mapping[str
 
     Raises:
         ValueError: the encounter names an image that ``images`` lacks, holds more than a
-            field's limit (``over_limit``) or takes more than ``MAX_JSON_BYTES``: writing
-            would make a file that cannot be opened again.
+            field's limit (``over_limit``), gives two items one id or takes more than
+            ``MAX_JSON_BYTES``: writing would make a file that cannot be opened again.
     """
-    problem = over_limit(encounter)
+    problem = over_limit(encounter) or duplicate_id(encounter)
     if problem is not None:
         raise ValueError(f"the file could not be opened again: {problem}")
     dumped = encounter.model_dump(mode="json")  # once, for the JSON and its images
@@ -146,7 +168,7 @@ def write_battlemap(stream: IO[bytes], encounter: Encounter, images: Mapping[str
             f"the file could not be opened again: the encounter takes {len(data)} bytes, "
             f"more than the {MAX_JSON_BYTES} a file may hold (a long log takes the most)"
         )
-    references = image_references(dumped)
+    references = image_references(encounter)
     missing = {where: name for where, name in references.items() if name not in images}
     if missing:
         where, name = next(iter(missing.items()))
@@ -245,22 +267,22 @@ def _read_entry(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, lim
 def _decode_envelope(path: Path, raw: bytes) -> JsonObject:
     where = f"{ENCOUNTER_ENTRY}"
     try:
-        data = json.loads(raw.decode("utf-8"))
+        raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise FileFormatError(path, f"{where}: not UTF-8 text (byte {error.start})") from None
-    except json.JSONDecodeError as error:
-        raise FileFormatError(
-            path, f"{where}: invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
-        ) from None
-    except RecursionError:
-        raise FileFormatError(path, f"{where}: JSON nested too deeply") from None
+    try:
+        data = pydantic_core.from_json(raw)  # twice as fast as json.loads on 100,000 walls
+    except ValueError as error:
+        if str(error).startswith("recursion limit exceeded"):
+            raise FileFormatError(path, f"{where}: JSON nested too deeply") from None
+        raise FileFormatError(path, f"{where}: invalid JSON: {error}") from None
     if not isinstance(data, dict):
         raise FileFormatError(path, f"{where}: expected a JSON object, got {type(data).__name__}")
     return data
 
 
-def _encounter_from_envelope(path: Path, data: JsonObject) -> tuple[Encounter, JsonObject]:
-    """The encounter and its JSON data (migrated), which names the same images."""
+def _encounter_from_envelope(path: Path, data: JsonObject) -> Encounter:
+    """The encounter in the (migrated) envelope ``data``."""
     data = migrate(data, str(path))
     unknown = sorted(set(data) - ENVELOPE_KEYS)
     if unknown:
@@ -268,7 +290,7 @@ def _encounter_from_envelope(path: Path, data: JsonObject) -> tuple[Encounter, J
     if ENCOUNTER_KEY not in data:
         raise FileFormatError(path, f"{ENCOUNTER_ENTRY}: the '{ENCOUNTER_KEY}' field is missing")
     try:
-        return Encounter.model_validate(data[ENCOUNTER_KEY]), data[ENCOUNTER_KEY]
+        return Encounter.model_validate(data[ENCOUNTER_KEY])
     except ValidationError as error:
         raise FileFormatError(path, describe_validation_error(error)) from None
 
@@ -314,9 +336,9 @@ def load_battlemap(path: Path) -> EncounterFile:
         if ENCOUNTER_ENTRY not in by_name:
             raise FileFormatError(path, f"'{ENCOUNTER_ENTRY}' is missing from the file")
         raw = _read_entry(path, archive, by_name[ENCOUNTER_ENTRY], MAX_JSON_BYTES)
-        encounter, data = _encounter_from_envelope(path, _decode_envelope(path, raw))
+        encounter = _encounter_from_envelope(path, _decode_envelope(path, raw))
         images: dict[str, bytes] = {}
-        for where, name in image_references(data).items():  # not dumping the encounter again
+        for where, name in image_references(encounter).items():
             if name in images:
                 continue
             entry = by_name.get(IMAGES_FOLDER + name)

@@ -5,8 +5,9 @@
 own; ``load_library`` reads the bundled ``assets/srd-monsters.json`` that
 ``tools/build_srd_library.py`` generates with it. Reach and range only exist in the attack
 text ("Melee Weapon Attack: +4 to hit, reach 5 ft." / "range 80/320 ft."), so they are
-parsed from it; everything else comes from the structured fields. Description prose is
-dropped.
+parsed from it; everything else comes from the structured fields. Multiattack, save
+actions, uses, legendary and lair actions are read by ``battlemap.io.monster_actions``; only
+the text of actions the app does not play itself is kept.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battlemap.io.bounded import check_json_size, read_bounded
 from battlemap.io.errors import FileFormatError, describe_validation_error
+from battlemap.io.monster_actions import read_actions
+from battlemap.io.monster_json import ActionJson, Ref, damage_from_json, dice_text
 from battlemap.model.creature import CombatStats, Creature, Side, Size, Speeds
 from battlemap.model.statblock import (
     Ability,
@@ -34,8 +37,9 @@ from battlemap.model.statblock import (
 
 MAX_MONSTER_FILE_BYTES = 16 * 1024 * 1024
 MAX_MONSTERS = 2_000
-"""Most monsters in one file (the SRD has 334): reading one takes ~0.25 ms, so a file of them
-all is refused or read within about half a second."""
+"""Most monsters in one file (the SRD has 334): reading one took ~0.25 ms, ~0.4 ms since its
+actions are read too (Multiattack, saves, legendary), so a file of them all is refused or
+read within about a second."""
 MAX_MONSTER_JSON_OBJECTS = 100 * MAX_MONSTERS
 """An SRD monster is 23 JSON objects on average, 46 at most (a vampire)."""
 MAX_MONSTER_JSON_VALUES = 400 * MAX_MONSTERS
@@ -59,19 +63,13 @@ _RANGE_TEXT = re.compile(r"range (\d+)(?:/(\d+))? ?ft", re.IGNORECASE)
 _FEET_TEXT = re.compile(r"^\s*(\d+)\s*(?:ft|feet)")
 
 
-class _Ref(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-    index: str = Field(max_length=200)
-    name: str = Field(default="", max_length=200)
-
-
 class _ArmorClass(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     type: str = Field(default="", max_length=40)
     value: int = Field(ge=0, le=50)
-    armor: list[_Ref] = Field(default=[], max_length=10)
-    spell: _Ref | None = None
-    condition: _Ref | None = None
+    armor: list[Ref] = Field(default=[], max_length=10)
+    spell: Ref | None = None
+    condition: Ref | None = None
 
     def note(self) -> str:
         parts = [self.type] if self.type in ("natural", "armor") else []
@@ -83,34 +81,7 @@ class _ArmorClass(BaseModel):
 class _Proficiency(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     value: int = Field(ge=-10, le=40)
-    proficiency: _Ref
-
-
-class _DamageRoll(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-    damage_dice: str | None = Field(default=None, max_length=20)
-    damage_type: _Ref | None = None
-    notes: str = Field(default="", max_length=200)
-
-
-class _DamageOptions(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-    options: list[_DamageRoll] = Field(default=[], max_length=20)
-
-
-class _Damage(_DamageRoll):
-    """A damage roll, or (with ``choose``) a set of alternative rolls under ``from``."""
-
-    choose: int | None = Field(default=None, ge=0, le=20)
-    choices: _DamageOptions | None = Field(default=None, alias="from")
-
-
-class _Action(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-    name: str = Field(min_length=1, max_length=200)
-    desc: str = Field(default="", max_length=20_000)
-    attack_bonus: int | None = Field(default=None, ge=-10, le=40)
-    damage: list[_Damage] = Field(default=[], max_length=20)
+    proficiency: Ref
 
 
 class _Monster(BaseModel):
@@ -135,13 +106,18 @@ class _Monster(BaseModel):
     damage_vulnerabilities: list[str] = Field(default=[], max_length=30)
     damage_resistances: list[str] = Field(default=[], max_length=30)
     damage_immunities: list[str] = Field(default=[], max_length=30)
-    condition_immunities: list[_Ref] = Field(default=[], max_length=30)
+    condition_immunities: list[Ref] = Field(default=[], max_length=30)
     senses: dict[str, str | int] = Field(default={}, max_length=10)
     languages: str = Field(default="", max_length=200)
     challenge_rating: float = Field(ge=0, le=30, allow_inf_nan=False)
     proficiency_bonus: int = Field(default=2, ge=0, le=10)
     xp: int = Field(default=0, ge=0, le=1_000_000)
-    actions: list[_Action] = Field(default=[], max_length=50)
+    actions: list[ActionJson] = Field(default=[], max_length=50)
+    # Read leniently (battlemap.io.monster_actions): a bad entry is kept as text with a note.
+    legendary_actions: object = None
+    special_abilities: object = None
+    reactions: object = None
+    lair_actions: object = None
 
 
 class MonsterLibrary(BaseModel):
@@ -233,32 +209,6 @@ def _senses(senses: dict[str, str | int]) -> Senses:
     return Senses(passive_perception=perception, **values)
 
 
-def _dice(text: str) -> str:
-    return re.sub(r"\s+", "", text)
-
-
-def _damage(entries: list[_Damage]) -> tuple[Damage, ...]:
-    """Damage rolls; rolls of one ``choose`` entry share a ``choice`` number. Entries without
-    dice or type (a save's text-only effect) are skipped."""
-    damage: list[Damage] = []
-    for group, entry in enumerate(entries):
-        if entry.choose is not None:
-            rolls, choice = (entry.choices.options if entry.choices else []), group
-        else:
-            rolls, choice = [entry], None
-        damage += [
-            Damage(
-                dice=_dice(roll.damage_dice),
-                type=roll.damage_type.index,
-                choice=choice,
-                note=roll.notes,
-            )
-            for roll in rolls
-            if roll.damage_dice is not None and roll.damage_type is not None
-        ]
-    return tuple(damage)
-
-
 def attack_from_text(
     name: str, text: str, to_hit: int | None, damage: tuple[Damage, ...]
 ) -> Attack | None:
@@ -312,10 +262,18 @@ def statblock_from_5e(monster: _Monster) -> StatBlock:
     attacks = []
     for action in monster.actions:
         attack = attack_from_text(
-            action.name, action.desc, action.attack_bonus, _damage(action.damage)
+            action.name, action.desc, action.attack_bonus, damage_from_json(action.damage)
         )
         if attack is not None:
             attacks.append(attack)
+    more = read_actions(
+        attacks,
+        monster.actions,
+        monster.legendary_actions,
+        monster.special_abilities,
+        monster.reactions,
+        monster.lair_actions,
+    )
     base_ac, *other_ac = monster.armor_class
     notes = [base_ac.note()] + [f"{ac.value} {ac.note()}".strip() for ac in other_ac]
     return StatBlock(
@@ -330,7 +288,7 @@ def statblock_from_5e(monster: _Monster) -> StatBlock:
         armor_class=base_ac.value,
         armor_notes="; ".join(note for note in notes if note)[:200],
         hit_points=monster.hit_points,
-        hit_dice=_dice(monster.hit_points_roll or monster.hit_dice or "1d8"),
+        hit_dice=dice_text(monster.hit_points_roll or monster.hit_dice or "1d8"),
         speeds=_speeds(monster.speed),
         abilities=AbilityScores(
             strength=monster.strength,
@@ -349,6 +307,11 @@ def statblock_from_5e(monster: _Monster) -> StatBlock:
         damage_vulnerabilities=tuple(monster.damage_vulnerabilities),
         condition_immunities=tuple(ref.index for ref in monster.condition_immunities),
         attacks=tuple(attacks),
+        multiattack=tuple(more.multiattack[:10]),
+        save_actions=tuple(more.save_actions),
+        text_actions=tuple(more.text_actions),
+        legendary=more.legendary,
+        lair_actions=tuple(more.lair_actions),
     )
 
 

@@ -31,16 +31,18 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import math
 import operator
 from collections.abc import Callable
 from pathlib import Path, PureWindowsPath
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 import numpy.typing as npt
+import pydantic_core
 import shapely
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
 from battlemap.io.bounded import check_json_size, read_bounded
@@ -48,9 +50,15 @@ from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.io.images import ImageInfo, read_image_file, sniff_image
 from battlemap.io.map_import import IMAGE_SUFFIXES, MapImport
 from battlemap.model.encounter import MAX_WALLS
-from battlemap.model.features import COORD_LIMIT, Light, Point, Wall, WallKind
+from battlemap.model.features import COORD_LIMIT, Coordinate, Light, Point, Wall, WallKind
 from battlemap.model.grid import MAX_MAP_CELLS, Grid
-from battlemap.model.limits import MAX_LIGHT_INTENSITY, MAX_LIGHT_RANGE_CELLS, MAX_PIXELS_PER_CELL
+from battlemap.model.ids import new_ids
+from battlemap.model.limits import (
+    MAX_LIGHT_INTENSITY,
+    MAX_LIGHT_RANGE_CELLS,
+    MAX_LIGHTS,
+    MAX_PIXELS_PER_CELL,
+)
 
 MAX_UVTT_BYTES = 128 * 1024 * 1024
 """Largest file read: a base64 image of about 96 MB plus walls."""
@@ -60,6 +68,9 @@ The drawing may be far bigger than the exported map, so this is well above the w
 encounter keeps; it also keeps the parse of any file admitted under a second."""
 MAX_JSON_VALUES = 4 * MAX_JSON_OBJECTS
 """Most commas (so JSON values) in one file: a point has two, the base64 image none."""
+MAX_PORTALS = 10_000
+"""Most doors and windows in a file: real maps have tens. Each is read as a model, so this
+keeps a file of them under a second; lights are bounded by the lights an encounter keeps."""
 SUPPORTED_FORMATS = (0.2, 0.3, 1.0)
 MIN_MAP_CELLS = 1.0
 SIMPLIFY_TOLERANCE_CELLS = 0.01
@@ -72,33 +83,36 @@ DEFAULT_PORTAL_WIDTH_CELLS = 1.0
 WINDOW_MAX_CELLS = 0.9
 """In format 0.2 files, a closed portal in a wall shorter than this is a window."""
 MAX_IMAGE_NAME_CHARS = 1000
+BORDER_SNAP_CELLS = 1e-4
+"""Wall ends this close to the map's border are on it: exporters that compute in 32-bit
+floats (Arkenforge) write 4.0000005 for the east wall of a 4-cell map, which would lie
+outside the map and be dropped."""
 
 FindImage = Callable[[Path, str], Path | None]
 """Asked for the image file of a map whose ``image`` names a file that is not there: gets the
 map file and the name written in it, returns the image file to use or None to give up."""
 
-Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-COORD_LIMIT, le=COORD_LIMIT)]
-
 
 class _Xy(TypedDict):
-    """A polyline point: a TypedDict, not a model, as files hold hundreds of thousands."""
+    """A polyline point, for the message when the fast check finds a malformed one."""
 
     x: Coordinate
     y: Coordinate
 
 
 _Polyline = Annotated[list[_Xy], Field(fail_fast=True)]
-_Polylines = Annotated[list[_Polyline], Field(fail_fast=True)]
+_POLYLINES = TypeAdapter(Annotated[list[_Polyline], Field(fail_fast=True)])
 _xy = operator.itemgetter("x", "y")
 
+Points = tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]
+"""Polylines as all their points, ``(n, 2)``, and each polyline's number of points."""
 
-class _Point(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-    x: Coordinate
-    y: Coordinate
 
-    def shifted(self, origin: _Point) -> Point:
-        return (self.x - origin.x, self.y - origin.y)
+_Point = _Xy  # a dict, not a model: reading 10,000 portals' 40,000 points as models is slow
+
+
+def _shifted(point: _Point, origin: _Point) -> Point:
+    return (point["x"] - origin["x"], point["y"] - origin["y"])
 
 
 class _MapSize(BaseModel):
@@ -109,7 +123,7 @@ class _MapSize(BaseModel):
 
 class _Resolution(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
-    map_origin: _Point = _Point(x=0, y=0)
+    map_origin: _Point = Field(default_factory=lambda: _Point(x=0, y=0))
     map_size: _MapSize
     pixels_per_grid: float = Field(gt=0, le=MAX_PIXELS_PER_CELL, allow_inf_nan=False)
 
@@ -135,8 +149,9 @@ class _UvttFile(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     format: float = Field(allow_inf_nan=False)
     resolution: _Resolution
-    line_of_sight: _Polylines = []
-    objects_line_of_sight: _Polylines = []
+    # Checked with numpy by _polyline_points: 300,000 points as models take over a second.
+    line_of_sight: list[Any] = []
+    objects_line_of_sight: list[Any] = []
     portals: list[_Portal] = Field(default=[], fail_fast=True)
     lights: list[_Light] = Field(default=[], fail_fast=True)
     image: str = Field(min_length=1)
@@ -171,11 +186,32 @@ def read_uvtt(path: Path, find_image: FindImage | None = None) -> MapImport:
         objects="wall points, portals, lights",
     )
     try:
-        raw = _UvttFile.model_validate_json(data)
+        parsed = pydantic_core.from_json(data)
+    except ValueError as error:
+        raise FileFormatError(path, f"Invalid JSON: {error}") from None
+    del data
+    _check_counts(parsed, path)
+    try:
+        raw = _UvttFile.model_validate(parsed)
     except ValidationError as error:
         raise FileFormatError(path, describe_validation_error(error)) from None
-    del data
     return _convert(raw, path, find_image)
+
+
+def _check_counts(parsed: object, path: Path) -> None:
+    """Refuse more portals or lights than a map may have before reading them as models (a
+    second per 20,000 or so)."""
+    if not isinstance(parsed, dict):
+        return  # the model says what it should be
+    for field, limit, holder in (
+        ("portals", MAX_PORTALS, "a map may have"),
+        ("lights", MAX_LIGHTS, "an encounter keeps"),
+    ):
+        items = parsed.get(field)
+        if isinstance(items, list) and len(items) > limit:
+            raise FileFormatError(
+                path, f"{field}: {len(items)} in the file, more than the {limit} {holder}"
+            )
 
 
 def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImport:
@@ -193,7 +229,11 @@ def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImp
     )
     origin = resolution.map_origin
     box = (0.0, 0.0, resolution.map_size.x, resolution.map_size.y)
-    segments = _segments(raw.line_of_sight, raw.objects_line_of_sight, origin)
+    segments = _segments(
+        _polyline_points(raw.line_of_sight, "line_of_sight", path),
+        _closed(_polyline_points(raw.objects_line_of_sight, "objects_line_of_sight", path)),
+        origin,
+    )
     lines, _ = _clip_segments(segments, box)
     portal_ends = [_ends(p, origin) for p in raw.portals]
     portals, kept = _clip_segments(_as_segments(portal_ends), box)
@@ -203,21 +243,21 @@ def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImp
             f"{len(lines) + len(portals)} wall segments on the map, more than the "
             f"{MAX_WALLS} allowed",
         )
-    walls = [Wall(a=(ax, ay), b=(bx, by)) for (ax, ay), (bx, by) in lines.tolist()]
-    for ((ax, ay), (bx, by)), index in zip(portals.tolist(), kept.tolist(), strict=True):
+    kinds = [WallKind.WALL] * len(lines)
+    for index in kept.tolist():
         length = math.dist(*portal_ends[index])
-        kind = _portal_kind(raw.portals[index], length, format_version=raw.format)
-        walls.append(Wall(a=(ax, ay), b=(bx, by), kind=kind))
+        kinds.append(_portal_kind(raw.portals[index], length, format_version=raw.format))
+    walls = _walls(np.concatenate([lines, portals]).reshape(-1, 2, 2), kinds)
     image, info = embedded or _image_from_file(path, image_file or "", find_image)
     lights = [
         Light(
-            position=light.position.shifted(origin),
+            position=_shifted(light.position, origin),
             range_cells=light.range,
             intensity=light.intensity,
             color="#" + light.color.removeprefix("#").lower().rjust(8, "f"),
         )
         for light in raw.lights
-        if _reaches(light.position.shifted(origin), light.range, box)
+        if _reaches(_shifted(light.position, origin), light.range, box)
     ]
     return MapImport(
         source=path,
@@ -227,6 +267,23 @@ def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImp
         image_info=info,
         walls=tuple(walls),
         lights=tuple(lights),
+    )
+
+
+_WALLS = TypeAdapter(list[Wall])
+
+
+def _walls(segments: Segments, kinds: list[WallKind]) -> list[Wall]:
+    """Walls along ``segments``, validated in one call to pydantic's core (50,000 one by one
+    take most of a second)."""
+    ids = new_ids("wall", len(kinds))
+    return _WALLS.validate_python(
+        [
+            {"id": wall_id, "a": (ax, ay), "b": (bx, by), "kind": kind}
+            for wall_id, ((ax, ay), (bx, by)), kind in zip(
+                ids, segments.tolist(), kinds, strict=True
+            )
+        ]
     )
 
 
@@ -305,51 +362,89 @@ Segments = npt.NDArray[np.float64]
 """Segments as an ``(n, 2, 2)`` array: segment, end (a or b), coordinate (x or y)."""
 
 
-def _segments(lines: list[list[_Xy]], outlines: list[list[_Xy]], origin: _Point) -> Segments:
-    """Consecutive point pairs of every polyline after simplifying it, shifted by ``origin``,
-    in the file's order; zero-length ones dropped. Object ``outlines`` become closed rings
-    (exporters may leave off the closing point); lines of fewer than two points are dropped.
+def _polyline_points(lines: list[Any], field: str, path: Path) -> Points:
+    """The points of the polylines ``lines`` (lists of ``{"x": ..., "y": ...}``) as arrays,
+    checked in numpy: every coordinate a finite number within ``COORD_LIMIT``.
 
-    Only lines of three points or more go to GEOS, in one call, cut in pieces of at most
-    ``SIMPLIFY_PIECE_POINTS`` points."""
-    flat: list[tuple[float, float]] = []
-    lengths: list[int] = []
-    step = SIMPLIFY_PIECE_POINTS - 1
+    Raises:
+        FileFormatError: naming the field down to the point and coordinate
+            (``line_of_sight.3.17.x``) and what is wrong.
+    """
+    try:
+        sizes = np.fromiter(map(len, lines), dtype=np.intp, count=len(lines))
+        points = map(_xy, itertools.chain.from_iterable(lines))
+        flat = np.fromiter(
+            itertools.chain.from_iterable(points), dtype=float, count=2 * sizes.sum()
+        )
+    except (TypeError, KeyError, ValueError, OverflowError):
+        # Something not a list of points of numbers: pydantic says where and what.
+        try:
+            lines = _POLYLINES.validate_python(lines)
+        except ValidationError as error:
+            problem = error.errors()[0]
+            where = ".".join(str(part) for part in (field, *problem["loc"]))
+            raise FileFormatError(path, f"{where}: {problem['msg']}") from None
+        return _polyline_points(lines, field, path)  # numbers pydantic reads and numpy did not
+    coords = flat.reshape(-1, 2)
+    good = np.isfinite(coords) & (np.abs(coords) <= COORD_LIMIT)
+    if not good.all():
+        point, axis = np.argwhere(~good)[0]
+        line = int(np.searchsorted(np.cumsum(sizes), point, side="right"))
+        index = point - (np.cumsum(sizes)[line] - sizes[line])
+        raise FileFormatError(
+            path,
+            f"{field}.{line}.{index}.{'xy'[axis]}: {float(coords[point, axis]):g} is not a finite "
+            f"number within ±{COORD_LIMIT:g}",
+        )
+    return coords, sizes
 
-    def add(points: list[tuple[float, float]]) -> None:
-        for start in range(0, len(points) - 1, step):
-            piece = points[start : start + step + 1]
-            flat.extend(piece)
-            lengths.append(len(piece))
 
-    for line in lines:
-        if len(line) <= SIMPLIFY_PIECE_POINTS:  # most lines: no list of their own
-            flat.extend(map(_xy, line))
-            lengths.append(len(line))
-        else:
-            add(list(map(_xy, line)))
-    for outline in outlines:
-        points = list(map(_xy, outline))
-        if len(points) >= 3 and points[0] != points[-1]:
-            points.append(points[0])
-        add(points)
-    if not flat:
-        return np.empty((0, 2, 2))
-    coords = np.asarray(flat, dtype=float) - (origin.x, origin.y)
-    sizes = np.asarray(lengths)
+def _closed(outlines: Points) -> Points:
+    """Object outlines as closed rings: exporters may leave off the closing point."""
+    coords, sizes = outlines
     starts = np.cumsum(sizes) - sizes
-    short = np.flatnonzero(sizes == 2)
-    long = np.flatnonzero(sizes > 2)
+    rings = np.flatnonzero(sizes >= 3)
+    first, last = coords[starts[rings]], coords[starts[rings] + sizes[rings] - 1]
+    opened = rings[np.any(first != last, axis=1)]
+    ends = starts[opened] + sizes[opened]
+    closed_sizes = sizes.copy()
+    closed_sizes[opened] += 1
+    return np.insert(coords, ends, coords[starts[opened]], axis=0), closed_sizes
+
+
+def _segments(lines: Points, outlines: Points, origin: _Point) -> Segments:
+    """Consecutive point pairs of every polyline after simplifying it, shifted by ``origin``,
+    in the file's order (``lines``, then ``outlines``); zero-length ones dropped; polylines of
+    fewer than two points dropped.
+
+    Polylines are cut in pieces of at most ``SIMPLIFY_PIECE_POINTS`` points sharing their
+    ends; pieces of two points are segments already, the others go to GEOS in one call."""
+    coords = np.concatenate([lines[0], outlines[0]]).reshape(-1, 2) - (origin["x"], origin["y"])
+    sizes = np.concatenate([lines[1], outlines[1]]).astype(np.intp)
+    step = SIMPLIFY_PIECE_POINTS - 1
+    starts = np.cumsum(sizes) - sizes
+    counts = np.where(sizes >= 2, (sizes - 2) // step + 1, 0)
+    of_line = np.repeat(np.arange(len(sizes)), counts)
+    nth = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    piece_starts = starts[of_line] + step * nth
+    piece_sizes = np.minimum(step + 1, sizes[of_line] - step * nth)
+    short = np.flatnonzero(piece_sizes == 2)
+    long = np.flatnonzero(piece_sizes > 2)
+    long_sizes = piece_sizes[long]
+    offsets = np.arange(long_sizes.sum()) - np.repeat(
+        np.cumsum(long_sizes) - long_sizes, long_sizes
+    )
+    points = np.repeat(piece_starts[long], long_sizes) + offsets
     pieces = shapely.linestrings(
-        coords[np.repeat(sizes > 2, sizes)], indices=np.repeat(np.arange(len(long)), sizes[long])
+        coords[points], indices=np.repeat(np.arange(len(long)), long_sizes)
     )
     # Douglas-Peucker: preserving topology costs seconds on a zig-zag and guards nothing here
     # (a wall crossing itself is still a wall).
     simplified = shapely.simplify(pieces, SIMPLIFY_TOLERANCE_CELLS, preserve_topology=False)
     kept, index = shapely.get_coordinates(simplified, return_index=True)
     same_piece = index[1:] == index[:-1]
-    a = np.concatenate([coords[starts[short]], kept[:-1][same_piece]])
-    b = np.concatenate([coords[starts[short] + 1], kept[1:][same_piece]])
+    a = np.concatenate([coords[piece_starts[short]], kept[:-1][same_piece]])
+    b = np.concatenate([coords[piece_starts[short] + 1], kept[1:][same_piece]])
     order = np.argsort(np.concatenate([short, long[index[:-1][same_piece]]]), kind="stable")
     a, b = a[order], b[order]
     moves = np.any(a != b, axis=1)
@@ -363,8 +458,8 @@ def _as_segments(ends: list[tuple[Point, Point]]) -> Segments:
 def _ends(portal: _Portal, origin: _Point) -> tuple[Point, Point]:
     """A portal's two ends: its bounds, or one cell along its rotation around its position."""
     if len(portal.bounds) == 2 and portal.bounds[0] != portal.bounds[1]:
-        return portal.bounds[0].shifted(origin), portal.bounds[1].shifted(origin)
-    x, y = portal.position.shifted(origin)
+        return _shifted(portal.bounds[0], origin), _shifted(portal.bounds[1], origin)
+    x, y = _shifted(portal.position, origin)
     half = DEFAULT_PORTAL_WIDTH_CELLS / 2
     dx, dy = half * math.cos(portal.rotation), half * math.sin(portal.rotation)
     return (x - dx, y - dy), (x + dx, y + dy)
@@ -386,7 +481,13 @@ def _clip_segments(
     """The parts of ``segments`` inside the closed rectangle ``box`` (a segment along the
     border is kept; one that only touches it in a point is dropped), endpoints rounded to
     1e-6 cells to remove the intersection's float noise, with the index of the segment each
-    part came from. Only segments that cross the border go to GEOS."""
+    part came from. Only segments that cross the border go to GEOS. Ends within
+    ``BORDER_SNAP_CELLS`` of the border are moved onto it first."""
+    segments = segments.copy()
+    for axis, low, high in ((0, box[0], box[2]), (1, box[1], box[3])):
+        values = segments[:, :, axis]
+        values[np.abs(values - low) <= BORDER_SNAP_CELLS] = low
+        values[np.abs(values - high) <= BORDER_SNAP_CELLS] = high
     x, y = segments[:, :, 0], segments[:, :, 1]
     away = np.all(x < box[0], axis=1) | np.all(x > box[2], axis=1)
     away |= np.all(y < box[1], axis=1) | np.all(y > box[3], axis=1)

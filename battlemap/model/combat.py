@@ -29,7 +29,12 @@ from battlemap.model.limits import (
     MAX_RULESET_ID,
     MAX_TRIGGER,
 )
-from battlemap.model.statblock_actions import MAX_ATTACKS_PER_ACTION, AttackCount
+from battlemap.model.statblock_actions import (
+    MAX_ATTACKS_PER_ACTION,
+    MAX_LEGENDARY_PER_ROUND,
+    AttackCount,
+    SpentUse,
+)
 
 MAX_SEED = 2**63 - 1
 
@@ -227,6 +232,19 @@ class Combatant(_Frozen):
     hidden_stealth: int | None = Field(default=None, description="Stealth total when hiding.")
     turn: TurnState = TurnState()
     death: DeathState = DeathState()
+    spent_uses: tuple[SpentUse, ...] = Field(
+        default=(),
+        max_length=60,
+        exclude_if=lambda spent: not spent,
+        description="Uses of its stat block's limited actions spent (rules.limited_actions).",
+    )
+    legendary_used: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_LEGENDARY_PER_ROUND,
+        exclude_if=lambda used: used == 0,
+        description="Legendary actions spent since the start of its last turn.",
+    )
 
     def has_condition(self, name: str) -> bool:
         return any(c.name == name for c in self.conditions)
@@ -265,6 +283,12 @@ class CombatEvent(_Frozen):
     kind: str = Field(max_length=40, description="e.g. turn-start, action, move, roll.")
     creature_id: EntityId | None = None
     text: str = Field(max_length=MAX_EVENT_TEXT)
+
+
+def clip_event_text(text: str) -> str:
+    """``text`` cut to a log line's limit (``MAX_EVENT_TEXT``), ending in "…" when it was cut:
+    the one place a long log line is shortened."""
+    return text if len(text) <= MAX_EVENT_TEXT else text[: MAX_EVENT_TEXT - 1] + "…"
 
 
 class CombatState(_Frozen):

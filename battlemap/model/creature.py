@@ -90,6 +90,13 @@ class Creature(BaseModel):
         description="Character level (rest dice); None for a monster or not known. Left out "
         "of the saved data when None, so a file without levels reads as before it existed.",
     )
+    colour: str | None = Field(
+        default=None,
+        pattern=r"^#[0-9a-fA-F]{6}$",
+        exclude_if=lambda colour: colour is None,
+        description="The token's fill as #rrggbb (the DM's choice, both windows); None: its "
+        "side's colour. Left out of the saved data when None, so older files read as before.",
+    )
     lasting: LastingState | None = Field(
         default=None,
         exclude_if=lambda lasting: lasting is None or lasting.empty,

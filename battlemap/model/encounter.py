@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -11,7 +12,7 @@ from battlemap.model.creature import Creature
 from battlemap.model.features import Light, Obstacle, TerrainRegion, Wall
 from battlemap.model.fog import FogOfWar
 from battlemap.model.grid import Grid
-from battlemap.model.ids import EntityId
+from battlemap.model.ids import EntityId, first_duplicate
 from battlemap.model.limits import (
     MAX_CREATURES,
     MAX_ENCOUNTER_NAME,
@@ -65,6 +66,31 @@ class Background(BaseModel):
     )
 
 
+ENTITY_FIELDS = ("creatures", "walls", "obstacles", "terrain", "lights")
+"""The encounter's fields whose items commands refer to by id: ids differ within each."""
+
+
+class _HasId(Protocol):
+    @property
+    def id(self) -> EntityId: ...
+
+
+def _duplicate_message(duplicate: tuple[int, int, str]) -> str:
+    first, second, entity_id = duplicate
+    return f"item {second} has the id '{entity_id}' of item {first}; ids must differ"
+
+
+def duplicate_id(encounter: Encounter) -> str | None:
+    """Which field of ``encounter`` gives two items one id ("walls: item 7 has the id ..."),
+    or None: the loader refuses such a file, so saving one is refused too."""
+    for name in ENTITY_FIELDS:
+        entities: tuple[_HasId, ...] = getattr(encounter, name)
+        duplicate = first_duplicate(entity.id for entity in entities)
+        if duplicate is not None:
+            return f"{name}: {_duplicate_message(duplicate)}"
+    return None
+
+
 def _validated_grid(info: ValidationInfo) -> Grid | None:
     """The encounter's grid while its later fields validate; None when it was refused."""
     grid = info.data.get("grid")
@@ -99,6 +125,15 @@ class Encounter(BaseModel):
         description="The session's events outside combat and the logs of ended combats, "
         "oldest first (round 0 outside combat). DM only: never shown to players.",
     )
+
+    @field_validator(*ENTITY_FIELDS)
+    @classmethod
+    def _ids_differ(cls, entities: tuple[_HasId, ...]) -> tuple[_HasId, ...]:
+        """Commands find entities by id, so two with one id would be edited as one."""
+        duplicate = first_duplicate(entity.id for entity in entities)
+        if duplicate is not None:
+            raise ValueError(_duplicate_message(duplicate))
+        return entities
 
     @field_validator("walls")
     @classmethod

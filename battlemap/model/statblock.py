@@ -13,29 +13,26 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from battlemap.model.abilities import Ability as Ability  # re-exported: its old home
+from battlemap.model.damage_roll import DICE_PATTERN as DICE_PATTERN
+from battlemap.model.damage_roll import Damage as Damage
+from battlemap.model.damage_roll import Dice as Dice
+from battlemap.model.damage_roll import ShortText as ShortText
 from battlemap.model.limits import MAX_CHARACTER_LEVEL, MAX_HP, MAX_NAME
-from battlemap.model.statblock_actions import MultiattackOption
+from battlemap.model.statblock_actions import (
+    Legendary,
+    MultiattackOption,
+    SaveAction,
+    TextAction,
+)
 from battlemap.model.traits import Size, Speeds
 
-DICE_PATTERN = r"^(\d{1,3}d\d{1,3}([+-]\d{1,4})?|\d{1,4})$"
-"""``2d6``, ``1d8+3``, ``3d6-1`` or a flat number such as ``1``."""
-Dice = Annotated[str, Field(pattern=DICE_PATTERN, max_length=16)]
 Feet = Annotated[int, Field(ge=0, le=10_000)]
-ShortText = Annotated[str, Field(max_length=200)]
 
 
 def format_cr(challenge_rating: float) -> str:
     """A challenge rating as printed: ``1/8``, ``1/4``, ``1/2``, ``0``, ``5``."""
     return str(Fraction(challenge_rating).limit_denominator(8))
-
-
-class Ability(StrEnum):
-    STR = "strength"
-    DEX = "dexterity"
-    CON = "constitution"
-    INT = "intelligence"
-    WIS = "wisdom"
-    CHA = "charisma"
 
 
 class AbilityScores(BaseModel):
@@ -87,19 +84,6 @@ class AttackKind(StrEnum):
     RANGED = "ranged"
     MELEE_OR_RANGED = "melee or ranged"
     """A thrown weapon: it has both a reach and a range."""
-
-
-class Damage(BaseModel):
-    """One damage roll of a hit. Rolls with the same ``choice`` number are alternatives."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    dice: Dice
-    type: ShortText = Field(min_length=1, description="slashing, fire, ...")
-    choice: int | None = Field(
-        default=None, ge=0, le=100, description="Alternatives share a number; None: always."
-    )
-    note: ShortText = ""
 
 
 class Attack(BaseModel):
@@ -181,6 +165,33 @@ class StatBlock(BaseModel):
         exclude_if=lambda options: not options,
         description="The ways its Multiattack may be made (the Attack action offers them). "
         "Left out of the saved data when it has none.",
+    )
+    save_actions: tuple[SaveAction, ...] = Field(
+        default=(),
+        max_length=30,
+        exclude_if=lambda actions: not actions,
+        description="Actions that make creatures save (breath weapons): DC, ability, damage, "
+        "area, uses. Left out of the saved data when it has none.",
+    )
+    text_actions: tuple[TextAction, ...] = Field(
+        default=(),
+        max_length=60,
+        exclude_if=lambda actions: not actions,
+        description="Actions, reactions and limited-use traits the app keeps as text, each "
+        "with a note. Left out of the saved data when it has none.",
+    )
+    legendary: Legendary | None = Field(
+        default=None,
+        exclude_if=lambda legendary: legendary is None,
+        description="Legendary actions and resistances; None for most monsters (left out of "
+        "the saved data then).",
+    )
+    lair_actions: tuple[TextAction, ...] = Field(
+        default=(),
+        max_length=20,
+        exclude_if=lambda actions: not actions,
+        description="Lair actions, taken on initiative 20 (losing ties). Left out of the "
+        "saved data when it has none.",
     )
 
     @property

@@ -28,6 +28,10 @@ from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
 
+INCLUDED = "multiattack-includes:"
+"""``TurnState.actions_taken`` marks the other actions a Multiattack taken includes ("can use
+its Frightful Presence"): using one then spends no action (``limited_actions``)."""
+
 
 @dataclass(frozen=True)
 class AttackActionTaken:
@@ -86,13 +90,18 @@ def take_attack_action(
             f"the Attack action: {count} attack{'s' if count != 1 else ''}",
         )
     else:
+        included = tuple(f"{INCLUDED}{other}" for other in option.other_actions)
         turn = combatant.turn.model_copy(
-            update={"attacks_left": option.total, "attack_plan": option.attacks}
+            update={
+                "attacks_left": option.total,
+                "attack_plan": option.attacks,
+                "actions_taken": (*combatant.turn.actions_taken, *included),
+            }
         )
         combatant = combatant.model_copy(update={"turn": turn})
         reasons = (f"Multiattack: {option.label}",)
         if option.other_actions:
-            reasons += (f"{', '.join(option.other_actions)}: taken on its own",)
+            reasons += (f"{', '.join(option.other_actions)}: its own button, no action spent",)
         draft.put(combatant)
         draft.add(
             "action",

@@ -7,8 +7,7 @@ same in the combat log.
 
 from __future__ import annotations
 
-from battlemap.model.combat import CombatEvent, CombatState, keep_newest
-from battlemap.model.limits import MAX_EVENT_TEXT
+from battlemap.model.combat import CombatEvent, CombatState, clip_event_text, keep_newest
 from battlemap.rules.attacks import AttackResult
 
 REASONS_KIND = "attack-reasons"
@@ -36,7 +35,7 @@ def log_attack_reasons(combat: CombatState, result: AttackResult) -> CombatState
         round=combat.round,
         kind=REASONS_KIND,
         creature_id=result.attacker_id,
-        text=reasons_text(result)[:MAX_EVENT_TEXT],  # longer reasons are cut
+        text=clip_event_text(reasons_text(result)),
     )
     log = list(combat.log)
     index = max((i for i, e in enumerate(log) if e.kind == "attack"), default=len(log) - 1) + 1

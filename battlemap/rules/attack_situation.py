@@ -12,7 +12,6 @@ from battlemap.geometry.body import Body
 from battlemap.geometry.cover import cover
 from battlemap.geometry.flanking import FlankReason, FlankTerms, Threat, flanking
 from battlemap.geometry.map_index import MapIndex
-from battlemap.geometry.metrics import DiagonalRule
 from battlemap.geometry.movement import is_squeezing
 from battlemap.geometry.reach import RangeBand as GeometryBand
 from battlemap.geometry.reach import distance_feet, ranged_attack
@@ -24,6 +23,7 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.attacks import AttackProfile, AttackSituation, Delivery, RangeBand
 from battlemap.rules.conditions import is_incapacitated, reactions_left
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.movement import diagonal_rule
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
 
@@ -51,7 +51,7 @@ def combat_bodies(encounter: Encounter, ruleset: Ruleset) -> list[Body]:
             Body.from_creature(
                 creature,
                 encounter.grid,
-                prone=combatant.has_condition("prone"),
+                prone=combatant.has_condition(ruleset.roles.conditions.prone),
                 incapacitated=is_incapacitated(ruleset, combatant),
                 invisible=combatant.has_condition("invisible"),
                 blinded=combatant.has_condition("blinded"),
@@ -101,7 +101,7 @@ def attack_situation(
             f"no creature '{attacker_id if attacker_id not in by_id else target_id}'"
         )
     attacker, target = by_id[attacker_id], by_id[target_id]
-    rule = DiagonalRule.parse(ruleset.movement.diagonal.value)
+    rule = diagonal_rule(ruleset)
     others = [b for b in bodies if b.id != attacker_id]
     reasons: list[str] = []
     distance = distance_feet(attacker, target, rule)

@@ -383,17 +383,14 @@ def armor_class(
     Raises:
         NotTargetableError: total cover.
     """
-    cover = ruleset.attacks.cover
     value = target.ac
     parts = [f"AC {target.ac}"]
-    if situation.cover is CoverDegree.TOTAL:
+    bonus = ruleset.attacks.cover.bonus(situation.cover)
+    if bonus is None:
         raise NotTargetableError(f"{target.name} has total cover and can't be targeted")
-    if situation.cover is CoverDegree.HALF:
-        value += cover.half_bonus
-        parts.append(f"half cover +{cover.half_bonus}")
-    elif situation.cover is CoverDegree.THREE_QUARTERS:
-        value += cover.three_quarters_bonus
-        parts.append(f"three-quarters cover +{cover.three_quarters_bonus}")
+    if situation.cover is not CoverDegree.NONE:
+        value += bonus
+        parts.append(f"{situation.cover.value} cover +{bonus}")
     if options.called_shot is not None and ruleset.attacks.called_shot is not None:
         value += ruleset.attacks.called_shot.ac_bonus
         parts.append(f"called shot +{ruleset.attacks.called_shot.ac_bonus}")
@@ -413,10 +410,7 @@ def cover_save_bonus(ruleset: Ruleset, degree: CoverDegree) -> int:
     cover = ruleset.attacks.cover
     if not cover.applies_to_dex_saves:
         return 0
-    return {
-        CoverDegree.HALF: cover.half_bonus,
-        CoverDegree.THREE_QUARTERS: cover.three_quarters_bonus,
-    }.get(degree, 0)
+    return cover.bonus(degree) or 0
 
 
 # --- the attack ------------------------------------------------------------------------------
@@ -495,7 +489,22 @@ def _last_detail(draft: Draft) -> str:
     return draft.rolls[-1].detail if draft.in_combat and draft.rolls else ""
 
 
-def make_attack(
+@dataclass(frozen=True)
+class AttackPlan:
+    """An attack before its d20 (``plan_attack``): every check passed, the roll mode with its
+    reasons and the AC with its parts. Nothing is rolled."""
+
+    roll_mode: RollModeReport
+    armor_class: ArmorClassReport
+    notes: tuple[str, ...]
+    """What the situation and the economy add (cover, a Help used up, a hidden attacker seen)."""
+    spent: str
+    auto_miss: str | None = None
+    stamina: int = 0
+    maximise: bool = False
+
+
+def plan_attack(
     encounter: Encounter,
     ruleset: Ruleset,
     attacker_id: EntityId,
@@ -503,28 +512,27 @@ def make_attack(
     profile: AttackProfile,
     situation: AttackSituation = AttackSituation(),
     options: AttackOptions = AttackOptions(),
-) -> Outcome[AttackResult]:
-    """Resolve one attack and, on a hit, its damage: one new state.
-
-    Spends ``options.action_id`` (the Attack action's next attack, a reaction for
-    ``opportunity-attack``, the bonus action for ``offhand-attack``...), uses up a Help given to
-    the attacker, gives away a hidden attacker, knocks a gms-den fumbler prone when
-    ``fumble_choice`` says so.
-
-    Choices made after seeing the roll (srd's knock-out "the instant the damage is dealt", the
-    fumble's prone-or-hit-self): the call is pure and the dice are seeded from ``combat``, so
-    call it once to preview, then again with the choice: the same dice come up.
+) -> AttackPlan:
+    """What ``make_attack`` would roll against, or its refusal: the same checks, no dice (the
+    UI shows the roll mode and the AC before the roll from this).
 
     Raises:
-        AbsentTargetError / DeadTargetError: attacker or target.
-        NotTargetableError: total cover, out of reach or range.
-        IllegalActionError: the economy is spent, a target strike while at disadvantage or with
-            a -5 penalty, no called shot or target strike in this ruleset, knockout not allowed,
-            an off-hand attack the ruleset forbids.
-        InvalidRequestError, BadDieError: typed-in dice that can't be.
+        The errors ``make_attack`` raises before its d20 (see there).
     """
     running_combat(encounter)
-    draft = Draft(encounter, ruleset)
+    return _plan(Draft(encounter, ruleset), attacker_id, target_id, profile, situation, options)
+
+
+def _plan(
+    draft: Draft,
+    attacker_id: EntityId,
+    target_id: EntityId,
+    profile: AttackProfile,
+    situation: AttackSituation,
+    options: AttackOptions,
+) -> AttackPlan:
+    """The checks and the economy of an attack, made on ``draft``."""
+    ruleset = draft.ruleset
     attacker = draft.require_alive(attacker_id)
     target = draft.require_alive(target_id)
     attacker_c = draft.fighting(attacker_id)
@@ -565,7 +573,6 @@ def make_attack(
         attacker_swims=attacker.speeds.swim > 0,
         helper_name=helper_name,
     )
-    reasons: list[str] = []
     notes: list[str] = list(situation.reasons)
     auto_miss: str | None = None
     stamina = 0
@@ -583,8 +590,9 @@ def make_attack(
     if options.target_strike is not None:
         stamina, maximise, report = _target_strike(ruleset, profile, report, options)
     action_id = options.action_id
-    if options.offhand and action_id == "attack" and "offhand-attack" in ruleset.actions:
-        action_id = "offhand-attack"  # the bonus-action attack, after the Attack action
+    roles = ruleset.roles.actions
+    if options.offhand and action_id == roles.attack:
+        action_id = roles.offhand_attack  # the bonus-action attack, after the Attack action
     spent = _spend(draft, attacker_id, target_id, action_id, profile.name)
     if helper is not None:
         draft.put(draft.fighting(helper.creature_id).model_copy(update={"helping": None}))
@@ -592,6 +600,45 @@ def make_attack(
     if attacker_c.hidden_stealth is not None:
         draft.put(draft.fighting(attacker_id).model_copy(update={"hidden_stealth": None}))
         notes.append(f"{attacker.name} gives away its location")
+    return AttackPlan(report, ac, tuple(notes), spent, auto_miss, stamina, maximise)
+
+
+def make_attack(
+    encounter: Encounter,
+    ruleset: Ruleset,
+    attacker_id: EntityId,
+    target_id: EntityId,
+    profile: AttackProfile,
+    situation: AttackSituation = AttackSituation(),
+    options: AttackOptions = AttackOptions(),
+) -> Outcome[AttackResult]:
+    """Resolve one attack and, on a hit, its damage: one new state.
+
+    Spends ``options.action_id`` (the Attack action's next attack, a reaction for
+    ``opportunity-attack``, the bonus action for ``offhand-attack``...), uses up a Help given to
+    the attacker, gives away a hidden attacker, knocks a gms-den fumbler prone when
+    ``fumble_choice`` says so.
+
+    Choices made after seeing the roll (srd's knock-out "the instant the damage is dealt", the
+    fumble's prone-or-hit-self): the call is pure and the dice are seeded from ``combat``, so
+    call it once to preview, then again with the choice: the same dice come up.
+
+    Raises:
+        AbsentTargetError / DeadTargetError: attacker or target.
+        NotTargetableError: total cover, out of reach or range.
+        IllegalActionError: the economy is spent, a target strike while at disadvantage or with
+            a -5 penalty, no called shot or target strike in this ruleset, knockout not allowed,
+            an off-hand attack the ruleset forbids.
+        InvalidRequestError, BadDieError: typed-in dice that can't be.
+    """
+    running_combat(encounter)
+    draft = Draft(encounter, ruleset)
+    plan = _plan(draft, attacker_id, target_id, profile, situation, options)
+    attacker, target = draft.creature(attacker_id), draft.creature(target_id)
+    target_c = draft.fighting(target_id)
+    report, ac, auto_miss = plan.roll_mode, plan.armor_class, plan.auto_miss
+    notes, stamina, maximise, spent = list(plan.notes), plan.stamina, plan.maximise, plan.spent
+    reasons: list[str] = []
     faces, natural, detail = roll_d20_faces(
         draft, report.mode, options.d20, f"{attacker.name}'s attack roll", attacker_id
     )
@@ -742,7 +789,7 @@ def _outcome(
         if row.result == "hit":
             return True, False, row.result
         if row.result == "prone-or-hit-self" and options.fumble_choice is FumbleChoice.PRONE:
-            give_condition(draft, attacker_id, "prone")
+            give_condition(draft, attacker_id, draft.ruleset.roles.conditions.prone)
         return False, False, row.result
     if total >= ac.value:
         reasons.append(f"{total} >= AC {ac.value}: hits")

@@ -187,12 +187,11 @@ def _give(
     conditions = [c for c in combatant.conditions if c.name != name] + [condition]
     effects = ruleset.condition_effects(name)
     falls_prone = (
-        ConditionEffect.DROPS_HELD in effects
-        and ruleset.hit_points.falls_prone_when_unconscious
-        and "prone" in ruleset.conditions
+        ConditionEffect.DROPS_HELD in effects and ruleset.hit_points.falls_prone_when_unconscious
     )
-    if falls_prone and not any(c.name == "prone" for c in conditions):
-        conditions.append(ActiveCondition(name="prone"))
+    prone = ruleset.roles.conditions.prone
+    if falls_prone and not any(c.name == prone for c in conditions):
+        conditions.append(ActiveCondition(name=prone))
     updated = combatant.model_copy(update={"conditions": tuple(conditions)})
     who = draft.name(creature_id)
     draft.add("condition", f"{who} is {name}" + (f" {value}" if value != 1 else ""), creature_id)
@@ -323,7 +322,11 @@ def release_grapples(draft: Draft, grappler_id: EntityId, why: str) -> None:
     if not draft.in_combat:
         return
     for other in draft.combat.combatants:
-        held = [c for c in other.conditions if c.name == "grappled" and c.source_id == grappler_id]
+        held = [
+            c
+            for c in other.conditions
+            if c.name == draft.ruleset.roles.conditions.grappled and c.source_id == grappler_id
+        ]
         if held:
             kept = tuple(c for c in other.conditions if c not in held)
             draft.put(other.model_copy(update={"conditions": kept}))

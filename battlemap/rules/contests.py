@@ -34,8 +34,6 @@ from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import GrappleRules, Ruleset
 from battlemap.rules.vitals import NotTargetableError
 
-GRAPPLED = "grappled"
-
 
 class ShoveEffect(StrEnum):
     PRONE = "prone"
@@ -216,9 +214,19 @@ def grapple(
     if ruleset.grappling is not None and ruleset.grappling.needs_free_hand and not has_free_hand:
         raise IllegalActionError(f"{draft.name(attacker_id)} needs a free hand to grapple")
     _spend(draft, attacker_id, target_id, action_id)
-    result = _athletics(draft, attacker_id, target_id, contest, automatic, "grapple", GRAPPLED)
+    result = _athletics(
+        draft,
+        attacker_id,
+        target_id,
+        contest,
+        automatic,
+        "grapple",
+        draft.ruleset.roles.conditions.grappled,
+    )
     if result.success:
-        give_condition(draft, target_id, GRAPPLED, source_id=attacker_id)
+        give_condition(
+            draft, target_id, draft.ruleset.roles.conditions.grappled, source_id=attacker_id
+        )
     verb = "grapples" if result.success else "fails to grapple"
     draft.add("grapple", f"{draft.name(attacker_id)} {verb} {draft.name(target_id)}", attacker_id)
     return draft.done(result)
@@ -247,7 +255,7 @@ def shove(
         draft, attacker_id, target_id, contest, automatic, "shove", effect.value, push
     )
     if result.success and effect is ShoveEffect.PRONE:
-        give_condition(draft, target_id, "prone")
+        give_condition(draft, target_id, draft.ruleset.roles.conditions.prone)
     draft.add(
         "shove",
         f"{draft.name(attacker_id)} shoves {draft.name(target_id)}: {result.effect}",
@@ -278,7 +286,9 @@ def escape(
     draft = Draft(encounter, ruleset)
     creature = draft.require_alive(creature_id)
     combatant = draft.fighting(creature_id)
-    grappled = [c for c in combatant.conditions if c.name == GRAPPLED]
+    grappled = [
+        c for c in combatant.conditions if c.name == draft.ruleset.roles.conditions.grappled
+    ]
     if not grappled:
         raise IllegalActionError(f"{creature.name} is not grappled")
     grappler_id = grappled[0].source_id or creature_id
@@ -303,7 +313,7 @@ def escape(
         )
         reason = f"{total} vs {g_total} (ties fail)"
     if success:
-        end_condition(draft, creature_id, GRAPPLED)
+        end_condition(draft, creature_id, draft.ruleset.roles.conditions.grappled)
     verb = "escapes" if success else "fails to escape"
     draft.add("escape", f"{creature.name} {verb} ({reason})", creature_id)
     effect = "free" if success else "none"
@@ -372,7 +382,10 @@ def grapple_move(
     draft.require_alive(target_id)
     target_c = draft.fighting(target_id)
     draft.fighting(grappler_id)
-    if not any(c.name == GRAPPLED and c.source_id == grappler_id for c in target_c.conditions):
+    if not any(
+        c.name == draft.ruleset.roles.conditions.grappled and c.source_id == grappler_id
+        for c in target_c.conditions
+    ):
         raise IllegalActionError(
             f"{draft.name(target_id)} is not grappled by {draft.name(grappler_id)}"
         )

@@ -643,9 +643,11 @@ def _massive(
     draft.add("massive-damage", f"{name}: massive damage, {natural}: {row.description}", target_id)
     if row.result.startswith("stunned"):
         # "Stunned until the end of your next turn": on its own turn, that is the one after.
-        give_condition(draft, target_id, "stunned", expiry=Expiry.END_OF_NEXT_TURN)
+        give_condition(
+            draft, target_id, draft.ruleset.roles.conditions.stunned, expiry=Expiry.END_OF_NEXT_TURN
+        )
     elif row.result == "prone":
-        give_condition(draft, target_id, "prone")
+        give_condition(draft, target_id, draft.ruleset.roles.conditions.prone)
     return MassiveDamageResult(natural, row.result, row.description)
 
 

@@ -44,11 +44,6 @@ from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import NegativeAmountError, dies_at_zero, rounded
 
-UNCONSCIOUS = "unconscious"
-STABLE = "stable"
-PRONE = "prone"
-
-
 # --- primitives used by the damage pipeline ------------------------------------------------
 
 
@@ -103,9 +98,9 @@ def wake(draft: Draft, creature_id: EntityId) -> None:
     Prone stays: the creature has to stand up.
     """
     death = draft.death(creature_id)
-    if draft.has_condition(creature_id, UNCONSCIOUS):
-        end_condition(draft, creature_id, UNCONSCIOUS)
-    end_condition(draft, creature_id, STABLE)
+    if draft.has_condition(creature_id, draft.ruleset.roles.conditions.unconscious):
+        end_condition(draft, creature_id, draft.ruleset.roles.conditions.unconscious)
+    end_condition(draft, creature_id, draft.ruleset.roles.conditions.stable)
     if death.successes or death.failures or death.stable or death.brink or death.knocked_out:
         draft.put_death(
             creature_id, stable=False, brink=False, knocked_out=False, **_save_counts_reset(draft)
@@ -116,7 +111,7 @@ def become_stable(draft: Draft, creature_id: EntityId, why: str) -> None:
     """Stable at 0 HP: no death saves (counts reset where the ruleset says so);
     final-fantasy-d20 adds 1 Wounded."""
     draft.put_death(creature_id, stable=True, brink=False, **_save_counts_reset(draft))
-    give_condition(draft, creature_id, STABLE)
+    give_condition(draft, creature_id, draft.ruleset.roles.conditions.stable)
     draft.add("stable", f"{draft.name(creature_id)} is stable ({why})", creature_id)
     wounded = draft.ruleset.death_saves.wounded
     if wounded is not None:
@@ -132,7 +127,7 @@ def _fail(draft: Draft, creature_id: EntityId, count: int, why: str) -> ZeroOutc
     death = draft.death(creature_id)
     failures = death.failures + count
     draft.put_death(creature_id, failures=min(failures, rules.failures_limit), stable=False)
-    end_condition(draft, creature_id, STABLE)
+    end_condition(draft, creature_id, draft.ruleset.roles.conditions.stable)
     draft.add(
         "death-save",
         f"{draft.name(creature_id)}: {count} death-save failure{'s' if count > 1 else ''} ({why}),"
@@ -186,7 +181,7 @@ def drop_to_zero(
     if dies_at_zero(ruleset, creature, combatant):
         die(draft, creature_id, "a monster dies at 0 hit points")
         return ZeroOutcome(died=True, reason="monster at 0 hit points")
-    give_condition(draft, creature_id, UNCONSCIOUS)
+    give_condition(draft, creature_id, draft.ruleset.roles.conditions.unconscious)
     draft.add("unconscious", f"{name} drops to 0 hit points and falls unconscious", creature_id)
     draft.put_death(
         creature_id, stable=False, brink=False, knocked_out=False, **_save_counts_reset(draft)
@@ -210,7 +205,7 @@ def knock_out(draft: Draft, creature_id: EntityId) -> ZeroOutcome:
     """Knocked out instead of killed, as the ruleset's ``knockout.result`` says."""
     result = draft.ruleset.knockout.result
     name = draft.name(creature_id)
-    give_condition(draft, creature_id, UNCONSCIOUS)
+    give_condition(draft, creature_id, draft.ruleset.roles.conditions.unconscious)
     if result is KnockoutResult.ONE_HP_UNCONSCIOUS_SHORT_REST:
         creature = draft.creature(creature_id)
         draft.put_creature(creature.model_copy(update={"hp": 1}))
@@ -243,10 +238,10 @@ def damage_at_zero(
         return ZeroOutcome(brink=True)
     count = rules.critical_damage_at_zero_failures if critical else rules.damage_at_zero_failures
     if draft.combatant(creature_id) is not None and not draft.has_condition(
-        creature_id, UNCONSCIOUS
+        creature_id, draft.ruleset.roles.conditions.unconscious
     ):
         # Conscious at 0 HP (temporary HP woke it, hit_points.temp_hp_wakes): it drops again.
-        give_condition(draft, creature_id, UNCONSCIOUS)
+        give_condition(draft, creature_id, draft.ruleset.roles.conditions.unconscious)
         draft.add("unconscious", f"{draft.name(creature_id)} falls unconscious", creature_id)
     if draft.death(creature_id).stable:
         draft.add(
@@ -458,7 +453,7 @@ def brink_choice(
         return draft.done(_sentence(draft, creature_id, max_temp, wis_save_bonus, d20))
     draft.put_death(creature_id, last_breath=True)
     give_condition(draft, creature_id, rules.last_breath_condition)
-    end_condition(draft, creature_id, PRONE)
+    end_condition(draft, creature_id, draft.ruleset.roles.conditions.prone)
     draft.add(
         "last-breath",
         f"{name} embraces death with Last Breath: a final full turn and an extra action now,"
@@ -529,7 +524,7 @@ def end_last_breath(encounter: Encounter, ruleset: Ruleset, creature_id: EntityI
     rules = ruleset.death_saves.brink_of_death
     if rules is not None:
         end_condition(draft, creature_id, rules.last_breath_condition)
-    end_condition(draft, creature_id, UNCONSCIOUS)
+    end_condition(draft, creature_id, draft.ruleset.roles.conditions.unconscious)
     die(draft, creature_id, "Last Breath: farewell", "never")
     return draft.done(True)
 

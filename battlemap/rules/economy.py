@@ -101,7 +101,10 @@ def _spend(
         _deny(ruleset, combatant, EconomyPart.BONUS_ACTION, name)
         require(not turn.bonus_action_used, f"{name} has already used its bonus action")
         if action.kind is ActionKind.OFFHAND_ATTACK:
-            require("attack" in turn.actions_taken, "two-weapon fighting follows the Attack action")
+            require(
+                ruleset.roles.actions.attack in turn.actions_taken,
+                "two-weapon fighting follows the Attack action",
+            )
         new_turn = turn.model_copy(update={"bonus_action_used": True})
         return combatant.model_copy(update={"turn": new_turn}), "bonus action"
     if cost is ActionCost.ATTACK and turn.attacks_left > 0:

@@ -102,8 +102,8 @@ def fall_off_save(
         after = draft.done(FallOffResult(saved.result, fell=False))
         return Outcome(after.encounter, after.result, saved.events + after.events)
     draft.add("mount", f"{name} falls off its mount, landing prone ({cause.value})", rider_id)
-    if not draft.has_condition(rider_id, "prone"):
-        give_condition(draft, rider_id, "prone")
+    if not draft.has_condition(rider_id, draft.ruleset.roles.conditions.prone):
+        give_condition(draft, rider_id, draft.ruleset.roles.conditions.prone)
     released = _controlled_mount(saved.combat, rider_id)
     if released is not None:
         mount = released

@@ -15,7 +15,7 @@ from enum import StrEnum
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.conditions import effects_of, end_condition, give_condition
-from battlemap.rules.death import STABLE, UNCONSCIOUS, wake
+from battlemap.rules.death import wake
 from battlemap.rules.draft import Draft
 from battlemap.rules.enums import ConditionEffect, TempHpStacking
 from battlemap.rules.errors import IllegalActionError
@@ -172,7 +172,11 @@ def grant_temp_hp(
     draft.put_creature(target.model_copy(update={"temp_hp": after}))
     draft.add("temp-hp", f"{target.name}: temporary HP {old} -> {after} ({reason})", target_id)
     woke = False
-    if after > old and target.hp == 0 and draft.has_condition(target_id, UNCONSCIOUS):
+    if (
+        after > old
+        and target.hp == 0
+        and draft.has_condition(target_id, draft.ruleset.roles.conditions.unconscious)
+    ):
         woke = _temp_hp_at_zero(draft, target_id)
     return draft.done(TempHpResult(amount, old, after, rules.temp_hp_stacking, cap, reason, woke))
 
@@ -191,6 +195,6 @@ def _temp_hp_at_zero(draft: Draft, target_id: EntityId) -> bool:
         return False
     wake(draft, target_id)
     draft.put_death(target_id, stable=True)
-    give_condition(draft, target_id, STABLE)
+    give_condition(draft, target_id, draft.ruleset.roles.conditions.stable)
     draft.add("wakes", f"{name} regains consciousness at 0 HP (temporary HP), stable", target_id)
     return True

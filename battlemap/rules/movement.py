@@ -394,7 +394,7 @@ def stand_up(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> O
     state = running_combat(encounter)
     combatant = _check_can_move(state, ruleset, encounter, creature_id)
     name = name_of(encounter, creature_id)
-    require(combatant.has_condition("prone"), f"{name} isn't prone")
+    require(combatant.has_condition(ruleset.roles.conditions.prone), f"{name} isn't prone")
     creature = creature_of(encounter, creature_id)
     speed = effective_speed(ruleset, creature, combatant, SpeedMode.WALK).speed
     require(speed > 0, f"{name} can't stand up with speed 0")
@@ -404,7 +404,7 @@ def stand_up(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> O
         cost <= budget.remaining + EPSILON,
         f"{name} needs {cost} ft to stand up and has {budget.remaining:g} ft left",
     )
-    conditions = tuple(c for c in combatant.conditions if c.name != "prone")
+    conditions = tuple(c for c in combatant.conditions if c.name != ruleset.roles.conditions.prone)
     turn = spent(combatant.turn, SpeedMode.WALK, cost)
     draft = Draft(encounter, ruleset)
     draft.put(combatant.model_copy(update={"conditions": conditions, "turn": turn}))
@@ -416,14 +416,19 @@ def drop_prone(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) ->
     """Drop prone, for ``drop_prone_cost`` (0) feet, on the creature's turn."""
     state = running_combat(encounter)
     combatant = _check_can_move(state, ruleset, encounter, creature_id)
-    require(not combatant.has_condition("prone"), f"{name_of(encounter, creature_id)} is prone")
+    require(
+        not combatant.has_condition(ruleset.roles.conditions.prone),
+        f"{name_of(encounter, creature_id)} is prone",
+    )
     cost = ruleset.movement.drop_prone_cost
     if cost:
         budget = movement_budget(state, ruleset, encounter, creature_id, SpeedMode.WALK)
         require(cost <= budget.remaining + EPSILON, "not enough movement left to drop prone")
         turn = spent(combatant.turn, SpeedMode.WALK, cost)
         state = state.with_combatant(combatant.model_copy(update={"turn": turn}))
-    return apply_condition(with_combat(encounter, state), ruleset, creature_id, "prone")
+    return apply_condition(
+        with_combat(encounter, state), ruleset, creature_id, ruleset.roles.conditions.prone
+    )
 
 
 MOUNTED_THIS_MOVE = "mount-or-dismount"

@@ -23,11 +23,13 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import AttackKind, StatBlock
 from battlemap.rules.attacks import (
     AttackOptions,
+    AttackPlan,
     AttackProfile,
     AttackResult,
     AttackSituation,
     Delivery,
     make_attack,
+    plan_attack,
     unarmed_strike,
 )
 from battlemap.rules.combat_ops import stats_of
@@ -37,8 +39,6 @@ from battlemap.rules.enums import EconomyPart
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
-
-ACTION_ID = "opportunity-attack"
 
 
 @dataclass(frozen=True)
@@ -154,20 +154,10 @@ def resolve_opportunity(
             offer.attacker_id,
         )
         return draft.done(OpportunityResult(False, None, True, "declined"))
-    if not offer.available:
-        raise IllegalActionError(offer.reason)
-    if profile is None or profile.delivery is not Delivery.MELEE:
-        raise IllegalActionError("an opportunity attack is one melee attack")
-    options = replace(options or AttackOptions(), action_id=ACTION_ID)
-    situation = situation or AttackSituation()
     applied = make_attack(
         with_combat(encounter, combat),
         ruleset,
-        offer.attacker_id,
-        offer.mover_id,
-        profile,
-        situation,
-        options,
+        *_attack(ruleset, offer, profile, situation, options),
     )
     draft = Draft(applied.encounter, ruleset)
     mover = draft.creature(offer.mover_id)
@@ -182,6 +172,46 @@ def resolve_opportunity(
         continues, reason = True, "the move continues"
     result = OpportunityResult(True, applied.result, continues, reason)
     return Outcome(applied.encounter, result, applied.events)
+
+
+def plan_opportunity(
+    encounter: Encounter,
+    ruleset: Ruleset,
+    offer: OpportunityOffer,
+    profile: AttackProfile | None,
+    situation: AttackSituation | None = None,
+    options: AttackOptions | None = None,
+) -> AttackPlan:
+    """The roll mode and AC of the attack ``resolve_opportunity(take=True)`` would make, with
+    the same checks and no dice (``plan_attack``).
+
+    Raises:
+        IllegalActionError: as ``resolve_opportunity``, before its d20.
+    """
+    return plan_attack(encounter, ruleset, *_attack(ruleset, offer, profile, situation, options))
+
+
+def _attack(
+    ruleset: Ruleset,
+    offer: OpportunityOffer,
+    profile: AttackProfile | None,
+    situation: AttackSituation | None,
+    options: AttackOptions | None,
+) -> tuple[EntityId, EntityId, AttackProfile, AttackSituation, AttackOptions]:
+    """The attack an offer makes (attacker, target, profile, situation, options), checked: an
+    available offer, one melee attack, spending the opportunity attack's reaction."""
+    if not offer.available:
+        raise IllegalActionError(offer.reason)
+    if profile is None or profile.delivery is not Delivery.MELEE:
+        raise IllegalActionError("an opportunity attack is one melee attack")
+    action_id = ruleset.roles.actions.opportunity_attack
+    return (
+        offer.attacker_id,
+        offer.mover_id,
+        profile,
+        situation or AttackSituation(),
+        replace(options or AttackOptions(), action_id=action_id),
+    )
 
 
 UNARMED_PROFICIENCY = 2

@@ -35,6 +35,7 @@ from battlemap.rules.schema_base import (
     Name,
     Section,
 )
+from battlemap.rules.schema_roles import ActionRoles, ConditionRoles, Roles
 from battlemap.rules.schema_turns import (
     ActionDef,
     ClimbSwimRules,
@@ -131,6 +132,10 @@ class Ruleset(Section):
         default=None, description="Underwater combat; null: none."
     )
     rests: RestRules = Field(default=RestRules(), description="Short and long rests.")
+    roles: Roles = Field(
+        default=Roles(),
+        description="Which conditions and actions the engine finds by role (renamed ones).",
+    )
 
     @model_validator(mode="after")
     def _references_exist(self) -> Ruleset:
@@ -145,6 +150,18 @@ class Ruleset(Section):
             if action not in self.actions:
                 raise ValueError(
                     f"movement.mounting.controlled_mount_actions: unknown action '{action}'"
+                )
+        for field, name in self.roles.conditions:
+            if name not in self.conditions:
+                raise ValueError(
+                    f"roles.conditions.{field}: no condition '{name}' in this ruleset (a renamed"
+                    " condition names its role here)"
+                )
+        for field, name in self.roles.actions:
+            if name not in self.actions:
+                raise ValueError(
+                    f"roles.actions.{field}: no action '{name}' in this ruleset (a renamed"
+                    " action names its role here)"
                 )
         levels = [level.level for level in self.exhaustion]
         if levels != list(range(1, len(levels) + 1)):
@@ -181,12 +198,14 @@ class Ruleset(Section):
 __all__ = [  # the sections are defined in schema_* modules; import them from here
     "SCHEMA_VERSION",
     "ActionDef",
+    "ActionRoles",
     "AttackRules",
     "BloodiedRules",
     "BrinkOfDeathRules",
     "CalledShotRules",
     "ClimbSwimRules",
     "ConditionDef",
+    "ConditionRoles",
     "CoverRules",
     "DamageRules",
     "DamageType",
@@ -208,6 +227,7 @@ __all__ = [  # the sections are defined in schema_* modules; import them from he
     "ProneRules",
     "RestKind",
     "RestRules",
+    "Roles",
     "RollTable",
     "Ruleset",
     "Section",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
+from battlemap.model.features import CoverDegree
 from battlemap.rules.enums import (
     AcFloor,
     CriticalDamage,
@@ -65,6 +66,15 @@ class CoverRules(Section):
     applies_to_dex_saves: bool = Field(
         default=True, description="Cover adds the same bonus to Dexterity saves."
     )
+
+    def bonus(self, degree: CoverDegree) -> int | None:
+        """The AC (and Dexterity save) bonus of ``degree``: 0 for none, None for total cover
+        (the target can't be targeted). The one cover-to-bonus table."""
+        return {
+            CoverDegree.NONE: 0,
+            CoverDegree.HALF: self.half_bonus,
+            CoverDegree.THREE_QUARTERS: self.three_quarters_bonus,
+        }.get(degree)
 
 
 class FlankingRules(Section):

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battlemap.model.combat import CombatEvent, DiceState, RollRecord, keep_newest
+from battlemap.model.combat import CombatEvent, DiceState, RollRecord, clip_event_text, keep_newest
 from battlemap.model.document import ReplaceEncounterField
 from battlemap.model.encounter import Encounter
-from battlemap.model.limits import MAX_EVENT_TEXT
 from battlemap.rules.dice import roll
 
 ROLLER_KIND = "dice-roller"
@@ -54,7 +53,7 @@ def roll_for_the_log(
     """
     after, record = roll(dice, expression, purpose=purpose.strip()[:MAX_PURPOSE])
     label = f"Dice roller, {record.purpose}" if record.purpose else "Dice roller"
-    text = f"{label}: {record.detail}"[:MAX_EVENT_TEXT]
+    text = clip_event_text(f"{label}: {record.detail}")
     combat = encounter.combat
     event = CombatEvent(round=combat.round if combat else 0, kind=ROLLER_KIND, text=text)
     step = f"Roll {record.expression} = {record.total}"

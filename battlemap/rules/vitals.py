@@ -8,14 +8,14 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 
-from battlemap.model.combat import Combatant, CombatEvent
+from battlemap.model.combat import Combatant, CombatEvent, clip_event_text
 from battlemap.model.creature import Creature, Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.model.limits import MAX_EVENT_TEXT
 from battlemap.rules.enums import ExhaustionEffect, MonsterDeathAtZero, Rounding
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.schema_vitals import BloodiedRules
 
 TYPED_IN = "typed in"
 """How a roll line names a result typed in from physical dice ("1d20 typed in: 14")."""
@@ -85,10 +85,27 @@ def effective_max_hp(ruleset: Ruleset, creature: Creature, combatant: Combatant 
 def is_bloodied(ruleset: Ruleset, creature: Creature, maximum: int) -> bool:
     """bloodied-brink: at or below half the maximum (other rulesets: never)."""
     rules = ruleset.hit_points.bloodied
-    if rules is None or maximum <= 0:
+    return rules is not None and _at_threshold(rules, creature.hp, maximum)
+
+
+def looks_bloodied(
+    ruleset: Ruleset | None, creature: Creature, combatant: Combatant | None = None
+) -> bool:
+    """What the tables show as "bloodied": above 0 HP and at the ruleset's bloodied threshold
+    of the effective maximum (``effective_max_hp``); a ruleset without the bloodied state (or
+    none known) shows it at half the maximum, the usual reading of the SRD's "half"."""
+    if creature.hp <= 0:
+        return False
+    rules = (ruleset.hit_points.bloodied if ruleset is not None else None) or BloodiedRules()
+    maximum = effective_max_hp(ruleset, creature, combatant) if ruleset else creature.max_hp
+    return _at_threshold(rules, creature.hp, maximum)
+
+
+def _at_threshold(rules: BloodiedRules, hp: int, maximum: int) -> bool:
+    if maximum <= 0:
         return False
     limit = rules.fraction_of_max * maximum
-    return creature.hp <= limit + 1e-9 if rules.at_or_below else creature.hp < limit - 1e-9
+    return hp <= limit + 1e-9 if rules.at_or_below else hp < limit - 1e-9
 
 
 def dies_at_zero(ruleset: Ruleset, creature: Creature, combatant: Combatant | None) -> bool:
@@ -108,7 +125,7 @@ def rolled_by_the_app(
 
     def said(event: CombatEvent) -> CombatEvent:
         text = event.text.replace(f" {TYPED_IN}: ", f" {ROLLED_BY_APP}: ", 1)
-        return event.model_copy(update={"text": text[:MAX_EVENT_TEXT]})
+        return event.model_copy(update={"text": clip_event_text(text)})
 
     return tuple(
         said(event)

@@ -5,6 +5,8 @@ windows, lights and image; PNG, JPEG and WEBP images become the background of a 
 to them (align it with View > Align grid to image). Each import is one undo step. A file that
 cannot be read shows a dialog with the reader's message (file, field, what is wrong). A map
 whose image is a file that is not beside it (Universal VTT 1.0) asks for that image file.
+A ``.json`` file is imported when its content is a Universal VTT map (as File > Open does);
+any other JSON is refused saying what it is.
 """
 
 from __future__ import annotations
@@ -17,19 +19,21 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
+from battlemap.io.bounded import read_bounded
 from battlemap.io.errors import FileFormatError
+from battlemap.io.json_kind import JsonKind, sniff_json
 from battlemap.io.map_import import IMAGE_SUFFIXES, UVTT_SUFFIXES, MapImport, import_image_map
-from battlemap.io.uvtt import FindImage, read_uvtt
+from battlemap.io.uvtt import MAX_UVTT_BYTES, FindImage, read_uvtt
 from battlemap.ui.background_item import ImageDecodeError
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
     from battlemap.ui.feature_window import FeatureWindow
 
-MAP_SUFFIXES = UVTT_SUFFIXES + IMAGE_SUFFIXES
+MAP_SUFFIXES = (*UVTT_SUFFIXES, ".json", *IMAGE_SUFFIXES)
 FILE_FILTER = (
-    "Maps (*.dd2vtt *.uvtt *.df2vtt *.png *.jpg *.jpeg *.webp);;"
-    "Universal VTT (*.dd2vtt *.uvtt *.df2vtt);;Images (*.png *.jpg *.jpeg *.webp)"
+    "Maps (*.dd2vtt *.uvtt *.df2vtt *.json *.png *.jpg *.jpeg *.webp);;"
+    "Universal VTT (*.dd2vtt *.uvtt *.df2vtt *.json);;Images (*.png *.jpg *.jpeg *.webp)"
 )
 
 
@@ -41,17 +45,32 @@ IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.webp)"
 
 
 def read_map_file(path: Path, find_image: FindImage | None = None) -> MapImport:
-    """Read a Universal VTT file or an image, chosen by suffix.
+    """Read a Universal VTT file or an image, chosen by suffix (a ``.json`` file by content).
 
     Raises:
-        FileFormatError: from the reader, or for a suffix that is neither.
+        FileFormatError: from the reader, for a ``.json`` file that is not a Universal VTT
+            map (saying what it is, when known), or for a suffix that is neither.
     """
     suffix = path.suffix.lower()
-    if suffix in UVTT_SUFFIXES:
+    if suffix == ".json":
+        kind = sniff_json(read_bounded(path, MAX_UVTT_BYTES))
+        if kind is not JsonKind.UNIVERSAL_VTT:
+            raise FileFormatError(path, _not_a_map(kind))
+    if suffix in UVTT_SUFFIXES or suffix == ".json":
         return read_uvtt(path, find_image)
     if suffix in IMAGE_SUFFIXES:
         return import_image_map(path)
     raise FileFormatError(path, f"'{suffix}' is not a map file ({', '.join(MAP_SUFFIXES)})")
+
+
+def _not_a_map(kind: JsonKind | None) -> str:
+    """Why a ``.json`` file of ``kind`` (None: not a kind Battlemap knows) is no map."""
+    missing = "no Universal VTT map (it lacks resolution, map_size or pixels_per_grid)"
+    if kind is None:
+        return f"{missing}; an encounter saved as .json opens with File > Open…"
+    return (
+        f"this is {kind}, {missing}; add its monsters with Load monsters… in the Creature library"
+    )
 
 
 def ask_for_map_image(parent: QWidget, map_path: Path, name: str) -> Path | None:

@@ -22,6 +22,7 @@ from battlemap.ui import (
     share,
     targeting,
     theme,
+    token_colour,
     tools,
     window_layout,
 )
@@ -156,6 +157,7 @@ class MainWindow(FeatureWindow):
         self.share = share.install(self)
         self.creature_dock = creature_dock.install(self)
         creature_dock.add_token_menu_entries(self)
+        self.token_colours = token_colour.install(self)
         self.map_importer = import_actions.install(self)
         self.library_dock = library_dock.install(self)
         self.grid_aligner = grid_align.install(self)

@@ -12,14 +12,18 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneContextMenuEvent, QM
 
 from battlemap.model.creature import snap_position
 from battlemap.model.document import Change, Document, MoveCreature
+from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
 from battlemap.ui.background_item import BackgroundLayer
 from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.plain_text import literal_menu
+from battlemap.ui.plate_layout import spread_plates
 from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.token_item import TokenItem
+from battlemap.ui.token_state import TokenState, token_states
 from battlemap.ui.undo import push
+from battlemap.ui.unseen_marker import UnseenMarkers
 
 MAP_MARGIN_CELLS = 2
 
@@ -50,11 +54,18 @@ class MapScene(QGraphicsScene):
         # Live drag feedback (battlemap.ui.drag): move(id, pos, modifiers) while a token is
         # dragged; drop(id, pos, modifiers) -> True when it handled the drop itself.
         self.drag_hooks: TokenDragHooks | None = None
+        # What each token shows of its creature's state; the combat feature swaps in one
+        # that knows the encounter's ruleset (bloodied is the ruleset's rule).
+        self.token_states: Callable[[Encounter], dict[EntityId, TokenState]] = lambda encounter: (
+            token_states(encounter, None)
+        )
         self.map_layer = MapLayer(self)
         self.background_layer = BackgroundLayer(self, document)
         self._rebuild_map()
         self._sync_tokens()
+        self.show_states()
         document.subscribe(self._on_change)
+        self.unseen_markers = UnseenMarkers(self)  # after _on_change: it marks the tokens made
 
     def selected_creatures(self) -> list[EntityId]:
         """The creatures of the tokens selected on the map, in ``selectedItems()`` order
@@ -78,6 +89,29 @@ class MapScene(QGraphicsScene):
             self._sync_tokens()
         elif change.creatures:
             self._sync_tokens(change.creatures)
+        if change.other or change.creatures or change.replaced or change.map:
+            self.show_states()
+
+    def show_states(self) -> None:
+        """Show every token's turn, state and conditions (only changed ones redraw)."""
+        states = self.token_states(self.document.encounter)
+        relayout = False
+        for creature_id, token in self.tokens.items():
+            state = states.get(creature_id)
+            if state is not None:
+                before = token.state
+                relayout |= state.marks != before.marks or state.acting != before.acting
+                token.show_state(state)
+        if relayout:  # the plates make way for the icons, and for the acting one's plate
+            self._spread_plates()
+
+    def _spread_plates(self) -> None:
+        tokens = self.tokens.values()
+        spread_plates(
+            (token.plate for token in tokens),
+            (token.conditions.sceneBoundingRect() for token in tokens if token.conditions.marks),
+            first=next((token.plate for token in tokens if token.state.acting), None),
+        )
 
     def _rebuild_map(self) -> None:
         encounter = self.document.encounter
@@ -120,6 +154,7 @@ class MapScene(QGraphicsScene):
                 self.addItem(token)
             else:
                 token.update_from(creature, cell_feet)
+        self._spread_plates()
 
     # --- token context menu -------------------------------------------------
 

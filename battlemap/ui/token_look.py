@@ -6,7 +6,7 @@ import functools
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QStaticText
+from PySide6.QtGui import QColor, QFont, QPainter, QStaticText
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsSimpleTextItem,
@@ -75,28 +75,6 @@ def disc_rect(side: float) -> QRectF:
     return QRectF(margin, margin, side - 2 * margin, side - 2 * margin)
 
 
-def paint_disc(
-    painter: QPainter,
-    side: float,
-    fill: QColor,
-    outline: QColor,
-    outline_width: float,
-    text: str,
-    dashed: bool = False,
-) -> None:
-    """A filled disc inside a square of ``side`` scene units, with ``text`` in its middle."""
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    disc = disc_rect(side)
-    pen = QPen(outline, outline_width)
-    if dashed:
-        pen.setStyle(Qt.PenStyle.DashLine)
-    painter.setPen(pen)
-    painter.setBrush(QBrush(fill))
-    painter.drawEllipse(disc)
-    painter.setPen(PLATE_TEXT)
-    draw_centred(painter, disc, text, max(6, int(side * 0.34)))
-
-
 class NamePlate(QGraphicsSimpleTextItem):
     """A readable name on a dark plate, centred under its parent token."""
 
@@ -113,20 +91,33 @@ class NamePlate(QGraphicsSimpleTextItem):
         self._looks = ZoomCache()
         self._text = static_text("", PLATE_FONT_PX)
         self._bounds = self._plate_rect()
+        self.home = QPointF()
+        """Where the plate goes when no neighbour's plate is in the way (see ``place``)."""
+        self.crowded = False
+        """No free place near home: hidden, shown while the pointer is over its token."""
 
     def _plate_rect(self) -> QRectF:
         return super().boundingRect().adjusted(-6, -1, 6, 1)
 
-    def place(self, text: str, token_side: float) -> None:
+    def place(self, text: str, token_side: float, token_pos: QPointF | None = None) -> None:
         """Show ``text`` centred under a token ``token_side`` scene units wide (the one way
-        to change the text: the plate's bounds are computed here, not on every frame)."""
+        to change the text: the plate's bounds are computed here, not on every frame).
+
+        ``token_pos``: where the token is in the plate's parent (a top-level plate: the
+        token's scene position); None for a child of the token. The plate goes to its
+        ``home`` there; ``plate_layout.spread_plates`` may move it off home when crowded."""
         self.prepareGeometryChange()
         self.setText(text)
         self._text = static_text(text, PLATE_FONT_PX)
         self._bounds = self._plate_rect()
         self._looks.clear()
         text_width = super().boundingRect().width()  # the plate's margins stick out evenly
-        self.setPos((token_side - text_width) / 2, token_side - PLATE_FONT_PX * 0.35)
+        origin = token_pos or QPointF()
+        self.home = QPointF(
+            origin.x() + (token_side - text_width) / 2,
+            origin.y() + token_side - PLATE_FONT_PX * 0.35,
+        )
+        self.setPos(self.home)
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None

@@ -104,6 +104,7 @@ def first_seed(target: str) -> bytes:
         "encounter-json": seeds.encounter_json_seeds,
         "players": seeds.encounter_json_seeds,
         "encounter-zip": seeds.battlemap_seeds,
+        "dm-window": seeds.battlemap_seeds,
         "ruleset": seeds.ruleset_seeds,
         "uvtt": seeds.uvtt_seeds,
         "monsters": seeds.monster_seeds,
@@ -117,7 +118,7 @@ def sources(target: str) -> tuple[Source, ...]:
     if target in ("encounter-json", "players"):
         find = seeds.encounter_json_seeds
         return (_byte_source(find, mutate.JSON_TOKENS), _json_values(find))
-    if target == "encounter-zip":
+    if target in ("encounter-zip", "dm-window"):
         return (
             _byte_source(seeds.battlemap_seeds, mutate.JSON_TOKENS),
             Source("values", _zip_values),

@@ -466,6 +466,7 @@ def strategy(target: str) -> st.SearchStrategy[bytes]:
     """The structured strategy that makes files for ``target``."""
     return {
         "encounter-zip": battlemap_files(),
+        "dm-window": battlemap_files(),
         "encounter-json": encounter_json_files,
         "players": encounter_json_files,
         "ruleset": ruleset_files(),

@@ -121,6 +121,27 @@ def open_for_players(path: Path) -> object:
     return render_scene(scene, scene.sceneRect(), width=PLAYERS_RENDER_WIDTH)
 
 
+def open_for_dm(path: Path) -> object:
+    """An encounter file opened as ``battlemap --smoke FILE`` does: the DM window's scene built
+    from it (tokens, walls, lights, terrain, the background image) and drawn, small; the
+    window's docks are left out, as they show the same model in widgets."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QUndoStack
+    from PySide6.QtWidgets import QApplication
+
+    from battlemap.model.document import Document
+    from battlemap.ui.map_scene import MapScene
+    from battlemap.ui.render import render_scene
+    from battlemap.ui.style import cell_to_scene
+
+    opened = load_encounter_file(path)
+    grid = opened.encounter.grid
+    _ = QApplication.instance() or QApplication([])
+    scene = MapScene(Document(opened.encounter, dict(opened.images)), QUndoStack())
+    map_rect = QRectF(0, 0, cell_to_scene(grid.width), cell_to_scene(grid.height))
+    return render_scene(scene, map_rect, width=PLAYERS_RENDER_WIDTH)
+
+
 SUFFIXES = {
     "encounter-zip": ".battlemap",
     "encounter-json": ".json",
@@ -129,6 +150,7 @@ SUFFIXES = {
     "image": ".png",
     "monsters": ".json",
     "players": ".json",
+    "dm-window": ".battlemap",
 }
 """The fuzzed loaders by name, with the suffix their input files get."""
 TARGET_NAMES = tuple(SUFFIXES)
@@ -147,6 +169,7 @@ def target(name: str) -> Target:
         "uvtt": (load_encounter_file, FileFormatError),
         "monsters": (import_monsters_to_map, FileFormatError),
         "players": (open_for_players, FileFormatError),
+        "dm-window": (open_for_dm, FileFormatError),
     }[name]
     return Target(name, SUFFIXES[name], load, (refusal,))
 

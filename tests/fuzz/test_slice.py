@@ -19,7 +19,7 @@ pytestmark = pytest.mark.qt_log_ignore(".*")
 """Qt's decoders warn about each corrupt image fed to them: here that is the point."""
 
 SLICE = 15
-"""Inputs per loader and source: 7 loaders x 3 sources x 15 = 315 in all (the rare
+"""Inputs per loader and source: 8 loaders x 3 sources x 15 = 360 in all (the rare
 sources, files of megabytes that take seconds, are left to ``make fuzz``)."""
 
 

@@ -148,7 +148,7 @@ def run_task(task: Task, connection: Connection, scratch: Path, limits: Limits) 
 def worker_main(connection: Connection, scratch: str, limits: Limits) -> None:
     """Run tasks from ``connection`` until it sends None."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the runner's to handle
-    folder = Path(scratch)
+    folder = Path(scratch).resolve()  # absolute: the worker then works from inside it
     folder.mkdir(parents=True, exist_ok=True)
     with log_path(folder).open("a") as log:
         os.dup2(log.fileno(), 2)

@@ -30,7 +30,7 @@ T = foe("target", 6, 5)
 
 def test_open_ground_gives_no_cover_and_four_clear_lines() -> None:
     result = cover(index(), A, T, [A, T])
-    assert result.degree is NONE and result.ac_bonus == 0
+    assert result.degree is NONE
     assert len(result.lines) == 4 and not any(line.blocked for line in result.lines)
     assert result.target_square.x == 6 and result.target_square.y == 5
 
@@ -44,7 +44,7 @@ def test_a_wall_across_the_whole_map_gives_total_cover_and_names_the_wall() -> N
 
 def test_a_wall_covering_the_lower_half_of_the_target_gives_half_cover() -> None:
     result = cover(index(wall((5, 5.5), (5, 7), "low")), A, T, [A, T])
-    assert result.degree is HALF and result.ac_bonus == 2
+    assert result.degree is HALF
     assert result.blocked_lines == 2 and result.source is BlockerKind.WALL
     assert [line.blocker_id for line in result.lines if line.blocked] == ["low", "low"]
 
@@ -52,7 +52,7 @@ def test_a_wall_covering_the_lower_half_of_the_target_gives_half_cover() -> None
 def test_three_blocked_lines_from_the_best_corner_give_three_quarters() -> None:
     attacker = body("a", 0, 0)
     result = cover(index(wall((5, 3.5), (5, 10))), attacker, T, [attacker, T])
-    assert result.degree is TQ and result.ac_bonus == 5
+    assert result.degree is TQ
     assert result.corner == (1.0, 0.0) and result.blocked_lines == 3
 
 

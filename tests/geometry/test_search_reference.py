@@ -76,7 +76,6 @@ def worlds(draw: st.DrawFn) -> tuple[MapIndex, list[Body]]:
     return index(*walls, terrain_regions=tuple(regions), width=SIDE, height=SIDE), others
 
 
-
 EXAMPLES = 40
 
 

@@ -155,7 +155,7 @@ def test_no_encounter_json(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [
-        (b"{not json", "encounter.json: invalid JSON at line 1 column 2: Expecting property name"),
+        (b"{not json", "encounter.json: invalid JSON: key must be a string at line 1 column 2"),
         (b"\xff\xfe{}", "encounter.json: not UTF-8 text (byte 0)"),
         (b"[1, 2]", "encounter.json: expected a JSON object, got list"),
         (b"[" * 100_000, "encounter.json: JSON nested too deeply"),

@@ -48,7 +48,7 @@ def test_a_map_with_one_light_more_than_an_encounter_keeps_is_refused(tmp_path: 
         read_uvtt(path)
     assert refused.value.path == path
     assert refused.value.problem == (
-        f"lights: {MAX_LIGHTS + 1} on the map, more than the {MAX_LIGHTS} an encounter keeps"
+        f"lights: {MAX_LIGHTS + 1} in the file, more than the {MAX_LIGHTS} an encounter keeps"
     )
 
 

@@ -109,7 +109,7 @@ def test_a_huge_list_of_wrong_values_gives_one_problem_not_one_per_value(tmp_pat
     data["line_of_sight"] = [list(range(100_000))]
     with pytest.raises(FileFormatError) as caught:
         read_uvtt(write(tmp_path, data))
-    assert "line_of_sight.0.0: Input should be an object" in str(caught.value)
+    assert "line_of_sight.0.0: Input should be a valid dictionary" in str(caught.value)
     assert "more problems" not in str(caught.value)
 
 

@@ -15,7 +15,8 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
-from tests.ui.drag_helpers import open_window, room, send
+from tests.rules.move_builders import room
+from tests.ui.drag_helpers import open_window, send
 from tests.ui.helpers import cell_centre_in_view
 from tests.ui.test_targeting import FIGHTER, GOBLIN, placed
 

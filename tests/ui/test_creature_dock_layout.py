@@ -15,7 +15,7 @@ from battlemap.model import Encounter
 from battlemap.model.document import Document
 from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
-from tests.ui.drag_helpers import goblin_beside_fighter
+from tests.rules.move_builders import goblin_beside_fighter
 
 LAPTOP_WINDOW_HEIGHT = 700
 

@@ -13,20 +13,19 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.ids import EntityId
+from battlemap.rules.move_resolution import Choice
 from battlemap.rules.opportunity import OpportunityOffer
-from battlemap.ui.drag.drop import Choice
 from battlemap.ui.drag.items import InfoCard, Marker, scene_point
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
+from tests.rules.move_builders import fighting, room
 from tests.ui.drag_helpers import (
-    fighting,
     grab_view,
     move_through,
     open_window,
     pixel_at,
     press_at,
     release_at,
-    room,
 )
 
 FIGHTER, GOBLIN = EntityId("c-fighter"), EntityId("c-goblin")

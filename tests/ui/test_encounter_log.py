@@ -25,7 +25,8 @@ from battlemap.ui.combat.rest_dialog import TOTAL
 from battlemap.ui.combat.session import combat_facts
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.projection import project
-from tests.ui.drag_helpers import goblin_beside_fighter, open_window
+from tests.rules.move_builders import goblin_beside_fighter
+from tests.ui.drag_helpers import open_window
 from tests.ui.players_helpers import open_players
 from tests.ui.test_area_damage import mark_saved, open_area
 from tests.ui.test_combat_docks import click, make_window, select, start

@@ -14,7 +14,8 @@ from battlemap.model.ids import EntityId
 from battlemap.ui.combat.widgets import rows
 from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.undo import push
-from tests.ui.drag_helpers import fighting, move_through, open_window, press_at, release_at, room
+from tests.rules.move_builders import fighting, room
+from tests.ui.drag_helpers import move_through, open_window, press_at, release_at
 from tests.ui.players_helpers import open_players
 from tests.ui.test_combat_attack_dialog import window_for
 

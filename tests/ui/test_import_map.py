@@ -208,3 +208,53 @@ def test_no_image_chosen_shows_why_and_changes_nothing(window: MainWindow, tmp_p
     assert box is not None and "'tavern.png' is not in" in box.text()
     assert window.document.encounter == before and window.undo_stack.count() == 0
     box.close()
+
+
+def test_a_universal_vtt_map_named_json_is_imported(window: MainWindow, tmp_path: Path) -> None:
+    named_json = tmp_path / "exported.json"
+    named_json.write_bytes(TINY_UVTT.read_bytes())
+    assert window.map_importer.import_file(named_json)
+    encounter = window.document.encounter
+    assert (encounter.grid.width, encounter.grid.height) == (4, 3)
+    assert sum(w.kind is WallKind.DOOR for w in encounter.walls) == 1
+    assert window.undo_stack.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ({"name": "Goblin ambush", "creatures": []}, "an encounter saved as .json opens with"),
+        (
+            [
+                {
+                    "name": "Rat",
+                    "armor_class": 10,
+                    "hit_points": 1,
+                    "challenge_rating": 0,
+                    "strength": 2,
+                }
+            ],
+            "this is a 5e-database monster file",
+        ),
+    ],
+)
+def test_a_json_file_that_is_no_map_is_refused_saying_what_it_is(
+    window: MainWindow, tmp_path: Path, content: object, expected: str
+) -> None:
+    path = tmp_path / "not-a-map.json"
+    path.write_text(json.dumps(content))
+    before = window.document.encounter
+    assert not window.map_importer.import_file(path)
+    box = error_box(window)
+    assert box is not None
+    assert "not-a-map.json" in box.text() and "no Universal VTT map" in box.text()
+    assert expected in box.text()
+    assert window.document.encounter == before and window.undo_stack.count() == 0
+    box.close()
+
+
+def test_a_dropped_json_map_is_accepted(window: MainWindow, tmp_path: Path) -> None:
+    named_json = tmp_path / "dropped.json"
+    named_json.write_bytes(TINY_UVTT.read_bytes())
+    assert drop(window, named_json)
+    assert (window.document.encounter.grid.width, window.document.encounter.grid.height) == (4, 3)

@@ -23,14 +23,8 @@ from battlemap.ui.drag.prompt import ANSWERED
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.undo import push
-from tests.ui.drag_helpers import (
-    fighting,
-    goblin_beside_fighter,
-    move_through,
-    open_window,
-    press_at,
-    release_at,
-)
+from tests.rules.move_builders import fighting, goblin_beside_fighter
+from tests.ui.drag_helpers import move_through, open_window, press_at, release_at
 
 FIGHTER, GOBLIN, CLERIC = EntityId("c-fighter"), EntityId("c-goblin"), EntityId("c-cleric")
 

@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 from battlemap.model import Creature, Encounter, Grid, Side, Size, TerrainRegion, Wall
 from battlemap.model.combat import ActiveCondition, LastingState
 from battlemap.model.fog import FogMode, FogOfWar, hide, reveal
+from battlemap.rules.loader import load_registry
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.schema_vitals import BloodiedRules
 from battlemap.ui.players.projection import (
     CombatFacts,
     HealthState,
@@ -223,3 +226,21 @@ def test_the_projection_draws_exactly_the_creatures_the_players_may_see() -> Non
     assert checked["creatures left out"] >= 300  # on average more than one per case
     assert checked["an unseen creature's turn"] >= 30
     assert checked["a hostile or neutral shown while unseen"] >= 30
+
+
+def test_the_players_see_bloodied_at_the_rulesets_threshold() -> None:
+    """bloodied-brink "Bloodied": at or below half the maximum; a DM's ruleset with a quarter
+    changes what the players see (the engine's ``looks_bloodied``, not a copy of it)."""
+    brink = load_registry().get("bloodied-brink")
+    hit_points = brink.hit_points.model_copy(
+        update={"bloodied": BloodiedRules(fraction_of_max=0.25)}
+    )
+    quarter = brink.model_copy(update={"hit_points": hit_points})
+    hurt = ORC.model_copy(update={"hp": 25})  # 25 of 59: under half, over a quarter
+
+    def orc_health(ruleset: Ruleset) -> HealthState:
+        view = project(encounter(None, HERO, hurt), None, None, ruleset)
+        return next(t for t in view.tokens if t.key == "orc").health
+
+    assert orc_health(brink) is HealthState.BLOODIED
+    assert orc_health(quarter) is HealthState.UNHURT

@@ -17,7 +17,8 @@ from pytestqt.qtbot import QtBot
 from battlemap.model.document import ReplaceEncounterField
 from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
-from tests.ui.drag_helpers import goblin_beside_fighter, open_window
+from tests.rules.move_builders import goblin_beside_fighter
+from tests.ui.drag_helpers import open_window
 from tests.ui.test_opportunity_prompt import drag_past_the_goblin
 
 FIGHTER, GOBLIN, CLERIC = EntityId("c-fighter"), EntityId("c-goblin"), EntityId("c-cleric")

@@ -22,7 +22,8 @@ from battlemap.rules.schema import CoverRules
 from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.targeting.overlay import card_lines
-from tests.ui.drag_helpers import grab_view, open_window, pixel_at, room, send
+from tests.rules.move_builders import room
+from tests.ui.drag_helpers import grab_view, open_window, pixel_at, send
 from tests.ui.helpers import cell_centre_in_view
 
 FIGHTER, GOBLIN, CLERIC = EntityId("c-fighter"), EntityId("c-goblin"), EntityId("c-cleric")

@@ -9,7 +9,8 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.document import MoveCreature
-from tests.ui.drag_helpers import open_window, room
+from tests.rules.move_builders import room
+from tests.ui.drag_helpers import open_window
 from tests.ui.test_targeting import CLERIC, FIGHTER, GOBLIN, card, hover, placed
 
 

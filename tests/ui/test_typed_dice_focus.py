@@ -22,7 +22,8 @@ from pytestqt.qtbot import QtBot
 from battlemap.model.ids import EntityId
 from battlemap.rules.damage import DamageRoll
 from battlemap.ui.typed_dice import APP_ROLLS, D20Entry, DamageEntry
-from tests.ui.drag_helpers import goblin_beside_fighter, open_window
+from tests.rules.move_builders import goblin_beside_fighter
+from tests.ui.drag_helpers import open_window
 from tests.ui.test_opportunity_prompt import drag_past_the_goblin
 
 

@@ -26,11 +26,13 @@ from battlemap.ui.combat.creature_panel import CombatPanel
 from battlemap.ui.combat.decision_card import DecisionCard
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
+from battlemap.ui.combat.monster_flow import MonsterFlow
 from battlemap.ui.combat.mount_menu import add_mount_entries
 from battlemap.ui.combat.session import CombatSession, combat_facts
 from battlemap.ui.combat.turn_follower import TurnFollower
 from battlemap.ui.drag import window_index
 from battlemap.ui.feature_window import FeatureWindow
+from battlemap.ui.token_state import quiet_ruleset, token_states
 from battlemap.ui.window_layout import LEFT_MIN_WIDTH
 
 if TYPE_CHECKING:
@@ -125,6 +127,10 @@ def install(window: FeatureWindow) -> CombatUi:
     session.refused.connect(lambda text: status.showMessage(f"Not allowed: {text}", STATUS_MS))
     session.reported.connect(lambda text: status.showMessage(text, STATUS_MS))
     scene = window.scene
+    scene.token_states = lambda encounter: token_states(
+        encounter, quiet_ruleset(session.registry, encounter.ruleset)
+    )
+    scene.show_states()
     library: dict[str, StatBlock] = window.library_dock.monsters
     initiative = InitiativeDock(session, scene)
     actions = ActionsDock(
@@ -136,6 +142,7 @@ def install(window: FeatureWindow) -> CombatUi:
     )
     card = DecisionCard(window.view, scene, session, initiative.next_action)
     initiative.death_save_d20 = card.typed_death_save
+    initiative.recharge_d6 = actions.monster.typed_recharge
     log = LogDock(session)
     for left_dock in (initiative, actions):
         scroll_when_short(left_dock)  # mid-combat these two need ~800 px together
@@ -149,6 +156,7 @@ def install(window: FeatureWindow) -> CombatUi:
     _add_to_creature_dock(window.creature_dock, panel)
     ui = CombatUi(session, initiative, actions, log, panel, card, window, library)
     ui.follower = TurnFollower(session, scene, window.view)
+    actions.monster.flow = MonsterFlow(ui)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
     scene.token_menu_builders.append(lambda menu, cid: _rest_entries(ui, menu, cid))
     scene.token_menu_builders.append(

@@ -32,10 +32,12 @@ from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_TRIGGER
 from battlemap.rules import economy, movement
+from battlemap.rules.attack_action import take_attack_action
 from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.enums import ActionCost, ActionKind
-from battlemap.rules.legal import legal_actions
+from battlemap.rules.legal import Choice, legal_actions
 from battlemap.rules.schema import ActionDef, Ruleset
+from battlemap.ui.combat.monster_box import MonsterBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
@@ -97,10 +99,14 @@ class ActionsDock(QDockWidget):
         self.economy.setWordWrap(True)
         self.economy.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.economy)
+        self.monster = MonsterBox(session)  # a stat block's actions: what a monster's turn needs
+        layout.addWidget(self.monster)
         self.grid_widget = QWidget()
         self.grid = QGridLayout(self.grid_widget)
         self.grid.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.grid_widget)
+        self.multiattack_menu = QMenu(self)
+        """The Attack button's menu when the creature has Multiattack options."""
 
         ready_row = QHBoxLayout()
         self.trigger = QLineEdit()
@@ -118,7 +124,7 @@ class ActionsDock(QDockWidget):
         self.attack_action.setToolTip(
             "Open the attack dialog for the creature whose turn it is (A)"
         )
-        self.attack_action.triggered.connect(lambda: self.open_attack("attack"))
+        self.attack_action.triggered.connect(lambda: self.take("attack"))  # Multiattack menu
         self.end_turn = end_turn
         self.end_button = QPushButton(f"End turn ({end_turn.shortcut().toString()})")
         self.end_button.setToolTip("End this turn and start the next creature's")
@@ -154,6 +160,7 @@ class ActionsDock(QDockWidget):
             self.attack_action.setEnabled(False)
             self.end_button.setEnabled(False)
             self.grid_widget.setVisible(False)
+            self.monster.refresh(None, None)
             return
         name = self.session.name(creature_id)
         self.heading.setText(f"{name}'s turn")
@@ -183,7 +190,37 @@ class ActionsDock(QDockWidget):
             button.setToolTip(plain_tooltip(tip))
         attack = self.buttons.get("attack")
         self.attack_action.setEnabled(attack is not None and attack.isEnabled())
+        self._offer_multiattack(attack, legal.multiattack, creature_id)
+        self.monster.refresh(state, ruleset)
         self.end_button.setEnabled(True)
+
+    def _offer_multiattack(
+        self, attack: QPushButton | None, options: tuple[Choice, ...], creature_id: EntityId
+    ) -> None:
+        """The Attack button offers the Multiattack options while the Attack action may be
+        taken (each one undo step, then the attack dialog); else it opens the dialog."""
+        allowed = [c for c in options if c.allowed]
+        self.multiattack_menu.clear()
+        if attack is None or not allowed:
+            return
+        for choice in allowed:
+            index = int(choice.id.split(":")[1])
+            entry = self.multiattack_menu.addAction(literal_mnemonics(choice.name))
+            entry.triggered.connect(lambda _=False, i=index: self.take_multiattack(i))
+        one = self.multiattack_menu.addAction("One attack (Attack action)")
+        one.triggered.connect(lambda: self.open_attack("attack"))
+
+    def take_multiattack(self, index: int) -> None:
+        """Take the Attack action with the stat block's Multiattack option ``index``."""
+        creature_id = self.current()
+        if creature_id is None:
+            return
+        applied = self.session.run(
+            f"{self.session.name(creature_id)}: Multiattack",
+            lambda e, r: take_attack_action(e, r, creature_id, multiattack=index),
+        )
+        if applied is not None:
+            self.open_attack("attack")
 
     def _rebuild_buttons(self, shown: dict[str, ActionDef]) -> None:
         """One button per action, two columns (only when the ruleset's list changes)."""
@@ -237,6 +274,11 @@ class ActionsDock(QDockWidget):
         if creature_id is None or ruleset is None:
             return
         action = ruleset.actions[action_id]
+        attack = self.buttons.get(action_id)
+        offered = self.multiattack_menu.actions() and action.cost is ActionCost.ACTION
+        if action.kind is ActionKind.ATTACK and offered and attack:
+            self.multiattack_menu.popup(attack.mapToGlobal(attack.rect().bottomLeft()))
+            return
         if action.kind in ATTACK_KINDS:
             self.open_attack(action_id)
             return

@@ -53,6 +53,7 @@ from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
+from battlemap.model.statblock_actions import SaveAction
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
 from battlemap.rules.dice import DiceExpressionError, new_dice_state, roll
 from battlemap.rules.enums import Ability
@@ -63,6 +64,7 @@ from battlemap.rules.saves import (
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses
 from battlemap.rules.vitals import is_dead, rolled_by_the_app
+from battlemap.ui.combat.monster_flow import rules_ability
 from battlemap.ui.combat.save_rows import (
     ID_ROLE,
     SaveRolls,
@@ -99,6 +101,7 @@ class AreaDialog(CombatDialog):
         self._given_origin: PointXY | None = None
         self._given_for: frozenset[EntityId] | None = None
         """The targets ``open_at`` was given its origin for (taken when it opens)."""
+        self._prefill: SaveAction | None = None
         layout = QVBoxLayout(self)
         save_form = QFormLayout()
         self.saves = SaveRolls(session, library, self.parentWidget, DEFAULT_SAVE, DEFAULT_DC)
@@ -165,10 +168,30 @@ class AreaDialog(CombatDialog):
         if wanted < 0:
             wanted = self.damage_type.findData(DEFAULT_DAMAGE_TYPE)
         self.damage_type.setCurrentIndex(max(0, wanted))
+        self._apply_prefill()
         self._given_origin, self._given_for = origin, None
         self.take_selection()
         self.outcome_label.clear()
         self.present()
+
+    def prefill(self, save: SaveAction) -> None:
+        """Start the next opening from a stat block's save action (a breath weapon): its
+        ability, DC, first damage roll and type, and half on a success."""
+        self._prefill = save
+
+    def _apply_prefill(self) -> None:
+        save, self._prefill = self._prefill, None
+        if save is None:
+            return
+        self.ability.setCurrentIndex(self.ability.findData(rules_ability(save)))
+        self.dc.setValue(save.dc)
+        if save.damage:
+            self.dice.setText(save.damage[0].dice)
+            found = self.damage_type.findData(save.damage[0].type.lower())
+            if found >= 0:
+                self.damage_type.setCurrentIndex(found)
+        self.half.setChecked(save.half_on_success)
+        self.setWindowTitle(f"Area damage: {save.name}")
 
     def _forget_origin(self) -> None:
         """The old encounter's template origin means nothing on a new map."""

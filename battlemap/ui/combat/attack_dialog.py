@@ -43,6 +43,7 @@ from battlemap.rules.attack_log import log_attack_reasons
 from battlemap.rules.attack_situation import attack_situation
 from battlemap.rules.attacks import (
     AttackOptions,
+    AttackPlan,
     AttackProfile,
     AttackResult,
     AttackSituation,
@@ -52,9 +53,11 @@ from battlemap.rules.attacks import (
     armor_class,
     knockout_declared_in_time,
     make_attack,
+    plan_attack,
     reasons_beyond_the_total,
     roll_mode,
 )
+from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.damage import DamageRoll, Defenses, check_knockout
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.outcome import EngineCall, Outcome, with_combat
@@ -268,6 +271,15 @@ class AttackDialog(CombatDialog):
         if view is not None and tokens and self.isVisible():
             place_clear_of(self, view, [token.sceneBoundingRect() for token in tokens])
 
+    def choose_attack(self, name: str) -> None:
+        """Pick the attacker's stat-block attack called ``name`` (kept when it has none)."""
+        attacker = self.attacker_id()
+        block = self._statblock(attacker) if attacker is not None else None
+        for index, attack in enumerate(block.attacks if block is not None else ()):
+            if attack.name == name:
+                self.attack.setCurrentIndex(self.attack.findData(index))
+                return
+
     def _on_combat_changed(self) -> None:
         """Follow the combat: a new turn brings its creature in as attacker; else recompute."""
         if not self.isVisible() or self.preview is not None:
@@ -456,8 +468,8 @@ class AttackDialog(CombatDialog):
     def update_situation(self) -> None:
         """Show the roll mode with every reason and the AC with cover, as the engine sees them.
 
-        A dry run of the attack (one placeholder d20, nothing recorded) gives the final roll
-        mode (declarations included) and the AC, or the engine's reason it can't be made.
+        The engine's plan of the attack (``plan_attack``: its checks, no dice) gives the final
+        roll mode (declarations included) and the AC, or its reason it can't be made.
         """
         self.preview = None
         self.damage_box.setEnabled(False)
@@ -476,9 +488,9 @@ class AttackDialog(CombatDialog):
         situation = self.situation_now(ruleset)
         refusal: str | None = None
         try:
-            dry = self._call(with_damage=False, d20=(10,))(self.session.encounter, ruleset)
-            report, ac = dry.result.roll_mode, dry.result.armor_class
-        except (ValueError, KeyError) as error:
+            plan = self._plan(ruleset, situation, profile)
+            report, ac = plan.roll_mode, plan.armor_class
+        except ValueError as error:
             refusal = str(error)
             options, profile = self.declarations.apply(AttackOptions(), profile)
             target = self.session.encounter.creature(target_id)
@@ -499,6 +511,9 @@ class AttackDialog(CombatDialog):
         if report is not None and ac is not None:
             lines.extend(_mode_lines(report))
             lines.append(f"<b>Target AC {ac.value}</b> ({escape(', '.join(ac.parts))})")
+        left = attacks_left(state.combatant(attacker_id).turn)
+        if left.count and self.action_id == "attack":  # the Attack action being made
+            lines.append(f"<b>{escape(left.text[0].upper() + left.text[1:])}</b>")
         if refusal is not None:
             reason = escape(refusal)
             lines.append(f"<span style='color:{tone(BAD)}'><b>Can't attack:</b> {reason}</span>")
@@ -513,7 +528,7 @@ class AttackDialog(CombatDialog):
 
     def _options(self, with_damage: bool, d20: tuple[int, ...] | None = None) -> AttackOptions:
         return AttackOptions(
-            action_id=self.action_id,
+            action_id=self.action_id or None,  # "": a legendary action's attack, no economy
             d20=d20 or self.d20_entry.faces(),
             damage_rolls=self.damage_entry.rolls() if with_damage else None,
             defenses=Defenses(
@@ -521,6 +536,17 @@ class AttackDialog(CombatDialog):
                 vulnerabilities=_types(self.vulnerable.text()),
                 immunities=_types(self.immune.text()),
             ),
+        )
+
+    def _plan(
+        self, ruleset: Ruleset, situation: AttackSituation, profile: AttackProfile
+    ) -> AttackPlan:
+        """The engine's plan of the attack as declared (raises its refusal)."""
+        attacker_id, target_id = self.attacker_id(), self.target_id()
+        assert attacker_id and target_id
+        options, profile = self.declarations.apply(self._options(with_damage=False), profile)
+        return plan_attack(
+            self.session.encounter, ruleset, attacker_id, target_id, profile, situation, options
         )
 
     def _call(

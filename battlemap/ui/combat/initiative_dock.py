@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QSignalBlocker, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QDropEvent, QFont, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QDropEvent,
+    QFont,
+    QFontMetrics,
+    QKeySequence,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -23,6 +31,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSizePolicy,
+    QStyle,
     QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -33,10 +42,12 @@ from PySide6.QtWidgets import (
 from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules import initiative, turn_steps, turns
+from battlemap.rules import initiative, legendary, turns
 from battlemap.rules.enums import InitiativeMode
+from battlemap.rules.legendary import legendary_text
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import looks_bloodied
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
     CURRENT_BACKGROUND,
@@ -53,6 +64,8 @@ from battlemap.ui.style import SIDE_COLOURS
 from battlemap.ui.typed_dice import TouchSpinBox
 
 ID_ROLE = Qt.ItemDataRole.UserRole
+NAME_SHARE = 0.7
+"""The most of a row's width the Creature column takes (a status keeps some room)."""
 NEXT_TURN_TEXT = "Next turn"
 ORDER_HEIGHT = 165
 """The order's least and preferred height (about nine rows; more when the dock has room, the
@@ -77,15 +90,41 @@ class OrderTree(QTreeWidget):
         self.setAlternatingRowColors(True)
         self.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # Names keep their width (fit_names); the status takes what is left and elides, its
+        # full text in the tooltip: a long status ("dying 0/0, unconscious, prone") used to
+        # squeeze the names to "...".
         header = self.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
 
     def sizeHint(self) -> QSize:
         return QSize(super().sizeHint().width(), ORDER_HEIGHT)
+
+    def fit_names(self) -> None:
+        """Give the Creature column its longest name's width, up to NAME_SHARE of the row
+        (a name longer still elides), and the Status column the rest."""
+        bold = QFont(self.font())
+        bold.setBold(True)
+        metrics = QFontMetrics(bold)  # the current row's name is bold: the widest case
+        header = self.header()
+        needed = max(
+            [metrics.horizontalAdvance(item.text(1)) for item in rows(self)]
+            + [metrics.horizontalAdvance(self.headerItem().text(1))]
+        )
+        needed += 2 * self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 12
+        others = sum(
+            max(header.sectionSize(column), self.sizeHintForColumn(column)) for column in (0, 2)
+        )  # as they are about to be: resized to their contents after this fill's layout
+        room = self.viewport().width() - others
+        header.resizeSection(1, max(40, min(needed, int(room * NAME_SHARE))))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_names()
 
     def ids(self) -> list[EntityId]:
         return [EntityId(item.data(0, ID_ROLE)) for item in rows(self)]
@@ -110,6 +149,7 @@ class InitiativeDock(QDockWidget):
         self.session = session
         self.scene = scene
         self.death_save_d20: Callable[[], int | None] | None = None
+        self.recharge_d6: Callable[[], int | None] | None = None
         """Where Next turn reads a death save typed for the next creature (the Actions dock)."""
         body = QWidget()
         layout = QVBoxLayout(body)
@@ -288,6 +328,7 @@ class InitiativeDock(QDockWidget):
         dark = dark_theme()
         bold = QFont(self.tree.font())
         bold.setBold(True)
+        ruleset = self.session.ruleset()
         for index, creature_id in enumerate(ids):
             combatant = state.combatant(creature_id)
             try:
@@ -297,6 +338,8 @@ class InitiativeDock(QDockWidget):
             init = "?" if combatant.initiative is None else str(combatant.initiative)
             extra = state.order[index].extra if state.order else False
             status = _status(combatant, creature.hp, extra)
+            legend = legendary_text(self.session.encounter, combatant)
+            status = ", ".join(part for part in (status, legend) if part)
             if combatant.controlled_by is not None:  # a controlled mount, after its rider
                 ridden = f"ridden by {self.session.name(combatant.controlled_by)}"
                 status = ", ".join(part for part in (ridden, status) if part)
@@ -312,7 +355,9 @@ class InitiativeDock(QDockWidget):
             item.setToolTip(
                 1, plain_tooltip(f"{creature.name} ({creature.side.value}), AC {creature.ac}")
             )
-            if 0 < creature.hp <= creature.max_hp // 2:
+            if status:
+                item.setToolTip(3, plain_tooltip(status))
+            if looks_bloodied(ruleset, creature, combatant):
                 item.setForeground(2, QBrush(colour(WARNING)))
             if combatant.death.dead or creature.hp == 0:
                 for column in range(4):
@@ -327,6 +372,7 @@ class InitiativeDock(QDockWidget):
             self.tree.addTopLevelItem(item)
             if str(creature_id) == selected:
                 item.setSelected(True)
+        self.tree.fit_names()
         del blocker
 
     def selected_id(self) -> EntityId | None:
@@ -394,17 +440,21 @@ class InitiativeDock(QDockWidget):
             self.session.refused.emit("the combat hasn't begun")
             return
         typed = self.death_save_d20() if self.death_save_d20 is not None else None
-        applied = self.session.run(
-            lambda done: f"{NEXT_TURN_TEXT}: {self.session.name(done.result.started)}",
-            lambda e, r: turn_steps.next_turn(e, r, death_save_d20=typed),
+        d6 = self.recharge_d6() if self.recharge_d6 is not None else None
+        applied = self.session.run(  # with the monsters' start of turn: recharge, legendary
+            lambda done: f"{NEXT_TURN_TEXT}: {self.session.name(done.result.step.started)}",
+            lambda e, r: legendary.next_turn(e, r, death_save_d20=typed, recharge_d6=d6),
         )
-        save = applied.result.death_save if applied is not None else None
+        save = applied.result.step.death_save if applied is not None else None
         if applied is not None and save is not None:
-            who = self.session.name(applied.result.started)
+            who = self.session.name(applied.result.step.started)
             self.session.reported.emit(
                 f"{who}'s death save: {save.natural} ({save.effect});"
                 f" {save.successes} successes, {save.failures} failures"
             )
+        if applied is not None and applied.result.lairs:
+            names = ", ".join(self.session.name(cid) for cid in applied.result.lairs)
+            self.session.reported.emit(f"Initiative 20: lair actions ({names}); see the log")
 
     def previous_turn(self) -> None:
         """Go back one turn by undoing the last turn change, if it is the last step."""

@@ -21,13 +21,12 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from battlemap.model.combat import MAX_SEED, CombatEvent, CombatState, keep_newest
+from battlemap.model.combat import MAX_SEED, CombatEvent, CombatState, clip_event_text, keep_newest
 from battlemap.model.combat_commands import ApplyCombatStep, end_combat
 from battlemap.model.creature import Side
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import COMBAT_STARTED, Encounter, bounded_log
 from battlemap.model.ids import EntityId
-from battlemap.model.limits import MAX_EVENT_TEXT
 from battlemap.model.map_commands import CommandGroup
 from battlemap.rules.errors import CombatError
 from battlemap.rules.initiative import start_combat
@@ -197,9 +196,7 @@ class CombatSession(QObject):
         fighting = {c.creature_id for c in state.combatants}
         names = ", ".join(c.name for c in self.encounter.creatures if c.id in fighting)
         text = f"Combat started: {names}" if names else "Combat started"
-        if len(text) > MAX_EVENT_TEXT:
-            text = text[: MAX_EVENT_TEXT - 1] + "…"
-        return CombatEvent(round=0, kind=COMBAT_STARTED, text=text)
+        return CombatEvent(round=0, kind=COMBAT_STARTED, text=clip_event_text(text))
 
     def end(self) -> None:
         """End the combat; its log stays in the encounter log under a ``combat-ended`` line.
@@ -228,6 +225,7 @@ def combat_facts(encounter: Encounter) -> CombatFacts | None:
         acting=current.creature_id if current is not None else None,
         conditions={c.creature_id: tuple(x.name for x in c.conditions) for c in state.combatants},
         dead=frozenset(c.creature_id for c in state.combatants if c.death.dead),
+        exhaustion={c.creature_id: c.exhaustion for c in state.combatants if c.exhaustion},
         unseen=frozenset(
             c.creature_id
             for c in state.combatants

@@ -39,17 +39,17 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.loader import RulesetError, RulesetRegistry
-from battlemap.rules.schema import Ruleset
-from battlemap.ui.drag.drop import (
+from battlemap.rules.move_plan import Evaluated, MovePlan
+from battlemap.rules.move_resolution import (
     Answer,
     Chooser,
-    DropOutcome,
-    DropResolution,
-    resolve_drop,
+    MoveOutcome,
+    MoveResolution,
+    resolve_move,
 )
+from battlemap.rules.schema import Ruleset
 from battlemap.ui.drag.feedback import feedback_items, reach_shading
 from battlemap.ui.drag.items import InfoCard
-from battlemap.ui.drag.plan import DragPlan, Evaluated
 from battlemap.ui.drag.prompt import OpportunityPrompt, waiting_items
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.map_index_cache import IndexCache
@@ -72,9 +72,9 @@ class WaitingDrop:
     """A drop waiting for the DM's answers: the resolution, the encounter it was made on (any
     other encounter means the map changed), and the drag's plan and path for the drawing."""
 
-    resolution: DropResolution
+    resolution: MoveResolution
     encounter: Encounter
-    plan: DragPlan
+    plan: MovePlan
     evaluated: Evaluated
 
 
@@ -113,7 +113,7 @@ class DragFeedback(QObject):
         self.index = index
         self.choose = choose
         self._library_of = library_of
-        self.plan: DragPlan | None = None
+        self.plan: MovePlan | None = None
         self.waypoints: list[Cell] = []
         self.pins: list[Cell] = []
         self._undo_pins: list[tuple[list[Cell], list[Cell]]] = []
@@ -193,9 +193,9 @@ class DragFeedback(QObject):
         args = (encounter, ruleset, plan.index, creature_id, evaluated.result, plan.offset, end)
         library = self._library_of()
         if self.choose is not None:
-            self._finish(resolve_drop(*args, self.choose, library))
+            self._finish(resolve_move(*args, self.choose, library))
             return True
-        resolution = DropResolution(*args, library)
+        resolution = MoveResolution(*args, library)
         if resolution.outcome is not None:
             self._finish(resolution.outcome)
             return True
@@ -304,7 +304,7 @@ class DragFeedback(QObject):
         if waiting is not None and self.document.encounter is not waiting.encounter:
             self.call_off_waiting("the encounter changed")
 
-    def _finish(self, outcome: DropOutcome) -> None:
+    def _finish(self, outcome: MoveOutcome) -> None:
         if outcome.command is not None:
             push(self.scene.undo_stack, self.document, outcome.command)
         self.scene.message.emit(outcome.message)
@@ -316,7 +316,7 @@ class DragFeedback(QObject):
         encounter = self.document.encounter
         if ruleset is None or all(c.id != creature_id for c in encounter.creatures):
             return False
-        self.plan = DragPlan(encounter, ruleset, self.index.get(), creature_id)
+        self.plan = MovePlan(encounter, ruleset, self.index.get(), creature_id)
         self.waypoints, self.pins, self._undo_pins = [], [], []
         self.cursor = None
         side = max(1, math.ceil(self.plan.footprint_side() - 1e-9))

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from battlemap.geometry import IllegalReason
 from battlemap.geometry.metrics import Cell
 from battlemap.geometry.movement import StepCost, StepReason
+from battlemap.rules.move_plan import EXTRA_COST_REASONS, Evaluated, MovePlan
 from battlemap.ui.drag.items import (
     BAD,
     CARD_MUTED,
@@ -36,7 +37,6 @@ from battlemap.ui.drag.items import (
     outline_square,
     shaded_region,
 )
-from battlemap.ui.drag.plan import EXTRA_COST_REASONS, DragPlan, Evaluated
 
 HINT = "Space: waypoint · Ctrl: cheapest path · Alt: place freely"
 
@@ -52,7 +52,7 @@ def feet(value: float) -> str:
 
 
 def feedback_items(
-    plan: DragPlan, evaluated: Evaluated, pins: Sequence[Cell], cheapest: bool
+    plan: MovePlan, evaluated: Evaluated, pins: Sequence[Cell], cheapest: bool
 ) -> list[QGraphicsItem]:
     """Items for one drag update (the reachable area is drawn once, separately)."""
     result = evaluated.result
@@ -96,7 +96,7 @@ def feedback_items(
     return items
 
 
-def _over_budget_step(plan: DragPlan, evaluated: Evaluated) -> int | None:
+def _over_budget_step(plan: MovePlan, evaluated: Evaluated) -> int | None:
     """Index into the walked cells where a too-long move runs out of movement, else None."""
     result = evaluated.result
     if result.reason is not IllegalReason.TOO_FAR or not math.isfinite(plan.budget.left):
@@ -110,7 +110,7 @@ def _over_budget_step(plan: DragPlan, evaluated: Evaluated) -> int | None:
 
 
 def card_lines(
-    plan: DragPlan, evaluated: Evaluated, difficult_cells: int, cheapest: bool
+    plan: MovePlan, evaluated: Evaluated, difficult_cells: int, cheapest: bool
 ) -> list[tuple[str, QColor]]:
     """The cost card: "25 / 30 ft", what is left, why not, difficult cells, the attacks."""
     result = evaluated.result

@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
 
 from battlemap.geometry.metrics import Cell
 from battlemap.rules.attacks import AttackResult, RollMode, reasons_beyond_the_total
-from battlemap.ui.drag.drop import Answer, Choice, PendingOffer
+from battlemap.rules.move_plan import Evaluated, MovePlan
+from battlemap.rules.move_resolution import Answer, Choice, PendingOffer
 from battlemap.ui.drag.items import (
     OPPORTUNITY,
     PATH_OK,
@@ -40,7 +41,6 @@ from battlemap.ui.drag.items import (
     cased_line,
     outline_square,
 )
-from battlemap.ui.drag.plan import DragPlan, Evaluated
 from battlemap.ui.map_view import MapView
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.typed_dice import D20Entry, DamageEntry
@@ -60,7 +60,7 @@ Tokens = Callable[[], Sequence[QRectF]]
 """The scene rectangles of the tokens on the map, asked each time the card is placed."""
 
 Trial = Callable[[tuple[int, ...]], AttackResult]
-"""Tries d20 faces on the pending attack without recording anything (``DropResolution.trial``)."""
+"""Tries d20 faces on the pending attack without recording anything (``MoveResolution.trial``)."""
 
 STYLE = """
 #opportunity-prompt { background: rgb(22, 24, 28); border: 2px solid #ff6d00;
@@ -384,7 +384,7 @@ def attack_text(pending: PendingOffer) -> str:
 
 
 def waiting_items(
-    plan: DragPlan, evaluated: Evaluated, pending: PendingOffer
+    plan: MovePlan, evaluated: Evaluated, pending: PendingOffer
 ) -> list[QGraphicsItem]:
     """The move waiting for an answer: its path, where the mover stands now, each attack's
     mark with a line to its attacker (the pending one solid and bold)."""

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QInputDialog
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell, FogMode, FogOfWar, hide, reveal
+from battlemap.ui.drag import window_ruleset
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.menu_choices import exclusive_choices
@@ -285,7 +286,7 @@ class PlayersController(QObject):
         combat = self.combat(encounter) if self.combat else None
         if combat is not None:
             combat = replace(combat, strip_shows_dead=self.strip_shows_dead)
-        view = project(encounter, sight, combat)
+        view = project(encounter, sight, combat, window_ruleset(self.main_window))
         self.last_view = view
         self.fog_overlay.show_view(view, self._dm_image_rect())
         if self.window.isVisible():

@@ -12,12 +12,15 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
+from battlemap.model.combat import Combatant
 from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.encounter import Background, Encounter
 from battlemap.model.features import Obstacle, Point, TerrainRegion, Wall
 from battlemap.model.fog import Cell, FogMode
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import looks_bloodied
 from battlemap.ui.players.wall_cells import walls_touching
 
 
@@ -33,12 +36,19 @@ class HealthState(StrEnum):
     DEAD = "dead"
 
 
-def health_state(creature: Creature, dead: bool = False) -> HealthState:
+def health_state(
+    creature: Creature,
+    dead: bool = False,
+    ruleset: Ruleset | None = None,
+    combatant: Combatant | None = None,
+) -> HealthState:
+    """Bloodied as the engine says (``looks_bloodied``: the ruleset's threshold of the
+    effective maximum; half the maximum without a ruleset)."""
     if dead:
         return HealthState.DEAD
     if creature.hp <= 0:
         return HealthState.DOWN
-    if creature.hp * 2 <= creature.max_hp:
+    if looks_bloodied(ruleset, creature, combatant):
         return HealthState.BLOODIED
     return HealthState.UNHURT
 
@@ -59,6 +69,10 @@ class PlayerToken:
     acting_now: bool = False
     unseen: bool = False
     """Hiding or invisible, drawn only because it is the party's own or the DM shows it."""
+    colour: str | None = None
+    """The token's colour the DM chose (``Creature.colour``); None: its side's."""
+    exhaustion: int = 0
+    """Its exhaustion level, shown as an icon with the count (as on the DM's map)."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +120,8 @@ class CombatFacts:
     dead: frozenset[EntityId] = frozenset()
     unseen: frozenset[EntityId] = frozenset()
     """Combatants hiding (took the Hide action) or invisible."""
+    exhaustion: dict[EntityId, int] | None = None
+    """Exhaustion levels above 0."""
     strip_shows_dead: bool = False
     """Keep dead creatures outside the party in the initiative strip (the DM's setting);
     by default they leave it as their turns are skipped."""
@@ -127,6 +143,12 @@ def unseen(creature: Creature, combat: CombatFacts) -> bool:
 def drawn_while_unseen(creature: Creature) -> bool:
     """A party member is drawn to its friends while hiding; any other only if the DM says."""
     return creature.side is Side.PARTY or creature.shown_while_unseen
+
+
+def hidden_from_players(creature: Creature, combat: CombatFacts) -> bool:
+    """Never drawn on the players' window, wherever the party looks: hidden by the DM, or
+    hiding or invisible and not ``drawn_while_unseen``."""
+    return creature.hidden or (unseen(creature, combat) and not drawn_while_unseen(creature))
 
 
 def generic_label(creature: Creature) -> str:
@@ -157,6 +179,7 @@ def project(
     encounter: Encounter,
     visible_now: frozenset[Cell] | None,
     combat: CombatFacts | None = None,
+    ruleset: Ruleset | None = None,
 ) -> PlayerView:
     """The players' view of ``encounter``.
 
@@ -164,6 +187,7 @@ def project(
         visible_now: cells the party sees now (from the geometry's sight), or None when the
             fog mode does not use sight. Ignored when the fog is off.
         combat: turn order and conditions, when a combat is running.
+        ruleset: the encounter's ruleset (its bloodied threshold), None when unknown.
 
     A creature is shown only when it is not hidden by the DM, not hiding or invisible (unless
     ``drawn_while_unseen``) and, under fog, when one of its cells is visible now (explored
@@ -190,7 +214,7 @@ def project(
     cell_feet = encounter.grid.cell_feet
 
     def shown(creature: Creature) -> bool:
-        if creature.hidden or (unseen(creature, combat) and not drawn_while_unseen(creature)):
+        if hidden_from_players(creature, combat):
             return False
         return visible is None or not visible.isdisjoint(creature_cells(creature, cell_feet))
 
@@ -202,6 +226,8 @@ def project(
     slain = {c.id for c in seen if c.id in combat.dead and c.side is not Side.PARTY}
     in_strip = {cid: label for cid, label in labels.items() if cid not in slain}
     turn, announced = _turn_info(combat, labels, labels if combat.strip_shows_dead else in_strip)
+    running = encounter.combat
+    fighting = {c.creature_id: c for c in running.combatants} if running is not None else {}
     tokens = tuple(
         PlayerToken(
             key=creature.id,
@@ -211,10 +237,14 @@ def project(
             x=creature.x,
             y=creature.y,
             space_cells=creature.space_cells(cell_feet),
-            health=health_state(creature, dead=creature.id in combat.dead),
+            health=health_state(
+                creature, creature.id in combat.dead, ruleset, fighting.get(creature.id)
+            ),
             conditions=conditions.get(creature.id, ()),
             acting_now=creature.id == announced,
             unseen=unseen(creature, combat),
+            colour=creature.colour,
+            exhaustion=(combat.exhaustion or {}).get(creature.id, 0),
         )
         for creature in seen
     )

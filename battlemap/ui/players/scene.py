@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
@@ -16,19 +16,18 @@ from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
 from battlemap.ui.background_item import BackgroundLayer
+from battlemap.ui.condition_icons import marks_for
 from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.map_layer import MapLayer
+from battlemap.ui.plate_layout import spread_plates
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
-from battlemap.ui.token_look import (
-    HIGHLIGHT,
-    NamePlate,
-    condition_badges,
-    disc_rect,
-    initials,
-    paint_disc,
-)
+from battlemap.ui.token_labels import TokenLabels
+from battlemap.ui.token_look import initials
+from battlemap.ui.token_paint import BLOODIED_RING, DOWN_RING, DiscLook, paint_disc_state
+from battlemap.ui.token_state import Vital
+from battlemap.ui.zoom_cache import ZoomCache
 
 Z_FOG = 50
 Z_PLATE = Z_FOG + 1
@@ -42,79 +41,78 @@ UNSEEN_OPACITY = 0.55
 drawn see-through with a dashed outline, as the DM's window draws one hidden from them."""
 HEALTH_RING = {
     HealthState.UNHURT: None,
-    HealthState.BLOODIED: QColor("#b00020"),
-    HealthState.DOWN: QColor("#555555"),
+    HealthState.BLOODIED: BLOODIED_RING,
+    HealthState.DOWN: DOWN_RING,
     HealthState.DEAD: QColor("#111111"),
+}
+"""The health rings' colours, for the phones' page (``share.page``) to match this window."""
+VITALS = {
+    HealthState.UNHURT: Vital.UP,
+    HealthState.BLOODIED: Vital.UP,
+    HealthState.DOWN: Vital.DOWN,
+    HealthState.DEAD: Vital.DEAD,
 }
 
 
 class PlayerTokenItem(QGraphicsItem):
-    """A token for the players: label, side colour, health ring, condition initials.
+    """A token for the players: label, colour, turn ring, health look and condition icons,
+    drawn as the DM's token draws them (``token_paint``, ``condition_icons``).
 
-    Its name plate is not a child (a child can't stack above the fog while its token stays
-    under it) but a top-level item at ``Z_PLATE`` that the token adds to and removes from
-    its scene with itself (``itemChange``).
+    Its name plate and condition icons are not children (a child can't stack above the fog
+    while its token stays under it) but top-level items at ``Z_PLATE`` (``TokenLabels``).
     """
 
     def __init__(self, token: PlayerToken) -> None:
         super().__init__()
         self.setZValue(Z_TOKEN)
         self.token = token
-        self.plate = NamePlate(None)  # type: ignore[arg-type]  # top-level: None is accepted
-        self.plate.setZValue(Z_PLATE)
+        self.labels = TokenLabels(Z_PLATE)
+        self.plate, self.conditions = self.labels.items()
+        self._looks = ZoomCache()
+        self._look_version = 0
         self.update_from(token)
 
     def update_from(self, token: PlayerToken) -> None:
         self.prepareGeometryChange()
         self.token = token
         self.setPos(cell_to_scene(token.x), cell_to_scene(token.y))
-        self.plate.place(token.label, cell_to_scene(token.space_cells))
-        self.plate.moveBy(self.pos().x(), self.pos().y())  # place() set it token-relative
+        side = cell_to_scene(token.space_cells)
+        self._side = side
+        self._bounds = QRectF(0, 0, side, side)
+        marks = marks_for([(name, 1) for name in token.conditions], token.exhaustion)
+        self.labels.place(token.label, marks, side, self.pos())
         opacity = UNSEEN_OPACITY if token.unseen else 1.0
         self.setOpacity(opacity)
-        self.plate.setOpacity(opacity)  # not a child: set on its own
+        self.labels.set_opacity(opacity)  # not children: set on their own
+        self.look = DiscLook(
+            fill=token.colour or style.SIDE_COLOURS[token.side].name(),
+            text=initials(token.label),
+            acting=token.acting_now,
+            vital=VITALS[token.health],
+            bloodied=token.health is HealthState.BLOODIED,
+            dashed=token.unseen,
+        )
+        self._looks.clear()
+        self._look_version += 1  # the pixmaps' key: a state change is drawn anew
         self.update()
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
         if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
-            scene = self.scene()
-            if self.plate.scene() is not None and self.plate.scene() is not scene:
-                self.plate.scene().removeItem(self.plate)
-            if scene is not None and self.plate.scene() is None:
-                scene.addItem(self.plate)
+            self.labels.follow_scene(self.scene())
         return super().itemChange(change, value)
 
     def boundingRect(self) -> QRectF:
-        side = cell_to_scene(self.token.space_cells)
-        return QRectF(0, 0, side, side)
+        return self._bounds
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        token = self.token
-        side = cell_to_scene(token.space_cells)
-        colour = QColor(style.SIDE_COLOURS[token.side])
-        if token.health in (HealthState.DOWN, HealthState.DEAD):
-            colour = colour.darker(250)
-        ring = HEALTH_RING[token.health]
-        outline = HIGHLIGHT if token.acting_now else (ring or colour.darker(160))
-        width = max(3.0, side * (0.1 if token.acting_now else 0.07))
-        paint_disc(
-            painter, side, colour, outline, width, initials(token.label), dashed=token.unseen
+        self._looks.draw(
+            painter,
+            self._bounds,
+            self._look_version,
+            lambda into: paint_disc_state(into, self._side, self.look),
         )
-        disc = disc_rect(side)
-        if token.health is HealthState.DEAD:
-            painter.setPen(QPen(QColor("#dddddd"), side * 0.06))
-            painter.drawLine(disc.topLeft(), disc.bottomRight())
-            painter.drawLine(disc.topRight(), disc.bottomLeft())
-        if token.conditions:
-            font = QFont()
-            font.setBold(True)
-            font.setPixelSize(max(7, int(side * 0.16)))
-            painter.setFont(font)
-            badges = condition_badges(token.conditions)
-            painter.setPen(HIGHLIGHT)
-            painter.drawText(QRectF(0, 0, side, side * 0.3), Qt.AlignmentFlag.AlignCenter, badges)
 
 
 class PlayerScene(QGraphicsScene):
@@ -149,14 +147,25 @@ class PlayerScene(QGraphicsScene):
 
     def _sync_tokens(self, view: PlayerView) -> None:
         wanted = {token.key: token for token in view.tokens}
+        changed = False
         for key in list(self.tokens):
             if key not in wanted:
                 self.removeItem(self.tokens.pop(key))
+                changed = True
         for key, token in wanted.items():
             item = self.tokens.get(key)
             if item is None:
                 item = PlayerTokenItem(token)
                 self.tokens[key] = item
                 self.addItem(item)
+                changed = True
             elif item.token != token:
                 item.update_from(token)
+                changed = True
+        if changed:
+            items = self.tokens.values()
+            spread_plates(
+                (item.plate for item in items),
+                (item.conditions.sceneBoundingRect() for item in items if item.conditions.marks),
+                first=next((item.plate for item in items if item.token.acting_now), None),
+            )

@@ -56,14 +56,17 @@ class ShareController(QObject):
     # --- the DM's side ---------------------------------------------------------------
 
     def open_dialog(self) -> None:
+        chosen = str(self.settings.value("share/address", ""))
         if self.dialog is None:
             port = int(str(self.settings.value("share/port", DEFAULT_PORT)))
-            chosen = str(self.settings.value("share/address", ""))
             self.dialog = ShareDialog(share_addresses(), chosen, port, self.window)
             self.dialog.start_requested.connect(self.start)
             self.dialog.stop_requested.connect(self.stop)
             self.dialog.revoke_requested.connect(self.revoke)
-            self._refresh_dialog()
+        elif self.server is None and not self.dialog.isVisible():
+            # The laptop may have joined (or left) a network since the dialog was last open.
+            self.dialog.set_addresses(share_addresses(), chosen)
+        self._refresh_dialog()
         self.dialog.show()
         if QGuiApplication.platformName() != "offscreen":  # it cannot raise windows
             self.dialog.raise_()

@@ -17,11 +17,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.ui.share.addresses import ShareAddress
+from battlemap.ui.share.addresses import ShareAddress, has_lan
 from battlemap.ui.share.qr import qr_image
 
 DEFAULT_PORT = 8765
 OFF_TEXT = "Not sharing. Players on the same network open the address below on their phones."
+NO_NETWORK_TEXT = (
+    "Not sharing. This computer is on no network: connect it to the table's Wi-Fi (or a "
+    "phone's hotspot) for players' phones to reach it. Until then it can share with "
+    "itself only."
+)
 
 
 class ShareDialog(QDialog):
@@ -42,11 +47,8 @@ class ShareDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Share with players")
+        self.off_text = OFF_TEXT
         self.address_box = QComboBox()
-        for address in addresses:
-            self.address_box.addItem(address.label, address)
-        hosts = [address.host for address in addresses]
-        self.address_box.setCurrentIndex(hosts.index(chosen) if chosen in hosts else 0)
         self.port_box = QSpinBox()
         self.port_box.setRange(1024, 65535)
         self.port_box.setValue(port)
@@ -55,7 +57,7 @@ class ShareDialog(QDialog):
         self.revoke_button = QPushButton("&Revoke code")
         self.revoke_button.setToolTip("A new join code; every connected player is disconnected")
         self.revoke_button.clicked.connect(self.revoke_requested)
-        self.state_label = QLabel(OFF_TEXT)
+        self.state_label = QLabel(self.off_text)
         self.state_label.setWordWrap(True)
         self.qr_label = QLabel()
         self.qr_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -88,6 +90,17 @@ class ShareDialog(QDialog):
         layout.addWidget(self.url_label)
         layout.addWidget(self.code_label)
         layout.addLayout(buttons)
+        self.set_addresses(addresses, chosen)
+
+    def set_addresses(self, addresses: list[ShareAddress], chosen: str) -> None:
+        """Offer ``addresses`` (``share_addresses``), ``chosen`` (a host) picked if there,
+        else the first; and say so when there is no network to share on."""
+        self.address_box.clear()
+        for address in addresses:
+            self.address_box.addItem(address.label, address)
+        hosts = [address.host for address in addresses]
+        self.address_box.setCurrentIndex(hosts.index(chosen) if chosen in hosts else 0)
+        self.off_text = OFF_TEXT if has_lan(addresses) else NO_NETWORK_TEXT
         self.show_stopped()
 
     def chosen_address(self) -> ShareAddress:
@@ -138,4 +151,4 @@ class ShareDialog(QDialog):
         self.qr_label.setText("(the QR code shows here while sharing)")
         self.url_label.clear()
         self.code_label.clear()
-        self.state_label.setText(error or OFF_TEXT)
+        self.state_label.setText(error or self.off_text)

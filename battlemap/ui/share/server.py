@@ -5,7 +5,10 @@ and WebSocket frames and answers plain GETs through ``process_request``). The UI
 calls ``publish`` (a ``call_soon_threadsafe``, never a wait); the server thread turns the
 newest snapshot into JSON once and hands the same text to every phone.
 
-What a request can reach: three fixed routes, each needing the join code (``?k=``):
+What a request can reach: only a request whose ``Host`` names this server's address and
+port (else 421, ``host_check.py``: DNS rebinding), and whose ``Origin``, when a browser
+sends one, is the page itself (else 403). Then three fixed routes, each needing the join
+code (``?k=``):
 ``/`` the page (bytes read once at start), ``/map`` the served map image, ``/ws`` the
 WebSocket. No part of a request becomes a file path. Other paths: 404; no or a wrong code:
 403. Request lines and headers are bounded by ``websockets`` (414 / 431), requests with a
@@ -39,6 +42,7 @@ from websockets.http11 import Request, Response
 
 from battlemap.model.encounter import Background
 from battlemap.ui.players.projection import PlayerView
+from battlemap.ui.share.host_check import host_allowed, origin_allowed
 from battlemap.ui.share.payload import (
     Camera,
     MapImage,
@@ -272,6 +276,14 @@ class ShareServer:
             await server.wait_closed()
 
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        hosts = request.headers.get_all("Host")
+        if len(hosts) != 1 or not host_allowed(hosts[0], self.host, self.port):
+            return _response(
+                HTTPStatus.MISDIRECTED_REQUEST, b"Not this server's address\n", "text/plain"
+            )
+        origins = request.headers.get_all("Origin")
+        if any(not origin_allowed(origin, self.host, self.port) for origin in origins):
+            return _response(HTTPStatus.FORBIDDEN, b"Forbidden\n", "text/plain; charset=utf-8")
         parts = urlsplit(request.path)
         codes = parse_qs(parts.query).get("k", [])
         if len(codes) != 1 or not hmac.compare_digest(codes[0], self.join_code):

@@ -32,6 +32,7 @@ from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import AttackKind
 from battlemap.rules.attack_situation import combat_bodies, flank_refusal, flank_terms
+from battlemap.rules.movement import diagonal_rule
 from battlemap.rules.schema import CoverRules, Ruleset
 
 
@@ -103,12 +104,7 @@ def cover_against(facts: TargetFacts, ruleset: Ruleset | None) -> CoverAgainst:
     """
     rules = ruleset.attacks.cover if ruleset is not None else CoverRules()
     degree = facts.cover.degree
-    bonus: int | None = {
-        CoverDegree.NONE: 0,
-        CoverDegree.HALF: rules.half_bonus,
-        CoverDegree.THREE_QUARTERS: rules.three_quarters_bonus,
-    }.get(degree)
-    return CoverAgainst(facts.attacker_name, degree, bonus)
+    return CoverAgainst(facts.attacker_name, degree, rules.bonus(degree))
 
 
 def target_facts(
@@ -128,7 +124,7 @@ def target_facts(
     """
     if ruleset is not None:
         bodies = combat_bodies(encounter, ruleset)
-        rule = DiagonalRule.parse(ruleset.movement.diagonal.value)
+        rule = diagonal_rule(ruleset)
         flanks = ruleset.attacks.flanking.enabled
     else:
         bodies = [Body.from_creature(c, encounter.grid) for c in encounter.creatures]

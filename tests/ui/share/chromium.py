@@ -1,6 +1,8 @@
 """A headless Chromium driven over its DevTools protocol (a WebSocket), for the page tests.
 
 Only loopback addresses are opened: the page's server and Chromium's own DevTools port.
+Anything else Chromium asks for (it still calls update.googleapis.com and
+accounts.google.com, flags or not) goes to the ``NetworkTrap`` proxy and no further.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from tests.ui.share.browser import START_TIMEOUT_S, NetworkTrap, PageBrowser, end_process
+
 FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -31,26 +35,37 @@ FLAGS = (
     "--disable-default-apps",
     "--hide-scrollbars",
     "--mute-audio",
+    # What a fresh profile calls home for (each seen in the trap, see browser.py).
+    "--disable-features=NetworkTimeServiceQuerying,OptimizationHints,"
+    "OptimizationGuideModelDownloading,OptimizationHintsFetching,MediaRouter,Translate,"
+    "AutofillServerCommunication,CertificateTransparencyComponentUpdater",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--no-pings",
+    "--metrics-recording-only",
     "--remote-debugging-address=127.0.0.1",
     "--remote-debugging-port=0",
 )
-START_TIMEOUT_S = 30.0
 
 
 def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-class Chromium:
+class Chromium(PageBrowser):
     """One headless Chromium with one page; ``close`` ends the process."""
+
+    name = "chromium"
 
     def __init__(self, width: int, height: int) -> None:
         executable = chromium_path()
         if executable is None:
             raise FileNotFoundError("chromium is not installed")
         self.profile = Path(tempfile.mkdtemp(prefix="battlemap-chromium-"))
+        self.trap = NetworkTrap()
+        proxy = f"--proxy-server=http://127.0.0.1:{self.trap.port}"  # loopback bypasses it
         self.process = subprocess.Popen(
-            [executable, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+            [executable, *FLAGS, proxy, f"--user-data-dir={self.profile}", "about:blank"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -106,15 +121,17 @@ class Chromium:
     def open(self, url: str) -> None:
         self.call("Page.navigate", url=url)
 
-    def wait_for(self, expression: str, timeout: float = 10.0) -> Any:
-        """Poll ``expression`` until it is truthy; its value."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = self.evaluate(expression)
-            if value:
-                return value
-            time.sleep(0.01)
-        raise TimeoutError(f"{expression} stayed false for {timeout} s")
+    def pinch(self, x: float, y: float, spreads: list[float]) -> None:
+        self.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=2)
+
+        def touch(kind: str, spread: float) -> None:
+            points = [{"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}]
+            self.call("Input.dispatchTouchEvent", type=kind, touchPoints=points)
+
+        touch("touchStart", spreads[0])
+        for spread in spreads[1:]:
+            touch("touchMove", spread)
+        self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
     def screenshot_png(self) -> bytes:
         data = self.call("Page.captureScreenshot", format="png")["data"]
@@ -122,10 +139,6 @@ class Chromium:
 
     def close(self) -> None:
         self._stack.close()
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
+        end_process(self.process)
+        self.trap.close()
         shutil.rmtree(self.profile, ignore_errors=True)

@@ -6,6 +6,8 @@ import socket
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import QBuffer, QIODevice
+from PySide6.QtGui import QColor, QImage
 from websockets.sync.client import ClientConnection, connect
 
 from battlemap.model import Creature, Encounter, Grid, Side, Wall
@@ -17,6 +19,17 @@ from battlemap.ui.share.server import ShareServer, Snapshot
 
 HOST = "127.0.0.1"
 TIMEOUT_S = 10.0
+MAP_GREEN = QColor(40, 160, 60)
+
+
+def map_png() -> bytes:
+    """A plain green 12 x 8 cell map at 40 pixels a cell, as PNG bytes."""
+    image = QImage(12 * 40, 8 * 40, QImage.Format.Format_RGB32)
+    image.fill(MAP_GREEN)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
+    return bytes(buffer.data().data())
 
 
 def small_encounter() -> Encounter:
@@ -59,7 +72,7 @@ def raw_request(port: int, data: bytes) -> bytes:
 
 def get(port: int, target: str) -> tuple[int, bytes]:
     """A GET of ``target`` (sent verbatim, no normalising); the status and the body."""
-    answer = raw_request(port, f"GET {target} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+    answer = raw_request(port, f"GET {target} HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode())
     head, _, body = answer.partition(b"\r\n\r\n")
     return int(head.split(b" ", 2)[1]), body
 

@@ -73,7 +73,8 @@ def test_join_codes_are_random_with_at_least_64_bits() -> None:
 
 def test_with_the_code_the_page_is_served_with_its_script_inlined(server: ShareServer) -> None:
     answer = raw_request(
-        server.port, f"GET /?k={server.join_code} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode()
+        server.port,
+        f"GET /?k={server.join_code} HTTP/1.1\r\nHost: {HOST}:{server.port}\r\n\r\n".encode(),
     )
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200")
@@ -116,7 +117,8 @@ def test_oversized_or_too_many_headers_are_refused_with_431(server: ShareServer)
 
 
 def test_a_request_with_a_body_is_dropped_unanswered(server: ShareServer) -> None:
-    post = f"POST /?k={server.join_code} HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"
+    host = f"{HOST}:{server.port}"
+    post = f"POST /?k={server.join_code} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 5\r\n\r\nhello"
     assert raw_request(server.port, post.encode()) == b""
 
 
@@ -209,7 +211,8 @@ def test_a_phone_that_never_reads_is_dropped_and_the_others_keep_up() -> None:
         stuck = socket.create_connection((HOST, server.port), timeout=TIMEOUT_S)
         stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         stuck.sendall(
-            f"GET /ws?k={server.join_code} HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\n"
+            f"GET /ws?k={server.join_code} HTTP/1.1\r\nHost: {HOST}:{server.port}\r\n"
+            "Upgrade: websocket\r\n"
             "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
             "Sec-WebSocket-Version: 13\r\n\r\n".encode()
         )  # and never reads a byte

@@ -1,6 +1,6 @@
 """What a token drag means, without Qt: the mover's budget, the path it takes, what it costs.
 
-A ``DragPlan`` is made once when a drag starts. It takes the geometry's bodies with the combat
+A ``MovePlan`` is made once when a drag starts. It takes the geometry's bodies with the combat
 flags, the mover's movement budget (in combat: what the engine says is left; outside combat:
 no limit, but the reachable area still shows its speed), and the reachable area (computed once
 here, never per mouse move). ``evaluate`` answers each mouse move from a cache keyed by the
@@ -64,7 +64,7 @@ class Evaluated:
     reason: str
 
 
-class DragPlan:
+class MovePlan:
     """The geometry of one drag of one creature, made when the drag starts.
 
     Args:

@@ -1,15 +1,17 @@
-"""What a token drop does, without Qt: one pure command for the whole move.
+"""A move with its opportunity attacks, resolved: one pure command for the whole move (what a
+token drop does).
 
-Outside a combat a legal drop is a plain ``MoveCreature``. In combat the move is walked in
+Outside a combat a legal move is a plain ``MoveCreature``. In combat the move is walked in
 segments: movement is spent with the engine up to each opportunity attack, the DM answers
 (take with the app's dice, take with dice typed from the table, skip, or call the move off),
 a taken attack is resolved by the engine with the mover where it stands at that moment, and
 the move goes on unless the attack stopped the mover. The move, the movement spent and every
 attack's result become ONE ``ApplyCombatStep`` (one undo step).
 
-``DropResolution`` is resumable: it stops at each available attack (``pending``) until
-``answer`` is called, so the UI can ask without a modal dialog. ``resolve_drop`` runs it to
-the end with a synchronous ``Chooser``.
+``MoveResolution`` is resumable: it stops at each available attack (``pending``) until
+``answer`` is called, so the UI can ask without a modal dialog. ``resolve_move`` runs it to
+the end with a synchronous ``Chooser``. What a pending attack would roll against comes from
+``plan_opportunity`` (the engine's checks, no dice).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from battlemap.rules.attack_log import log_attack_reasons
 from battlemap.rules.attack_situation import attack_situation
 from battlemap.rules.attacks import (
     AttackOptions,
+    AttackPlan,
     AttackProfile,
     AttackResult,
     AttackSituation,
@@ -41,14 +44,12 @@ from battlemap.rules.opportunity import (
     OpportunityResult,
     offers_from_move,
     opportunity_profile,
+    plan_opportunity,
     resolve_opportunity,
 )
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses, find_statblock
-
-PREVIEW_D20 = 10
-"""The placeholder face of the dry run that finds the roll mode and AC (nothing recorded)."""
 
 
 class Choice(StrEnum):
@@ -78,7 +79,7 @@ Chooser = Callable[[OpportunityOffer, str, str], Choice]
 
 
 @dataclass(frozen=True)
-class DropOutcome:
+class MoveOutcome:
     """The command to push (None: nothing changes) and a status-bar message."""
 
     command: Command | None
@@ -93,8 +94,8 @@ class PendingOffer:
         offer: the engine's offer (``position``: the mover's cell when the attack happens).
         attacker, mover: the creatures' names.
         profile: the attack the engine will make (first melee attack, else unarmed).
-        preview: a dry run's result (roll mode with reasons, AC with its parts), or None when
-            the engine would refuse the attack (``refusal`` says why).
+        preview: the engine's plan of the attack (roll mode with reasons, AC with its parts),
+            or None when the engine would refuse the attack (``refusal`` says why).
         number, total: this is attack ``number`` (from 1) of ``total`` available ones.
         done: what happened so far in this move ("Goblin's opportunity attack misses").
         error: why the last answer was refused (typed dice that can't be), else "".
@@ -104,7 +105,7 @@ class PendingOffer:
     attacker: str
     mover: str
     profile: AttackProfile
-    preview: AttackResult | None
+    preview: AttackPlan | None
     refusal: str
     number: int
     total: int
@@ -117,7 +118,7 @@ def _placed(encounter: Encounter, creature_id: EntityId, xy: tuple[float, float]
     return encounter.replace_creature(creature.model_copy(update={"x": xy[0], "y": xy[1]}))
 
 
-Steps = Generator[PendingOffer, Answer, DropOutcome]
+Steps = Generator[PendingOffer, Answer, MoveOutcome]
 
 
 @dataclass(frozen=True)
@@ -148,16 +149,21 @@ class AttackAt:
             profile=self.profile, situation=self.situation, options=options,
         )  # fmt: skip
 
-    def preview(self) -> tuple[AttackResult | None, str]:
-        """A dry run with a placeholder d20 and no damage: (its result for the roll mode and
-        the AC, ""), or (None, the reason the engine refuses the attack)."""
+    def preview(self) -> tuple[AttackPlan | None, str]:
+        """(the engine's plan of the attack: roll mode and AC, ""), or (None, the reason the
+        engine refuses it). Nothing is rolled."""
+        options = AttackOptions(defenses=self.defenses)
         try:
-            return self.take((PREVIEW_D20,), None, apply_damage=False).result.attack, ""
-        except (CombatError, ValueError, KeyError) as error:
+            plan = plan_opportunity(
+                with_combat(self.encounter, self.combat), self.ruleset, self.offer,
+                self.profile, self.situation, options,
+            )  # fmt: skip
+        except CombatError as error:
             return None, str(error)
+        return plan, ""
 
 
-class DropResolution:
+class MoveResolution:
     """One legal drop resolved step by step (see the module docstring).
 
     ``offset`` is the mover's position inside its top-left cell (a Tiny creature's half
@@ -195,7 +201,7 @@ class DropResolution:
         self.end = end
         self.name = encounter.creature(mover_id).name
         self.pending: PendingOffer | None = None
-        self.outcome: DropOutcome | None = None
+        self.outcome: MoveOutcome | None = None
         self._attack: AttackAt | None = None
         self._steps = self._run()
         self._advance(None)
@@ -221,11 +227,11 @@ class DropResolution:
         assert found is not None  # a taken attack always has one
         return found
 
-    def call_off(self, why: str) -> DropOutcome:
+    def call_off(self, why: str) -> MoveOutcome:
         """Abandon the move (nothing changes) with ``why`` in the message; returns the outcome."""
         self._steps.close()
         self.pending = None
-        self.outcome = DropOutcome(
+        self.outcome = MoveOutcome(
             None, f"Move of {self.name} called off ({why}); nothing changed."
         )
         return self.outcome
@@ -237,7 +243,7 @@ class DropResolution:
             self.pending, self.outcome = None, stop.value
         except (CombatError, ValueError, KeyError) as error:
             self.pending = None
-            self.outcome = DropOutcome(
+            self.outcome = MoveOutcome(
                 None, f"{self.name} can't move: {error}. (Alt-drop places it without the rules.)"
             )
 
@@ -249,7 +255,7 @@ class DropResolution:
         combat = encounter.combat
         if combat is None or not combat.has(self.mover_id):
             text = f"Move {self.name} ({self.move.cost_feet:g} ft)"
-            return DropOutcome(MoveCreature(mover.id, (mover.x, mover.y), self.end, text), text)
+            return MoveOutcome(MoveCreature(mover.id, (mover.x, mover.y), self.end, text), text)
         return (yield from self._combat_steps(combat))
 
     def _combat_steps(self, combat: CombatState) -> Steps:
@@ -298,7 +304,7 @@ class DropResolution:
             while True:
                 answer = yield pending
                 if answer.choice is Choice.CANCEL:
-                    return DropOutcome(None, f"Move of {name} called off; nothing changed.")
+                    return MoveOutcome(None, f"Move of {name} called off; nothing changed.")
                 if answer.choice is Choice.SKIP:
                     applied = resolve_opportunity(
                         with_combat(work, state), ruleset, offer, take=False
@@ -323,14 +329,14 @@ class DropResolution:
             if not result.move_continues:
                 notes.append(f"{name} stops: {result.reason}")
                 text = f"Move {name} (stopped by an opportunity attack)"
-                return DropOutcome(
+                return MoveOutcome(
                     ApplyCombatStep.between(encounter, work, state, text), _join(notes)
                 )
         spend(None)
         work = _placed(work, mover_id, self.end)
         text = f"Move {name} ({move.cost_feet:g} ft)"
         notes.insert(0, f"{name} moves {move.cost_feet:g} ft")
-        return DropOutcome(ApplyCombatStep.between(encounter, work, state, text), _join(notes))
+        return MoveOutcome(ApplyCombatStep.between(encounter, work, state, text), _join(notes))
 
 
 def attack_note(attacker: str, mover: str, attack: AttackResult | None) -> str:
@@ -346,7 +352,7 @@ def attack_note(attacker: str, mover: str, attack: AttackResult | None) -> str:
     return text
 
 
-def resolve_drop(
+def resolve_move(
     encounter: Encounter,
     ruleset: Ruleset,
     index: MapIndex,
@@ -356,10 +362,10 @@ def resolve_drop(
     end: tuple[float, float],
     choose: Chooser,
     library: Mapping[str, StatBlock] | None = None,
-) -> DropOutcome:
-    """A ``DropResolution`` run to its end, asking ``choose`` for each available attack
+) -> MoveOutcome:
+    """A ``MoveResolution`` run to its end, asking ``choose`` for each available attack
     (the app rolls taken ones)."""
-    resolution = DropResolution(encounter, ruleset, index, mover_id, move, offset, end, library)
+    resolution = MoveResolution(encounter, ruleset, index, mover_id, move, offset, end, library)
     while (pending := resolution.pending) is not None:
         resolution.answer(Answer(choose(pending.offer, pending.attacker, pending.mover)))
     assert resolution.outcome is not None

@@ -1,9 +1,9 @@
-"""What a drop does, without the mouse: ``DragPlan`` + ``resolve_drop`` on the srd-5e room.
+"""What a drop does, without the mouse: ``MovePlan`` + ``resolve_move`` on the srd-5e room.
 
 These cover the engine paths the mouse tests don't reach: a crawl while prone charged once
 (the geometry's crawl cost is handed to the engine as distance, not as cost), an opportunity
 attack that drops the mover so the move stops where the attack happened, a creature moved
-off its turn, a drop outside combat being a plain move, and the resumable ``DropResolution``
+off its turn, a drop outside combat being a plain move, and the resumable ``MoveResolution``
 (answers with typed dice, a refused typed die, calling off).
 """
 
@@ -21,17 +21,17 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
 from battlemap.rules.conditions import apply_condition
 from battlemap.rules.loader import load_registry
-from battlemap.rules.outcome import with_combat
-from battlemap.ui.drag.drop import (
+from battlemap.rules.move_plan import MovePlan
+from battlemap.rules.move_resolution import (
     Answer,
     Choice,
-    DropOutcome,
-    DropResolution,
-    resolve_drop,
+    MoveOutcome,
+    MoveResolution,
+    resolve_move,
 )
-from battlemap.ui.drag.plan import DragPlan
+from battlemap.rules.outcome import with_combat
 from tests.rules.helpers import state_and_events
-from tests.ui.drag_helpers import GOBLIN_BLOCK, fighting, goblin_beside_fighter, room
+from tests.rules.move_builders import GOBLIN_BLOCK, fighting, goblin_beside_fighter, room
 
 FIGHTER, GOBLIN = EntityId("c-fighter"), EntityId("c-goblin")
 RULESET = load_registry().get("srd-5e")
@@ -52,11 +52,11 @@ BRUTE = StatBlock(
 )
 
 
-def drop(encounter: Encounter, to: tuple[int, int], choice: Choice = Choice.TAKE) -> DropOutcome:
-    plan = DragPlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
+def drop(encounter: Encounter, to: tuple[int, int], choice: Choice = Choice.TAKE) -> MoveOutcome:
+    plan = MovePlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
     result = plan.evaluate((), to, False).result
     assert result.legal, result.reason
-    return resolve_drop(
+    return resolve_move(
         encounter, RULESET, plan.index, FIGHTER, result, plan.offset, to, lambda *_: choice
     )
 
@@ -68,7 +68,7 @@ def test_prone_crawl_is_charged_once() -> None:
         apply_condition(with_combat(encounter, state), RULESET, FIGHTER, "prone")
     )
     encounter = encounter.model_copy(update={"combat": state})
-    plan = DragPlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
+    plan = MovePlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
     # two straight steps crawling: the geometry charges 10 ft each
     assert plan.evaluate((), (2, 4), False).result.cost_feet == 20
     outcome = drop(encounter, (2, 4))
@@ -103,7 +103,7 @@ def test_an_opportunity_attack_that_drops_the_mover_stops_the_move() -> None:
 def test_off_its_turn_the_engine_refuses_and_nothing_changes() -> None:
     encounter = room()
     encounter = encounter.model_copy(update={"combat": fighting(encounter, first="c-cleric")})
-    plan = DragPlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
+    plan = MovePlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
     assert math.isinf(plan.budget.left) and plan.budget.note == "not Fighter's turn"
     outcome = drop(encounter, (2, 4))
     assert outcome.command is None
@@ -115,11 +115,11 @@ def test_outside_combat_a_drop_is_a_plain_move() -> None:
     assert outcome.command == MoveCreature(FIGHTER, (2, 2), (4, 4), "Move Fighter (15 ft)")
 
 
-def resolution(encounter: Encounter, to: tuple[int, int]) -> DropResolution:
-    plan = DragPlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
+def resolution(encounter: Encounter, to: tuple[int, int]) -> MoveResolution:
+    plan = MovePlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
     result = plan.evaluate((), to, False).result
     assert result.legal, result.reason
-    return DropResolution(encounter, RULESET, plan.index, FIGHTER, result, plan.offset, to)
+    return MoveResolution(encounter, RULESET, plan.index, FIGHTER, result, plan.offset, to)
 
 
 def test_the_drop_waits_at_the_attack_with_its_preview() -> None:
@@ -179,7 +179,7 @@ def test_skip_call_off_and_answers_after_the_end() -> None:
         skipped.answer(Answer(Choice.TAKE))
     cancelled = resolution(encounter, (5, 2))
     cancelled.answer(Answer(Choice.CANCEL))
-    assert cancelled.outcome == DropOutcome(None, "Move of Fighter called off; nothing changed.")
+    assert cancelled.outcome == MoveOutcome(None, "Move of Fighter called off; nothing changed.")
     called_off = resolution(encounter, (5, 2))
     outcome = called_off.call_off("the map changed")
     assert outcome.command is None and called_off.pending is None
@@ -202,10 +202,10 @@ def test_stat_blocks_by_name_give_the_attack_and_the_movers_resistance() -> None
         damage_resistances=("slashing",),
     )  # fmt: skip
     encounter = encounter.replace_creature(goblin).model_copy(update={"party": (fighter_block,)})
-    plan = DragPlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
+    plan = MovePlan(encounter, RULESET, MapIndex.build(encounter), FIGHTER)
     result = plan.evaluate((), (5, 2), False).result
     library = {"Goblin": GOBLIN_BLOCK}
-    waiting = DropResolution(
+    waiting = MoveResolution(
         encounter, RULESET, plan.index, FIGHTER, result, plan.offset, (5, 2), library
     )
     assert waiting.pending is not None and waiting.pending.profile.name == "Scimitar"

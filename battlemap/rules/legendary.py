@@ -1,0 +1,189 @@
+"""Legendary actions, lair actions, and the monster's part of a turn change.
+
+A legendary creature takes ``Legendary.per_round`` legendary actions a round, one at a time
+and only at the end of another creature's turn, each costing 1-3 of them; it regains them at
+the start of its own turn. Lair actions come on initiative count 20, losing ties: when the
+turn passes from initiative 20 or more to below 20 (or a round starts below it), the log
+says which lair acts. ``next_turn`` is ``turn_steps.next_turn`` plus these: the start of the
+new creature's turn rolls its recharges and gives back its legendary actions, in the same
+undo step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from battlemap.model.combat import Combatant, CombatState
+from battlemap.model.encounter import Encounter
+from battlemap.model.ids import EntityId
+from battlemap.model.statblock_actions import LegendaryAction
+from battlemap.rules.attacks_left import statblock_in
+from battlemap.rules.combat_ops import combatant_of, name_of, require
+from battlemap.rules.conditions import is_incapacitated
+from battlemap.rules.draft import Draft
+from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.limited_actions import RechargeRoll, roll_recharges
+from battlemap.rules.outcome import Outcome, running_combat
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.turn_steps import TurnStep
+from battlemap.rules.turn_steps import next_turn as next_turn_step
+
+LAIR_INITIATIVE = 20
+
+
+@dataclass(frozen=True)
+class LegendaryStatus:
+    """A legendary creature's actions left this round, and each action allowed or not."""
+
+    creature_id: EntityId
+    per_round: int
+    left: int
+    actions: tuple[tuple[LegendaryAction, str | None], ...]
+    """Each legendary action with the reason it can't be taken now (None: it can)."""
+
+    @property
+    def text(self) -> str:
+        return f"Legendary {self.left}/{self.per_round}"
+
+
+def legendary_status(
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId
+) -> LegendaryStatus | None:
+    """The creature's legendary actions now; None when its stat block has none."""
+    state = running_combat(encounter)
+    combatant = combatant_of(state, creature_id)
+    block = statblock_in(encounter, combatant)
+    legendary = block.legendary if block is not None else None
+    if legendary is None or not legendary.actions or legendary.per_round == 0:
+        return None
+    left = max(0, legendary.per_round - combatant.legendary_used)
+    name = name_of(encounter, creature_id)
+    current = state.current
+    general: str | None = None
+    if not state.started:
+        general = "the combat hasn't begun"
+    elif current is not None and current.creature_id == creature_id:
+        general = f"only at the end of another creature's turn, not on {name}'s own"
+    elif combatant.death.dead:
+        general = f"{name} is dead"
+    elif is_incapacitated(ruleset, combatant):
+        general = f"{name} is incapacitated"
+    actions = tuple(
+        (
+            action,
+            general
+            or (
+                f"costs {action.cost}; {name} has {left} legendary action{'s' if left != 1 else ''}"
+                " left this round"
+                if action.cost > left
+                else None
+            ),
+        )
+        for action in legendary.actions
+    )
+    return LegendaryStatus(creature_id, legendary.per_round, left, actions)
+
+
+def legendary_text(encounter: Encounter, combatant: Combatant) -> str:
+    """``Legendary 2/3`` for the Initiative dock; empty when it has no legendary actions."""
+    block = statblock_in(encounter, combatant)
+    legendary = block.legendary if block is not None else None
+    if legendary is None or not legendary.actions or legendary.per_round == 0:
+        return ""
+    left = max(0, legendary.per_round - combatant.legendary_used)
+    return f"Legendary {left}/{legendary.per_round}"
+
+
+def take_legendary_action(
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, action_name: str
+) -> Outcome[LegendaryAction]:
+    """Spend the legendary action ``action_name``'s cost. Its attack or save then goes
+    through the attack dialog (no action spent) or the area flow; text ones are the DM's.
+
+    Raises:
+        InvalidRequestError: no combat, no legendary actions, or no such action.
+        IllegalActionError: its own turn, dead, incapacitated, or too few left.
+    """
+    status = legendary_status(encounter, ruleset, creature_id)
+    name = name_of(encounter, creature_id)
+    if status is None:
+        raise InvalidRequestError(f"{name} has no legendary actions")
+    found = next(((a, r) for a, r in status.actions if a.name == action_name), None)
+    if found is None:
+        known = ", ".join(a.name for a, _ in status.actions)
+        raise InvalidRequestError(f"{name} has no legendary action '{action_name[:80]}'; {known}")
+    action, reason = found
+    require(reason is None, reason or "")
+    draft = Draft(encounter, ruleset)
+    combatant = draft.fighting(creature_id)
+    used = combatant.legendary_used + action.cost
+    draft.put(combatant.model_copy(update={"legendary_used": used}))
+    left = status.per_round - used
+    cost = f"costs {action.cost}, " if action.cost > 1 else ""
+    text = f"{name} takes a legendary action: {action.name} ({cost}{left} left)"
+    draft.add("legendary", text, creature_id)
+    return draft.done(action)
+
+
+@dataclass(frozen=True)
+class MonsterTurnStep:
+    """The turn change, with the new creature's recharge rolls and the lairs that act."""
+
+    step: TurnStep
+    recharges: tuple[RechargeRoll, ...]
+    lairs: tuple[EntityId, ...]
+
+
+def _initiative(combat: CombatState, creature_id: EntityId) -> int:
+    combatant = combat.combatant(creature_id)
+    return combatant.initiative if combatant.initiative is not None else 0
+
+
+def lairs(encounter: Encounter) -> tuple[EntityId, ...]:
+    """The combatants whose stat blocks have lair actions (and aren't dead)."""
+    state = running_combat(encounter)
+    found = []
+    for combatant in state.combatants:
+        block = statblock_in(encounter, combatant)
+        if block is not None and block.lair_actions and not combatant.death.dead:
+            found.append(combatant.creature_id)
+    return tuple(found)
+
+
+def next_turn(
+    encounter: Encounter,
+    ruleset: Ruleset,
+    *,
+    death_save_d20: int | None = None,
+    recharge_d6: int | None = None,
+) -> Outcome[MonsterTurnStep]:
+    """``turn_steps.next_turn``, then the start of the new creature's turn: its legendary
+    actions back, its spent Recharge actions rolled (``recharge_d6`` typed for the first),
+    and the lair actions when initiative count 20 passed. One outcome: one undo step.
+
+    Raises:
+        IllegalActionError / InvalidRequestError: as ``turn_steps.next_turn``.
+    """
+    first_round = running_combat(encounter).round
+    draft = Draft(encounter, ruleset)
+    step = draft.run(lambda e: next_turn_step(e, ruleset, death_save_d20=death_save_d20))
+    assert step is not None  # a combat is running
+    started = step.started
+    combatant = draft.fighting(started)
+    if combatant.legendary_used:
+        draft.put(combatant.model_copy(update={"legendary_used": 0}))
+    recharges = draft.run(lambda e: roll_recharges(e, ruleset, started, d6=recharge_d6))
+    now = draft.combat
+    crossed = _initiative(now, started) < LAIR_INITIATIVE and (
+        _initiative(now, step.ended) >= LAIR_INITIATIVE or now.round != first_round
+    )
+    acting = lairs(draft.encounter) if crossed else ()
+    for creature_id in acting:
+        block = statblock_in(draft.encounter, now.combatant(creature_id))
+        options = ", ".join(a.name for a in block.lair_actions) if block else ""
+        draft.add(
+            "lair",
+            f"Initiative 20: {draft.name(creature_id)}'s lair acts ({options})",
+            creature_id,
+        )
+    return draft.done(MonsterTurnStep(step, recharges or (), acting))

@@ -1,0 +1,78 @@
+"""Name plates of neighbouring tokens never overlap (issue 15 item 12).
+
+Plates are laid out top to bottom, left to right: each stays at home (under its token) if no
+plate laid out before it nor any condition icon is in the way, else it moves a third of its
+width aside, or down a line or two; if none of those is free it is hidden (``crowded``) and
+the DM's token shows it while the pointer is over it.
+Run once per change of the tokens, never per frame: rects are bucketed by area, so the cost
+grows with the number of plates, not its square.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+
+from PySide6.QtCore import QPointF, QRectF
+
+from battlemap.ui.token_look import NamePlate
+
+LINES_DOWN = (0, 1, 2)
+"""The places tried, in plate heights (and a little air) below home."""
+AIR = 2.0
+SIDEWAYS = (0.0, -1 / 3, 1 / 3)
+"""Shifts tried on each line, in plate widths: centred, then a third left, a third right."""
+BUCKET = 128.0
+"""Scene units per side of a bucket (two cells): a plate overlaps a few at most."""
+
+
+def _buckets(rect: QRectF) -> Iterator[tuple[int, int]]:
+    for bx in range(math.floor(rect.left() / BUCKET), math.floor(rect.right() / BUCKET) + 1):
+        for by in range(math.floor(rect.top() / BUCKET), math.floor(rect.bottom() / BUCKET) + 1):
+            yield bx, by
+
+
+def _free_shift(home: QRectF, placed: dict[tuple[int, int], list[QRectF]]) -> QPointF | None:
+    """The first of the places tried (``LINES_DOWN``, each straight below, then a third of
+    the plate to the left and to the right) where nothing placed is in the way."""
+    for lines in LINES_DOWN:
+        for sideways in SIDEWAYS:
+            shift = QPointF(sideways * home.width(), lines * (home.height() + AIR))
+            rect = home.translated(shift)
+            if not any(
+                rect.intersects(other) for key in _buckets(rect) for other in placed.get(key, ())
+            ):
+                return shift
+    return None
+
+
+def spread_plates(
+    plates: Iterable[NamePlate],
+    keep_clear: Iterable[QRectF] = (),
+    first: NamePlate | None = None,
+) -> None:
+    """Move, or hide, ``plates`` so that no two of the shown ones overlap, nor any of them a
+    rect of ``keep_clear`` (the condition icons, in scene coordinates). ``first`` (the
+    plate of the creature whose turn it is) is laid out before the others and never hidden:
+    with no free place it stays home, over the icons in its way."""
+    placed: dict[tuple[int, int], list[QRectF]] = {}
+    for rect in keep_clear:
+        for key in _buckets(rect):
+            placed.setdefault(key, []).append(rect)
+    homes = []
+    for plate in plates:
+        plate.setPos(plate.home)
+        homes.append((plate.sceneBoundingRect(), plate))
+    homes.sort(key=lambda entry: (entry[1] is not first, entry[0].top(), entry[0].center().x()))
+    for home, plate in homes:
+        shift = _free_shift(home, placed)
+        if shift is None and plate is first:
+            shift = QPointF()
+        plate.crowded = shift is None
+        plate.setVisible(shift is not None)
+        if shift is None:
+            continue
+        plate.setPos(plate.home + shift)
+        rect = home.translated(shift)
+        for key in _buckets(rect):
+            placed.setdefault(key, []).append(rect)
