@@ -40,6 +40,20 @@ def death_save_due(encounter: Encounter, combat: CombatState, creature_id: Entit
     return hp == 0 and not (death.dead or death.stable or death.brink or death.last_breath)
 
 
+def brink_pause(encounter: Encounter, ruleset: Ruleset) -> str | None:
+    """Why no turn may end now: someone is on the Brink of Death and the ruleset pauses
+    initiative until they choose (bloodied-brink); None otherwise."""
+    brink = ruleset.death_saves.brink_of_death
+    combat = encounter.combat
+    if brink is None or not brink.pauses_initiative or combat is None:
+        return None
+    waiting = [c for c in combat.combatants if c.death.brink and not c.death.dead]
+    if not waiting:
+        return None
+    names = ", ".join(encounter.creature(c.creature_id).name for c in waiting)
+    return f"initiative is paused: {names} must choose on the Brink"
+
+
 def next_turn(
     encounter: Encounter,
     ruleset: Ruleset,
@@ -56,12 +70,9 @@ def next_turn(
             the ruleset pauses initiative until they choose.
     """
     combat = running_combat(encounter)
-    brink = ruleset.death_saves.brink_of_death
-    if brink is not None and brink.pauses_initiative:
-        waiting = [c for c in combat.combatants if c.death.brink and not c.death.dead]
-        if waiting:
-            names = ", ".join(encounter.creature(c.creature_id).name for c in waiting)
-            raise IllegalActionError(f"initiative is paused: {names} must choose on the Brink")
+    paused = brink_pause(encounter, ruleset)
+    if paused is not None:
+        raise IllegalActionError(paused)
     ended = current_creature(combat)
     died = False
     turn_end = at_turn_end(encounter, ruleset, ended)  # durations, saves that end conditions

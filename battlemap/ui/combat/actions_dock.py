@@ -4,7 +4,8 @@ Each of the ruleset's actions is a button, enabled only when the engine would ac
 a disabled button's tooltip is the engine's reason (``rules.legal.legal_actions``: the same
 checks the engine makes, nothing rolled). Attack-like actions open the attack dialog;
 grapple, shove, escape, disarm, grapple move and stabilising the contest dialog; the others are
-taken at once, one undo step each. End turn and the death saving throw live here too.
+taken at once, one undo step each. End turn sits beside the heading; the death save due and
+the Brink of Death come as a card on the map (``decision_card``).
 """
 
 from __future__ import annotations
@@ -36,10 +37,7 @@ from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.enums import ActionCost, ActionKind
 from battlemap.rules.legal import Choice, legal_actions
 from battlemap.rules.schema import ActionDef, Ruleset
-from battlemap.rules.turn_steps import death_save_due
-from battlemap.ui.combat.brink_box import BrinkBox
 from battlemap.ui.combat.monster_box import MonsterBox
-from battlemap.ui.combat.next_die import NextTurnDie, upcoming_creature
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
@@ -67,7 +65,7 @@ def _cell(label: str, value: str) -> str:
 
 
 class ActionsDock(QDockWidget):
-    """Buttons for the current creature's actions, End turn, and its death save when due."""
+    """Buttons for the current creature's actions, and End turn."""
 
     def __init__(
         self,
@@ -93,7 +91,10 @@ class ActionsDock(QDockWidget):
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.2)
         self.heading.setFont(font)
-        layout.addWidget(self.heading)
+        self.heading.setWordWrap(True)
+        top = QHBoxLayout()  # End turn beside the heading: never scrolled below the fold
+        top.addWidget(self.heading, 1)
+        layout.addLayout(top)
         self.economy = QLabel()
         self.economy.setWordWrap(True)
         self.economy.setTextFormat(Qt.TextFormat.RichText)
@@ -107,15 +108,6 @@ class ActionsDock(QDockWidget):
         self.multiattack_menu = QMenu(self)
         """The Attack button's menu when the creature has Multiattack options."""
 
-        self.next_save = NextTurnDie(
-            20,
-            "The next creature is dying: type the d20 of its death save as rolled at the table"
-            " before ending this turn, or leave 'app rolls'",
-        )
-        self.save_label, self.save_die = self.next_save.label, self.next_save.die
-        layout.addWidget(self.next_save)
-        self.brink = BrinkBox(session)
-        layout.addWidget(self.brink)
         ready_row = QHBoxLayout()
         self.trigger = QLineEdit()
         self.trigger.setMaxLength(MAX_TRIGGER)
@@ -140,7 +132,7 @@ class ActionsDock(QDockWidget):
         self.end_button.setToolTip("End this turn and start the next creature's")
         self.end_button.clicked.connect(end_turn.trigger)
         self.end_button.setMinimumHeight(34)
-        layout.addWidget(self.end_button)
+        top.addWidget(self.end_button)
         layout.addStretch(1)
         self.setWidget(body)
         session.changed.connect(self.refresh)
@@ -165,8 +157,6 @@ class ActionsDock(QDockWidget):
         if state is None or creature_id is None or ruleset is None:
             self.heading.setText("No one's turn")
             self.economy.setText("Start a combat and begin round 1 to act.")
-            self.next_save.show_for(None, None)
-            self.brink.setVisible(False)
             self.trigger.setVisible(False)
             self.readied.setVisible(False)
             self.attack_action.setEnabled(False)
@@ -206,8 +196,6 @@ class ActionsDock(QDockWidget):
         self._offer_multiattack(attack, legal.multiattack, creature_id)
         self.monster.refresh(state, ruleset)
         self.end_button.setEnabled(True)
-        self._show_next_save(state)
-        self.brink.show_for(state, ruleset, creature_id)
 
     def _offer_multiattack(
         self, attack: QPushButton | None, options: tuple[Choice, ...], creature_id: EntityId
@@ -236,23 +224,6 @@ class ActionsDock(QDockWidget):
         )
         if applied is not None:
             self.open_attack(self.attack_id)
-
-    def _show_next_save(self, state: CombatState) -> None:
-        """Offer to type the death save of the next creature when it is dying: the engine
-        makes that save as its turn starts (``turn_steps.next_turn``)."""
-        upcoming = upcoming_creature(state)
-        due = upcoming is not None and death_save_due(self.session.encounter, state, upcoming)
-        text = None
-        if due and upcoming is not None:
-            text = (
-                f"<b>{escape(self.session.name(upcoming))}</b> is dying: death save as its turn"
-                " starts"
-            )
-        self.next_save.show_for(upcoming, text)
-
-    def typed_death_save(self) -> int | None:
-        """The d20 typed for the next creature's death save, or None (the app rolls)."""
-        return self.next_save.typed()
 
     def _rebuild_buttons(self, shown: dict[str, ActionDef]) -> None:
         """One button per action, two columns (only when the ruleset's list changes)."""

@@ -58,6 +58,8 @@ DURATIONS: dict[str, Expiry | None] = {
 }
 SPIN_WIDTH = 72
 """Number boxes keep this width instead of stretching across the dock."""
+ITS_TURN = "Its turn: "
+"""How the "This turn" row starts for the creature whose turn it is (selected as it begins)."""
 EXPIRY_TEXT = {
     Expiry.NEVER: "",
     Expiry.START_OF_TURN: "until the start of {who}'s turn",
@@ -227,8 +229,9 @@ class CombatPanel(QGroupBox):
         state = self.session.state
         assert state is not None and self.creature_id is not None
         budget = movement.movement_budget(state, ruleset, self.session.encounter, self.creature_id)
+        current = state.current is not None and state.current.creature_id == self.creature_id
         self.economy.setText(
-            f"{'used ' + ', '.join(used) if used else 'nothing used'};"
+            f"{ITS_TURN if current else ''}{'used ' + ', '.join(used) if used else 'nothing used'};"
             f" movement {budget.remaining:g} / {budget.total} ft left"
         )
 

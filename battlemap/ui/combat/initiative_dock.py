@@ -172,6 +172,7 @@ class InitiativeDock(QDockWidget):
         self.value.setRange(-100, 100)
         self.value.setToolTip("The total a player rolled at the table, or a new value")
         entry.addWidget(self.value)
+        self.value.lineEdit().returnPressed.connect(self._set_value)  # Enter presses Set
         self.set_button = QPushButton("Set")
         self.set_button.setToolTip("Set the selected creature's initiative and re-sort")
         self.set_button.clicked.connect(self._set_value)
@@ -239,8 +240,6 @@ class InitiativeDock(QDockWidget):
         self.sneak_button.clicked.connect(self.roll_surprise)
         grid.addWidget(self.sneak_button, 2, 0)
         grid.addWidget(self.begin_button, 2, 1)
-        grid.addWidget(self.previous_button, 3, 0)
-        grid.addWidget(self.next_button, 3, 1)
         grid.addWidget(self.add_button, 4, 0)
         grid.addWidget(self.remove_button, 4, 1)
         self.go_now_button = QPushButton("Selected acts now")
@@ -250,8 +249,13 @@ class InitiativeDock(QDockWidget):
         )
         self.go_now_button.clicked.connect(self.go_now)
         grid.addWidget(self.go_now_button, 5, 0, 1, 2)
-        grid.addWidget(self.end_button, 6, 0, 1, 2)
         layout.addLayout(grid)
+        # The turn's buttons under the heading, above the order: a short dock scrolls its
+        # foot out of sight, never these (issue 15: End combat needed scrolling on a laptop).
+        turn_row = QHBoxLayout()
+        for button in (self.previous_button, self.next_button, self.end_button):
+            turn_row.addWidget(button)
+        layout.insertLayout(1, turn_row)
         self.setWidget(body)
         session.changed.connect(self.refresh)
         self.refresh()
@@ -447,7 +451,7 @@ class InitiativeDock(QDockWidget):
         typed = self.death_save_d20() if self.death_save_d20 is not None else None
         d6 = self.recharge_d6() if self.recharge_d6 is not None else None
         applied = self.session.run(  # with the monsters' start of turn: recharge, legendary
-            NEXT_TURN_TEXT,
+            lambda done: f"{NEXT_TURN_TEXT}: {self.session.name(done.result.step.started)}",
             lambda e, r: legendary.next_turn(e, r, death_save_d20=typed, recharge_d6=d6),
         )
         save = applied.result.step.death_save if applied is not None else None
@@ -464,7 +468,7 @@ class InitiativeDock(QDockWidget):
     def previous_turn(self) -> None:
         """Go back one turn by undoing the last turn change, if it is the last step."""
         stack = self.session.undo_stack
-        if stack.canUndo() and stack.undoText() == NEXT_TURN_TEXT:
+        if stack.canUndo() and stack.undoText().startswith(f"{NEXT_TURN_TEXT}:"):
             stack.undo()
         else:
             self.session.refused.emit(
