@@ -26,9 +26,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from battlemap.model.combat import Combatant
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.character_checks import check_bonus_of, level_of, save_bonus_of
+from battlemap.rules.concentration_core import end_concentration
 from battlemap.rules.conditions import end_condition, give_condition, release_grapples
 from battlemap.rules.draft import Draft
 from battlemap.rules.economy import take_action
@@ -79,6 +81,7 @@ def die(draft: Draft, creature_id: EntityId, reason: str, revival: str = "") -> 
     )
     draft.add("death", f"{draft.name(creature_id)} dies ({reason})", creature_id)
     release_grapples(draft, creature_id, f"{draft.name(creature_id)} died")
+    end_concentration(draft, creature_id, "died")
 
 
 def _save_counts_reset(draft: Draft) -> dict[str, object]:
@@ -567,16 +570,19 @@ def stabilize(
     bloodied-brink entity (1 HP, unconscious) success ends the Unconscious condition.
     ``check_bonus`` None takes the healer's own bonus (``check_bonus_of``: its Medicine).
 
+    Outside a combat (first aid after the fight) no action is spent and the check's d20 is
+    typed in; the stable state is kept on the creature (``Creature.lasting``).
+
     Raises:
         IllegalActionError: the method isn't allowed here, the target isn't dying, or the
             healer can't take the action now (turn engine reasons).
+        InvalidRequestError: outside a combat, a Medicine check with no d20 typed in.
     """
-    running_combat(encounter)
     rules = ruleset.stabilizing
     draft = Draft(encounter, ruleset)
     target = draft.require_alive(target_id)
-    draft.fighting(healer_id)
-    death = draft.fighting(target_id).death
+    _taking_part(draft, healer_id)
+    death = _taking_part(draft, target_id).death
     if method not in rules.methods:
         allowed = ", ".join(m.value for m in rules.methods)
         raise IllegalActionError(f"{method.value} can't stabilise here; allowed: {allowed}")
@@ -612,17 +618,29 @@ def stabilize(
     return draft.done(StabilizeResult(method, success, natural, total, rules.dc))
 
 
+def _taking_part(draft: Draft, creature_id: EntityId) -> Combatant:
+    """The creature's combatant in a running combat (it must be in it); outside a combat its
+    lasting state as one."""
+    if draft.in_combat:
+        return draft.fighting(creature_id)
+    draft.creature(creature_id)  # AbsentTargetError for an unknown id
+    combatant = draft.combatant(creature_id)
+    assert combatant is not None  # outside a combat every creature has one
+    return combatant
+
+
 def recover_stable(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> Outcome[int]:
     """A stable creature that wasn't healed regains 1 HP (after 1d4 hours, or Hyrule: a short
     rest); the DM triggers this when the time has passed.
 
+    In a combat or outside one (the hours pass after the fight).
+
     Raises:
         IllegalActionError: not stable.
     """
-    running_combat(encounter)
     draft = Draft(encounter, ruleset)
     creature = draft.require_alive(creature_id)
-    if creature.hp > 0 or not draft.fighting(creature_id).death.stable:
+    if creature.hp > 0 or not _taking_part(draft, creature_id).death.stable:
         raise IllegalActionError(f"{creature.name} is not stable at 0 HP")
     draft.put_creature(creature.model_copy(update={"hp": 1}))
     wake(draft, creature_id)

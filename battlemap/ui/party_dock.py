@@ -37,7 +37,12 @@ from battlemap.model.document import Change, ReplaceEncounterField
 from battlemap.model.limits import MAX_PARTY
 from battlemap.model.statblock import StatBlock
 from battlemap.ui.character_form import PlayerCharacterDialog
-from battlemap.ui.library_dock import add_creatures_command, creatures_full, free_spaces
+from battlemap.ui.library_dock import (
+    NOTE_MS,
+    add_creatures_command,
+    creatures_full,
+    free_spaces,
+)
 from battlemap.ui.style import scene_to_cell
 from battlemap.ui.undo import push
 
@@ -76,7 +81,8 @@ class PartyDock(QDockWidget):
             )
         ):
             button = QPushButton(text)
-            button.clicked.connect(slot)
+            # Not ``connect(slot)``: clicked's ``checked`` would land in add_from_roster's name.
+            button.clicked.connect(lambda _=False, s=slot: s())
             buttons.addWidget(button, *divmod(index, BUTTONS_PER_ROW))
             self.buttons[text] = button
         body = QWidget()
@@ -260,7 +266,10 @@ class PartyDock(QDockWidget):
         roster = {b.name: b for b in self.roster()}
         if name is None:
             if not roster:
-                self.window_.statusBar().showMessage("The roster is empty: save a character.")
+                self.window_.statusBar().showMessage(
+                    "From roster: the roster is empty. A character made with New… is saved to it.",
+                    NOTE_MS,
+                )
                 return
             name, ok = QInputDialog.getItem(
                 self, "Add from roster", "Character", sorted(roster), 0, False
@@ -268,9 +277,12 @@ class PartyDock(QDockWidget):
             if not ok:
                 return
         block = roster.get(name)
-        if block is not None and block not in self.party:
-            others = tuple(b for b in self.party if b.name != block.name)
-            self.set_party((*others, block), f"Add {block.name}")
+        if block is None or block in self.party:
+            why = "is not in the roster" if block is None else "is already in the party"
+            self.window_.statusBar().showMessage(f"{name} {why}.", NOTE_MS)
+            return
+        others = tuple(b for b in self.party if b.name != block.name)
+        self.set_party((*others, block), f"Add {block.name}")
 
 
 def install(window: FeatureWindow) -> PartyDock:

@@ -107,9 +107,9 @@ def test_the_brink_box_shows_the_characters_level_and_wisdom_save(
     made = cleric.model_copy(update={"statblock": block})
     push(window.undo_stack, window.document, UpdateCreature(cleric, made))
     to_the_brink(qtbot, window)
-    brink = window.combat.actions.brink
+    brink = window.combat.card.brink
     assert brink.isVisible()
     assert (brink.level.value(), brink.wis_bonus.value()) == (5, 4)
     brink.wis_bonus.setValue(2)  # the DM's change stays through a refresh
-    window.combat.actions.refresh()
+    window.combat.card.refresh()
     assert brink.wis_bonus.value() == 2
