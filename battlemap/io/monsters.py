@@ -24,6 +24,7 @@ from battlemap.io.bounded import check_json_size, read_bounded
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.io.monster_actions import read_actions
 from battlemap.io.monster_json import ActionJson, Ref, damage_from_json, dice_text
+from battlemap.model.character import Skill
 from battlemap.model.creature import CombatStats, Creature, Side, Size, Speeds
 from battlemap.model.statblock import (
     Ability,
@@ -360,7 +361,8 @@ def creature_from_statblock(
         position: top-left corner of its space, in cells.
 
     The creature's ``stats`` carry the ability scores, the Stealth skill bonus (None: the
-    Dex modifier applies) and passive Perception for the turn engine.
+    Dex modifier applies) and passive Perception for the turn engine; a character's level
+    goes with it.
     """
     hp = block.hit_points if hit_points is HitPoints.AVERAGE else max(1, roll(block.hit_dice))
     return Creature(
@@ -376,10 +378,11 @@ def creature_from_statblock(
         ac=block.armor_class,
         stats=CombatStats(
             **block.abilities.model_dump(),
-            stealth=block.skills.get("Stealth"),
-            passive_perception=block.senses.passive_perception,
+            stealth=block.trained_skill(Skill.STEALTH),
+            passive_perception=block.passive_perception,
         ),
         statblock=block,
+        level=block.level,
     )
 
 

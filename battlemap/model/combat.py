@@ -107,6 +107,28 @@ class RollRecord(_Frozen):
     first_draw: int = Field(default=0, ge=0, description="DiceState.draws before this roll.")
 
 
+MAX_EFFECT_ROUNDS = 14_400
+"""The longest duration counted in rounds: 24 hours of 6-second rounds."""
+MAX_SAVES_DUE = 20
+
+
+class SaveEnds(_Frozen):
+    """A saving throw at the end of each of the affected creature's turns that ends the
+    condition on a success ("repeat the saving throw at the end of each of its turns")."""
+
+    ability: str = Field(pattern=r"^(str|dex|con|int|wis|cha)$", description="e.g. 'wis'.")
+    dc: int = Field(ge=1, le=40)
+    due: bool = Field(default=False, description="Its turn ended: the save is owed now.")
+
+
+class Concentration(_Frozen):
+    """A spell the creature concentrates on (the DM marks it), and the Constitution saves
+    damage has called for and that are still to be made (their DCs, oldest first)."""
+
+    spell: str = Field(min_length=1, max_length=MAX_NAME)
+    saves_due: tuple[int, ...] = Field(default=(), max_length=MAX_SAVES_DUE)
+
+
 class ActiveCondition(_Frozen):
     """A condition on a combatant. ``name`` is a key of the ruleset's ``conditions``."""
 
@@ -119,6 +141,17 @@ class ActiveCondition(_Frozen):
         default=0, ge=0, le=100, description="END_OF_NEXT_TURN: its turn ends that don't count."
     )
     note: str = Field(default="", max_length=200)
+    held_by: EntityId | None = Field(
+        default=None, description="Whose concentration holds it: it ends with that."
+    )
+    save_ends: SaveEnds | None = None
+    rounds_left: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_EFFECT_ROUNDS,
+        description="Rounds left, counted down at the end of expiry_creature's turns"
+        " (1 minute = 10 rounds); it ends when none is left.",
+    )
 
 
 class Readied(_Frozen):
@@ -143,6 +176,9 @@ class TurnState(_Frozen):
     dash_count: int = Field(default=0, ge=0)
     speed_mode: SpeedMode = SpeedMode.WALK
     attacks_left: int = Field(default=0, ge=0, description="Set by the Attack action.")
+    extra_actions: int = Field(
+        default=0, ge=0, le=10, description="Actions granted on top of the one (Action Surge)."
+    )
     attack_plan: tuple[AttackCount, ...] = Field(
         default=(),
         max_length=MAX_ATTACKS_PER_ACTION,
@@ -182,17 +218,25 @@ that combat ("until the start of your next turn"), so such a condition ends with
 class LastingState(_Frozen):
     """What a creature keeps between combats (``Creature.lasting``): exhaustion, the conditions
     not tied to the ended combat's turns (``LASTS_PAST_COMBAT``: a poison "for 1 hour" is
-    ``Expiry.NEVER`` until the DM or a rule removes it), and its dying, stable, dead, knockout
-    and reduced-HP-maximum state (``DeathState``). A combatant joining a combat starts from it."""
+    ``Expiry.NEVER`` until the DM or a rule removes it), its dying, stable, dead, knockout
+    and reduced-HP-maximum state (``DeathState``) and the spell it concentrates on. A
+    combatant joining a combat starts from it."""
 
     conditions: tuple[ActiveCondition, ...] = Field(default=(), max_length=100)
     exhaustion: int = Field(default=0, ge=0, le=10)
     death: DeathState = DeathState()
+    concentration: Concentration | None = None
 
     @property
     def empty(self) -> bool:
-        """Nothing worth keeping: no conditions, no exhaustion, the default death state."""
-        return not self.conditions and not self.exhaustion and self.death == DeathState()
+        """Nothing worth keeping: no conditions, no exhaustion, the default death state, no
+        concentration."""
+        return (
+            not self.conditions
+            and not self.exhaustion
+            and self.death == DeathState()
+            and self.concentration is None
+        )
 
 
 class Combatant(_Frozen):
@@ -232,6 +276,7 @@ class Combatant(_Frozen):
     hidden_stealth: int | None = Field(default=None, description="Stealth total when hiding.")
     turn: TurnState = TurnState()
     death: DeathState = DeathState()
+    concentration: Concentration | None = None
     spent_uses: tuple[SpentUse, ...] = Field(
         default=(),
         max_length=60,
@@ -253,7 +298,12 @@ class Combatant(_Frozen):
         """What outlives the combat (``LastingState``); None when there is nothing to keep.
         Conditions whose expiry counts this combat's turns are left out."""
         kept = tuple(c for c in self.conditions if c.expiry in LASTS_PAST_COMBAT)
-        state = LastingState(conditions=kept, exhaustion=self.exhaustion, death=self.death)
+        state = LastingState(
+            conditions=kept,
+            exhaustion=self.exhaustion,
+            death=self.death,
+            concentration=self.concentration,
+        )
         return None if state.empty else state
 
     def with_lasting(self, lasting: LastingState | None) -> Combatant:
@@ -265,6 +315,7 @@ class Combatant(_Frozen):
                 "conditions": lasting.conditions,
                 "exhaustion": lasting.exhaustion,
                 "death": lasting.death,
+                "concentration": lasting.concentration,
             }
         )
 

@@ -6,6 +6,7 @@ import math
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from battlemap.model.character import MAX_ACTION_SURGES
 from battlemap.model.combat import LastingState
 from battlemap.model.ids import EntityId, new_id
 from battlemap.model.limits import (
@@ -89,6 +90,14 @@ class Creature(BaseModel):
         exclude_if=lambda level: level is None,
         description="Character level (rest dice); None for a monster or not known. Left out "
         "of the saved data when None, so a file without levels reads as before it existed.",
+    )
+    action_surges_used: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_ACTION_SURGES,
+        exclude_if=lambda used: used == 0,
+        description="Action Surge uses spent since its last short or long rest. Left out of "
+        "the saved data when 0.",
     )
     colour: str | None = Field(
         default=None,

@@ -14,6 +14,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from battlemap.model.abilities import Ability as Ability  # re-exported: its old home
+from battlemap.model.character import CharacterSheet, Skill, proficiency_for_level
 from battlemap.model.damage_roll import DICE_PATTERN as DICE_PATTERN
 from battlemap.model.damage_roll import Damage as Damage
 from battlemap.model.damage_roll import Dice as Dice
@@ -159,6 +160,12 @@ class StatBlock(BaseModel):
         "A monster's Multiattack options are kept with its actions. Left out of the saved data "
         "when 1.",
     )
+    character: CharacterSheet | None = Field(
+        default=None,
+        exclude_if=lambda sheet: sheet is None,
+        description="A player character's proficiencies and features (the party form sets "
+        "them); None for a monster. Left out of the saved data when None.",
+    )
     multiattack: tuple[MultiattackOption, ...] = Field(
         default=(),
         max_length=10,
@@ -205,6 +212,48 @@ class StatBlock(BaseModel):
         reaches = [a.reach for a in self.attacks if a.reach is not None]
         return max(reaches, default=5)
 
+    @property
+    def proficiency(self) -> int:
+        """The proficiency bonus: from the level for a character with a level (+2 at 1-4,
+        +3 at 5-8...), else the stat block's own."""
+        if self.level is None:
+            return self.proficiency_bonus
+        return proficiency_for_level(self.level)
+
     def saving_throw(self, ability: Ability) -> int:
-        """The saving throw bonus: the listed one, else the ability modifier."""
-        return self.saving_throws.get(ability, self.abilities.modifier(ability))
+        """The saving throw bonus: the listed or proficient one, else the ability modifier."""
+        bonus = self.proficient_save(ability)
+        return bonus if bonus is not None else self.abilities.modifier(ability)
+
+    def proficient_save(self, ability: Ability) -> int | None:
+        """The bonus of a save it is proficient in (listed in the stat block, or on the
+        character sheet: modifier + proficiency); None when it adds only the modifier."""
+        if ability in self.saving_throws:
+            return self.saving_throws[ability]
+        if self.character is not None and ability in self.character.save_proficiencies:
+            return self.abilities.modifier(ability) + self.proficiency
+        return None
+
+    def skill_bonus(self, skill: Skill) -> int:
+        """The bonus of a ``skill`` check: listed in the stat block, else the ability
+        modifier plus the sheet's proficiency (twice with expertise)."""
+        bonus = self.trained_skill(skill)
+        return bonus if bonus is not None else self.abilities.modifier(skill.ability)
+
+    def trained_skill(self, skill: Skill) -> int | None:
+        """The bonus of a skill listed in the stat block or proficient on the character
+        sheet; None when only the ability modifier applies."""
+        if skill.value in self.skills:
+            return self.skills[skill.value]
+        if self.character is not None and self.character.proficiency_multiplier(skill):
+            multiplier = self.character.proficiency_multiplier(skill)
+            return self.abilities.modifier(skill.ability) + multiplier * self.proficiency
+        return None
+
+    @property
+    def passive_perception(self) -> int:
+        """Passive Wisdom (Perception): a character's is 10 + its Perception bonus; a
+        monster's is the printed one."""
+        if self.character is not None:
+            return 10 + self.skill_bonus(Skill.PERCEPTION)
+        return self.senses.passive_perception

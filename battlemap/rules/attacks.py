@@ -830,3 +830,11 @@ def _roll_hit_damage(
 def knockout_declared_in_time(ruleset: Ruleset) -> bool:
     """gms-den: knocking out must be declared before the attack roll (``AttackOptions``)."""
     return ruleset.knockout.timing is KnockoutTiming.DECLARED_BEFORE_ATTACK
+
+
+def reasons_beyond_the_total(result: AttackResult) -> tuple[str, ...]:
+    """The result's reasons less the plain comparison of the total with the AC ("13 < AC 15:
+    misses"), which a verdict showing the total and the AC already says (under a MISS it read
+    as a stray line); natural 20s and 1s, fumbles and automatic misses stay."""
+    plain = (f"{result.total} >= AC ", f"{result.total} < AC ")
+    return tuple(r for r in result.reasons if not r.startswith(plain))

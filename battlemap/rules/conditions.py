@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battlemap.model.combat import ActiveCondition, Combatant, Expiry, SpeedMode
+from battlemap.model.combat import (
+    LASTS_PAST_COMBAT,
+    ActiveCondition,
+    Combatant,
+    Expiry,
+    SpeedMode,
+)
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import combatant_of
+from battlemap.rules.concentration_core import end_concentration
 from battlemap.rules.draft import Draft
 from battlemap.rules.enums import (
     ConditionDuration,
@@ -197,6 +204,8 @@ def _give(
     draft.add("condition", f"{who} is {name}" + (f" {value}" if value != 1 else ""), creature_id)
     updated = _end_dodge_if_lost(draft, updated, who)
     draft.put(updated)
+    if ConditionEffect.INCAPACITATED in effects:
+        end_concentration(draft, creature_id, f"{name}: incapacitated")
     _fall_if_flying(draft, updated, who)
 
 
@@ -285,6 +294,8 @@ def _exhaust(draft: Draft, combatant: Combatant, level: int) -> None:
         draft.add("death", f"{who} dies of exhaustion", creature_id)
     updated = _end_dodge_if_lost(draft, updated, who)
     draft.put(updated)
+    if updated.death.dead:
+        end_concentration(draft, creature_id, "died")
 
 
 # --- conditions inside other operations (damage, death, contests) ------------------------
@@ -295,16 +306,19 @@ def give_condition(
     creature_id: EntityId,
     name: str,
     *,
-    expiry: Expiry = Expiry.NEVER,
+    expiry: Expiry | None = Expiry.NEVER,
     source_id: EntityId | None = None,
     value: int = 1,
 ) -> None:
-    """Give a condition inside another operation (needs a combat; outside one conditions
-    aren't tracked; a condition the ruleset lacks is skipped). An incapacitating one
+    """Give a condition inside another operation (``expiry`` None: the ruleset's default);
+    outside a combat on the creature's lasting state, where only never-expiring ones last
+    (``LASTS_PAST_COMBAT``); a condition the ruleset lacks is skipped. An incapacitating one
     releases the creature's grapples."""
-    combatant = draft.combatant(creature_id) if draft.in_combat else None
+    combatant = draft.combatant(creature_id)
     if combatant is None or name not in draft.ruleset.conditions:
         return
+    if not draft.in_combat and expiry is not None and expiry not in LASTS_PAST_COMBAT:
+        return  # "until the end of your next turn" with no turns passing: nothing to keep
     _give(draft, combatant, name, expiry=expiry, source_id=source_id, value=value)
     if ConditionEffect.INCAPACITATED in draft.ruleset.condition_effects(name):
         release_grapples(draft, creature_id, f"{draft.name(creature_id)} is {name}")

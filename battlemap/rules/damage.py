@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from battlemap.model.combat import Expiry
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.concentration_core import call_for_save
 from battlemap.rules.conditions import effects_of, give_condition
 from battlemap.rules.death import ZeroOutcome, damage_at_zero, drop_to_zero
 from battlemap.rules.dice import total_range
@@ -604,6 +605,7 @@ def damage_into(
         )
     elif hp_before == 0 and hp_damage > 0:
         zero = damage_at_zero(draft, target_id, hp_damage, critical=critical)
+    call_for_save(draft, target_id, total)  # concentration; ended above if it dropped
     massive = None
     after = draft.creature(target_id)
     massive_rules = draft.ruleset.massive_damage

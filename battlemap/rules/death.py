@@ -26,8 +26,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from battlemap.model.combat import Combatant
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.character_checks import check_bonus_of, level_of, save_bonus_of
+from battlemap.rules.concentration_core import end_concentration
 from battlemap.rules.conditions import end_condition, give_condition, release_grapples
 from battlemap.rules.draft import Draft
 from battlemap.rules.economy import take_action
@@ -78,6 +81,7 @@ def die(draft: Draft, creature_id: EntityId, reason: str, revival: str = "") -> 
     )
     draft.add("death", f"{draft.name(creature_id)} dies ({reason})", creature_id)
     release_grapples(draft, creature_id, f"{draft.name(creature_id)} died")
+    end_concentration(draft, creature_id, "died")
 
 
 def _save_counts_reset(draft: Draft) -> dict[str, object]:
@@ -398,9 +402,9 @@ def brink_choice(
     creature_id: EntityId,
     option: BrinkOption,
     *,
-    level: int = 1,
+    level: int | None = None,
     empowering_points: int = 0,
-    wis_save_bonus: int = 0,
+    wis_save_bonus: int | None = None,
     d20: int | None = None,
 ) -> Outcome[BrinkResult]:
     """Resolve the choice of a creature on the Brink of Death (bloodied-brink).
@@ -408,6 +412,10 @@ def brink_choice(
     - Adrenaline: spend ceil(level x 0.5) Empowering Points (``empowering_points`` is what the
       creature has; the result says how many to cross off): 1 HP, conscious, temporary HP =
       3 x level (never fewer than it has).
+    ``level`` None takes the creature's (``level_of``; 1 when none is recorded) and
+    ``wis_save_bonus`` None its own save (``saves.save_bonus_of``: a level-5 character
+    proficient in Wisdom saves with Wis 12 has +4).
+
     - Sentence: DC 13 Wisdom save (``d20`` typed in or rolled, plus ``wis_save_bonus``):
       natural 1 dies (only True Resurrection or Wish); below 13 dies, allies empowered; 13+
       stable with the maximum temporary HP (half the HP maximum, rounded down); natural 20 1 HP
@@ -430,8 +438,12 @@ def brink_choice(
         raise IllegalActionError(f"{creature.name} is not on the Brink of Death")
     if option not in rules.options:
         raise IllegalActionError(f"'{option.value}' is not a Brink of Death option here")
+    if level is None:
+        level = level_of(creature) or 1
     if level < 1:
         raise InvalidRequestError(f"level must be at least 1, got {level}")
+    if wis_save_bonus is None:
+        wis_save_bonus = save_bonus_of(creature, creature.statblock, rules.sentence.ability)
     name = creature.name
     maximum = draft.max_hp(creature_id)
     max_temp = rounded(ruleset.hit_points.temp_hp_cap_fraction * maximum, ruleset.damage.rounding)
@@ -548,7 +560,7 @@ def stabilize(
     target_id: EntityId,
     *,
     method: StabilizeMethod = StabilizeMethod.MEDICINE_CHECK,
-    check_bonus: int = 0,
+    check_bonus: int | None = None,
     d20: int | None = None,
     spend_action: bool = True,
 ) -> Outcome[StabilizeResult]:
@@ -556,17 +568,21 @@ def stabilize(
     kit with no check. ``spend_action`` takes the ruleset's ``stabilizing.uses`` action
     (srd: the Stabilize action; bloodied-brink: Help) for the healer. On a knocked-out
     bloodied-brink entity (1 HP, unconscious) success ends the Unconscious condition.
+    ``check_bonus`` None takes the healer's own bonus (``check_bonus_of``: its Medicine).
+
+    Outside a combat (first aid after the fight) no action is spent and the check's d20 is
+    typed in; the stable state is kept on the creature (``Creature.lasting``).
 
     Raises:
         IllegalActionError: the method isn't allowed here, the target isn't dying, or the
             healer can't take the action now (turn engine reasons).
+        InvalidRequestError: outside a combat, a Medicine check with no d20 typed in.
     """
-    running_combat(encounter)
     rules = ruleset.stabilizing
     draft = Draft(encounter, ruleset)
     target = draft.require_alive(target_id)
-    draft.fighting(healer_id)
-    death = draft.fighting(target_id).death
+    _taking_part(draft, healer_id)
+    death = _taking_part(draft, target_id).death
     if method not in rules.methods:
         allowed = ", ".join(m.value for m in rules.methods)
         raise IllegalActionError(f"{method.value} can't stabilise here; allowed: {allowed}")
@@ -585,6 +601,9 @@ def stabilize(
             healer_id,
             d20,
         )
+        if check_bonus is None:
+            healer = draft.creature(healer_id)
+            check_bonus = check_bonus_of(healer, rules.skill, rules.ability.value)
         total = natural + check_bonus
         success = total >= rules.dc
     if success and waking:
@@ -599,17 +618,29 @@ def stabilize(
     return draft.done(StabilizeResult(method, success, natural, total, rules.dc))
 
 
+def _taking_part(draft: Draft, creature_id: EntityId) -> Combatant:
+    """The creature's combatant in a running combat (it must be in it); outside a combat its
+    lasting state as one."""
+    if draft.in_combat:
+        return draft.fighting(creature_id)
+    draft.creature(creature_id)  # AbsentTargetError for an unknown id
+    combatant = draft.combatant(creature_id)
+    assert combatant is not None  # outside a combat every creature has one
+    return combatant
+
+
 def recover_stable(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> Outcome[int]:
     """A stable creature that wasn't healed regains 1 HP (after 1d4 hours, or Hyrule: a short
     rest); the DM triggers this when the time has passed.
 
+    In a combat or outside one (the hours pass after the fight).
+
     Raises:
         IllegalActionError: not stable.
     """
-    running_combat(encounter)
     draft = Draft(encounter, ruleset)
     creature = draft.require_alive(creature_id)
-    if creature.hp > 0 or not draft.fighting(creature_id).death.stable:
+    if creature.hp > 0 or not _taking_part(draft, creature_id).death.stable:
         raise IllegalActionError(f"{creature.name} is not stable at 0 HP")
     draft.put_creature(creature.model_copy(update={"hp": 1}))
     wake(draft, creature_id)

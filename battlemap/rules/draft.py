@@ -88,7 +88,9 @@ class Draft:
 
     def combatant(self, creature_id: EntityId) -> Combatant | None:
         """The creature's combatant; outside a combat, its lasting state (``Creature.lasting``)
-        as a combatant, so rests and healing read and update it; None without either."""
+        as a combatant (a blank one when nothing lasts yet), so dropping to 0, dying, stable,
+        rests and healing read and update it exactly as in a combat; None for a creature not
+        in the encounter, or left out of the running combat."""
         if self._combat is None:
             return self._lasting_combatant(creature_id)
         if not self._combat.has(creature_id):
@@ -99,8 +101,6 @@ class Draft:
         try:
             lasting = self.encounter.creature(creature_id).lasting
         except KeyError:
-            return None
-        if lasting is None:
             return None
         return Combatant(creature_id=creature_id, group="").with_lasting(lasting)
 

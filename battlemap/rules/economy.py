@@ -15,11 +15,14 @@ Strike...) only spend the economy here; the attack engine resolves them. A contr
 
 from __future__ import annotations
 
+from battlemap.model.character import Skill
 from battlemap.model.combat import Combatant, CombatState, Readied, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_TRIGGER
 from battlemap.rules.attacks_left import attack_action_count, spend_one
+from battlemap.rules.character_checks import skill_bonus_of
+from battlemap.rules.character_features import with_sheet_features
 from battlemap.rules.combat_ops import (
     combatant_of,
     creature_of,
@@ -112,8 +115,11 @@ def _spend(
         new_turn = turn.model_copy(update={"attacks_left": turn.attacks_left - 1})
         return combatant.model_copy(update={"turn": new_turn}), "one attack"
     _deny(ruleset, combatant, EconomyPart.ACTION, name)
-    require(not turn.action_used, f"{name} has already used its action this turn")
+    extra = turn.action_used and turn.extra_actions > 0  # Action Surge's action
+    require(not turn.action_used or extra, f"{name} has already used its action this turn")
     update: dict[str, object] = {"action_used": True}
+    if extra:
+        update["extra_actions"] = turn.extra_actions - 1
     if cost is ActionCost.ATTACK or action.kind is ActionKind.ATTACK:
         attacks = attacks_per_action
         update["attacks_left"] = attacks - 1 if cost is ActionCost.ATTACK else attacks
@@ -257,6 +263,7 @@ def _check_and_spend(
                 "cast-a-spell:leveled" not in combatant.turn.actions_taken,
                 f"{name} cast a leveled spell with its action: no bonus-action spell this turn",
             )
+    combatant = with_sheet_features(encounter, combatant)  # Cunning Action
     attacks = attack_action_count(encounter, combatant)
     return _spend(state, ruleset, combatant, action_id, action, name, as_bonus_action, attacks)
 
@@ -296,7 +303,7 @@ def _resolve(
         record = draft.roll(f"1d20{signed(bonus)}", f"{name} Stealth (Hide)", creature_id)
         return combatant.model_copy(update={"hidden_stealth": record.total})
     if kind is ActionKind.SEARCH:
-        bonus = stats_of(creature_of(encounter, creature_id)).modifier("wis")
+        bonus = skill_bonus_of(creature_of(encounter, creature_id), Skill.PERCEPTION)
         draft.roll(f"1d20{signed(bonus)}", f"{name} Wisdom (Perception) (Search)", creature_id)
         return combatant
     if kind is ActionKind.READY:

@@ -38,7 +38,8 @@ from battlemap.rules.dice import new_dice_state
 from battlemap.rules.draft import Draft
 from battlemap.rules.enums import InitiativeMode, InitiativeTieBreak, SurpriseMode
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
-from battlemap.rules.outcome import Outcome, running_combat
+from battlemap.rules.initiative_order import earns_extra_turn, placed, ranked_groups
+from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 
 MAX_REROLLS = 50
@@ -197,6 +198,22 @@ def roll_initiative(encounter: Encounter, ruleset: Ruleset) -> Outcome[None]:
     return draft.done(None)
 
 
+def roll_initiative_except(
+    encounter: Encounter, ruleset: Ruleset, waiting: Collection[EntityId]
+) -> Outcome[None]:
+    """Roll initiative for every combatant but ``waiting`` (the players, who roll physical
+    dice at the table): those join the order unrolled, last, until the DM types their totals
+    (``set_initiative``), which then place them as a roll with the same face would."""
+    state = running_combat(encounter)
+    rolling = tuple(c for c in state.combatants if c.creature_id not in waiting)
+    held = tuple(c for c in state.combatants if c.creature_id in waiting)
+    partial = with_combat(encounter, state.model_copy(update={"combatants": rolling}))
+    rolled = roll_initiative(partial, ruleset)
+    after = running_combat(rolled.encounter)
+    merged = after.model_copy(update={"combatants": after.combatants + held})
+    return Outcome(with_combat(encounter, _sorted(merged, ruleset, encounter)), None, rolled.events)
+
+
 def _roll_individual(
     draft: Draft,
     ruleset: Ruleset,
@@ -209,13 +226,10 @@ def _roll_individual(
         label = first.name if len(members) == 1 else f"{first.name} (group of {len(members)})"
         total, natural = _initiative_roll(draft, first, ruleset, f"{label} initiative")
         totals[key] = total
-        extra = ruleset.initiative.natural_20_extra_turn and natural == 20
+        extra = earns_extra_turn(ruleset, natural)
         for creature_id in members:
-            tiebreak: tuple[int, ...] = ()
-            if ruleset.initiative.tie_break is InitiativeTieBreak.DEX_SCORE:
-                tiebreak = (stats_of(creatures[creature_id]).score("dex"),)
-            update = {"initiative": total, "initiative_tiebreak": tiebreak, "extra_turn": extra}
-            draft.put(combatant_of(draft.combat, creature_id).model_copy(update=update))
+            combatant = combatant_of(draft.combat, creature_id)
+            draft.put(placed(combatant, creatures[creature_id], ruleset, total, natural))
         if extra:
             draft.add("initiative", f"{label}: natural 20, an extra turn at the end of round 1")
     if ruleset.initiative.tie_break is InitiativeTieBreak.ROLL_OFF:
@@ -311,31 +325,57 @@ def _with_order(
 
 
 def set_initiative(
-    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, value: int
+    encounter: Encounter,
+    ruleset: Ruleset,
+    creature_id: EntityId,
+    value: int,
+    natural: int | None = None,
 ) -> Outcome[None]:
-    """The DM enters ``value`` as the creature's initiative and the order is re-sorted.
+    """The DM enters ``value`` (a total read off a physical die, or a new value) as the
+    creature's initiative and the order is re-sorted exactly as for a rolled total: the
+    creature joins its initiative group, carries the ruleset's tie-break (gms-den: its
+    Dexterity score), a ``natural`` 20 earns gms-den's extra turn (None: not a natural 20),
+    and legends-of-hyrule's groups are re-ranked by their new medians.
 
     Allowed at any time where ``initiative.manual_reorder`` (every shipped ruleset), else only
     before the combat begins; once combat runs, the creature whose turn it is keeps its turn.
 
     Raises:
-        InvalidRequestError: a value outside -100..100.
+        InvalidRequestError: a value outside -100..100, or a natural outside 1..20.
         IllegalActionError: the combat runs and the ruleset doesn't allow changing the order.
     """
     state = running_combat(encounter)
     if not -100 <= value <= 100:
         raise InvalidRequestError(f"initiative {value} is outside -100..100")
+    if natural is not None and not 1 <= natural <= 20:
+        raise InvalidRequestError(f"a d20 shows 1..20, not {natural}")
     require(
         ruleset.initiative.manual_reorder or not state.started,
         f"{ruleset.name}: the initiative order stays as rolled once the combat runs",
     )
     draft = Draft(encounter, ruleset)
-    draft.put(combatant_of(state, creature_id).model_copy(update={"initiative": value}))
+    creature = creature_of(encounter, creature_id)
+    group = _group_key(creature, ruleset, encounter)
+    combatant = combatant_of(state, creature_id).model_copy(update={"group": group})
+    draft.put(placed(combatant, creature, ruleset, value, natural))
+    name = name_of(encounter, creature_id)
+    draft.add("initiative", f"{name}: initiative set to {value}", creature_id)
+    if earns_extra_turn(ruleset, natural):
+        draft.add("initiative", f"{name}: natural 20, an extra turn at the end of round 1")
+    if ruleset.initiative.mode is InitiativeMode.GROUP_MEDIAN:
+        draft.combat = _with_group_order(draft.combat, draft)
     draft.combat = _sorted(draft.combat, ruleset, encounter)
-    draft.add(
-        "initiative", f"{name_of(encounter, creature_id)}: initiative set to {value}", creature_id
-    )
     return draft.done(None)
+
+
+def _with_group_order(state: CombatState, draft: Draft) -> CombatState:
+    """The state with its groups ranked by their medians now (legends-of-hyrule); a tie
+    left by typed totals is logged: the tied sides reroll at the table and the DM types
+    the new totals, or drags the rows."""
+    ranked, ties = ranked_groups(state)
+    for median in ties:
+        draft.add("initiative", f"tie at median {median:g}: the tied sides reroll")
+    return state.model_copy(update={"group_order": ranked})
 
 
 def reorder(
@@ -395,9 +435,6 @@ def roll_one(
             }
         )
     total, _ = _initiative_roll(draft, creature, ruleset, f"{creature.name} initiative")
-    tiebreak: tuple[int, ...] = ()
-    if ruleset.initiative.tie_break is InitiativeTieBreak.DEX_SCORE:
-        tiebreak = (stats_of(creature).score("dex"),)
     if (
         ruleset.initiative.mode is InitiativeMode.GROUP_MEDIAN
         and key not in draft.combat.group_order
@@ -405,7 +442,8 @@ def roll_one(
         draft.combat = draft.combat.model_copy(
             update={"group_order": (*draft.combat.group_order, key)}
         )
-    return combatant.model_copy(update={"initiative": total, "initiative_tiebreak": tiebreak})
+    # a joiner's natural 20 comes too late for round 1's extra turn
+    return placed(combatant, creature, ruleset, total, None)
 
 
 __all__ = [
@@ -414,6 +452,7 @@ __all__ = [
     "insert_sorted",
     "reorder",
     "roll_initiative",
+    "roll_initiative_except",
     "roll_one",
     "set_initiative",
     "set_surprised",

@@ -14,12 +14,14 @@ from enum import StrEnum
 from battlemap.model.combat import Combatant, CombatState, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.action_surge import ACTION_SURGE, ACTION_SURGE_NAME, action_surge_refusal
 from battlemap.rules.attacks_left import (
     AttacksLeft,
     attack_action_id,
     attacks_left,
     statblock_in,
 )
+from battlemap.rules.character_features import action_surges, with_sheet_features
 from battlemap.rules.combat_ops import combatant_of, creature_of, is_dying, name_of
 from battlemap.rules.economy import action_refusal, turn_refusal
 from battlemap.rules.enums import ActionCost, ActionKind
@@ -60,10 +62,11 @@ class Choice:
 @dataclass(frozen=True)
 class LegalActions:
     """Every choice of ``creature_id`` now, in the ruleset's order: actions (a bonus-action
-    use of an action a feature grants is a second choice), then the speed modes, then the
-    death saving throw. ``attacks`` are the attacks left in its Attack action (``2 attacks
-    left``); ``multiattack`` the stat block's Multiattack options, as choices of the Attack
-    action (id ``multiattack:<index>``)."""
+    use of an action a feature grants is a second choice: Cunning Action's Dash), then
+    Action Surge when its sheet has it, then the speed modes, then the death saving throw.
+    ``attacks`` are the attacks left in its Attack action (``2 attacks left``);
+    ``multiattack`` the stat block's Multiattack options, as choices of the Attack action
+    (id ``multiattack:<index>``)."""
 
     creature_id: EntityId
     choices: tuple[Choice, ...]
@@ -111,7 +114,7 @@ def legal_actions(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId)
         InvalidRequestError: no combat is running, or the creature isn't in it.
     """
     state = running_combat(encounter)
-    combatant = combatant_of(state, creature_id)
+    combatant = with_sheet_features(encounter, combatant_of(state, creature_id))
     creature_of(encounter, creature_id)
     if combatant.death.dead:  # its token may still be dragged: a body, moved by the DM
         return _all_refused(
@@ -127,6 +130,9 @@ def legal_actions(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId)
                 state, ruleset, encounter, creature_id, action_id, as_bonus_action=True
             )
             choices.append(Choice(ChoiceKind.BONUS_ACTION, action_id, action.name, reason))
+    if action_surges(creature_of(encounter, creature_id)):  # a feature on its sheet
+        reason = action_surge_refusal(encounter, ruleset, creature_id)
+        choices.append(Choice(ChoiceKind.FREE, ACTION_SURGE, ACTION_SURGE_NAME, reason))
     for mode in _modes(encounter, creature_id):
         reason = move_refusal(state, ruleset, encounter, creature_id, mode)
         choices.append(Choice(ChoiceKind.MOVE, mode.value, mode.value, reason))

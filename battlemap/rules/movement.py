@@ -29,6 +29,7 @@ from battlemap.model.combat import Combatant, CombatState, SpeedMode, TurnState
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.character_checks import check_bonus_of
 from battlemap.rules.combat_ops import (
     combatant_of,
     creature_of,
@@ -498,7 +499,8 @@ def climb_swim_check(
     """gms-den "Climb/Swim/Crawl": a Strength (Athletics) check to climb or swim without that
     speed; a failure adds ``exhaustion_on_failure`` levels (either way at half speed).
 
-    The Athletics bonus is the Strength modifier (creatures carry no skill list here).
+    The Athletics bonus is the creature's own (``check_bonus_of``: its sheet's or stat
+    block's Athletics, else the Strength modifier).
 
     Raises:
         InvalidRequestError: the ruleset has no such rule, or a DC outside 1..40.
@@ -512,7 +514,7 @@ def climb_swim_check(
     combatant = combatant_of(state, creature_id)
     creature = creature_of(encounter, creature_id)
     name = name_of(encounter, creature_id)
-    bonus = stats_of(creature).modifier(rules.check_ability.value)
+    bonus = check_bonus_of(creature, rules.check_skill, rules.check_ability.value)
     draft = Draft(encounter, ruleset)
     record = draft.roll(
         f"1d20{signed(bonus)}", f"{name} {rules.check_skill} (DC {dc})", creature_id

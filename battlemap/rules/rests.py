@@ -140,7 +140,7 @@ def _rest(
         restored = True
     maximum = draft.max_hp(creature_id)
     hp_after = min(maximum, creature.hp + rules.hp_flat + rolled)
-    update: dict[str, object] = {"hp": hp_after}
+    update: dict[str, object] = {"hp": hp_after, "action_surges_used": 0}  # Action Surge back
     lost = 0
     if kind == "long" and draft.ruleset.hit_points.temp_hp_last_until_long_rest:
         lost = creature.temp_hp

@@ -26,12 +26,9 @@ from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY
 from battlemap.geometry.movement import is_squeezing
 from battlemap.model.combat import Combatant, CombatState
-from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
-from battlemap.model.statblock import Ability as StatAbility
-from battlemap.model.statblock import StatBlock
 from battlemap.rules.attack_situation import combat_bodies
 from battlemap.rules.attacks import (
     RollModeReport,
@@ -40,7 +37,8 @@ from battlemap.rules.attacks import (
     names_with,
     roll_d20_faces,
 )
-from battlemap.rules.combat_ops import signed, stats_of
+from battlemap.rules.character_checks import save_bonus_of as save_bonus_of  # re-exported
+from battlemap.rules.combat_ops import signed
 from battlemap.rules.conditions import exhaustion_effects, is_incapacitated
 from battlemap.rules.draft import Draft
 from battlemap.rules.enums import Ability, ConditionEffect, ExhaustionEffect
@@ -177,22 +175,6 @@ def saving_throw(
         creature_id,
     )
     return draft.done(SaveResult(report, dc, faces, natural, total, success))
-
-
-def save_bonus_of(creature: Creature, block: StatBlock | None, ability: Ability) -> int:
-    """The creature's own bonus for an ``ability`` saving throw (before cover).
-
-    A proficient save listed in its stat block ``block`` wins (stat blocks list only those);
-    else the ability modifier of the creature's own scores (``Creature.stats``), else of the
-    stat block's scores; a creature with neither has all 10s (+0).
-    """
-    if block is not None:
-        listed = StatAbility[ability.name]  # the stat block's own enum, same member names
-        if listed in block.saving_throws:
-            return block.saving_throws[listed]
-        if creature.stats is None:
-            return block.abilities.modifier(ability.value)
-    return stats_of(creature).modifier(ability.value)
 
 
 def save_situation(

@@ -16,6 +16,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import creature_of
 from battlemap.rules.death import DeathSaveResult, death_save, end_last_breath
+from battlemap.rules.effects import at_turn_end
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
@@ -39,6 +40,20 @@ def death_save_due(encounter: Encounter, combat: CombatState, creature_id: Entit
     return hp == 0 and not (death.dead or death.stable or death.brink or death.last_breath)
 
 
+def brink_pause(encounter: Encounter, ruleset: Ruleset) -> str | None:
+    """Why no turn may end now: someone is on the Brink of Death and the ruleset pauses
+    initiative until they choose (bloodied-brink); None otherwise."""
+    brink = ruleset.death_saves.brink_of_death
+    combat = encounter.combat
+    if brink is None or not brink.pauses_initiative or combat is None:
+        return None
+    waiting = [c for c in combat.combatants if c.death.brink and not c.death.dead]
+    if not waiting:
+        return None
+    names = ", ".join(encounter.creature(c.creature_id).name for c in waiting)
+    return f"initiative is paused: {names} must choose on the Brink"
+
+
 def next_turn(
     encounter: Encounter,
     ruleset: Ruleset,
@@ -46,24 +61,24 @@ def next_turn(
     death_save_d20: int | None = None,
     death_save_bonus: int = 0,
 ) -> Outcome[TurnStep]:
-    """End the current turn, start the next, and roll the death save it owes (``death_save_d20``
-    typed in, else rolled).
+    """End the current turn (durations counted on the creature lose a round, its saves that
+    end conditions fall due: ``effects.at_turn_end``), start the next, and roll the death save
+    it owes (``death_save_d20`` typed in, else rolled).
 
     Raises:
         IllegalActionError: the combat hasn't begun, or someone is on the Brink of Death and
             the ruleset pauses initiative until they choose.
     """
     combat = running_combat(encounter)
-    brink = ruleset.death_saves.brink_of_death
-    if brink is not None and brink.pauses_initiative:
-        waiting = [c for c in combat.combatants if c.death.brink and not c.death.dead]
-        if waiting:
-            names = ", ".join(encounter.creature(c.creature_id).name for c in waiting)
-            raise IllegalActionError(f"initiative is paused: {names} must choose on the Brink")
+    paused = brink_pause(encounter, ruleset)
+    if paused is not None:
+        raise IllegalActionError(paused)
     ended = current_creature(combat)
     died = False
+    turn_end = at_turn_end(encounter, ruleset, ended)  # durations, saves that end conditions
+    encounter, combat = turn_end.encounter, running_combat(turn_end.encounter)
     ended_turn = end_turn(encounter, ruleset)
-    state, events = running_combat(ended_turn.encounter), ended_turn.events
+    state, events = running_combat(ended_turn.encounter), turn_end.events + ended_turn.events
     if combat.combatant(ended).death.last_breath:
         applied_breath = end_last_breath(with_combat(encounter, state), ruleset, ended)
         assert applied_breath.combat is not None

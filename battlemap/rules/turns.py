@@ -7,7 +7,7 @@ on everyone. In legends-of-hyrule, effects lasting "until the start of the group
 lasting "until the end of its turn" end (and those lasting "until the end of its next turn"
 that began before this turn), Disengage (srd: "for the rest of the turn") ends, and
 a surprised creature stops being surprised. gms-den's extra turns (natural 20) come after
-everyone's round-1 turn and are dropped when round 1 ends.
+everyone's round-1 turn and are dropped when round 1 ends. A dead creature's turn is skipped.
 
 The start-of-turn death saving throw belongs to the damage engine: pass it in ``hooks``;
 without one, the draft notes that a save is due.
@@ -78,13 +78,45 @@ def end_turn(
     require(state.started and bool(state.order), "the combat hasn't begun")
     draft = Draft(encounter, ruleset)
     _finish_turn(draft, encounter)
+    _advance(draft)
+    _skip_the_dead(draft, encounter)
+    _start_turn(draft, ruleset, encounter, hooks)
+    return draft.done(None)
+
+
+def _advance(draft: Draft) -> None:
+    """To the next slot, or the first of a new round after the last."""
     index = draft.combat.turn_index + 1
     if index >= len(draft.combat.order):
         _new_round(draft)
     else:
         draft.combat = draft.combat.model_copy(update={"turn_index": index})
-    _start_turn(draft, ruleset, encounter, hooks)
-    return draft.done(None)
+
+
+def _skip_the_dead(draft: Draft, encounter: Encounter) -> None:
+    """A dead creature's turn is skipped, logged (``turn-skipped``); what lasts until the
+    start or the end of its turn ends as the turn passes. A dying creature still has its turn
+    (its death save). Once round the order at most: when everyone is dead, the next turn
+    starts anyway."""
+    for _ in range(len(draft.combat.order)):
+        creature_id = draft.combat.order[draft.combat.turn_index].creature_id
+        if not combatant_of(draft.combat, creature_id).death.dead:
+            return
+        name = name_of(encounter, creature_id)
+        draft.add("turn-skipped", f"{name}'s turn is skipped: dead", creature_id)
+        passed = (Expiry.START_OF_TURN, Expiry.END_OF_TURN, Expiry.END_OF_NEXT_TURN)
+        _expire(draft, encounter, passed, {creature_id}, f"{name}'s turn passed")
+        _advance(draft)
+
+
+def upcoming_creature(state: CombatState) -> EntityId | None:
+    """The creature whose turn comes after the current one's (dead ones skipped, as
+    ``end_turn`` skips them; into the next round, without its extra turns), or None."""
+    later = (*state.order[state.turn_index + 1 :], *(s for s in state.order if not s.extra))
+    for slot in later:
+        if not combatant_of(state, slot.creature_id).death.dead:
+            return slot.creature_id
+    return None
 
 
 def _new_round(draft: Draft) -> None:

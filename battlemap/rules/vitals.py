@@ -10,6 +10,7 @@ from collections.abc import Collection
 
 from battlemap.model.combat import Combatant, CombatEvent, clip_event_text
 from battlemap.model.creature import Creature, Side
+from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.enums import ExhaustionEffect, MonsterDeathAtZero, Rounding
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
@@ -132,3 +133,12 @@ def rolled_by_the_app(
         else event
         for event in events
     )
+
+
+def is_dead(encounter: Encounter, creature_id: EntityId) -> bool:
+    """Dead in the running combat, or (outside one, or not fighting) by its lasting state."""
+    combat = encounter.combat
+    if combat is not None and combat.has(creature_id):
+        return combat.combatant(creature_id).death.dead
+    lasting = next((c.lasting for c in encounter.creatures if c.id == creature_id), None)
+    return lasting is not None and lasting.death.dead

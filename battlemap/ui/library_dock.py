@@ -58,6 +58,8 @@ from battlemap.ui.undo import push
 if TYPE_CHECKING:
     from battlemap.ui.feature_window import FeatureWindow
 
+NOTE_MS = 8000
+"""How long a note on the status bar stays (why a button did nothing)."""
 MIME_TYPE = "application/x-battlemap-statblock"
 """Drag payload: the monster's name (UTF-8)."""
 ANY = "Any"
@@ -416,9 +418,18 @@ class LibraryDock(QDockWidget):
         return creatures
 
     def add_selected(self) -> None:
+        """Add the selected monster, or say why nothing is added."""
         block = self.selected()
         if block is not None:
             self.add_copies(block, self.count.value())
+            return
+        row = self.list.currentItem()
+        why = (
+            f"{row.text(NAME_COLUMN)} is hidden by the search: clear it or pick a shown monster"
+            if row is not None and row.isHidden()
+            else "Select a monster in the list first"
+        )
+        self.window_.statusBar().showMessage(f"Add to map: {why}.", NOTE_MS)
 
     def choose_and_load(self) -> None:
         path, _ = QFileDialog.getOpenFileName(

@@ -30,12 +30,14 @@ from battlemap.ui.feature_window import FeatureWindow, TakeBack
 from battlemap.ui.file_actions import install as install_file_actions
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.map_view import MapView
+from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.players.controller import PlayersController
 from battlemap.ui.style import cell_to_scene
 
 STATUS_MESSAGE_MS = 5000
 LAYOUT_GEOMETRY = "window/geometry"
 LAYOUT_STATE = "window/state"
+HISTORY_START = "As opened"
 
 
 class MainWindow(FeatureWindow):
@@ -75,7 +77,9 @@ class MainWindow(FeatureWindow):
     def _build_docks(self) -> None:
         history = QDockWidget("History", self)
         history.setObjectName("history-dock")
-        history.setWidget(QUndoView(self.undo_stack))
+        steps = QUndoView(self.undo_stack)
+        steps.setEmptyLabel(HISTORY_START)  # Qt's "<empty>": the row that undoes everything
+        history.setWidget(steps)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, history)
         self.history_dock = history
 
@@ -135,7 +139,10 @@ class MainWindow(FeatureWindow):
         """Undo is enabled when anything can be taken back, and names the recorded step."""
         waiting = any(source.can_take_back() for source in self.take_backs)
         step = "" if waiting else self.undo_stack.undoText()
-        self.undo_action.setText(f"&Undo {step}" if step else "&Undo")
+        self.undo_action.setText(f"&Undo {step}" if step else "&Undo")  # its & are doubled
+        # Steps name creatures ("Next turn: Goblin 2"): the tooltip shows them, never markup.
+        typed = step.replace("&&", "&")
+        self.undo_action.setToolTip(plain_tooltip(f"Undo {typed}" if step else "Undo"))
         self.undo_action.setEnabled(waiting or self.undo_stack.canUndo())
 
     def _install_features(self) -> None:

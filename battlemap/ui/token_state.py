@@ -19,6 +19,8 @@ from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import effective_max_hp, is_bloodied
 from battlemap.ui.condition_icons import ConditionMark, marks_for
 
+CONCENTRATING = "concentrating"
+"""The badge of a creature concentrating on a spell (``Concentration``)."""
 UNCONSCIOUS = "unconscious"
 """The condition id every shipped ruleset uses for it."""
 
@@ -69,11 +71,14 @@ def state_of(
 ) -> TokenState:
     """A creature's look: from its combatant in a combat, else from what it keeps between
     combats (``Creature.lasting``). Without a ruleset nothing counts as bloodied."""
+    concentrating = False
     if combatant is not None:
         death, conditions, exhaustion = combatant.death, combatant.conditions, combatant.exhaustion
+        concentrating = combatant.concentration is not None
     elif creature.lasting is not None:
         lasting = creature.lasting
         death, conditions, exhaustion = lasting.death, lasting.conditions, lasting.exhaustion
+        concentrating = lasting.concentration is not None
     else:
         death, conditions, exhaustion = DeathState(), (), 0
     vital = vital_of(creature, death, conditions)
@@ -81,6 +86,8 @@ def state_of(
     if ruleset is not None and vital is Vital.UP and creature.hp > 0:
         bloodied = is_bloodied(ruleset, creature, effective_max_hp(ruleset, creature, combatant))
     marks = marks_for([(c.name, c.value) for c in conditions], exhaustion)
+    if concentrating:  # the DM's badge ("Co"); the players' window doesn't show it
+        marks += (ConditionMark(CONCENTRATING),)
     return TokenState(acting=acting, vital=vital, bloodied=bloodied, marks=marks)
 
 

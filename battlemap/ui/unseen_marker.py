@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from battlemap.model.document import Change
 from battlemap.model.ids import EntityId
-from battlemap.ui.combat.session import combat_facts
 from battlemap.ui.players.projection import CombatFacts, hidden_from_players
 from battlemap.ui.token_item import TokenItem
 
@@ -101,6 +100,10 @@ class UnseenMarkers:
         self.refresh()
 
     def refresh(self, change: Change | None = None) -> None:
+        # imported here: the combat package imports the tools and drag feedback, which import
+        # the map scene, which imports this module (``import battlemap.ui.map_scene`` failed)
+        from battlemap.ui.combat.session import combat_facts
+
         encounter = self.scene.document.encounter
         facts = combat_facts(encounter) or CombatFacts()
         marked = {

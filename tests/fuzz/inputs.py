@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tests.fuzz import mutate, seeds
+from tests.fuzz.roster_inputs import roster_seeds
 
 Make = Callable[[random.Random], bytes]
 
@@ -109,6 +110,7 @@ def first_seed(target: str) -> bytes:
         "uvtt": seeds.uvtt_seeds,
         "monsters": seeds.monster_seeds,
         "image": seeds.image_seeds,
+        "roster": roster_seeds,
     }[target]()
     return found[0][0]
 
@@ -137,6 +139,8 @@ def sources(target: str) -> tuple[Source, ...]:
     if target == "monsters":
         find = seeds.monster_seeds
         return (_byte_source(find, mutate.JSON_TOKENS), _json_values(find))
+    if target == "roster":
+        return (_byte_source(roster_seeds, mutate.JSON_TOKENS), _json_values(roster_seeds))
     if target == "image":
         return (
             _byte_source(seeds.image_seeds, (b"\x00", b"\xff", b"\xff\xd8", b"IDAT", b"VP8 ")),

@@ -254,10 +254,21 @@ def mutate_tree(tree: Any, rng: random.Random) -> Any:
     return tree
 
 
+MAX_DEEPENED = 4
+"""Deep-nesting marks written out per input; copies of a marked list beyond these become 0
+(thousands of 50,000-deep copies would eat the worker's memory before the loader runs)."""
+
+
 def _deepen(text: str, quoted: bool) -> str:
     mark = re.escape(_DEEP_MARK) + r"(\d+)__"
     pattern = f'"{mark}"' if quoted else f"'?{mark}'?"
-    return re.sub(pattern, lambda m: "[" * int(m.group(1)) + "0" + "]" * int(m.group(1)), text)
+    deep = re.sub(
+        pattern,
+        lambda m: "[" * int(m.group(1)) + "0" + "]" * int(m.group(1)),
+        text,
+        count=MAX_DEEPENED,
+    )
+    return re.sub(pattern, "0", deep)
 
 
 def dump_json(tree: Any, rng: random.Random) -> bytes:

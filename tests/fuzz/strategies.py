@@ -464,6 +464,8 @@ monster_files = st.one_of(monsters(), st.lists(monsters(), max_size=3)).map(_dum
 
 def strategy(target: str) -> st.SearchStrategy[bytes]:
     """The structured strategy that makes files for ``target``."""
+    from tests.fuzz import roster_inputs  # it builds on this module's helpers
+
     return {
         "encounter-zip": battlemap_files(),
         "dm-window": battlemap_files(),
@@ -473,4 +475,5 @@ def strategy(target: str) -> st.SearchStrategy[bytes]:
         "uvtt": uvtt_files(),
         "image": image_files,
         "monsters": monster_files,
+        "roster": roster_inputs.roster_files,
     }[target]

@@ -17,6 +17,7 @@ from pathlib import Path
 from battlemap.io.errors import FileFormatError
 from battlemap.io.loader import encounter_from_map, load_encounter_file
 from battlemap.io.monsters import HitPoints, creature_from_statblock, import_5e_monsters
+from battlemap.io.roster_file import read_roster
 from battlemap.rules.loader import (
     RulesetError,
     RulesetRegistry,
@@ -151,6 +152,7 @@ SUFFIXES = {
     "monsters": ".json",
     "players": ".json",
     "dm-window": ".battlemap",
+    "roster": ".json",
 }
 """The fuzzed loaders by name, with the suffix their input files get."""
 TARGET_NAMES = tuple(SUFFIXES)
@@ -170,6 +172,7 @@ def target(name: str) -> Target:
         "monsters": (import_monsters_to_map, FileFormatError),
         "players": (open_for_players, FileFormatError),
         "dm-window": (open_for_dm, FileFormatError),
+        "roster": (read_roster, FileFormatError),
     }[name]
     return Target(name, SUFFIXES[name], load, (refusal,))
 

@@ -94,7 +94,7 @@ def test_initiative_modes_per_ruleset(rulesets: dict[str, Ruleset]) -> None:
 
 
 def test_dash_disengage_dodge_per_ruleset(rulesets: dict[str, Ruleset]) -> None:
-    assert not rulesets["srd-5e"].economy.dash_stacks
+    assert rulesets["srd-5e"].economy.dash_stacks  # "the increase equals your speed"
     assert rulesets["legends-of-hyrule"].economy.dash_stacks
     assert rulesets["srd-5e"].economy.disengage_duration is DisengageDuration.END_OF_TURN
     assert (

@@ -98,18 +98,6 @@ def test_gms_den_called_shot_adds_disadvantage_and_ac(qtbot: QtBot, tmp_path: Pa
     assert dialog.d20[1].isVisible()  # two dice to type at disadvantage
 
 
-def test_knockout_refused_for_a_ranged_attack_with_the_reason(qtbot: QtBot, tmp_path: Path) -> None:
-    window = window_for(qtbot, tmp_path, "srd-5e")
-    dialog = window.combat.attack_dialog
-    window.combat.open_attack()
-    dialog.attack.setCurrentIndex(dialog.attack.findData("__custom__"))
-    dialog.custom_ranged.setChecked(True)
-    dialog.declarations.knockout.setChecked(True)
-    assert not dialog.roll_button.isEnabled()
-    assert dialog.roll_button.toolTip() == "only a melee attack can knock a creature out"
-    assert "Can't attack:" in dialog.situation.text()
-
-
 def test_gms_den_grapple_through_the_actions_dock_with_typed_dice(
     qtbot: QtBot, tmp_path: Path
 ) -> None:

@@ -194,23 +194,24 @@ def test_death_save_typed_before_the_dying_creature_s_turn(
     qtbot: QtBot, window: MainWindow
 ) -> None:
     start(window, qtbot)
-    session, actions = window.combat.session, window.combat.actions
+    session = window.combat.session
     panel = window.combat.panel
     select(window, "c-cleric")
     panel.amount.setValue(12)
     click(qtbot, panel.damage_button)
     assert session.encounter.creature(EntityId("c-cleric")).hp == 0
     turn_before(window, "c-cleric")
-    assert actions.save_die.isVisible()
-    assert actions.save_label.text() == "<b>Cleric</b> is dying: death save as its turn starts"
-    actions.save_die.setValue(20)
+    card = window.combat.card
+    assert card.isVisible() and card.death_d20.isVisible()
+    assert card.death_label.text() == "Cleric is dying: death save as its turn starts"
+    card.death_d20.spins[0].setValue(20)
     before = session.encounter
-    click(qtbot, actions.end_button)
+    click(qtbot, window.combat.actions.end_button)
     assert session.state is not None
     assert session.state.current is not None
     assert session.state.current.creature_id == "c-cleric"
     assert session.encounter.creature(EntityId("c-cleric")).hp == 1  # a natural 20: 1 hit point
-    assert not actions.save_die.isVisible()
+    assert not card.death_d20.isVisible()
     window.undo_stack.undo()  # the turn change and the save are one step
     assert session.encounter == before
 
@@ -309,14 +310,14 @@ def to_the_brink(qtbot: QtBot, window: MainWindow) -> None:
         ReplaceEncounterField("ruleset", "srd-5e", "bloodied-brink"),
     )
     start(window, qtbot)
-    session, actions = window.combat.session, window.combat.actions
+    session = window.combat.session
     select(window, "c-cleric")
     window.combat.panel.amount.setValue(12)
     click(qtbot, window.combat.panel.damage_button)
     assert session.encounter.creature(EntityId("c-cleric")).hp == 0
     for _ in range(2):  # two turns of the cleric, each starting with a failed save (a typed 5)
         turn_before(window, "c-cleric")
-        actions.save_die.setValue(5)
+        window.combat.card.death_d20.spins[0].setValue(5)
         window.combat.initiative.next_turn()
     assert session.state is not None
     assert session.state.combatant(EntityId("c-cleric")).death.brink
@@ -326,8 +327,8 @@ def test_bloodied_brink_two_failed_saves_then_the_sentence(
     qtbot: QtBot, window: MainWindow
 ) -> None:
     to_the_brink(qtbot, window)
-    session, actions = window.combat.session, window.combat.actions
-    brink = actions.brink
+    session = window.combat.session
+    brink = window.combat.card.brink
     assert brink.isVisible()
     window.combat.initiative.next_turn()  # the Brink pauses initiative until the choice
     assert session.state is not None
@@ -446,9 +447,12 @@ def test_single_key_shortcuts_do_not_fire_while_typing(qtbot: QtBot, window: Mai
 
 def test_last_breath_is_a_final_turn(qtbot: QtBot, window: MainWindow) -> None:
     to_the_brink(qtbot, window)
-    session, brink = window.combat.session, window.combat.actions.brink
-    click(qtbot, brink.buttons[BrinkOption.LAST_BREATH])
-    assert brink.last_breath_note.isVisible()
+    session, card = window.combat.session, window.combat.card
+    click(qtbot, card.brink.buttons[BrinkOption.LAST_BREATH])
+    assert card.last_breath_label.isVisible()
+    assert card.last_breath_label.text() == (
+        "Cleric takes its Last Breath: it dies when this turn ends"
+    )
     assert session.state is not None
     assert not session.state.combatant(EntityId("c-cleric")).death.dead
     window.combat.initiative.next_turn()

@@ -208,9 +208,11 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     assert zombie_row is not None
     assert zombie_row.text(3) == "dead"
 
-    click(qtbot, actions.end_button)
+    click(qtbot, actions.end_button)  # the dead Zombie's turn is skipped: round 3 begins
     assert document.encounter.combat.current is not None
-    assert document.encounter.combat.current.creature_id == "c-zombie"
+    assert document.encounter.combat.current.creature_id == "c-fighter"
+    assert document.encounter.combat.round == 3
+    assert any(e.text == "Zombie's turn is skipped: dead" for e in document.encounter.combat.log)
 
     # Undo the last three steps (end turn, attack, move): exactly the state before them.
     for _ in range(3):

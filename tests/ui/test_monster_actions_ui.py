@@ -194,6 +194,7 @@ def test_frightful_presence_with_the_multiattack_opens_the_saving_throw_dialog(
     ui.attack_dialog.close()
     fear = box.save_buttons["Frightful Presence"]
     assert fear.isEnabled() and not box.save_buttons["Fire Breath"].isEnabled()
+    window.scene.clearSelection()  # the dragon's token is selected as its turn began
     window.scene.tokens[HERO].setSelected(True)
     qtbot.waitUntil(lambda: fear.height() > 0)
     qtbot.mouseClick(fear, Qt.MouseButton.LeftButton)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Document, Encounter, Side
+from battlemap.model.character import Skill
 from battlemap.model.document import ReplaceEncounterField
-from battlemap.model.statblock import Ability, AttackKind
+from battlemap.model.limits import MAX_PARTY
+from battlemap.model.statblock import Ability, AttackKind, StatBlock
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.party_dock import PlayerCharacterDialog
 
@@ -17,9 +21,9 @@ def fill_ranger(dialog: PlayerCharacterDialog) -> None:
     dialog.name.setText("Mira")
     dialog.ac.setValue(16)
     dialog.hp.setValue(27)
-    dialog.dex.setValue(3)
-    dialog.wis.setValue(2)
-    dialog.perception.setValue(14)
+    dialog.scores[Ability.DEX].setValue(16)
+    dialog.scores[Ability.WIS].setValue(14)
+    dialog.skill_proficient[Skill.PERCEPTION].setChecked(True)  # level 1: 10 + 2 + 2 = 14
     dialog.speeds["walk"].setValue(35)
     dialog.add_attack_row("Longbow", "+7", "", "150", "600", "1d8+3", "piercing")
     dialog.add_attack_row("Shortsword", "7", "5", "", "", "1d6+3", "piercing")
@@ -39,7 +43,7 @@ def test_new_character_joins_the_party_as_one_undo_step(window: MainWindow) -> N
     (mira,) = window.document.encounter.party
     assert (mira.name, mira.armor_class, mira.hit_points, mira.speeds.walk) == ("Mira", 16, 27, 35)
     assert mira.abilities.modifier(Ability.DEX) == 3 and mira.abilities.modifier(Ability.WIS) == 2
-    assert mira.senses.passive_perception == 14
+    assert mira.passive_perception == 14
     bow, sword = mira.attacks
     assert (bow.kind, bow.to_hit, bow.range_normal, bow.range_long) == (
         AttackKind.RANGED, 7, 150, 600,
@@ -143,3 +147,48 @@ def test_a_character_without_a_level_shows_none_and_keeps_none(window: MainWindo
     assert edit is not None and edit.level.text() == "—"
     edit.accept()
     assert window.document.encounter.party[0].level is None
+
+
+def test_roster_export_then_import_in_another_app(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    saved_ranger(window)
+    path = tmp_path / "party.json"
+    assert window.party_dock.export_roster(path)
+    other_settings = QSettings(str(tmp_path / "other.ini"), QSettings.Format.IniFormat)
+    other = MainWindow(Document(Encounter(name="Elsewhere")), settings=other_settings)
+    qtbot.addWidget(other)
+    assert other.party_dock.roster() == []
+    assert other.party_dock.import_roster(path)
+    assert other.document.encounter.party == window.document.encounter.party
+    assert [b.name for b in other.party_dock.roster()] == ["Mira"]
+    other.undo_stack.undo()  # the import is one undo step
+    assert other.document.encounter.party == ()
+
+
+def test_a_bad_roster_file_changes_nothing_and_says_why(window: MainWindow, tmp_path: Path) -> None:
+    path = tmp_path / "party.json"
+    path.write_text('{"format": "battlemap-roster", "format_version": 1, "characters": [{}]}')
+    assert not window.party_dock.import_roster(path)
+    message = window.statusBar().currentMessage()
+    assert str(path) in message and "characters.0.name" in message
+    assert window.document.encounter.party == () and window.party_dock.roster() == []
+
+
+def test_the_party_and_the_roster_stop_at_the_models_limit(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    dock = window.party_dock
+    full = tuple(StatBlock(name=f"Pc {i}") for i in range(MAX_PARTY))
+    assert dock.set_party(full, "A full party")
+    dialog = dock.new_character()
+    dialog.name.setText("One too many")
+    dialog.accept()
+    assert window.document.encounter.party == full  # refused, and said why
+    assert "more than 100" in window.statusBar().currentMessage()
+    for block in (*full, StatBlock(name="Extra")):
+        dock.remember(block)
+    roster = dock.roster()
+    assert len(roster) == MAX_PARTY and (roster[0].name, roster[-1].name) == ("Pc 1", "Extra")
+    assert dock.export_roster(tmp_path / "party.json")
+    assert "1 older roster characters left out" in window.statusBar().currentMessage()

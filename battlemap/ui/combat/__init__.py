@@ -22,12 +22,16 @@ from battlemap.rules import economy
 from battlemap.rules.legal import legal_actions
 from battlemap.rules.rests import RestType
 from battlemap.ui.combat.actions_dock import ActionsDock
+from battlemap.ui.combat.concentration_ui import EffectsUi
+from battlemap.ui.combat.concentration_ui import install as install_effects
 from battlemap.ui.combat.creature_panel import CombatPanel
+from battlemap.ui.combat.decision_card import DecisionCard
 from battlemap.ui.combat.initiative_dock import InitiativeDock
 from battlemap.ui.combat.log_dock import LogDock
 from battlemap.ui.combat.monster_flow import MonsterFlow
 from battlemap.ui.combat.mount_menu import add_mount_entries
 from battlemap.ui.combat.session import CombatSession, combat_facts
+from battlemap.ui.combat.turn_follower import TurnFollower
 from battlemap.ui.drag import window_index
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.token_state import quiet_ruleset, token_states
@@ -56,9 +60,13 @@ class CombatUi:
     actions: ActionsDock
     log: LogDock
     panel: CombatPanel
+    card: DecisionCard
     window: FeatureWindow
     library: dict[str, StatBlock]
+    follower: TurnFollower | None = None
     _dialogs: dict[str, object] = field(default_factory=dict)
+    effects: EffectsUi | None = None
+    """Concentration and the saves due (``concentration_ui.install``)."""
 
     def _dialog(self, name: str, make: Callable[[], Made]) -> Made:
         if name not in self._dialogs:
@@ -136,7 +144,8 @@ def install(window: FeatureWindow) -> CombatUi:
         lambda *args, **kwargs: ui.attack_dialog.open_for(*args, **kwargs),
         lambda *args, **kwargs: ui.contest_dialog.open_for(*args, **kwargs),
     )
-    initiative.death_save_d20 = actions.typed_death_save
+    card = DecisionCard(window.view, scene, session, initiative.next_action)
+    initiative.death_save_d20 = card.typed_death_save
     initiative.recharge_d6 = actions.monster.typed_recharge
     log = LogDock(session)
     for left_dock in (initiative, actions):
@@ -149,7 +158,8 @@ def install(window: FeatureWindow) -> CombatUi:
     window.addDockWidget(bottom, log)  # first-run sizes: battlemap.ui.window_layout
     panel = CombatPanel(session, scene, library)
     _add_to_creature_dock(window.creature_dock, panel)
-    ui = CombatUi(session, initiative, actions, log, panel, window, library)
+    ui = CombatUi(session, initiative, actions, log, panel, card, window, library)
+    ui.follower = TurnFollower(session, scene, window.view)
     actions.monster.flow = MonsterFlow(ui)
     scene.token_menu_builders.append(lambda menu, cid: _token_menu(ui, menu, cid))
     scene.token_menu_builders.append(lambda menu, cid: _rest_entries(ui, menu, cid))
@@ -157,6 +167,7 @@ def install(window: FeatureWindow) -> CombatUi:
         lambda menu, cid: add_mount_entries(menu, session, cid, library)
     )
     scene.token_menu_builders.append(lambda menu, cid: _save_entry(ui, menu, cid))
+    ui.effects = install_effects(ui)
     panel.save_button.clicked.connect(
         lambda: ui.save_dialog.open_for(
             [panel.creature_id] if panel.creature_id is not None else []

@@ -4,7 +4,8 @@ Each of the ruleset's actions is a button, enabled only when the engine would ac
 a disabled button's tooltip is the engine's reason (``rules.legal.legal_actions``: the same
 checks the engine makes, nothing rolled). Attack-like actions open the attack dialog;
 grapple, shove, escape, disarm, grapple move and stabilising the contest dialog; the others are
-taken at once, one undo step each. End turn and the death saving throw live here too.
+taken at once, one undo step each. End turn sits beside the heading; the death save due and
+the Brink of Death come as a card on the map (``decision_card``).
 """
 
 from __future__ import annotations
@@ -36,10 +37,8 @@ from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.enums import ActionCost, ActionKind
 from battlemap.rules.legal import Choice, legal_actions
 from battlemap.rules.schema import ActionDef, Ruleset
-from battlemap.rules.turn_steps import death_save_due
-from battlemap.ui.combat.brink_box import BrinkBox
+from battlemap.ui.combat.features_box import FeaturesBox
 from battlemap.ui.combat.monster_box import MonsterBox
-from battlemap.ui.combat.next_die import NextTurnDie, upcoming_creature
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, tone
 from battlemap.ui.map_scene import MapScene
@@ -67,7 +66,7 @@ def _cell(label: str, value: str) -> str:
 
 
 class ActionsDock(QDockWidget):
-    """Buttons for the current creature's actions, End turn, and its death save when due."""
+    """Buttons for the current creature's actions, and End turn."""
 
     def __init__(
         self,
@@ -93,7 +92,10 @@ class ActionsDock(QDockWidget):
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.2)
         self.heading.setFont(font)
-        layout.addWidget(self.heading)
+        self.heading.setWordWrap(True)
+        top = QHBoxLayout()  # End turn beside the heading: never scrolled below the fold
+        top.addWidget(self.heading, 1)
+        layout.addLayout(top)
         self.economy = QLabel()
         self.economy.setWordWrap(True)
         self.economy.setTextFormat(Qt.TextFormat.RichText)
@@ -103,19 +105,12 @@ class ActionsDock(QDockWidget):
         self.grid_widget = QWidget()
         self.grid = QGridLayout(self.grid_widget)
         self.grid.setContentsMargins(0, 0, 0, 0)
+        self.feature_box = FeaturesBox(session)  # above the actions: no scrolling for a surge
+        layout.addWidget(self.feature_box)
         layout.addWidget(self.grid_widget)
         self.multiattack_menu = QMenu(self)
         """The Attack button's menu when the creature has Multiattack options."""
 
-        self.next_save = NextTurnDie(
-            20,
-            "The next creature is dying: type the d20 of its death save as rolled at the table"
-            " before ending this turn, or leave 'app rolls'",
-        )
-        self.save_label, self.save_die = self.next_save.label, self.next_save.die
-        layout.addWidget(self.next_save)
-        self.brink = BrinkBox(session)
-        layout.addWidget(self.brink)
         ready_row = QHBoxLayout()
         self.trigger = QLineEdit()
         self.trigger.setMaxLength(MAX_TRIGGER)
@@ -132,13 +127,15 @@ class ActionsDock(QDockWidget):
         self.attack_action.setToolTip(
             "Open the attack dialog for the creature whose turn it is (A)"
         )
-        self.attack_action.triggered.connect(lambda: self.take("attack"))  # Multiattack menu
+        self.attack_id = "attack"
+        """The ruleset's Attack action (``roles.actions.attack``), set on each refresh."""
+        self.attack_action.triggered.connect(lambda: self.take(self.attack_id))  # Multiattack menu
         self.end_turn = end_turn
         self.end_button = QPushButton(f"End turn ({end_turn.shortcut().toString()})")
         self.end_button.setToolTip("End this turn and start the next creature's")
         self.end_button.clicked.connect(end_turn.trigger)
         self.end_button.setMinimumHeight(34)
-        layout.addWidget(self.end_button)
+        top.addWidget(self.end_button)
         layout.addStretch(1)
         self.setWidget(body)
         session.changed.connect(self.refresh)
@@ -163,14 +160,13 @@ class ActionsDock(QDockWidget):
         if state is None or creature_id is None or ruleset is None:
             self.heading.setText("No one's turn")
             self.economy.setText("Start a combat and begin round 1 to act.")
-            self.next_save.show_for(None, None)
-            self.brink.setVisible(False)
             self.trigger.setVisible(False)
             self.readied.setVisible(False)
             self.attack_action.setEnabled(False)
             self.end_button.setEnabled(False)
             self.grid_widget.setVisible(False)
             self.monster.refresh(None, None)
+            self.feature_box.setVisible(False)
             return
         name = self.session.name(creature_id)
         self.heading.setText(f"{name}'s turn")
@@ -198,13 +194,13 @@ class ActionsDock(QDockWidget):
             button.setEnabled(reason is None)
             tip = action.description if reason is None else f"Not available: {reason}"
             button.setToolTip(plain_tooltip(tip))
-        attack = self.buttons.get("attack")
+        self.attack_id = ruleset.roles.actions.attack
+        attack = self.buttons.get(self.attack_id)
         self.attack_action.setEnabled(attack is not None and attack.isEnabled())
         self._offer_multiattack(attack, legal.multiattack, creature_id)
         self.monster.refresh(state, ruleset)
+        self.feature_box.show_for(ruleset, legal)
         self.end_button.setEnabled(True)
-        self._show_next_save(state)
-        self.brink.show_for(state, ruleset, creature_id)
 
     def _offer_multiattack(
         self, attack: QPushButton | None, options: tuple[Choice, ...], creature_id: EntityId
@@ -220,7 +216,7 @@ class ActionsDock(QDockWidget):
             entry = self.multiattack_menu.addAction(literal_mnemonics(choice.name))
             entry.triggered.connect(lambda _=False, i=index: self.take_multiattack(i))
         one = self.multiattack_menu.addAction("One attack (Attack action)")
-        one.triggered.connect(lambda: self.open_attack("attack"))
+        one.triggered.connect(lambda: self.open_attack(self.attack_id))
 
     def take_multiattack(self, index: int) -> None:
         """Take the Attack action with the stat block's Multiattack option ``index``."""
@@ -232,24 +228,7 @@ class ActionsDock(QDockWidget):
             lambda e, r: take_attack_action(e, r, creature_id, multiattack=index),
         )
         if applied is not None:
-            self.open_attack("attack")
-
-    def _show_next_save(self, state: CombatState) -> None:
-        """Offer to type the death save of the next creature when it is dying: the engine
-        makes that save as its turn starts (``turn_steps.next_turn``)."""
-        upcoming = upcoming_creature(state)
-        due = upcoming is not None and death_save_due(self.session.encounter, state, upcoming)
-        text = None
-        if due and upcoming is not None:
-            text = (
-                f"<b>{escape(self.session.name(upcoming))}</b> is dying: death save as its turn"
-                " starts"
-            )
-        self.next_save.show_for(upcoming, text)
-
-    def typed_death_save(self) -> int | None:
-        """The d20 typed for the next creature's death save, or None (the app rolls)."""
-        return self.next_save.typed()
+            self.open_attack(self.attack_id)
 
     def _rebuild_buttons(self, shown: dict[str, ActionDef]) -> None:
         """One button per action, two columns (only when the ruleset's list changes)."""
@@ -286,7 +265,7 @@ class ActionsDock(QDockWidget):
         attacks = f"<b>{escape(left.text)}</b>" if left.count else "–"
         text = (
             "<table cellspacing='2'>"
-            f"<tr>{_cell('Action', _mark(turn.action_used))}"
+            f"<tr>{_cell('Action', _mark(turn.action_used and not turn.extra_actions))}"
             f"{_cell('Bonus', _mark(turn.bonus_action_used))}</tr>"
             f"<tr>{_cell('Reaction', _mark(combatant.reaction_used))}{_cell('Move', move)}</tr>"
             f"<tr><td>Attacks</td><td colspan='3'>{attacks}</td></tr></table>"

@@ -63,7 +63,7 @@ from battlemap.rules.saves import (
 )
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses
-from battlemap.rules.vitals import rolled_by_the_app
+from battlemap.rules.vitals import is_dead, rolled_by_the_app
 from battlemap.ui.combat.monster_flow import rules_ability
 from battlemap.ui.combat.save_rows import (
     ID_ROLE,
@@ -79,6 +79,9 @@ from battlemap.ui.typed_dice import TouchSpinBox
 
 DEFAULT_SAVE = Ability.DEX
 DEFAULT_DC = 15
+AREA_DAMAGE_TYPE = "fire"
+"""The type the dialog first opens with: its dice start at 8d6, a fireball's (later openings
+keep the type last chosen)."""
 
 
 class AreaDialog(CombatDialog):
@@ -108,6 +111,10 @@ class AreaDialog(CombatDialog):
         self.origin_label = QLabel()
         self.origin_label.setWordWrap(True)
         layout.addWidget(self.origin_label)
+        self.left_out_label = QLabel()
+        self.left_out_label.setWordWrap(True)
+        self.left_out_label.setTextFormat(Qt.TextFormat.PlainText)  # creature names
+        layout.addWidget(self.left_out_label)
         hint = QLabel("Tick the creatures that saved: a roll ticks or clears the box for you.")
         hint.setWordWrap(True)
         layout.addWidget(hint)
@@ -157,7 +164,9 @@ class AreaDialog(CombatDialog):
         self.damage_type.clear()
         for key, damage_type in ruleset.damage.types.items():
             self.damage_type.addItem(damage_type.name, key)
-        wanted = self.damage_type.findData(current or DEFAULT_DAMAGE_TYPE)
+        wanted = self.damage_type.findData(current or AREA_DAMAGE_TYPE)
+        if wanted < 0:
+            wanted = self.damage_type.findData(DEFAULT_DAMAGE_TYPE)
         self.damage_type.setCurrentIndex(max(0, wanted))
         self._apply_prefill()
         self._given_origin, self._given_for = origin, None
@@ -191,7 +200,9 @@ class AreaDialog(CombatDialog):
         self.origin_label.setText("")
 
     def take_selection(self) -> None:
-        """Make the selected tokens the targets (each unsaved, nothing rolled)."""
+        """Make the selected tokens the targets (each unsaved, nothing rolled). The dead among
+        them are left out with a note: a corpse in the area neither saves nor takes damage (the
+        point of origin still holds for the creatures caught)."""
         ids = party_first(self.session, self.scene.selected_creatures())
         if self._given_for is None:
             self._given_for = frozenset(ids)
@@ -203,7 +214,13 @@ class AreaDialog(CombatDialog):
         else:
             x, y = self.origin
             self.origin_label.setText(f"Cover from the template's point of origin ({x:g}, {y:g}).")
-        self.saves.set_creatures(ids)
+        encounter = self.session.encounter
+        dead = [cid for cid in ids if is_dead(encounter, cid)]
+        self.left_out_label.setText(
+            "".join(f"{self.session.name(cid)} is dead: left out.\n" for cid in dead).strip()
+        )
+        self.left_out_label.setVisible(bool(dead))
+        self.saves.set_creatures([cid for cid in ids if cid not in dead])
 
     def _placed_template_origin(self, ids: list[EntityId]) -> PointXY | None:
         """The Area template tool's placed template's origin, if it caught exactly ``ids``."""
@@ -234,8 +251,9 @@ class AreaDialog(CombatDialog):
     # --- dealing ---------------------------------------------------------------------------
 
     def _area_targets(self, ruleset: Ruleset) -> tuple[list[AreaTarget], list[str]]:
-        """The listed creatures still on the map, each with its "saved" box and defenses; and
-        the names of those no longer on it (removed, or another file opened), left out."""
+        """The listed creatures still on the map and alive, each with its "saved" box and
+        defenses; and the notes on those left out: no longer on the map (removed, or another
+        file opened) or dead since they were listed."""
         encounter = self.session.encounter
         present = {creature.id for creature in encounter.creatures}
         found, gone = [], []
@@ -245,7 +263,10 @@ class AreaDialog(CombatDialog):
                 continue
             creature_id = EntityId(row.data(ID_ROLE))
             if creature_id not in present:
-                gone.append(row.text())
+                gone.append(f"{row.text()}: no longer on the map, left out")
+                continue
+            if is_dead(encounter, creature_id):
+                gone.append(f"{row.text()}: dead, left out")
                 continue
             found.append(
                 AreaTarget(
@@ -287,7 +308,7 @@ class AreaDialog(CombatDialog):
                 typed_each = [[total] for total in totals]
         half = self.half.isChecked()
         source = state.current.creature_id if state is not None and state.current else None
-        notes = [f"{name}: no longer on the map, left out" for name in gone]
+        notes = list(gone)
 
         def saves_then_damage(
             e: Encounter, c: CombatState | None, r: Ruleset

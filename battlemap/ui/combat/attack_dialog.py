@@ -54,10 +54,12 @@ from battlemap.rules.attacks import (
     knockout_declared_in_time,
     make_attack,
     plan_attack,
+    reasons_beyond_the_total,
     roll_mode,
 )
 from battlemap.rules.attacks_left import attacks_left
-from battlemap.rules.damage import DamageRoll, Defenses
+from battlemap.rules.damage import DamageRoll, Defenses, check_knockout
+from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.outcome import EngineCall, Outcome, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import (  # re-exported: the creature panel imports them from here
@@ -65,6 +67,7 @@ from battlemap.rules.statblocks import (  # re-exported: the creature panel impo
 )
 from battlemap.rules.statblocks import statblock_defenses as statblock_defenses
 from battlemap.ui.combat.declarations import DeclarationsBox
+from battlemap.ui.combat.placement import place_clear_of
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
     BAD,
@@ -258,6 +261,15 @@ class AttackDialog(CombatDialog):
         self.attacker.blockSignals(False)
         self._attacker_changed(keep_target=False)
         self.present(activate=True)
+        self.keep_tokens_in_sight()
+
+    def keep_tokens_in_sight(self) -> None:
+        """Beside the map, clear of the attacker's and the target's tokens (``placement``)."""
+        view = next(iter(self.scene.views()), None)
+        ids = [cid for cid in (self.attacker_id(), self.target_id()) if cid is not None]
+        tokens = [self.scene.tokens[cid] for cid in ids if cid in self.scene.tokens]
+        if view is not None and tokens and self.isVisible():
+            place_clear_of(self, view, [token.sceneBoundingRect() for token in tokens])
 
     def choose_attack(self, name: str) -> None:
         """Pick the attacker's stat-block attack called ``name`` (kept when it has none)."""
@@ -451,6 +463,7 @@ class AttackDialog(CombatDialog):
     def _target_changed(self) -> None:
         self._fill_defenses()
         self.update_situation()
+        self.keep_tokens_in_sight()
 
     def update_situation(self) -> None:
         """Show the roll mode with every reason and the AC with cover, as the engine sees them.
@@ -471,6 +484,7 @@ class AttackDialog(CombatDialog):
             self.situation.setText("Type damage dice such as 1d8+3.")
             self.roll_button.setEnabled(False)
             return
+        self.declarations.offer_knockout(_knockout_refusal(ruleset, profile))
         situation = self.situation_now(ruleset)
         refusal: str | None = None
         try:
@@ -583,7 +597,8 @@ class AttackDialog(CombatDialog):
         self.damage_entry.label_rolled(rolled.expressions if rolled is not None else None)
         self.damage_box.setEnabled(True)
         # gms-den wants a knock-out declared before the roll; elsewhere it can still be ticked.
-        self.declarations.knockout.setEnabled(not knockout_declared_in_time(ruleset))
+        offered = self.declarations.knockout_offered
+        self.declarations.knockout.setEnabled(offered and not knockout_declared_in_time(ruleset))
         self.apply_button.setFocus()
 
     def apply_damage(self) -> None:
@@ -609,7 +624,7 @@ class AttackDialog(CombatDialog):
         applied = self.session.run(_step_text(self.preview.result), call)
         self.preview = None
         self.damage_box.setEnabled(False)
-        self.declarations.knockout.setEnabled(True)
+        self.declarations.knockout.setEnabled(self.declarations.knockout_offered)
         if applied is None:
             return
         outcome: AttackResult = applied.result
@@ -621,6 +636,15 @@ class AttackDialog(CombatDialog):
     def _reset_dice(self) -> None:
         self.d20_entry.reset()
         self.damage_entry.reset()
+
+
+def _knockout_refusal(ruleset: Ruleset, profile: AttackProfile) -> str | None:
+    """Why this attack can't knock out (the damage engine's rule), or None."""
+    try:
+        check_knockout(ruleset, True, melee=profile.delivery is Delivery.MELEE)
+    except IllegalActionError as error:
+        return str(error)
+    return None
 
 
 def _with_reasons(applied: Outcome[AttackResult]) -> Outcome[AttackResult]:
@@ -658,8 +682,13 @@ def _hit_text(result: AttackResult) -> str:
     return (
         f"<span style='font-size:large;color:{colour}'><b>{verdict}</b></span> — d20 [{faces}]"
         f" → {result.natural}{result.to_hit:+d} = <b>{result.total}</b> vs AC"
-        f" {result.armor_class.value}<br><small>{escape('; '.join(result.reasons))}</small>"
+        f" {result.armor_class.value}{_reasons_line(result)}"
     )
+
+
+def _reasons_line(result: AttackResult) -> str:
+    reasons = reasons_beyond_the_total(result)
+    return f"<br><small>{escape('; '.join(reasons))}</small>" if reasons else ""
 
 
 def _damage_text(result: AttackResult) -> str:

@@ -1,22 +1,24 @@
-"""bloodied-brink's Brink of Death in the Actions dock: the three choices.
+"""bloodied-brink's Brink of Death on the decision card: the three choices.
 
-Shown only for the creature whose turn it is when it stands on the Brink (or breathes its
-Last Breath, which ends with its turn: ``turn_steps.next_turn``). The engine
+Shown for the creature on the Brink (``rules.pending``), or breathing its Last Breath, which
+ends with its turn (``turn_steps.next_turn``). The engine
 (``death.brink_choice``) resolves each choice; the Sentence's Wisdom save takes a d20 typed
 from the table or rolled by the app.
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
 from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
+from battlemap.rules.character_checks import level_of, save_bonus_of
 from battlemap.rules.death import brink_choice
-from battlemap.rules.enums import BrinkOption
+from battlemap.rules.enums import Ability, BrinkOption
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import plain_tooltip
+from battlemap.ui.typed_dice import d20_spin
 
 OPTION_LABELS = {
     BrinkOption.ADRENALINE: "Adrenaline",
@@ -33,23 +35,32 @@ def _spin(low: int, high: int, value: int, tip: str) -> QSpinBox:
     return spin
 
 
-class BrinkBox(QGroupBox):
+class BrinkBox(QWidget):
     """The Brink of Death choices for the current creature."""
 
     def __init__(self, session: CombatSession) -> None:
-        super().__init__("Brink of Death")
+        super().__init__()
         self.session = session
         self.creature_id: EntityId | None = None
-        form = QFormLayout(self)
+        self.filled_for: EntityId | None = None
+        """The creature whose numbers the boxes were filled with, while it is on the Brink."""
+        grid = QGridLayout(self)  # two columns of boxes: the card on the map stays low
+        grid.setContentsMargins(0, 4, 0, 0)
         self.level = _spin(1, 30, 1, "The creature's level (Adrenaline's cost and temporary HP)")
-        form.addRow("Level", self.level)
         self.points = _spin(0, 100, 0, "Empowering Points the creature has")
-        form.addRow("Empowering Points", self.points)
         self.wis_bonus = _spin(-10, 20, 0, "Wisdom saving throw bonus (Sentence)")
-        form.addRow("Wis save bonus", self.wis_bonus)
-        self.d20 = _spin(0, 20, 0, "The Sentence's d20 as rolled at the table")
-        self.d20.setSpecialValueText("app rolls")
-        form.addRow("d20", self.d20)
+        self.d20 = d20_spin("The Sentence's d20 as rolled at the table, or leave 'app rolls'")
+        for index, (label, spin) in enumerate(
+            (
+                ("Level", self.level),
+                ("Empowering Points", self.points),
+                ("Wis save bonus", self.wis_bonus),
+                ("Sentence d20", self.d20),
+            )
+        ):
+            row, column = divmod(index, 2)
+            grid.addWidget(QLabel(label), row, 2 * column)
+            grid.addWidget(spin, row, 2 * column + 1)
         buttons = QHBoxLayout()
         self.buttons: dict[BrinkOption, QPushButton] = {}
         for option, label in OPTION_LABELS.items():
@@ -58,13 +69,13 @@ class BrinkBox(QGroupBox):
             button.clicked.connect(lambda _=False, o=option: self.choose(o))
             buttons.addWidget(button)
             self.buttons[option] = button
-        form.addRow(buttons)
+        grid.addLayout(buttons, 2, 0, 1, 4)
         self.last_breath_note = QLabel(
             "<b>Last Breath</b>: a final full turn with an extra action; the creature dies"
             " when this turn ends."
         )
         self.last_breath_note.setWordWrap(True)
-        form.addRow(self.last_breath_note)
+        grid.addWidget(self.last_breath_note, 3, 0, 1, 4)
         self.setVisible(False)
 
     def show_for(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> None:
@@ -78,6 +89,18 @@ class BrinkBox(QGroupBox):
         for spin in (self.level, self.points, self.wis_bonus, self.d20):
             spin.setEnabled(death.brink)
         self.last_breath_note.setVisible(death.last_breath)
+        on_brink = rules is not None and death.brink
+        if on_brink and self.filled_for != creature_id:  # not again on each refresh
+            assert rules is not None
+            self.fill_from_creature(creature_id, rules.sentence.ability)
+        self.filled_for = creature_id if on_brink else None
+
+    def fill_from_creature(self, creature_id: EntityId, ability: Ability) -> None:
+        """The level and save bonus boxes show the creature's own numbers (the DM may change
+        them before choosing)."""
+        creature = self.session.encounter.creature(creature_id)
+        self.level.setValue(level_of(creature) or 1)
+        self.wis_bonus.setValue(save_bonus_of(creature, creature.statblock, ability))
 
     def choose(self, option: BrinkOption) -> None:
         creature_id = self.creature_id

@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,8 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlemap.model.character import Skill
 from battlemap.model.ids import EntityId
 from battlemap.rules import contests
+from battlemap.rules.character_checks import check_bonus_of, skill_bonus_of
 from battlemap.rules.death import stabilize
 from battlemap.rules.enums import ActionKind, StabilizeMethod
 from battlemap.rules.outcome import EngineCall
@@ -58,6 +60,7 @@ class ContestDialog(CombatDialog):
         form = QFormLayout()
         self.form = form
         self.target = QComboBox()
+        self.target.currentIndexChanged.connect(lambda *_: self.fill_bonuses())
         form.addRow("Target", self.target)
         self.shove_effect = QComboBox()
         self.shove_effect.addItem("Knock prone", contests.ShoveEffect.PRONE)
@@ -76,6 +79,7 @@ class ContestDialog(CombatDialog):
         self.skill = QComboBox()
         self.skill.addItems(SKILLS)
         self.skill.setToolTip("The defender chooses which skill resists")
+        self.skill.currentTextChanged.connect(self._skill_chosen)
         form.addRow("Defender uses", self.skill)
         self.defender_bonus = _bonus_spin()
         form.addRow("Defender bonus", self.defender_bonus)
@@ -125,8 +129,36 @@ class ContestDialog(CombatDialog):
         for widget in (self.skill, self.defender_bonus, self.defender_d20):
             self.form.setRowVisible(widget, not stabilizing)
         self._fill_targets(actor, stabilizing)
+        self.fill_bonuses()
         self.outcome_label.clear()
         self.present()
+
+    def fill_bonuses(self) -> None:
+        """The bonus boxes show the creatures' own skills (``character_checks``): the actor's
+        Athletics (Medicine when stabilising; the chosen skill when escaping), the defender's
+        better of Athletics and Acrobatics, which it picks. The DM may change them."""
+        ruleset, actor = self.session.ruleset(), self.actor()
+        if ruleset is None or actor is None:
+            return
+        encounter = self.session.encounter
+        acting = encounter.creature(actor)
+        if self.kind is ActionKind.STABILIZE:
+            rules = ruleset.stabilizing
+            self.bonus.setValue(check_bonus_of(acting, rules.skill, rules.ability.value))
+            return
+        if self.kind is ActionKind.ESCAPE:
+            self.bonus.setValue(skill_bonus_of(acting, Skill(self.skill.currentText())))
+            return
+        if self.kind is not ActionKind.DISARM:  # a disarm's bonus is the attack roll's
+            self.bonus.setValue(skill_bonus_of(acting, Skill.ATHLETICS))
+        target = self.target_id()
+        if target is None:
+            return
+        defender = encounter.creature(target)
+        best = max(SKILLS, key=lambda name: skill_bonus_of(defender, Skill(name)))
+        with QSignalBlocker(self.skill):
+            self.skill.setCurrentText(best)
+        self.defender_bonus.setValue(skill_bonus_of(defender, Skill(best)))
 
     def _fill_targets(self, actor: EntityId, stabilizing: bool) -> None:
         state = self.session.state
@@ -144,6 +176,14 @@ class ContestDialog(CombatDialog):
         selected = [cid for cid in self.scene.selected_creatures() if cid != actor]
         if selected and self.target.findData(str(selected[0])) >= 0:
             self.target.setCurrentIndex(self.target.findData(str(selected[0])))
+
+    def _skill_chosen(self, name: str) -> None:
+        actor, target = self.actor(), self.target_id()
+        if self.kind is ActionKind.ESCAPE and actor is not None:
+            self.bonus.setValue(skill_bonus_of(self.session.encounter.creature(actor), Skill(name)))
+        elif target is not None:
+            defender = self.session.encounter.creature(target)
+            self.defender_bonus.setValue(skill_bonus_of(defender, Skill(name)))
 
     # --- resolving --------------------------------------------------------------------------
 

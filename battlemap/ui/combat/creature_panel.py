@@ -13,6 +13,7 @@ log in the encounter log. Every change is one undo step.
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 import shiboken6
@@ -57,6 +58,8 @@ DURATIONS: dict[str, Expiry | None] = {
 }
 SPIN_WIDTH = 72
 """Number boxes keep this width instead of stretching across the dock."""
+ITS_TURN = "Its turn: "
+"""How the "This turn" row starts for the creature whose turn it is (selected as it begins)."""
 EXPIRY_TEXT = {
     Expiry.NEVER: "",
     Expiry.START_OF_TURN: "until the start of {who}'s turn",
@@ -226,8 +229,9 @@ class CombatPanel(QGroupBox):
         state = self.session.state
         assert state is not None and self.creature_id is not None
         budget = movement.movement_budget(state, ruleset, self.session.encounter, self.creature_id)
+        current = state.current is not None and state.current.creature_id == self.creature_id
         self.economy.setText(
-            f"{'used ' + ', '.join(used) if used else 'nothing used'};"
+            f"{ITS_TURN if current else ''}{'used ' + ', '.join(used) if used else 'nothing used'};"
             f" movement {budget.remaining:g} / {budget.total} ft left"
         )
 
@@ -256,6 +260,8 @@ class CombatPanel(QGroupBox):
             ):
                 if flag:
                     parts.append(text)
+            if combatant.concentration is not None:
+                parts.append(f"concentrating on {escape(combatant.concentration.spell)}")
         return " · ".join(parts)
 
     def _conditions_text(self, combatant: Combatant) -> str:

@@ -80,6 +80,8 @@ class DeclarationsBox(QGroupBox):
         form.addRow("On a fumble", self.fumble)
         self._form = form
         self._offhand = False
+        self.knockout_offered = True
+        """False for an attack that can't knock out (ranged, where knocking out is melee only)."""
 
     def configure(self, ruleset: Ruleset, kind: ActionKind | None) -> None:
         """Show what this ruleset can declare, preset for the action taken (``kind``)."""
@@ -104,6 +106,17 @@ class DeclarationsBox(QGroupBox):
         strike = TargetStrikePayment.STAMINA if kind is ActionKind.TARGET_STRIKE else None
         self.target_strike.setCurrentIndex(max(0, self.target_strike.findData(strike)))
         self.blockSignals(False)
+
+    def offer_knockout(self, refusal: str | None) -> None:
+        """Offer knocking out, or (``refusal``: why not, e.g. a ranged attack) untick it and
+        grey it out with the reason as its tooltip."""
+        self.knockout_offered = refusal is None
+        if refusal is not None and self.knockout.isChecked():
+            blocked = self.knockout.blockSignals(True)
+            self.knockout.setChecked(False)
+            self.knockout.blockSignals(blocked)
+        self.knockout.setEnabled(refusal is None)
+        self.knockout.setToolTip(refusal or "")
 
     def offhand_roll(self) -> DamageRoll | None:
         """The typed off-hand dice and type ("1d4 piercing"), or None when empty or unreadable

@@ -40,13 +40,10 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.combat import Combatant, CombatState
-from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, legendary, turns
 from battlemap.rules.enums import InitiativeMode
 from battlemap.rules.legendary import legendary_text
-from battlemap.rules.outcome import Outcome, running_combat, with_combat
-from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import looks_bloodied
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
@@ -175,16 +172,24 @@ class InitiativeDock(QDockWidget):
         self.value.setRange(-100, 100)
         self.value.setToolTip("The total a player rolled at the table, or a new value")
         entry.addWidget(self.value)
+        self.value.lineEdit().returnPressed.connect(self._set_value)  # Enter presses Set
         self.set_button = QPushButton("Set")
         self.set_button.setToolTip("Set the selected creature's initiative and re-sort")
         self.set_button.clicked.connect(self._set_value)
         entry.addWidget(self.set_button)
         entry.addStretch(1)
         layout.addLayout(entry)
+        marks = QHBoxLayout()
         self.surprised = QCheckBox("Surprised")  # only while setting up: no room taken later
         self.surprised.setToolTip("Mark the selected row surprised (before round 1)")
         self.surprised.clicked.connect(self._set_surprised)
-        layout.addWidget(self.surprised, 0, Qt.AlignmentFlag.AlignLeft)
+        marks.addWidget(self.surprised)
+        self.natural_20 = QCheckBox("Set as a natural 20")  # where a 20 earns an extra turn
+        self.natural_20.setToolTip("The die showed a natural 20: an extra turn in round 1")
+        self.natural_20.setVisible(False)  # before the layout measures it
+        marks.addWidget(self.natural_20)
+        marks.addStretch(1)
+        layout.addLayout(marks)
 
         self.next_action = QAction(NEXT_TURN_TEXT, self)
         self.next_action.setShortcut(QKeySequence("N"))
@@ -235,8 +240,6 @@ class InitiativeDock(QDockWidget):
         self.sneak_button.clicked.connect(self.roll_surprise)
         grid.addWidget(self.sneak_button, 2, 0)
         grid.addWidget(self.begin_button, 2, 1)
-        grid.addWidget(self.previous_button, 3, 0)
-        grid.addWidget(self.next_button, 3, 1)
         grid.addWidget(self.add_button, 4, 0)
         grid.addWidget(self.remove_button, 4, 1)
         self.go_now_button = QPushButton("Selected acts now")
@@ -246,8 +249,13 @@ class InitiativeDock(QDockWidget):
         )
         self.go_now_button.clicked.connect(self.go_now)
         grid.addWidget(self.go_now_button, 5, 0, 1, 2)
-        grid.addWidget(self.end_button, 6, 0, 1, 2)
         layout.addLayout(grid)
+        # The turn's buttons under the heading, above the order: a short dock scrolls its
+        # foot out of sight, never these (issue 15: End combat needed scrolling on a laptop).
+        turn_row = QHBoxLayout()
+        for button in (self.previous_button, self.next_button, self.end_button):
+            turn_row.addWidget(button)
+        layout.insertLayout(1, turn_row)
         self.setWidget(body)
         session.changed.connect(self.refresh)
         self.refresh()
@@ -292,6 +300,10 @@ class InitiativeDock(QDockWidget):
         self.go_now_button.setVisible(grouped)
         self.add_button.setVisible(state is not None)
         self.remove_button.setVisible(state is not None)
+        ruleset_now = self.session.ruleset() if state is not None else None
+        self.natural_20.setVisible(
+            ruleset_now is not None and ruleset_now.initiative.natural_20_extra_turn
+        )
         self.value.setEnabled(state is not None)
         self.set_button.setEnabled(state is not None)
         self._fill(state)
@@ -387,6 +399,7 @@ class InitiativeDock(QDockWidget):
             value = combatant.initiative
             self.value.setValue(value if value is not None else 10)
             self.surprised.setChecked(combatant.surprised)
+            self.natural_20.setChecked(combatant.extra_turn)
         self.scene.clearSelection()
         token.setSelected(True)
 
@@ -410,7 +423,7 @@ class InitiativeDock(QDockWidget):
         party = self.session.party_ids()
         if self.session.run(
             "Roll initiative for the monsters",
-            lambda e, r: _roll_without(e, r, party),
+            lambda e, r: initiative.roll_initiative_except(e, r, party),
         ):
             self.session.reported.emit("Type each player's initiative, then press Set.")
 
@@ -438,7 +451,7 @@ class InitiativeDock(QDockWidget):
         typed = self.death_save_d20() if self.death_save_d20 is not None else None
         d6 = self.recharge_d6() if self.recharge_d6 is not None else None
         applied = self.session.run(  # with the monsters' start of turn: recharge, legendary
-            NEXT_TURN_TEXT,
+            lambda done: f"{NEXT_TURN_TEXT}: {self.session.name(done.result.step.started)}",
             lambda e, r: legendary.next_turn(e, r, death_save_d20=typed, recharge_d6=d6),
         )
         save = applied.result.step.death_save if applied is not None else None
@@ -455,7 +468,7 @@ class InitiativeDock(QDockWidget):
     def previous_turn(self) -> None:
         """Go back one turn by undoing the last turn change, if it is the last step."""
         stack = self.session.undo_stack
-        if stack.canUndo() and stack.undoText() == NEXT_TURN_TEXT:
+        if stack.canUndo() and stack.undoText().startswith(f"{NEXT_TURN_TEXT}:"):
             stack.undo()
         else:
             self.session.refused.emit(
@@ -492,11 +505,13 @@ class InitiativeDock(QDockWidget):
             self.session.refused.emit("Select a row first")
             return
         value = self.value.value()
+        natural = 20 if not self.natural_20.isHidden() and self.natural_20.isChecked() else None
         name = self.session.name(creature_id)
         if self.session.run(
             f"Initiative of {name}",
-            lambda e, r: initiative.set_initiative(e, r, creature_id, value),
+            lambda e, r: initiative.set_initiative(e, r, creature_id, value, natural),
         ):
+            self.natural_20.setChecked(False)
             self.refresh()
 
     def _reorder(self, ids: list[EntityId]) -> None:
@@ -538,22 +553,9 @@ class InitiativeDock(QDockWidget):
         )
 
 
-def _roll_without(encounter: Encounter, ruleset: Ruleset, waiting: set[EntityId]) -> Outcome[None]:
-    """Roll initiative for every combatant but ``waiting``, who join the order unrolled."""
-    state = running_combat(encounter)
-    rolling = tuple(c for c in state.combatants if c.creature_id not in waiting)
-    held = tuple(c for c in state.combatants if c.creature_id in waiting)
-    rolled = initiative.roll_initiative(
-        with_combat(encounter, state.model_copy(update={"combatants": rolling})), ruleset
-    )
-    rolled_combat = running_combat(rolled.encounter)
-    merged = rolled_combat.model_copy(update={"combatants": rolled_combat.combatants + held})
-    sorted_combat = initiative.insert_sorted(merged, ruleset, encounter)
-    return Outcome(with_combat(encounter, sorted_combat), None, rolled.events)
-
-
 def _status(combatant: Combatant, hp: int, extra: bool) -> str:
-    """Down, dying or dead, surprise, an extra turn and the conditions, for the Status column."""
+    """Down, dying or dead, surprise, an extra turn, concentration and the conditions, for the
+    Status column."""
     death = combatant.death
     parts: list[str] = []
     if death.dead:
@@ -564,5 +566,8 @@ def _status(combatant: Combatant, hp: int, extra: bool) -> str:
         parts.append("surprised")
     if extra:
         parts.append("extra turn")
+    if combatant.concentration is not None:  # short: the names column keeps its room
+        spell = combatant.concentration.spell
+        parts.append(f"conc. {spell if len(spell) <= 10 else spell[:9] + '…'}")
     parts.extend(c.name for c in combatant.conditions)
     return ", ".join(parts)

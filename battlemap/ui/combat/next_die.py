@@ -7,14 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QWidget
 
-from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
-
-
-def upcoming_creature(state: CombatState) -> EntityId | None:
-    """Whose turn comes next (None when the order is empty)."""
-    order = state.order
-    return order[(state.turn_index + 1) % len(order)].creature_id if order else None
+from battlemap.rules.turns import upcoming_creature as upcoming_creature  # the dead skipped
 
 
 class NextTurnDie(QWidget):

@@ -68,7 +68,7 @@ from battlemap.rules.saves import (
 )
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import find_statblock
-from battlemap.rules.vitals import rolled_by_the_app
+from battlemap.rules.vitals import is_dead, rolled_by_the_app
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, tone
 from battlemap.ui.map_index_cache import window_index
@@ -169,6 +169,10 @@ class SaveRow(QWidget):
     def typed_faces(self) -> tuple[int, ...] | None:
         return self.d20.faces() if self.d20 is not None else None
 
+
+LIST_SCREEN_SHARE = 0.45
+"""The most of the screen's height the rows' list takes before it scrolls."""
+LIST_MIN_PX = 80
 
 NEW_ENCOUNTER_NOTE = "Another encounter is open: select the creatures that save, then Use selected."
 
@@ -520,6 +524,16 @@ class SaveRolls:
             row.d20.updateGeometry()
         row.adjustSize()
         row.item.setSizeHint(row.sizeHint())
+        self._fit_list()
+
+    def _fit_list(self) -> None:
+        """Tall enough for every row, up to ``LIST_SCREEN_SHARE`` of the screen's height (then
+        it scrolls): a fireball's eight targets show at once, not three."""
+        rows = sum(self.targets.sizeHintForRow(i) for i in range(self.targets.count()))
+        screen = self.targets.screen()
+        tallest = round(screen.availableGeometry().height() * LIST_SCREEN_SHARE)
+        wanted = min(rows + 2 * self.targets.frameWidth() + 2, tallest)
+        self.targets.setMinimumHeight(max(LIST_MIN_PX, wanted))
 
     def record(
         self, encounter: Encounter, combat: CombatState | None, ruleset: Ruleset
@@ -549,7 +563,10 @@ class SaveRolls:
         present = {creature.id for creature in encounter.creatures}
         for creature_id, row in self.rows.items():
             result = self.results.get(creature_id)
-            if result is None or creature_id not in present:  # gone: its save isn't logged
+            gone = creature_id not in present or is_dead(
+                with_combat(encounter, combat), creature_id
+            )
+            if result is None or gone:  # gone or dead since: its save isn't logged
                 continue
             typed = row.typed_faces()
             if typed is not None:  # no dice spent: recorded now

@@ -132,10 +132,13 @@ class CombatSession(QObject):
             return error.reason if isinstance(error, CombatError) else str(error)
         return None
 
-    def run(self, text: str, call: EngineCall[R]) -> Outcome[R] | None:
+    def run(
+        self, text: str | Callable[[Outcome[R]], str], call: EngineCall[R]
+    ) -> Outcome[R] | None:
         """Run one engine operation on the open encounter and push its outcome as ONE undo
-        step (nothing when nothing changed). A refusal (a ``ValueError``: the engine's typed
-        errors) changes nothing, is sent through ``refused`` and returns None."""
+        step (nothing when nothing changed), named ``text`` (or ``text(outcome)``: a name that
+        depends on the result, "Next turn: Goblin 2"). A refusal (a ``ValueError``: the
+        engine's typed errors) changes nothing, is sent through ``refused`` and returns None."""
         ruleset = self.ruleset()
         if ruleset is None:
             return None
@@ -145,6 +148,8 @@ class CombatSession(QObject):
         except ValueError as error:
             self.refused.emit(str(error))
             return None
+        if callable(text):
+            text = text(outcome)
         command = ApplyCombatStep.between(before, outcome.encounter, outcome.combat, text)
         if before.combat is None and outcome.events:  # no combat log: the encounter's keeps them
             logged = ReplaceEncounterField(

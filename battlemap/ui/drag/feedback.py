@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from battlemap.geometry import IllegalReason
 from battlemap.geometry.metrics import Cell
+from battlemap.geometry.movement import StepCost, StepReason
 from battlemap.rules.move_plan import EXTRA_COST_REASONS, Evaluated, MovePlan
 from battlemap.ui.drag.items import (
     BAD,
@@ -126,7 +127,7 @@ def card_lines(
     if difficult_cells:
         extra = sum(s.terrain_feet for s in result.steps)  # the geometry says what it added
         cells = "1 cell" if difficult_cells == 1 else f"{difficult_cells} cells"
-        lines.append((f"difficult terrain: {cells}, +{feet(extra)} ft", WARN))
+        lines.append((f"{extra_cost_kinds(result.steps)}: {cells}, +{feet(extra)} ft", WARN))
     for attack in result.opportunity_attacks:
         who = plan.names.get(attack.attacker_id, str(attack.attacker_id))
         lines.append((f"! opportunity attack: {who} (step {attack.step_index + 1})", OPPORTUNITY))
@@ -137,3 +138,22 @@ def card_lines(
         lines.append((" · ".join(notes), CARD_MUTED))
     lines.append((HINT, CARD_MUTED))
     return lines
+
+
+EXTRA_COST_LABELS = {
+    StepReason.DIFFICULT_TERRAIN: "difficult terrain",
+    StepReason.CREATURE_SPACE: "through a creature's space",
+    StepReason.WATER: "water",
+}
+"""What the card calls each kind of ground that costs extra (``EXTRA_COST_REASONS``)."""
+
+
+def extra_cost_kinds(steps: Iterable[StepCost]) -> str:
+    """The kinds of extra-cost ground on the path, in the order first met ("difficult
+    terrain, through a creature's space"): a creature's space is not terrain."""
+    kinds: dict[str, None] = {}
+    for step in steps:
+        for reason in step.reasons:
+            if reason in EXTRA_COST_LABELS:
+                kinds[EXTRA_COST_LABELS[reason]] = None
+    return ", ".join(kinds) or "difficult terrain"

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.geometry.metrics import Cell
-from battlemap.rules.attacks import AttackResult, RollMode
+from battlemap.rules.attacks import AttackResult, RollMode, reasons_beyond_the_total
 from battlemap.rules.move_plan import Evaluated, MovePlan
 from battlemap.rules.move_resolution import Answer, Choice, PendingOffer
 from battlemap.ui.drag.items import (
@@ -355,8 +355,9 @@ def verdict_text(result: AttackResult) -> str:
     if result.hit and damage:
         dice = f"critical damage, {damage}" if result.critical else damage
         text += f" · roll the {escape(dice)}"
-    if result.reasons:
-        text += f"<br><small>{escape('; '.join(result.reasons))}</small>"
+    reasons = reasons_beyond_the_total(result)  # the total vs AC is on the line above
+    if reasons:
+        text += f"<br><small>{escape('; '.join(reasons))}</small>"
     return text
 
 

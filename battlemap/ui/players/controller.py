@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from enum import StrEnum
 
 import shiboken6
@@ -24,6 +25,8 @@ from battlemap.ui.players.projection import CombatFacts, PlayerView, project
 from battlemap.ui.players.window import PlayerWindow
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.undo import push
+
+STRIP_SHOWS_DEAD = "players/strip_shows_dead"
 
 DEFAULT_TABLETOP_PPI = 40.0
 Z_DM_FOG = 5  # over the map, under the tokens (Z_TOKEN = 10)
@@ -72,6 +75,8 @@ class PlayersController(QObject):
         self.window.closed.connect(lambda: self.toggle_action.setChecked(False))
         self.camera_mode = CameraMode(str(settings.value("players/camera", CameraMode.FOLLOW)))
         self.tabletop_ppi = float(str(settings.value("players/tabletop_ppi", DEFAULT_TABLETOP_PPI)))
+        self.strip_shows_dead = str(settings.value(STRIP_SHOWS_DEAD, "false")).lower() == "true"
+        """The DM keeps dead monsters in the players' initiative strip (a saved setting)."""
         dm_scene = main_window.scene
         self.dm_view = main_window.view
         self.outline = CameraOutlineItem(self._map_rect())
@@ -98,6 +103,15 @@ class PlayersController(QObject):
         self.toggle_action.setStatusTip("Open the window for the TV or projector")
         self.toggle_action.toggled.connect(self.set_window_open)
         menu.addAction(self.toggle_action)
+        self.dead_in_strip_action = QAction(
+            "Players' strip shows dead monsters", self, checkable=True
+        )
+        self.dead_in_strip_action.setChecked(self.strip_shows_dead)
+        self.dead_in_strip_action.setStatusTip(
+            "Keep slain monsters in the players' initiative strip (they leave it by default)"
+        )
+        self.dead_in_strip_action.toggled.connect(self.set_strip_shows_dead)
+        menu.addAction(self.dead_in_strip_action)
 
         self.screen_menu = menu.addMenu("Players' &screen")
         self.screen_menu.aboutToShow.connect(self._fill_screen_menu)
@@ -270,6 +284,8 @@ class PlayersController(QObject):
         encounter = self.document.encounter
         sight = self.sight(encounter) if encounter.fog.mode.uses_sight else None
         combat = self.combat(encounter) if self.combat else None
+        if combat is not None:
+            combat = replace(combat, strip_shows_dead=self.strip_shows_dead)
         view = project(encounter, sight, combat, window_ruleset(self.main_window))
         self.last_view = view
         self.fog_overlay.show_view(view, self._dm_image_rect())
@@ -277,6 +293,14 @@ class PlayersController(QObject):
             self.window.show_view(view)
         for listener in self.view_listeners:
             listener(view)
+
+    def set_strip_shows_dead(self, shown: bool) -> None:
+        """Keep dead monsters in the players' strip (or not), remembered for the next session."""
+        self.strip_shows_dead = shown
+        self.settings.setValue(STRIP_SHOWS_DEAD, shown)
+        if self.dead_in_strip_action.isChecked() != shown:
+            self.dead_in_strip_action.setChecked(shown)
+        self.refresh()
 
     def _dm_image_rect(self) -> QRectF | None:
         """Where the DM's map image lies (scene units), or None without one."""

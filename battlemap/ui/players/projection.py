@@ -122,6 +122,9 @@ class CombatFacts:
     """Combatants hiding (took the Hide action) or invisible."""
     exhaustion: dict[EntityId, int] | None = None
     """Exhaustion levels above 0."""
+    strip_shows_dead: bool = False
+    """Keep dead creatures outside the party in the initiative strip (the DM's setting);
+    by default they leave it as their turns are skipped."""
 
 
 INVISIBLE = "invisible"
@@ -220,7 +223,9 @@ def project(
         creature.id: creature.name if creature.name_shown_to_players else generic_label(creature)
         for creature in seen
     }
-    turn, announced = _turn_info(combat, labels)
+    slain = {c.id for c in seen if c.id in combat.dead and c.side is not Side.PARTY}
+    in_strip = {cid: label for cid, label in labels.items() if cid not in slain}
+    turn, announced = _turn_info(combat, labels, labels if combat.strip_shows_dead else in_strip)
     running = encounter.combat
     fighting = {c.creature_id: c for c in running.combatants} if running is not None else {}
     tokens = tuple(
@@ -259,14 +264,14 @@ def project(
 
 
 def _turn_info(
-    combat: CombatFacts, labels: dict[EntityId, str]
+    combat: CombatFacts, labels: dict[EntityId, str], in_strip: dict[EntityId, str]
 ) -> tuple[TurnInfo | None, EntityId | None]:
     """The turn the players are told of, and whose it is (see ``TurnInfo``): the acting
     creature's when they see it, else the last shown one's before it in the order (back into
-    the previous round), else none."""
+    the previous round), else none. The strip's order has the labels of ``in_strip``."""
     if combat.round <= 0:
         return None, None
-    order = tuple(labels[cid] for cid in combat.order if cid in labels)
+    order = tuple(in_strip[cid] for cid in combat.order if cid in in_strip)
     if combat.acting is None or combat.acting in labels:
         label = labels.get(combat.acting) if combat.acting is not None else None
         return TurnInfo(round=combat.round, acting_label=label, order=order), combat.acting

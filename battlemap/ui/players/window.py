@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QColor, QPainter, QScreen
 from PySide6.QtWidgets import QFrame, QGraphicsView, QLabel, QVBoxLayout, QWidget
 
@@ -60,6 +60,7 @@ class PlayerWindow(QWidget):
         self.resize(960, 540)
         self._area: QRectF | None = None
         self._scale: tuple[QPointF, float] | None = None
+        self.view.viewport().installEventFilter(self)  # the banner or strip resizes it
 
     def show_view(self, view: PlayerView) -> None:
         self.scene.show_view(view)
@@ -91,8 +92,18 @@ class PlayerWindow(QWidget):
     def visible_scene_rect(self) -> QRectF:
         return self.view.mapToScene(self.view.viewport().rect()).boundingRect()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Frame the area again when the view changes size without the window doing so: the
+        strip appearing at the foot hid the party under it on first opening."""
+        if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
+            self._reframe()
+        return False
+
     def resizeEvent(self, event: object) -> None:  # keep the framing when the window resizes
         super().resizeEvent(event)  # type: ignore[arg-type]
+        self._reframe()
+
+    def _reframe(self) -> None:
         if self._area is not None:
             self.view.fitInView(self._area, Qt.AspectRatioMode.KeepAspectRatio)
         elif self._scale is not None:

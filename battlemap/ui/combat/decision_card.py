@@ -1,0 +1,208 @@
+"""The decision card: what the fight waits on, on the map where the DM looks, not in a dock.
+
+Like the opportunity-attack card (``ui/drag/prompt.py``), a child of the map view docked at
+the top of its viewport (at the foot when the top would cover the creature it is about). It
+shows each of ``rules.pending.pending_decisions``: the death save due as the next turn starts
+(the d20 rolled at the table typed here, else the app rolls it; Next turn makes it), the
+Brink of Death choice (``BrinkBox``: it resolves through ``CombatSession.run``) and a Last
+Breath's warning. Keys in its d20 box: digits type the face, N ends the turn with it (as on
+the map), Enter gives the keyboard back to the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QEvent, QObject, QRect, QRectF, Qt
+from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from battlemap.model.ids import EntityId
+from battlemap.rules.pending import Decision, DecisionKind, pending_decisions
+from battlemap.ui.combat.brink_box import BrinkBox
+from battlemap.ui.combat.session import CombatSession
+from battlemap.ui.map_scene import MapScene
+from battlemap.ui.typed_dice import D20Entry
+
+WIDTH_PX = 560
+MARGIN_PX = 12
+NEXT_TURN_KEY = Qt.Key.Key_N
+STYLE = """
+#decision-card { background: rgb(22, 24, 28); border: 2px solid #8c6bff; border-radius: 10px; }
+#decision-card QLabel, #decision-card QGroupBox { color: #ffffff; font-size: 15px;
+    background: transparent; }
+#decision-card QLabel#decision-title { font-size: 19px; font-weight: bold; }
+#decision-card QPushButton { font-size: 16px; font-weight: bold; min-height: 40px;
+    padding: 0 14px; border-radius: 8px; color: #ffffff; background: #3a3f47; }
+#decision-card QPushButton:focus { border: 2px solid #ffffff; }
+"""
+
+
+def _label(name: str = "") -> QLabel:
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)  # creature names from untrusted files
+    label.setWordWrap(True)
+    if name:
+        label.setObjectName(name)
+    return label
+
+
+class DecisionCard(QFrame):
+    """The card over the map view's viewport for every decision the fight waits on."""
+
+    def __init__(
+        self, view: QGraphicsView, scene: MapScene, session: CombatSession, next_turn: QAction
+    ) -> None:
+        super().__init__(view)
+        self.view, self.scene, self.session = view, scene, session
+        self.next_turn = next_turn
+        self.setObjectName("decision-card")
+        self.setStyleSheet(STYLE)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 10, 16, 10)
+        self.title = _label("decision-title")
+        layout.addWidget(self.title)
+
+        self.death = QWidget()
+        death_row = QVBoxLayout(self.death)
+        death_row.setContentsMargins(0, 0, 0, 0)
+        self.death_label = _label()
+        death_row.addWidget(self.death_label)
+        dice = QHBoxLayout()
+        dice.addWidget(QLabel("d20"))
+        self.death_d20 = D20Entry()
+        self.death_d20.set_two(False)
+        dice.addWidget(self.death_d20)
+        dice.addStretch(1)
+        self.next_button = QPushButton(f"Next turn ({next_turn.shortcut().toString()})")
+        self.next_button.setToolTip("End this turn; the death save is made as the next starts")
+        self.next_button.clicked.connect(next_turn.trigger)
+        dice.addWidget(self.next_button)
+        death_row.addLayout(dice)
+        layout.addWidget(self.death)
+
+        self.brink_label = _label()
+        layout.addWidget(self.brink_label)
+        self.brink = BrinkBox(session)
+        layout.addWidget(self.brink)
+        self.last_breath_label = _label()
+        layout.addWidget(self.last_breath_label)
+
+        self.decisions: tuple[Decision, ...] = ()
+        self._saver: EntityId | None = None
+        for spin in self.death_d20.spins:
+            spin.installEventFilter(self)
+        view.installEventFilter(self)
+        session.changed.connect(self.refresh)
+        self.hide()
+
+    # --- model -> card ---------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Show the decisions pending now, or hide the card when there are none."""
+        ruleset = self.session.ruleset() if self.session.state is not None else None
+        found = pending_decisions(self.session.encounter, ruleset) if ruleset else ()
+        self.decisions = found
+        kinds = {d.kind: d for d in found}
+        death = kinds.get(DecisionKind.DEATH_SAVE)
+        saver = death.creature_id if death is not None else None
+        if saver != self._saver:
+            self._saver = saver
+            self.death_d20.reset()  # a typed die belongs to one creature's save
+        self.death.setVisible(death is not None)
+        if death is not None:
+            self.death_label.setText(death.text)
+        brink = kinds.get(DecisionKind.BRINK) or kinds.get(DecisionKind.LAST_BREATH)
+        state = self.session.state
+        if brink is not None and state is not None and ruleset is not None:
+            self.brink.show_for(state, ruleset, brink.creature_id)
+        else:
+            self.brink.setVisible(False)
+        self._show_text(self.brink_label, kinds.get(DecisionKind.BRINK))
+        self._show_text(self.last_breath_label, kinds.get(DecisionKind.LAST_BREATH))
+        self.brink.last_breath_note.setVisible(False)  # said by the card's own line
+        if not found:
+            self.hide()
+            return
+        blocking = any(d.blocks_next_turn for d in found)
+        self.title.setText("The fight waits on a choice" if blocking else "Before the next turn")
+        self.place()
+        self.show()
+        self.raise_()
+
+    @staticmethod
+    def _show_text(label: QLabel, decision: Decision | None) -> None:
+        label.setVisible(decision is not None)
+        label.setText(decision.text if decision is not None else "")
+
+    def typed_death_save(self) -> int | None:
+        """The d20 typed for the next creature's death save, or None (the app rolls)."""
+        if self.death.isHidden():
+            return None
+        faces = self.death_d20.faces()
+        return faces[0] if faces else None
+
+    # --- placing ---------------------------------------------------------------------
+
+    def place(self) -> None:
+        """Dock the card at the top of the viewport, centred; at its foot when the top covers
+        more of the tokens it is about (and the current creature's)."""
+        area = self.view.viewport().geometry()
+        self.setFixedWidth(max(220, min(WIDTH_PX, area.width() - 2 * MARGIN_PX)))
+        height = max(self.heightForWidth(self.width()), self.sizeHint().height())
+        x = area.left() + (area.width() - self.width()) // 2
+        top = QRect(x, area.top() + MARGIN_PX, self.width(), height)
+        foot = QRect(x, max(area.top(), area.bottom() - height - MARGIN_PX), self.width(), height)
+        tokens = [self._in_view(r) for r in self._about()]
+        covered_top = sum(top.intersects(t) for t in tokens)
+        covered_foot = sum(foot.intersects(t) for t in tokens)
+        self.setGeometry(foot if covered_foot < covered_top else top)
+
+    def _about(self) -> Sequence[QRectF]:
+        ids = {d.creature_id for d in self.decisions}
+        state = self.session.state
+        if state is not None and state.current is not None:
+            ids.add(state.current.creature_id)
+        return [self.scene.tokens[c].sceneBoundingRect() for c in ids if c in self.scene.tokens]
+
+    def _in_view(self, rect: QRectF) -> QRect:
+        area = self.view.viewport().geometry()
+        return self.view.mapFromScene(rect).boundingRect().translated(area.topLeft())
+
+    # --- keys ------------------------------------------------------------------------
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The view resized: place again. In the d20 box: N ends the turn (a letter a number
+        box would swallow), Enter gives the keyboard back to the map."""
+        kind = event.type()
+        if watched is self.view:
+            if kind == QEvent.Type.Resize and self.isVisible():
+                self.place()
+            return False
+        if not isinstance(event, QKeyEvent) or event.modifiers() not in (
+            Qt.KeyboardModifier.NoModifier,
+            Qt.KeyboardModifier.KeypadModifier,
+        ):
+            return False
+        key = event.key()
+        if kind == QEvent.Type.ShortcutOverride and key == NEXT_TURN_KEY:
+            event.accept()  # the box's key, handled below, not the window's shortcut twice
+            return True
+        if kind != QEvent.Type.KeyPress:
+            return False
+        if key == NEXT_TURN_KEY:
+            self.view.setFocus()
+            self.next_turn.trigger()
+            return True
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.view.setFocus()
+            return True
+        return False
