@@ -257,6 +257,10 @@ def _read_entry(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, lim
             data = member.read(limit + 1)
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError) as error:
         raise FileFormatError(path, f"entry '{info.filename}' is damaged ({error})") from None
+    except UnicodeDecodeError:  # the local header names it in bytes that are not UTF-8
+        raise FileFormatError(
+            path, f"entry '{info.filename}' is damaged (its local header's name is not UTF-8)"
+        ) from None
     except RuntimeError as error:  # zipfile's "password required" and similar
         raise FileFormatError(path, f"entry '{info.filename}' cannot be read ({error})") from None
     if len(data) > limit:
