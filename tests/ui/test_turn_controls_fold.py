@@ -98,3 +98,29 @@ def test_every_control_a_turn_needs_shows_without_scrolling(
     folded = [name for name, widget in {**turn_controls, **brink}.items() if not unfolded(widget)]
     assert not folded, folded
     click(qtbot, card.brink.buttons[BrinkOption.SENTENCE])
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_starting_a_combat_needs_no_scrolling(qtbot: QtBot, tmp_path: Path, screen: str) -> None:
+    """Start combat, then the set-up's rolls and Begin round 1, all above the fold: they sat
+    at the foot of the Initiative dock, under the order list, where a laptop scrolled them."""
+    creatures = tuple(
+        Creature(id=f"c-{n}", name=f"Goblin {n}", side=Side.HOSTILE, x=n, y=1) for n in range(8)
+    )
+    encounter = Encounter(grid=Grid(width=20, height=14), creatures=creatures)
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = first_start(qtbot, encounter, settings, SCREENS[screen])
+    initiative = window.combat.initiative
+    QApplication.processEvents()
+    assert unfolded(initiative.start_button)
+    click(qtbot, initiative.start_button)
+    QApplication.processEvents()
+    set_up = {
+        "Roll for all": initiative.roll_all,
+        "Roll for monsters": initiative.roll_monsters,
+        "Roll surprise": initiative.sneak_button,
+        "Begin round 1": initiative.begin_button,
+        "End combat": initiative.end_button,
+    }
+    folded = [name for name, widget in set_up.items() if not unfolded(widget)]
+    assert not folded, folded

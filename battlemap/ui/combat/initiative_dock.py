@@ -249,13 +249,14 @@ class InitiativeDock(QDockWidget):
         )
         self.go_now_button.clicked.connect(self.go_now)
         grid.addWidget(self.go_now_button, 5, 0, 1, 2)
-        layout.addLayout(grid)
-        # The turn's buttons under the heading, above the order: a short dock scrolls its
-        # foot out of sight, never these (issue 15: End combat needed scrolling on a laptop).
+        # The turn's and the set-up's buttons under the heading, above the order: a short
+        # dock scrolls its foot out of sight, never these (issue 15: End combat, and Start
+        # combat with the rolls, needed scrolling on a laptop).
         turn_row = QHBoxLayout()
         for button in (self.previous_button, self.next_button, self.end_button):
             turn_row.addWidget(button)
         layout.insertLayout(1, turn_row)
+        layout.insertLayout(2, grid)
         self.setWidget(body)
         session.changed.connect(self.refresh)
         self.refresh()
