@@ -114,9 +114,6 @@ class MainWindow(FeatureWindow):
         self.refresh_undo_action()
         redo = self.undo_stack.createRedoAction(self, "&Redo")
         redo.setShortcut(QKeySequence.StandardKey.Redo)
-        self.undo_stack.redoTextChanged.connect(  # steps name creatures: never markup
-            lambda step: redo.setToolTip(plain_tooltip(f"Redo {step}" if step else "Redo"))
-        )
         self.edit_menu.addActions([self.undo_action, redo])
 
         zoom_in = self._action("Zoom &in", QKeySequence.StandardKey.ZoomIn, self.view.zoom_in)

@@ -184,18 +184,3 @@ def test_hostile_names_show_literally_in_the_save_area_and_rest_dialogs(
         assert dialog.isVisible()
         shown = [text for _, _, text in widget_texts(dialog)]
         assert any(IMAGE_NAME in text or html.escape(IMAGE_NAME) in text for text in shown)
-
-
-def test_a_hostile_name_in_the_redo_tooltip_shows_literally(window: MainWindow) -> None:
-    """An undone step named after a creature: Redo's tooltip (Qt's own, from the step's text)
-    read "<img ...>" as markup before it was set as plain text."""
-    start_step = window.undo_stack.count()
-    select(window, "img")
-    window.combat.panel.amount.setValue(1)
-    window.combat.panel.damage_button.click()
-    assert window.undo_stack.count() == start_step + 1
-    window.undo_stack.undo()
-    redo = next(a for a in window.edit_menu.actions() if a.text().startswith("&Redo"))
-    assert IMAGE_NAME in window.undo_stack.redoText()
-    assert html.escape(IMAGE_NAME) in redo.toolTip() or IMAGE_NAME not in redo.toolTip()
-    assert not misread("tooltip", redo.toolTip(), IMAGE_NAME)
