@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pydantic_core
+
 from battlemap.io.errors import FileFormatError
 
 
@@ -56,3 +58,22 @@ def check_json_size(
         raise FileFormatError(
             path, f"{found} JSON values, more than the {max_values} {holder} may have"
         )
+
+
+def read_bounded_json(
+    path: Path, *, max_bytes: int, max_objects: int, max_values: int, holder: str
+) -> object:
+    """The JSON value in the file at ``path``, read and counted within the bounds before any
+    parsing (``read_bounded``, ``check_json_size``).
+
+    Raises:
+        FileFormatError: naming the file: unreadable, too large, too many JSON objects or
+            values, or "not JSON" (pydantic's parser: deep nesting and bad UTF-8 are errors
+            like any other, never RecursionError).
+    """
+    data = read_bounded(path, max_bytes)
+    check_json_size(data, path, max_objects=max_objects, max_values=max_values, holder=holder)
+    try:
+        return pydantic_core.from_json(data)
+    except ValueError as error:
+        raise FileFormatError(path, f"not JSON: {error}") from None

@@ -17,10 +17,9 @@ from collections.abc import Callable, Iterable
 from enum import StrEnum
 from pathlib import Path
 
-import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from battlemap.io.bounded import check_json_size, read_bounded
+from battlemap.io.bounded import read_bounded, read_bounded_json
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.io.monster_actions import read_actions
 from battlemap.io.monster_json import ActionJson, Ref, damage_from_json, dice_text
@@ -143,20 +142,13 @@ def import_5e_monsters(path: Path) -> tuple[StatBlock, ...]:
             unreadable, too large, too many JSON objects or values, not JSON, too many
             monsters, a missing or bad field.
     """
-    data = read_bounded(path, MAX_MONSTER_FILE_BYTES)
-    check_json_size(
-        data,
+    parsed = read_bounded_json(
         path,
+        max_bytes=MAX_MONSTER_FILE_BYTES,
         max_objects=MAX_MONSTER_JSON_OBJECTS,
         max_values=MAX_MONSTER_JSON_VALUES,
         holder=f"a file of {MAX_MONSTERS} monsters",
     )
-    try:
-        # pydantic's parser, not json.loads: deep nesting is refused instead of raising
-        # RecursionError, and bad UTF-8 is an error like any other.
-        parsed = pydantic_core.from_json(data)
-    except ValueError as error:
-        raise FileFormatError(path, f"not JSON: {error}") from None
     entries = [parsed] if isinstance(parsed, dict) else parsed
     if not isinstance(entries, list):
         raise FileFormatError(path, "expected a list of monsters or one monster object")

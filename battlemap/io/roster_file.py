@@ -18,11 +18,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 
-import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from battlemap.io.atomic import write_atomic
-from battlemap.io.bounded import check_json_size, read_bounded
+from battlemap.io.bounded import read_bounded_json
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.model.limits import MAX_PARTY
 from battlemap.model.statblock import StatBlock
@@ -83,19 +82,13 @@ def read_roster(path: Path) -> tuple[StatBlock, ...]:
         FileFormatError: naming the file and the field: unreadable, too large, too many JSON
             objects or values, not JSON, not a roster, a newer format, a bad character.
     """
-    data = read_bounded(path, MAX_ROSTER_BYTES)
-    check_json_size(
-        data,
+    parsed = read_bounded_json(
         path,
+        max_bytes=MAX_ROSTER_BYTES,
         max_objects=MAX_ROSTER_JSON_OBJECTS,
         max_values=MAX_ROSTER_JSON_VALUES,
         holder=f"a roster of {MAX_PARTY} characters",
     )
-    try:
-        # pydantic's parser: deep nesting and bad UTF-8 are errors, not RecursionError.
-        parsed = pydantic_core.from_json(data)
-    except ValueError as error:
-        raise FileFormatError(path, f"not JSON: {error}") from None
     if not isinstance(parsed, dict) or parsed.get("format") != ROSTER_FORMAT:
         raise FileFormatError(path, f"not a roster file: 'format' must be '{ROSTER_FORMAT}'")
     version = parsed.get("format_version")

@@ -373,7 +373,7 @@ def test_too_many_json_objects_or_values_are_refused_before_parsing(
     def never(*_: object) -> None:
         raise AssertionError("the file was parsed")
 
-    monkeypatch.setattr("battlemap.io.monsters.pydantic_core.from_json", never)
+    monkeypatch.setattr("battlemap.io.bounded.pydantic_core.from_json", never)
     monkeypatch.setattr("battlemap.io.monsters.MAX_MONSTER_JSON_OBJECTS", 5)
     with pytest.raises(FileFormatError, match=r"6 JSON objects, more than the 5 a file of "):
         import_5e_monsters(write(tmp_path, [{}] * 6))
