@@ -29,7 +29,7 @@ from battlemap.geometry.movement import (
     walk,
 )
 from battlemap.geometry.search_euclidean import euclidean_path, euclidean_reach
-from battlemap.geometry.search_graph import LayeredGraph, Window
+from battlemap.geometry.search_graph import Window, searching
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,8 @@ def reachable_area(
     start = ctx.start_cell()
     may_end = costs.may_end_in_creature_space
     xs, ys = (list(axis) for axis in zip(*cells, strict=True)) if cells else ([], [])
-    occupied = ctx.creature_space[ys, xs].tolist()
+    in_window = ctx.creature_grids_in(window.x0, window.y0, window.w, window.h)[0]
+    occupied = in_window[np.subtract(ys, window.y0), np.subtract(xs, window.x0)].tolist()
     ends = {
         cell: cost
         for cell, cost, taken in zip(cells, feet, occupied, strict=True)
@@ -111,9 +112,9 @@ def _compiled_reach(
 ) -> tuple[list[Cell], list[float], Callable[[Cell], list[Cell]]]:
     """The cells reached within ``budget`` feet and their cheapest costs (in any state), by
     tcod's Dijkstra over the window's layered graph; and the route to a reached cell."""
-    graph = LayeredGraph(ctx, window)
-    finder = graph.pathfinder(ctx.start_cell(), ctx.start_cores(ctx.start_cell()))
-    finder.resolve()
+    with searching(ctx, window) as graph:
+        finder = graph.pathfinder(ctx.start_cell(), ctx.start_cores(ctx.start_cell()))
+        finder.resolve()
     distance = finder.distance
     units = distance.min(axis=0)
     budget_units = math.floor(budget / graph.unit_feet + 1e-9)
@@ -124,7 +125,7 @@ def _compiled_reach(
     def route(cell: Cell) -> list[Cell]:
         y, x = cell[1] - window.y0, cell[0] - window.x0
         node = (int(distance[:, y, x].argmin()), y, x)
-        return [graph.cell(step) for step in finder.path_to(node)]
+        return graph.cells(finder.path_to(node))  # resolved: reads tcod's arrays only
 
     return cells, feet, route
 
@@ -172,9 +173,9 @@ def cheapest_path(
         if rule is DiagonalRule.EUCLIDEAN:
             cells = euclidean_path(ctx, window, destination)
             break
-        graph = LayeredGraph(ctx, window)
-        finder = graph.pathfinder(start_cell, ctx.start_cores(start_cell))
-        found = graph.cheapest_arrival(finder, destination)
+        with searching(ctx, window) as graph:
+            finder = graph.pathfinder(start_cell, ctx.start_cores(start_cell))
+            found = graph.cheapest_arrival(finder, destination)
         # A path that leaves the window goes at least margin + 1 steps out and as many back.
         if whole or (found is not None and found[1] <= 2 * (margin + 1) * graph.min_step_units):
             cells = None if found is None else found[0]
