@@ -94,16 +94,15 @@ def reachable_area(
         cells, feet = list(costs_by_cell), list(costs_by_cell.values())
     else:
         cells, feet, route = _compiled_reach(ctx, window, movement_left)
-    start = ctx.start_cell()
-    may_end = costs.may_end_in_creature_space
-    xs, ys = (list(axis) for axis in zip(*cells, strict=True)) if cells else ([], [])
-    in_window = ctx.creature_grids_in(window.x0, window.y0, window.w, window.h)[0]
-    occupied = in_window[np.subtract(ys, window.y0), np.subtract(xs, window.x0)].tolist()
-    ends = {
-        cell: cost
-        for cell, cost, taken in zip(cells, feet, occupied, strict=True)
-        if not taken or may_end or cell == start or ctx.end_blocker(cell) is None
-    }
+    ends = dict(zip(cells, feet, strict=True))
+    if not costs.may_end_in_creature_space:
+        start = ctx.start_cell()
+        in_window = ctx.creature_grids_in(window.x0, window.y0, window.w, window.h)[0]
+        ys, xs = np.nonzero(in_window)
+        for cell in zip((xs + window.x0).tolist(), (ys + window.y0).tolist(), strict=True):
+            # A space over another's squares may still miss the creature (Tiny ones).
+            if cell in ends and cell != start and ctx.end_blocker(cell) is not None:
+                del ends[cell]
     return ReachableArea(ends, frozenset(cells), route)
 
 
@@ -113,11 +112,13 @@ def _compiled_reach(
     """The cells reached within ``budget`` feet and their cheapest costs (in any state), by
     tcod's Dijkstra over the window's layered graph; and the route to a reached cell."""
     with searching(ctx, window) as graph:
-        finder = graph.pathfinder(ctx.start_cell(), ctx.start_cores(ctx.start_cell()))
+        budget_units = math.floor(budget / graph.unit_feet + 1e-9)
+        finder = graph.pathfinder(
+            ctx.start_cell(), ctx.start_cores(ctx.start_cell()), beyond=budget_units + 1
+        )
         finder.resolve()
     distance = finder.distance
     units = distance.min(axis=0)
-    budget_units = math.floor(budget / graph.unit_feet + 1e-9)
     ys, xs = np.nonzero(units <= budget_units)
     feet = (units[ys, xs] * graph.unit_feet).tolist()
     cells = list(zip((xs + window.x0).tolist(), (ys + window.y0).tolist(), strict=True))

@@ -318,11 +318,19 @@ class MoveGraph:
         ys = (nodes[:, 1] + self.window.y0).tolist()
         return list(zip(xs, ys, strict=True))
 
-    def pathfinder(self, start: Cell, start_cores: frozenset[int]) -> tcod.path.Pathfinder:
-        """A pathfinder rooted at ``start`` in each of ``start_cores`` (parity 0)."""
+    def pathfinder(
+        self, start: Cell, start_cores: frozenset[int], *, beyond: int | None = None
+    ) -> tcod.path.Pathfinder:
+        """A pathfinder rooted at ``start`` in each of ``start_cores`` (parity 0).
+
+        With ``beyond``, every node starts at that distance instead of unreached, so the
+        search never queues a node that costs as much or more: a Dijkstra within a budget.
+        """
         import tcod.path
 
         finder = tcod.path.Pathfinder(self.graph)
+        if beyond is not None:
+            finder.distance[...] = beyond
         for core in sorted(start_cores):
             finder.add_root(self.node(self.layer(0, core), start))
         return finder
