@@ -8,6 +8,7 @@ left; squares off the grid are cut first (as ``window_any`` over the clipped squ
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -34,7 +35,8 @@ def space_grids(
         empty = np.zeros((h, w), dtype=bool)
         return empty, empty.copy()
     width, height = map_size
-    cells = np.array(ranges, dtype=np.int64).reshape(-1, 4)
+    cells = np.fromiter(itertools.chain.from_iterable(ranges), np.int64, 4 * len(ranges))
+    cells = cells.reshape(-1, 4)
     x0 = np.maximum(np.maximum(cells[:, 0], 0) - (k - 1) - wx0, 0)
     y0 = np.maximum(np.maximum(cells[:, 1], 0) - (k - 1) - wy0, 0)
     x1 = np.minimum(np.minimum(cells[:, 2], width - 1) - wx0 + 1, w)
@@ -60,6 +62,9 @@ def _paint(
     flat = np.zeros(h * w, dtype=bool)
     widths = x1 - x0
     areas = widths * (y1 - y0)
+    if areas.max(initial=1) == 1:  # one cell each (Medium creatures, a Medium mover)
+        flat[y0 * w + x0] = True
+        return flat.reshape(shape)
     box = np.repeat(np.arange(len(x0)), areas)
     within = np.arange(len(box)) - np.repeat(np.cumsum(areas) - areas, areas)
     across = widths[box]

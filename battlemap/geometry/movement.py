@@ -33,10 +33,12 @@ Costs (SRD "Movement and Position", Legends of Hyrule "Squeezing into a Smaller 
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -149,14 +151,16 @@ SRD_COSTS = MovementCosts()
 """The srd-5e ruleset's movement numbers: what queries use when given none."""
 
 
-@dataclass(frozen=True, slots=True)
-class StepCost:
+class StepCost(NamedTuple):
     """One step of a move: where from and to (top-left cells), its cost and why.
 
     ``terrain_feet`` is the part of ``cost_feet`` the ground entered added: difficult terrain
     and another creature's space (once for both) and water without a swim speed; the steps
     with any of ``TERRAIN_REASONS`` and only those have it above 0. ``crawl_feet`` is the part
     crawling while prone added.
+
+    A named tuple (immutable, like the other results): a found path makes a hundred and more
+    of them per query, three times faster than a frozen dataclass.
     """
 
     start: Cell
@@ -363,9 +367,14 @@ class MoveContext:
             ranged = bodies_near(others, (x0, y0, x1 + self.k - 1, y1 + self.k - 1))
         self._ranges = [(o, cells) for o, cells in ranged if o.id != mover.id]
         self.others = [o for o, _ in self._ranges]
-        self.blocks_passage: dict[EntityId, bool] = {
-            o.id: self._blocks_passage(o) for o in self.others
-        }
+        by_kind: dict[tuple[Side, Size], bool] = {}  # a few sides and sizes among many
+        self.blocks_passage: dict[EntityId, bool] = {}
+        for other in self.others:
+            kind = (other.side, other.size)
+            blocks = by_kind.get(kind)
+            if blocks is None:
+                blocks = by_kind[kind] = self._blocks_passage(other)
+            self.blocks_passage[other.id] = blocks
         """Per other creature: the mover may not pass through its space."""
         self._cells_of: dict[Cell, list[Body]] | None = None
         self._creature_grids: tuple[BoolGrid, BoolGrid] | None = None
@@ -420,8 +429,11 @@ class MoveContext:
     def _blocks_passage(self, other: Body) -> bool:
         """SRD: through a hostile creature's space only if it is 2+ sizes larger or smaller
         (``costs.hostile_pass_size_difference``)."""
-        mover = self.mover
-        return _blocks(other.side, other.size, mover.side, mover.size, self.costs)
+        return (
+            other.is_hostile_to(self.mover)
+            and abs(_RANK[other.size] - _RANK[self.mover.size])
+            < self.costs.hostile_pass_size_difference
+        )
 
     def start_cell(self) -> Cell:
         return (math.floor(self.mover.x), math.floor(self.mover.y))
@@ -577,14 +589,7 @@ class MoveContext:
         return None
 
 
-@lru_cache(maxsize=1024)
-def _blocks(
-    side: Side, size: Size, mover_side: Side, mover_size: Size, costs: MovementCosts
-) -> bool:
-    return (
-        side.is_hostile_to(mover_side)
-        and abs(_RANK[size] - _RANK[mover_size]) < costs.hostile_pass_size_difference
-    )
+_END = operator.attrgetter("end")
 
 
 def _inside(window: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
@@ -713,7 +718,7 @@ def _finish(
 ) -> MoveResult:
     """The result of a path whose every step could be taken: legal unless it ends in another
     creature's space or costs more than ``movement_left``."""
-    entered = tuple(s.end for s in steps)
+    entered = tuple(map(_END, steps))
     if steps and not ctx.costs.may_end_in_creature_space:
         ender = ctx.end_blocker(steps[-1].end)
         if ender is not None:
