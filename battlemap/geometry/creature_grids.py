@@ -8,6 +8,7 @@ left; squares off the grid are cut first (as ``window_any`` over the clipped squ
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 
@@ -29,7 +30,32 @@ def space_grids(
 ) -> tuple[BoolGrid, BoolGrid]:
     """(occupied, blocked) over ``window`` (x0, y0, w, h) of top-left cells: a k x k space
     there overlaps the squares of one of ``ranges`` (on the ``map_size`` (width, height) grid);
-    of one whose ``blocks`` is True."""
+    of one whose ``blocks`` is True. Read-only arrays: the last few answers are kept, as the
+    queries of one drag ask the same (the other creatures stand still while one moves)."""
+    return _space_grids(map_size, tuple(ranges), tuple(blocks), k, window)
+
+
+@functools.lru_cache(maxsize=8)
+def _space_grids(
+    map_size: tuple[int, int],
+    ranges: tuple[CellRange, ...],
+    blocks: tuple[bool, ...],
+    k: int,
+    window: tuple[int, int, int, int],
+) -> tuple[BoolGrid, BoolGrid]:
+    occupied, blocked = _paint_spaces(map_size, ranges, blocks, k, window)
+    occupied.flags.writeable = False
+    blocked.flags.writeable = False
+    return occupied, blocked
+
+
+def _paint_spaces(
+    map_size: tuple[int, int],
+    ranges: Sequence[CellRange],
+    blocks: Sequence[bool],
+    k: int,
+    window: tuple[int, int, int, int],
+) -> tuple[BoolGrid, BoolGrid]:
     wx0, wy0, w, h = window
     if not ranges:
         empty = np.zeros((h, w), dtype=bool)
