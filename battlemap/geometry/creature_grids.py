@@ -43,23 +43,9 @@ def _space_grids(
     k: int,
     window: tuple[int, int, int, int],
 ) -> tuple[BoolGrid, BoolGrid]:
-    occupied, blocked = _paint_spaces(map_size, ranges, blocks, k, window)
-    occupied.flags.writeable = False
-    blocked.flags.writeable = False
-    return occupied, blocked
-
-
-def _paint_spaces(
-    map_size: tuple[int, int],
-    ranges: Sequence[CellRange],
-    blocks: Sequence[bool],
-    k: int,
-    window: tuple[int, int, int, int],
-) -> tuple[BoolGrid, BoolGrid]:
     wx0, wy0, w, h = window
     if not ranges:
-        empty = np.zeros((h, w), dtype=bool)
-        return empty, empty.copy()
+        return _read_only(np.zeros((h, w), dtype=bool), np.zeros((h, w), dtype=bool))
     width, height = map_size
     cells = np.fromiter(itertools.chain.from_iterable(ranges), np.int64, 4 * len(ranges))
     cells = cells.reshape(-1, 4)
@@ -72,7 +58,13 @@ def _paint_spaces(
     occupied = _paint((h, w), x0[keep], y0[keep], x1[keep], y1[keep])
     hostile = keep & block
     blocked = _paint((h, w), x0[hostile], y0[hostile], x1[hostile], y1[hostile])
-    return occupied, blocked
+    return _read_only(occupied, blocked)
+
+
+def _read_only(*grids: BoolGrid) -> tuple[BoolGrid, BoolGrid]:
+    for grid in grids:
+        grid.flags.writeable = False
+    return grids[0], grids[1]
 
 
 def _paint(
