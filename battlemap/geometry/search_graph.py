@@ -114,7 +114,10 @@ _PLANES: weakref.WeakKeyDictionary[MapIndex, dict[tuple[object, ...], SearchPlan
 )
 _LOCK = threading.Lock()  # the cached graphs' arrays are written per query
 GRAPHS_KEPT = 4
-"""tcod graphs kept per ``SearchPlanes`` (one per window shape, the last used)."""
+"""tcod graphs kept per ``SearchPlanes`` (one per window shape, the last used)..."""
+GRAPH_BYTES_KEPT = 48 * 2**20
+"""... while their arrays take no more than this together (a squeezing mover's graph of a
+400 x 400 map is ~115 MB: it is made per query and let go)."""
 
 
 def search_planes(ctx: MoveContext) -> SearchPlanes:
@@ -253,6 +256,7 @@ class WindowGraph:
             self.rules.append((self.cost, condition, rule.edges))
             for edge_dir, units in rule.edges:
                 self.graph.add_edge(edge_dir, units, cost=self.cost, condition=condition)
+        self.nbytes = self.mult.nbytes + sum(plane.nbytes for plane in self.conditions)
         cardinal, diagonal = (2, 3) if planes.parities == 2 else (1, 1)
         self.graph.set_heuristic(cardinal=cardinal, diagonal=diagonal)
 
@@ -274,9 +278,14 @@ def _window_graph(planes: SearchPlanes, window: Window) -> WindowGraph:
     graph = planes.graphs.pop(shape, None)
     if graph is None:
         graph = WindowGraph(planes, *shape)
-        while len(planes.graphs) >= GRAPHS_KEPT:
-            planes.graphs.popitem(last=False)
-    planes.graphs[shape] = graph
+    kept = list(planes.graphs.values())
+    while kept and (
+        len(kept) >= GRAPHS_KEPT or sum(g.nbytes for g in kept) + graph.nbytes > GRAPH_BYTES_KEPT
+    ):
+        planes.graphs.popitem(last=False)
+        kept.pop(0)
+    if graph.nbytes <= GRAPH_BYTES_KEPT:
+        planes.graphs[shape] = graph
     graph.fill(planes, window)
     return graph
 
