@@ -129,14 +129,18 @@ def split_at_crossings(
 
 def cut_where_crossed(
     segments: NDArray[np.float64], others: NDArray[np.float64], others_tree: STRtree
-) -> NDArray[np.float64]:
+) -> tuple[NDArray[np.float64], NDArray[np.intp], NDArray[np.float64]]:
     """``segments`` cut where they cross one another or one of ``others`` (``others_tree``
-    holds them as LineStrings); ``others`` are not cut: one segment ending at a crossing is
-    enough for a ray to be cast there."""
+    holds them as LineStrings), and the ``others`` crossed, cut there too: their positions
+    in ``others`` and their pieces (one per position first, in order, then the rest), so
+    that no two segments cross (the sweep of ``sweep`` needs that)."""
     own = split_at_crossings(segments, line_array(segments))
     mine, theirs = others_tree.query(line_array(own))
-    mine, _, along, _ = _crossings(own, others, mine, theirs)
-    return _cut(own, mine, along)
+    mine, theirs, along, along_theirs = _crossings(own, others, mine, theirs)
+    crossed = np.unique(theirs)
+    local = np.searchsorted(crossed, theirs)
+    pieces = _cut(others[crossed], local, along_theirs, owners_first=True)
+    return _cut(own, mine, along), crossed, pieces
 
 
 def _crossings(
@@ -161,9 +165,14 @@ def _crossings(
 
 
 def _cut(
-    segments: NDArray[np.float64], cut: NDArray[np.intp], at: NDArray[np.float64]
+    segments: NDArray[np.float64],
+    cut: NDArray[np.intp],
+    at: NDArray[np.float64],
+    owners_first: bool = False,
 ) -> NDArray[np.float64]:
-    """``segments`` with segment ``cut[k]`` cut at fraction ``at[k]`` of its length."""
+    """``segments`` with segment ``cut[k]`` cut at fraction ``at[k]`` of its length: the
+    untouched ones, then the pieces; with ``owners_first`` (every segment cut), each
+    segment's first piece in its order, then the others."""
     if len(cut) == 0:
         return segments
     touched = np.unique(cut)
@@ -175,10 +184,13 @@ def _cut(
     owner, t0, t1 = seg[:-1][same], params[:-1][same], params[1:][same]
     start, step = segments[owner, 0], segments[owner, 1] - segments[owner, 0]
     pieces = np.stack([start + step * t0[:, None], start + step * t1[:, None]], axis=1)
-    pieces = pieces[t1 > t0]
+    kept = t1 > t0
+    if owners_first:
+        first = kept & np.r_[True, owner[1:] != owner[:-1]]
+        return np.concatenate([pieces[first], pieces[kept & ~first]])
     untouched = np.ones(len(segments), dtype=bool)
     untouched[touched] = False
-    return np.concatenate([segments[untouched], pieces])
+    return np.concatenate([segments[untouched], pieces[kept]])
 
 
 def _side(

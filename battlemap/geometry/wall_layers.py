@@ -148,15 +148,24 @@ def with_doors(fixed: FixedWalls, doors: Sequence[Wall], width: int, height: int
     shut = np.array([d.blocks_sight for d in doors], dtype=bool)
     closed = [d for d in doors if d.blocks_sight]
     door_outline = _segments_of(closed)
+    outline, outline_lines = fixed.outline, fixed.outline_lines
     if len(door_outline):
-        door_outline = cut_where_crossed(door_outline, fixed.outline, fixed.outline_tree)
-    outline = np.concatenate([fixed.outline, door_outline])
+        door_outline, crossed, pieces = cut_where_crossed(
+            door_outline, fixed.outline, fixed.outline_tree
+        )
+        if len(crossed):
+            # A wall a door crosses keeps its place (and bucket) with its first piece; its
+            # other pieces join the doors' loose bucket.
+            outline, outline_lines = outline.copy(), outline_lines.copy()
+            outline[crossed] = pieces[: len(crossed)]
+            outline_lines[crossed] = line_array(pieces[: len(crossed)])
+            door_outline = np.concatenate([door_outline, pieces[len(crossed) :]])
     return WallLayers(
         cover_walls=fixed.cover.with_closed(shut),
         cover_walls_and_windows=fixed.cover_and_windows.with_closed(shut),
         sight_walls=fixed.sight.with_closed(shut),
-        sight_outline=outline,
-        sight_outline_lines=np.concatenate([fixed.outline_lines, line_array(door_outline)]),
+        sight_outline=np.concatenate([outline, door_outline]),
+        sight_outline_lines=np.concatenate([outline_lines, line_array(door_outline)]),
         sight_buckets=fixed.buckets.with_loose(len(fixed.outline), len(door_outline)),
         segment_free=_closed_steps(fixed, [d for d in doors if d.blocks_movement], width, height),
     )
