@@ -405,14 +405,20 @@ def angular_pieces(
     crosses the direction pi (-pi) is split in two there. Returns the pieces' starts, stops
     and owning segment indices.
     """
-    a, b = rel[:, 0, :], rel[:, 1, :]
-    ta = np.arctan2(a[:, 1], a[:, 0])
-    tb = np.arctan2(b[:, 1], b[:, 0])
-    lo, hi = np.minimum(ta, tb), np.maximum(ta, tb)
+    return pieces_of_directions(np.arctan2(rel[:, :, 1], rel[:, :, 0]))
+
+
+def pieces_of_directions(
+    angles: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.intp]]:
+    """``angular_pieces`` of segments whose ends lie in directions ``angles`` (n, 2)."""
+    lo, hi = np.minimum(angles[:, 0], angles[:, 1]), np.maximum(angles[:, 0], angles[:, 1])
     wraps = hi - lo > math.pi
-    starts = np.concatenate([np.where(wraps, -math.pi, lo), np.where(wraps, hi, lo)[wraps]])
+    if not wraps.any():
+        return lo, hi, np.arange(len(angles))
+    starts = np.concatenate([np.where(wraps, -math.pi, lo), hi[wraps]])
     stops = np.concatenate([np.where(wraps, lo, hi), np.full(int(wraps.sum()), math.pi)])
-    owner = np.concatenate([np.arange(len(rel)), np.flatnonzero(wraps)])
+    owner = np.concatenate([np.arange(len(angles)), np.flatnonzero(wraps)])
     return starts, stops, owner
 
 

@@ -115,7 +115,12 @@ def visibility_polygon(
         return cast_polygon(index, origin, radius)
     if isinstance(view, BaseGeometry):
         return view
-    return _clipped(index, view.ring())
+    # The map's edges are walls: the view lies inside the map but for rounding.
+    ring = view.ring()
+    np.clip(ring[:, 0], 0, index.width, out=ring[:, 0])
+    np.clip(ring[:, 1], 0, index.height, out=ring[:, 1])
+    polygon: BaseGeometry = shapely.Polygon(ring)
+    return polygon if polygon.is_valid else _clipped(index, ring)
 
 
 def view_of(

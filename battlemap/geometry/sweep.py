@@ -32,13 +32,13 @@ from battlemap.geometry.occlusion import (
     _box_pieces,
     _expand,
     _within,
-    angular_pieces,
     nearest_distances,
+    pieces_of_directions,
 )
 
 TOUCHING = 1e-9
 """Cells: a segment this close to the viewpoint makes the sweep hand over to the ray cast."""
-_GROWTH = 3.0
+_GROWTH = 4.0
 _FIRST_RING = 8.0
 """Cells round the viewpoint whose buckets the first sweep takes; each next ring is 4x."""
 _ON_RAY = 1e-12
@@ -60,12 +60,19 @@ class View:
     origin: tuple[float, float]
     events: NDArray[np.float64]
     near: NDArray[np.float64]
+    winner: NDArray[np.intp]
+    """The segment seen in each interval (-1: none within range)."""
 
     def ring(self) -> NDArray[np.float64]:
-        """The outline's points (absolute cells), two per interval, in angle order."""
-        first, second = self.events[:-1], self.events[1:]
-        angles = np.stack([first, second], axis=1).ravel()
+        """The outline's points (absolute cells), two per interval, in angle order, less the
+        two where one segment runs on from an interval into the next."""
+        angles = np.stack([self.events[:-1], self.events[1:]], axis=1).ravel()
         distances = self.near.ravel()
+        keep = np.ones(len(distances), dtype=bool)
+        runs_on = np.flatnonzero((self.winner[1:] == self.winner[:-1]) & (self.winner[1:] >= 0))
+        keep[2 * runs_on + 1] = False
+        keep[2 * runs_on + 2] = False
+        angles, distances = angles[keep], distances[keep]
         ox, oy = self.origin
         return np.stack([ox + np.cos(angles) * distances, oy + np.sin(angles) * distances], axis=1)
 
@@ -121,22 +128,53 @@ class View:
         return inside
 
 
+@dataclass(frozen=True, slots=True)
+class Segments:
+    """Segments as the sweep uses them, seen from the origin: the directions of their ends
+    (n, 2), their lines in normal form (``_normal_form``) and their farther end's distance."""
+
+    angles: NDArray[np.float64]
+    foot: NDArray[np.float64]
+    facing: NDArray[np.float64]
+    longest: NDArray[np.float64]
+
+    @classmethod
+    def of(cls, rel: NDArray[np.float64], angles: NDArray[np.float64] | None = None) -> Segments:
+        """``rel`` (n, 2, 2), relative to the origin; ``angles`` when already known."""
+        if angles is None:
+            angles = np.arctan2(rel[:, :, 1], rel[:, :, 0])
+        foot, facing = _normal_form(rel)
+        ends = np.hypot(rel[:, :, 0], rel[:, :, 1])
+        return cls(angles, foot, facing, np.maximum(ends[:, 0], ends[:, 1]))
+
+    @classmethod
+    def joined(cls, parts: list[Segments]) -> Segments:
+        if len(parts) == 1:
+            return parts[0]
+        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in cls.__slots__))
+
+
 def sweep(rel: NDArray[np.float64], radius: float | None, limit: float) -> View:
     """The view from the origin (0, 0) of segments ``rel`` (n, 2, 2), none touching it, that
-    do not cross one another; distances are capped at ``radius`` (when given, with
-    ``CIRCLE_RAYS`` rays round it) or ``limit``."""
-    angles = np.arctan2(rel[:, :, 1], rel[:, :, 0])
+    do not cross one another (see ``sweep_segments``)."""
+    return sweep_segments(Segments.of(rel), radius, limit)
+
+
+def sweep_segments(segments: Segments, radius: float | None, limit: float) -> View:
+    """The view from the origin of ``segments``; distances are capped at ``radius`` (when
+    given, with ``CIRCLE_RAYS`` rays round it) or ``limit``."""
     extra = [np.array([-math.pi, math.pi])]
     if radius is not None:
         extra.append(np.linspace(-math.pi, math.pi, CIRCLE_RAYS))
-    events = np.unique(np.concatenate([angles.ravel(), *extra]))
+    events = np.unique(np.concatenate([segments.angles.ravel(), *extra]))
     near = np.full((len(events) - 1, 2), limit if radius is None else radius)
-    starts, stops, owner = _pieces(angles)
+    starts, stops, owner = pieces_of_directions(segments.angles)
     first = np.searchsorted(events, starts)
     counts = np.searchsorted(events, stops) - first
+    winner = np.full(len(near), -1, dtype=np.intp)
     if not counts.any():
-        return View((0.0, 0.0), events, near)
-    foot, facing = _normal_form(rel)
+        return View((0.0, 0.0), events, near, winner)
+    foot, facing = segments.foot, segments.facing
     segment = np.repeat(owner, counts)
     interval = _expand(first, counts)
     middle = (events[interval] + events[interval + 1]) * 0.5
@@ -144,32 +182,18 @@ def sweep(rel: NDArray[np.float64], radius: float | None, limit: float) -> View:
     best = np.full(len(near), np.inf)
     np.minimum.at(best, interval, distance)
     won = distance <= best[interval]
-    winner = np.full(len(near), -1, dtype=np.intp)
     winner[interval[won]] = segment[won]
     covered = np.flatnonzero(winner >= 0)
     line = winner[covered]
     # Within the segment's directions the line is no nearer than its foot and no farther
     # than the segment's farther end (the clip only tames rounding near those).
-    longest = np.hypot(rel[line, :, 0], rel[line, :, 1]).max(axis=1)
+    shortest, longest = foot[line], segments.longest[line]
     for end in (0, 1):
-        at = foot[line] / np.cos(events[covered + end] - facing[line])
-        at = np.clip(at, foot[line], longest)
-        near[covered, end] = np.minimum(at, near[covered, end])
-    return View((0.0, 0.0), events, near)
-
-
-def _pieces(
-    angles: NDArray[np.float64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.intp]]:
-    """``occlusion.angular_pieces`` from the ends' directions (n, 2)."""
-    lo, hi = angles.min(axis=1), angles.max(axis=1)
-    wraps = hi - lo > math.pi
-    if not wraps.any():
-        return lo, hi, np.arange(len(angles))
-    starts = np.concatenate([np.where(wraps, -math.pi, lo), hi[wraps]])
-    stops = np.concatenate([np.where(wraps, lo, hi), np.full(int(wraps.sum()), math.pi)])
-    owner = np.concatenate([np.arange(len(angles)), np.flatnonzero(wraps)])
-    return starts, stops, owner
+        at = np.clip(foot[line] / np.cos(events[covered + end] - facing[line]), shortest, longest)
+        capped = at > near[covered, end]
+        near[covered, end] = np.where(capped, near[covered, end], at)
+        winner[covered[capped]] = -1  # the range's edge, not the segment, is seen there
+    return View((0.0, 0.0), events, near, winner)
 
 
 def _normal_form(rel: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -180,8 +204,7 @@ def _normal_form(rel: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray
     cross = a[:, 0] * ey - a[:, 1] * ex
     # The unit normal pointing away from the origin, towards the line.
     sign = np.where(cross >= 0, 1.0, -1.0)
-    length = np.hypot(ex, ey)
-    foot = np.abs(cross) / length
+    foot = np.abs(cross) / np.hypot(ex, ey)
     facing = np.arctan2(-ex * sign, ey * sign)
     return foot, facing
 
@@ -200,7 +223,7 @@ def view_from(
     gap = np.maximum(np.maximum(buckets.boxes[:, :2] - here, here - buckets.boxes[:, 2:]), 0.0)
     bucket_near = np.hypot(gap[:, 0], gap[:, 1])
     waiting = np.flatnonzero(bucket_near <= (math.inf if radius is None else radius))
-    taken: list[NDArray[np.float64]] = []
+    taken: list[Segments] = []
     view: View | None = None
     reach = _FIRST_RING
     while view is None or len(waiting):
@@ -219,12 +242,14 @@ def view_from(
             rel, near = rel[inside], near[inside]
         if view is None and (near <= TOUCHING).any():
             return None
+        angles = np.arctan2(rel[:, :, 1], rel[:, :, 0])
         if view is not None and len(rel):
-            rel = rel[_may_see(view, angular_pieces(rel), near)]
+            keep = _may_see(view, pieces_of_directions(angles), near)
+            rel, angles = rel[keep], angles[keep]
         if view is None or len(rel):
-            taken.append(rel)
-            view = sweep(np.concatenate(taken), radius, limit)
-    return View(origin, view.events, view.near)
+            taken.append(Segments.of(rel, angles))
+            view = sweep_segments(Segments.joined(taken), radius, limit)
+    return View(origin, view.events, view.near, view.winner)
 
 
 def _may_see(
@@ -236,7 +261,7 @@ def _may_see(
     reach in some direction they span: the farthest a triangle reaches is one of its two
     far corners."""
     starts, stops, owner = pieces
-    bound = view.near.max(axis=1)
+    bound = np.maximum(view.near[:, 0], view.near[:, 1])
     last = len(bound) - 1
     first = np.clip(np.searchsorted(view.events, starts, "right") - 1, 0, last)
     final = np.clip(np.searchsorted(view.events, stops, "left") - 1, first, last)
