@@ -94,13 +94,19 @@ class View:
         dx, dy = grid_x.ravel(), grid_y.ravel()
         theta = np.arctan2(dy, dx)
         last = len(self.near) - 1
-        inside = np.zeros(len(dx), dtype=bool)
-        for shift in (0.0, -_ON_RAY, _ON_RAY):
-            interval = np.clip(np.searchsorted(self.events, theta + shift, "right") - 1, 0, last)
-            inside |= self._in_triangles(interval, dx, dy, theta)
-        wrap = np.abs(theta) >= math.pi - _ON_RAY
+        interval = np.clip(np.searchsorted(self.events, theta, "right") - 1, 0, last)
+        inside = self._in_triangles(interval, dx, dy, theta)
+        # A centre on (or within rounding of) a ray between two intervals counts if either
+        # interval holds it; the ray at -pi is the ray at pi.
+        for shift in (-_ON_RAY, _ON_RAY):
+            other = np.clip(np.searchsorted(self.events, theta + shift, "right") - 1, 0, last)
+            near_ray = np.flatnonzero(other != interval)
+            inside[near_ray] |= self._in_triangles(
+                other[near_ray], dx[near_ray], dy[near_ray], theta[near_ray]
+            )
+        wrap = np.flatnonzero(np.abs(theta) >= math.pi - _ON_RAY)
         for end in (0, last):
-            at = np.full(int(wrap.sum()), end)
+            at = np.full(len(wrap), end)
             inside[wrap] |= self._in_triangles(at, dx[wrap], dy[wrap], theta[wrap])
         grid[row0:row1, col0:col1] |= inside.reshape(len(ys), len(xs))
 
