@@ -24,7 +24,7 @@ import copy
 import itertools
 import math
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,6 +81,49 @@ def rasterise(polygon: BaseGeometry, grid: BoolGrid) -> None:
     shapely.prepare(polygon)
     inside = np.asarray(shapely.intersects_xy(polygon, cols.ravel(), rows.ravel()), dtype=bool)
     grid[row0:row1, col0:col1] |= inside.reshape(cols.shape)
+
+
+def rasterise_many(
+    polygons: NDArray[np.object_], height: int, width: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """``rasterise`` for many polygons at once: (polygon, row, column) of every cell whose
+    centre lies inside one of them or on its edge, each polygon tested over its box only."""
+    empty = np.empty(0, dtype=np.intp)
+    if len(polygons) == 0:
+        return empty, empty, empty
+    bounds = shapely.bounds(polygons)
+    col0 = np.maximum(0, np.floor(bounds[:, 0] - 0.5)).astype(np.intp)
+    col1 = np.minimum(width, np.ceil(bounds[:, 2] - 0.5) + 1).astype(np.intp)
+    row0 = np.maximum(0, np.floor(bounds[:, 1] - 0.5)).astype(np.intp)
+    row1 = np.minimum(height, np.ceil(bounds[:, 3] - 0.5) + 1).astype(np.intp)
+    span_x, span_y = np.maximum(col1 - col0, 0), np.maximum(row1 - row0, 0)
+    count = span_x * span_y
+    owner = np.repeat(np.arange(len(polygons)), count)
+    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    cols = col0[owner] + k % np.maximum(span_x[owner], 1)
+    rows = row0[owner] + k // np.maximum(span_x[owner], 1)
+    shapely.prepare(polygons)
+    inside = np.asarray(shapely.intersects_xy(polygons[owner], cols + 0.5, rows + 0.5), dtype=bool)
+    return owner[inside], rows[inside], cols[inside]
+
+
+def _simple_polygons(
+    rings: Sequence[Sequence[tuple[float, float]]],
+) -> tuple[NDArray[np.bool_], NDArray[np.object_]]:
+    """The polygons of ``rings``, made in one call, and which are usable as they are (at
+    least 3 points, valid, some area): the others need ``MapIndex._polygon``."""
+    counts = np.array([len(r) for r in rings], dtype=np.intp)
+    polygons = np.full(len(rings), None, dtype=object)
+    enough = counts >= 3
+    if not enough.any():
+        return enough, polygons
+    coords = np.array([p for r, ok in zip(rings, enough, strict=True) if ok for p in r])
+    ring_of = np.repeat(np.arange(int(enough.sum())), counts[enough])
+    made = shapely.polygons(shapely.linearrings(coords.reshape(-1, 2), indices=ring_of))
+    polygons[enough] = made
+    usable = np.zeros(len(rings), dtype=bool)
+    usable[enough] = shapely.is_valid(made) & (shapely.area(made) > 0)
+    return usable, polygons
 
 
 def window_all(mask: BoolGrid, kh: int, kw: int) -> BoolGrid:
@@ -279,13 +322,22 @@ class MapIndex:
         return (xs.ravel() + 0.5).astype(np.float64), (ys.ravel() + 0.5).astype(np.float64)
 
     def _terrain_grids(
-        self, terrain: Iterable[TerrainRegion]
+        self, terrain: Sequence[TerrainRegion]
     ) -> tuple[BoolGrid, BoolGrid, BoolGrid]:
         grids = {kind: np.zeros((self.height, self.width), dtype=bool) for kind in TerrainKind}
-        for region in terrain:
+        simple, polygons = _simple_polygons([r.points for r in terrain])
+        # The rest (too few points, self-intersecting, no area) are repaired or skipped one
+        # by one, each named in ``problems``.
+        for i in np.flatnonzero(~simple).tolist():
+            region = terrain[i]
             polygon = self._polygon(region.id, region.points)
             if polygon is not None:
                 rasterise(polygon, grids[region.kind])
+        kinds = np.array([list(TerrainKind).index(r.kind) for r in terrain], dtype=np.intp)
+        owner, rows, cols = rasterise_many(polygons[simple], self.height, self.width)
+        for k, kind in enumerate(TerrainKind):
+            mine = kinds[simple][owner] == k
+            grids[kind][rows[mine], cols[mine]] = True
         return grids[TerrainKind.DIFFICULT], grids[TerrainKind.WATER], grids[TerrainKind.IMPASSABLE]
 
     # -- movement arrays --------------------------------------------------------------------
