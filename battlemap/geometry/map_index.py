@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 from shapely import STRtree
 from shapely.geometry.base import BaseGeometry
 
+from battlemap.geometry.wall_edits import edited_walls
 from battlemap.geometry.wall_layers import DIRECTIONS as DIRECTIONS
 from battlemap.geometry.wall_layers import FixedWalls, centre_steps, with_doors
 from battlemap.model import (
@@ -48,6 +49,9 @@ from battlemap.model import (
 )
 
 BoolGrid = NDArray[np.bool_]
+_ZERO_LENGTH = "zero-length wall ignored"
+_FEW_EDITS = 64
+"""Walls added and removed at once that still edit the index (or 5 % of the walls)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +194,8 @@ class MapIndex:
         self.cell_feet = grid.cell_feet
         self.problems: list[MapProblem] = []
         usable_walls = [w for w in walls if self._wall_ok(w)]
+        self._wall_problems = len(self.problems)
+        """The first problems are the walls': an edit of the walls makes them again."""
         self.walls: dict[EntityId, Wall] = {w.id: w for w in usable_walls}
         self.obstacles: list[ObstacleShape] = [
             shape for o in obstacles if (shape := self._obstacle_shape(o)) is not None
@@ -208,8 +214,8 @@ class MapIndex:
             self.height,
             [w for w in usable_walls if w.kind is not WallKind.DOOR],
             [w for w in usable_walls if w.kind is WallKind.DOOR],
-            [(o.id, o.polygon) for o in self.obstacles if o.cover is CoverDegree.TOTAL],
-            [o.polygon for o in self.obstacles if o.blocks_movement],
+            self._sight_obstacles(),
+            self._blocking_obstacles(),
         )
         self._source = (grid, tuple(walls), tuple(obstacles), tuple(terrain))
         self._door_positions = [
@@ -256,23 +262,25 @@ class MapIndex:
 
     def updated(self, encounter: Encounter) -> MapIndex:
         """The index of ``encounter``'s map, made from this one when only doors opened or
-        closed (the walls, the doors' places, obstacles and terrain are kept), else built
-        anew. Either way it answers as ``MapIndex.build(encounter)`` does."""
+        closed (the walls, the doors' places, obstacles and terrain are kept) or a few
+        walls were added, removed or moved (``wall_edits``), else built anew. Either way
+        it answers as ``MapIndex.build(encounter)`` does."""
         grid, walls, obstacles, terrain = self._source
         new_walls = encounter.walls
         same_rest = (
             encounter.grid == grid
             and _same_items(encounter.obstacles, obstacles)
             and _same_items(encounter.terrain, terrain)
-            and len(new_walls) == len(walls)
         )
         if not same_rest:
             return MapIndex.build(encounter)
+        if len(new_walls) != len(walls):
+            return self._walls_edited(encounter)
         changed = list(
             itertools.compress(range(len(walls)), map(operator.is_not, walls, new_walls))
         )
         if any(_not_the_same_door(walls[i], new_walls[i]) for i in changed):
-            return MapIndex.build(encounter)
+            return self._walls_edited(encounter)
         index = copy.copy(self)
         index._source = (grid, tuple(new_walls), obstacles, terrain)
         index.walls = dict(self.walls)
@@ -281,6 +289,54 @@ class MapIndex:
                 index.walls[new_walls[i].id] = new_walls[i]
         index._lay_doors([new_walls[i] for i in self._door_positions])
         return index
+
+    def _walls_edited(self, encounter: Encounter) -> MapIndex:
+        """``updated`` when walls (not doors, which stay where they were) were added,
+        removed or replaced: a few of them edit the index, more rebuild it."""
+        grid, walls, obstacles, terrain = self._source
+        new_walls = encounter.walls
+        kept = set(map(id, new_walls))
+        before = set(map(id, walls))
+        removed = [w for w in walls if id(w) not in kept and w.a != w.b]
+        added = [w for w in new_walls if id(w) not in before and w.a != w.b]
+        old_doors = [walls[i] for i in self._door_positions]
+        doors = [w for w in new_walls if w.kind is WallKind.DOOR and w.a != w.b]
+        moved_doors = len(doors) != len(old_doors) or any(map(_not_the_same_door, old_doors, doors))
+        if moved_doors or len(removed) + len(added) > max(_FEW_EDITS, len(walls) // 20):
+            return MapIndex.build(encounter)
+        usable = [w for w in new_walls if w.a != w.b]
+        fixed = edited_walls(
+            self._fixed,
+            self.width,
+            self.height,
+            [w for w in usable if w.kind is not WallKind.DOOR],
+            doors,
+            self._sight_obstacles(),
+            self._blocking_obstacles(),
+            [w for w in removed if w.kind is not WallKind.DOOR],
+            [w for w in added if w.kind is not WallKind.DOOR],
+        )
+        if fixed is None:
+            return MapIndex.build(encounter)
+        index = copy.copy(self)
+        index.problems = [
+            MapProblem(w.id, _ZERO_LENGTH) for w in new_walls if w.a == w.b
+        ] + self.problems[self._wall_problems :]
+        index._wall_problems = len(new_walls) - len(usable)
+        index.walls = {w.id: w for w in usable}
+        index._fixed = fixed
+        index._source = (grid, tuple(new_walls), obstacles, terrain)
+        index._door_positions = [
+            i for i, w in enumerate(new_walls) if w.kind is WallKind.DOOR and w.a != w.b
+        ]
+        index._lay_doors(doors)
+        return index
+
+    def _sight_obstacles(self) -> list[tuple[EntityId, BaseGeometry]]:
+        return [(o.id, o.polygon) for o in self.obstacles if o.cover is CoverDegree.TOTAL]
+
+    def _blocking_obstacles(self) -> list[BaseGeometry]:
+        return [o.polygon for o in self.obstacles if o.blocks_movement]
 
     @classmethod
     def build(cls, encounter: Encounter) -> MapIndex:
@@ -291,7 +347,7 @@ class MapIndex:
 
     def _wall_ok(self, wall: Wall) -> bool:
         if wall.a == wall.b:
-            self.problems.append(MapProblem(wall.id, "zero-length wall ignored"))
+            self.problems.append(MapProblem(wall.id, _ZERO_LENGTH))
             return False
         return True
 

@@ -75,31 +75,7 @@ class FixedWalls:
         """``walls`` are usable and none is a door, ``doors`` are usable doors (open or
         closed: ``with_doors`` says which are closed); ``sight_obstacles`` are the
         total-cover obstacles' polygons, ``blocking_obstacles`` those that block movement."""
-        solid = [w for w in walls if w.kind is WallKind.WALL]
-        windows = [w for w in walls if w.kind is WallKind.WINDOW]
-        solid_segments: list[Segment] = [(w.a, w.b) for w in solid]
-        solid_ids = [w.id for w in solid]
-        door_segments: list[Segment] = [(d.a, d.b) for d in doors]
-        door_ids = [d.id for d in doors]
-        cover = DoorBarriers(solid_segments, solid_ids, door_segments, door_ids)
-        # The same walls give the same set: shared when there are no windows or pillars.
-        cover_and_windows = cover
-        if windows:
-            cover_and_windows = DoorBarriers(
-                solid_segments + [(w.a, w.b) for w in windows],
-                solid_ids + [w.id for w in windows],
-                door_segments,
-                door_ids,
-            )
-        sight = cover
-        if sight_obstacles:
-            outlines = [(o, s) for o, polygon in sight_obstacles for s in ring_segments(polygon)]
-            sight = DoorBarriers(
-                solid_segments + [s for _, s in outlines],
-                solid_ids + [o for o, _ in outlines],
-                door_segments,
-                door_ids,
-            )
+        cover, cover_and_windows, sight = barrier_sets(walls, doors, sight_obstacles)
         border = np.array(
             [
                 [[0, 0], [width, 0]],
@@ -118,13 +94,47 @@ class FixedWalls:
             cover=cover,
             cover_and_windows=cover_and_windows,
             sight=sight,
-            doors=tuple(door_segments),
+            doors=tuple((d.a, d.b) for d in doors),
             outline=outline,
             outline_lines=outline_lines,
             outline_tree=STRtree(outline_lines),
             buckets=SegmentBuckets.of(outline),
             segment_free=_segment_free(blocking, blocking_obstacles, width, height),
         )
+
+
+def barrier_sets(
+    walls: Sequence[Wall],
+    doors: Sequence[Wall],
+    sight_obstacles: Sequence[tuple[EntityId, BaseGeometry]],
+) -> tuple[DoorBarriers, DoorBarriers, DoorBarriers]:
+    """``FixedWalls``' cover, cover-and-windows and sight sets of these walls and doors."""
+    solid = [w for w in walls if w.kind is WallKind.WALL]
+    windows = [w for w in walls if w.kind is WallKind.WINDOW]
+    solid_segments: list[Segment] = [(w.a, w.b) for w in solid]
+    solid_ids = [w.id for w in solid]
+    door_segments: list[Segment] = [(d.a, d.b) for d in doors]
+    door_ids = [d.id for d in doors]
+    cover = DoorBarriers(solid_segments, solid_ids, door_segments, door_ids)
+    # The same walls give the same set: shared when there are no windows or pillars.
+    cover_and_windows = cover
+    if windows:
+        cover_and_windows = DoorBarriers(
+            solid_segments + [(w.a, w.b) for w in windows],
+            solid_ids + [w.id for w in windows],
+            door_segments,
+            door_ids,
+        )
+    sight = cover
+    if sight_obstacles:
+        outlines = [(o, s) for o, polygon in sight_obstacles for s in ring_segments(polygon)]
+        sight = DoorBarriers(
+            solid_segments + [s for _, s in outlines],
+            solid_ids + [o for o, _ in outlines],
+            door_segments,
+            door_ids,
+        )
+    return cover, cover_and_windows, sight
 
 
 @dataclass(frozen=True, slots=True)
