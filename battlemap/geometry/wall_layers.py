@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from shapely import STRtree
 from shapely.geometry.base import BaseGeometry
 
+from battlemap.geometry.barrier_edits import EditedBarriers
 from battlemap.geometry.barrier_layers import DoorBarriers
 from battlemap.geometry.barriers import BarrierSet, line_array
 from battlemap.geometry.occlusion import SegmentBuckets, cut_where_crossed, split_at_crossings
@@ -46,9 +47,9 @@ DIRECTIONS: tuple[tuple[int, int], ...] = (
 class FixedWalls:
     """What the walls that never open (walls, windows) and the obstacles give the index."""
 
-    cover: DoorBarriers
-    cover_and_windows: DoorBarriers
-    sight: DoorBarriers
+    cover: DoorBarriers | EditedBarriers
+    cover_and_windows: DoorBarriers | EditedBarriers
+    sight: DoorBarriers | EditedBarriers
     doors: tuple[Segment, ...]
     """The doors' ends, in order: the doors these were built with."""
     outline: NDArray[np.float64]
@@ -56,6 +57,11 @@ class FixedWalls:
     outline_tree: STRtree
     buckets: SegmentBuckets
     segment_free: list[BoolGrid]
+    blocking: NDArray[np.float64]
+    """The movement-blocking walls' ends (n, 2, 2), as ``segment_free`` was made from."""
+    sight_segments: NDArray[np.float64]
+    """The sight walls', pillars' and map edges' segments (uncut), as the outline was made
+    from."""
     door_steps: dict[Segment, list[tuple[int, NDArray[np.intp], NDArray[np.intp]]]] = field(
         default_factory=dict
     )
@@ -87,6 +93,14 @@ class FixedWalls:
         )
         fixed_sight = sight.full.coords[: sight.n_fixed]
         outline = np.concatenate([fixed_sight, border]) if len(fixed_sight) else border
+        obstacle_sides = [s for _, polygon in sight_obstacles for s in ring_segments(polygon)]
+        sight_segments = np.concatenate(
+            [
+                _segments_of([w for w in walls if w.blocks_sight]),
+                np.asarray(obstacle_sides, dtype=np.float64).reshape(-1, 2, 2),
+                border,
+            ]
+        )
         outline = split_at_crossings(outline, line_array(outline))
         outline_lines = line_array(outline)
         blocking = _segments_of([w for w in walls if w.blocks_movement])
@@ -100,6 +114,8 @@ class FixedWalls:
             outline_tree=STRtree(outline_lines),
             buckets=SegmentBuckets.of(outline),
             segment_free=_segment_free(blocking, blocking_obstacles, width, height),
+            blocking=blocking,
+            sight_segments=sight_segments,
         )
 
 

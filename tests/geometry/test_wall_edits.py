@@ -110,7 +110,16 @@ def assert_same_answers(rng: random.Random, edited: MapIndex, fresh: MapIndex) -
         (edited.cover_walls, fresh.cover_walls),
         (edited.cover_walls_and_windows, fresh.cover_walls_and_windows),
     ):
-        assert np.array_equal(mine_set.blocks(lines), their_set.blocks(lines))
+        blocked = mine_set.blocks(lines)
+        assert np.array_equal(blocked, their_set.blocks(lines))
+        assert [mine_set.first_blocker(line) is not None for line in lines[:40]] == list(
+            blocked[:40]
+        )
+        # Points on walls, at their ends and joints (the lattice) and anywhere.
+        ends = np.array([p for w in fresh.walls.values() for p in (w.a, w.b)]).reshape(-1, 2)
+        lattice = np.array([(x / 2, y / 2) for x in range(2 * SIZE) for y in range(0, 2 * SIZE, 3)])
+        points = np.concatenate([ends, (ends[::2] + ends[1::2]) / 2, lattice, lines[:, 0]])
+        assert np.array_equal(mine_set.inside_walls(points), their_set.inside_walls(points))
     for _ in range(4):
         origin = (rng.uniform(0.1, SIZE - 0.1), rng.uniform(0.1, SIZE - 0.1))
         mine_view = visibility_polygon(edited, origin)
