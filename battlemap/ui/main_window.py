@@ -53,6 +53,7 @@ class MainWindow(FeatureWindow):
         self.settings = settings if settings is not None else QSettings()
         self.undo_stack = QUndoStack(self)
         self.take_backs: list[TakeBack] = []
+        self._closed = False
         """Unrecorded work Undo takes back before the undo stack (see ``undo``)."""
         self.scene = MapScene(document, self.undo_stack)
         self.scene.setParent(self)  # torn down with the window, after the view and docks
@@ -109,12 +110,13 @@ class MainWindow(FeatureWindow):
         self.file_menu.addAction(self.quit_action)
 
         self.undo_action = self._action("&Undo", QKeySequence.StandardKey.Undo, self.undo)
-        self.undo_stack.undoTextChanged.connect(self.refresh_undo_action)
-        self.undo_stack.canUndoChanged.connect(self.refresh_undo_action)
+        self.redo_action = self._action(
+            "&Redo", QKeySequence.StandardKey.Redo, self.undo_stack.redo
+        )
+        self._connect_step_names(True)
         self.refresh_undo_action()
-        redo = self.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
-        self.edit_menu.addActions([self.undo_action, redo])
+        self.refresh_redo_action()
+        self.edit_menu.addActions([self.undo_action, self.redo_action])
 
         zoom_in = self._action("Zoom &in", QKeySequence.StandardKey.ZoomIn, self.view.zoom_in)
         zoom_out = self._action("Zoom &out", QKeySequence.StandardKey.ZoomOut, self.view.zoom_out)
@@ -139,11 +141,31 @@ class MainWindow(FeatureWindow):
         """Undo is enabled when anything can be taken back, and names the recorded step."""
         waiting = any(source.can_take_back() for source in self.take_backs)
         step = "" if waiting else self.undo_stack.undoText()
-        self.undo_action.setText(f"&Undo {step}" if step else "&Undo")  # its & are doubled
-        # Steps name creatures ("Next turn: Goblin 2"): the tooltip shows them, never markup.
-        typed = step.replace("&&", "&")
-        self.undo_action.setToolTip(plain_tooltip(f"Undo {typed}" if step else "Undo"))
+        _name_step(self.undo_action, "Undo", step)
         self.undo_action.setEnabled(waiting or self.undo_stack.canUndo())
+
+    def refresh_redo_action(self) -> None:
+        """Redo is enabled when an undone step can be done again, and names it."""
+        _name_step(self.redo_action, "Redo", self.undo_stack.redoText())
+        self.redo_action.setEnabled(self.undo_stack.canRedo())
+
+    def _connect_step_names(self, connect: bool) -> None:
+        """(Dis)connect the stack's signals to the Undo and Redo actions' refreshes.
+
+        Disconnected when the window closes: the stack, clearing itself as it is deleted,
+        would otherwise call them on actions already gone.
+        """
+        pairs = (
+            (self.undo_stack.undoTextChanged, self.refresh_undo_action),
+            (self.undo_stack.canUndoChanged, self.refresh_undo_action),
+            (self.undo_stack.redoTextChanged, self.refresh_redo_action),
+            (self.undo_stack.canRedoChanged, self.refresh_redo_action),
+        )
+        for signal, slot in pairs:
+            if connect:
+                signal.connect(slot)
+            else:
+                signal.disconnect(slot)
 
     def _install_features(self) -> None:
         """Let each feature module add its menus, docks and tools: one line per feature."""
@@ -178,6 +200,11 @@ class MainWindow(FeatureWindow):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        if self._closed:  # shown again after a close: the step names follow the stack again
+            self._closed = False
+            self._connect_step_names(True)
+            self.refresh_undo_action()
+            self.refresh_redo_action()
         if self._first_run_docks:
             self._first_run_docks = False
             window_layout.size_docks(
@@ -192,6 +219,9 @@ class MainWindow(FeatureWindow):
         self.settings.setValue(LAYOUT_GEOMETRY, self.saveGeometry())
         self.settings.setValue(LAYOUT_STATE, self.saveState())
         super().closeEvent(event)
+        if event.isAccepted() and not self._closed:
+            self._closed = True
+            self._connect_step_names(False)
 
     # --- behaviour -----------------------------------------------------------
 
@@ -222,3 +252,13 @@ class MainWindow(FeatureWindow):
             f"<b>{APP_NAME} {__version__}</b><p>A battle map for tabletop role-playing games "
             f"played around a real table.</p><p><small>{SRD_ATTRIBUTION}</small></p>",
         )
+
+
+def _name_step(action: QAction, verb: str, step: str) -> None:
+    """Name the step on Undo or Redo: ``step`` is the stack's text, its ``&`` doubled.
+
+    Steps name creatures ("Next turn: Goblin 2"): the tooltip shows them, never markup.
+    """
+    action.setText(f"&{verb} {step}" if step else f"&{verb}")
+    typed = step.replace("&&", "&")
+    action.setToolTip(plain_tooltip(f"{verb} {typed}" if step else verb))
