@@ -218,6 +218,7 @@ class MainWindow(FeatureWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.setValue(LAYOUT_GEOMETRY, self.saveGeometry())
         self.settings.setValue(LAYOUT_STATE, self.saveState())
+        self.players.remember_session()  # reopened at the next start if it was open
         super().closeEvent(event)
         if event.isAccepted() and not self._closed:
             self._closed = True
