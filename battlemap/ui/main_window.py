@@ -16,6 +16,7 @@ from battlemap.ui import (
     grid_align,
     help_menu,
     import_actions,
+    layout_memory,
     library_dock,
     party_dock,
     ruleset_menu,
@@ -35,8 +36,6 @@ from battlemap.ui.players.controller import PlayersController
 from battlemap.ui.style import cell_to_scene
 
 STATUS_MESSAGE_MS = 5000
-LAYOUT_GEOMETRY = "window/geometry"
-LAYOUT_STATE = "window/state"
 HISTORY_START = "As opened"
 
 
@@ -125,6 +124,11 @@ class MainWindow(FeatureWindow):
         )
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.history_dock.toggleViewAction())
+        self.reset_layout_action = self._action("&Reset layout", None, self.reset_layout)
+        self.reset_layout_action.setStatusTip(
+            "Put the docks back as they first were on this screen"
+        )
+        self.view_menu.addAction(self.reset_layout_action)
 
         self.help_menu.addAction(self._action("&About Battlemap", None, self._about))
 
@@ -190,13 +194,30 @@ class MainWindow(FeatureWindow):
         self.help = help_menu.install(self)
 
     def _restore_layout(self) -> None:
-        """Docks and toolbars where the DM left them (saved on close; object names key them)."""
-        geometry, state = self.settings.value(LAYOUT_GEOMETRY), self.settings.value(LAYOUT_STATE)
+        """Docks and toolbars where the DM left them on a screen of this size (saved on close;
+        object names key them)."""
+        self._default_state = self.saveState()  # every dock where it was installed
+        size = layout_memory.screen_size(self)
+        geometry, state = layout_memory.saved_layout(self.settings, size)
         if geometry is not None:
             self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
-        self._first_run_docks = state is None  # sized when first shown, at the window's size
+        restored = state is not None and self.restoreState(state)
+        self._first_run_docks = not restored  # sized when first shown, at the window's size
+
+    def reset_layout(self) -> None:
+        """View > Reset layout: every dock back in its first-run place and size for this
+        window's size (the docks the DM closed open again); kept at close as any layout."""
+        self.restoreState(self._default_state)
+        self._size_docks()
+
+    def _size_docks(self) -> None:
+        window_layout.size_docks(
+            self,
+            left=(self.combat.initiative, self.combat.actions),
+            right=self.library_dock,
+            creature=self.creature_dock,
+            log=self.combat.log,
+        )
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -207,17 +228,11 @@ class MainWindow(FeatureWindow):
             self.refresh_redo_action()
         if self._first_run_docks:
             self._first_run_docks = False
-            window_layout.size_docks(
-                self,
-                left=(self.combat.initiative, self.combat.actions),
-                right=self.library_dock,
-                creature=self.creature_dock,
-                log=self.combat.log,
-            )
+            self._size_docks()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.settings.setValue(LAYOUT_GEOMETRY, self.saveGeometry())
-        self.settings.setValue(LAYOUT_STATE, self.saveState())
+        size = layout_memory.screen_size(self)
+        layout_memory.save_layout(self.settings, size, self.saveGeometry(), self.saveState())
         self.players.remember_session()  # reopened at the next start if it was open
         super().closeEvent(event)
         if event.isAccepted() and not self._closed:
