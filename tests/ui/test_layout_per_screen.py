@@ -34,13 +34,18 @@ def start(
     """Start the app on a screen of the given size (the same settings each time)."""
     screen = QSize()
     monkeypatch.setattr(layout_memory, "screen_size", lambda _window: QSize(screen))
+    first_size = window_layout.fit_to_screen  # as the window calls it, before its restore
+    monkeypatch.setattr(
+        window_layout,
+        "fit_to_screen",
+        lambda window: first_size(window, QRect(0, 0, screen.width(), screen.height() - PANEL_PX)),
+    )
 
     def on(size: QSize) -> MainWindow:
         screen.setWidth(size.width())
         screen.setHeight(size.height())
         window = MainWindow(Document(encounter), settings=settings)
         qtbot.addWidget(window)
-        window_layout.fit_to_screen(window, QRect(0, 0, size.width(), size.height() - PANEL_PX))
         window.show()
         qtbot.waitExposed(window)
         QApplication.processEvents()
@@ -53,7 +58,7 @@ def tabbed_with_library(window: MainWindow, dock: QDockWidget) -> bool:
     return dock in window.tabifiedDockWidgets(window.library_dock)
 
 
-def test_each_screen_size_gets_back_its_own_arrangement(start: Start) -> None:
+def test_each_screen_size_gets_back_its_own_arrangement(start: Start, settings: QSettings) -> None:
     laptop = start(LAPTOP)
     assert tabbed_with_library(laptop, laptop.combat.log)  # the laptop's first-run layout
     laptop.addDockWidget(Area.BottomDockWidgetArea, laptop.combat.log)  # the DM drags it down
@@ -75,6 +80,10 @@ def test_each_screen_size_gets_back_its_own_arrangement(start: Start) -> None:
     desktop = start(DESKTOP)
     assert desktop.dockWidgetArea(desktop.library_dock) == Area.LeftDockWidgetArea
     assert desktop.history_dock.isVisible()
+    desktop.close()
+    laptop_geometry, _ = layout_memory.layout_keys(LAPTOP)
+    desktop_geometry, _ = layout_memory.layout_keys(DESKTOP)
+    assert settings.value(laptop_geometry) != settings.value(desktop_geometry)  # each its own
 
 
 @pytest.mark.parametrize(
