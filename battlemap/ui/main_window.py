@@ -197,7 +197,7 @@ class MainWindow(FeatureWindow):
         """Docks and toolbars where the DM left them on a screen of this size (saved on close;
         object names key them)."""
         self._default_state = self.saveState()  # every dock where it was installed
-        size = layout_memory.screen_size(self)
+        size = layout_memory.size_to_restore(self.settings, self)
         geometry, state = layout_memory.saved_layout(self.settings, size)
         if geometry is not None:
             self.restoreGeometry(geometry)

@@ -142,3 +142,24 @@ def test_a_mangled_saved_layout_gives_the_first_run_layout(
     window = start(LAPTOP)
     assert tabbed_with_library(window, window.combat.log)
     assert window.combat.initiative.isVisible()
+
+
+def test_the_layout_of_the_screen_it_was_closed_on_wins_while_that_screen_is_connected(
+    start: Start, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Laptop and monitor both plugged in, the laptop the primary screen: a window closed on
+    the monitor opens with the monitor's layout (its geometry puts it back there); with the
+    monitor unplugged, the laptop's."""
+    connected = [LAPTOP, DESKTOP]
+    monkeypatch.setattr(layout_memory, "connected_sizes", lambda: list(connected))
+    laptop = start(LAPTOP)
+    laptop.close()  # the laptop's layout: the first-run one, the log a tab
+    desktop = start(DESKTOP)
+    desktop.addDockWidget(Area.LeftDockWidgetArea, desktop.library_dock)
+    desktop.close()
+    again = start(LAPTOP)  # opens on the primary screen, then goes back to the monitor
+    assert again.dockWidgetArea(again.library_dock) == Area.LeftDockWidgetArea
+    connected.remove(DESKTOP)  # unplugged while that window runs (it saves nothing here)
+    unplugged = start(LAPTOP)
+    assert unplugged.dockWidgetArea(unplugged.library_dock) == Area.RightDockWidgetArea
+    assert tabbed_with_library(unplugged, unplugged.combat.log)
