@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model import Creature, Encounter, Grid, Side
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
 from battlemap.ui.main_window import MainWindow
+from tests.ui.drag_helpers import open_window
 
 HOBGOBLIN = StatBlock(
     name="Hobgoblin",
@@ -47,12 +48,7 @@ def hobgoblin_turn(qtbot: QtBot, tmp_path: Path, knight_x: float) -> MainWindow:
         ),
     )
     encounter = Encounter(grid=Grid(width=10, height=6), creatures=creatures, ruleset="srd-5e")
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(Document(encounter), settings=settings)
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
+    window = open_window(qtbot, tmp_path, encounter)
     ui = window.combat
     ui.initiative.start()
     ui.initiative.roll(monsters_only=False)
