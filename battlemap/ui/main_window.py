@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
-from PySide6.QtWidgets import QDockWidget, QLabel, QMessageBox, QUndoView, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMessageBox, QTabBar, QUndoView, QWidget
 
 from battlemap import APP_NAME, __version__
 from battlemap.io.monsters import SRD_ATTRIBUTION
@@ -207,6 +207,8 @@ class MainWindow(FeatureWindow):
     def reset_layout(self) -> None:
         """View > Reset layout: every dock back in its first-run place and size for this
         window's size (the docks the DM closed open again); kept at close as any layout."""
+        for bar in self.findChildren(QTabBar):  # Qt shows again the tab bars it uses; the
+            bar.hide()  # old one of a tab group moved away would stay drawn over a dock
         self.restoreState(self._default_state)
         self._size_docks()
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 from PySide6.QtCore import QRect, QSettings, QSize, Qt
-from PySide6.QtWidgets import QApplication, QDockWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QTabBar
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Encounter
@@ -108,6 +108,8 @@ def test_reset_layout_brings_back_the_first_run_layout_of_this_size(
         assert window.dockWidgetArea(log) == Area.BottomDockWidgetArea
     assert window.dockWidgetArea(window.creature_dock) == Area.RightDockWidgetArea
     assert window.history_dock.isVisible() or tabbed_with_library(window, window.history_dock)
+    tab_bars = [bar for bar in window.findChildren(QTabBar) if bar.isVisible()]
+    assert len(tab_bars) == 1  # the right column's: none left over from the wrecked layout
     initiative, actions = window.combat.initiative, window.combat.actions
     assert initiative.isVisible() and actions.isVisible()
     for dock in (initiative, actions):
