@@ -289,9 +289,15 @@ class FileActions(QObject):
     def reopen_last_at_start(self) -> bool:
         """At start with no file named: open the newest recent file if the DM chose so
         (File > Open Recent > Reopen the last encounter at start). True if one opened; a
-        gone or broken one is reported and dropped, and the window keeps what it has."""
+        gone or broken one is reported and dropped, and the window keeps what it has. Not
+        chosen, the status bar offers it instead."""
         recent = self.recent.paths()
-        return bool(recent) and self.recent.reopens_at_start() and self.open_recent(recent[0])
+        if not recent:
+            return False
+        if not self.recent.reopens_at_start():
+            self._status(f"Last encounter: {recent[0].name} (File > Open Recent, Alt+F R 1)")
+            return False
+        return self.open_recent(recent[0])
 
     def _dialog_folder(self) -> str:
         recent = self.recent_files()

@@ -95,6 +95,9 @@ def test_the_dm_can_switch_the_reopening_off_in_the_open_recent_menu(
     again, errors = restart()
     assert again.document.encounter.name == DEMO_NAME and errors == []
     assert not again.files.recent.reopen_action.isChecked()
+    assert "Last encounter: crypt.battlemap (File > Open Recent" in (
+        again.statusBar().currentMessage()
+    )  # offered instead
     open_from_recent_menu(again, (tmp_path / "crypt.battlemap").resolve())  # still listed
     assert again.document.encounter.name == "Crypt"
 
