@@ -28,6 +28,7 @@ def screen_size(window: QWidget) -> QSize:
 
 
 def connected_sizes() -> list[QSize]:
+    """The whole sizes of the screens connected now."""
     return [screen.size() for screen in QGuiApplication.screens()]
 
 

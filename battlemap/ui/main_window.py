@@ -52,8 +52,8 @@ class MainWindow(FeatureWindow):
         self.settings = settings if settings is not None else QSettings()
         self.undo_stack = QUndoStack(self)
         self.take_backs: list[TakeBack] = []
-        self._closed = False
         """Unrecorded work Undo takes back before the undo stack (see ``undo``)."""
+        self._closed = False  # closed, and its Undo and Redo cut from the stack (closeEvent)
         self.scene = MapScene(document, self.undo_stack)
         self.scene.setParent(self)  # torn down with the window, after the view and docks
         self.view = MapView(self.scene, self)
@@ -207,8 +207,10 @@ class MainWindow(FeatureWindow):
     def reset_layout(self) -> None:
         """View > Reset layout: every dock back in its first-run place and size for this
         window's size (the docks the DM closed open again); kept at close as any layout."""
-        for bar in self.findChildren(QTabBar):  # Qt shows again the tab bars it uses; the
-            bar.hide()  # old one of a tab group moved away would stay drawn over a dock
+        # The docks' tab bars (the window's own children, not those inside a dock): Qt shows
+        # again the ones it uses; the old one of a moved tab group stayed drawn over a dock.
+        for bar in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            bar.hide()
         self.restoreState(self._default_state)
         self._size_docks()
 
