@@ -114,7 +114,6 @@ class MainWindow(FeatureWindow):
         )
         self._connect_step_names(True)
         self.refresh_undo_action()
-        self.refresh_redo_action()
         self.edit_menu.addActions([self.undo_action, self.redo_action])
 
         zoom_in = self._action("Zoom &in", QKeySequence.StandardKey.ZoomIn, self.view.zoom_in)
@@ -147,11 +146,15 @@ class MainWindow(FeatureWindow):
         step = "" if waiting else self.undo_stack.undoText()
         _name_step(self.undo_action, "Undo", step)
         self.undo_action.setEnabled(waiting or self.undo_stack.canUndo())
+        self.refresh_redo_action()  # called when what waits changes: Redo follows it too
 
     def refresh_redo_action(self) -> None:
-        """Redo is enabled when an undone step can be done again, and names it."""
+        """Redo is enabled when an undone step can be done again, and names it; not while a
+        change waits to be recorded (a move on an opportunity-attack card): redoing a turn
+        change under it would record the move in another creature's turn."""
+        waiting = any(source.can_take_back() for source in self.take_backs)
         _name_step(self.redo_action, "Redo", self.undo_stack.redoText())
-        self.redo_action.setEnabled(self.undo_stack.canRedo())
+        self.redo_action.setEnabled(self.undo_stack.canRedo() and not waiting)
 
     def _connect_step_names(self, connect: bool) -> None:
         """(Dis)connect the stack's signals to the Undo and Redo actions' refreshes.
@@ -229,7 +232,6 @@ class MainWindow(FeatureWindow):
             self._closed = False
             self._connect_step_names(True)
             self.refresh_undo_action()
-            self.refresh_redo_action()
         if self._first_run_docks:
             self._first_run_docks = False
             self._size_docks()
