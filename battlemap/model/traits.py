@@ -50,6 +50,15 @@ class Side(StrEnum):
         return {self, other} == {Side.PARTY, Side.HOSTILE}
 
 
+class TokenShape(StrEnum):
+    """How a token's image is cropped to its footprint."""
+
+    CIRCLE = "circle"
+    """A disc inside the space, as tokens without an image."""
+    SQUARE = "square"
+    """The whole square of the space."""
+
+
 class Speeds(BaseModel):
     """Speeds in feet per round; 0 means the creature lacks that mode of movement."""
 
