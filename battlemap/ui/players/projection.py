@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from battlemap.model.combat import Combatant
-from battlemap.model.creature import Creature, Side, Size
+from battlemap.model.creature import Creature, Side, Size, TokenShape
 from battlemap.model.encounter import Background, Encounter
 from battlemap.model.features import Obstacle, Point, TerrainRegion, Wall
 from battlemap.model.fog import Cell, FogMode
@@ -73,6 +73,9 @@ class PlayerToken:
     """The token's colour the DM chose (``Creature.colour``); None: its side's."""
     exhaustion: int = 0
     """Its exhaustion level, shown as an icon with the count (as on the DM's map)."""
+    image: str | None = None
+    """Its token's picture (``Creature.token_image``: a content hash, not a file name)."""
+    shape: TokenShape = TokenShape.CIRCLE
 
 
 @dataclass(frozen=True)
@@ -245,6 +248,8 @@ def project(
             unseen=unseen(creature, combat),
             colour=creature.colour,
             exhaustion=(combat.exhaustion or {}).get(creature.id, 0),
+            image=creature.token_image,
+            shape=creature.token_shape,
         )
         for creature in seen
     )

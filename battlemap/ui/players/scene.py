@@ -23,6 +23,7 @@ from battlemap.ui.plate_layout import spread_plates
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
+from battlemap.ui.token_image import TokenImages
 from battlemap.ui.token_labels import TokenLabels
 from battlemap.ui.token_look import initials
 from battlemap.ui.token_paint import BLOODIED_RING, DOWN_RING, DiscLook, paint_disc_state
@@ -62,8 +63,9 @@ class PlayerTokenItem(QGraphicsItem):
     while its token stays under it) but top-level items at ``Z_PLATE`` (``TokenLabels``).
     """
 
-    def __init__(self, token: PlayerToken) -> None:
+    def __init__(self, token: PlayerToken, images: TokenImages | None = None) -> None:
         super().__init__()
+        self.images = images
         self.setZValue(Z_TOKEN)
         self.token = token
         self.labels = TokenLabels(Z_PLATE)
@@ -91,6 +93,8 @@ class PlayerTokenItem(QGraphicsItem):
             vital=VITALS[token.health],
             bloodied=token.health is HealthState.BLOODIED,
             dashed=token.unseen,
+            image=token.image,
+            shape=token.shape,
         )
         self._looks.clear()
         self._look_version += 1  # the pixmaps' key: a state change is drawn anew
@@ -111,14 +115,15 @@ class PlayerTokenItem(QGraphicsItem):
             painter,
             self._bounds,
             self._look_version,
-            lambda into: paint_disc_state(into, self._side, self.look),
+            lambda into: paint_disc_state(into, self._side, self.look, self.images),
         )
 
 
 class PlayerScene(QGraphicsScene):
     """Shows one ``PlayerView``; ``show_view`` swaps in the next one.
 
-    The document is used for one thing only: the image bytes a background names.
+    The document is used for one thing only: the image bytes the view names (the
+    background's and the tokens' pictures).
     """
 
     def __init__(self, document: Document) -> None:
@@ -127,6 +132,7 @@ class PlayerScene(QGraphicsScene):
         self.tokens: dict[EntityId, PlayerTokenItem] = {}
         self.map_layer = MapLayer(self, tooltips=False)
         self.background_layer = BackgroundLayer(self, document)
+        self.token_images = TokenImages(lambda: document.images)
         self.fog_item = FogItem(Grid(), UNSEEN, EXPLORED_DIM, Z_FOG)
         self.addItem(self.fog_item)
         self.view_data: PlayerView | None = None
@@ -155,7 +161,7 @@ class PlayerScene(QGraphicsScene):
         for key, token in wanted.items():
             item = self.tokens.get(key)
             if item is None:
-                item = PlayerTokenItem(token)
+                item = PlayerTokenItem(token, self.token_images)
                 self.tokens[key] = item
                 self.addItem(item)
                 changed = True
