@@ -1,27 +1,34 @@
 """The fog of war drawn over a map: opaque over unseen cells, a veil over explored ones.
 
-The players' scene draws it black; the DM's scene draws the same shape as a light veil, so
-the DM knows what the players cannot see.
+The players' scene draws it black, soft and along the party's visibility polygons
+(``soft_fog``); the DM's scene draws the cells as a light veil, so the DM knows what the
+players cannot see.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from battlemap.model.fog import Cell
 from battlemap.model.grid import Grid
 from battlemap.ui.players.projection import PlayerView
+from battlemap.ui.players.soft_fog import SoftMask, build_mask, mask_box
 from battlemap.ui.style import cell_to_scene
 
 
 class FogItem(QGraphicsItem):
     """Fills the cells a ``PlayerView`` hides with ``unseen`` and its explored ones with
-    ``explored``; a view without fog draws nothing."""
+    ``explored``; a view without fog draws nothing. ``soft``: where the view gives sight
+    polygons, the seen cells are drawn along them with a feathered edge (``soft_fog``)."""
 
-    def __init__(self, grid: Grid, unseen: QColor, explored: QColor, z: float) -> None:
+    def __init__(
+        self, grid: Grid, unseen: QColor, explored: QColor, z: float, soft: bool = False
+    ) -> None:
         super().__init__()
+        self.soft = soft
+        self.mask: SoftMask | None = None
         self.setZValue(z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.grid = grid
@@ -35,12 +42,16 @@ class FogItem(QGraphicsItem):
         grid: the DM's map image reaching past it, which the players never see."""
         self.prepareGeometryChange()
         self.grid = view.grid
+        self.mask = None
         if view.visible is None:
             self.unseen, self.explored = QPainterPath(), QPainterPath()
         else:
             every = {(c, r) for c in range(view.grid.width) for r in range(view.grid.height)}
-            self.unseen = cells_path(every - view.visible - view.explored)
+            unseen = every - view.visible - view.explored
+            self.unseen = cells_path(unseen)
             self.explored = cells_path(set(view.explored))
+            if self.soft and view.sight_areas is not None:
+                self._soften(view, unseen)
             if beyond is not None:
                 outside = QPainterPath()
                 outside.addRect(beyond)
@@ -49,6 +60,23 @@ class FogItem(QGraphicsItem):
                 self.unseen.addPath(outside.subtracted(grid))
         self._bounds = self._grid_rect().united(self.unseen.boundingRect())
         self.update()
+
+    def _soften(self, view: PlayerView, unseen: set[Cell]) -> None:
+        """Draw the cells around the seen ones from a soft mask; the explored cells outside
+        it stay as crisp as before (the unseen ones are always drawn crisply, over it)."""
+        assert view.visible is not None and view.sight_areas is not None
+        box = mask_box(view.sight_cells, view.grid.width, view.grid.height)
+        if box is None:
+            return
+        col, row, cols, rows = box
+        inside = {(c, r) for c in range(col, col + cols) for r in range(row, row + rows)}
+        unit = QTransform.fromScale(1 / cell_to_scene(1), 1 / cell_to_scene(1))
+        known = unit.map(cells_path(inside - unseen))
+        clear = unit.map(cells_path((inside & view.visible) - view.sight_cells))
+        sight = unit.map(cells_path(set(view.sight_cells)))
+        unseen_colour, dim = self.colours
+        self.mask = build_mask(box, unseen_colour, dim, known, clear, sight, view.sight_areas)
+        self.explored = cells_path(set(view.explored) - inside)
 
     def _grid_rect(self) -> QRectF:
         return QRectF(0, 0, cell_to_scene(self.grid.width), cell_to_scene(self.grid.height))
@@ -61,6 +89,11 @@ class FogItem(QGraphicsItem):
     ) -> None:
         painter.setPen(Qt.PenStyle.NoPen)
         painter.fillPath(self.explored, self.colours[1])
+        if self.mask is not None:
+            smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            painter.drawImage(self.mask.scene_rect, self.mask.image)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
         painter.fillPath(self.unseen, self.colours[0])
 
 

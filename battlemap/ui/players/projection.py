@@ -12,6 +12,8 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
+from shapely.geometry.base import BaseGeometry
+
 from battlemap.model.combat import Combatant
 from battlemap.model.creature import Creature, Side, Size, TokenShape
 from battlemap.model.encounter import Background, Encounter
@@ -110,6 +112,12 @@ class PlayerView:
     background_clip: tuple[int, int, int, int] | None = None
     """The part of the map image the players may see, in cells (x, y, width, height): the
     grid under fog (outside it nothing is ever seen); None without fog (all of it)."""
+    sight_areas: tuple[BaseGeometry, ...] | None = None
+    """The party's visibility polygons (cells): inside ``sight_cells`` the fog is drawn
+    along them, not along cell edges (a diagonal wall's straight shadow). None: cell edges."""
+    sight_cells: frozenset[Cell] = frozenset()
+    """The visible cells seen by sight alone (not revealed by the DM): only these are drawn
+    along ``sight_areas``; a cell outside ``visible`` is never drawn clear."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +191,7 @@ def project(
     visible_now: frozenset[Cell] | None,
     combat: CombatFacts | None = None,
     ruleset: Ruleset | None = None,
+    sight_areas: tuple[BaseGeometry, ...] | None = None,
 ) -> PlayerView:
     """The players' view of ``encounter``.
 
@@ -191,6 +200,8 @@ def project(
             fog mode does not use sight. Ignored when the fog is off.
         combat: turn order and conditions, when a combat is running.
         ruleset: the encounter's ruleset (its bloodied threshold), None when unknown.
+        sight_areas: the party's visibility polygons, for the fog's drawing (used with
+            ``visible_now`` under a fog that uses sight).
 
     A creature is shown only when it is not hidden by the DM, not hiding or invisible (unless
     ``drawn_while_unseen``) and, under fog, when one of its cells is visible now (explored
@@ -254,6 +265,7 @@ def project(
         for creature in seen
     )
     grid = encounter.grid
+    drawn_areas, drawn_cells = _drawn_sight(fog.mode, fog.revealed, visible_now, sight_areas)
     return PlayerView(
         grid=grid,
         background=encounter.background,
@@ -265,7 +277,21 @@ def project(
         explored=explored,
         turn=turn,
         background_clip=None if visible is None else (0, 0, grid.width, grid.height),
+        sight_areas=drawn_areas,
+        sight_cells=drawn_cells,
     )
+
+
+def _drawn_sight(
+    mode: FogMode,
+    revealed: frozenset[Cell],
+    visible_now: frozenset[Cell] | None,
+    areas: tuple[BaseGeometry, ...] | None,
+) -> tuple[tuple[BaseGeometry, ...] | None, frozenset[Cell]]:
+    """``sight_areas`` and ``sight_cells`` of the view: none without sight or polygons."""
+    if not mode.uses_sight or visible_now is None or areas is None:
+        return None, frozenset()
+    return areas, visible_now - revealed if mode.uses_reveals else visible_now
 
 
 def _turn_info(

@@ -133,7 +133,7 @@ class PlayerScene(QGraphicsScene):
         self.map_layer = MapLayer(self, tooltips=False)
         self.background_layer = BackgroundLayer(self, document)
         self.token_images = TokenImages(lambda: document.images)
-        self.fog_item = FogItem(Grid(), UNSEEN, EXPLORED_DIM, Z_FOG)
+        self.fog_item = FogItem(Grid(), UNSEEN, EXPLORED_DIM, Z_FOG, soft=True)
         self.addItem(self.fog_item)
         self.view_data: PlayerView | None = None
 
@@ -143,8 +143,13 @@ class PlayerScene(QGraphicsScene):
         self.background_layer.sync(view.background, view.background_clip)
         paper = self.background_layer.item is None
         self.map_layer.sync(view.grid, paper, view.terrain, view.obstacles, view.walls)
-        fog_key = (view.grid, view.visible, view.explored)
-        if previous is None or fog_key != (previous.grid, previous.visible, previous.explored):
+        fog_key = (view.grid, view.visible, view.explored, view.sight_areas)
+        if previous is None or fog_key != (
+            previous.grid,
+            previous.visible,
+            previous.explored,
+            previous.sight_areas,
+        ):
             self.fog_item.show_view(view)
             self.setSceneRect(
                 QRectF(0, 0, cell_to_scene(view.grid.width), cell_to_scene(view.grid.height))
