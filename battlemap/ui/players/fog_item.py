@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from battlemap.model.fog import Cell
 from battlemap.model.grid import Grid
 from battlemap.ui.players.projection import PlayerView
-from battlemap.ui.players.soft_fog import SoftMask, build_mask, mask_box
+from battlemap.ui.players.soft_fog import ScreenCache, SoftMask, build_mask, mask_box
 from battlemap.ui.style import cell_to_scene
 
 
@@ -29,6 +29,7 @@ class FogItem(QGraphicsItem):
         super().__init__()
         self.soft = soft
         self.mask: SoftMask | None = None
+        self._screen = ScreenCache()
         self.setZValue(z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.grid = grid
@@ -43,6 +44,7 @@ class FogItem(QGraphicsItem):
         self.prepareGeometryChange()
         self.grid = view.grid
         self.mask = None
+        self._screen.clear()
         if view.visible is None:
             self.unseen, self.explored = QPainterPath(), QPainterPath()
         else:
@@ -87,6 +89,12 @@ class FogItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
+        if self.soft:  # the players' view moves rarely: most frames copy the last one's fog
+            self._screen.draw(painter, self._bounds, self._paint)
+        else:
+            self._paint(painter)
+
+    def _paint(self, painter: QPainter) -> None:
         painter.setPen(Qt.PenStyle.NoPen)
         painter.fillPath(self.explored, self.colours[1])
         if self.mask is not None:

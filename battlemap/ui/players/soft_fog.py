@@ -4,21 +4,20 @@ The rules see cells; the drawing follows the polygons inside the cells the party
 diagonal wall casts a straight shadow. Built once per change of the view into ``SoftMask``:
 an image over the seen cells' bounding box (``MASK_PX`` cells' worth of pixels at most),
 black over unseen cells, dim over explored ones and over the parts of seen cells the
-polygons leave out, clear inside them; blurred by ``FEATHER_CELLS`` and drawn smoothly
-scaled, so the edge is soft. The fog item draws the unseen cells crisply over it: the
+polygons leave out, clear inside them; drawn smoothly scaled, so the edge is soft (a
+sixteenth of a cell). The fog item draws the unseen cells crisply over it: the
 feather never lightens a cell the party cannot see.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-import numpy as np
 import shapely
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPolygonF, QTransform
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPixmap, QPolygonF, QTransform
 from shapely.geometry.base import BaseGeometry
 
 from battlemap.model.fog import Cell
@@ -27,10 +26,9 @@ from battlemap.ui.style import cell_to_scene
 MASK_PX = 1_500_000
 """Most pixels in the mask: its resolution drops on a wide view rather than its memory
 and build time growing (a 140 x 140 cell view: about 8 pixels a cell)."""
-MOST_PX_PER_CELL = 24
-FEATHER_CELLS = 0.06
-"""The blur's half width: about 3 screen pixels at a TV's 54 pixels a cell (plus the
-smooth scaling's own pixel)."""
+MOST_PX_PER_CELL = 16
+"""The feather: the mask drawn smoothly scaled blends over one of its pixels, a sixteenth
+of a cell (3 to 4 screen pixels at a TV's 54 to 64 pixels a cell), less on a wide view."""
 
 CellBox = tuple[int, int, int, int]
 """First column, first row, columns, rows."""
@@ -94,7 +92,6 @@ def build_mask(
     for area in areas:
         painter.fillPath(polygon_path(area), Qt.GlobalColor.transparent)
     painter.end()
-    feather(image, max(1, round(FEATHER_CELLS * per_cell)))
     return SoftMask(image, box)
 
 
@@ -112,25 +109,43 @@ def polygon_path(area: BaseGeometry) -> QPainterPath:
     return path
 
 
-def feather(image: QImage, radius: int) -> None:
-    """Blur ``image`` in place with a box of ``2 * radius + 1`` pixels each way (its edges
-    held: the mask ends where the seen cells' box does). Premultiplied channels blur as one."""
-    height, width = image.height(), image.width()
-    view = np.frombuffer(image.bits(), dtype=np.uint8).reshape(height, image.bytesPerLine())
-    pixels = view[:, : width * 4].reshape(height, width, 4)
-    blurred = pixels.astype(np.uint16)
-    for axis in (0, 1):
-        blurred = _box(blurred, radius, axis)
-    pixels[...] = blurred.astype(np.uint8)
+class ScreenCache:
+    """The fog as last drawn on the device, copied while neither the fog nor the view
+    changes (a turn's banner, a token's state: most of the players' frames). A pan or a
+    zoom draws it anew (the players' camera moves rarely, and then once per step)."""
 
+    def __init__(self) -> None:
+        self._key: tuple[float, ...] | None = None
+        self._pixmap = QPixmap()
+        self._at = QRect()
 
-def _box(values: np.ndarray, radius: int, axis: int) -> np.ndarray:
-    size = 2 * radius + 1
-    pad = [(0, 0)] * values.ndim
-    pad[axis] = (radius + 1, radius)
-    padded = np.pad(values.astype(np.uint32), pad, mode="edge")
-    summed = np.cumsum(padded, axis=axis)
-    length = values.shape[axis]
-    upper = np.take(summed, np.arange(size, size + length), axis=axis)
-    lower = np.take(summed, np.arange(0, length), axis=axis)
-    return ((upper - lower + size // 2) // size).astype(np.uint16)
+    def clear(self) -> None:
+        self._key, self._pixmap = None, QPixmap()
+
+    def draw(self, painter: QPainter, bounds: QRectF, paint: Callable[[QPainter], None]) -> None:
+        world = painter.worldTransform()
+        device = painter.device()
+        if world.isRotating() or painter.opacity() < 1.0 or device is None:
+            paint(painter)
+            return
+        ratio = device.devicePixelRatioF()
+        on_device = world * QTransform.fromScale(ratio, ratio)
+        screen = QRect(0, 0, round(device.width() * ratio), round(device.height() * ratio))
+        at = on_device.mapRect(bounds).toAlignedRect().intersected(screen)
+        if at.isEmpty():
+            return
+        scale = (on_device.m11(), on_device.m22(), on_device.dx(), on_device.dy())
+        key = (*scale, at.x(), at.y(), at.width(), at.height())
+        if key != self._key:
+            self._pixmap = QPixmap(at.size())
+            self._pixmap.fill(Qt.GlobalColor.transparent)
+            into = QPainter(self._pixmap)
+            into.setRenderHints(painter.renderHints())
+            into.setWorldTransform(on_device * QTransform.fromTranslate(-at.x(), -at.y()))
+            paint(into)
+            into.end()
+            self._key, self._at = key, at
+        painter.save()
+        painter.setWorldTransform(QTransform.fromScale(1 / ratio, 1 / ratio))
+        painter.drawPixmap(self._at.topLeft(), self._pixmap)
+        painter.restore()
