@@ -7,14 +7,23 @@ players cannot see.
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QTransform
+from PySide6.QtGui import QColor, QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from battlemap.model.fog import Cell
 from battlemap.model.grid import Grid
 from battlemap.ui.players.projection import PlayerView
-from battlemap.ui.players.soft_fog import ScreenCache, SoftMask, build_mask, mask_box
+from battlemap.ui.players.soft_fog import (
+    CellGrid,
+    MaskLayers,
+    ScreenCache,
+    SoftMask,
+    build_mask,
+    cell_grid,
+    grid_path,
+    mask_box,
+)
 from battlemap.ui.style import cell_to_scene
 
 
@@ -48,12 +57,14 @@ class FogItem(QGraphicsItem):
         if view.visible is None:
             self.unseen, self.explored = QPainterPath(), QPainterPath()
         else:
-            every = {(c, r) for c in range(view.grid.width) for r in range(view.grid.height)}
-            unseen = every - view.visible - view.explored
-            self.unseen = cells_path(unseen)
-            self.explored = cells_path(set(view.explored))
+            width, height = view.grid.width, view.grid.height
+            visible = cell_grid(view.visible, width, height)
+            explored = cell_grid(view.explored, width, height)
+            unseen = ~(visible | explored)
+            self.unseen = grid_path(unseen, cell_to_scene(1))
+            self.explored = grid_path(explored, cell_to_scene(1))
             if self.soft and view.sight_areas is not None:
-                self._soften(view, unseen)
+                self._soften(view, visible, unseen)
             if beyond is not None:
                 outside = QPainterPath()
                 outside.addRect(beyond)
@@ -63,22 +74,26 @@ class FogItem(QGraphicsItem):
         self._bounds = self._grid_rect().united(self.unseen.boundingRect())
         self.update()
 
-    def _soften(self, view: PlayerView, unseen: set[Cell]) -> None:
+    def _soften(self, view: PlayerView, visible: CellGrid, unseen: CellGrid) -> None:
         """Draw the cells around the seen ones from a soft mask; the explored cells outside
         it stay as crisp as before (the unseen ones are always drawn crisply, over it)."""
-        assert view.visible is not None and view.sight_areas is not None
-        box = mask_box(view.sight_cells, view.grid.width, view.grid.height)
+        assert view.sight_areas is not None
+        sight = cell_grid(view.sight_cells, view.grid.width, view.grid.height)
+        box = mask_box(sight)
         if box is None:
             return
         col, row, cols, rows = box
-        inside = {(c, r) for c in range(col, col + cols) for r in range(row, row + rows)}
-        unit = QTransform.fromScale(1 / cell_to_scene(1), 1 / cell_to_scene(1))
-        known = unit.map(cells_path(inside - unseen))
-        clear = unit.map(cells_path((inside & view.visible) - view.sight_cells))
-        sight = unit.map(cells_path(set(view.sight_cells)))
-        unseen_colour, dim = self.colours
-        self.mask = build_mask(box, unseen_colour, dim, known, clear, sight, view.sight_areas)
-        self.explored = cells_path(set(view.explored) - inside)
+        inside = np.zeros_like(sight)
+        inside[row : row + rows, col : col + cols] = True
+        layers = MaskLayers(
+            known=inside & ~unseen,
+            revealed=inside & visible & ~sight,
+            unseen=inside & unseen,
+            beside=inside & ~unseen & ~visible,
+        )
+        self.mask = build_mask(box, *self.colours, layers, view.sight_areas)
+        outside = ~inside & ~unseen & ~visible  # explored, drawn crisply as before
+        self.explored = grid_path(outside, cell_to_scene(1))
 
     def _grid_rect(self) -> QRectF:
         return QRectF(0, 0, cell_to_scene(self.grid.width), cell_to_scene(self.grid.height))
@@ -103,27 +118,3 @@ class FogItem(QGraphicsItem):
             painter.drawImage(self.mask.scene_rect, self.mask.image)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
         painter.fillPath(self.unseen, self.colours[0])
-
-
-def cells_path(cells: set[Cell]) -> QPainterPath:
-    """One path covering the cells, built from horizontal runs so it holds few rectangles."""
-    path = QPainterPath()
-    path.setFillRule(Qt.FillRule.WindingFill)
-    for row, start, length in _row_runs(cells):
-        path.addRect(
-            QRectF(
-                cell_to_scene(start), cell_to_scene(row), cell_to_scene(length), cell_to_scene(1)
-            )
-        )
-    return path
-
-
-def _row_runs(cells: set[Cell]) -> list[tuple[int, int, int]]:
-    """``(row, first column, length)`` for each horizontal run of consecutive cells."""
-    runs: list[tuple[int, int, int]] = []
-    for col, row in sorted(cells, key=lambda cell: (cell[1], cell[0])):
-        if runs and runs[-1][0] == row and runs[-1][1] + runs[-1][2] == col:
-            runs[-1] = (row, runs[-1][1], runs[-1][2] + 1)
-        else:
-            runs.append((row, col, 1))
-    return runs
