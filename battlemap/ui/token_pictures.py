@@ -49,6 +49,18 @@ def copies_of(encounter: Encounter, creature: Creature) -> list[Creature]:
     return [c for c in encounter.creatures if c.statblock is not None and c.statblock.name == name]
 
 
+def like_its_copies(encounter: Encounter, creature: Creature) -> Creature:
+    """``creature`` (new from the library) with the picture its monster's copies already
+    on the map have, so "every copy" holds for those placed later too."""
+    if creature.statblock is None or creature.token_image is not None:
+        return creature
+    for other in copies_of(encounter, creature):
+        if other.token_image is not None:
+            update = {"token_image": other.token_image, "token_shape": other.token_shape}
+            return creature.model_copy(update=update)
+    return creature
+
+
 def pictured(
     creatures: list[Creature], image: str | None, shape: TokenShape | None = None
 ) -> Command | None:

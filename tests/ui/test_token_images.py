@@ -195,3 +195,21 @@ def test_pictures_are_saved_and_reopened(window: MainWindow, qtbot: QtBot, tmp_p
     qtbot.addWidget(reopened)
     for x, y in [*inside_points(2, 2), (2 * CELL + 11, 2 * CELL + 11)]:
         assert close(colour(reopened.scene, x, y), MAGENTA), (x, y)
+
+
+def test_copies_placed_later_from_the_library_take_their_monsters_picture(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    goblins = [EntityId("g1"), EntityId("g2")]
+    window.token_pictures.set_image_file(goblins, picture_file(tmp_path))
+    window.token_pictures.set_shape(EntityId("g1"), square=True)
+    goblin = window.document.encounter.creature(EntityId("g1"))
+    assert goblin.statblock is not None
+    added = window.library_dock.add_copies(goblin.statblock, 2)
+    assert len(added) == 2
+    for creature in added:
+        assert creature.token_image == goblin.token_image
+        assert creature.token_shape is TokenShape.SQUARE
+    other = StatBlock(name="Kobold")
+    (kobold,) = window.library_dock.add_copies(other, 1)
+    assert kobold.token_image is None  # another monster: its own disc
