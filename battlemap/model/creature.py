@@ -20,7 +20,7 @@ from battlemap.model.limits import (
     MIN_POSITION,
 )
 from battlemap.model.statblock import AbilityScores, StatBlock
-from battlemap.model.traits import Side, Size, Speeds, TokenShape
+from battlemap.model.traits import HealthShown, Side, Size, Speeds, TokenShape
 
 __all__ = ["CombatStats", "Creature", "Side", "Size", "Speeds", "TokenShape", "snap_position"]
 
@@ -120,6 +120,11 @@ class Creature(BaseModel):
         default=TokenShape.CIRCLE,
         exclude_if=lambda shape: shape is TokenShape.CIRCLE,
         description="How the image is cropped to the footprint. Left out when a circle.",
+    )
+    health_shown: HealthShown = Field(
+        default=HealthShown.STATE,
+        exclude_if=lambda shown: shown is HealthShown.STATE,
+        description="What the players' window shows of its health. Left out when its state.",
     )
     lasting: LastingState | None = Field(
         default=None,

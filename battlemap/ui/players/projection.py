@@ -21,6 +21,7 @@ from battlemap.model.features import Obstacle, Point, TerrainRegion, Wall
 from battlemap.model.fog import Cell, FogMode
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
+from battlemap.model.traits import HealthShown
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import looks_bloodied
 from battlemap.ui.players.wall_cells import walls_touching
@@ -55,6 +56,27 @@ def health_state(
     return HealthState.UNHURT
 
 
+def shown_health(creature: Creature, state: HealthState) -> HealthState:
+    """``state`` as the DM lets the players see it: without bloodied under ``NONE``."""
+    if creature.health_shown is HealthShown.NONE and state is HealthState.BLOODIED:
+        return HealthState.UNHURT
+    return state
+
+
+def health_left(creature: Creature) -> float | None:
+    """The share of hit points left rounded to eighths (never 0 while above 0 HP, never
+    whole while hurt), for ``HealthShown.RING``; None otherwise."""
+    if creature.health_shown is not HealthShown.RING or creature.max_hp <= 0:
+        return None
+    share = max(0.0, min(1.0, creature.hp / creature.max_hp))
+    eighths = round(share * 8)
+    if creature.hp > 0:
+        eighths = max(1, eighths)
+    if creature.hp < creature.max_hp:
+        eighths = min(7, eighths)
+    return eighths / 8
+
+
 @dataclass(frozen=True)
 class PlayerToken:
     """A creature as the players see it: a label, a place and a health state; no numbers."""
@@ -77,6 +99,8 @@ class PlayerToken:
     """Its exhaustion level, shown as an icon with the count (as on the DM's map)."""
     image: str | None = None
     """Its token's picture (``Creature.token_image``: a content hash, not a file name)."""
+    health_left: float | None = None
+    """The share of its hit points left, in eighths (``HealthShown.RING``), else None."""
     shape: TokenShape = TokenShape.CIRCLE
 
 
@@ -251,9 +275,13 @@ def project(
             x=creature.x,
             y=creature.y,
             space_cells=creature.space_cells(cell_feet),
-            health=health_state(
-                creature, creature.id in combat.dead, ruleset, fighting.get(creature.id)
+            health=shown_health(
+                creature,
+                health_state(
+                    creature, creature.id in combat.dead, ruleset, fighting.get(creature.id)
+                ),
             ),
+            health_left=health_left(creature),
             conditions=conditions.get(creature.id, ()),
             acting_now=creature.id == announced,
             unseen=unseen(creature, combat),

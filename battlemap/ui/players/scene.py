@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
@@ -25,7 +25,7 @@ from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_image import TokenImages
 from battlemap.ui.token_labels import TokenLabels
-from battlemap.ui.token_look import initials
+from battlemap.ui.token_look import disc_rect, initials
 from battlemap.ui.token_paint import BLOODIED_RING, DOWN_RING, DiscLook, paint_disc_state
 from battlemap.ui.token_state import Vital
 from battlemap.ui.zoom_cache import ZoomCache
@@ -115,8 +115,35 @@ class PlayerTokenItem(QGraphicsItem):
             painter,
             self._bounds,
             self._look_version,
-            lambda into: paint_disc_state(into, self._side, self.look, self.images),
+            self._paint,
         )
+
+    def _paint(self, painter: QPainter) -> None:
+        paint_disc_state(painter, self._side, self.look, self.images)
+        if self.token.health_left is not None:
+            paint_health_ring(painter, self._side, self.token.health_left)
+
+
+HEALTH_RING_BACK = QColor(0, 0, 0, 170)
+HEALTH_RING_COLOURS = (QColor("#3cb371"), QColor("#e0a030"), QColor("#d02020"))
+"""Green above half, amber to a quarter, red below: as the DM's bar, without numbers."""
+
+
+def paint_health_ring(painter: QPainter, side: float, left: float) -> None:
+    """The share of hit points ``left`` as a ring inside the token's outline, clockwise
+    from the top; the rest of the ring dark."""
+    width = side * 0.09
+    disc = disc_rect(side)
+    inset = side * 0.1
+    ring = disc.adjusted(inset, inset, -inset, -inset)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(QPen(HEALTH_RING_BACK, width))
+    painter.drawEllipse(ring)
+    colour = HEALTH_RING_COLOURS[0 if left > 0.5 else (1 if left > 0.25 else 2)]
+    pen = QPen(colour, width * 0.7)
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    painter.setPen(pen)
+    painter.drawArc(ring, 90 * 16, round(-left * 360 * 16))
 
 
 class PlayerScene(QGraphicsScene):
