@@ -23,6 +23,9 @@ DECODED_PX = 512
 is drawn from it scaled up: few are, and only when zoomed far in)."""
 SCALED_KEPT = 96
 """Scaled copies kept per scene (a hundred tokens of a few images at a few zoom levels)."""
+DECODED_KEPT = 128
+"""Decoded images kept per scene (at most 1 MiB each): a map with more distinct pictures
+decodes the ones drawn again."""
 LARGEST_SCALED_PX = 2 * DECODED_PX
 """Largest scaled copy: a token drawn wider is drawn from it scaled up by Qt."""
 
@@ -36,16 +39,20 @@ class TokenImages:
 
     def __init__(self, images: Callable[[], Mapping[str, bytes]]) -> None:
         self.images = images
-        self._decoded: dict[str, QImage | None] = {}
+        self._decoded: OrderedDict[str, QImage | None] = OrderedDict()
         self._scaled: OrderedDict[tuple[str, int, TokenShape], QImage] = OrderedDict()
         self.errors: dict[str, str] = {}
         """Why an image could not be shown, by name (missing or undecodable)."""
 
     def decoded(self, name: str) -> QImage | None:
         """The image ``name`` decoded (once), or None when missing or undecodable."""
-        if name not in self._decoded:
-            self._decoded[name] = self._decode(name)
-        return self._decoded[name]
+        if name in self._decoded:
+            self._decoded.move_to_end(name)
+            return self._decoded[name]
+        image = self._decoded[name] = self._decode(name)
+        if len(self._decoded) > DECODED_KEPT:
+            self._decoded.popitem(last=False)
+        return image
 
     def _decode(self, name: str) -> QImage | None:
         data = self.images().get(name)

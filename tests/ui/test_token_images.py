@@ -19,6 +19,7 @@ from battlemap.model.traits import TokenShape
 from battlemap.ui import style
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.render import render_scene
+from battlemap.ui.token_image import DECODED_KEPT, TokenImages
 from battlemap.ui.token_pictures import EVERY_COPY_TEXT, PICK_TEXT, REMOVE_TEXT, SQUARE_TEXT
 from tests.ui.players_helpers import open_players
 
@@ -213,3 +214,26 @@ def test_copies_placed_later_from_the_library_take_their_monsters_picture(
     other = StatBlock(name="Kobold")
     (kobold,) = window.library_dock.add_copies(other, 1)
     assert kobold.token_image is None  # another monster: its own disc
+
+
+def png_bytes(colour: QColor) -> bytes:
+    image = QImage(4, 4, QImage.Format.Format_RGB32)
+    image.fill(colour)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
+    return bytes(buffer.data().data())
+
+
+def test_decoded_pictures_are_bounded_and_missing_ones_say_so(qtbot: QtBot) -> None:
+    images = {f"{i}.png": png_bytes(QColor(i % 256, 0, 0)) for i in range(DECODED_KEPT + 5)}
+    pictures = TokenImages(lambda: images)
+    for name in images:
+        assert pictures.cropped(name, 8, TokenShape.CIRCLE) is not None
+    assert len(pictures._decoded) == DECODED_KEPT
+    assert pictures.cropped("gone.png", 8, TokenShape.SQUARE) is None
+    assert pictures.errors == {"gone.png": "gone.png: image missing"}
+    square = pictures.cropped("7.png", 8, TokenShape.SQUARE)
+    circle = pictures.cropped("7.png", 8, TokenShape.CIRCLE)
+    assert square is not None and circle is not None
+    assert square.pixelColor(0, 0).alpha() == 255 and circle.pixelColor(0, 0).alpha() == 0
