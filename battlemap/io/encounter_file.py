@@ -35,6 +35,7 @@ from battlemap import APP_NAME, __version__
 from battlemap.io.atomic import atomic_writer
 from battlemap.io.bounded import check_json_size, collector_paused
 from battlemap.io.errors import FileFormatError, describe_validation_error
+from battlemap.io.images import sniff_token_image
 from battlemap.io.migrations import (
     CURRENT_FORMAT_VERSION,
     ENCOUNTER_KEY,
@@ -53,6 +54,8 @@ SUFFIX = ".battlemap"
 ENCOUNTER_ENTRY = "encounter.json"
 IMAGES_FOLDER = "images/"
 SAVED_BY_KEY = "saved_by"
+TOKEN_IMAGE_KEY = "token_image"
+"""The field of a creature naming its token's picture (smaller bounds than a map's)."""
 ENVELOPE_KEYS = frozenset({FORMAT_VERSION_KEY, ENCOUNTER_KEY, SAVED_BY_KEY})
 
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -413,6 +416,8 @@ def load_battlemap(path: Path) -> EncounterFile:
                     path, f"image '{name}' used by {where} is missing from the file"
                 )
             images[name] = _read_entry(path, archive, entry, MAX_IMAGE_BYTES)
+            if where.endswith(TOKEN_IMAGE_KEY):
+                sniff_token_image(images[name], path, where)  # bounded as a token's
     return EncounterFile(encounter, images)
 
 

@@ -22,6 +22,10 @@ would need; such maps are exported at 128 or 200 pixels per cell in practice."""
 MAX_IMAGE_SIDE = 65_535
 """Qt and most decoders refuse larger sides anyway."""
 MAX_IMAGE_FILE_BYTES = 256 * 1024 * 1024
+MAX_TOKEN_IMAGE_PIXELS = 4096 * 4096
+"""Largest token image, in pixels: a token is drawn a few hundred pixels wide at most, so
+more only costs memory (and every creature may have its own)."""
+MAX_TOKEN_IMAGE_FILE_BYTES = 16 * 1024 * 1024
 
 
 class ImageFormat(StrEnum):
@@ -105,13 +109,20 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def sniff_image(data: bytes, source: Path | str, field: str = "image") -> ImageInfo:
+def sniff_image(
+    data: bytes,
+    source: Path | str,
+    field: str = "image",
+    max_pixels: int = MAX_IMAGE_PIXELS,
+    max_bytes: int = MAX_IMAGE_FILE_BYTES,
+) -> ImageInfo:
     """Identify an image by its magic bytes and read its size from the header.
 
     Args:
         data: the image file's bytes (only the header is read).
         source: the file the bytes came from, for messages.
         field: where in that file the image was, for messages ("image" for a UVTT file).
+        max_pixels, max_bytes: the bounds (a map image's by default; a token's are smaller).
 
     Returns:
         The format and size, already checked against ``MAX_IMAGE_SIDE`` and
@@ -121,9 +132,9 @@ def sniff_image(data: bytes, source: Path | str, field: str = "image") -> ImageI
         ImageFormatError: not a PNG, JPEG or WEBP; a header too short or damaged to give a
             size; a zero side; or more pixels than allowed.
     """
-    if len(data) > MAX_IMAGE_FILE_BYTES:
+    if len(data) > max_bytes:
         raise ImageFormatError(
-            source, f"{field}: {len(data)} bytes, more than the {MAX_IMAGE_FILE_BYTES} allowed"
+            source, f"{field}: {len(data)} bytes, more than the {max_bytes} allowed"
         )
     size: tuple[int, int] | None
     if data.startswith(b"\x89PNG\r\n\x1a\n"):
@@ -141,11 +152,11 @@ def sniff_image(data: bytes, source: Path | str, field: str = "image") -> ImageI
     width, height = size
     if width == 0 or height == 0:
         raise ImageFormatError(source, f"{field}: {kind.name} image of {width}x{height} pixels")
-    if max(width, height) > MAX_IMAGE_SIDE or width * height > MAX_IMAGE_PIXELS:
+    if max(width, height) > MAX_IMAGE_SIDE or width * height > max_pixels:
         raise ImageFormatError(
             source,
             f"{field}: {kind.name} image of {width}x{height} pixels is larger than the "
-            f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels Battlemap opens",
+            f"{max_pixels / 1_000_000:g} megapixels Battlemap opens",
         )
     return ImageInfo(kind, width, height)
 
@@ -158,3 +169,18 @@ def read_image_file(path: Path) -> tuple[bytes, ImageInfo]:
     """
     data = read_bounded(path, MAX_IMAGE_FILE_BYTES)
     return data, sniff_image(data, path, field="file")
+
+
+def read_token_image_file(path: Path) -> tuple[bytes, ImageInfo]:
+    """Read an image file for a token, within the token bounds (``MAX_TOKEN_IMAGE_*``).
+
+    Raises:
+        FileFormatError: missing or unreadable file; ImageFormatError as ``sniff_image``.
+    """
+    data = read_bounded(path, MAX_TOKEN_IMAGE_FILE_BYTES)
+    return data, sniff_token_image(data, path, "file")
+
+
+def sniff_token_image(data: bytes, source: Path | str, field: str) -> ImageInfo:
+    """``sniff_image`` within the token bounds."""
+    return sniff_image(data, source, field, MAX_TOKEN_IMAGE_PIXELS, MAX_TOKEN_IMAGE_FILE_BYTES)

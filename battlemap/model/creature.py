@@ -13,15 +13,16 @@ from battlemap.model.limits import (
     MAX_AC,
     MAX_CHARACTER_LEVEL,
     MAX_HP,
+    MAX_IMAGE_NAME,
     MAX_NAME,
     MAX_POSITION,
     MAX_REACH_FEET,
     MIN_POSITION,
 )
 from battlemap.model.statblock import AbilityScores, StatBlock
-from battlemap.model.traits import Side, Size, Speeds
+from battlemap.model.traits import HealthShown, Side, Size, Speeds, TokenShape
 
-__all__ = ["CombatStats", "Creature", "Side", "Size", "Speeds", "snap_position"]
+__all__ = ["CombatStats", "Creature", "Side", "Size", "Speeds", "TokenShape", "snap_position"]
 
 
 class CombatStats(AbilityScores):
@@ -105,6 +106,25 @@ class Creature(BaseModel):
         exclude_if=lambda colour: colour is None,
         description="The token's fill as #rrggbb (the DM's choice, both windows); None: its "
         "side's colour. Left out of the saved data when None, so older files read as before.",
+    )
+    token_image: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_IMAGE_NAME,
+        exclude_if=lambda image: image is None,
+        description="The token's picture: an image stored with the encounter (its content "
+        "hash, never the file's name), drawn on both windows; None: the coloured disc. Left "
+        "out of the saved data when None.",
+    )
+    token_shape: TokenShape = Field(
+        default=TokenShape.CIRCLE,
+        exclude_if=lambda shape: shape is TokenShape.CIRCLE,
+        description="How the image is cropped to the footprint. Left out when a circle.",
+    )
+    health_shown: HealthShown = Field(
+        default=HealthShown.STATE,
+        exclude_if=lambda shown: shown is HealthShown.STATE,
+        description="What the players' window shows of its health. Left out when its state.",
     )
     lasting: LastingState | None = Field(
         default=None,

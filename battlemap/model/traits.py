@@ -50,6 +50,26 @@ class Side(StrEnum):
         return {self, other} == {Side.PARTY, Side.HOSTILE}
 
 
+class TokenShape(StrEnum):
+    """How a token's image is cropped to its footprint."""
+
+    CIRCLE = "circle"
+    """A disc inside the space, as tokens without an image."""
+    SQUARE = "square"
+    """The whole square of the space."""
+
+
+class HealthShown(StrEnum):
+    """What the players' window shows of a creature's health (the DM's choice, per creature)."""
+
+    NONE = "none"
+    """Nothing: no bloodied ring (down and dead still show: the table sees it fall)."""
+    STATE = "state"
+    """Its state: bloodied, down or dead."""
+    RING = "ring"
+    """Its state and a ring of the hit points left, in eighths: no numbers."""
+
+
 class Speeds(BaseModel):
     """Speeds in feet per round; 0 means the creature lacks that mode of movement."""
 

@@ -52,6 +52,7 @@ from battlemap.ui.import_actions import show_error
 from battlemap.ui.map_resettle import setup_spaces
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import scene_to_cell
+from battlemap.ui.token_pictures import like_its_copies
 from battlemap.ui.typed_dice import TouchSpinBox
 from battlemap.ui.undo import push
 
@@ -400,8 +401,11 @@ class LibraryDock(QDockWidget):
         base = block.name[: MAX_NAME - NUMBER_ROOM].rstrip()  # "base 12" within MAX_NAME
         names = numbered_names(base, len(spaces), (c.name for c in encounter.creatures))
         creatures = [
-            creature_from_statblock(
-                block, name=name, hit_points=self._hit_point_mode(), position=space
+            like_its_copies(  # pictured as the copies already there
+                encounter,
+                creature_from_statblock(
+                    block, name=name, hit_points=self._hit_point_mode(), position=space
+                ),
             )
             for name, space in zip(names, spaces, strict=True)
         ]

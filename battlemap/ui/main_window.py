@@ -24,6 +24,8 @@ from battlemap.ui import (
     targeting,
     theme,
     token_colour,
+    token_health,
+    token_pictures,
     tools,
     window_layout,
 )
@@ -188,6 +190,8 @@ class MainWindow(FeatureWindow):
         creature_dock.add_token_menu_entries(self)
         self.token_colours = token_colour.install(self)
         self.map_importer = import_actions.install(self)
+        self.token_pictures = token_pictures.install(self)  # after: its drops are asked first
+        self.token_health = token_health.install(self)
         self.library_dock = library_dock.install(self)
         self.grid_aligner = grid_align.install(self)
         self.party_dock = party_dock.install(self)

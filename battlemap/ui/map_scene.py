@@ -20,6 +20,7 @@ from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.plain_text import literal_menu
 from battlemap.ui.plate_layout import spread_plates
 from battlemap.ui.style import cell_to_scene, scene_to_cell
+from battlemap.ui.token_image import TokenImages
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.token_state import TokenState, token_states
 from battlemap.ui.undo import push
@@ -49,6 +50,8 @@ class MapScene(QGraphicsScene):
         self.undo_stack = undo_stack
         self.setBackgroundBrush(style.OUTSIDE_MAP)
         self.tokens: dict[EntityId, TokenItem] = {}
+        self.token_images = TokenImages(lambda: document.images)
+        """The tokens' pictures, decoded once each (``token_image``)."""
         # Features add entries to a token's right-click menu: build(menu, creature_id).
         self.token_menu_builders: list[Callable[[QMenu, EntityId], None]] = []
         # Live drag feedback (battlemap.ui.drag): move(id, pos, modifiers) while a token is

@@ -116,6 +116,8 @@ class TokenItem(QGraphicsItem):
             bloodied=state.bloodied,
             dashed=self.creature.hidden,
             badge=badge is not None and all(mark.name != badge for mark in state.marks),
+            image=self.creature.token_image,
+            shape=self.creature.token_shape,
         )
         self._selected_look = DiscLook(**{**self._look.__dict__, "selected": True})
         self._look_version += 1
@@ -142,7 +144,8 @@ class TokenItem(QGraphicsItem):
         self._looks.draw(painter, self._bounds, key, lambda into: self._paint(into, look))
 
     def _paint(self, painter: QPainter, look: DiscLook) -> None:
-        paint_disc_state(painter, self._side_px, look)
+        # The scene's decoded pictures (``MapScene.token_images``), shared by its tokens.
+        paint_disc_state(painter, self._side_px, look, getattr(self.scene(), "token_images", None))
         if self._hp_bar is not None:
             bar, left, colour = self._hp_bar
             painter.setPen(Qt.PenStyle.NoPen)

@@ -6,6 +6,8 @@ and markup in names; the name-markup walk over both windows is in test_plain_tex
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QBuffer, QIODevice, QRectF
 from PySide6.QtGui import QColor, QImage
@@ -14,6 +16,7 @@ from pytestqt.qtbot import QtBot
 from battlemap.model import Background, Creature, Encounter, Grid, Side, Wall
 from battlemap.model.document import ReplaceEncounterField, UpdateCreature
 from battlemap.model.fog import FogMode, FogOfWar, reveal
+from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.render import render_scene
 from battlemap.ui.undo import push
@@ -130,3 +133,46 @@ def test_the_dms_veil_covers_the_map_image_outside_the_grid_too(
         assert dm_colour(col, row) == veiled, (col, row)  # as veiled as an unseen cell
     window.players.set_fog_mode(FogMode.OFF)
     assert dm_colour(-1.5, 3.5) == GREEN and dm_colour(5.5, 3.5) == GREEN
+
+
+# --- token pictures ---------------------------------------------------------------------
+
+
+def picture(folder: Path, name: str, colour: str) -> Path:
+    image = QImage(16, 16, QImage.Format.Format_RGB32)
+    image.fill(QColor(colour))
+    path = folder / name
+    image.save(str(path))  # PNG, by the suffix
+    return path
+
+
+def test_token_pictures_never_tell_the_players_a_file_name_or_a_hidden_creature(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    open_players(window, qtbot)
+    pictures = window.token_pictures
+    assert pictures.set_image_file(
+        [EntityId("orc")], picture(tmp_path, "orc-WARLORD-ambush.png", "#aa2222")
+    )
+    assert pictures.set_image_file(
+        [EntityId("scout")], picture(tmp_path, "scout-SPY-plan.png", "#22aa22")
+    )
+    encounter = window.document.encounter
+    orc, scout_image = encounter.creature("orc"), encounter.creature("scout").token_image  # type: ignore[arg-type]
+    assert orc.token_image is not None and scout_image is not None
+    view = window.players.last_view
+    assert view is not None and [token.image for token in view.tokens] == [None]  # the hero's
+    push(window.undo_stack, window.document, UpdateCreature(orc, orc.model_copy(update={"x": 3})))
+    view = window.players.last_view  # the orc stepped into the hero's room: seen, pictured
+    assert view is not None
+    assert {token.key: token.image for token in view.tokens} == {
+        "hero": None,
+        "orc": orc.token_image,
+    }
+    scene = window.players.window.scene
+    drawn = render_scene(scene, QRectF(0, 0, 12 * 64, 6 * 64), 12 * 64)
+    assert drawn.pixelColor(3 * 64 + 32, 2 * 64 + 32) == QColor("#aa2222")
+    shown = repr(view) + " ".join(scene.token_images.errors.values())
+    for secret in ("WARLORD", "ambush", "SPY", "plan.png", str(tmp_path), scout_image):
+        assert secret not in shown, secret
+    assert set(scene.token_images._decoded) == {orc.token_image}  # never the scout's

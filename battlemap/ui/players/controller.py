@@ -302,11 +302,13 @@ class PlayersController(QObject):
         if not shiboken6.isValid(self.fog_overlay):
             return
         encounter = self.document.encounter
-        sight = self.sight(encounter) if encounter.fog.mode.uses_sight else None
+        uses_sight = encounter.fog.mode.uses_sight
+        sight = self.sight(encounter) if uses_sight else None
+        areas = self.party_fog.sight_areas(encounter) if uses_sight else None
         combat = self.combat(encounter) if self.combat else None
         if combat is not None:
             combat = replace(combat, strip_shows_dead=self.strip_shows_dead)
-        view = project(encounter, sight, combat, window_ruleset(self.main_window))
+        view = project(encounter, sight, combat, window_ruleset(self.main_window), areas)
         self.last_view = view
         self.fog_overlay.show_view(view, self._dm_image_rect())
         if self.window.isVisible():

@@ -1,27 +1,44 @@
 """The fog of war drawn over a map: opaque over unseen cells, a veil over explored ones.
 
-The players' scene draws it black; the DM's scene draws the same shape as a light veil, so
-the DM knows what the players cannot see.
+The players' scene draws it black, soft and along the party's visibility polygons
+(``soft_fog``); the DM's scene draws the cells as a light veil, so the DM knows what the
+players cannot see.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from battlemap.model.fog import Cell
 from battlemap.model.grid import Grid
 from battlemap.ui.players.projection import PlayerView
+from battlemap.ui.players.soft_fog import (
+    CellGrid,
+    MaskLayers,
+    ScreenCache,
+    SoftMask,
+    build_mask,
+    cell_grid,
+    grid_path,
+    mask_box,
+)
 from battlemap.ui.style import cell_to_scene
 
 
 class FogItem(QGraphicsItem):
     """Fills the cells a ``PlayerView`` hides with ``unseen`` and its explored ones with
-    ``explored``; a view without fog draws nothing."""
+    ``explored``; a view without fog draws nothing. ``soft``: where the view gives sight
+    polygons, the seen cells are drawn along them with a feathered edge (``soft_fog``)."""
 
-    def __init__(self, grid: Grid, unseen: QColor, explored: QColor, z: float) -> None:
+    def __init__(
+        self, grid: Grid, unseen: QColor, explored: QColor, z: float, soft: bool = False
+    ) -> None:
         super().__init__()
+        self.soft = soft
+        self.mask: SoftMask | None = None
+        self._screen = ScreenCache()
         self.setZValue(z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.grid = grid
@@ -35,12 +52,19 @@ class FogItem(QGraphicsItem):
         grid: the DM's map image reaching past it, which the players never see."""
         self.prepareGeometryChange()
         self.grid = view.grid
+        self.mask = None
+        self._screen.clear()
         if view.visible is None:
             self.unseen, self.explored = QPainterPath(), QPainterPath()
         else:
-            every = {(c, r) for c in range(view.grid.width) for r in range(view.grid.height)}
-            self.unseen = cells_path(every - view.visible - view.explored)
-            self.explored = cells_path(set(view.explored))
+            width, height = view.grid.width, view.grid.height
+            visible = cell_grid(view.visible, width, height)
+            explored = cell_grid(view.explored, width, height)
+            unseen = ~(visible | explored)
+            self.unseen = grid_path(unseen, cell_to_scene(1))
+            self.explored = grid_path(explored, cell_to_scene(1))
+            if self.soft and view.sight_areas is not None:
+                self._soften(view, visible, unseen)
             if beyond is not None:
                 outside = QPainterPath()
                 outside.addRect(beyond)
@@ -49,6 +73,27 @@ class FogItem(QGraphicsItem):
                 self.unseen.addPath(outside.subtracted(grid))
         self._bounds = self._grid_rect().united(self.unseen.boundingRect())
         self.update()
+
+    def _soften(self, view: PlayerView, visible: CellGrid, unseen: CellGrid) -> None:
+        """Draw the cells around the seen ones from a soft mask; the explored cells outside
+        it stay as crisp as before (the unseen ones are always drawn crisply, over it)."""
+        assert view.sight_areas is not None
+        sight = cell_grid(view.sight_cells, view.grid.width, view.grid.height)
+        box = mask_box(sight)
+        if box is None:
+            return
+        col, row, cols, rows = box
+        inside = np.zeros_like(sight)
+        inside[row : row + rows, col : col + cols] = True
+        layers = MaskLayers(
+            known=inside & ~unseen,
+            revealed=inside & visible & ~sight,
+            unseen=inside & unseen,
+            beside=inside & ~unseen & ~visible,
+        )
+        self.mask = build_mask(box, *self.colours, layers, view.sight_areas)
+        outside = ~inside & ~unseen & ~visible  # explored, drawn crisply as before
+        self.explored = grid_path(outside, cell_to_scene(1))
 
     def _grid_rect(self) -> QRectF:
         return QRectF(0, 0, cell_to_scene(self.grid.width), cell_to_scene(self.grid.height))
@@ -59,30 +104,17 @@ class FogItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
+        if self.soft:  # the players' view moves rarely: most frames copy the last one's fog
+            self._screen.draw(painter, self._bounds, self._paint)
+        else:
+            self._paint(painter)
+
+    def _paint(self, painter: QPainter) -> None:
         painter.setPen(Qt.PenStyle.NoPen)
         painter.fillPath(self.explored, self.colours[1])
+        if self.mask is not None:
+            smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            painter.drawImage(self.mask.scene_rect, self.mask.image)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
         painter.fillPath(self.unseen, self.colours[0])
-
-
-def cells_path(cells: set[Cell]) -> QPainterPath:
-    """One path covering the cells, built from horizontal runs so it holds few rectangles."""
-    path = QPainterPath()
-    path.setFillRule(Qt.FillRule.WindingFill)
-    for row, start, length in _row_runs(cells):
-        path.addRect(
-            QRectF(
-                cell_to_scene(start), cell_to_scene(row), cell_to_scene(length), cell_to_scene(1)
-            )
-        )
-    return path
-
-
-def _row_runs(cells: set[Cell]) -> list[tuple[int, int, int]]:
-    """``(row, first column, length)`` for each horizontal run of consecutive cells."""
-    runs: list[tuple[int, int, int]] = []
-    for col, row in sorted(cells, key=lambda cell: (cell[1], cell[0])):
-        if runs and runs[-1][0] == row and runs[-1][1] + runs[-1][2] == col:
-            runs[-1] = (row, runs[-1][1], runs[-1][2] + 1)
-        else:
-            runs.append((row, col, 1))
-    return runs

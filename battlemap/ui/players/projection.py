@@ -12,13 +12,16 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
+from shapely.geometry.base import BaseGeometry
+
 from battlemap.model.combat import Combatant
-from battlemap.model.creature import Creature, Side, Size
+from battlemap.model.creature import Creature, Side, Size, TokenShape
 from battlemap.model.encounter import Background, Encounter
 from battlemap.model.features import Obstacle, Point, TerrainRegion, Wall
 from battlemap.model.fog import Cell, FogMode
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
+from battlemap.model.traits import HealthShown
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import looks_bloodied
 from battlemap.ui.players.wall_cells import walls_touching
@@ -53,6 +56,27 @@ def health_state(
     return HealthState.UNHURT
 
 
+def shown_health(creature: Creature, state: HealthState) -> HealthState:
+    """``state`` as the DM lets the players see it: without bloodied under ``NONE``."""
+    if creature.health_shown is HealthShown.NONE and state is HealthState.BLOODIED:
+        return HealthState.UNHURT
+    return state
+
+
+def health_left(creature: Creature) -> float | None:
+    """The share of hit points left rounded to eighths (never 0 while above 0 HP, never
+    whole while hurt), for ``HealthShown.RING``; None otherwise."""
+    if creature.health_shown is not HealthShown.RING or creature.max_hp <= 0:
+        return None
+    share = max(0.0, min(1.0, creature.hp / creature.max_hp))
+    eighths = round(share * 8)
+    if creature.hp > 0:
+        eighths = max(1, eighths)
+    if creature.hp < creature.max_hp:
+        eighths = min(7, eighths)
+    return eighths / 8
+
+
 @dataclass(frozen=True)
 class PlayerToken:
     """A creature as the players see it: a label, a place and a health state; no numbers."""
@@ -73,6 +97,11 @@ class PlayerToken:
     """The token's colour the DM chose (``Creature.colour``); None: its side's."""
     exhaustion: int = 0
     """Its exhaustion level, shown as an icon with the count (as on the DM's map)."""
+    image: str | None = None
+    """Its token's picture (``Creature.token_image``: a content hash, not a file name)."""
+    health_left: float | None = None
+    """The share of its hit points left, in eighths (``HealthShown.RING``), else None."""
+    shape: TokenShape = TokenShape.CIRCLE
 
 
 @dataclass(frozen=True)
@@ -107,6 +136,12 @@ class PlayerView:
     background_clip: tuple[int, int, int, int] | None = None
     """The part of the map image the players may see, in cells (x, y, width, height): the
     grid under fog (outside it nothing is ever seen); None without fog (all of it)."""
+    sight_areas: tuple[BaseGeometry, ...] | None = None
+    """The party's visibility polygons (cells): inside ``sight_cells`` the fog is drawn
+    along them, not along cell edges (a diagonal wall's straight shadow). None: cell edges."""
+    sight_cells: frozenset[Cell] = frozenset()
+    """The visible cells seen by sight alone (not revealed by the DM): only these are drawn
+    along ``sight_areas``; a cell outside ``visible`` is never drawn clear."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +215,7 @@ def project(
     visible_now: frozenset[Cell] | None,
     combat: CombatFacts | None = None,
     ruleset: Ruleset | None = None,
+    sight_areas: tuple[BaseGeometry, ...] | None = None,
 ) -> PlayerView:
     """The players' view of ``encounter``.
 
@@ -188,6 +224,8 @@ def project(
             fog mode does not use sight. Ignored when the fog is off.
         combat: turn order and conditions, when a combat is running.
         ruleset: the encounter's ruleset (its bloodied threshold), None when unknown.
+        sight_areas: the party's visibility polygons, for the fog's drawing (used with
+            ``visible_now`` under a fog that uses sight).
 
     A creature is shown only when it is not hidden by the DM, not hiding or invisible (unless
     ``drawn_while_unseen``) and, under fog, when one of its cells is visible now (explored
@@ -237,18 +275,25 @@ def project(
             x=creature.x,
             y=creature.y,
             space_cells=creature.space_cells(cell_feet),
-            health=health_state(
-                creature, creature.id in combat.dead, ruleset, fighting.get(creature.id)
+            health=shown_health(
+                creature,
+                health_state(
+                    creature, creature.id in combat.dead, ruleset, fighting.get(creature.id)
+                ),
             ),
+            health_left=health_left(creature),
             conditions=conditions.get(creature.id, ()),
             acting_now=creature.id == announced,
             unseen=unseen(creature, combat),
             colour=creature.colour,
             exhaustion=(combat.exhaustion or {}).get(creature.id, 0),
+            image=creature.token_image,
+            shape=creature.token_shape,
         )
         for creature in seen
     )
     grid = encounter.grid
+    drawn_areas, drawn_cells = _drawn_sight(fog.mode, fog.revealed, visible_now, sight_areas)
     return PlayerView(
         grid=grid,
         background=encounter.background,
@@ -260,7 +305,21 @@ def project(
         explored=explored,
         turn=turn,
         background_clip=None if visible is None else (0, 0, grid.width, grid.height),
+        sight_areas=drawn_areas,
+        sight_cells=drawn_cells,
     )
+
+
+def _drawn_sight(
+    mode: FogMode,
+    revealed: frozenset[Cell],
+    visible_now: frozenset[Cell] | None,
+    areas: tuple[BaseGeometry, ...] | None,
+) -> tuple[tuple[BaseGeometry, ...] | None, frozenset[Cell]]:
+    """``sight_areas`` and ``sight_cells`` of the view: none without sight or polygons."""
+    if not mode.uses_sight or visible_now is None or areas is None:
+        return None, frozenset()
+    return areas, visible_now - revealed if mode.uses_reveals else visible_now
 
 
 def _turn_info(

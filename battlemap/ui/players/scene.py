@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
@@ -23,8 +23,9 @@ from battlemap.ui.plate_layout import spread_plates
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
+from battlemap.ui.token_image import TokenImages
 from battlemap.ui.token_labels import TokenLabels
-from battlemap.ui.token_look import initials
+from battlemap.ui.token_look import disc_rect, initials
 from battlemap.ui.token_paint import BLOODIED_RING, DOWN_RING, DiscLook, paint_disc_state
 from battlemap.ui.token_state import Vital
 from battlemap.ui.zoom_cache import ZoomCache
@@ -62,8 +63,9 @@ class PlayerTokenItem(QGraphicsItem):
     while its token stays under it) but top-level items at ``Z_PLATE`` (``TokenLabels``).
     """
 
-    def __init__(self, token: PlayerToken) -> None:
+    def __init__(self, token: PlayerToken, images: TokenImages | None = None) -> None:
         super().__init__()
+        self.images = images
         self.setZValue(Z_TOKEN)
         self.token = token
         self.labels = TokenLabels(Z_PLATE)
@@ -91,6 +93,8 @@ class PlayerTokenItem(QGraphicsItem):
             vital=VITALS[token.health],
             bloodied=token.health is HealthState.BLOODIED,
             dashed=token.unseen,
+            image=token.image,
+            shape=token.shape,
         )
         self._looks.clear()
         self._look_version += 1  # the pixmaps' key: a state change is drawn anew
@@ -111,14 +115,42 @@ class PlayerTokenItem(QGraphicsItem):
             painter,
             self._bounds,
             self._look_version,
-            lambda into: paint_disc_state(into, self._side, self.look),
+            self._paint,
         )
+
+    def _paint(self, painter: QPainter) -> None:
+        paint_disc_state(painter, self._side, self.look, self.images)
+        if self.token.health_left is not None:
+            paint_health_ring(painter, self._side, self.token.health_left)
+
+
+HEALTH_RING_BACK = QColor(0, 0, 0, 170)
+HEALTH_RING_COLOURS = (QColor("#3cb371"), QColor("#e0a030"), QColor("#d02020"))
+"""Green above half, amber to a quarter, red below: as the DM's bar, without numbers."""
+
+
+def paint_health_ring(painter: QPainter, side: float, left: float) -> None:
+    """The share of hit points ``left`` as a ring inside the token's outline, clockwise
+    from the top; the rest of the ring dark."""
+    width = side * 0.09
+    disc = disc_rect(side)
+    inset = side * 0.1
+    ring = disc.adjusted(inset, inset, -inset, -inset)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(QPen(HEALTH_RING_BACK, width))
+    painter.drawEllipse(ring)
+    colour = HEALTH_RING_COLOURS[0 if left > 0.5 else (1 if left > 0.25 else 2)]
+    pen = QPen(colour, width * 0.7)
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    painter.setPen(pen)
+    painter.drawArc(ring, 90 * 16, round(-left * 360 * 16))
 
 
 class PlayerScene(QGraphicsScene):
     """Shows one ``PlayerView``; ``show_view`` swaps in the next one.
 
-    The document is used for one thing only: the image bytes a background names.
+    The document is used for one thing only: the image bytes the view names (the
+    background's and the tokens' pictures).
     """
 
     def __init__(self, document: Document) -> None:
@@ -127,7 +159,8 @@ class PlayerScene(QGraphicsScene):
         self.tokens: dict[EntityId, PlayerTokenItem] = {}
         self.map_layer = MapLayer(self, tooltips=False)
         self.background_layer = BackgroundLayer(self, document)
-        self.fog_item = FogItem(Grid(), UNSEEN, EXPLORED_DIM, Z_FOG)
+        self.token_images = TokenImages(lambda: document.images)
+        self.fog_item = FogItem(Grid(), UNSEEN, EXPLORED_DIM, Z_FOG, soft=True)
         self.addItem(self.fog_item)
         self.view_data: PlayerView | None = None
 
@@ -137,8 +170,13 @@ class PlayerScene(QGraphicsScene):
         self.background_layer.sync(view.background, view.background_clip)
         paper = self.background_layer.item is None
         self.map_layer.sync(view.grid, paper, view.terrain, view.obstacles, view.walls)
-        fog_key = (view.grid, view.visible, view.explored)
-        if previous is None or fog_key != (previous.grid, previous.visible, previous.explored):
+        fog_key = (view.grid, view.visible, view.explored, view.sight_areas)
+        if previous is None or fog_key != (
+            previous.grid,
+            previous.visible,
+            previous.explored,
+            previous.sight_areas,
+        ):
             self.fog_item.show_view(view)
             self.setSceneRect(
                 QRectF(0, 0, cell_to_scene(view.grid.width), cell_to_scene(view.grid.height))
@@ -155,7 +193,7 @@ class PlayerScene(QGraphicsScene):
         for key, token in wanted.items():
             item = self.tokens.get(key)
             if item is None:
-                item = PlayerTokenItem(token)
+                item = PlayerTokenItem(token, self.token_images)
                 self.tokens[key] = item
                 self.addItem(item)
                 changed = True
