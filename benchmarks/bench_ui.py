@@ -296,7 +296,7 @@ def _at(x: int, y: int) -> object:
     return QPointF(cell_to_scene(x), cell_to_scene(y))
 
 
-def _new_zoom_view() -> tuple[object, Callable[[int], None]]:
+def _new_zoom_view(gesture: bool = True) -> tuple[object, Callable[[int], None]]:
     """A third view of the bench scene and a wheel step (x1.15) to a zoom never drawn
     before: from fitted to ~19 cells tall in 12 steps, then fitted again and a little
     further in, so the steps never return to a zoom drawn."""
@@ -318,7 +318,10 @@ def _new_zoom_view() -> tuple[object, Callable[[int], None]]:
             view.fit_map(QRectF(0, 0, side, side))
             nudge = 1 + 0.003 * (n // 12 + 1)  # each round starts from a zoom not seen
             view.scale(nudge, nudge)
-        view.zoom_by(1.15)
+        if gesture:
+            view.zoom_by(1.15)  # as the wheel does: the preview holds the frame it had
+        else:
+            view.scale(1.15, 1.15)  # the step itself only: its grab was made in idle time
 
     return view, step
 
@@ -339,15 +342,12 @@ def _frame_at_new_zoom() -> Callable[[], object]:
 def _sharp_at_new_zoom() -> Callable[[], object]:
     """The sharp frame when a wheel step to a new zoom settles: every token's and plate's
     pixmap, the grid's and the walls' are painted again."""
-    view, step = _new_zoom_view()
+    view, step = _new_zoom_view(gesture=False)
     draw = _draw(view)
     steps = iter(range(10**9))
 
     def run() -> object:
         step(next(steps))
-        preview = getattr(view, "zoom_preview", None)
-        if preview is not None:
-            preview.end()
         return draw()
 
     return run
