@@ -20,7 +20,7 @@ from battlemap.ui import style
 from battlemap.ui.grid_lines import draw_grid_lines
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import cell_to_scene
-from battlemap.ui.zoom_cache import ZoomCache
+from battlemap.ui.zoom_cache import TiledZoomCache
 
 Z_BACKGROUND, Z_GRID, Z_TERRAIN, Z_OBSTACLE, Z_WALL, Z_TOKEN = -100, -50, -40, -30, -20, 10
 
@@ -48,7 +48,7 @@ class GridItem(QGraphicsItem):
         self.setZValue(Z_GRID)
         # exposedRect is the area to redraw: zoomed in, only the lines across it are drawn
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
-        self._looks = ZoomCache(MAP_CACHED_PX, MAP_BUCKETS_KEPT)
+        self._looks = TiledZoomCache(MAP_CACHED_PX, MAP_BUCKETS_KEPT)
 
     def boundingRect(self) -> QRectF:
         return QRectF(0, 0, cell_to_scene(self.grid.width), cell_to_scene(self.grid.height))
@@ -57,32 +57,23 @@ class GridItem(QGraphicsItem):
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
         # From a pixmap per zoom bucket (its lines drawn into it as strips); zoomed in past
-        # the cache, painted directly (only the lines in the exposed area).
+        # it, from tiles (``TiledZoomCache``).
         rect = self.boundingRect()
-        exposed = QRectF(option.exposedRect)
-        self._looks.draw(
-            painter,
-            rect,
-            None,
-            lambda into: self._paint(into, exposed if into is painter else None),
-        )
+        self._looks.draw_parts(painter, rect, None, self._paint, QRectF(option.exposedRect))
 
-    def _paint(self, painter: QPainter, exposed: QRectF | None) -> None:
-        """Into the zoom cache (``exposed`` None: the whole grid), or directly: only the
-        lines across ``exposed``, as strips (zoomed in, most of the map's 200 lines lie off
-        screen, and antialiased lines drawn one by one cost ~10 ms a frame at 1920 x 1080)."""
+    def _paint(self, painter: QPainter, exposed: QRectF) -> None:
+        """The paper and the lines across ``exposed``, as strips (zoomed in, a tile shows a
+        few of the map's 200 lines; antialiased lines drawn one by one cost ~10 ms a frame
+        at 1920 x 1080)."""
         rect = self.boundingRect()
         if self.paper:
             painter.fillRect(rect, style.MAP_BACKGROUND)
         pen = QPen(style.GRID_LINE, 0)  # cosmetic: one pixel at any zoom
         xs = [cell_to_scene(c) for c in range(self.grid.width + 1)]
         ys = [cell_to_scene(r) for r in range(self.grid.height + 1)]
-        if exposed is not None:
-            area = exposed.intersected(rect)
-            xs = [x for x in xs if _within(x, area.left(), area.right())]
-            ys = [y for y in ys if _within(y, area.top(), area.bottom())]
-        else:
-            area = rect
+        area = exposed.intersected(rect)
+        xs = [x for x in xs if _within(x, area.left(), area.right())]
+        ys = [y for y in ys if _within(y, area.top(), area.bottom())]
         draw_grid_lines(painter, pen, xs, ys, area)
         painter.setPen(QPen(style.MAP_BORDER, 3))
         painter.drawRect(rect)
@@ -160,7 +151,7 @@ class WallsItem(QGraphicsItem):
         self.walls: dict[EntityId, Wall] = {}
         self._strokes: list[tuple[QPen, list[_WallBucket]]] = []
         self._bounds = QRectF()
-        self._looks = ZoomCache(MAP_CACHED_PX, MAP_BUCKETS_KEPT)
+        self._looks = TiledZoomCache(MAP_CACHED_PX, MAP_BUCKETS_KEPT)
 
     def set_walls(self, walls: Sequence[Wall]) -> None:
         self.prepareGeometryChange()
@@ -199,13 +190,9 @@ class WallsItem(QGraphicsItem):
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
         # From a pixmap per zoom bucket while the map fits ``MAP_CACHED_PX`` (the pixmap has
-        # every wall); painted directly, only the buckets in the exposed area.
-        exposed = QRectF(option.exposedRect)
-        self._looks.draw(
-            painter,
-            self._bounds,
-            None,
-            lambda into: self._stroke(into, exposed if into is painter else self._bounds),
+        # every wall); zoomed in past it, from tiles, each stroking the buckets it meets.
+        self._looks.draw_parts(
+            painter, self._bounds, None, self._stroke, QRectF(option.exposedRect)
         )
 
     def _stroke(self, painter: QPainter, exposed: QRectF) -> None:
