@@ -9,7 +9,8 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter, QUndoStack
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Document, Encounter, Grid, Wall
+from battlemap.model import Document, Encounter, Grid, TerrainRegion, Wall
+from battlemap.model.document import ReplaceEncounterField
 from battlemap.ui.map_items import MAP_CACHED_PX, GridItem, WallsItem
 from battlemap.ui.map_scene import MapScene
 from tests.ui.test_zoom_cache import HINTS, pixels
@@ -56,7 +57,7 @@ def _tiles(scene: MapScene) -> int:
 
 def test_tiles_look_as_the_map_drawn_from_one_pixmap(scene: MapScene) -> None:
     tiled = pixels(_render(scene, 101.3, 77.7))
-    assert _tiles(scene) > 4  # several tiles per layer on the screen
+    assert _tiles(scene) >= 4  # the tiles of the screen (the walls are in the grid's)
     whole = pixels(_render(scene, 101.3, 77.7, whole=True))
     difference = np.abs(tiled - whole).max(axis=2)
     assert difference.mean() < 0.5
@@ -67,7 +68,7 @@ def test_a_pan_by_whole_pixels_paints_only_the_tiles_coming_into_view(
     scene: MapScene, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     painted: list[QRectF] = []
-    for item_class, name in ((GridItem, "_paint"), (WallsItem, "_stroke")):
+    for item_class, name in ((GridItem, "_paint"), (WallsItem, "stroke")):
         original = getattr(item_class, name)
 
         def counting(
@@ -84,3 +85,16 @@ def test_a_pan_by_whole_pixels_paints_only_the_tiles_coming_into_view(
     assert painted == []  # the same view: every tile from the cache
     _render(scene, 400 / SCALE, 0.0)  # 400 px to the right: a new column of tiles a layer
     assert 0 < len(painted) < first
+
+
+def test_the_grid_draws_the_walls_only_while_no_terrain_or_obstacle_lies_between(
+    scene: MapScene,
+) -> None:
+    layer = scene.map_layer
+    assert layer.grid_item is not None
+    assert layer.grid_item.walls is layer.walls_item and not layer.walls_item.isVisible()
+    region = TerrainRegion(id="mud", points=[(2, 2), (6, 2), (6, 6)])
+    scene.document.apply(ReplaceEncounterField(field_name="terrain", old=(), new=(region,)))
+    assert layer.grid_item.walls is None and layer.walls_item.isVisible()
+    scene.document.apply(ReplaceEncounterField(field_name="terrain", old=(region,), new=()))
+    assert layer.grid_item.walls is layer.walls_item and not layer.walls_item.isVisible()
