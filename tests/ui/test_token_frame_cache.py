@@ -18,26 +18,36 @@ from battlemap.ui.token_state import TokenState
 GOBLIN = EntityId("g")
 
 
+def shown_view(
+    qtbot: QtBot, encounter: Encounter, size: tuple[int, int] = (700, 500)
+) -> tuple[MapScene, MapView]:
+    """``encounter``'s DM scene in a shown view of ``size``, the map fitted."""
+    stack = QUndoStack()
+    scene = MapScene(Document(encounter), stack)
+    scene._test_stack = stack  # type: ignore[attr-defined]  # alive as long as the scene
+    view = MapView(scene)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    qtbot.waitExposed(view)
+    grid = encounter.grid
+    view.fit_map(QRectF(0, 0, cell_to_scene(grid.width), cell_to_scene(grid.height)))
+    return scene, view
+
+
+def viewport_frame(view: MapView) -> QImage:
+    return view.viewport().grab().toImage()  # the view's own paint: Qt's item caches apply
+
+
 def _view(qtbot: QtBot) -> tuple[MapScene, MapView]:
     creatures = (
         Creature(id=GOBLIN, name="Goblin", x=2, y=2, side=Side.HOSTILE, colour="#ff0000"),
         Creature(id="o", name="Owl", x=5, y=2, side=Side.NEUTRAL, hidden=True),
     )
-    document = Document(Encounter(grid=Grid(width=8, height=6), creatures=creatures))
-    stack = QUndoStack()
-    scene = MapScene(document, stack)
-    scene._test_stack = stack  # type: ignore[attr-defined]  # alive as long as the scene
-    view = MapView(scene)
-    qtbot.addWidget(view)
-    view.resize(700, 500)
-    view.show()
-    qtbot.waitExposed(view)
-    view.fit_map(QRectF(0, 0, cell_to_scene(8), cell_to_scene(6)))
-    return scene, view
+    return shown_view(qtbot, Encounter(grid=Grid(width=8, height=6), creatures=creatures))
 
 
-def _frame(view: MapView) -> QImage:
-    return view.viewport().grab().toImage()  # the view's own paint: Qt's item caches apply
+_frame = viewport_frame
 
 
 def _colour_at(view: MapView, image: QImage, scene_point: QPointF) -> QColor:

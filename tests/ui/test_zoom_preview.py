@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QUndoStack
+from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Creature, Document, Encounter, EntityId, Grid, Side
+from battlemap.model import Creature, Encounter, EntityId, Grid, Side
 from battlemap.ui import zoom_preview
-from battlemap.ui.map_scene import MapScene
 from battlemap.ui.map_view import ZOOM_STEP, MapView
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_item import TokenItem
+from tests.ui.test_token_frame_cache import shown_view, viewport_frame
 
 GOBLIN = EntityId("g")
 
@@ -24,21 +24,11 @@ def view(qtbot: QtBot) -> MapView:
         Creature(id=GOBLIN, name="Goblin", x=4, y=3, side=Side.HOSTILE, colour="#ff0000"),
         Creature(id="e", name="Elowen", x=6, y=3, side=Side.PARTY, colour="#0000ff"),
     )
-    document = Document(Encounter(grid=Grid(width=10, height=8), creatures=creatures))
-    stack = QUndoStack()
-    scene = MapScene(document, stack)
-    scene._test_stack = stack  # type: ignore[attr-defined]  # alive as long as the scene
-    made = MapView(scene)
-    qtbot.addWidget(made)
-    made.resize(640, 480)
-    made.show()
-    qtbot.waitExposed(made)
-    made.fit_map(QRectF(0, 0, cell_to_scene(10), cell_to_scene(8)))
-    return made
+    encounter = Encounter(grid=Grid(width=10, height=8), creatures=creatures)
+    return shown_view(qtbot, encounter, (640, 480))[1]
 
 
-def _frame(view: MapView) -> QImage:
-    return view.viewport().grab().toImage()
+_frame = viewport_frame
 
 
 def _colour_at(view: MapView, image: QImage, creature: EntityId) -> QColor:
