@@ -11,6 +11,7 @@ import argparse
 import gc
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -100,7 +101,6 @@ def run_gui(
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    from battlemap.geometry.search_graph import load_path_search
     from battlemap.model.document import Document
     from battlemap.resources import app_icon_files
     from battlemap.ui.main_window import MainWindow
@@ -119,7 +119,7 @@ def run_gui(
     window = MainWindow(Document(encounter, dict(opened.images)))
     window.files.set_opened_file(path)
     if smoke:
-        load_path_search()  # a bundle must carry a tcod that loads
+        warm_up_in_background().join()  # a bundle must carry a tcod and a d20 that load
         _check_hashes()  # and the hashes dice, images and sharing use (no OpenSSL in it)
         image = render_scene(window.scene, window.map_rect(), width=800)
         ok = not image.isNull() and image.width() == 800
@@ -135,7 +135,7 @@ def run_gui(
             return 1
         return 0
     resume_session(window, path)
-    QTimer.singleShot(1000, load_path_search)  # its import takes tenths of a second: not at start
+    QTimer.singleShot(WARM_UP_AFTER_MS, warm_up_in_background)
     return app.exec()
 
 
@@ -152,6 +152,26 @@ def resume_session(window: MainWindow, path: Path | None) -> None:
     window.files.start_session()  # ask before losing changes; autosave; offer crash recovery
     window.players.reopen_if_it_was_open()
     window.help.show_first_run_hint()  # once ever: the first steps, over the map
+
+
+WARM_UP_AFTER_MS = 250
+"""When the first frame is on screen: the warm-up then starts."""
+
+
+def warm_up_in_background() -> threading.Thread:
+    """Import on a worker thread what the first frame does without but a first drag or roll
+    needs: tcod (~0.6 s CPU: its package and cffi's C parser) and d20 (its grammar, ~0.2 s).
+    Imported on the main thread they paused the first drag; a drag that starts before the
+    worker is done waits for the import that is under way (Python's import lock), no longer."""
+    from battlemap.geometry.search_graph import load_path_search
+
+    def warm() -> None:
+        load_path_search()
+        import d20  # type: ignore[import-untyped]  # noqa: F401
+
+    worker = threading.Thread(target=warm, name="battlemap-warm-up", daemon=True)
+    worker.start()
+    return worker
 
 
 def _share_smoke(window: MainWindow) -> bool:

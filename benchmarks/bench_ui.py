@@ -6,14 +6,18 @@ Goals from issues 7 and 17: a frame <= 8 ms, also right after a zoom step; start
 frame <= 0.6 s; a drag move must fit in one frame (16 ms at 60 Hz). Runs offscreen (``make
 bench`` sets ``QT_QPA_PLATFORM``).
 
-Frames are drawn with the view's render hints (antialiased, as on screen). Four are timed:
-the whole map fitted, repeated (tokens, plates, grid lines and walls come from their pixmaps
-per zoom bucket, as in every redraw while the DM drags or pans); the same right after a zoom
-step too small to see (x1.0005 in and out in turn: the view's transform changes every frame,
-as in a pinch; the buckets hold); a zoom step to a zoom never drawn before (x1.15, a wheel
-step, always further in: every pixmap is painted again; no goal, for comparison); and a
-view zoomed in to 40 cells tall, where walls are a few pixels wide. A fifth is the fitted
-map mid-combat: turn ring, dead, dying and bloodied looks and condition icons (issue 15).
+Frames are drawn as the view paints its viewport (its ``paintEvent``, into an image the
+size of the screen: Qt's item caches and the zoom preview apply). The cases: the whole map
+fitted, repeated (tokens and plates copied from Qt's pixmaps of them, grid lines and walls
+from their pixmaps per zoom bucket, as in every redraw while the DM drags or pans); the
+same right after a zoom step too small to see (x1.0005 in and out in turn, through
+``zoom_by`` as the wheel and a pinch: the view's transform changes every frame and the
+view shows its last sharp frame scaled, ``ui/zoom_preview.py``); a wheel step (x1.15) to a
+zoom never drawn before, during a gesture; for comparison, no goal: the first step of a
+gesture when the view holds no frame (it grabs one), and the sharp frame when a step to a
+new zoom settles (every pixmap painted again); and a view zoomed in to 40 cells tall,
+where walls are a few pixels wide. Another is the fitted map mid-combat: turn ring, dead,
+dying and bloodied looks and condition icons (issue 15).
 
 Start to first frame is the whole ``battlemap --screenshot`` process: Python starting, the
 imports, the window with its docks, one frame drawn and saved as PNG, and the exit. The
@@ -47,7 +51,8 @@ GOALS_MS = {
     "ui: one frame of the DM's scene mid-combat, 1920x1080 (bench map, states, icons)": 8.0,
     "ui: drag start (reachable area + shading, bench map)": 16.0,
     "ui: drag mouse move to a new cell (geometry + overlay, bench map)": 16.0,
-    "ui: one frame right after a zoom step, 1920x1080 (bench map, caches redrawn)": 8.0,
+    "ui: one frame right after a zoom step, 1920x1080 (bench map, gesture, same buckets)": 8.0,
+    "ui: one frame after a zoom step to a new zoom, 1920x1080 (bench map, gesture)": 8.0,
     "ui: one frame zoomed in (40 cells tall), 1920x1080 (bench map)": 8.0,
     "ui: start to first frame (wall time, demo map)": 600.0,
 }
@@ -178,17 +183,14 @@ def _scene_of(encounter: object) -> tuple[object, object]:
 
 
 def _draw(view: object) -> Callable[[], object]:
-    from PySide6.QtCore import QRectF
-    from PySide6.QtGui import QImage, QPainter
+    """One frame as the view paints its viewport (its ``paintEvent``: Qt's item caches and
+    the zoom preview apply), into an image the size of the screen."""
+    from PySide6.QtGui import QImage
 
     image = QImage(FRAME_SIZE[0], FRAME_SIZE[1], QImage.Format.Format_ARGB32_Premultiplied)
 
     def run() -> object:
-        painter = QPainter(image)
-        # As the view paints its viewport: render() takes the painter's hints, not the view's.
-        painter.setRenderHints(view.renderHints())  # type: ignore[attr-defined]
-        view.render(painter, QRectF(image.rect()), view.viewport().rect())  # type: ignore[attr-defined]
-        painter.end()
+        view.viewport().render(image)  # type: ignore[attr-defined]
         return image
 
     return run
@@ -227,15 +229,33 @@ def _frame_zoomed_in() -> Callable[[], object]:
 
 
 def _frame_after_zoom() -> Callable[[], object]:
-    """A frame after a zoom step too small to see (x1.0005 in and out in turn): the view's
-    transform changes, so every device-coordinate cache is drawn again."""
+    """A frame after a zoom step too small to see (x1.0005 in and out in turn), a gesture
+    under way: the view's transform changes every frame, as in a pinch."""
     _, view = _scene()
     draw = _frame()
     steps = iter(range(10**9))
 
     def run() -> object:
         factor = 1.0005 if next(steps) % 2 == 0 else 1 / 1.0005
-        view.scale(factor, factor)  # type: ignore[attr-defined]
+        view.zoom_by(factor)  # type: ignore[attr-defined]  # as the wheel and a pinch do
+        return draw()
+
+    return run
+
+
+def _gesture_start() -> Callable[[], object]:
+    """The first frame of a zoom gesture when the view holds no frame to scale (a zoom
+    within ``IDLE_GRAB_MS`` of the last sharp paint): it grabs one first."""
+    _, view = _scene()
+    draw = _frame()
+    steps = iter(range(10**9))
+
+    def run() -> object:
+        preview = getattr(view, "zoom_preview", None)
+        if preview is not None:
+            preview.end()
+            preview.sharp_frame_painted()  # the frame held is dropped
+        view.zoom_by(1.0005 if next(steps) % 2 == 0 else 1 / 1.0005)  # type: ignore[attr-defined]
         return draw()
 
     return run
@@ -276,10 +296,10 @@ def _at(x: int, y: int) -> object:
     return QPointF(cell_to_scene(x), cell_to_scene(y))
 
 
-def _frame_at_new_zoom() -> Callable[[], object]:
-    """A frame after a wheel step (x1.15) to a zoom never drawn before: every token's and
-    plate's pixmap is painted again. A third view of the bench scene, zoomed in from fitted
-    to ~8 cells tall and then fitted again, so the steps never return to a zoom drawn."""
+def _new_zoom_view(gesture: bool = True) -> tuple[object, Callable[[int], None]]:
+    """A third view of the bench scene and a wheel step (x1.15) to a zoom never drawn
+    before: from fitted to ~19 cells tall in 12 steps, then fitted again and a little
+    further in, so the steps never return to a zoom drawn."""
     from PySide6.QtCore import QRectF
     from PySide6.QtWidgets import QApplication
 
@@ -292,16 +312,42 @@ def _frame_at_new_zoom() -> Callable[[], object]:
     view.show()
     QApplication.processEvents()
     side = cell_to_scene(MAP_CELLS)
+
+    def step(n: int) -> None:
+        if n % 12 == 0:  # x1.15^12 = 5.35: from fitted to ~19 cells tall, then again
+            view.fit_map(QRectF(0, 0, side, side))
+            nudge = 1 + 0.003 * (n // 12 + 1)  # each round starts from a zoom not seen
+            view.scale(nudge, nudge)
+        if gesture:
+            view.zoom_by(1.15)  # as the wheel does: the preview holds the frame it had
+        else:
+            view.scale(1.15, 1.15)  # the step itself only: its grab was made in idle time
+
+    return view, step
+
+
+def _frame_at_new_zoom() -> Callable[[], object]:
+    """A frame right after a wheel step to a new zoom, a gesture under way."""
+    view, step = _new_zoom_view()
     draw = _draw(view)
     steps = iter(range(10**9))
 
     def run() -> object:
-        step = next(steps)
-        if step % 12 == 0:  # x1.15^12 = 5.35: from fitted to ~19 cells tall, then again
-            view.fit_map(QRectF(0, 0, side, side))
-            nudge = 1 + 0.003 * (step // 12 + 1)  # each round starts from a zoom not seen
-            view.scale(nudge, nudge)
-        view.scale(1.15, 1.15)
+        step(next(steps))
+        return draw()
+
+    return run
+
+
+def _sharp_at_new_zoom() -> Callable[[], object]:
+    """The sharp frame when a wheel step to a new zoom settles: every token's and plate's
+    pixmap, the grid's and the walls' are painted again."""
+    view, step = _new_zoom_view(gesture=False)
+    draw = _draw(view)
+    steps = iter(range(10**9))
+
+    def run() -> object:
+        step(next(steps))
         return draw()
 
     return run
@@ -389,12 +435,20 @@ def cases() -> list[Case]:
             _frame_in_combat,
         ),
         (
-            "ui: one frame right after a zoom step, 1920x1080 (bench map, caches redrawn)",
+            "ui: one frame right after a zoom step, 1920x1080 (bench map, gesture, same buckets)",
             _frame_after_zoom,
         ),
         (
-            "ui: one frame after a zoom step to a new zoom, 1920x1080 (bench map, repainted)",
+            "ui: one frame after a zoom step to a new zoom, 1920x1080 (bench map, gesture)",
             _frame_at_new_zoom,
+        ),
+        (
+            "ui: first frame of a zoom gesture, no frame held, 1920x1080 (bench map, grab)",
+            _gesture_start,
+        ),
+        (
+            "ui: sharp frame when a zoom to a new zoom settles, 1920x1080 (bench map, repainted)",
+            _sharp_at_new_zoom,
         ),
         ("ui: one frame zoomed in (40 cells tall), 1920x1080 (bench map)", _frame_zoomed_in),
         ("ui: drag start (reachable area + shading, bench map)", _drag_start),

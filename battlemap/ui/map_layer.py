@@ -38,14 +38,22 @@ class MapLayer:
         walls: Sequence[Wall],
     ) -> None:
         """Make the scene show exactly these features, touching only what changed."""
+        redraw_walls = False
         if self.grid_item is None or (self.grid_item.grid, self.grid_item.paper) != (grid, paper):
             if self.grid_item is not None:
                 self.scene.removeItem(self.grid_item)
             self.grid_item = GridItem(grid, paper=paper)
             self.scene.addItem(self.grid_item)
+            redraw_walls = True
         if tuple(walls) != self._walls:
             self._walls = tuple(walls)
             self.walls_item.set_walls(self._walls)
+            redraw_walls = True
+        # With nothing stacked between them, the grid draws the walls into its own pixmaps.
+        merged = not terrain and not obstacles
+        if redraw_walls or merged != (self.grid_item.walls is not None):
+            self.grid_item.draw_walls(self.walls_item if merged else None)
+            self.walls_item.setVisible(not merged)
         builders: list[tuple[Sequence[Feature], Callable[..., QGraphicsItem]]] = [
             (terrain, terrain_item),
             (obstacles, obstacle_item),

@@ -13,6 +13,7 @@ from PySide6.QtGui import (
     QMouseEvent,
     QNativeGestureEvent,
     QPainter,
+    QPaintEvent,
     QResizeEvent,
     QTransform,
     QWheelEvent,
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import QGestureEvent, QGraphicsScene, QGraphicsView, QPin
 
 from battlemap.ui.style import scene_to_cell
 from battlemap.ui.token_item import TokenItem
+from battlemap.ui.zoom_preview import ZoomPreview
 
 MIN_SCALE, MAX_SCALE = 0.05, 8.0
 ZOOM_STEP = 1.15
@@ -60,6 +62,11 @@ class MapView(QGraphicsView):
         """The map rect of the last Fit map and the transform it gave, while they still hold:
         the view then scrolls no further than it shows, and a resize fits the map again."""
         scene.sceneRectChanged.connect(lambda _rect: self._forget_fit())  # a new map size
+        if scene.backgroundBrush().style() != Qt.BrushStyle.NoBrush:
+            # Its brush covers every pixel of each frame: Qt need not clear them first (~1 ms).
+            self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+        self.zoom_preview = ZoomPreview(self)
+        """During a wheel or pinch zoom, the last sharp frame scaled (see ``zoom_preview``)."""
 
     def _use_tool(self, event: QEvent) -> bool:
         if self.tool_hook is not None and self.tool_hook(event):
@@ -97,6 +104,7 @@ class MapView(QGraphicsView):
         target = min(MAX_SCALE, max(MIN_SCALE, self.current_scale() * factor))
         factor = target / self.current_scale()
         if not math.isclose(factor, 1.0):
+            self.zoom_preview.step()
             self.scale(factor, factor)
             self.visible_rect_changed.emit(self.visible_scene_rect())
 
@@ -123,6 +131,15 @@ class MapView(QGraphicsView):
         centre = self.mapToScene(self.viewport().rect().center())
         self.centerOn(centre + (before - after))
         self.setTransformationAnchor(anchor)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if self.zoom_preview.active:
+            painter = QPainter(self.viewport())
+            self.zoom_preview.paint(painter)
+            painter.end()
+            return
+        super().paintEvent(event)
+        self.zoom_preview.sharp_frame_painted()
 
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Gesture:
@@ -165,6 +182,7 @@ class MapView(QGraphicsView):
         self.visible_rect_changed.emit(self.visible_scene_rect())
 
     def _fit(self, map_rect: QRectF) -> None:
+        self.zoom_preview.end()
         area = self.maximumViewportSize()  # the viewport without scroll bars
         room_w, room_h = area.width() - 2 * FIT_MARGIN_PX, area.height() - 2 * FIT_MARGIN_PX
         if map_rect.isEmpty() or room_w <= 0 or room_h <= 0:
@@ -217,6 +235,7 @@ class MapView(QGraphicsView):
         super().keyReleaseEvent(event)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.zoom_preview.end()  # what a press lands on is drawn sharp
         panning = event.button() == Qt.MouseButton.MiddleButton or (
             event.button() == Qt.MouseButton.LeftButton and self._space_held
         )

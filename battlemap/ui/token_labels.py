@@ -45,14 +45,18 @@ class TokenLabels:
         """Faded with a see-through token. Qt's own cache copies an opaque one's pixmap on
         every frame without calling paint() (labels change rarely); a faded one is painted
         directly (a pixmap faded as one blends unlike its parts faded one by one)."""
-        cache = (
-            QGraphicsItem.CacheMode.DeviceCoordinateCache
-            if opacity >= 1.0
-            else QGraphicsItem.CacheMode.NoCache
-        )
+        cache = self.cache_mode(opacity)
         for item in self.items():
             item.setOpacity(opacity)
             item.setCacheMode(cache)
+
+    @staticmethod
+    def cache_mode(opacity: float) -> QGraphicsItem.CacheMode:
+        """Qt's cache for an item of this opacity (its own pixmap, redrawn on a change of
+        zoom; drawn without a Python call on every other frame): off when see-through."""
+        if opacity >= 1.0:
+            return QGraphicsItem.CacheMode.DeviceCoordinateCache
+        return QGraphicsItem.CacheMode.NoCache
 
     def follow_scene(self, scene: QGraphicsScene | None) -> None:
         """Into ``scene`` (the token's new one), out of any other."""

@@ -105,3 +105,136 @@ class ZoomCache:
         paint(into)
         into.end()
         return pixmap, left - origin_x, top - origin_y
+
+
+TILE_PX = 512
+"""Side of a map layer's tiles on the device, zoomed in past its whole-map pixmap."""
+TILES_KEPT = 40
+"""Tiles kept per layer (1 MB each): two screens' worth at 1920 x 1080."""
+
+PaintPart = Callable[[QPainter, QRectF], None]
+"""Paints the part of an item inside a rect of its own coordinates (the rest may be left out)."""
+
+
+class TiledZoomCache(ZoomCache):
+    """A map layer's ``ZoomCache`` that, zoomed in past ``largest_px``, draws the layer from
+    square tiles of ``TILE_PX`` device pixels instead of painting it directly: a frame
+    copies the tiles it shows, a pan paints only the tiles that come into view.
+
+    Tiles are keyed by the exact scale and the item's sub-pixel phase on the device (a pan
+    moves it by whole pixels, keeping both), so neighbouring tiles always abut exactly; a
+    zoom to a new scale paints the tiles it shows again (the zoom preview covers the steps).
+    """
+
+    def __init__(
+        self,
+        largest_px: int = LARGEST_CACHED_PX,
+        kept: int = BUCKETS_KEPT,
+        tile_px: int = TILE_PX,
+        tiles_kept: int = TILES_KEPT,
+    ) -> None:
+        super().__init__(largest_px, kept)
+        self.tile_px = tile_px
+        self.tiles_kept = tiles_kept
+        self._tiles: dict[Hashable, tuple[QPixmap, int, int]] = {}
+
+    def clear(self) -> None:
+        super().clear()
+        self._tiles.clear()
+
+    def tile_count(self) -> int:
+        return len(self._tiles)
+
+    def draw_parts(
+        self,
+        painter: QPainter,
+        bounds: QRectF,
+        look: Hashable,
+        paint_part: PaintPart,
+        exposed: QRectF,
+    ) -> None:
+        """As ``draw``, but zoomed in past ``largest_px`` from the tiles over ``exposed``
+        (local coordinates), each painted by ``paint_part`` once for its own rect."""
+        world = painter.worldTransform()
+        scale = world.m11()
+        ratio = painter.device().devicePixelRatioF()
+        pixels = scale * ratio
+        extent = max(bounds.width(), bounds.height()) * pixels
+        plain = not (world.m12() or world.m21() or scale <= 0 or world.m22() != scale)
+        if extent <= self.largest_px or not plain or painter.opacity() < 1.0:
+            self.draw(
+                painter,
+                bounds,
+                look,
+                lambda into: paint_part(into, exposed if into is painter else bounds),
+            )
+            return
+        origin_x, origin_y = world.dx() * ratio, world.dy() * ratio
+        base_x, base_y = math.floor(origin_x), math.floor(origin_y)
+        phase = (round(pixels, 9), round(origin_x - base_x, 4), round(origin_y - base_y, 4))
+        tile = self.tile_px
+        # The item's device rect and the exposed part, from the item's whole-pixel origin.
+        item = QRectF(bounds.topLeft() * pixels, bounds.bottomRight() * pixels)
+        shown = QRectF(exposed.topLeft() * pixels, exposed.bottomRight() * pixels)
+        device = painter.device()
+        on_device = QRectF(-origin_x, -origin_y, device.width() * 1.0, device.height() * 1.0)
+        if painter.hasClipping():  # (logical units: the world transform maps them)
+            clip = painter.clipBoundingRect()
+            on_device = on_device.intersected(
+                QRectF(
+                    (clip.left() * scale + world.dx()) * ratio - origin_x,
+                    (clip.top() * scale + world.dy()) * ratio - origin_y,
+                    clip.width() * pixels,
+                    clip.height() * pixels,
+                )
+            )
+        shown = shown.intersected(item).intersected(on_device)  # only what can show
+        if shown.isEmpty():
+            return
+        first_i, last_i = math.floor(shown.left() / tile), math.floor(shown.right() / tile)
+        first_j, last_j = math.floor(shown.top() / tile), math.floor(shown.bottom() / tile)
+        if ratio == 1.0:
+            painter.resetTransform()
+        else:
+            painter.setWorldTransform(QTransform.fromScale(1 / ratio, 1 / ratio))
+        for j in range(first_j, last_j + 1):
+            for i in range(first_i, last_i + 1):
+                key = (look, phase, i, j)
+                entry = self._tiles.pop(key, None)  # re-inserted last: the newest
+                if entry is None:
+                    entry = self._paint_tile(
+                        painter, pixels, origin_x - base_x, origin_y - base_y, i, j, paint_part
+                    )
+                    if len(self._tiles) >= self.tiles_kept:
+                        del self._tiles[next(iter(self._tiles))]  # the least recently drawn
+                self._tiles[key] = entry
+                pixmap, left, top = entry
+                painter.drawPixmap(base_x + left, base_y + top, pixmap)
+        painter.setWorldTransform(world)
+
+    def _paint_tile(
+        self,
+        painter: QPainter,
+        pixels: float,
+        phase_x: float,
+        phase_y: float,
+        i: int,
+        j: int,
+        paint_part: PaintPart,
+    ) -> tuple[QPixmap, int, int]:
+        """Tile ``(i, j)``: device pixels ``[i * tile, (i + 1) * tile)`` across (and so down)
+        from the item's whole-pixel origin, whose fraction is ``phase``."""
+        tile = self.tile_px
+        left, top = i * tile, j * tile
+        pixmap = QPixmap(tile, tile)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        into = QPainter(pixmap)
+        into.setRenderHints(painter.renderHints())
+        to_tile = QTransform(pixels, 0, 0, pixels, phase_x - left, phase_y - top)
+        into.setWorldTransform(to_tile)
+        part = QRectF(
+            (left - phase_x) / pixels, (top - phase_y) / pixels, tile / pixels, tile / pixels
+        )
+        paint_part(into, part)
+        into.end()
+        return pixmap, left, top

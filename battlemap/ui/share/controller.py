@@ -4,6 +4,7 @@ each new players' projection to the share server (``server.py``) on its own thre
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QObject, QRectF, QSettings, Signal
@@ -14,12 +15,13 @@ from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.players.controller import CameraMode, PlayersController
 from battlemap.ui.players.projection import PlayerView
 from battlemap.ui.share.addresses import ALL_INTERFACES, LOOPBACK, ShareAddress, share_addresses
-from battlemap.ui.share.dialog import DEFAULT_PORT, ShareDialog
-from battlemap.ui.share.images import prepare_map_image
 from battlemap.ui.share.page import page_bytes, players_palette
 from battlemap.ui.share.payload import Camera
-from battlemap.ui.share.server import MapSource, ShareError, ShareServer, Snapshot
 from battlemap.ui.style import scene_to_cell
+
+if TYPE_CHECKING:  # imported when the DM first shares (websockets, asyncio, QR codes)
+    from battlemap.ui.share.dialog import ShareDialog
+    from battlemap.ui.share.server import ShareServer, Snapshot
 
 
 class ShareController(QObject):
@@ -56,6 +58,8 @@ class ShareController(QObject):
     # --- the DM's side ---------------------------------------------------------------
 
     def open_dialog(self) -> None:
+        from battlemap.ui.share.dialog import DEFAULT_PORT, ShareDialog
+
         chosen = str(self.settings.value("share/address", ""))
         if self.dialog is None:
             port = int(str(self.settings.value("share/port", DEFAULT_PORT)))
@@ -73,6 +77,9 @@ class ShareController(QObject):
 
     def start(self, address: ShareAddress, port: int) -> str | None:
         """Start serving on ``address:port``; the reason when it cannot (also shown)."""
+        from battlemap.ui.share.images import prepare_map_image
+        from battlemap.ui.share.server import ShareError, ShareServer
+
         self.stop()
         try:
             server = ShareServer(
@@ -119,6 +126,8 @@ class ShareController(QObject):
     # --- to the phones ---------------------------------------------------------------
 
     def snapshot(self, view: PlayerView) -> Snapshot:
+        from battlemap.ui.share.server import MapSource, Snapshot
+
         background = view.background
         images = self.players.document.images
         source = None

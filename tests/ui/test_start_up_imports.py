@@ -1,0 +1,58 @@
+"""Start-up imports only what the first frame needs (issue 17): the share server, the QR
+codes, tcod and d20 come later, the last two on a worker thread after the first frame."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+LATE_MODULES = ("websockets", "asyncio", "segno", "battlemap.ui.share.server", "tcod", "d20")
+
+PROBE = """
+import json, sys
+from PySide6.QtWidgets import QApplication
+from battlemap.app import warm_up_in_background
+from battlemap.io.loader import load_demo_encounter
+from battlemap.model.document import Document
+from battlemap.ui.main_window import MainWindow
+from PySide6.QtCore import QSettings
+
+app = QApplication(sys.argv[:1])
+settings = QSettings(sys.argv[1], QSettings.Format.IniFormat)
+window = MainWindow(Document(load_demo_encounter()), settings=settings)
+window.show()
+app.processEvents()
+late = sys.argv[2].split(",")
+before = [name for name in late if name in sys.modules]
+warm_up_in_background().join()
+after = [name for name in late if name in sys.modules]
+print(json.dumps({"before": before, "after": after}))
+"""
+
+
+def _probe(tmp_path: Path) -> dict[str, list[str]]:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(tmp_path / "settings.ini"), ",".join(LATE_MODULES)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=Path(__file__).parents[2],
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    found: dict[str, list[str]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
+def test_the_window_is_shown_without_the_late_modules_and_the_warm_up_imports_tcod_and_d20(
+    tmp_path: Path,
+) -> None:
+    found = _probe(tmp_path)
+    assert found["before"] == []
+    assert {"tcod", "d20"} <= set(found["after"])
+    assert "websockets" not in found["after"]  # only sharing imports the server
