@@ -65,13 +65,19 @@ class View:
 
     def ring(self) -> NDArray[np.float64]:
         """The outline's points (absolute cells), two per interval, in angle order, less the
-        two where one segment runs on from an interval into the next."""
+        two where one segment runs on from an interval into the next and one of two at a
+        joint."""
         angles = np.stack([self.events[:-1], self.events[1:]], axis=1).ravel()
         distances = self.near.ravel()
         keep = np.ones(len(distances), dtype=bool)
         runs_on = np.flatnonzero((self.winner[1:] == self.winner[:-1]) & (self.winner[1:] >= 0))
         keep[2 * runs_on + 1] = False
         keep[2 * runs_on + 2] = False
+        # At a joint the two segments' points differ by rounding only: one is kept, or the
+        # outline would zig-zag there by 1e-14 and cross itself.
+        first, second = self.near[:-1, 1], self.near[1:, 0]
+        joint = np.flatnonzero(np.abs(first - second) <= 1e-12 * (1.0 + first))
+        keep[2 * joint + 2] = False
         angles, distances = angles[keep], distances[keep]
         ox, oy = self.origin
         return np.stack([ox + np.cos(angles) * distances, oy + np.sin(angles) * distances], axis=1)

@@ -2,8 +2,8 @@
 
 The drag feedback, the targeting overlay, the attack dialog, the area template and the
 players' fog all ask the same ``IndexCache`` (``window_index``), so a map change costs one
-``MapIndex.updated`` (a door: its layer only; anything else: ``MapIndex.build``), not one per
-feature.
+``MapIndex.updated`` (a door: its layer only; a few walls: an edit of the index; anything
+else: ``MapIndex.build``), not one per feature.
 """
 
 from __future__ import annotations

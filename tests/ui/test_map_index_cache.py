@@ -18,13 +18,20 @@ def test_a_map_change_builds_the_index_once_for_fog_and_drag(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built: list[int] = []
-    real_build = MapIndex.build
+    real_build, real_update = MapIndex.build, MapIndex.updated
 
     def counting_build(encounter: Encounter) -> MapIndex:
         built.append(1)
         return real_build(encounter)
 
+    def counting_update(index: MapIndex, encounter: Encounter) -> MapIndex:
+        built.append(1)  # a build, or an edit of the index for a few walls
+        with monkeypatch.context() as inner:
+            inner.setattr(MapIndex, "build", real_build)
+            return real_update(index, encounter)
+
     monkeypatch.setattr(MapIndex, "build", counting_build)
+    monkeypatch.setattr(MapIndex, "updated", counting_update)
     window.players.set_fog_mode(FogMode.DYNAMIC)  # the fog reads the index now
     built.clear()
     push(
