@@ -113,7 +113,7 @@ class MainWindow(FeatureWindow):
         self.undo_stack.canUndoChanged.connect(self.refresh_undo_action)
         self.refresh_undo_action()
         redo = self.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        redo.setShortcuts(QKeySequence.StandardKey.Redo)  # Ctrl+Y and Ctrl+Shift+Z both
         self.edit_menu.addActions([self.undo_action, redo])
 
         zoom_in = self._action("Zoom &in", QKeySequence.StandardKey.ZoomIn, self.view.zoom_in)

@@ -162,7 +162,6 @@ class InitiativeDock(QDockWidget):
         self.tree = OrderTree()
         self.tree.reordered.connect(self._reorder)
         self.tree.itemSelectionChanged.connect(self._on_row_selected)
-        layout.addWidget(self.tree, 1)
 
         # Initiative and Set alone on their row: with the touch-sized box (44 px - and +)
         # beside them, Surprised made the dock wider than a laptop's left column.
@@ -190,6 +189,9 @@ class InitiativeDock(QDockWidget):
         marks.addWidget(self.natural_20)
         marks.addStretch(1)
         layout.addLayout(marks)
+        # The order under the Initiative box: at 1366 x 768 the box sat below the fold, so a
+        # player's roll could not be typed while setting up (found by the scripted session).
+        layout.addWidget(self.tree, 1)
 
         self.next_action = QAction(NEXT_TURN_TEXT, self)
         self.next_action.setShortcut(QKeySequence("N"))

@@ -175,6 +175,7 @@ class PlayersController(QObject):
         self._place_window()
         self.refresh()
         self._update_camera()
+        self.main_window.activateWindow()  # the keyboard stays the DM's (N, A, typed dice)
 
     def choose_screen(self, name: str) -> None:
         self.settings.setValue("players/screen", name)
