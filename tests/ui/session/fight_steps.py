@@ -124,3 +124,14 @@ def take_opportunity_attack(table: Table, mover: str) -> str:
     table.click(prompt.take_button, "Take (OA card)")
     assert not prompt.isVisible()
     return table.logged("attacks", mover, since=since)
+
+
+def mark_condition(table: Table, creature: str, condition: str) -> None:
+    """Click the token, then the Creature dock's Add or remove menu's entry."""
+    table.select(creature)
+    panel = table.window.combat.panel
+    table.shown(panel.conditions_button, "Conditions: Add or remove")
+    # Its instant popup runs a modal menu loop a test cannot click into: the menu as it opens.
+    panel.conditions_menu.aboutToShow.emit()
+    table.menu_entry(panel.conditions_menu, condition)
+    assert condition in [mark.name for mark in table.badge(creature).marks]

@@ -53,6 +53,7 @@ def round_two(table: Table) -> None:
     assert "critical" in line.lower(), line
     fight_steps.close_dialog(table)
     assert table.hp("Ogre 1") == 59 - 24
+    fight_steps.mark_condition(table, "Ogre 1", "poisoned")  # the DM rules the blade was coated
     since = len(table.log())
     fight_steps.death_save_on_card(table, 6)
     table.logged("Sela", "death save", since=since)
