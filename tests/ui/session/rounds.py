@@ -17,7 +17,7 @@ from battlemap.model import Encounter
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.token_state import Vital
 from tests.ui.session import fight_steps, setup_steps
-from tests.ui.session.table import Table
+from tests.ui.session.table import Table, screenshot
 from tests.ui.test_window_layout import first_start
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -54,6 +54,9 @@ def round_two(table: Table) -> None:
     fight_steps.close_dialog(table)
     assert table.hp("Ogre 1") == 59 - 24
     fight_steps.mark_condition(table, "Ogre 1", "poisoned")  # the DM rules the blade was coated
+    table.select("Brakka")  # back to the creature whose turn it is
+    width = table.window.width()
+    screenshot(table, f"session-{1366 if width < 1600 else 1920}")
     since = len(table.log())
     fight_steps.death_save_on_card(table, 6)
     table.logged("Sela", "death save", since=since)

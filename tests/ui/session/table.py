@@ -7,6 +7,7 @@ Nothing here calls the engine: every change goes through a widget a DM can click
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -178,6 +179,15 @@ class Table:
         from tests.ui.helpers import cell_centre_in_view
 
         return cell_centre_in_view(self.window.view, x, y)
+
+
+def screenshot(table: Table, name: str) -> None:
+    """Save the DM's window as ``$BATTLEMAP_SCREENSHOTS/name.png`` when that is set (how the
+    README's pictures in docs/screenshots are made); else nothing."""
+    folder = os.environ.get("BATTLEMAP_SCREENSHOTS")
+    if folder:
+        QApplication.processEvents()
+        assert table.window.grab().save(str(Path(folder) / f"{name}.png"))
 
 
 def entity(window: MainWindow, name: str) -> EntityId:
