@@ -66,10 +66,8 @@ NAME_SHARE = 0.7
 NEXT_TURN_TEXT = "Next turn"
 ORDER_HEIGHT = 165
 """The order's least and preferred height (about nine rows; more when the dock has room, the
-rest scroll). It was Qt's default 192 px until the Initiative box became touch sized (27 px
-taller): the dock's scroll area lays the contents out at their preferred heights, so this keeps
-the buttons below where they were (Previous/Next turn on a 1366 x 768 laptop, End combat
-inside a 1600 x 1000 window)."""
+rest scroll). The order is the dock's last part (the buttons and the Initiative box sit above
+it), so on a short screen only its foot folds."""
 
 
 class OrderTree(QTreeWidget):

@@ -46,24 +46,25 @@ def character_form(table: Table) -> PlayerCharacterDialog:
     return dialog
 
 
+PARTY = (
+    # name, HP, AC, (ability, score), attacks per action, attack row as typed in the form
+    ("Brakka", 44, 18, (Ability.STR, 16), 2, ("Longsword", "+6", "5", "", "", "1d8+3", "slashing")),
+    ("Sela", 9, 12, (Ability.DEX, 14), 1, ("Fire Bolt", "+6", "", "120", "", "2d10", "fire")),
+)
+"""Two level-5 characters: Brakka a fighter with Extra Attack (two attacks per action)."""
+
+
 def add_party(table: Table) -> None:
-    dialog = character_form(table)
-    table.type_into(dialog.name, "Brakka", "character name")
-    dialog.level.setValue(5)
-    dialog.hp.setValue(44)
-    dialog.ac.setValue(18)
-    dialog.scores[Ability.STR].setValue(16)
-    dialog.attacks_per_action.setValue(2)  # Extra Attack
-    dialog.add_attack_row("Longsword", "+6", "5", "", "", "1d8+3", "slashing")
-    dialog.accept()
-    dialog = character_form(table)
-    table.type_into(dialog.name, "Sela", "character name")
-    dialog.level.setValue(5)
-    dialog.hp.setValue(9)
-    dialog.ac.setValue(12)
-    dialog.scores[Ability.DEX].setValue(14)
-    dialog.add_attack_row("Fire Bolt", "+6", "", "120", "", "2d10", "fire")
-    dialog.accept()
+    for name, hp, ac, (ability, score), attacks, attack_row in PARTY:
+        dialog = character_form(table)
+        table.type_into(dialog.name, name, "character name")
+        dialog.level.setValue(5)
+        dialog.hp.setValue(hp)
+        dialog.ac.setValue(ac)
+        dialog.scores[ability].setValue(score)
+        dialog.attacks_per_action.setValue(attacks)
+        dialog.add_attack_row(*attack_row)
+        dialog.accept()
     party = table.window.party_dock
     for row in range(2):
         party.list.setCurrentRow(row)
