@@ -2,9 +2,9 @@
 
 Round 2: Brakka closes on the Ogre and hits it twice (typed, one a natural 20); Sela's death
 save is typed on the decision card. Round 3: Brakka stabilises Sela (More > Stabilize), the
-DM undoes it and redoes it; the Ogre backs away and Brakka's opportunity attack is taken from
-its card. Round 4: saved, closed and reopened; Brakka follows and wounds the Ogre. Round 5:
-Brakka kills the Ogre, and the DM ends the combat.
+DM undoes three steps and redoes them; the Ogre backs away and Brakka's opportunity attack
+is taken from its card. Round 4: saved, closed and reopened; Brakka follows and wounds the
+Ogre. Round 5: Brakka kills the Ogre, and the DM ends the combat.
 """
 
 from __future__ import annotations
@@ -68,9 +68,13 @@ def round_three(table: Table) -> None:
     assert (round_of(table), table.turn_of()) == (3, "Brakka"), table.log()[-8:]
     fight_steps.stabilize(table, "Sela", d20=15)
     assert not table.window.combat.card.isVisible()  # no death save is due any more
-    table.key(Qt.Key.Key_Z, CTRL)  # undo the check
-    assert table.vital("Sela") is Vital.DYING
-    table.key(Qt.Key.Key_Z, CTRL | SHIFT)  # and redo it
+    for _ in range(3):  # undo the check, the turn change and the Ogre's miss
+        table.key(Qt.Key.Key_Z, CTRL)
+    assert (round_of(table), table.turn_of()) == (2, "Ogre 1")
+    assert table.vital("Sela") is Vital.DYING and table.badge("Ogre 1").acting
+    for _ in range(3):  # and redo them
+        table.key(Qt.Key.Key_Z, CTRL | SHIFT)
+    assert (round_of(table), table.turn_of()) == (3, "Brakka")
     assert table.vital("Sela") is Vital.STABLE
     fight_steps.end_turn(table)
     assert table.turn_of() == "Sela"
