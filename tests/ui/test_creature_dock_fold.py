@@ -1,6 +1,6 @@
 """Issue 15 (found by the scripted session): at 1366 x 768 mid-combat the Creature dock shows
-its damage, heal and save buttons and the conditions' Add or remove without scrolling (the
-conditions sat under "This turn", below the fold)."""
+its damage, heal and saving-throw buttons and the conditions' Add or remove without scrolling
+(the conditions sat under "This turn", below the fold)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_the_creature_docks_combat_controls_show_on_a_laptop(
         "Amount": panel.amount,
         "Damage": panel.damage_button,
         "Heal": panel.heal_button,
-        "Save…": panel.save_button,
+        "Saving throw…": panel.save_button,
         "Conditions: Add or remove": panel.conditions_button,
         "Duration": panel.duration,
     }

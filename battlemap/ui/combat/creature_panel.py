@@ -107,14 +107,14 @@ class CombatPanel(QGroupBox):
         self.temp_button = QPushButton("Temp HP")
         self.temp_button.setToolTip("Grant temporary hit points (the ruleset says how they stack)")
         self.temp_button.clicked.connect(self.grant_temp)
-        self.save_button = QPushButton("Save…")
-        self.save_button.setToolTip("Roll a saving throw for this creature against a DC")
-        # One row, and the conditions above "This turn": at 1366 x 768 the conditions' menu
-        # sat below the fold of the Creature dock (found by the scripted session).
-        for button in (self.damage_button, self.heal_button, self.temp_button, self.save_button):
-            button.setMinimumWidth(0)
+        for button in (self.damage_button, self.heal_button, self.temp_button):
             buttons.addWidget(button)
         form.addRow(buttons)
+        self.save_button = QPushButton("Saving throw…")
+        self.save_button.setToolTip("Roll a saving throw for this creature against a DC")
+        form.addRow(self.save_button)
+        # The conditions above "This turn": at 1366 x 768 the conditions' menu sat below the
+        # fold of the Creature dock (found by the scripted session).
         self.economy = QLabel()
         self.economy.setWordWrap(True)
         self.conditions_label = QLabel()

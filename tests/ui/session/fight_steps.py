@@ -7,11 +7,12 @@ Each step asserts what the DM sees afterwards: a log line, the token's state, th
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QScrollArea
 
 from battlemap.ui.combat.save_rows import SaveRow
 from battlemap.ui.token_state import Vital
 from tests.ui.session.table import Table, entity
+from tests.ui.test_turn_controls_fold import unfolded
 
 
 def end_turn(table: Table) -> None:
@@ -130,6 +131,10 @@ def mark_condition(table: Table, creature: str, condition: str) -> None:
     """Click the token, then the Creature dock's Add or remove menu's entry."""
     table.select(creature)
     panel = table.window.combat.panel
+    scroll = table.window.creature_dock.widget()
+    if not unfolded(panel.conditions_button) and isinstance(scroll, QScrollArea):
+        table.stalls.append("Creature dock: Add or remove (conditions) below the fold")
+        scroll.ensureWidgetVisible(panel.conditions_button)  # the DM scrolls to it
     table.shown(panel.conditions_button, "Conditions: Add or remove")
     # Its instant popup runs a modal menu loop a test cannot click into: the menu as it opens.
     panel.conditions_menu.aboutToShow.emit()
