@@ -30,6 +30,7 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.attack_situation import combat_bodies
 from battlemap.rules.movement import diagonal_rule, move_allowance, movement_costs
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import is_dead
 
 EXTRA_COST_REASONS = TERRAIN_REASONS
 """Step reasons that mean "this cell counts as difficult terrain" (marked along the path)."""
@@ -89,7 +90,11 @@ class MovePlan:
         if flying and combat.combatant(mover_id).turn.speed_mode is SpeedMode.FLY:  # type: ignore[union-attr]
             mover = replace(mover, flying=True)
         self.mover = mover
-        self.others = [b for b in bodies if b.id != mover_id]
+        # A corpse is an object, not a creature: it neither blocks the way nor threatens
+        # (the scripted session's fighter was refused "can't pass through Goblin 2's space").
+        self.others = [
+            b for b in bodies if b.id != mover_id and not is_dead(encounter, EntityId(b.id))
+        ]
         self.others_by_id = {b.id: b for b in self.others}
         self.snap_step = encounter.creature(mover_id).snap_step()
         """The grid step a drop snaps the mover to (half cells for Tiny), read per mouse move."""

@@ -59,6 +59,10 @@ def signed(value: int) -> str:
     return f"{value:+d}"
 
 
+NEW_NAME = "New character"
+"""A new character's placeholder name: the DM types the real one (an empty name is refused)."""
+
+
 class PlayerCharacterDialog(QDialog):
     """Edit one player character; ``block`` holds the result after ``accept``."""
 
@@ -67,7 +71,7 @@ class PlayerCharacterDialog(QDialog):
         self.setWindowTitle("Player character")
         self.setObjectName("pc-dialog")
         self.block: StatBlock | None = None
-        start = block or StatBlock(name="New character", type=PC_TYPE, hit_points=10)
+        start = block or StatBlock(name=NEW_NAME, type=PC_TYPE, hit_points=10)
         self._keep = start
         sheet = start.character or _sheet_from_listed(start)
         columns = QHBoxLayout()
@@ -118,7 +122,10 @@ class PlayerCharacterDialog(QDialog):
 
     def _basics(self, start: StatBlock, new: bool, sheet: CharacterSheet) -> QFormLayout:
         form = QFormLayout()
-        self.name = QLineEdit(start.name)
+        # A new character's name box starts empty: a name typed into it is the whole name
+        # (clicking into "New character" and typing made "New characterBrakka").
+        self.name = QLineEdit("" if new else start.name)
+        self.name.setPlaceholderText(NEW_NAME)
         self.name.setMaxLength(MAX_NAME)
         self.size_box = QComboBox()
         for size in Size:

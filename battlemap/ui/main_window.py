@@ -116,6 +116,7 @@ class MainWindow(FeatureWindow):
         )
         self._connect_step_names(True)
         self.refresh_undo_action()
+        self.redo_action.setShortcuts(QKeySequence.StandardKey.Redo)  # Ctrl+Y, Ctrl+Shift+Z
         self.edit_menu.addActions([self.undo_action, self.redo_action])
 
         zoom_in = self._action("Zoom &in", QKeySequence.StandardKey.ZoomIn, self.view.zoom_in)

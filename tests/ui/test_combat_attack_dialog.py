@@ -103,9 +103,9 @@ def test_gms_den_grapple_through_the_actions_dock_with_typed_dice(
 ) -> None:
     window = window_for(qtbot, tmp_path, "gms-den")
     ui = window.combat
-    grapple = ui.actions.buttons["grapple"]
+    grapple = ui.actions.more_entries["grapple"]  # a More entry (Shift+M)
     assert grapple.isEnabled()
-    qtbot.mouseClick(grapple, Qt.MouseButton.LeftButton)
+    grapple.trigger()
     dialog = ui.contest_dialog
     assert dialog.isVisible() and dialog.windowTitle() == "Grapple"
     dialog.target.setCurrentIndex(dialog.target.findData("c-bat"))
@@ -126,7 +126,7 @@ def test_stabilize_a_dying_ally_with_a_typed_check(qtbot: QtBot, tmp_path: Path)
     window = window_for(qtbot, tmp_path, "srd-5e")
     ui = window.combat
     session = ui.session
-    stabilize = ui.actions.buttons["stabilize"]
+    stabilize = ui.actions.more_entries["stabilize"]
     assert not stabilize.isEnabled()
     assert stabilize.toolTip() == "Not available: no creature in the combat is dying"
     bat = session.encounter.creature(EntityId("c-bat"))
@@ -147,7 +147,7 @@ def test_stabilize_a_dying_ally_with_a_typed_check(qtbot: QtBot, tmp_path: Path)
         and not death.stable
     )
     assert "dying" in ui.panel.state_label.text()
-    qtbot.mouseClick(ui.actions.buttons["stabilize"], Qt.MouseButton.LeftButton)
+    stabilize.trigger()
     dialog = ui.contest_dialog
     assert dialog.isVisible() and dialog.target.currentData() == "c-bat"
     dialog.d20.setValue(12)

@@ -390,7 +390,10 @@ def test_readied_action_released_from_the_token_menu(qtbot: QtBot, window: MainW
     assert session.state.current is not None
     current = session.state.current.creature_id
     actions = window.combat.actions
-    click(qtbot, actions.buttons["ready"])  # refused: no trigger typed yet
+    assert not actions.ready_row.isVisible()
+    actions.more_entries["ready"].trigger()  # More > Ready…: the trigger row shows
+    assert actions.ready_row.isVisible() and actions.trigger.hasFocus()
+    click(qtbot, actions.ready_button)  # refused: no trigger typed yet
     assert session.state is not None
     assert session.state.combatant(current).readied is None
     assert (
@@ -398,7 +401,7 @@ def test_readied_action_released_from_the_token_menu(qtbot: QtBot, window: MainW
     )
     actions.trigger.setText("the door opens")
     actions.readied.setCurrentIndex(actions.readied.findText("Dash"))
-    click(qtbot, actions.buttons["ready"])
+    qtbot.keyClick(actions.trigger, Qt.Key.Key_Return)  # Enter in the trigger takes it
     assert session.state is not None
     assert session.state.combatant(current).readied == Readied(
         trigger="the door opens", action="dash"

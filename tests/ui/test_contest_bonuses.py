@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.character import CharacterSheet, Skill
@@ -41,7 +40,7 @@ def test_a_grapple_shows_the_grapplers_athletics_and_the_defenders_better_skill(
     give_sheet(window, "c-knight", fighter)
     give_sheet(window, "c-bat", acrobat)
     ui = window.combat
-    qtbot.mouseClick(ui.actions.buttons["grapple"], Qt.MouseButton.LeftButton)
+    ui.actions.more_entries["grapple"].trigger()  # the More menu's entry
     dialog = ui.contest_dialog
     dialog.target.setCurrentIndex(dialog.target.findData("c-bat"))
     assert dialog.bonus.value() == 3 + 3  # Str 16, proficiency +3 at level 5

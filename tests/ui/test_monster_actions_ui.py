@@ -98,13 +98,14 @@ def test_adult_red_dragon_fire_breath_recharge_and_legendary_actions(
     breath = box.save_buttons["Fire Breath"]
     assert breath.text() == "Fire Breath · ready" and breath.isEnabled()
     assert "DC 21 Dex save, 60-ft cone, half on a success" in breath.toolTip()
-    assert "Legendary Resistance (3/Day): 3 of 3 left" in box.uses.text()
     resist = box.use_buttons["Legendary Resistance"]
+    assert resist.text() == "Legendary Resistance · 3/3"
+    assert resist.toolTip() == "Spend one use: Legendary Resistance (3/Day): 3 of 3 left"
     qtbot.waitUntil(lambda: resist.height() > 0)  # laid out by the event loop
     qtbot.mouseClick(resist, Qt.MouseButton.LeftButton)  # it fails a save, chooses to succeed
-    assert "Legendary Resistance (3/Day): 2 of 3 left" in box.uses.text()
+    assert box.use_buttons["Legendary Resistance"].text() == "Legendary Resistance · 2/3"
     window.undo_stack.undo()
-    assert "Legendary Resistance (3/Day): 3 of 3 left" in box.uses.text()
+    assert box.use_buttons["Legendary Resistance"].text() == "Legendary Resistance · 3/3"
     qtbot.mouseClick(breath, Qt.MouseButton.LeftButton)
     tool = window.tools.tools["template"]
     assert isinstance(tool, TemplateTool) and window.tools.active is tool

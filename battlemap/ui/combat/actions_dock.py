@@ -6,6 +6,12 @@ checks the engine makes, nothing rolled). Attack-like actions open the attack di
 grapple, shove, escape, disarm, grapple move and stabilising the contest dialog; the others are
 taken at once, one undo step each. End turn sits beside the heading; the death save due and
 the Brink of Death come as a card on the map (``decision_card``).
+
+So that a turn never scrolls (1366 x 768, every ruleset, a dragon's stat block), the actions
+most turns use are a compact three-column grid (``COMMON_KINDS`` and the ruleset's Attack);
+the rest (Stabilize, Two-Weapon Fighting, Ready, grapples...) are entries of the More menu
+(Shift+M), each enabled or explained as the buttons are. Ready's trigger row shows only once
+Ready is chosen.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -40,7 +47,7 @@ from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.ui.combat.features_box import FeaturesBox
 from battlemap.ui.combat.monster_box import MonsterBox
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, tone
+from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, ElidedLabel, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 
@@ -53,7 +60,28 @@ ATTACK_KINDS = frozenset(
     }
 )
 """Actions the attack dialog resolves (pick an attack and a target, roll, damage)."""
+COMMON_KINDS = frozenset(
+    {
+        ActionKind.DASH,
+        ActionKind.DISENGAGE,
+        ActionKind.DODGE,
+        ActionKind.HELP,
+        ActionKind.HIDE,
+        ActionKind.CAST_SPELL,
+    }
+)
+"""Actions shown as buttons, with the ruleset's Attack; every other one is in the More menu."""
+COLUMNS = 3
+BUTTON_HEIGHT_PX = 28
+MORE_SHORTCUT = "Shift+M"
 FALLBACK_TRIGGER = "the trigger happens"
+
+
+def _compact(button: QPushButton) -> QPushButton:
+    """A button of a grid column: a long name is cut rather than the dock widened."""
+    button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+    button.setMinimumWidth(0)
+    return button
 
 
 def _mark(used: bool) -> str:
@@ -83,16 +111,17 @@ class ActionsDock(QDockWidget):
         self.open_attack = open_attack
         self.open_contest = open_contest
         self.buttons: dict[str, QPushButton] = {}
+        """The common actions' buttons (the others are ``more_entries``)."""
+        self._built: list[str] = []
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
-        self.heading = QLabel()
-        self.heading.setTextFormat(Qt.TextFormat.PlainText)  # a creature's name
+        layout.setSpacing(4)
+        self.heading = ElidedLabel()  # one line: a dragon's name pushed the buttons down
         font = QFont(self.heading.font())
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.2)
         self.heading.setFont(font)
-        self.heading.setWordWrap(True)
         top = QHBoxLayout()  # End turn beside the heading: never scrolled below the fold
         top.addWidget(self.heading, 1)
         layout.addLayout(top)
@@ -100,27 +129,53 @@ class ActionsDock(QDockWidget):
         self.economy.setWordWrap(True)
         self.economy.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.economy)
-        self.monster = MonsterBox(session)  # a stat block's actions: what a monster's turn needs
-        layout.addWidget(self.monster)
         self.grid_widget = QWidget()
         self.grid = QGridLayout(self.grid_widget)
         self.grid.setContentsMargins(0, 0, 0, 0)
-        self.feature_box = FeaturesBox(session)  # above the actions: no scrolling for a surge
+        self.grid.setSpacing(4)
+        layout.addWidget(self.grid_widget)  # the turn's own actions first, then the extras
+        self.feature_box = FeaturesBox(session)
         layout.addWidget(self.feature_box)
-        layout.addWidget(self.grid_widget)
+        self.monster = MonsterBox(session)  # a stat block's actions, in their own section
+        layout.addWidget(self.monster)
         self.multiattack_menu = QMenu(self)
         """The Attack button's menu when the creature has Multiattack options."""
 
-        ready_row = QHBoxLayout()
+        self.ready_id: str = "ready"
+        """The ruleset's Ready action, set when the buttons are built."""
+        self.more_menu = QMenu(self)
+        """The rarely used actions (``more_entries``); disabled ones say why as tooltips."""
+        self.more_menu.setToolTipsVisible(True)
+        self.more_entries: dict[str, QAction] = {}
+        self.more_button = QPushButton("More")
+        self.more_button.setToolTip(f"The other actions: Ready, Stabilize… ({MORE_SHORTCUT})")
+        self.more_button.setMenu(self.more_menu)
+        self.more_button.setMinimumHeight(BUTTON_HEIGHT_PX)
+        _compact(self.more_button)
+        self.more_action = QAction("More actions…", self)
+        self.more_action.setShortcut(QKeySequence(MORE_SHORTCUT))
+        self.more_action.triggered.connect(self.more_button.showMenu)
+        self.addAction(self.more_action)
+
+        self.ready_row = QWidget()
+        ready_row = QHBoxLayout(self.ready_row)
+        ready_row.setContentsMargins(0, 0, 0, 0)
         self.trigger = QLineEdit()
         self.trigger.setMaxLength(MAX_TRIGGER)
         self.trigger.setPlaceholderText("Ready trigger: when…")
-        self.trigger.setToolTip("What the Ready action waits for; then press Ready")
+        self.trigger.setToolTip("What the Ready action waits for; then press Ready (Enter)")
+        self.trigger.returnPressed.connect(lambda: self.take(self.ready_id))
         ready_row.addWidget(self.trigger, 1)
         self.readied = QComboBox()
         self.readied.setToolTip("What is readied: a move, or an action")
         ready_row.addWidget(self.readied)
-        layout.addLayout(ready_row)
+        self.ready_button = QPushButton("Ready")
+        self.ready_button.setToolTip("Take the Ready action with this trigger")
+        self.ready_button.clicked.connect(lambda: self.take(self.ready_id))
+        ready_row.addWidget(self.ready_button)
+        layout.insertWidget(layout.indexOf(self.grid_widget) + 1, self.ready_row)
+        self.ready_row.setVisible(False)
+        self._shown_for: EntityId | None = None
 
         self.attack_action = QAction("Attack…", self)
         self.attack_action.setShortcut(QKeySequence("A"))
@@ -158,18 +213,22 @@ class ActionsDock(QDockWidget):
         creature_id = self.current()
         ruleset = self.session.ruleset() if state is not None else None
         if state is None or creature_id is None or ruleset is None:
-            self.heading.setText("No one's turn")
+            self.heading.set_full_text("No one's turn")
             self.economy.setText("Start a combat and begin round 1 to act.")
-            self.trigger.setVisible(False)
-            self.readied.setVisible(False)
+            self.ready_row.setVisible(False)
             self.attack_action.setEnabled(False)
+            self.more_action.setEnabled(False)
             self.end_button.setEnabled(False)
             self.grid_widget.setVisible(False)
             self.monster.refresh(None, None)
             self.feature_box.setVisible(False)
             return
         name = self.session.name(creature_id)
-        self.heading.setText(f"{name}'s turn")
+        if creature_id != self._shown_for:
+            self._shown_for = creature_id
+            self.ready_row.setVisible(False)  # a new turn: Ready is chosen again
+            self.trigger.clear()
+        self.heading.set_full_text(f"{name}'s turn")
         self.economy.setText(self._economy_text(state, ruleset, creature_id))
         shown = {
             action_id: action
@@ -177,23 +236,22 @@ class ActionsDock(QDockWidget):
             # Reactions are taken on others' turns (the opportunity attack comes with a move).
             if action.cost is not ActionCost.REACTION
         }
-        if list(shown) != list(self.buttons):
-            self._rebuild_buttons(shown)
+        if list(shown) != self._built:
+            self._rebuild_buttons(shown, ruleset.roles.actions.attack)
             self.readied.clear()
             self.readied.addItem("a move", "")
             for action_id, action in shown.items():
                 if action.cost is ActionCost.ACTION and action.kind is not ActionKind.READY:
                     self.readied.addItem(action.name, action_id)
         self.grid_widget.setVisible(True)  # after adding the buttons, so they show at once
-        self.trigger.setVisible(True)
-        self.readied.setVisible(True)
         legal = legal_actions(self.session.encounter, ruleset, creature_id)
         for action_id, action in shown.items():
-            button = self.buttons[action_id]
+            control = self.buttons.get(action_id) or self.more_entries[action_id]
             reason = legal.action(action_id).reason
-            button.setEnabled(reason is None)
+            control.setEnabled(reason is None)
             tip = action.description if reason is None else f"Not available: {reason}"
-            button.setToolTip(plain_tooltip(tip))
+            control.setToolTip(plain_tooltip(tip))
+        self.more_action.setEnabled(bool(self.more_entries))
         self.attack_id = ruleset.roles.actions.attack
         attack = self.buttons.get(self.attack_id)
         self.attack_action.setEnabled(attack is not None and attack.isEnabled())
@@ -230,15 +288,26 @@ class ActionsDock(QDockWidget):
         if applied is not None:
             self.open_attack(self.attack_id)
 
-    def _rebuild_buttons(self, shown: dict[str, ActionDef]) -> None:
-        """One button per action, two columns (only when the ruleset's list changes)."""
+    def _rebuild_buttons(self, shown: dict[str, ActionDef], attack_id: str) -> None:
+        """The common actions as buttons, three columns, then More; the others as More's
+        entries (only when the ruleset's list changes)."""
         for button in self.buttons.values():
             self.grid.removeWidget(button)
             button.deleteLater()
         self.buttons.clear()
-        for index, (action_id, action) in enumerate(shown.items()):
-            button = QPushButton(literal_mnemonics(action.name))  # a ruleset file's name
-            button.setMinimumHeight(30)
+        self.more_menu.clear()
+        self.more_entries.clear()
+        self._built = list(shown)
+        for action_id, action in shown.items():
+            if action.kind is ActionKind.READY:
+                self.ready_id = action_id
+            if action_id != attack_id and action.kind not in COMMON_KINDS:
+                entry = self.more_menu.addAction(literal_mnemonics(action.name) + "…")
+                entry.triggered.connect(lambda _=False, a=action_id: self.choose(a))
+                self.more_entries[action_id] = entry
+                continue
+            button = _compact(QPushButton(literal_mnemonics(action.name)))  # a file's name
+            button.setMinimumHeight(BUTTON_HEIGHT_PX)
             if action.kind is ActionKind.CAST_SPELL:
                 # What is cast matters: a bonus-action spell leaves only cantrips for the action.
                 menu = QMenu(button)
@@ -249,8 +318,22 @@ class ActionsDock(QDockWidget):
                 button.setMenu(menu)
             else:
                 button.clicked.connect(lambda _=False, a=action_id: self.take(a))
-            self.grid.addWidget(button, index // 2, index % 2)
+            index = len(self.buttons)
+            self.grid.addWidget(button, index // COLUMNS, index % COLUMNS)
             self.buttons[action_id] = button
+        self.grid.removeWidget(self.more_button)
+        index = len(self.buttons)
+        self.grid.addWidget(self.more_button, index // COLUMNS, index % COLUMNS)
+        self.more_button.setVisible(bool(self.more_entries))
+
+    def choose(self, action_id: str) -> None:
+        """A More entry: Ready shows its trigger row (typed, then Ready or Enter); the others
+        are taken as their buttons would be."""
+        if action_id == self.ready_id:
+            self.ready_row.setVisible(True)
+            self.trigger.setFocus()
+            return
+        self.take(action_id)
 
     def _caster(self, action_id: str, cantrip: bool) -> Callable[[], None]:
         return lambda: self.take(action_id, cantrip=cantrip)
@@ -308,11 +391,12 @@ class ActionsDock(QDockWidget):
             trigger = self.trigger.text().strip()
             if not trigger:
                 self.session.refused.emit("Ready: type the trigger first (when…)")
+                self.ready_row.setVisible(True)
                 self.trigger.setFocus()
                 return
             readied = self.readied.currentData() or None
         name = self.session.name(creature_id)
-        self.session.run(
+        applied = self.session.run(
             f"{name}: {action.name}",
             lambda e, r: economy.take_action(
                 e,
@@ -325,3 +409,5 @@ class ActionsDock(QDockWidget):
                 cantrip=cantrip,
             ),
         )
+        if applied is not None and action.kind is ActionKind.READY:
+            self.ready_row.setVisible(False)

@@ -113,10 +113,10 @@ class CombatPanel(QGroupBox):
         self.save_button = QPushButton("Saving throw…")
         self.save_button.setToolTip("Roll a saving throw for this creature against a DC")
         form.addRow(self.save_button)
-
+        # The conditions above "This turn": at 1366 x 768 the conditions' menu sat below the
+        # fold of the Creature dock (found by the scripted session).
         self.economy = QLabel()
         self.economy.setWordWrap(True)
-        form.addRow("This turn", self.economy)
         self.conditions_label = QLabel()
         self.conditions_label.setTextFormat(Qt.TextFormat.PlainText)  # names in durations
         self.conditions_label.setWordWrap(True)
@@ -146,6 +146,7 @@ class CombatPanel(QGroupBox):
         self.exhaustion.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.exhaustion.valueChanged.connect(self.set_exhaustion)
         form.addRow("Exhaustion", self.exhaustion)
+        form.addRow("This turn", self.economy)
         self._combat_widgets: list[QWidget] = [self.conditions_button, self.exhaustion]
         scene.selectionChanged.connect(self._on_selection)
         session.changed.connect(self.refresh)

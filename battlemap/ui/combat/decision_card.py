@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QObject, QRect, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -27,13 +27,13 @@ from PySide6.QtWidgets import (
 
 from battlemap.model.ids import EntityId
 from battlemap.rules.pending import Decision, DecisionKind, pending_decisions
+from battlemap.ui.card_stack import MARGIN_PX, CardWish, card_stack
 from battlemap.ui.combat.brink_box import BrinkBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.typed_dice import D20Entry
 
 WIDTH_PX = 560
-MARGIN_PX = 12
 NEXT_TURN_KEY = Qt.Key.Key_N
 STYLE = """
 #decision-card { background: rgb(22, 24, 28); border: 2px solid #8c6bff; border-radius: 10px; }
@@ -101,6 +101,7 @@ class DecisionCard(QFrame):
         for spin in self.death_d20.spins:
             spin.installEventFilter(self)
         view.installEventFilter(self)
+        card_stack(view).add(self, self.wish)
         session.changed.connect(self.refresh)
         self.hide()
 
@@ -134,8 +135,8 @@ class DecisionCard(QFrame):
             return
         blocking = any(d.blocks_next_turn for d in found)
         self.title.setText("The fight waits on a choice" if blocking else "Before the next turn")
-        self.place()
         self.show()
+        self.place()
         self.raise_()
 
     @staticmethod
@@ -153,18 +154,18 @@ class DecisionCard(QFrame):
     # --- placing ---------------------------------------------------------------------
 
     def place(self) -> None:
-        """Dock the card at the top of the viewport, centred; at its foot when the top covers
-        more of the tokens it is about (and the current creature's)."""
+        """Place the card with the map's other cards (``card_stack``): at the top of the
+        viewport, centred, unless that covers the tokens it is about (and the current
+        creature's) or another card."""
+        card_stack(self.view).restack()
+
+    def wish(self) -> CardWish:
+        """What ``place`` asks of the card stack: the card's size and the tokens it is about."""
         area = self.view.viewport().geometry()
         self.setFixedWidth(max(220, min(WIDTH_PX, area.width() - 2 * MARGIN_PX)))
         height = max(self.heightForWidth(self.width()), self.sizeHint().height())
-        x = area.left() + (area.width() - self.width()) // 2
-        top = QRect(x, area.top() + MARGIN_PX, self.width(), height)
-        foot = QRect(x, max(area.top(), area.bottom() - height - MARGIN_PX), self.width(), height)
-        tokens = [self._in_view(r) for r in self._about()]
-        covered_top = sum(top.intersects(t) for t in tokens)
-        covered_foot = sum(foot.intersects(t) for t in tokens)
-        self.setGeometry(foot if covered_foot < covered_top else top)
+        keep_clear = tuple(self._in_view(r) for r in self._about())
+        return CardWish(QSize(self.width(), height), keep_clear=keep_clear)
 
     def _about(self) -> Sequence[QRectF]:
         ids = {d.creature_id for d in self.decisions}

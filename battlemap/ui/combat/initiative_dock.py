@@ -66,10 +66,8 @@ NAME_SHARE = 0.7
 NEXT_TURN_TEXT = "Next turn"
 ORDER_HEIGHT = 165
 """The order's least and preferred height (about nine rows; more when the dock has room, the
-rest scroll). It was Qt's default 192 px until the Initiative box became touch sized (27 px
-taller): the dock's scroll area lays the contents out at their preferred heights, so this keeps
-the buttons below where they were (Previous/Next turn on a 1366 x 768 laptop, End combat
-inside a 1600 x 1000 window)."""
+rest scroll). The order is the dock's last part (the buttons and the Initiative box sit above
+it), so on a short screen only its foot folds."""
 
 
 class OrderTree(QTreeWidget):
@@ -162,7 +160,6 @@ class InitiativeDock(QDockWidget):
         self.tree = OrderTree()
         self.tree.reordered.connect(self._reorder)
         self.tree.itemSelectionChanged.connect(self._on_row_selected)
-        layout.addWidget(self.tree, 1)
 
         # Initiative and Set alone on their row: with the touch-sized box (44 px - and +)
         # beside them, Surprised made the dock wider than a laptop's left column.
@@ -190,6 +187,9 @@ class InitiativeDock(QDockWidget):
         marks.addWidget(self.natural_20)
         marks.addStretch(1)
         layout.addLayout(marks)
+        # The order under the Initiative box: at 1366 x 768 the box sat below the fold, so a
+        # player's roll could not be typed while setting up (found by the scripted session).
+        layout.addWidget(self.tree, 1)
 
         self.next_action = QAction(NEXT_TURN_TEXT, self)
         self.next_action.setShortcut(QKeySequence("N"))

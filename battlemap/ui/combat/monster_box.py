@@ -29,6 +29,7 @@ from battlemap.model.statblock_actions import LEGENDARY_RESISTANCE, LegendaryAct
 from battlemap.rules.attacks_left import statblock_in
 from battlemap.rules.legendary import legendary_status, take_legendary_action
 from battlemap.rules.limited_actions import (
+    UseStatus,
     recharges_due,
     save_action_refusal,
     use_limited,
@@ -39,7 +40,6 @@ from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.monster_flow import MonsterFlow
 from battlemap.ui.combat.next_die import NextTurnDie, upcoming_creature
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import GOOD, MUTED, tone
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 
 
@@ -56,6 +56,17 @@ def save_summary(save: SaveAction) -> str:
     area = f", {save.area.text}" if save.area is not None else ""
     half = ", half on a success" if save.half_on_success else ""
     return f"DC {save.dc} {save.ability.value[:3].capitalize()} save{area}{half}"
+
+
+LEGENDARY_COLUMNS = 2
+"""Legendary actions two to a row, Legendary Resistance in the last row's free cell."""
+
+
+def uses_left(status: UseStatus) -> str:
+    """`` · 2/3`` of a limited action's uses; `` · ready`` or `` · spent`` for one use."""
+    if status.usage.times > 1:
+        return f" · {status.left}/{status.usage.times}"
+    return " · ready" if status.available else " · spent"
 
 
 def _compact(button: QPushButton) -> QPushButton:
@@ -75,10 +86,6 @@ class MonsterBox(QWidget):
         """Set by ``install``: opens the dialogs an action continues in."""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.uses = QLabel()
-        self.uses.setTextFormat(Qt.TextFormat.RichText)
-        self.uses.setWordWrap(True)
-        layout.addWidget(self.uses)
         self.limited_widget = QWidget()
         self.limited = QGridLayout(self.limited_widget)
         self.limited.setContentsMargins(0, 0, 0, 0)
@@ -90,7 +97,7 @@ class MonsterBox(QWidget):
         self.saves.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.saves_widget)
         self.save_buttons: dict[str, QPushButton] = {}
-        self.legendary_box = QGroupBox("Legendary actions")  # a long title would widen the dock
+        self.legendary_box = QGroupBox()  # each creature's line names its legendary actions
         self.legendary_box.setToolTip("Taken at the end of another creature's turn")
         self.legendary = QVBoxLayout(self.legendary_box)
         self.legendary.setContentsMargins(4, 4, 4, 4)
@@ -122,20 +129,13 @@ class MonsterBox(QWidget):
         block = statblock_in(encounter, state.combatant(creature_id))
         saves = block.save_actions if block is not None else ()
         on_buttons = {save.uses_key for save in saves}
-        parts = []
-        for listed in statuses.values():
-            if listed.key in on_buttons:
-                continue  # the save action's button says it
-            colour = tone(GOOD) if listed.available else tone(MUTED)
-            parts.append(f"<span style='color:{colour}'>{escape(listed.text)}</span>")
-        self.uses.setText(" · ".join(parts))
-        self.uses.setVisible(bool(parts))
         _clear(self.limited)
         self.use_buttons = {}
         for listed in statuses.values():
             if listed.key in on_buttons:
-                continue
-            use = _compact(QPushButton(literal_mnemonics(f"Use {listed.key}")))
+                continue  # the save action's button says it
+            # The uses left on the button itself: a line of text above it cost a row.
+            use = _compact(QPushButton(literal_mnemonics(f"{listed.key}{uses_left(listed)}")))
             use.setEnabled(listed.available)
             use.setToolTip(plain_tooltip(f"Spend one use: {listed.text}"))
             use.clicked.connect(lambda _=False, k=listed.key: self.use_limited(creature_id, k))
@@ -146,13 +146,7 @@ class MonsterBox(QWidget):
         self.save_buttons = {}
         for index, save in enumerate(saves):
             status = statuses.get(save.uses_key) if save.usage is not None else None
-            state_text = ""
-            if status is not None:
-                state_text = (
-                    f" · {status.left}/{status.usage.times}"
-                    if status.usage.times > 1
-                    else (" · ready" if status.available else " · spent")
-                )
+            state_text = uses_left(status) if status is not None else ""
             button = _compact(QPushButton(literal_mnemonics(f"{save.name}{state_text}")))
             reason = save_action_refusal(encounter, ruleset, creature_id, save.name)
             button.setEnabled(reason is None)
@@ -165,7 +159,7 @@ class MonsterBox(QWidget):
             self.saves.addWidget(button, index // 2, index % 2)
             self.save_buttons[save.name] = button
         self.saves_widget.setVisible(bool(saves))
-        return bool(parts) or bool(saves)
+        return bool(self.use_buttons) or bool(saves)
 
     def _show_legendary(self, state: CombatState, ruleset: Ruleset) -> bool:
         _clear(self.legendary)
@@ -195,19 +189,24 @@ class MonsterBox(QWidget):
                 button.clicked.connect(
                     lambda _=False, c=cid, a=action.name: self.take_legendary(c, a)
                 )
-                grid.addWidget(button, index // 2, index % 2)
+                grid.addWidget(button, index // LEGENDARY_COLUMNS, index % LEGENDARY_COLUMNS)
                 self.legendary_buttons[(cid, action.name)] = button
             resistance = next(
                 (s for s in use_statuses(encounter, cid) if s.key == LEGENDARY_RESISTANCE), None
             )
             if resistance is not None:
-                button = _compact(QPushButton(f"Legendary Resistance ({resistance.left} left)"))
+                at_row, column = divmod(len(status.actions), LEGENDARY_COLUMNS)
+                short = column > 0  # in the last row's free cell: one row less in the dock
+                word = "Resist" if short else "Legendary Resistance"
+                button = _compact(QPushButton(f"{word} ({resistance.left} left)"))
                 button.setEnabled(resistance.available)
-                button.setToolTip("It fails a saving throw and chooses to succeed instead")
+                button.setToolTip(
+                    "Legendary Resistance: it fails a saving throw and chooses to succeed instead"
+                )
                 button.clicked.connect(
                     lambda _=False, c=cid: self.use_limited(c, LEGENDARY_RESISTANCE)
                 )
-                grid.addWidget(button, (len(status.actions) + 1) // 2, 0, 1, 2)
+                grid.addWidget(button, at_row, column, 1, LEGENDARY_COLUMNS - column)
                 self.legendary_buttons[(cid, LEGENDARY_RESISTANCE)] = button
             self.legendary.addWidget(row)
         self.legendary_box.setVisible(any_shown)

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QGuiApplication, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QDialogButtonBox,
     QLabel,
+    QSizePolicy,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.rules.enums import ActionKind
+from battlemap.ui.plain_text import plain_tooltip
 
 if TYPE_CHECKING:
     from battlemap.ui.combat.session import CombatSession
@@ -112,3 +114,27 @@ class CombatDialog(QDialog):
             self.raise_()
             if activate:
                 self.activateWindow()
+
+
+class ElidedLabel(QLabel):
+    """One line of plain text cut with "…" to the label's width (the whole text as its
+    tooltip): a long creature name never wraps a dock's heading onto a second line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTextFormat(Qt.TextFormat.PlainText)  # a creature's name
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.full_text = ""
+
+    def set_full_text(self, text: str) -> None:
+        self.full_text = text
+        self.setToolTip(plain_tooltip(text))  # a name with markup is not read as rich text
+        self._elide()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        metrics = self.fontMetrics()
+        self.setText(metrics.elidedText(self.full_text, Qt.TextElideMode.ElideRight, self.width()))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from html import escape
 
-from PySide6.QtCore import QEvent, QObject, QRect, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -34,6 +34,7 @@ from battlemap.geometry.metrics import Cell
 from battlemap.rules.attacks import AttackResult, RollMode, reasons_beyond_the_total
 from battlemap.rules.move_plan import Evaluated, MovePlan
 from battlemap.rules.move_resolution import Answer, Choice, PendingOffer
+from battlemap.ui.card_stack import MARGIN_PX, CardWish, card_stack
 from battlemap.ui.drag.items import (
     OPPORTUNITY,
     PATH_OK,
@@ -49,7 +50,6 @@ TAKE_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 SKIP_KEY = Qt.Key.Key_S
 CALL_OFF_KEY = Qt.Key.Key_Escape
 WIDTH_PX = 620
-MARGIN_PX = 12
 VERDICT_HIT, VERDICT_CRIT, VERDICT_BAD = "#69f0ae", "#ffab40", "#ff8a80"
 ANSWERED = QColor("#8a8f98")
 """An opportunity attack of this move already answered (taken or skipped)."""
@@ -148,6 +148,7 @@ class OpportunityPrompt(QFrame):
         """The map view reports pans, zooms and resizes; a plain view only its resizes."""
         self._watch(self)
         view.installEventFilter(self)
+        card_stack(view).add(self, self.wish)
         if isinstance(view, MapView):  # a pan or zoom can bring the mover under the card
             view.visible_rect_changed.connect(self._replace_if_shown)
         self.pending: PendingOffer | None = None
@@ -196,35 +197,29 @@ class OpportunityPrompt(QFrame):
         self._dice_changed()
         if pending.refusal:
             self.take_button.setToolTip(plain_tooltip(pending.refusal))
-        self.place()
         self.show()
+        self.place()
         self.raise_()
         (self.take_button if preview is not None else self.skip_button).setFocus()
 
     def place(self) -> None:
-        """Dock the card centred at the foot or the top of the viewport, as wide as fits.
+        """Place the card with the map's other cards (``card_stack``): at the foot or the top
+        of the viewport, as wide as fits, off the other cards; covering as few of the
+        ``keep_clear`` rectangles (the mover and its attacker), then of the tokens, as it can;
+        the foot on a tie."""
+        card_stack(self.view).restack()
 
-        The edge is the one that covers fewer of the ``keep_clear`` rectangles (the mover
-        and its attacker), then fewer tokens; the foot on a tie. A rectangle counts as
-        covered when any part of it is under the card."""
+    def wish(self) -> CardWish:
+        """What ``place`` asks of the card stack: the card's size and what to keep clear."""
         area = self.view.viewport().geometry()
-        width = min(WIDTH_PX, area.width() - 2 * MARGIN_PX)
-        self.setFixedWidth(max(200, width))
-        height = self.heightForWidth(self.width())
-        height = max(height, self.sizeHint().height())
-        x = area.left() + (area.width() - self.width()) // 2
-        bottom = QRect(x, max(area.top(), area.bottom() - height - MARGIN_PX), self.width(), height)
-        top = QRect(x, area.top() + MARGIN_PX, self.width(), height)
-        clear = [self._in_view(r) for r in self._keep_clear]
-        tokens = [self._in_view(r) for r in (self._tokens() if self._tokens else ())]
-
-        def covered(card: QRect) -> tuple[int, int]:
-            return (
-                sum(card.intersects(r) for r in clear),
-                sum(card.intersects(r) for r in tokens),
-            )
-
-        self.setGeometry(top if covered(top) < covered(bottom) else bottom)
+        self.setFixedWidth(max(200, min(WIDTH_PX, area.width() - 2 * MARGIN_PX)))
+        height = max(self.heightForWidth(self.width()), self.sizeHint().height())
+        return CardWish(
+            QSize(self.width(), height),
+            keep_clear=tuple(self._in_view(r) for r in self._keep_clear),
+            avoid=tuple(self._in_view(r) for r in (self._tokens() if self._tokens else ())),
+            foot_first=True,
+        )
 
     def _replace_if_shown(self, _visible: QRectF | None = None) -> None:
         """Place the card again (``place``) while it waits: the view was resized, panned or

@@ -178,6 +178,7 @@ class PlayersController(QObject):
         self._place_window()
         self.refresh()
         self._update_camera()
+        self.main_window.activateWindow()  # the keyboard stays the DM's (N, A, typed dice)
 
     def choose_screen(self, name: str) -> None:
         self.settings.setValue(PLAYERS_SCREEN, name)

@@ -29,6 +29,9 @@ class PlayerWindow(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle(f"{APP_NAME} — Players")
+        # The TV's window never takes the keyboard: the DM's shortcuts (N, A...) and the box
+        # being typed in keep working as it opens (found by the scripted session).
+        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
         self.setStyleSheet("background: black;")
         self.scene = PlayerScene(document)
         self.view = QGraphicsView(self.scene, self)
@@ -36,6 +39,7 @@ class PlayerWindow(QWidget):
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setInteractive(False)
+        self.view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.view.setBackgroundBrush(QColor("black"))
         self.view.setRenderHints(
             QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform

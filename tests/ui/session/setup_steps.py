@@ -1,0 +1,123 @@
+"""Setting up the evening's fight through the window: a real Dungeondraft map dropped on the
+map, goblins and an ogre from the bundled library, two player characters from the Party
+dock's form (one a level-5 fighter with Extra Attack), the players' window, initiative with
+the players' rolls typed as a table does (click the box, type the digits, Enter)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from battlemap.model.statblock import Ability
+from battlemap.ui.character_form import PlayerCharacterDialog
+from battlemap.ui.combat.widgets import rows
+from tests.ui.session.table import DATA, Table
+from tests.ui.test_file_actions import drag_and_drop
+
+MAP = DATA / "vtt-maps_red-tower-base.dd2vtt"
+
+
+def import_map(table: Table) -> None:
+    window = table.window
+    assert drag_and_drop(window.view.viewport(), MAP)  # the file dropped on the map
+    grid = window.document.encounter.grid
+    assert (grid.width, grid.height) == (10, 12) and window.document.encounter.walls
+    assert "red-tower-base" in window.map_importer.last_message
+
+
+def add_monsters(table: Table) -> None:
+    library = table.window.library_dock
+    library.raise_()
+    for name, copies in (("Goblin", 3), ("Ogre", 1)):
+        table.type_into(library.search, name, "library search")
+        library.select(name)
+        library.count.setValue(copies)
+        table.click(library.add_button, "Add to map")
+        library.search.clear()
+    names = [c.name for c in table.window.document.encounter.creatures]
+    assert names == ["Goblin 1", "Goblin 2", "Goblin 3", "Ogre 1"], names
+
+
+def character_form(table: Table) -> PlayerCharacterDialog:
+    party = table.window.party_dock
+    party.raise_()
+    table.click(party.buttons["New…"], "Party: New…")
+    dialog = next(d for d in table.window.findChildren(PlayerCharacterDialog) if d.isVisible())
+    return dialog
+
+
+PARTY = (
+    # name, HP, AC, (ability, score), attacks per action, attack row as typed in the form
+    ("Brakka", 44, 18, (Ability.STR, 16), 2, ("Longsword", "+6", "5", "", "", "1d8+3", "slashing")),
+    ("Sela", 9, 12, (Ability.DEX, 14), 1, ("Fire Bolt", "+6", "", "120", "", "2d10", "fire")),
+)
+"""Two level-5 characters: Brakka a fighter with Extra Attack (two attacks per action)."""
+
+
+def add_party(table: Table) -> None:
+    for name, hp, ac, (ability, score), attacks, attack_row in PARTY:
+        dialog = character_form(table)
+        table.type_into(dialog.name, name, "character name")
+        dialog.level.setValue(5)
+        dialog.hp.setValue(hp)
+        dialog.ac.setValue(ac)
+        dialog.scores[ability].setValue(score)
+        dialog.attacks_per_action.setValue(attacks)
+        dialog.add_attack_row(*attack_row)
+        dialog.accept()
+    party = table.window.party_dock
+    for row in range(2):
+        party.list.setCurrentRow(row)
+        table.click(party.buttons["Place on map"], "Place on map")
+    placed = {c.name: c for c in table.window.document.encounter.creatures}
+    assert placed["Brakka"].level == 5 and placed["Brakka"].hp == 44
+
+
+PLACES = {
+    "Goblin 1": (5, 5),
+    "Goblin 2": (4, 5),
+    "Goblin 3": (5, 6),
+    "Ogre 1": (3, 6),
+    "Brakka": (5, 3),
+    "Sela": (4, 3),
+}
+"""Where the DM drags each token before the fight (out of combat: free placement). Placed
+tokens land near the middle of the view, which differs between screens."""
+
+
+def arrange(table: Table) -> None:
+    for name, cell in PLACES.items():
+        found = table.creature(name)
+        if (found.x, found.y) != cell:
+            table.drag(name, cell)
+    placed = {c.name: (c.x, c.y) for c in table.window.document.encounter.creatures}
+    assert placed == PLACES
+
+
+def open_players_window(table: Table) -> None:
+    players = table.window.players
+    table.trigger(players.toggle_action, "Players' window (F10)")
+    table.qtbot.waitUntil(players.window.isVisible)
+
+
+def roll_initiative(table: Table, typed: dict[str, int]) -> None:
+    """Start, roll for the monsters, type each player's roll into the Initiative box."""
+    initiative = table.window.combat.initiative
+    table.click(initiative.start_button, "Start combat")
+    table.click(initiative.roll_monsters, "Roll for monsters")
+    for name, value in typed.items():
+        row = next(r for r in rows(initiative.tree) if name in r.text(1))
+        initiative.tree.scrollToItem(row)
+        rect = initiative.tree.visualItemRect(row)
+        table.qtbot.mouseClick(
+            initiative.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center()
+        )
+        spin = initiative.value
+        box = spin.lineEdit() if hasattr(spin, "lineEdit") else spin
+        table.type_into(box, str(value), f"Initiative box ({name})", enter=True)
+        combat = table.window.document.encounter.combat
+        assert combat is not None
+        cid = table.creature(name).id
+        assert combat.combatant(cid).initiative == value, (name, table.refusals)
+    table.click(initiative.begin_button, "Begin round 1")
+    QApplication.processEvents()
