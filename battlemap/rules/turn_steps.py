@@ -16,7 +16,6 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import creature_of
 from battlemap.rules.death import DeathSaveResult, death_save, end_last_breath
-from battlemap.rules.effects import at_turn_end
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
@@ -62,7 +61,7 @@ def next_turn(
     death_save_bonus: int = 0,
 ) -> Outcome[TurnStep]:
     """End the current turn (durations counted on the creature lose a round, its saves that
-    end conditions fall due: ``effects.at_turn_end``), start the next, and roll the death save
+    end conditions fall due: ``turns.end_turn``), start the next, and roll the death save
     it owes (``death_save_d20`` typed in, else rolled).
 
     Raises:
@@ -75,10 +74,8 @@ def next_turn(
         raise IllegalActionError(paused)
     ended = current_creature(combat)
     died = False
-    turn_end = at_turn_end(encounter, ruleset, ended)  # durations, saves that end conditions
-    encounter, combat = turn_end.encounter, running_combat(turn_end.encounter)
-    ended_turn = end_turn(encounter, ruleset)
-    state, events = running_combat(ended_turn.encounter), turn_end.events + ended_turn.events
+    ended_turn = end_turn(encounter, ruleset)  # durations and saves due counted there
+    state, events = running_combat(ended_turn.encounter), ended_turn.events
     if combat.combatant(ended).death.last_breath:
         applied_breath = end_last_breath(with_combat(encounter, state), ruleset, ended)
         assert applied_breath.combat is not None
