@@ -11,6 +11,10 @@ Format changelog (one migration function per step, each with its own test):
   so that an older Battlemap refuses a file with a log as newer, instead of calling ``log``
   an unknown field. A file that says version 1 and has a ``log`` wasn't written by Battlemap:
   it is refused (``FIELDS_SINCE``), not taken as it is.
+- **3**: a creature's spent limited uses (1/Day, Recharge, Legendary Resistance) live on the
+  creature (``creatures[].spent_uses``), kept across combats until a rest; version 2 kept them
+  on its combatant (``combat.combatants[].spent_uses``), so they move there. The version goes
+  up so that an older Battlemap refuses such a file as newer.
 
 Migrations work on plain JSON data (dicts and lists) and never on models, so an old file can
 be read after the models have moved on. Each step takes data at version N and returns data at
@@ -24,7 +28,7 @@ from typing import Any
 
 from battlemap.io.errors import FileFormatError
 
-CURRENT_FORMAT_VERSION = 2
+CURRENT_FORMAT_VERSION = 3
 FORMAT_VERSION_KEY = "format_version"
 ENCOUNTER_KEY = "encounter"
 
@@ -64,7 +68,46 @@ def migrate_1_to_2(data: JsonObject) -> JsonObject:
     return migrated
 
 
-MIGRATIONS: dict[int, Migration] = {0: migrate_0_to_1, 1: migrate_1_to_2}
+def migrate_2_to_3(data: JsonObject) -> JsonObject:
+    """Move each combatant's ``spent_uses`` to its creature and mark the data version 3.
+
+    Anything that isn't the expected shape (a combatant that isn't an object, no creature of
+    its id) is left for the model to report or is dropped with the combatant's field: the
+    uses of a creature no longer on the map have no one to belong to.
+    """
+    migrated = dict(data)
+    migrated[FORMAT_VERSION_KEY] = 3
+    encounter = data.get(ENCOUNTER_KEY)
+    combat = encounter.get("combat") if isinstance(encounter, dict) else None
+    combatants = combat.get("combatants") if isinstance(combat, dict) else None
+    if not isinstance(encounter, dict) or not isinstance(combat, dict):
+        return migrated
+    if not isinstance(combatants, list):
+        return migrated
+    spent: dict[object, object] = {}
+    moved: list[object] = []
+    for combatant in combatants:
+        if isinstance(combatant, dict) and "spent_uses" in combatant:
+            spent[combatant.get("creature_id")] = combatant["spent_uses"]
+            combatant = {k: v for k, v in combatant.items() if k != "spent_uses"}
+        moved.append(combatant)
+    creatures = encounter.get("creatures")
+    if isinstance(creatures, list):
+        creatures = [
+            {**c, "spent_uses": spent[c.get("id")]}
+            if isinstance(c, dict) and c.get("id") in spent and "spent_uses" not in c
+            else c
+            for c in creatures
+        ]
+    migrated[ENCOUNTER_KEY] = {
+        **encounter,
+        "creatures": creatures,
+        "combat": {**combat, "combatants": moved},
+    }
+    return migrated
+
+
+MIGRATIONS: dict[int, Migration] = {0: migrate_0_to_1, 1: migrate_1_to_2, 2: migrate_2_to_3}
 """``MIGRATIONS[n]`` turns format ``n`` into format ``n + 1``."""
 
 

@@ -33,7 +33,6 @@ from battlemap.model.statblock_actions import (
     MAX_ATTACKS_PER_ACTION,
     MAX_LEGENDARY_PER_ROUND,
     AttackCount,
-    SpentUse,
 )
 
 MAX_SEED = 2**63 - 1
@@ -277,12 +276,6 @@ class Combatant(_Frozen):
     turn: TurnState = TurnState()
     death: DeathState = DeathState()
     concentration: Concentration | None = None
-    spent_uses: tuple[SpentUse, ...] = Field(
-        default=(),
-        max_length=60,
-        exclude_if=lambda spent: not spent,
-        description="Uses of its stat block's limited actions spent (rules.limited_actions).",
-    )
     legendary_used: int = Field(
         default=0,
         ge=0,

@@ -39,7 +39,8 @@ def test_every_version_below_the_current_one_has_a_step() -> None:
 @pytest.mark.parametrize("version", sorted(MIGRATIONS))
 def test_each_step_raises_the_version_by_exactly_one(version: int) -> None:
     # Every step's own test below feeds it a real document; this only checks the bookkeeping.
-    samples = {0: version_0_demo(), 1: migrate_0_to_1(version_0_demo())}
+    version_1 = migrate_0_to_1(version_0_demo())
+    samples = {0: version_0_demo(), 1: version_1, 2: migrate_1_to_2(version_1)}
     result = MIGRATIONS[version](samples[version])
     assert format_version_of(result, "sample") == version + 1
 
@@ -112,7 +113,7 @@ def test_the_session_log_is_saved_and_opened_again(tmp_path: Path) -> None:
     path = tmp_path / "logged.battlemap"
     save_battlemap(path, encounter, {})
     saved = json.loads(zipfile.ZipFile(path).read(ENCOUNTER_ENTRY))
-    assert saved["format_version"] == CURRENT_FORMAT_VERSION == 2
+    assert saved["format_version"] == CURRENT_FORMAT_VERSION >= 2
     assert load_battlemap(path).encounter.log == (line,)
 
 

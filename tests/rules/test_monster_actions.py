@@ -223,8 +223,8 @@ def test_spent_uses_and_legendary_actions_save_and_reopen(
     assert reopened == played
     combat = reopened.combat
     assert combat is not None
-    dragon = combat.combatant(DRAGON)
-    assert (dragon.legendary_used, [(s.key, s.spent) for s in dragon.spent_uses]) == (
+    spent_uses = reopened.creature(DRAGON).spent_uses
+    assert (combat.combatant(DRAGON).legendary_used, [(s.key, s.spent) for s in spent_uses]) == (
         2,
         [("Fire Breath", 1)],
     )
