@@ -351,6 +351,13 @@ class CombatState(_Frozen):
     dice: DiceState
     rolls: tuple[RollRecord, ...] = Field(default=(), max_length=MAX_LOG)
     log: tuple[CombatEvent, ...] = Field(default=(), max_length=MAX_LOG)
+    turn_ending: bool = Field(
+        default=False,
+        exclude_if=lambda ending: not ending,
+        description="The current creature's turn has ended and the next hasn't begun: the "
+        "moment for legendary actions (rules.legendary.end_of_turn). Left out of the saved "
+        "data when False.",
+    )
 
     @property
     def started(self) -> bool:

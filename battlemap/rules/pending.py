@@ -17,6 +17,7 @@ from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import name_of
+from battlemap.rules.legendary import legendary_now
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turn_steps import brink_pause, death_save_due
 from battlemap.rules.turns import upcoming_creature
@@ -33,6 +34,9 @@ class DecisionKind(StrEnum):
     or Last Breath."""
     LAST_BREATH = "last-breath"
     """bloodied-brink: the creature takes its Last Breath, a final turn; it dies as it ends."""
+    LEGENDARY = "legendary"
+    """The current turn has ended (``legendary.end_of_turn``): legendary creatures may take
+    legendary actions before Next turn goes on."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ def pending_decisions(encounter: Encounter, ruleset: Ruleset) -> tuple[Decision,
     if state is None or not state.started or state.current is None:
         return ()
     found = list(_brink_decisions(encounter, ruleset, state))
+    if state.turn_ending:
+        found.extend(_legendary_decision(encounter, ruleset, state.current.creature_id))
     upcoming = upcoming_creature(state)
     if upcoming is not None and death_save_due(encounter, state, upcoming):
         name = name_of(encounter, upcoming)
@@ -65,6 +71,19 @@ def next_turn_refusal(encounter: Encounter, ruleset: Ruleset) -> str | None:
     """Why Next turn is refused now (the engine's own check, ``turn_steps.brink_pause``), or
     None."""
     return brink_pause(encounter, ruleset)
+
+
+def _legendary_decision(encounter: Encounter, ruleset: Ruleset, ended: EntityId) -> list[Decision]:
+    able = [
+        status
+        for status in legendary_now(encounter, ruleset)
+        if any(reason is None for _, reason in status.actions)
+    ]
+    if not able:
+        return []
+    names = ", ".join(f"{name_of(encounter, s.creature_id)} ({s.left} left)" for s in able)
+    text = f"End of {name_of(encounter, ended)}'s turn: legendary actions for {names}"
+    return [Decision(DecisionKind.LEGENDARY, ended, text)]
 
 
 def _brink_decisions(encounter: Encounter, ruleset: Ruleset, state: CombatState) -> list[Decision]:

@@ -81,6 +81,7 @@ def end_turn(
     draft = Draft(encounter, ruleset)
     count_turn_end(draft, state.order[state.turn_index].creature_id)
     _finish_turn(draft, encounter)
+    draft.combat = draft.combat.model_copy(update={"turn_ending": False})
     _advance(draft)
     _skip_the_dead(draft, encounter)
     _start_turn(draft, ruleset, encounter, hooks)

@@ -5,7 +5,8 @@ the top of its viewport (at the foot when the top would cover the creature it is
 shows each of ``rules.pending.pending_decisions``: the death save due as the next turn starts
 (the d20 rolled at the table typed here, else the app rolls it; Next turn makes it), the
 Brink of Death choice (``BrinkBox``: it resolves through ``CombatSession.run``) and a Last
-Breath's warning. Keys in its d20 box: digits type the face, N ends the turn with it (as on
+Breath's warning, and the end of a turn where legendary creatures may act (``LegendaryRow``).
+Keys in its d20 box: digits type the face, N ends the turn with it (as on
 the map), Enter gives the keyboard back to the map.
 """
 
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 from battlemap.model.ids import EntityId
 from battlemap.rules.pending import Decision, DecisionKind, pending_decisions
 from battlemap.ui.combat.brink_box import BrinkBox
+from battlemap.ui.combat.card_rows import LegendaryRow
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.typed_dice import D20Entry
@@ -95,6 +97,8 @@ class DecisionCard(QFrame):
         layout.addWidget(self.brink)
         self.last_breath_label = _label()
         layout.addWidget(self.last_breath_label)
+        self.legendary = LegendaryRow(next_turn)
+        layout.addWidget(self.legendary)
 
         self.decisions: tuple[Decision, ...] = ()
         self._saver: EntityId | None = None
@@ -129,6 +133,7 @@ class DecisionCard(QFrame):
         self._show_text(self.brink_label, kinds.get(DecisionKind.BRINK))
         self._show_text(self.last_breath_label, kinds.get(DecisionKind.LAST_BREATH))
         self.brink.last_breath_note.setVisible(False)  # said by the card's own line
+        self.legendary.show_for(kinds.get(DecisionKind.LEGENDARY), death is None)
         if not found:
             self.hide()
             return
