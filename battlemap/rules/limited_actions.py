@@ -116,9 +116,10 @@ def use_statuses(encounter: Encounter, creature_id: EntityId) -> tuple[UseStatus
 
 
 def use_limited(
-    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, key: str
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, key: str, because: str = ""
 ) -> Outcome[UseStatus]:
-    """Spend one use of the creature's limited action ``key`` (in a combat or not).
+    """Spend one use of the creature's limited action ``key`` (in a combat or not);
+    ``because`` says what for, in the log line.
 
     Raises:
         InvalidRequestError: no such creature, or it has no such limited action.
@@ -134,8 +135,28 @@ def use_limited(
     draft = Draft(encounter, ruleset)
     draft.put_creature(with_spent(creature, key, spent + 1))
     status = UseStatus(key, usage, usage.times - spent - 1)
-    draft.add("use", f"{name} uses {status.text}", creature_id)
+    draft.add("use", f"{name} uses {status.text}{f': {because}' if because else ''}", creature_id)
     return draft.done(status)
+
+
+def legendary_resistance_left(encounter: Encounter, creature_id: EntityId) -> int:
+    """Uses of Legendary Resistance the creature has left (0: none, or it has none)."""
+    found = (s for s in use_statuses(encounter, creature_id) if s.key == LEGENDARY_RESISTANCE)
+    return next((s.left for s in found), 0)
+
+
+def use_legendary_resistance(
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, failed_save: str
+) -> Outcome[UseStatus]:
+    """The creature failed ``failed_save`` (``Dexterity save DC 21``) and chooses to succeed
+    instead (the SRD stat blocks' "Legendary Resistance (3/Day). If the dragon fails a saving
+    throw, it can choose to succeed instead"): one use spent, logged with the save.
+
+    Raises:
+        InvalidRequestError: it has no Legendary Resistance. IllegalActionError: none left.
+    """
+    because = f"the failed {failed_save} succeeds instead"
+    return use_limited(encounter, ruleset, creature_id, LEGENDARY_RESISTANCE, because)
 
 
 def save_action_of(encounter: Encounter, creature_id: EntityId, name: str) -> SaveAction:

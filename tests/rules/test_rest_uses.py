@@ -16,7 +16,13 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock_actions import LEGENDARY_RESISTANCE
 from battlemap.rules.errors import IllegalActionError
-from battlemap.rules.limited_actions import use_limited, use_save_action, use_statuses
+from battlemap.rules.limited_actions import (
+    legendary_resistance_left,
+    use_legendary_resistance,
+    use_limited,
+    use_save_action,
+    use_statuses,
+)
 from battlemap.rules.rest_uses import RestType, regain_after_rest
 from battlemap.rules.rests import long_rest, short_rest
 from battlemap.rules.schema import Ruleset
@@ -103,3 +109,23 @@ def test_regained_uses_are_one_step_that_the_old_encounter_keeps(
     ended = _spent_then_ended(ruleset, "srd-5e")
     regain_after_rest(ended, ruleset, DRAGON, RestType.LONG)
     assert _left(ended, LEGENDARY_RESISTANCE) == 1 and ended.creature(EntityId("dragon")).spent_uses
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_legendary_resistance_turns_a_failed_save_into_a_success_logged(
+    rulesets: dict[str, Ruleset], ruleset_id: str
+) -> None:
+    """The SRD Adult Red Dragon: "Legendary Resistance (3/Day). If the dragon fails a saving
+    throw, it can choose to succeed instead." In a combat and outside one."""
+    ruleset = rulesets[ruleset_id]
+    fight = _dragon_fight().model_copy(update={"ruleset": ruleset_id})
+    used = use_legendary_resistance(fight, ruleset, DRAGON, "Wisdom save DC 17")
+    assert used.result.left == 2
+    assert used.events[-1].text == (
+        "Adult Red Dragon uses Legendary Resistance (3/Day): 2 of 3 left:"
+        " the failed Wisdom save DC 17 succeeds instead"
+    )
+    assert legendary_resistance_left(used.encounter, DRAGON) == 2
+    outside = used.encounter.with_combat_ended()
+    again = use_legendary_resistance(outside, ruleset, DRAGON, "Dexterity save DC 15")
+    assert legendary_resistance_left(again.encounter, DRAGON) == 1

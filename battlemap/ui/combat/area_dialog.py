@@ -57,7 +57,7 @@ from battlemap.model.statblock_actions import SaveAction
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
 from battlemap.rules.dice import DiceExpressionError, new_dice_state, roll
 from battlemap.rules.enums import Ability
-from battlemap.rules.outcome import Outcome, with_combat
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.saves import (
     SaveResult,
 )
@@ -313,10 +313,10 @@ class AreaDialog(CombatDialog):
         def saves_then_damage(
             e: Encounter, c: CombatState | None, r: Ruleset
         ) -> Outcome[tuple[DamageResult, ...]]:
-            combat, found, save_lines = self.saves.record(e, c, r)
+            saved, found, save_lines = self.saves.record(e, c, r)
             notes.extend(found)
             dealt = apply_area_damage(
-                with_combat(e, combat),
+                saved,
                 r,
                 parts,
                 targets,
