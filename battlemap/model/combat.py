@@ -238,6 +238,13 @@ class LastingState(_Frozen):
         )
 
 
+class LairUse(_Frozen):
+    """The lair action a creature's lair took last, and in which round."""
+
+    round: int = Field(ge=1)
+    action: str = Field(min_length=1, max_length=200)
+
+
 class Combatant(_Frozen):
     """A creature's state in this combat; its stats stay on the ``Creature``."""
 
@@ -282,6 +289,13 @@ class Combatant(_Frozen):
         le=MAX_LEGENDARY_PER_ROUND,
         exclude_if=lambda used: used == 0,
         description="Legendary actions spent since the start of its last turn.",
+    )
+
+    lair_used: LairUse | None = Field(
+        default=None,
+        exclude_if=lambda used: used is None,
+        description="Its lair's last lair action (rules.lair). Left out of the saved data "
+        "when None.",
     )
 
     def has_condition(self, name: str) -> bool:

@@ -29,13 +29,12 @@ from battlemap.rules.combat_ops import combatant_of, name_of, require
 from battlemap.rules.conditions import is_incapacitated
 from battlemap.rules.draft import Draft
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.lair import LAIR_INITIATIVE
 from battlemap.rules.limited_actions import RechargeRoll, roll_recharges
 from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turn_steps import TurnStep
 from battlemap.rules.turn_steps import next_turn as next_turn_step
-
-LAIR_INITIATIVE = 20
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,10 @@ from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, legendary, turns
 from battlemap.rules.enums import InitiativeMode
+from battlemap.rules.lair import lair_row_index
 from battlemap.rules.legendary import legendary_text
 from battlemap.rules.vitals import looks_bloodied
+from battlemap.ui.combat.lair_box import lair_row
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
     CURRENT_BACKGROUND,
@@ -124,7 +126,7 @@ class OrderTree(QTreeWidget):
         self.fit_names()
 
     def ids(self) -> list[EntityId]:
-        return [EntityId(item.data(0, ID_ROLE)) for item in rows(self)]
+        return [EntityId(item.data(0, ID_ROLE)) for item in rows(self) if item.data(0, ID_ROLE)]
 
     def dropEvent(self, event: QDropEvent) -> None:
         if event.source() is not self:
@@ -338,7 +340,12 @@ class InitiativeDock(QDockWidget):
         bold = QFont(self.tree.font())
         bold.setBold(True)
         ruleset = self.session.ruleset()
-        for index, creature_id in enumerate(ids):
+        lair_at = lair_row_index(state, self.session.encounter) if state.started else None
+        for index, creature_id in enumerate([*ids, None]):
+            if index == lair_at:  # initiative count 20, after the ties
+                self.tree.addTopLevelItem(lair_row(self.session, state))
+            if creature_id is None:
+                break
             combatant = state.combatant(creature_id)
             try:
                 creature = self.session.encounter.creature(creature_id)
