@@ -1,8 +1,8 @@
 """Saves due block Next turn until they are made (issue 16): a concentration save after
-damage (srd-5e's "Concentration" is the SRD 5.1 rule: see docs/rules-notes.md) and a save that
-ends a condition at the end of the creature's turn ("At the end of each of its turns, the
-target can make another Wisdom saving throw"). They are decisions of the fight, listed as
-cards (``pending_decisions``) with the reason Next turn is refused."""
+damage (its DC is the ruleset's ``concentration`` section: no document states it) and a save
+that ends a condition at the end of the creature's turn ("At the end of each of its turns,
+the target can make another Wisdom saving throw"). They are decisions of the fight, listed
+as cards (``pending_decisions``) with the reason Next turn is refused."""
 
 from __future__ import annotations
 
