@@ -12,6 +12,7 @@ from battlemap.model.combat import DeathState
 from battlemap.model.encounter import Encounter
 from battlemap.rules.economy import take_action
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.legal import legal_actions
 from battlemap.rules.legendary import (
     end_of_turn,
     legendary_pause_due,
@@ -84,3 +85,20 @@ def test_srd_the_pause_is_due_again_next_round_and_never_for_the_dead(
     assert state is not None
     dead = state.combatant(DRAGON).model_copy(update={"death": DeathState(dead=True)})
     assert legendary_pause_due(with_combat(round_2, state.with_combatant(dead)), ruleset) == ()
+
+
+def test_srd_the_legal_query_offers_them_only_at_the_turn_s_end(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    ruleset = rulesets["srd-5e"]
+    during = _heros_turn(ruleset, "srd-5e")
+    choices = legal_actions(during, ruleset, DRAGON).legendary
+    assert [c.id for c in choices] == [
+        "legendary:Detect",
+        "legendary:Tail Attack",
+        "legendary:Wing Attack",
+    ]
+    assert not any(c.allowed for c in choices)
+    ended = end_of_turn(during, ruleset).encounter
+    assert all(c.allowed for c in legal_actions(ended, ruleset, DRAGON).legendary)
+    assert legal_actions(ended, ruleset, HERO).legendary == ()  # the hero has none
