@@ -20,7 +20,7 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.model.statblock_actions import TextAction
 from battlemap.rules.attacks_left import statblock_in
-from battlemap.rules.combat_ops import combatant_of, name_of, require
+from battlemap.rules.combat_ops import allowed_option, combatant_of, name_of
 from battlemap.rules.draft import Draft
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.outcome import Outcome, running_combat
@@ -118,11 +118,7 @@ def take_lair_action(
     who = name_of(encounter, creature_id)
     if status is None:
         raise InvalidRequestError(f"{who} has no lair actions")
-    found = next(((a, r) for a, r in status.options if a.name == name), None)
-    if found is None:
-        raise InvalidRequestError(f"{who}'s lair has no lair action '{name[:80]}'")
-    action, reason = found
-    require(reason is None, reason or "")
+    action = allowed_option(status.options, lambda a: a.name, name)
     draft = Draft(encounter, ruleset)
     combatant = draft.fighting(creature_id)
     used = LairUse(round=draft.combat.round, action=action.name)

@@ -25,7 +25,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock_actions import LegendaryAction
 from battlemap.rules.attacks_left import statblock_in
-from battlemap.rules.combat_ops import combatant_of, name_of, require
+from battlemap.rules.combat_ops import allowed_option, combatant_of, name_of, require
 from battlemap.rules.conditions import is_incapacitated
 from battlemap.rules.draft import Draft
 from battlemap.rules.errors import InvalidRequestError
@@ -117,12 +117,7 @@ def take_legendary_action(
     name = name_of(encounter, creature_id)
     if status is None:
         raise InvalidRequestError(f"{name} has no legendary actions")
-    found = next(((a, r) for a, r in status.actions if a.name == action_name), None)
-    if found is None:
-        known = ", ".join(a.name for a, _ in status.actions)
-        raise InvalidRequestError(f"{name} has no legendary action '{action_name[:80]}'; {known}")
-    action, reason = found
-    require(reason is None, reason or "")
+    action = allowed_option(status.actions, lambda a: a.name, action_name)
     draft = Draft(encounter, ruleset)
     combatant = draft.fighting(creature_id)
     used = combatant.legendary_used + action.cost
