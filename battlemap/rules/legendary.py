@@ -33,7 +33,7 @@ from battlemap.rules.lair import LAIR_INITIATIVE
 from battlemap.rules.limited_actions import RechargeRoll, roll_recharges
 from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.turn_steps import TurnStep
+from battlemap.rules.turn_steps import TurnStep, brink_pause
 from battlemap.rules.turn_steps import next_turn as next_turn_step
 
 
@@ -161,11 +161,14 @@ def end_of_turn(encounter: Encounter, ruleset: Ruleset) -> Outcome[tuple[EntityI
     turn's own end-of-turn effects come with ``next_turn``, which goes on from here.
 
     Raises:
-        IllegalActionError: the combat hasn't begun, or the turn has already ended.
+        IllegalActionError: the combat hasn't begun, the turn has already ended, or the
+            Brink of Death pauses initiative (``turn_steps.brink_pause``).
     """
     state = running_combat(encounter)
     require(state.started and state.current is not None, "the combat hasn't begun")
     require(not state.turn_ending, "the turn has already ended: Next turn goes on")
+    paused = brink_pause(encounter, ruleset)  # no turn ends while someone must choose
+    require(paused is None, paused or "")
     may_act = legendary_pause_due(encounter, ruleset)
     assert state.current is not None
     ended = state.current.creature_id

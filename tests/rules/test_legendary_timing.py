@@ -102,3 +102,18 @@ def test_srd_the_legal_query_offers_them_only_at_the_turn_s_end(
     ended = end_of_turn(during, ruleset).encounter
     assert all(c.allowed for c in legal_actions(ended, ruleset, DRAGON).legendary)
     assert legal_actions(ended, ruleset, HERO).legendary == ()  # the hero has none
+
+
+def test_bloodied_brink_no_turn_ends_while_someone_chooses_on_the_brink(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    """bloodied-brink pauses initiative until a creature on the Brink of Death chooses: the
+    end of the turn, the legendary moment, waits too."""
+    ruleset = rulesets["bloodied-brink"]
+    during = _heros_turn(ruleset, "bloodied-brink")
+    state = during.combat
+    assert state is not None
+    brink = state.combatant(HERO).model_copy(update={"death": DeathState(brink=True)})
+    paused = with_combat(during, state.with_combatant(brink))
+    with pytest.raises(IllegalActionError, match="must choose on the Brink"):
+        end_of_turn(paused, ruleset)
