@@ -15,6 +15,10 @@ Format changelog (one migration function per step, each with its own test):
   map reads fifty times faster); lists of pairs still load. Logs keep at most ``MAX_LOG``
   (now 20,000) lines and rolls each, so a version-2 log longer than that keeps its newest. The
   version goes up so that an older Battlemap refuses the text as newer, not as damaged.
+- **4**: a creature's spent limited uses (1/Day, Recharge, Legendary Resistance) live on the
+  creature (``creatures[].spent_uses``), kept across combats until a rest; version 3 kept them
+  on its combatant (``combat.combatants[].spent_uses``), so they move there. The version goes
+  up so that an older Battlemap refuses such a file as newer.
 
 Migrations work on plain JSON data (dicts and lists) and never on models, so an old file can
 be read after the models have moved on. Each step takes data at version N and returns data at
@@ -29,7 +33,7 @@ from typing import Any
 from battlemap.io.errors import FileFormatError
 from battlemap.model.limits import MAX_LOG
 
-CURRENT_FORMAT_VERSION = 3
+CURRENT_FORMAT_VERSION = 4
 FORMAT_VERSION_KEY = "format_version"
 ENCOUNTER_KEY = "encounter"
 
@@ -92,7 +96,51 @@ def _newest_lines(holder: JsonObject, key: str) -> JsonObject:
     return {**holder, key: lines[-MAX_LOG:]}
 
 
-MIGRATIONS: dict[int, Migration] = {0: migrate_0_to_1, 1: migrate_1_to_2, 2: migrate_2_to_3}
+def migrate_3_to_4(data: JsonObject) -> JsonObject:
+    """Move each combatant's ``spent_uses`` to its creature and mark the data version 4.
+
+    Anything that isn't the expected shape (a combatant that isn't an object, no creature of
+    its id) is left for the model to report or is dropped with the combatant's field: the
+    uses of a creature no longer on the map have no one to belong to.
+    """
+    migrated = dict(data)
+    migrated[FORMAT_VERSION_KEY] = 4
+    encounter = data.get(ENCOUNTER_KEY)
+    combat = encounter.get("combat") if isinstance(encounter, dict) else None
+    combatants = combat.get("combatants") if isinstance(combat, dict) else None
+    if not isinstance(encounter, dict) or not isinstance(combat, dict):
+        return migrated
+    if not isinstance(combatants, list):
+        return migrated
+    spent: dict[object, object] = {}
+    moved: list[object] = []
+    for combatant in combatants:
+        if isinstance(combatant, dict) and "spent_uses" in combatant:
+            spent[combatant.get("creature_id")] = combatant["spent_uses"]
+            combatant = {k: v for k, v in combatant.items() if k != "spent_uses"}
+        moved.append(combatant)
+    creatures = encounter.get("creatures")
+    if isinstance(creatures, list):
+        creatures = [
+            {**c, "spent_uses": spent[c.get("id")]}
+            if isinstance(c, dict) and c.get("id") in spent and "spent_uses" not in c
+            else c
+            for c in creatures
+        ]
+    migrated[ENCOUNTER_KEY] = {
+        **encounter,
+        "creatures": creatures,
+        "combat": {**combat, "combatants": moved},
+    }
+    return migrated
+
+
+MIGRATIONS: dict[int, Migration] = {
+    0: migrate_0_to_1,
+    1: migrate_1_to_2,
+    2: migrate_2_to_3,
+    3: migrate_3_to_4,
+}
 """``MIGRATIONS[n]`` turns format ``n`` into format ``n + 1``."""
 
 

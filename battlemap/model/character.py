@@ -3,8 +3,16 @@
 A ``StatBlock`` with a ``character`` sheet is a player character: its proficiency bonus comes
 from its level, its saves and skills from its ability scores and proficiencies
 (``StatBlock.saving_throw``, ``StatBlock.skill_bonus``), so one edit of a score or the level
-changes every panel and every engine check. SRD 5.1 "Proficiency Bonus": +2 at levels 1-4,
-+3 at 5-8, +4 at 9-12, +5 at 13-16, +6 at 17-20.
+changes every panel and every engine check.
+
+What the bonus is for, the documents say: srd-5e.txt "Modifiers to the Roll": "If you are
+proficient with the weapon you are attacking with, you can add your proficiency bonus to the
+attack roll. When you make a spell attack, you add your proficiency bonus"; legends-of-hyrule
+.txt "Proficiency Bonus": "You add your proficiency bonus to your attack roll when you attack
+using a weapon with which you have proficiency, as well as when you attack with a spell."
+How large it is at each level none of the five documents says; the table is the SRD 5.1's
+("Proficiency Bonus", class tables): +2 at levels 1-4, +3 at 5-8, +4 at 9-12, +5 at 13-16,
++6 at 17-20 (and on, one more per 4 levels, for levels past 20).
 """
 
 from __future__ import annotations

@@ -33,7 +33,6 @@ from battlemap.model.statblock_actions import (
     MAX_ATTACKS_PER_ACTION,
     MAX_LEGENDARY_PER_ROUND,
     AttackCount,
-    SpentUse,
 )
 
 MAX_SEED = 2**63 - 1
@@ -239,6 +238,13 @@ class LastingState(_Frozen):
         )
 
 
+class LairUse(_Frozen):
+    """The lair action a creature's lair took last, and in which round."""
+
+    round: int = Field(ge=1)
+    action: str = Field(min_length=1, max_length=200)
+
+
 class Combatant(_Frozen):
     """A creature's state in this combat; its stats stay on the ``Creature``."""
 
@@ -277,18 +283,19 @@ class Combatant(_Frozen):
     turn: TurnState = TurnState()
     death: DeathState = DeathState()
     concentration: Concentration | None = None
-    spent_uses: tuple[SpentUse, ...] = Field(
-        default=(),
-        max_length=60,
-        exclude_if=lambda spent: not spent,
-        description="Uses of its stat block's limited actions spent (rules.limited_actions).",
-    )
     legendary_used: int = Field(
         default=0,
         ge=0,
         le=MAX_LEGENDARY_PER_ROUND,
         exclude_if=lambda used: used == 0,
         description="Legendary actions spent since the start of its last turn.",
+    )
+
+    lair_used: LairUse | None = Field(
+        default=None,
+        exclude_if=lambda used: used is None,
+        description="Its lair's last lair action (rules.lair). Left out of the saved data "
+        "when None.",
     )
 
     def has_condition(self, name: str) -> bool:
@@ -358,6 +365,13 @@ class CombatState(_Frozen):
     dice: DiceState
     rolls: tuple[RollRecord, ...] = Field(default=(), max_length=MAX_LOG)
     log: tuple[CombatEvent, ...] = Field(default=(), max_length=MAX_LOG)
+    turn_ending: bool = Field(
+        default=False,
+        exclude_if=lambda ending: not ending,
+        description="The current creature's turn has ended and the next hasn't begun: the "
+        "moment for legendary actions (rules.legendary.end_of_turn). Left out of the saved "
+        "data when False.",
+    )
 
     @property
     def started(self) -> bool:

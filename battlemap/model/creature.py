@@ -20,6 +20,7 @@ from battlemap.model.limits import (
     MIN_POSITION,
 )
 from battlemap.model.statblock import AbilityScores, StatBlock
+from battlemap.model.statblock_actions import MAX_SPENT_USES, SpentUse
 from battlemap.model.traits import HealthShown, Side, Size, Speeds, TokenShape
 
 __all__ = ["CombatStats", "Creature", "Side", "Size", "Speeds", "TokenShape", "snap_position"]
@@ -99,6 +100,14 @@ class Creature(BaseModel):
         exclude_if=lambda used: used == 0,
         description="Action Surge uses spent since its last short or long rest. Left out of "
         "the saved data when 0.",
+    )
+    spent_uses: tuple[SpentUse, ...] = Field(
+        default=(),
+        max_length=MAX_SPENT_USES,
+        exclude_if=lambda spent: not spent,
+        description="Uses of its stat block's limited actions spent (1/Day, Recharge, "
+        "Legendary Resistance: rules.limited_actions), kept across combats until a rest gives "
+        "them back (rules.rest_uses). Left out of the saved data when empty.",
     )
     colour: str | None = Field(
         default=None,

@@ -216,3 +216,5 @@ class SpentUse(_Frozen):
 
 
 LEGENDARY_RESISTANCE = "Legendary Resistance"
+MAX_SPENT_USES = 60
+"""Most limited actions a creature keeps spent uses of."""

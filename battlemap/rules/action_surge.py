@@ -1,10 +1,14 @@
-"""Action Surge (SRD 5.1 fighter): "On your turn, you can take one additional action. Once you
-use this feature, you must finish a short or long rest before you can use it again. Starting
-at 17th level, you can use it twice before a rest, but only once on the same turn."
+"""Action Surge: "On your turn, you can take one additional action. Once you use this feature,
+you must finish a short or long rest before you can use it again. Starting at 17th level, you
+can use it twice before a rest, but only once on the same turn." That is the SRD 5.1
+fighter's text: none of the five documents in ``../shared/rules-sources`` describes Action
+Surge (they are combat rules, not class features). bloodied-brink.txt "Resting" is the one
+that says how such a feature comes back: "Some features are recharged by a Short Rest. If you
+have such a feature, it recharges in the way specified in its description."
 
 The uses come from the character's sheet (``CharacterSheet.action_surge_uses``); the uses
 spent are kept on the creature (``Creature.action_surges_used``, saved with the encounter)
-until a rest gives them back (``regain_action_surges``). The extra action is
+until a rest gives them back (``rest_uses``). The extra action is
 ``TurnState.extra_actions``: the economy lets the action be taken once more.
 """
 
@@ -98,21 +102,3 @@ def action_surge(
         creature_id,
     )
     return draft.done(ActionSurgeResult(turn.extra_actions, left))
-
-
-def regain_action_surges(
-    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId
-) -> Outcome[int]:
-    """The creature's Action Surge uses come back (the DM says a short or long rest was
-    finished; the ruleset's own rests do it too). The result is how many came back.
-
-    Raises:
-        InvalidRequestError: no such creature.
-    """
-    draft = Draft(encounter, ruleset)
-    creature = creature_of(encounter, creature_id)
-    back = creature.action_surges_used
-    if back:
-        draft.put_creature(creature.model_copy(update={"action_surges_used": 0}))
-        draft.add("feature", f"{creature.name} regains Action Surge after a rest", creature_id)
-    return draft.done(back)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.creature import CombatStats, Creature
@@ -11,6 +12,7 @@ from battlemap.model.ids import EntityId
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 
 DEFAULT_STATS = CombatStats()
+T = TypeVar("T")
 
 
 def stats_of(creature: Creature) -> CombatStats:
@@ -67,3 +69,22 @@ def require(condition: bool, reason: str) -> None:
 
 def ids_in(creatures: Iterable[Creature]) -> list[EntityId]:
     return [c.id for c in creatures]
+
+
+def allowed_option(
+    options: Iterable[tuple[T, str | None]], name_of_option: Callable[[T], str], name: str
+) -> T:
+    """The option called ``name`` among ``(option, refusal)`` pairs, which must be allowed
+    (a legendary or lair action: its reason None).
+
+    Raises:
+        InvalidRequestError: none of that name (the message lists the names there are).
+        IllegalActionError: the refusal of the one found.
+    """
+    listed = list(options)
+    for option, refusal in listed:
+        if name_of_option(option) == name:
+            require(refusal is None, refusal or "")
+            return option
+    known = ", ".join(name_of_option(option) for option, _ in listed)
+    raise InvalidRequestError(f"no '{name[:80]}' here; there are: {known}")

@@ -3,9 +3,10 @@
 A creature concentrates on one spell at a time (``Concentration`` on its combatant, or on its
 lasting state outside a combat); conditions its spell holds on others carry ``held_by``.
 Taking damage calls for a Constitution save, DC 10 or half the damage taken, whichever is
-higher; failing it, being incapacitated or dying ends the concentration and every condition
-it holds. (The SRD 5.1 "Concentration" rule, which the issue states; none of the five
-documents in ../shared/rules-sources/ words it or changes it, so every ruleset keeps it.)
+higher (the ruleset's ``concentration`` section: none of the five documents in
+../shared/rules-sources/ states this DC, so srd-5e.yaml writes the SRD 5.1 "Concentration"
+rule's numbers out, and the others inherit them); failing it, being incapacitated or dying
+ends the concentration and every condition it holds.
 
 These helpers work on anything that reads and stores combatants the way an engine
 operation's working copy does (``Changes``), in a combat or outside one.
@@ -18,11 +19,7 @@ from typing import Protocol
 from battlemap.model.combat import MAX_SAVES_DUE, Combatant, Concentration
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-
-SAVE_DC_MINIMUM = 10
-"""The concentration save's DC is at least this ..."""
-SAVE_DC_DAMAGE_DIVISOR = 2
-"""... or the damage taken divided by this, rounded down, when that is higher."""
+from battlemap.rules.schema import Ruleset
 
 
 class Changes(Protocol):
@@ -39,11 +36,16 @@ class Changes(Protocol):
 
     def name(self, creature_id: EntityId) -> str: ...
 
+    @property
+    def ruleset(self) -> Ruleset: ...
 
-def concentration_dc(damage: int) -> int:
-    """The DC of the Constitution save ``damage`` calls for: 10 or half of it (rounded
-    down), whichever is higher. 25 damage: DC 12; 19 damage: DC 10."""
-    return max(SAVE_DC_MINIMUM, damage // SAVE_DC_DAMAGE_DIVISOR)
+
+def concentration_dc(ruleset: Ruleset, damage: int) -> int:
+    """The DC of the Constitution save ``damage`` calls for (``ruleset.concentration``):
+    shipped, 10 or half of it (rounded down), whichever is higher. 25 damage: DC 12; 19
+    damage: DC 10."""
+    rules = ruleset.concentration
+    return max(rules.save_dc_minimum, damage // rules.save_dc_damage_divisor)
 
 
 def call_for_save(changes: Changes, creature_id: EntityId, damage: int) -> int | None:
@@ -54,7 +56,7 @@ def call_for_save(changes: Changes, creature_id: EntityId, damage: int) -> int |
     if combatant is None or combatant.concentration is None or damage <= 0:
         return None
     held = combatant.concentration
-    dc = concentration_dc(damage)
+    dc = concentration_dc(changes.ruleset, damage)
     if len(held.saves_due) < MAX_SAVES_DUE:
         held = held.model_copy(update={"saves_due": (*held.saves_due, dc)})
         changes.put(combatant.model_copy(update={"concentration": held}))

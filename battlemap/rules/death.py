@@ -280,7 +280,8 @@ class DeathSaveResult:
 
 def _needs_save(draft: Draft, creature_id: EntityId) -> None:
     creature = draft.require_alive(creature_id)
-    death = draft.fighting(creature_id).death
+    combatant = draft.fighting(creature_id) if draft.in_combat else draft.standing_in(creature_id)
+    death = combatant.death
     if creature.hp > 0:
         raise IllegalActionError(f"{creature.name} has {creature.hp} HP: no death saving throw")
     if death.stable:
@@ -299,16 +300,19 @@ def death_save(
     d20: int | None = None,
     bonus: int = 0,
 ) -> Outcome[DeathSaveResult]:
-    """Make the death saving throw due at the start of the creature's turn.
+    """Make the death saving throw due at the start of the creature's turn; outside a combat,
+    the one the DM calls for (a dying character with no fight running, whose turns the
+    table still counts): read from and kept in its lasting state (``Creature.lasting``),
+    exactly as in a combat.
 
-    ``d20`` is a face typed in from a physical die (else the combat's dice roll). ``bonus``
-    comes from spells and features (the natural 1 and 20 ignore it).
+    ``d20`` is a face typed in from a physical die (else the combat's dice roll; outside a
+    combat there are none, so it must be typed, or rolled by the UI from fresh dice).
+    ``bonus`` comes from spells and features (the natural 1 and 20 ignore it).
 
     Raises:
         AbsentTargetError, DeadTargetError; IllegalActionError when no save is due (HP above
-        0, stable, on the Brink of Death).
+        0, stable, on the Brink of Death); InvalidRequestError: outside a combat with no d20.
     """
-    running_combat(encounter)
     draft = Draft(encounter, ruleset)
     _needs_save(draft, creature_id)
     rules = ruleset.death_saves

@@ -47,6 +47,7 @@ def _on_turn(state: CombatState, creature_id: EntityId, name: str) -> None:
     require(current is not None, "the combat hasn't begun")
     assert current is not None
     require(current.creature_id == creature_id, f"it isn't {name}'s turn")
+    require(not state.turn_ending, f"{name}'s turn has ended (legendary actions now)")
 
 
 def turn_refusal(state: CombatState, encounter: Encounter, creature_id: EntityId) -> str | None:

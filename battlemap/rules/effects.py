@@ -11,6 +11,7 @@ them; and what the end of a turn does to them.
 - ``held_by``: the condition ends with that creature's concentration
   (``concentration_core.end_concentration``).
 
+The counting at a turn's end is ``durations.count_turn_end``, which ``turns.end_turn`` runs.
 Outside a combat no turns pass: rounds and saves wait for the next combat, which starts from
 the creature's lasting state.
 """
@@ -26,7 +27,7 @@ from battlemap.rules.conditions import end_condition, give_condition
 from battlemap.rules.draft import Draft
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
-from battlemap.rules.outcome import Outcome, running_combat
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.saves import SaveResult, saving_throw
 from battlemap.rules.schema import Ruleset
 
@@ -111,56 +112,6 @@ def apply_effect(
     if details:
         draft.add("condition", f"{draft.name(creature_id)}: {name} ({details})", creature_id)
     return draft.done(given)
-
-
-def at_turn_end(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId) -> Outcome[None]:
-    """The end of ``creature_id``'s turn: durations counted on it lose a round (ending at 0,
-    logged), then its saves that end a condition fall due.
-
-    Raises:
-        InvalidRequestError: no combat is running.
-    """
-    combat = running_combat(encounter)
-    draft = Draft(encounter, ruleset)
-    for other in combat.combatants:
-        timed = [c for c in other.conditions if c.rounds_left is not None]
-        if not any(c.expiry_creature == creature_id for c in timed):
-            continue
-        kept: list[ActiveCondition] = []
-        for condition in other.conditions:
-            if condition.rounds_left is None or condition.expiry_creature != creature_id:
-                kept.append(condition)
-            elif condition.rounds_left > 1:
-                kept.append(condition.model_copy(update={"rounds_left": condition.rounds_left - 1}))
-            else:
-                who = draft.name(other.creature_id)
-                draft.add(
-                    "condition-ends",
-                    f"{who}: {condition.name} ends (its duration is over)",
-                    other.creature_id,
-                )
-        current = draft.combatant(other.creature_id)
-        assert current is not None
-        draft.put(current.model_copy(update={"conditions": tuple(kept)}))
-    own = draft.combatant(creature_id)
-    if own is not None and any(c.save_ends is not None for c in own.conditions):
-        due: list[ActiveCondition] = []
-        for condition in own.conditions:
-            save = condition.save_ends
-            if save is not None:
-                ability = Ability(save.ability).description
-                draft.add(
-                    "save-due",
-                    f"{draft.name(creature_id)}: {ability} save DC {save.dc} due to end"
-                    f" {condition.name}",
-                    creature_id,
-                )
-                condition = condition.model_copy(
-                    update={"save_ends": save.model_copy(update={"due": True})}
-                )
-            due.append(condition)
-        draft.put(own.model_copy(update={"conditions": tuple(due)}))
-    return draft.done(None)
 
 
 def effect_save(

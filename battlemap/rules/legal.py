@@ -25,6 +25,7 @@ from battlemap.rules.character_features import action_surges, with_sheet_feature
 from battlemap.rules.combat_ops import combatant_of, creature_of, is_dying, name_of
 from battlemap.rules.economy import action_refusal, turn_refusal
 from battlemap.rules.enums import ActionCost, ActionKind
+from battlemap.rules.legendary import legendary_status
 from battlemap.rules.movement import move_refusal
 from battlemap.rules.outcome import running_combat
 from battlemap.rules.schema import ActionDef, Ruleset
@@ -42,6 +43,7 @@ class ChoiceKind(StrEnum):
     FREE = "free"
     MOVE = "move"
     DEATH_SAVE = "death-save"
+    LEGENDARY = "legendary"
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,9 @@ class LegalActions:
     choices: tuple[Choice, ...]
     attacks: AttacksLeft = field(default_factory=lambda: AttacksLeft(0))
     multiattack: tuple[Choice, ...] = ()
+    legendary: tuple[Choice, ...] = ()
+    """Its legendary actions (id ``legendary:<name>``), allowed only at the end of another
+    creature's turn (``legendary.legendary_status``)."""
 
     def choice(self, kind: ChoiceKind, choice_id: str) -> Choice:
         """The choice of this kind and id.
@@ -137,11 +142,17 @@ def legal_actions(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId)
         reason = move_refusal(state, ruleset, encounter, creature_id, mode)
         choices.append(Choice(ChoiceKind.MOVE, mode.value, mode.value, reason))
     choices.append(_death_save(encounter, state, combatant))
+    status = legendary_status(encounter, ruleset, creature_id)
+    legendary = tuple(
+        Choice(ChoiceKind.LEGENDARY, f"legendary:{action.name}", action.name, reason)
+        for action, reason in (status.actions if status is not None else ())
+    )
     return LegalActions(
         creature_id,
         tuple(choices),
         attacks_left(combatant.turn),
         _multiattack(state, ruleset, encounter, combatant),
+        legendary,
     )
 
 

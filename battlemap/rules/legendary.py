@@ -1,12 +1,19 @@
 """Legendary actions, lair actions, and the monster's part of a turn change.
 
-A legendary creature takes ``Legendary.per_round`` legendary actions a round, one at a time
-and only at the end of another creature's turn, each costing 1-3 of them; it regains them at
-the start of its own turn. Lair actions come on initiative count 20, losing ties: when the
-turn passes from initiative 20 or more to below 20 (or a round starts below it), the log
-says which lair acts. ``next_turn`` is ``turn_steps.next_turn`` plus these: the start of the
-new creature's turn rolls its recharges and gives back its legendary actions, in the same
-undo step.
+The SRD stat blocks say it (the 5e-database JSON's ``legendary_actions`` text, e.g. the Adult
+Red Dragon): "The dragon can take 3 legendary actions, choosing from the options below. Only
+one legendary action option can be used at a time and only at the end of another creature's
+turn. The dragon regains spent legendary actions at the start of its turn." So a legendary
+creature takes ``Legendary.per_round`` a round, each costing 1-3 of them, and only in the
+moment between one creature's turn and the next: ``end_of_turn`` opens it
+(``CombatState.turn_ending``: the creature whose turn it was can do nothing more), and
+``next_turn`` closes it as it starts the next turn. ``legendary_pause_due`` says whether the
+moment is worth a stop (someone other than the creature whose turn ends could act in it).
+
+Lair actions come on initiative count 20, losing ties: when the turn passes from initiative
+20 or more to below 20 (or a round starts below it), the log says which lair acts.
+``next_turn`` is ``turn_steps.next_turn`` plus these: the start of the new creature's turn
+rolls its recharges and gives back its legendary actions, in the same undo step.
 """
 
 from __future__ import annotations
@@ -18,17 +25,16 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock_actions import LegendaryAction
 from battlemap.rules.attacks_left import statblock_in
-from battlemap.rules.combat_ops import combatant_of, name_of, require
+from battlemap.rules.combat_ops import allowed_option, combatant_of, name_of, require
 from battlemap.rules.conditions import is_incapacitated
 from battlemap.rules.draft import Draft
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.lair import LAIR_INITIATIVE
 from battlemap.rules.limited_actions import RechargeRoll, roll_recharges
 from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.turn_steps import TurnStep
+from battlemap.rules.turn_steps import TurnStep, brink_pause
 from battlemap.rules.turn_steps import next_turn as next_turn_step
-
-LAIR_INITIATIVE = 20
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,9 @@ def legendary_status(
         general = "the combat hasn't begun"
     elif current is not None and current.creature_id == creature_id:
         general = f"only at the end of another creature's turn, not on {name}'s own"
+    elif not state.turn_ending:
+        who = name_of(encounter, current.creature_id) if current is not None else "this"
+        general = f"only at the end of another creature's turn: {who}'s turn hasn't ended yet"
     elif combatant.death.dead:
         general = f"{name} is dead"
     elif is_incapacitated(ruleset, combatant):
@@ -108,12 +117,7 @@ def take_legendary_action(
     name = name_of(encounter, creature_id)
     if status is None:
         raise InvalidRequestError(f"{name} has no legendary actions")
-    found = next(((a, r) for a, r in status.actions if a.name == action_name), None)
-    if found is None:
-        known = ", ".join(a.name for a, _ in status.actions)
-        raise InvalidRequestError(f"{name} has no legendary action '{action_name[:80]}'; {known}")
-    action, reason = found
-    require(reason is None, reason or "")
+    action = allowed_option(status.actions, lambda a: a.name, action_name)
     draft = Draft(encounter, ruleset)
     combatant = draft.fighting(creature_id)
     used = combatant.legendary_used + action.cost
@@ -123,6 +127,59 @@ def take_legendary_action(
     text = f"{name} takes a legendary action: {action.name} ({cost}{left} left)"
     draft.add("legendary", text, creature_id)
     return draft.done(action)
+
+
+def _with_turn_ending(encounter: Encounter) -> Encounter:
+    state = running_combat(encounter)
+    return encounter.model_copy(update={"combat": state.model_copy(update={"turn_ending": True})})
+
+
+def legendary_now(encounter: Encounter, ruleset: Ruleset) -> tuple[LegendaryStatus, ...]:
+    """Every legendary creature in the fight with its actions now, in initiative order."""
+    state = running_combat(encounter)
+    found = (legendary_status(encounter, ruleset, c.creature_id) for c in state.combatants)
+    return tuple(status for status in found if status is not None)
+
+
+def legendary_pause_due(encounter: Encounter, ruleset: Ruleset) -> tuple[EntityId, ...]:
+    """Who could take a legendary action if the current turn ended now (none: ``next_turn``
+    may go straight on). () before round 1 or once the turn has ended."""
+    state = running_combat(encounter)
+    if not state.started or state.turn_ending:
+        return ()
+    ending = _with_turn_ending(encounter)
+    return tuple(
+        status.creature_id
+        for status in legendary_now(ending, ruleset)
+        if any(reason is None for _, reason in status.actions)
+    )
+
+
+def end_of_turn(encounter: Encounter, ruleset: Ruleset) -> Outcome[tuple[EntityId, ...]]:
+    """End the current creature's turn and stop before the next one: the moment legendary
+    actions are taken in. The result is who may take one (``legendary_pause_due``); the
+    turn's own end-of-turn effects come with ``next_turn``, which goes on from here.
+
+    Raises:
+        IllegalActionError: the combat hasn't begun, the turn has already ended, or the
+            Brink of Death pauses initiative (``turn_steps.brink_pause``).
+    """
+    state = running_combat(encounter)
+    require(state.started and state.current is not None, "the combat hasn't begun")
+    require(not state.turn_ending, "the turn has already ended: Next turn goes on")
+    paused = brink_pause(encounter, ruleset)  # no turn ends while someone must choose
+    require(paused is None, paused or "")
+    may_act = legendary_pause_due(encounter, ruleset)
+    assert state.current is not None
+    ended = state.current.creature_id
+    draft = Draft(_with_turn_ending(encounter), ruleset)
+    names = ", ".join(draft.name(c) for c in may_act) or "no one"
+    draft.add(
+        "turn-ending",
+        f"End of {draft.name(ended)}'s turn: legendary actions may be taken ({names})",
+        ended,
+    )
+    return draft.done(may_act)
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
 """A creature's limited actions: Recharge X-6 and N/day uses, and using a save action.
 
-Uses are kept per combatant (``Combatant.spent_uses``), saved with the combat and undone
-with it. A spent Recharge action is rolled for at the start of the creature's turn
-(``roll_recharges``: a d6, typed or rolled, ``recharge_on`` or more brings it back). Using a
-save action (``use_save_action``) spends the creature's action and one use; the saving
-throws and damage then go through the area or saving-throw flow.
+Uses are kept on the creature (``Creature.spent_uses``), saved with the encounter, undone
+with the step that spent them and kept from one combat to the next until a rest gives them
+back (``rest_uses``: a long rest the 1/Day ones and Legendary Resistance). A spent Recharge
+action is rolled for at the start of the creature's turn (``roll_recharges``: a d6, typed
+or rolled, ``recharge_on`` or more brings it back). Using a save action
+(``use_save_action``) spends the creature's action and one use; the saving throws and
+damage then go through the area or saving-throw flow.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from battlemap.model.combat import Combatant
+from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
@@ -24,13 +27,14 @@ from battlemap.model.statblock_actions import (
 )
 from battlemap.rules.attack_action import INCLUDED
 from battlemap.rules.attacks_left import statblock_in
-from battlemap.rules.combat_ops import combatant_of, name_of, require
+from battlemap.rules.combat_ops import combatant_of, creature_of, name_of, require
 from battlemap.rules.conditions import is_incapacitated
 from battlemap.rules.draft import Draft
 from battlemap.rules.economy import turn_refusal
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.statblock_lookup import find_statblock
 from battlemap.rules.vitals import check_die
 
 
@@ -80,48 +84,79 @@ def limited_uses(block: StatBlock | None) -> dict[str, Usage]:
     return uses
 
 
-def _spent(combatant: Combatant, key: str) -> int:
-    return next((s.spent for s in combatant.spent_uses if s.key == key), 0)
+def spent_of(creature: Creature, key: str) -> int:
+    """Uses of ``key`` the creature has spent since they last came back."""
+    return next((s.spent for s in creature.spent_uses if s.key == key), 0)
 
 
-def _with_spent(combatant: Combatant, key: str, spent: int) -> Combatant:
-    others = tuple(s for s in combatant.spent_uses if s.key != key)
+def with_spent(creature: Creature, key: str, spent: int) -> Creature:
+    """A copy with ``spent`` uses of ``key`` spent (0: none, the entry dropped)."""
+    others = tuple(s for s in creature.spent_uses if s.key != key)
     kept = (*others, SpentUse(key=key, spent=spent)) if spent > 0 else others
-    return combatant.model_copy(update={"spent_uses": kept})
+    return creature.model_copy(update={"spent_uses": kept})
+
+
+def _block(encounter: Encounter, creature_id: EntityId) -> StatBlock | None:
+    return find_statblock(creature_of(encounter, creature_id), encounter, {})
 
 
 def use_statuses(encounter: Encounter, creature_id: EntityId) -> tuple[UseStatus, ...]:
-    """The creature's limited actions with the uses left, in stat-block order."""
-    combatant = combatant_of(running_combat(encounter), creature_id)
-    uses = limited_uses(statblock_in(encounter, combatant))
+    """The creature's limited actions with the uses left, in stat-block order (in a combat
+    or not).
+
+    Raises:
+        InvalidRequestError: no such creature.
+    """
+    creature = creature_of(encounter, creature_id)
+    uses = limited_uses(_block(encounter, creature_id))
     return tuple(
-        UseStatus(key, usage, max(0, usage.times - _spent(combatant, key)))
+        UseStatus(key, usage, max(0, usage.times - spent_of(creature, key)))
         for key, usage in uses.items()
     )
 
 
 def use_limited(
-    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, key: str
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, key: str, because: str = ""
 ) -> Outcome[UseStatus]:
-    """Spend one use of the creature's limited action ``key``.
+    """Spend one use of the creature's limited action ``key`` (in a combat or not);
+    ``because`` says what for, in the log line.
 
     Raises:
-        InvalidRequestError: no combat, or the creature has no such limited action.
+        InvalidRequestError: no such creature, or it has no such limited action.
         IllegalActionError: no use left.
     """
-    state = running_combat(encounter)
-    combatant = combatant_of(state, creature_id)
-    name = name_of(encounter, creature_id)
-    usage = limited_uses(statblock_in(encounter, combatant)).get(key)
+    creature = creature_of(encounter, creature_id)
+    name = creature.name
+    usage = limited_uses(_block(encounter, creature_id)).get(key)
     if usage is None:
         raise InvalidRequestError(f"{name} has no limited action '{key[:80]}'")
-    spent = _spent(combatant, key)
+    spent = spent_of(creature, key)
     require(spent < usage.times, f"{name}'s {key} is spent ({usage.text})")
     draft = Draft(encounter, ruleset)
-    draft.put(_with_spent(combatant, key, spent + 1))
+    draft.put_creature(with_spent(creature, key, spent + 1))
     status = UseStatus(key, usage, usage.times - spent - 1)
-    draft.add("use", f"{name} uses {status.text}", creature_id)
+    draft.add("use", f"{name} uses {status.text}{f': {because}' if because else ''}", creature_id)
     return draft.done(status)
+
+
+def legendary_resistance_left(encounter: Encounter, creature_id: EntityId) -> int:
+    """Uses of Legendary Resistance the creature has left (0: none, or it has none)."""
+    found = (s for s in use_statuses(encounter, creature_id) if s.key == LEGENDARY_RESISTANCE)
+    return next((s.left for s in found), 0)
+
+
+def use_legendary_resistance(
+    encounter: Encounter, ruleset: Ruleset, creature_id: EntityId, failed_save: str
+) -> Outcome[UseStatus]:
+    """The creature failed ``failed_save`` (``Dexterity save DC 21``) and chooses to succeed
+    instead (the SRD stat blocks' "Legendary Resistance (3/Day). If the dragon fails a saving
+    throw, it can choose to succeed instead"): one use spent, logged with the save.
+
+    Raises:
+        InvalidRequestError: it has no Legendary Resistance. IllegalActionError: none left.
+    """
+    because = f"the failed {failed_save} succeeds instead"
+    return use_limited(encounter, ruleset, creature_id, LEGENDARY_RESISTANCE, because)
 
 
 def save_action_of(encounter: Encounter, creature_id: EntityId, name: str) -> SaveAction:
@@ -162,7 +197,8 @@ def save_action_refusal(
         return f"{who} is incapacitated"
     if combatant.turn.action_used and not _included(combatant, name):
         return f"{who} has already used its action this turn"
-    if save.usage is not None and _spent(combatant, save.uses_key) >= save.usage.times:
+    spent = spent_of(creature_of(encounter, creature_id), save.uses_key)
+    if save.usage is not None and spent >= save.usage.times:
         return f"{who}'s {save.uses_key} is spent ({save.usage.text})"
     return None
 
@@ -186,10 +222,11 @@ def use_save_action(
     turn = combatant.turn.model_copy(
         update={"action_used": True, "actions_taken": (*combatant.turn.actions_taken, name)}
     )
-    combatant = combatant.model_copy(update={"turn": turn})
+    draft.put(combatant.model_copy(update={"turn": turn}))
     if save.usage is not None:
-        combatant = _with_spent(combatant, save.uses_key, _spent(combatant, save.uses_key) + 1)
-    draft.put(combatant)
+        creature = draft.creature(creature_id)
+        spent = spent_of(creature, save.uses_key)
+        draft.put_creature(with_spent(creature, save.uses_key, spent + 1))
     area = f", {save.area.text}" if save.area is not None else ""
     half = ", half on a success" if save.half_on_success else ""
     text = (
@@ -222,9 +259,9 @@ def roll_recharges(
     Raises:
         InvalidRequestError: no combat. BadDieError: a typed face that isn't 1-6.
     """
-    state = running_combat(encounter)
+    running_combat(encounter)
     name = name_of(encounter, creature_id)
-    uses = limited_uses(statblock_in(encounter, combatant_of(state, creature_id)))
+    uses = limited_uses(_block(encounter, creature_id))
     draft = Draft(encounter, ruleset)
     results: list[RechargeRoll] = []
     typed = d6
@@ -236,7 +273,7 @@ def roll_recharges(
         typed = None  # a typed die is the first roll's
         recharged = face >= uses[key].recharge_on
         if recharged:
-            draft.put(_with_spent(draft.fighting(creature_id), key, 0))
+            draft.put_creature(with_spent(draft.creature(creature_id), key, 0))
         word = "recharged" if recharged else f"not recharged (needs {uses[key].recharge_on}+)"
         draft.add("recharge", f"{name}'s {key}: {word}", creature_id)
         results.append(RechargeRoll(key, face, recharged))

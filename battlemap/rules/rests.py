@@ -6,6 +6,9 @@ a day) recovers 8 HP plus level d8; it ends a knockout's Unconscious condition. 
 1 and ends temporary HP. Healing is capped at the maximum. The caller counts the rests taken
 today (``rests_today``); rests aren't stored in the encounter.
 
+A finished rest gives back the uses its kind restores (``rest_uses``: Action Surge on a short
+rest; the 1/Day uses and Legendary Resistance too on a long one).
+
 Outside a combat a rest reads and updates the creature's lasting state (``Creature.lasting``:
 exhaustion, knockout, HP maximum reduction kept from its last combat), through ``Draft``.
 
@@ -22,7 +25,6 @@ A typed-in dice total must be one the dice can show (3d8: 3 to 24); anything els
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import StrEnum
 
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
@@ -34,15 +36,12 @@ from battlemap.rules.death import wake
 from battlemap.rules.draft import Draft
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.outcome import Outcome, running_combat
+from battlemap.rules.rest_uses import RestType as RestType  # its home is rest_uses
+from battlemap.rules.rest_uses import restore_uses
 from battlemap.rules.schema import RestKind, Ruleset
 
 MAX_LEVEL = MAX_CHARACTER_LEVEL
 """Highest character level a rest's dice are rolled for: the model's own limit."""
-
-
-class RestType(StrEnum):
-    SHORT = "short"
-    LONG = "long"
 
 
 @dataclass(frozen=True)
@@ -140,12 +139,13 @@ def _rest(
         restored = True
     maximum = draft.max_hp(creature_id)
     hp_after = min(maximum, creature.hp + rules.hp_flat + rolled)
-    update: dict[str, object] = {"hp": hp_after, "action_surges_used": 0}  # Action Surge back
+    update: dict[str, object] = {"hp": hp_after}
     lost = 0
     if kind == "long" and draft.ruleset.hit_points.temp_hp_last_until_long_rest:
         lost = creature.temp_hp
         update["temp_hp"] = 0
     draft.put_creature(creature.model_copy(update=update))
+    restore_uses(draft, creature_id, RestType(kind))  # "Special Feature ... recharges"
     woke = False
     if draft.death(creature_id).knocked_out:
         wake(draft, creature_id)

@@ -50,6 +50,7 @@ from battlemap.rules.schema_turns import (
 from battlemap.rules.schema_vitals import (
     BloodiedRules,
     BrinkOfDeathRules,
+    ConcentrationRules,
     ConditionDef,
     DamageRules,
     DamageType,
@@ -132,6 +133,10 @@ class Ruleset(Section):
         default=None, description="Underwater combat; null: none."
     )
     rests: RestRules = Field(default=RestRules(), description="Short and long rests.")
+    concentration: ConcentrationRules = Field(
+        default=ConcentrationRules(),
+        description="The concentration save's DC (no document states it: see the section).",
+    )
     roles: Roles = Field(
         default=Roles(),
         description="Which conditions and actions the engine finds by role (renamed ones).",

@@ -355,6 +355,27 @@ class RestKind(Section):
     )
 
 
+class ConcentrationRules(Section):
+    """The Constitution save that damage calls for while a creature concentrates: DC
+    ``save_dc_minimum`` or the damage taken divided by ``save_dc_damage_divisor`` (rounded
+    down), whichever is higher.
+
+    None of the five documents in ``../shared/rules-sources`` states this DC (srd-5e.txt and
+    two others only say that holding a readied spell "requires concentration"); the values
+    shipped are the SRD 5.1 "Concentration" rule's, written here so that a table can see and
+    change them rather than meet a hidden constant."""
+
+    save_dc_minimum: int = Field(
+        default=10, ge=1, le=40, description="The lowest DC of a concentration save."
+    )
+    save_dc_damage_divisor: int = Field(
+        default=2,
+        ge=1,
+        le=100,
+        description="The damage taken divided by this (rounded down) is the DC when higher.",
+    )
+
+
 class RestRules(Section):
     short: RestKind | None = Field(default=None, description="The short rest; null: none.")
     long: RestKind | None = Field(default=None, description="The long rest; null: none.")

@@ -16,9 +16,9 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import creature_of
 from battlemap.rules.death import DeathSaveResult, death_save, end_last_breath
-from battlemap.rules.effects import at_turn_end
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
+from battlemap.rules.saves_due import saves_due
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turns import current_creature, end_turn
 
@@ -54,6 +54,21 @@ def brink_pause(encounter: Encounter, ruleset: Ruleset) -> str | None:
     return f"initiative is paused: {names} must choose on the Brink"
 
 
+MAX_REASONS_LISTED = 3
+
+
+def saves_pause(encounter: Encounter) -> str | None:
+    """Why no turn may end now: saves are due (a concentration save after damage, a save
+    that ends a condition at the end of a turn: ``saves_due``) and are made first; None
+    when none is."""
+    due = saves_due(encounter)
+    if not due:
+        return None
+    listed = "; ".join(d.reason for d in due[:MAX_REASONS_LISTED])
+    more = f" and {len(due) - MAX_REASONS_LISTED} more" if len(due) > MAX_REASONS_LISTED else ""
+    return f"make the saves due first: {listed}{more}"
+
+
 def next_turn(
     encounter: Encounter,
     ruleset: Ruleset,
@@ -62,23 +77,22 @@ def next_turn(
     death_save_bonus: int = 0,
 ) -> Outcome[TurnStep]:
     """End the current turn (durations counted on the creature lose a round, its saves that
-    end conditions fall due: ``effects.at_turn_end``), start the next, and roll the death save
+    end conditions fall due: ``turns.end_turn``), start the next, and roll the death save
     it owes (``death_save_d20`` typed in, else rolled).
 
     Raises:
-        IllegalActionError: the combat hasn't begun, or someone is on the Brink of Death and
-            the ruleset pauses initiative until they choose.
+        IllegalActionError: the combat hasn't begun, someone is on the Brink of Death and
+            the ruleset pauses initiative until they choose, or saves are due
+            (``saves_pause``).
     """
     combat = running_combat(encounter)
-    paused = brink_pause(encounter, ruleset)
+    paused = brink_pause(encounter, ruleset) or saves_pause(encounter)
     if paused is not None:
         raise IllegalActionError(paused)
     ended = current_creature(combat)
     died = False
-    turn_end = at_turn_end(encounter, ruleset, ended)  # durations, saves that end conditions
-    encounter, combat = turn_end.encounter, running_combat(turn_end.encounter)
-    ended_turn = end_turn(encounter, ruleset)
-    state, events = running_combat(ended_turn.encounter), turn_end.events + ended_turn.events
+    ended_turn = end_turn(encounter, ruleset)  # durations and saves due counted there
+    state, events = running_combat(ended_turn.encounter), ended_turn.events
     if combat.combatant(ended).death.last_breath:
         applied_breath = end_last_breath(with_combat(encounter, state), ruleset, ended)
         assert applied_breath.combat is not None

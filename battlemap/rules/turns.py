@@ -35,6 +35,7 @@ from battlemap.rules.combat_ops import (
     require,
 )
 from battlemap.rules.draft import Draft
+from battlemap.rules.durations import count_turn_end
 from battlemap.rules.enums import DisengageDuration
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.initiative import insert_sorted, roll_one
@@ -69,7 +70,8 @@ def begin_combat(
 def end_turn(
     encounter: Encounter, ruleset: Ruleset, hooks: Sequence[TurnHook] = ()
 ) -> Outcome[None]:
-    """End the current turn and start the next one (a new round after the last slot).
+    """End the current turn and start the next one (a new round after the last slot). The
+    ending turn counts durations and makes end-of-turn saves due (``durations``).
 
     Raises:
         IllegalActionError: the combat hasn't begun.
@@ -77,7 +79,9 @@ def end_turn(
     state = running_combat(encounter)
     require(state.started and bool(state.order), "the combat hasn't begun")
     draft = Draft(encounter, ruleset)
+    count_turn_end(draft, state.order[state.turn_index].creature_id)
     _finish_turn(draft, encounter)
+    draft.combat = draft.combat.model_copy(update={"turn_ending": False})
     _advance(draft)
     _skip_the_dead(draft, encounter)
     _start_turn(draft, ruleset, encounter, hooks)

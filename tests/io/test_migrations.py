@@ -42,7 +42,8 @@ def test_every_version_below_the_current_one_has_a_step() -> None:
 def test_each_step_raises_the_version_by_exactly_one(version: int) -> None:
     # Every step's own test below feeds it a real document; this only checks the bookkeeping.
     version_1 = migrate_0_to_1(version_0_demo())
-    samples = {0: version_0_demo(), 1: version_1, 2: migrate_1_to_2(version_1)}
+    version_2 = migrate_1_to_2(version_1)
+    samples = {0: version_0_demo(), 1: version_1, 2: version_2, 3: migrate_2_to_3(version_2)}
     result = MIGRATIONS[version](samples[version])
     assert format_version_of(result, "sample") == version + 1
 
@@ -115,7 +116,7 @@ def test_the_session_log_is_saved_and_opened_again(tmp_path: Path) -> None:
     path = tmp_path / "logged.battlemap"
     save_battlemap(path, encounter, {})
     saved = json.loads(zipfile.ZipFile(path).read(ENCOUNTER_ENTRY))
-    assert saved["format_version"] == CURRENT_FORMAT_VERSION == 3
+    assert saved["format_version"] == CURRENT_FORMAT_VERSION >= 2
     assert load_battlemap(path).encounter.log == (line,)
 
 

@@ -10,12 +10,13 @@ from battlemap.model.creature import Side, Speeds
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
-from battlemap.rules.action_surge import ACTION_SURGE, action_surge, regain_action_surges
+from battlemap.rules.action_surge import ACTION_SURGE, action_surge
 from battlemap.rules.economy import take_action
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.legal import ChoiceKind, legal_actions
 from battlemap.rules.movement import movement_budget
 from battlemap.rules.outcome import with_combat
+from battlemap.rules.rest_uses import RestType, regain_after_rest
 from battlemap.rules.rests import short_rest
 from battlemap.rules.schema import Ruleset
 from tests.rules.helpers import fight
@@ -122,8 +123,9 @@ def test_action_surge_once_a_turn_then_after_a_rest(rulesets: Rulesets) -> None:
     # The use is kept on the creature, saved with the encounter, until a rest.
     reopened = Encounter.model_validate_json(enc.model_dump_json())
     assert reopened.creature(HERO).action_surges_used == 1
-    rested = regain_action_surges(enc, ruleset, HERO)
-    assert rested.result == 1 and rested.encounter.creature(HERO).action_surges_used == 0
+    rested = regain_after_rest(enc, ruleset, HERO, RestType.SHORT)  # srd-5e: no rest rules
+    assert rested.result == ("Action Surge",)
+    assert rested.encounter.creature(HERO).action_surges_used == 0
 
 
 def test_a_spent_action_surge_is_refused_with_the_reason(rulesets: Rulesets) -> None:

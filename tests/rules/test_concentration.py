@@ -54,9 +54,22 @@ def _held(enc: Encounter) -> list[str]:
     return [c.name for c in enc.combat.combatant(OGRE).conditions]
 
 
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 @pytest.mark.parametrize(("damage", "dc"), [(1, 10), (19, 10), (20, 10), (22, 11), (25, 12)])
-def test_the_dc_is_10_or_half_the_damage_whichever_is_higher(damage: int, dc: int) -> None:
-    assert concentration_dc(damage) == dc
+def test_the_dc_is_10_or_half_the_damage_whichever_is_higher(
+    rulesets: Rulesets, ruleset_id: str, damage: int, dc: int
+) -> None:
+    """No document states the DC: srd-5e.yaml writes the SRD 5.1 rule out and every ruleset
+    inherits it (``concentration``)."""
+    assert concentration_dc(rulesets[ruleset_id], damage) == dc
+
+
+def test_the_dc_follows_the_ruleset_s_concentration_section(rulesets: Rulesets) -> None:
+    srd = rulesets["srd-5e"]
+    harsher = srd.model_copy(
+        update={"concentration": srd.concentration.model_copy(update={"save_dc_minimum": 12})}
+    )
+    assert (concentration_dc(harsher, 10), concentration_dc(harsher, 30)) == (12, 15)
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)

@@ -19,8 +19,8 @@ from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.damage import DamageInstance, apply_damage
-from battlemap.rules.death import recover_stable, stabilize
-from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.death import death_save, recover_stable, stabilize
+from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.healing import heal
 from battlemap.rules.initiative import start_combat
 from battlemap.rules.schema import Ruleset
@@ -129,3 +129,52 @@ def test_gms_den_a_massive_damage_stun_outside_a_combat_is_not_kept(rulesets: Ru
     assert hit.result.massive is not None and hit.result.massive.natural == 1
     assert hit.encounter.creature(CLERIC).lasting is None
     assert not any(e.text == "Cleric is stunned" for e in hit.events)
+
+
+def _dying(ruleset_id: str, rulesets: Rulesets) -> Encounter:
+    """6 of 12 HP, 8 damage: 0 HP and dying (2 left over < any threshold), no combat."""
+    return _hit(_cleric(ruleset_id), rulesets[ruleset_id], 8)
+
+
+def test_srd_death_saves_without_a_combat_count_on_the_creature(rulesets: Rulesets) -> None:
+    """srd-5e.txt "Death Saving Throws": "roll a d20. If the roll is 10 or higher, you
+    succeed. Otherwise, you fail"; "On your third success, you become stable"."""
+    srd = rulesets["srd-5e"]
+    enc = _dying("srd-5e", rulesets)
+    # The third success makes her stable, and stable resets the counts.
+    for face, successes, failures in ((12, 1, 0), (4, 1, 1), (10, 2, 1), (15, 0, 0)):
+        saved = death_save(enc, srd, CLERIC, d20=face)
+        enc = saved.encounter
+        assert (saved.result.successes, saved.result.failures) == (successes, failures)
+    lasting = enc.creature(CLERIC).lasting
+    assert lasting is not None and lasting.death.stable and enc.combat is None
+    with pytest.raises(IllegalActionError, match="is stable"):
+        death_save(enc, srd, CLERIC, d20=12)
+    assert start_combat(enc, "srd-5e", 1).combatant(CLERIC).death.stable
+
+
+def test_srd_a_natural_20_outside_a_combat_brings_her_back_with_1_hp(rulesets: Rulesets) -> None:
+    srd = rulesets["srd-5e"]
+    saved = death_save(_dying("srd-5e", rulesets), srd, CLERIC, d20=20)
+    assert saved.result.regained_hp and saved.encounter.creature(CLERIC).hp == 1
+
+
+def test_a_death_save_without_a_combat_needs_the_die_typed(rulesets: Rulesets) -> None:
+    srd = rulesets["srd-5e"]
+    with pytest.raises(InvalidRequestError, match="no combat dice to roll; type the result in"):
+        death_save(_dying("srd-5e", rulesets), srd, CLERIC)
+    with pytest.raises(IllegalActionError, match="has 6 HP: no death saving throw"):
+        death_save(_cleric(), srd, CLERIC, d20=12)
+
+
+def test_bloodied_brink_two_failed_saves_without_a_combat_reach_the_brink(
+    rulesets: Rulesets,
+) -> None:
+    """bloodied-brink: a d20 of 10 or less fails; 2 failures put you on the Brink of Death."""
+    brink = rulesets["bloodied-brink"]
+    enc = _dying("bloodied-brink", rulesets)
+    first = death_save(enc, brink, CLERIC, d20=10)
+    assert (first.result.failures, first.result.brink) == (1, False)
+    second = death_save(first.encounter, brink, CLERIC, d20=7)
+    lasting = second.encounter.creature(CLERIC).lasting
+    assert second.result.brink and lasting is not None and lasting.death.brink

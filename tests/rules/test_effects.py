@@ -20,6 +20,7 @@ from battlemap.rules.initiative import start_combat
 from battlemap.rules.saves_due import SaveKind, saves_due
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.turn_steps import next_turn
+from battlemap.rules.turns import end_turn
 from tests.rules.conftest import RULESET_IDS
 from tests.rules.fighters import combat_of, creature, encounter_of
 
@@ -125,3 +126,25 @@ def test_srd_outside_a_combat_the_rounds_wait_for_the_next_combat(rulesets: Rule
     assert poisoned.rounds_left == 10 and poisoned.save_ends is not None
     combat = start_combat(enc, "srd-5e", 1)
     assert combat.combatant(OGRE).conditions == (poisoned,)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_turns_end_turn_alone_counts_durations_and_makes_saves_due(
+    rulesets: Rulesets, ruleset_id: str
+) -> None:
+    """The engine's own turn change (``turns.end_turn``, no UI path, no death-save step)
+    counts the ogre's 1-round poison down and makes its paralysis save due, as
+    ``turn_steps.next_turn`` does: one place."""
+    ruleset = rulesets[ruleset_id]
+    enc = apply_effect(_fight(ruleset_id), ruleset, OGRE, "poisoned", rounds=1).encounter
+    enc = apply_effect(
+        enc, ruleset, OGRE, "paralyzed", save=SaveEnds(ability="wis", dc=14)
+    ).encounter
+    enc = end_turn(enc, ruleset).encounter  # the cleric's turn
+    assert _conditions(enc, OGRE) == ["poisoned", "paralyzed"] and saves_due(enc) == ()
+    ended = end_turn(enc, ruleset)  # the ogre's turn
+    assert _conditions(ended.encounter, OGRE) == ["paralyzed"]
+    assert [d.condition for d in saves_due(ended.encounter)] == ["paralyzed"]
+    texts = [e.text for e in ended.events]
+    assert "Ogre: poisoned ends (its duration is over)" in texts
+    assert texts.count("Ogre: Wisdom save DC 14 due to end paralyzed") == 1

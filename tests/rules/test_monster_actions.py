@@ -21,7 +21,12 @@ from battlemap.rules.attack_action import take_attack_action
 from battlemap.rules.attacks import AttackOptions, AttackProfile, AttackSituation, make_attack
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.legal import legal_actions
-from battlemap.rules.legendary import legendary_status, next_turn, take_legendary_action
+from battlemap.rules.legendary import (
+    end_of_turn,
+    legendary_status,
+    next_turn,
+    take_legendary_action,
+)
 from battlemap.rules.limited_actions import (
     recharges_due,
     save_action_refusal,
@@ -152,7 +157,7 @@ def test_legendary_actions_per_round(rulesets: dict[str, Ruleset]) -> None:
     assert all(r is not None and "not on Adult Red Dragon's own" in r for _, r in status.actions)
     with pytest.raises(IllegalActionError, match="end of another creature's turn"):
         take_legendary_action(encounter, ruleset, DRAGON, "Tail Attack")
-    heros_turn = next_turn(encounter, ruleset).encounter
+    heros_turn = end_of_turn(next_turn(encounter, ruleset).encounter, ruleset).encounter
     wing = take_legendary_action(heros_turn, ruleset, DRAGON, "Wing Attack")
     assert wing.result.save is not None and wing.result.save.dc == 22
     assert "Wing Attack (costs 2, 1 left)" in wing.events[0].text
@@ -215,16 +220,16 @@ def test_spent_uses_and_legendary_actions_save_and_reopen(
 ) -> None:
     ruleset = rulesets["srd-5e"]
     spent = use_save_action(_dragon_fight(), ruleset, DRAGON, "Fire Breath").encounter
-    heros_turn = next_turn(spent, ruleset).encounter
-    played = take_legendary_action(heros_turn, ruleset, DRAGON, "Wing Attack").encounter
+    heros_turn_ends = end_of_turn(next_turn(spent, ruleset).encounter, ruleset).encounter
+    played = take_legendary_action(heros_turn_ends, ruleset, DRAGON, "Wing Attack").encounter
     path = tmp_path / "dragon.battlemap"
     save_battlemap(path, played, {})
     reopened = load_battlemap(path).encounter
     assert reopened == played
     combat = reopened.combat
     assert combat is not None
-    dragon = combat.combatant(DRAGON)
-    assert (dragon.legendary_used, [(s.key, s.spent) for s in dragon.spent_uses]) == (
+    spent_uses = reopened.creature(DRAGON).spent_uses
+    assert (combat.combatant(DRAGON).legendary_used, [(s.key, s.spent) for s in spent_uses]) == (
         2,
         [("Fire Breath", 1)],
     )

@@ -1,6 +1,7 @@
 """Concentration through the UI (issue 16, "Done when"): the DM marks the cleric
 concentrating on Bless from the Creature dock's conditions menu; 8 damage calls for a DC 10
-Constitution save in the Actions dock's Saves due box; a typed 7 fails it and Bless ends.
+Constitution save in the Saves due box on the map's decision card; a typed 7 fails it and
+Bless ends.
 One undo step each."""
 
 from __future__ import annotations

@@ -138,6 +138,15 @@ def test_adult_red_dragon_fire_breath_recharge_and_legendary_actions(
     assert dragon_row is not None and hero_row is not None
     assert "Legendary 3/3" in dragon_row.text(3)
     tail = box.legendary_buttons[(EntityId("c-foe"), "Tail Attack")]
+    assert not tail.isEnabled() and "Hero's turn hasn't ended yet" in tail.toolTip()
+    window.combat.initiative.next_action.trigger()  # the end of the hero's turn: it stops
+    assert ui.session.state is not None and ui.session.state.turn_ending
+    card = ui.card
+    assert card.isVisible() and card.legendary.isVisible()
+    assert "End of Hero's turn: legendary actions for Adult Red Dragon (3 left)" in (
+        card.legendary.label.text()
+    )
+    tail = box.legendary_buttons[(EntityId("c-foe"), "Tail Attack")]
     assert tail.isEnabled()
     qtbot.mouseClick(tail, Qt.MouseButton.LeftButton)
     dialog = ui.attack_dialog
@@ -175,9 +184,10 @@ def test_adult_red_dragon_fire_breath_recharge_and_legendary_actions(
     assert box.save_buttons["Fire Breath"].isEnabled()
     dragon_row = next(r for r in rows(ui.initiative.tree) if "Adult Red Dragon" in r.text(1))
     assert "Legendary 3/3" in dragon_row.text(3)
+    assert not card.legendary.isVisible()  # the moment closed with the dragon's turn
     window.undo_stack.undo()  # the turn change with its recharge: one step
     assert ui.session.state is not None and ui.session.state.current is not None
-    assert ui.session.state.current.creature_id == HERO
+    assert ui.session.state.current.creature_id == HERO and ui.session.state.turn_ending
     assert box.legendary_buttons[(EntityId("c-foe"), "Detect")].toolTip().count("0 legendary")
 
 

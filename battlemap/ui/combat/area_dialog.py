@@ -52,18 +52,19 @@ from battlemap.geometry.metrics import PointXY
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.model.statblock import DICE_PATTERN, StatBlock
+from battlemap.model.statblock import DICE_PATTERN, Damage, StatBlock
 from battlemap.model.statblock_actions import SaveAction
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
 from battlemap.rules.dice import DiceExpressionError, new_dice_state, roll
 from battlemap.rules.enums import Ability
-from battlemap.rules.outcome import Outcome, with_combat
+from battlemap.rules.outcome import Outcome
 from battlemap.rules.saves import (
     SaveResult,
 )
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses
 from battlemap.rules.vitals import is_dead, rolled_by_the_app
+from battlemap.ui.combat.damage_parts import MorePart, choose_type
 from battlemap.ui.combat.monster_flow import rules_ability
 from battlemap.ui.combat.save_rows import (
     ID_ROLE,
@@ -128,6 +129,9 @@ class AreaDialog(CombatDialog):
         form.addRow("Damage", self.dice)
         self.damage_type = QComboBox()
         form.addRow("Type", self.damage_type)
+        self.parts_form = form
+        self.more_parts: list[MorePart] = []
+        """A save action's damage parts after the first ("plus 7 (2d6) poison damage")."""
         self.half = QCheckBox("Half damage on a successful save")
         self.half.setChecked(True)
         form.addRow(self.half)
@@ -168,10 +172,10 @@ class AreaDialog(CombatDialog):
         if wanted < 0:
             wanted = self.damage_type.findData(DEFAULT_DAMAGE_TYPE)
         self.damage_type.setCurrentIndex(max(0, wanted))
-        self._apply_prefill()
+        note = self._apply_prefill()
         self._given_origin, self._given_for = origin, None
         self.take_selection()
-        self.outcome_label.clear()
+        self.outcome_label.setText(note)
         self.present()
 
     def prefill(self, save: SaveAction) -> None:
@@ -179,19 +183,42 @@ class AreaDialog(CombatDialog):
         ability, DC, first damage roll and type, and half on a success."""
         self._prefill = save
 
-    def _apply_prefill(self) -> None:
+    def _apply_prefill(self) -> str:
+        """Fill the boxes from the save action given to ``prefill`` (if any); the note for
+        the outcome line (a damage type the ruleset hasn't), or ""."""
         save, self._prefill = self._prefill, None
+        self._set_more_parts(save.damage[1:] if save is not None else ())
         if save is None:
-            return
+            return ""
         self.ability.setCurrentIndex(self.ability.findData(rules_ability(save)))
         self.dc.setValue(save.dc)
+        unknown = []
         if save.damage:
             self.dice.setText(save.damage[0].dice)
-            found = self.damage_type.findData(save.damage[0].type.lower())
-            if found >= 0:
-                self.damage_type.setCurrentIndex(found)
+            if not choose_type(self.damage_type, save.damage[0].type):
+                unknown.append(save.damage[0].type)
+        unknown += [m.type_wanted for m in self.more_parts if not m.known]
         self.half.setChecked(save.half_on_success)
         self.setWindowTitle(f"Area damage: {save.name}")
+        if not unknown:
+            return ""
+        missing = ", ".join(unknown)  # the action's type isn't one of the ruleset's: the DM picks
+        return html.escape(
+            f"{save.name}: no damage type '{missing}' in this ruleset: choose one", quote=False
+        )
+
+    def _set_more_parts(self, damage: tuple[Damage, ...]) -> None:
+        for old in self.more_parts:
+            self.parts_form.removeRow(old.row)
+        self.more_parts = []
+        types = [
+            (self.damage_type.itemText(i), self.damage_type.itemData(i))
+            for i in range(self.damage_type.count())
+        ]
+        for index, part in enumerate(damage):
+            more = MorePart(part.dice, part.type, types)
+            self.parts_form.insertRow(2 + index, f"Plus ({index + 2})", more.row)
+            self.more_parts.append(more)
 
     def _forget_origin(self) -> None:
         """The old encounter's template origin means nothing on a new map."""
@@ -279,7 +306,8 @@ class AreaDialog(CombatDialog):
 
     def deal(self) -> None:
         dice = self.dice.text().strip()
-        if not re.match(DICE_PATTERN, dice):
+        more = [(m.dice.text().strip(), m.type_key, m.typed.value()) for m in self.more_parts]
+        if not all(re.match(DICE_PATTERN, d) for d in (dice, *(d for d, _, _ in more))):
             self.outcome_label.setText("<b>Type damage dice such as 8d6 or 2d10+4.</b>")
             return
         ruleset = self.session.ruleset()
@@ -290,7 +318,12 @@ class AreaDialog(CombatDialog):
             self.outcome_label.setText("<b>Select the creatures caught, then Use selected.</b>")
             return
         parts = [DamageRoll(dice, str(self.damage_type.currentData()))]
-        typed = [self.typed.value()] if self.typed.value() >= 0 else None
+        parts += [DamageRoll(d, key) for d, key, _ in more]
+        totals_typed = [self.typed.value(), *(t for _, _, t in more)]
+        if any(t >= 0 for t in totals_typed) and not all(t >= 0 for t in totals_typed):
+            self.outcome_label.setText("<b>Type the total of every damage part, or of none.</b>")
+            return
+        typed = totals_typed if totals_typed[0] >= 0 else None
         state = self.session.state
         rolled = ""
         typed_each: list[list[int]] | None = None
@@ -298,14 +331,16 @@ class AreaDialog(CombatDialog):
         if app_rolled:  # no combat dice: roll here, deal those totals
             once = ruleset.damage.area_damage_rolled_once
             try:
-                totals, rolled = self._roll_without_combat(dice, 1 if once else len(targets))
+                each, rolled = self._roll_without_combat(
+                    [p.dice for p in parts], 1 if once else len(targets)
+                )
             except DiceExpressionError as error:
                 self.outcome_label.setText(f"<b>Refused:</b> {html.escape(str(error))}")
                 return
             if once:
-                typed = totals
+                typed = each[0]
             else:
-                typed_each = [[total] for total in totals]
+                typed_each = each
         half = self.half.isChecked()
         source = state.current.creature_id if state is not None and state.current else None
         notes = list(gone)
@@ -313,10 +348,10 @@ class AreaDialog(CombatDialog):
         def saves_then_damage(
             e: Encounter, c: CombatState | None, r: Ruleset
         ) -> Outcome[tuple[DamageResult, ...]]:
-            combat, found, save_lines = self.saves.record(e, c, r)
+            saved, found, save_lines = self.saves.record(e, c, r)
             notes.extend(found)
             dealt = apply_area_damage(
-                with_combat(e, combat),
+                saved,
                 r,
                 parts,
                 targets,
@@ -329,7 +364,7 @@ class AreaDialog(CombatDialog):
             return replace(dealt, events=(*save_lines, *events))
 
         applied = self.session.run(
-            f"Area damage ({dice} {parts[0].type})",
+            f"Area damage ({' + '.join(f'{p.dice} {p.type}' for p in parts)})",
             lambda e, r: saves_then_damage(e, e.combat, r),
         )
         if applied is None:
@@ -347,22 +382,27 @@ class AreaDialog(CombatDialog):
         dealt = ", ".join(f"{self.session.name(r.target_id)} -{r.total}" for r in results)
         self.session.reported.emit(f"Area damage: {dealt}")
         self.typed.setValue(-1)
+        for part in self.more_parts:
+            part.typed.setValue(-1)
         self.saves.forget()  # recorded: a second deal from this opening rolls afresh
 
-    def _roll_without_combat(self, dice: str, count: int) -> tuple[list[int], str]:
-        """Roll ``dice`` ``count`` times (once, or once per target when the ruleset's
-        ``area_damage_rolled_once`` is false) from fresh dice seeded by the session: the totals
-        and the rolls as outcome text.
+    def _roll_without_combat(self, dice: list[str], count: int) -> tuple[list[list[int]], str]:
+        """Roll every part's ``dice`` ``count`` times (once, or once per target when the
+        ruleset's ``area_damage_rolled_once`` is false) from fresh dice seeded by the session:
+        the totals (per roll, one per part) and the rolls as outcome text.
 
         Raises:
-            DiceExpressionError: ``dice`` can't be rolled.
+            DiceExpressionError: a part's dice can't be rolled.
         """
         dice_state = new_dice_state(self.session.seed_source())
         totals, lines = [], []
         for _ in range(count):
-            dice_state, record = roll(dice_state, dice, "area damage")
-            totals.append(record.total)
-            lines.append(f"Rolled {html.escape(record.detail)}<br>")
+            these = []
+            for expression in dice:
+                dice_state, record = roll(dice_state, expression, "area damage")
+                these.append(record.total)
+                lines.append(f"Rolled {html.escape(record.detail)}<br>")
+            totals.append(these)
         return totals, "".join(lines)
 
     def _line(self, result: DamageResult) -> str:

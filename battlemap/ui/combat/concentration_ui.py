@@ -1,8 +1,9 @@
 """Concentration and lasting effects in the DM's window: entries in the Creature dock's
 conditions menu and the token menu mark a creature concentrating on a spell (its name) or end
 it, one undo step each (``rules.concentration``), and open the condition dialog (duration,
-save at the end of each turn, held by); the saves the fight waits on are in the Actions
-dock's "Saves due" box (``pending_box``). ``install`` wires it all into the combat UI."""
+save at the end of each turn, held by); the saves the fight waits on are in the "Saves due"
+box (``pending_box``) on the decision card over the map. ``install`` wires it all into the
+combat UI."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
 from battlemap.model.combat import Concentration
 from battlemap.model.ids import EntityId
 from battlemap.rules.concentration import concentrate, stop_concentrating
-from battlemap.ui.combat.pending_box import PendingSavesBox, pending_box_in
+from battlemap.ui.combat.pending_box import PendingSavesBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics
@@ -107,7 +108,7 @@ def effect_entries(ui: CombatUi, effects: EffectsUi, menu: QMenu, creature_id: E
 def install(ui: CombatUi) -> EffectsUi:
     """Concentration and the condition dialog in the token menu and at the top of the Creature
     dock's conditions menu (no rows added: the dock fits a 1600 x 1000 window), and the Saves
-    due box at the top of the Actions dock."""
+    due box on the decision card (Next turn waits for them)."""
     session = ui.session
 
     def ask_spell(creature_id: EntityId) -> str | None:
@@ -142,9 +143,5 @@ def install(ui: CombatUi) -> EffectsUi:
     panel.scene.token_menu_builders.append(
         lambda token_menu, cid: effect_entries(ui, effects, token_menu, cid)
     )
-    actions_body = ui.actions.widget()
-    inner = getattr(actions_body, "widget", None)  # the scroll area around the body
-    body = inner() if callable(inner) else actions_body
-    if body is not None:
-        pending_box_in(body, pending, 2)  # under the heading and the economy line
+    ui.card.add_section(pending, 1)  # the saves due, on the map, under the card's title
     return effects

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.model.combat import Combatant, Expiry
+from battlemap.model.combat import Combatant, DeathState, Expiry
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
@@ -45,6 +45,7 @@ from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses
 from battlemap.rules.vitals import effective_max_hp, is_bloodied
+from battlemap.ui.combat.creature_extras import DeathSaveRow, UsesRow
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, DEFAULT_DAMAGE_TYPE, tone
 from battlemap.ui.map_scene import MapScene
@@ -147,6 +148,11 @@ class CombatPanel(QGroupBox):
         self.exhaustion.valueChanged.connect(self.set_exhaustion)
         form.addRow("Exhaustion", self.exhaustion)
         form.addRow("This turn", self.economy)
+        self.death_row = DeathSaveRow(session)
+        form.addRow("Dying", self.death_row)
+        self.uses_row = UsesRow(session)
+        form.addRow("Uses", self.uses_row)
+        self.form = form
         self._combat_widgets: list[QWidget] = [self.conditions_button, self.exhaustion]
         scene.selectionChanged.connect(self._on_selection)
         session.changed.connect(self.refresh)
@@ -187,6 +193,7 @@ class CombatPanel(QGroupBox):
         creature = self._creature()
         self.setEnabled(creature is not None)
         ruleset = self.session.ruleset() if creature is not None else None
+        self._show_extras(ruleset, creature)
         if creature is None or ruleset is None:
             self.state_label.setText("Select one token.")
             self.economy.setText("")
@@ -235,6 +242,23 @@ class CombatPanel(QGroupBox):
             f"{ITS_TURN if current else ''}{'used ' + ', '.join(used) if used else 'nothing used'};"
             f" movement {budget.remaining:g} / {budget.total} ft left"
         )
+
+    def _show_extras(self, ruleset: Ruleset | None, creature: Creature | None) -> None:
+        """The Uses row when the creature has limited uses; the Dying row when it is dying
+        outside a combat (in one, its turn makes the save)."""
+        if creature is None or ruleset is None:
+            self.form.setRowVisible(self.uses_row, False)
+            self.form.setRowVisible(self.death_row, False)
+            return
+        self.form.setRowVisible(self.uses_row, self.uses_row.show_for(ruleset, creature.id))
+        death = creature.lasting.death if creature.lasting is not None else DeathState()
+        dying = (  # what death_save accepts outside a combat
+            self.session.state is None
+            and creature.hp == 0
+            and not (death.dead or death.stable or death.brink or death.last_breath)
+        )
+        self.death_row.creature_id = creature.id
+        self.form.setRowVisible(self.death_row, dying)
 
     def _state_text(self, ruleset: Ruleset, creature: Creature, combatant: Combatant | None) -> str:
         maximum = effective_max_hp(ruleset, creature, combatant)

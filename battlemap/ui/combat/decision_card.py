@@ -5,7 +5,8 @@ the top of its viewport (at the foot when the top would cover the creature it is
 shows each of ``rules.pending.pending_decisions``: the death save due as the next turn starts
 (the d20 rolled at the table typed here, else the app rolls it; Next turn makes it), the
 Brink of Death choice (``BrinkBox``: it resolves through ``CombatSession.run``) and a Last
-Breath's warning. Keys in its d20 box: digits type the face, N ends the turn with it (as on
+Breath's warning, and the end of a turn where legendary creatures may act (``LegendaryRow``).
+Keys in its d20 box: digits type the face, N ends the turn with it (as on
 the map), Enter gives the keyboard back to the map.
 """
 
@@ -26,15 +27,17 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.ids import EntityId
-from battlemap.rules.pending import Decision, DecisionKind, pending_decisions
+from battlemap.rules.pending import Decision, DecisionKind, pending_decisions, save_decisions
 from battlemap.ui.card_stack import MARGIN_PX, CardWish, card_stack
 from battlemap.ui.combat.brink_box import BrinkBox
+from battlemap.ui.combat.card_rows import LegendaryRow
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.typed_dice import D20Entry
 
 WIDTH_PX = 560
 NEXT_TURN_KEY = Qt.Key.Key_N
+SECTION_CHANGES = (QEvent.Type.LayoutRequest, QEvent.Type.Show, QEvent.Type.Hide)
 STYLE = """
 #decision-card { background: rgb(22, 24, 28); border: 2px solid #8c6bff; border-radius: 10px; }
 #decision-card QLabel, #decision-card QGroupBox { color: #ffffff; font-size: 15px;
@@ -95,7 +98,10 @@ class DecisionCard(QFrame):
         layout.addWidget(self.brink)
         self.last_breath_label = _label()
         layout.addWidget(self.last_breath_label)
+        self.legendary = LegendaryRow(next_turn)
+        layout.addWidget(self.legendary)
 
+        self._sections: list[QWidget] = []
         self.decisions: tuple[Decision, ...] = ()
         self._saver: EntityId | None = None
         for spin in self.death_d20.spins:
@@ -110,7 +116,10 @@ class DecisionCard(QFrame):
     def refresh(self) -> None:
         """Show the decisions pending now, or hide the card when there are none."""
         ruleset = self.session.ruleset() if self.session.state is not None else None
-        found = pending_decisions(self.session.encounter, ruleset) if ruleset else ()
+        if ruleset is not None:
+            found = pending_decisions(self.session.encounter, ruleset)
+        else:  # outside a combat only saves wait (and no ruleset is asked for)
+            found = save_decisions(self.session.encounter)
         self.decisions = found
         kinds = {d.kind: d for d in found}
         death = kinds.get(DecisionKind.DEATH_SAVE)
@@ -130,6 +139,7 @@ class DecisionCard(QFrame):
         self._show_text(self.brink_label, kinds.get(DecisionKind.BRINK))
         self._show_text(self.last_breath_label, kinds.get(DecisionKind.LAST_BREATH))
         self.brink.last_breath_note.setVisible(False)  # said by the card's own line
+        self.legendary.show_for(kinds.get(DecisionKind.LEGENDARY), death is None)
         if not found:
             self.hide()
             return
@@ -138,6 +148,15 @@ class DecisionCard(QFrame):
         self.show()
         self.place()
         self.raise_()
+
+    def add_section(self, widget: QWidget, index: int) -> None:
+        """Put another decision's widget on the card (the Saves due box, ``concentration_ui``)
+        at ``index`` of its rows; it shows and hides itself."""
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertWidget(index, widget)
+        self._sections.append(widget)
+        widget.installEventFilter(self)  # its rows change after the card's refresh: re-place
 
     @staticmethod
     def _show_text(label: QLabel, decision: Decision | None) -> None:
@@ -184,6 +203,10 @@ class DecisionCard(QFrame):
         """The view resized: place again. In the d20 box: N ends the turn (a letter a number
         box would swallow), Enter gives the keyboard back to the map."""
         kind = event.type()
+        if watched in self._sections:
+            if kind in SECTION_CHANGES and self.isVisible():
+                self.place()
+            return False
         if watched is self.view:
             if kind == QEvent.Type.Resize and self.isVisible():
                 self.place()

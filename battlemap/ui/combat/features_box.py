@@ -12,10 +12,11 @@ from PySide6.QtWidgets import QGridLayout, QGroupBox, QPushButton
 
 from battlemap.model.ids import EntityId
 from battlemap.rules import economy
-from battlemap.rules.action_surge import ACTION_SURGE, action_surge, regain_action_surges
+from battlemap.rules.action_surge import ACTION_SURGE, action_surge
 from battlemap.rules.character_features import action_surges, action_surges_left
 from battlemap.rules.enums import ActionCost
 from battlemap.rules.legal import Choice, ChoiceKind, LegalActions
+from battlemap.rules.rest_uses import RestType, regain_after_rest, regain_refusal
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
@@ -36,7 +37,6 @@ class FeaturesBox(QGroupBox):
         self.surge = QPushButton("Action Surge", self)
         self.surge.clicked.connect(self.use_action_surge)
         self.regain = QPushButton("Regain (rested)", self)
-        self.regain.setToolTip("A short or long rest was finished: Action Surge's uses come back")
         self.regain.clicked.connect(self.regain_uses)
         self.bonus_buttons: dict[str, QPushButton] = {}
         self._shown: tuple[tuple[str, ...], bool] | None = None
@@ -62,7 +62,15 @@ class FeaturesBox(QGroupBox):
             left, total = action_surges_left(creature), action_surges(creature)
             self.surge.setText(f"Action Surge ({left}/{total})")
             _enable(self.surge, surge, "One more action this turn")
-            self.regain.setEnabled(left < total)
+            refusal = regain_refusal(ruleset, RestType.SHORT)
+            self.regain.setEnabled(left < total and refusal is None)
+            self.regain.setToolTip(
+                plain_tooltip(
+                    "A short or long rest was finished: Action Surge's uses come back"
+                    if refusal is None
+                    else f"Not here: {refusal}"
+                )
+            )
         self.setVisible(bool(bonus) or surge is not None)
 
     def _layout(self, bonus: list[Choice], surge: bool) -> None:
@@ -114,7 +122,7 @@ class FeaturesBox(QGroupBox):
             return
         self.session.run(
             f"{self.session.name(creature_id)} regains Action Surge",
-            lambda e, r: regain_action_surges(e, r, creature_id),
+            lambda e, r: regain_after_rest(e, r, creature_id, RestType.SHORT),
         )
 
 

@@ -43,8 +43,10 @@ from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.ids import EntityId
 from battlemap.rules import initiative, legendary, turns
 from battlemap.rules.enums import InitiativeMode
+from battlemap.rules.lair import lair_row_index
 from battlemap.rules.legendary import legendary_text
 from battlemap.rules.vitals import looks_bloodied
+from battlemap.ui.combat.lair_box import lair_row
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import (
     CURRENT_BACKGROUND,
@@ -122,7 +124,7 @@ class OrderTree(QTreeWidget):
         self.fit_names()
 
     def ids(self) -> list[EntityId]:
-        return [EntityId(item.data(0, ID_ROLE)) for item in rows(self)]
+        return [EntityId(item.data(0, ID_ROLE)) for item in rows(self) if item.data(0, ID_ROLE)]
 
     def dropEvent(self, event: QDropEvent) -> None:
         if event.source() is not self:
@@ -338,7 +340,12 @@ class InitiativeDock(QDockWidget):
         bold = QFont(self.tree.font())
         bold.setBold(True)
         ruleset = self.session.ruleset()
-        for index, creature_id in enumerate(ids):
+        lair_at = lair_row_index(state, self.session.encounter) if state.started else None
+        for index, creature_id in enumerate([*ids, None]):
+            if index == lair_at:  # initiative count 20, after the ties
+                self.tree.addTopLevelItem(lair_row(self.session, state))
+            if creature_id is None:
+                break
             combatant = state.combatant(creature_id)
             try:
                 creature = self.session.encounter.creature(creature_id)
@@ -449,6 +456,10 @@ class InitiativeDock(QDockWidget):
         if state is None or not state.started:
             self.session.refused.emit("the combat hasn't begun")
             return
+        ruleset = self.session.ruleset()
+        if ruleset is not None and legendary.legendary_pause_due(self.session.encounter, ruleset):
+            self._end_of_turn()  # legendary actions come in between; the next press goes on
+            return
         typed = self.death_save_d20() if self.death_save_d20 is not None else None
         d6 = self.recharge_d6() if self.recharge_d6 is not None else None
         applied = self.session.run(  # with the monsters' start of turn: recharge, legendary
@@ -465,6 +476,17 @@ class InitiativeDock(QDockWidget):
         if applied is not None and applied.result.lairs:
             names = ", ".join(self.session.name(cid) for cid in applied.result.lairs)
             self.session.reported.emit(f"Initiative 20: lair actions ({names}); see the log")
+
+    def _end_of_turn(self) -> None:
+        """Stop at the end of the current turn: the moment for legendary actions (the SRD stat
+        blocks: "only at the end of another creature's turn")."""
+        state = self.session.state
+        if state is None or state.current is None:
+            return
+        name = self.session.name(state.current.creature_id)
+        applied = self.session.run(f"{NEXT_TURN_TEXT}: end of {name}'s turn", legendary.end_of_turn)
+        if applied is not None:
+            self.session.reported.emit(f"{applied.events[-1].text}; Next turn goes on")
 
     def previous_turn(self) -> None:
         """Go back one turn by undoing the last turn change, if it is the last step."""

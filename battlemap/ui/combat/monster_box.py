@@ -1,5 +1,6 @@
 """The Actions dock's stat-block part: the current creature's save actions and limited uses,
-every legendary creature's legendary actions and resistances, and the d6 of the next
+every legendary creature's legendary actions and resistances, the lairs' actions
+(``lair_box``), and the d6 of the next
 creature's recharge.
 
 Buttons are enabled exactly when the engine would accept them (``save_action_refusal``,
@@ -37,6 +38,7 @@ from battlemap.rules.limited_actions import (
     use_statuses,
 )
 from battlemap.rules.schema import Ruleset
+from battlemap.ui.combat.lair_box import LairBox
 from battlemap.ui.combat.monster_flow import MonsterFlow
 from battlemap.ui.combat.next_die import NextTurnDie, upcoming_creature
 from battlemap.ui.combat.session import CombatSession
@@ -103,6 +105,8 @@ class MonsterBox(QWidget):
         self.legendary.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.legendary_box)
         self.legendary_buttons: dict[tuple[EntityId, str], QPushButton] = {}
+        self.lair = LairBox(session)
+        layout.addWidget(self.lair)
         self.recharge = NextTurnDie(
             6,
             "The d6 of the next creature's recharge as rolled at the table, typed before ending"
@@ -120,6 +124,7 @@ class MonsterBox(QWidget):
             return
         shown = self._show_current(state, ruleset, current)
         shown = self._show_legendary(state, ruleset) or shown
+        shown = self.lair.refresh(state, ruleset) or shown
         shown = self._show_recharge(state) or shown
         self.setVisible(shown)
 

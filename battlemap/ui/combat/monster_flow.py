@@ -1,6 +1,7 @@
 """From a stat block's action to the dialogs that play it: a save action pre-fills the Area
 damage dialog (ability, DC, damage, half on a success) and sizes the Area template tool from
-the action (a 60-ft cone); a save without damage pre-fills the Saving throw dialog; a
+the action (a 60-ft cone; "within 10 ft" of the creature is placed centred on it at once);
+a save without damage pre-fills the Saving throw dialog; a
 legendary attack opens the attack dialog for the legendary creature, spending no action.
 """
 
@@ -69,6 +70,9 @@ class MonsterFlow:
         if shape is TemplateShape.LINE and width is not None:
             width.setValue(area.width_feet)  # through the box, so it shows the width
         tools.activate("template")
+        if area.shape is AreaShape.AROUND:  # centred on the creature: nothing to place
+            side = creature.space_cells(self.ui.session.encounter.grid.cell_feet)
+            tool.place_around((creature.x + side / 2, creature.y + side / 2), creature_id)
         return True
 
     def open_save(self, creature_id: EntityId, save: SaveAction) -> None:
@@ -79,6 +83,8 @@ class MonsterFlow:
             self.ui.area_dialog.prefill(save)
             failing = f"; a failure also means {save.on_failure}" if save.on_failure else ""
             if save.area is not None and self.size_template(save.area, creature_id):
+                if save.area.shape is AreaShape.AROUND:
+                    return  # placed and Area damage open: the dialog says the rest
                 self.ui.session.reported.emit(
                     f"{name}: {save.name}{where}: place the template; the creatures it catches"
                     f" make the save in Area damage{failing}"

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSpinBox, QWidget
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSpinBox
 
 from battlemap.model.combat import Combatant
 from battlemap.model.encounter import Encounter
@@ -125,12 +125,3 @@ def _save_call(
         return Outcome(done.encounter, done.result.ended, done.events)
 
     return ends
-
-
-def pending_box_in(dock_body: QWidget, box: PendingSavesBox, row: int) -> None:
-    """Put ``box`` into a dock's vertical layout at ``row`` (the Actions dock, under its
-    heading: what the fight waits on, above the fold)."""
-    layout = dock_body.layout()
-    insert = getattr(layout, "insertWidget", None)
-    if insert is not None:
-        insert(row, box)

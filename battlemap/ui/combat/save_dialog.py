@@ -37,11 +37,8 @@ from battlemap.rules.conditions import apply_condition
 from battlemap.rules.enums import Ability
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.ui.combat.save_rows import (
-    SaveRolls,
-    party_first,
-    result_line,
-)
+from battlemap.ui.combat.save_rows import SaveRolls, party_first
+from battlemap.ui.combat.save_text import result_line
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
@@ -152,19 +149,22 @@ class SaveDialog(CombatDialog):
         notes: list[str] = []
 
         def record(e: Encounter, c: CombatState | None, r: Ruleset) -> Outcome[None]:
-            combat, overrides, lines = self.saves.record(e, c, r)
+            saved, overrides, lines = self.saves.record(e, c, r)
+            combat = saved.combat
             notes.extend(overrides)
             if condition is not None and combat is not None:
                 for creature_id in failed:
                     if combat.has(creature_id):
-                        given = apply_condition(with_combat(e, combat), r, creature_id, condition)
+                        given = apply_condition(
+                            with_combat(saved, combat), r, creature_id, condition
+                        )
                         combat = running_combat(given.encounter)
                         notes.append(f"{self.session.name(creature_id)} is {condition}")
                     else:
                         notes.append(
                             f"{self.session.name(creature_id)} isn't fighting: not {condition}"
                         )
-            return Outcome(with_combat(e, combat), None, tuple(lines))
+            return Outcome(with_combat(saved, combat), None, tuple(lines))
 
         names = ", ".join(self.session.name(cid) for cid in rolled)
         what = f"{self.saves.save_ability().description} save DC {self.dc.value()}"

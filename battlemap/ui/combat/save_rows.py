@@ -51,10 +51,10 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.model.traits import Side
 from battlemap.rules.attacks import RollMode
-from battlemap.rules.combat_ops import signed
 from battlemap.rules.dice import new_dice_state, roll
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
+from battlemap.rules.limited_actions import legendary_resistance_left, use_legendary_resistance
 from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.saves import (
     SaveReport,
@@ -69,10 +69,11 @@ from battlemap.rules.saves import (
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import find_statblock
 from battlemap.rules.vitals import is_dead, rolled_by_the_app
+from battlemap.ui.combat.save_text import reason_lines, report_line, result_line, tooltip
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, tone
 from battlemap.ui.map_index_cache import window_index
-from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
+from battlemap.ui.plain_text import literal_mnemonics
 from battlemap.ui.typed_dice import D20Entry, TouchSpinBox
 
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -141,6 +142,12 @@ class SaveRow(QWidget):
         self.outcome = QLabel()
         self.outcome.setTextFormat(Qt.TextFormat.RichText)
         grid.addWidget(self.outcome, 1, 0, 1, 2)
+        self.resist = QPushButton("Use Legendary Resistance")
+        self.resist.setToolTip("It fails the save and chooses to succeed instead: one use")
+        self.resist.setVisible(False)
+        grid.addWidget(self.resist, 2, 0, 1, 2)
+        self.resisted = False
+        """The DM used its Legendary Resistance on this roll (spent when recorded)."""
         grid.setColumnStretch(0, 1)
 
     def _box_toggled(self, checked: bool) -> None:
@@ -284,6 +291,7 @@ class SaveRolls:
             party = encounter.creature(creature_id).side is Side.PARTY
             widget = SaveRow(row, party)
             widget.roll_button.clicked.connect(lambda _=False, cid=creature_id: self.roll_save(cid))
+            widget.resist.clicked.connect(lambda _=False, cid=creature_id: self.resist(cid))
             if widget.d20 is not None:
                 for spin in widget.d20.spins:
                     spin.valueChanged.connect(lambda _=0, cid=creature_id: self._typed_d20(cid))
@@ -436,6 +444,7 @@ class SaveRolls:
         ruleset = self.session.ruleset()
         if row is None or ruleset is None:
             return
+        row.resisted = False  # a new roll: the DM decides again
         encounter, state = self.session.encounter, self.session.state
         typed = row.typed_faces()
         try:
@@ -477,9 +486,25 @@ class SaveRolls:
         situation = standing.reasons if standing is not None else ()
         lines = [result_line(result)]
         lines.extend(reason_lines(result.report, situation))
+        if row.resisted:
+            lines.append(
+                f"<b style='color:{tone(GOOD)}'>Legendary Resistance: succeeds instead</b>"
+            )
+        left = legendary_resistance_left(self.session.encounter, creature_id)
+        row.resist.setVisible(not result.success and not row.resisted and left > 0)
+        row.resist.setText(f"Use Legendary Resistance ({left} left)")
         row.outcome.setText("<br>".join(lines))
         row.setToolTip(tooltip(result.report, situation))
         self._fit(row)
+
+    def resist(self, creature_id: EntityId) -> None:
+        """The failed save succeeds instead by Legendary Resistance (spent when recorded)."""
+        row, result = self.rows.get(creature_id), self.results.get(creature_id)
+        if row is None or result is None or result.success:
+            return
+        row.resisted = True
+        row.set_saved(True)
+        self._show(creature_id, result)
 
     def _throw(
         self,
@@ -537,13 +562,13 @@ class SaveRolls:
 
     def record(
         self, encounter: Encounter, combat: CombatState | None, ruleset: Ruleset
-    ) -> tuple[CombatState | None, list[str], list[CombatEvent]]:
-        """The combat state with this opening's saves recorded: the chain of the app's rolls
-        (refused when the combat changed since), then the typed saves and the DM's overrides,
-        in row order (a creature no longer on the map left out); the outcome lines of the
-        overrides; and, outside a combat, the saves'
-        log lines (the app's rolls, typed d20s, overrides) for the encounter log (in a combat
-        they are in the combat's own log).
+    ) -> tuple[Encounter, list[str], list[CombatEvent]]:
+        """The encounter (with its combat) with this opening's saves recorded: the chain of
+        the app's rolls (refused when the combat changed since), then the typed saves, the
+        Legendary Resistances used and the DM's overrides, in row order (a creature no longer
+        on the map left out); the outcome lines of the overrides and resistances; and,
+        outside a combat, the saves' log lines (the app's rolls, typed d20s, overrides,
+        resistances) for the encounter log (in a combat they are in the combat's own log).
 
         Raises:
             InvalidRequestError: the combat changed since the saves were rolled.
@@ -575,67 +600,20 @@ class SaveRolls:
                 loose.extend(thrown.events if combat is None else ())
             elif combat is None:
                 loose.extend(self._loose_lines.get(creature_id, ()))
-            if row.is_saved() != result.success:
-                name = self.session.name(creature_id)
+            name = self.session.name(creature_id)
+            if row.resisted and not result.success and row.is_saved():
+                what = f"{result.report.ability.description} save DC {result.dc}"
+                used = use_legendary_resistance(
+                    with_combat(encounter, combat), ruleset, creature_id, what
+                )
+                encounter, combat = used.encounter, used.combat
+                loose.extend(used.events if combat is None else ())
+                notes.append(f"{name}: Legendary Resistance, the {what} succeeds instead")
+            elif row.is_saved() != result.success:
                 notes.append(f"{name}: {'saved' if row.is_saved() else 'failed'} (DM's call)")
                 override = record_save_override(
                     with_combat(encounter, combat), ruleset, creature_id, row.is_saved()
                 )
                 combat = override.combat
                 loose.extend(override.events if combat is None else ())
-        return combat, notes, loose
-
-
-def report_line(report: SaveReport, dc: int) -> str:
-    """Before the roll: "Dexterity save +4 vs DC 15 (disadvantage)" or the automatic failure."""
-    if report.auto_fail is not None:
-        return f"<span style='color:{tone(BAD)}'><b>fails automatically</b></span>"
-    mode = "" if report.roll.mode is RollMode.NORMAL else f" ({report.roll.mode.value})"
-    return f"{report.ability.description} save {signed(report.bonus)} vs DC {dc}{mode}"
-
-
-def result_line(result: SaveResult) -> str:
-    """After the roll: "d20 14 +4 = 18 vs DC 15: saved" (both faces at advantage)."""
-    if result.report.auto_fail is not None:
-        return (
-            f"<span style='color:{tone(BAD)}'><b>fails automatically</b></span> vs DC {result.dc}"
-        )
-    faces = "/".join(str(face) for face in result.faces)
-    kept = f" → {result.natural}" if len(result.faces) > 1 else ""
-    colour, word = (tone(GOOD), "saved") if result.success else (tone(BAD), "failed")
-    return (
-        f"d20 {faces}{kept} {signed(result.report.bonus)} = <b>{result.total}</b>"
-        f" vs DC {result.dc}: <span style='color:{colour}'><b>{word}</b></span>"
-    )
-
-
-def reasons_of(report: SaveReport, situation: tuple[str, ...]) -> list[str]:
-    """Automatic failure, roll mode and cover, each with its reason.
-
-    The cover bonus is its part of the bonus ("half cover +2"; where it comes from is in the
-    tooltip); cover that gives a Dex save no bonus (total cover, a ruleset without it) says so.
-    """
-    if report.auto_fail is not None:  # no roll: mode and bonus don't matter
-        return [report.auto_fail]
-    reasons: list[str] = []
-    reasons.extend(f"advantage: {r}" for r in report.roll.advantages)
-    reasons.extend(f"disadvantage: {r}" for r in report.roll.disadvantages)
-    if report.roll.cancelled:
-        reasons.append("advantage and disadvantage cancel: a normal roll")
-    reasons.extend(report.parts[1:])  # after the creature's own bonus: the cover bonus
-    if len(report.parts) == 1 and situation and report.ability is Ability.DEX:
-        reasons.extend(f"{where}: no bonus to this save" for where in situation)
-    return reasons
-
-
-def reason_lines(report: SaveReport, situation: tuple[str, ...]) -> list[str]:
-    return [
-        f"<small>· {html.escape(r, quote=False)}</small>" for r in reasons_of(report, situation)
-    ]
-
-
-def tooltip(report: SaveReport, situation: tuple[str, ...]) -> str:
-    lines = [f"{report.ability.description} save: {', '.join(report.parts[:1])}"]
-    lines.extend(reasons_of(report, situation))
-    lines.extend(where for where in situation if where not in "\n".join(lines))
-    return plain_tooltip("\n".join(lines))
+        return with_combat(encounter, combat), notes, loose

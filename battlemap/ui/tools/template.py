@@ -277,6 +277,17 @@ class TemplateTool(Tool):
             if token is not None:
                 token.setSelected(True)
 
+    def place_around(self, centre: Point, leave_out: EntityId) -> None:
+        """Place the current shape centred on ``centre`` (cells) at once, select what it
+        catches but ``leave_out`` (a stat block's "each creature within 10 ft of the dragon":
+        not the dragon) and open Area damage, as a release would."""
+        self.origin, self._placing = centre, False
+        self._update(centre)
+        if self.coverage is None:
+            return
+        self.select_caught(tuple(c for c in self.coverage.creature_ids if c != leave_out))
+        self.open_area_damage()
+
     def open_area_damage(self) -> None:
         """Open the Combat menu's Area damage dialog for the selected tokens, if installed, with
         the placed template's origin as the effect's point of origin (cover is measured from
