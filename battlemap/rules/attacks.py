@@ -35,6 +35,7 @@ from battlemap.rules.damage import (
     Defenses,
     RolledDamage,
     check_knockout,
+    check_type,
     damage_into,
     roll_damage,
 )
@@ -523,6 +524,17 @@ def plan_attack(
     return _plan(Draft(encounter, ruleset), attacker_id, target_id, profile, situation, options)
 
 
+def _check_damage_types(ruleset: Ruleset, profile: AttackProfile, options: AttackOptions) -> None:
+    """Refuses, before any die, damage the ruleset has no type for (a hit couldn't deal it).
+
+    Raises:
+        UnknownDamageTypeError: names the attack, the type and the ruleset's types.
+    """
+    extra = (options.offhand_dice,) if options.offhand_dice is not None else ()
+    for part in (*profile.damage, *extra):
+        check_type(ruleset, part.type, f"{profile.name} damage")
+
+
 def _plan(
     draft: Draft,
     attacker_id: EntityId,
@@ -553,6 +565,7 @@ def _plan(
             f"{attacker.name} is {charmers[0]} by {target.name} and can't attack it"
         )
     _check_reach(target, profile, situation)
+    _check_damage_types(ruleset, profile, options)
     ac = armor_class(ruleset, target, situation, options)
     if options.knockout:
         check_knockout(ruleset, True, profile.delivery is Delivery.MELEE)
