@@ -20,10 +20,12 @@ fi
 
 started=$SECONDS
 make bundle
-size_mib=$(du -s --apparent-size -B1M dist/battlemap | cut -f1)
-echo "ci-bundle: built in $((SECONDS - started)) s, ${size_mib} MiB"
-if [ "$size_mib" -gt 180 ]; then
-  echo "ci-bundle: the bundle is ${size_mib} MiB, over the 180 MiB it may take" >&2
+# The limit is 180 MB in decimal units (180,000,000 bytes), the stricter reading of "180 MB".
+size_bytes=$(du -s --apparent-size -B1 dist/battlemap | cut -f1)
+limit_bytes=180000000
+echo "ci-bundle: built in $((SECONDS - started)) s, ${size_bytes} bytes ($((size_bytes / 1000000)) MB)"
+if [ "$size_bytes" -gt "$limit_bytes" ]; then
+  echo "ci-bundle: the bundle is ${size_bytes} bytes, over the ${limit_bytes} it may take" >&2
   exit 1
 fi
 packaging/smoke-bundle.sh dist/battlemap
