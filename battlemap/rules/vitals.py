@@ -85,14 +85,16 @@ def is_bloodied(ruleset: Ruleset, creature: Creature, maximum: int) -> bool:
 def looks_bloodied(
     ruleset: Ruleset | None, creature: Creature, combatant: Combatant | None = None
 ) -> bool:
-    """What the tables show as "bloodied": above 0 HP and at the ruleset's bloodied threshold
-    of the effective maximum (``effective_max_hp``); a ruleset without the bloodied state (or
-    none known) shows it at half the maximum, the usual reading of the SRD's "half"."""
-    if creature.hp <= 0:
+    """What both windows show as "bloodied" (the DM's token ring, the players' token, the
+    docks): above 0 HP and ``is_bloodied`` at the effective maximum (``effective_max_hp``).
+
+    Only a ruleset with the bloodied state has it (bloodied-brink "Hit Points": "half your Hit
+    Points or fewer"); the other four rulesets' documents have no such state, so nothing looks
+    bloodied under them, nor when the ruleset is unknown (docs/rules-choices.md).
+    """
+    if ruleset is None or creature.hp <= 0:
         return False
-    rules = (ruleset.hit_points.bloodied if ruleset is not None else None) or BloodiedRules()
-    maximum = effective_max_hp(ruleset, creature, combatant) if ruleset else creature.max_hp
-    return _at_threshold(rules, creature.hp, maximum)
+    return is_bloodied(ruleset, creature, effective_max_hp(ruleset, creature, combatant))
 
 
 def _at_threshold(rules: BloodiedRules, hp: int, maximum: int) -> bool:

@@ -44,7 +44,7 @@ def health_state(
     combatant: Combatant | None = None,
 ) -> HealthState:
     """Bloodied as the engine says (``looks_bloodied``: the ruleset's threshold of the
-    effective maximum; half the maximum without a ruleset)."""
+    effective maximum, the same reading as the DM's token; never without a bloodied state)."""
     if dead:
         return HealthState.DEAD
     if creature.hp <= 0:
