@@ -29,10 +29,11 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 import pydantic_core
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battlemap import APP_NAME, __version__
 from battlemap.io.atomic import atomic_writer
+from battlemap.io.bounded import check_json_size
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.io.migrations import (
     CURRENT_FORMAT_VERSION,
@@ -42,7 +43,11 @@ from battlemap.io.migrations import (
     migrate,
 )
 from battlemap.model.encounter import Encounter, duplicate_id, over_limit
-from battlemap.model.limits import MAX_ENCOUNTER_JSON_BYTES, MAX_IMAGE_NAME
+from battlemap.model.limits import (
+    MAX_ENCOUNTER_JSON_BYTES,
+    MAX_ENCOUNTER_JSON_VALUES,
+    MAX_IMAGE_NAME,
+)
 
 SUFFIX = ".battlemap"
 ENCOUNTER_ENTRY = "encounter.json"
@@ -168,6 +173,13 @@ def write_battlemap(stream: IO[bytes], encounter: Encounter, images: Mapping[str
             f"the file could not be opened again: the encounter takes {len(data)} bytes, "
             f"more than the {MAX_JSON_BYTES} a file may hold (a long log takes the most)"
         )
+    values = data.count(b",")  # as the loader counts them (check_encounter_json_size)
+    if values > MAX_ENCOUNTER_JSON_VALUES:
+        raise ValueError(
+            f"the file could not be opened again: the encounter holds {values} JSON values, "
+            f"more than the {MAX_ENCOUNTER_JSON_VALUES} a file may hold (walls, the corners of "
+            "obstacles and terrain, and the logs take the most)"
+        )
     references = image_references(encounter)
     missing = {where: name for where, name in references.items() if name not in images}
     if missing:
@@ -268,12 +280,61 @@ def _read_entry(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, lim
     return data
 
 
-def _decode_envelope(path: Path, raw: bytes) -> JsonObject:
-    where = f"{ENCOUNTER_ENTRY}"
+class _CurrentEnvelope(BaseModel):
+    """An ``encounter.json`` of the current format, validated straight from its bytes: a
+    third faster than decoding the JSON first (100,000 walls and obstacles: 1.7 s -> 1.1 s)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format_version: int = Field(strict=True, ge=CURRENT_FORMAT_VERSION, le=CURRENT_FORMAT_VERSION)
+    saved_by: Any = None
+    encounter: Encounter
+
+
+def check_encounter_json_size(path: Path, raw: bytes) -> None:
+    """Refuse, before parsing, an ``encounter.json`` with more values than any encounter has:
+    reading grows with them (``MAX_ENCOUNTER_JSON_VALUES``)."""
+    check_json_size(
+        raw,
+        path,
+        max_objects=MAX_ENCOUNTER_JSON_VALUES,
+        max_values=MAX_ENCOUNTER_JSON_VALUES,
+        holder="an encounter",
+    )
+
+
+def _encounter_from_json(path: Path, raw: bytes) -> Encounter:
+    """The encounter in ``encounter.json``'s bytes ``raw``.
+
+    A current file is validated in one pass. Anything else (an older format to migrate, or
+    a problem with the JSON or the envelope itself) takes the decoding path, which migrates
+    and words the envelope's problems; a problem inside the encounter is worded as there.
+    """
+    _check_utf8(path, raw)
+    check_encounter_json_size(path, raw)
+    try:
+        return _CurrentEnvelope.model_validate_json(raw).encounter
+    except ValidationError as error:
+        if all(_inside_the_encounter(item["loc"]) for item in error.errors()):
+            raise FileFormatError(path, describe_validation_error(error, outer=1)) from None
+    return _encounter_from_envelope(path, _decode_envelope(path, raw))
+
+
+def _inside_the_encounter(loc: tuple[int | str, ...]) -> bool:
+    return len(loc) > 1 and loc[0] == ENCOUNTER_KEY
+
+
+def _check_utf8(path: Path, raw: bytes) -> None:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise FileFormatError(path, f"{where}: not UTF-8 text (byte {error.start})") from None
+        raise FileFormatError(
+            path, f"{ENCOUNTER_ENTRY}: not UTF-8 text (byte {error.start})"
+        ) from None
+
+
+def _decode_envelope(path: Path, raw: bytes) -> JsonObject:
+    where = f"{ENCOUNTER_ENTRY}"
     try:
         data = pydantic_core.from_json(raw)  # twice as fast as json.loads on 100,000 walls
     except ValueError as error:
@@ -340,7 +401,7 @@ def load_battlemap(path: Path) -> EncounterFile:
         if ENCOUNTER_ENTRY not in by_name:
             raise FileFormatError(path, f"'{ENCOUNTER_ENTRY}' is missing from the file")
         raw = _read_entry(path, archive, by_name[ENCOUNTER_ENTRY], MAX_JSON_BYTES)
-        encounter = _encounter_from_envelope(path, _decode_envelope(path, raw))
+        encounter = _encounter_from_json(path, raw)
         images: dict[str, bytes] = {}
         for where, name in image_references(encounter).items():
             if name in images:

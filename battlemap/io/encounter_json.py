@@ -7,6 +7,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from battlemap.io.bounded import read_bounded
+from battlemap.io.encounter_file import check_encounter_json_size
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.model.encounter import Encounter
 from battlemap.model.limits import MAX_ENCOUNTER_JSON_BYTES
@@ -22,6 +23,7 @@ def load_encounter_json(path: Path) -> Encounter:
             encounter; the message names the file and the offending field.
     """
     data = read_bounded(path, MAX_JSON_BYTES)
+    check_encounter_json_size(path, data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -16,11 +16,12 @@ class FileFormatError(ValueError):
         super().__init__(f"{self.path}: {problem}")
 
 
-def describe_validation_error(error: ValidationError, limit: int = 5) -> str:
-    """One line per problem, ``field.path: message``, at most ``limit`` of them."""
+def describe_validation_error(error: ValidationError, limit: int = 5, outer: int = 0) -> str:
+    """One line per problem, ``field.path: message``, at most ``limit`` of them; the first
+    ``outer`` parts of each path (the fields of an envelope around the model) are left out."""
     lines = []
     for item in error.errors()[:limit]:
-        where = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        where = ".".join(str(part) for part in item["loc"][outer:]) or "(top level)"
         lines.append(f"{where}: {item['msg']}")
     more = error.error_count() - limit
     if more > 0:

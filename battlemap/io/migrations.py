@@ -11,6 +11,10 @@ Format changelog (one migration function per step, each with its own test):
   so that an older Battlemap refuses a file with a log as newer, instead of calling ``log``
   an unknown field. A file that says version 1 and has a ``log`` wasn't written by Battlemap:
   it is refused (``FIELDS_SINCE``), not taken as it is.
+- **3**: the fog keeps its cells as text (``battlemap.model.fog.cells_text``: a fully explored
+  map reads fifty times faster); lists of pairs still load. Logs keep at most ``MAX_LOG``
+  (now 20,000) lines and rolls each, so a version-2 log longer than that keeps its newest. The
+  version goes up so that an older Battlemap refuses the text as newer, not as damaged.
 
 Migrations work on plain JSON data (dicts and lists) and never on models, so an old file can
 be read after the models have moved on. Each step takes data at version N and returns data at
@@ -23,8 +27,9 @@ from collections.abc import Callable
 from typing import Any
 
 from battlemap.io.errors import FileFormatError
+from battlemap.model.limits import MAX_LOG
 
-CURRENT_FORMAT_VERSION = 2
+CURRENT_FORMAT_VERSION = 3
 FORMAT_VERSION_KEY = "format_version"
 ENCOUNTER_KEY = "encounter"
 
@@ -64,7 +69,30 @@ def migrate_1_to_2(data: JsonObject) -> JsonObject:
     return migrated
 
 
-MIGRATIONS: dict[int, Migration] = {0: migrate_0_to_1, 1: migrate_1_to_2}
+def migrate_2_to_3(data: JsonObject) -> JsonObject:
+    """Keep the newest ``MAX_LOG`` lines of each log (the session's, the fight's log and its
+    rolls) and mark the data version 3; fog cells as lists stay valid as they are."""
+    migrated = dict(data)
+    migrated[FORMAT_VERSION_KEY] = 3
+    encounter = data.get(ENCOUNTER_KEY)
+    if isinstance(encounter, dict):
+        encounter = _newest_lines(encounter, "log")
+        combat = encounter.get("combat")
+        if isinstance(combat, dict):
+            encounter["combat"] = _newest_lines(_newest_lines(combat, "log"), "rolls")
+        migrated[ENCOUNTER_KEY] = encounter
+    return migrated
+
+
+def _newest_lines(holder: JsonObject, key: str) -> JsonObject:
+    """A copy of ``holder`` whose list ``key`` keeps at most its last ``MAX_LOG`` items."""
+    lines = holder.get(key)
+    if not isinstance(lines, list) or len(lines) <= MAX_LOG:
+        return dict(holder)
+    return {**holder, key: lines[-MAX_LOG:]}
+
+
+MIGRATIONS: dict[int, Migration] = {0: migrate_0_to_1, 1: migrate_1_to_2, 2: migrate_2_to_3}
 """``MIGRATIONS[n]`` turns format ``n`` into format ``n + 1``."""
 
 

@@ -33,6 +33,9 @@ def new_ids(prefix: str, count: int) -> list[EntityId]:
 def first_duplicate(ids: Iterable[str]) -> tuple[int, int, str] | None:
     """The first id given twice, as ``(first index, second index, id)``, or None when all
     ids differ."""
+    ids = list(ids)
+    if len(set(ids)) == len(ids):  # the usual answer, found at C speed
+        return None
     seen: dict[str, int] = {}
     for index, entity_id in enumerate(ids):
         earlier = seen.setdefault(entity_id, index)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 # --- the map ---------------------------------------------------------------------------
 
-MAX_MAP_CELLS = 1000
-"""Most cells along either side of the map."""
+MAX_MAP_CELLS = 400
+"""Most cells along either side of the map: 2,000 ft at 5 ft a cell, past any battle map
+(a large Dungeondraft export is 100 to 150). Format 2 allowed 1,000; a fully explored map
+that size took 1.5 s to read, its fog alone."""
 MIN_CELL_FEET = 0.5
 """Smallest cell side in feet: a Gargantuan creature is then 40 x 40 cells."""
 MAX_CELL_FEET = 100.0
@@ -38,6 +40,12 @@ MAX_IMAGE_NAME = 255
 MAX_ENCOUNTER_JSON_BYTES = 64 * 1024 * 1024
 """Largest encounter JSON read (a ``.json`` file, or a ``.battlemap``'s ``encounter.json``);
 saving refuses an encounter whose JSON would be larger."""
+MAX_ENCOUNTER_JSON_VALUES = 600_000
+"""Most JSON values an encounter's JSON may hold, counted as its commas in the bytes before
+anything is parsed (commas inside texts count too: an upper bound). Reading grows with them,
+about 1.3 microseconds each at worst (walls), so any file within this bound opens, or is
+refused at its very last field, in under a second. Every collection at its own limit fits
+(50,000 walls take 350,000); saving refuses a combination past it, by name."""
 
 # --- how many ----------------------------------------------------------------------------
 
@@ -49,7 +57,7 @@ MAX_PARTY = 100
 """Most player characters' stat blocks in an encounter's party."""
 MAX_FOG_CELLS = MAX_MAP_CELLS * MAX_MAP_CELLS
 """Most cells the fog remembers as revealed or explored: the largest map's."""
-MAX_LOG = 100_000
+MAX_LOG = 20_000
 """Most lines (and roll records) a log keeps; past it the oldest are dropped, so a long
 session never saves a file that its own limits would refuse to open."""
 MAX_COMBATANTS = MAX_CREATURES

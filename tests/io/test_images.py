@@ -13,6 +13,7 @@ from battlemap.io.errors import FileFormatError
 from battlemap.io.images import ImageFormat, ImageFormatError, sniff_image
 from battlemap.io.map_import import align_grid, grid_for_image, import_image_map
 from battlemap.model import Background, Document, Encounter, Grid, Wall
+from battlemap.model.limits import MAX_MAP_CELLS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -74,7 +75,7 @@ def test_bad_or_huge_images_are_refused_from_the_header(data: bytes, message: st
 
 def test_grid_for_image_rounds_partial_cells_up_and_clamps() -> None:
     assert (grid_for_image(1000, 750, 100).width, grid_for_image(1000, 750, 100).height) == (10, 8)
-    assert grid_for_image(60000, 10, 1).width == 1000
+    assert grid_for_image(60000, 10, 1).width == MAX_MAP_CELLS
     assert grid_for_image(10, 10, 100).height == 1
 
 

@@ -62,15 +62,13 @@ def test_a_map_with_as_many_lights_as_an_encounter_keeps_saves_and_reopens(
     assert load_battlemap(saved).encounter == opened.encounter
 
 
-def test_a_map_whose_cells_are_too_few_pixels_is_refused_by_name(tmp_path: Path) -> None:
-    # The 40-pixel-wide image over 1000 cells: 0.04 pixels a cell, the image scaled 1600x.
-    size = {"map_size": {"x": 1000, "y": 1}, "pixels_per_grid": 10}
-    path = uvtt_with(tmp_path, resolution=size)
+def test_a_map_whose_cells_are_too_few_pixels_is_refused_by_name() -> None:
+    # 0.05 pixels a cell: the image would be scaled 20x past what Qt can draw. (A 40-pixel
+    # image over the most cells a map may have, 400, is 0.1 a cell: just allowed.)
     with pytest.raises(FileFormatError) as refused:
-        read_uvtt(path)
-    assert refused.value.path == path
+        dataclasses.replace(read_uvtt(TINY), pixels_per_cell=MIN_PIXELS_PER_CELL / 2)
     assert refused.value.problem == (
-        f"resolution: a cell of 0.04 image pixels; cells may be "
+        f"resolution: a cell of 0.05 image pixels; cells may be "
         f"{MIN_PIXELS_PER_CELL:g} to {MAX_PIXELS_PER_CELL:g} pixels"
     )
 

@@ -36,6 +36,7 @@ from battlemap.model.limits import (
     MAX_CELL_FEET,
     MAX_CHARACTER_LEVEL,
     MAX_CREATURES,
+    MAX_ENCOUNTER_JSON_VALUES,
     MAX_ENCOUNTER_NAME,
     MAX_EVENT_TEXT,
     MAX_HP,
@@ -175,24 +176,28 @@ def test_encounters_at_the_bounds_save_and_reopen_equal(tmp_path: Path) -> None:
 # --- every collection at its count limit --------------------------------------------------
 
 
+SIDE = MAX_MAP_CELLS
+
+
 def _walls(count: int) -> tuple[Wall, ...]:
     return tuple(
-        Wall(id=f"w{i}", a=(i % 1000, i // 1000), b=(i % 1000 + 1, i // 1000)) for i in range(count)
+        Wall(id=f"w{i}", a=(i % SIDE, i // SIDE % SIDE), b=(i % SIDE + 1, i // SIDE % SIDE))
+        for i in range(count)
     )
 
 
 FULL: dict[str, Callable[[int], tuple[BaseModel, ...]]] = {
-    "creatures": lambda n: tuple(Creature(name=f"c{i}", x=i % 1000, y=i // 1000) for i in range(n)),
+    "creatures": lambda n: tuple(Creature(name=f"c{i}", x=i % SIDE, y=i // SIDE) for i in range(n)),
     "walls": _walls,
     "obstacles": lambda n: tuple(
-        Obstacle(id=f"o{i}", points=[(i % 999, 0), (i % 999 + 1, 0), (i % 999, 1)])
+        Obstacle(id=f"o{i}", points=[(i % SIDE, 0), (i % SIDE + 1, 0), (i % SIDE, 1)])
         for i in range(n)
     ),
     "terrain": lambda n: tuple(
-        TerrainRegion(id=f"t{i}", points=[(0, i % 999), (1, i % 999), (0, i % 999 + 1)])
+        TerrainRegion(id=f"t{i}", points=[(0, i % SIDE), (1, i % SIDE), (0, i % SIDE + 1)])
         for i in range(n)
     ),
-    "lights": lambda n: tuple(Light(position=(i % 1000, 1), range_cells=2) for i in range(n)),
+    "lights": lambda n: tuple(Light(position=(i % SIDE, 1), range_cells=2) for i in range(n)),
     "party": lambda n: tuple(StatBlock(name=f"pc {i}") for i in range(n)),
     "log": lambda n: tuple(CombatEvent(round=0, kind="note", text=f"line {i}") for i in range(n)),
 }
@@ -225,23 +230,20 @@ def test_a_collection_at_its_limit_reopens_and_one_more_is_refused_on_save(
 
 
 def test_a_fully_explored_largest_map_with_every_wall_fits_in_a_file() -> None:
-    # Saved with indents, such a map took 70 MB, past the 64 MiB a file may hold: it would
-    # not reopen. Measured on a tenth (the JSON grows by the same bytes per cell and wall).
-    tenth = MAX_MAP_CELLS // 10
-    cells = frozenset((x, y) for x in range(MAX_MAP_CELLS) for y in range(900, 900 + tenth))
+    # Format 2 kept the fog as lists: 20 MB and 4 million values at 1,000 x 1,000 cells.
+    every = frozenset((x, y) for x in range(MAX_MAP_CELLS) for y in range(MAX_MAP_CELLS))
     grid = Grid(width=MAX_MAP_CELLS, height=MAX_MAP_CELLS)
-    empty = len(encounter_json_bytes(Encounter(grid=grid)))
-    part = Encounter(
-        grid=grid, fog=FogOfWar(revealed=cells, explored=cells), walls=_walls(MAX_WALLS // 10)
-    )
-    assert empty + 10 * (len(encounter_json_bytes(part)) - empty) < MAX_JSON_BYTES / 2
+    fog = FogOfWar(revealed=every, explored=every)
+    data = encounter_json_bytes(Encounter(grid=grid, fog=fog, walls=_walls(MAX_WALLS)))
+    assert len(data) < MAX_JSON_BYTES / 4
+    assert data.count(b",") < 0.6 * MAX_ENCOUNTER_JSON_VALUES  # room left for the rest
 
 
 def test_a_save_larger_than_a_file_may_hold_is_refused_naming_the_size(tmp_path: Path) -> None:
-    # MAX_LOG lines of MAX_EVENT_TEXT letters would take 200 MB: such a save is refused,
-    # not written as a file that then does not open. Here 33,555 lines of 2,000 letters.
-    line = CombatEvent(round=0, kind="note", text="x" * MAX_EVENT_TEXT)
-    count = MAX_JSON_BYTES // MAX_EVENT_TEXT + 1
+    # MAX_LOG lines of MAX_EVENT_TEXT four-byte letters would take 160 MB: such a save is
+    # refused, not written as a file that then does not open. Here 8,389 lines of 2,000.
+    line = CombatEvent(round=0, kind="note", text="🐉" * MAX_EVENT_TEXT)
+    count = MAX_JSON_BYTES // (4 * MAX_EVENT_TEXT) + 1
     assert count <= MAX_LOG
     big = Encounter(log=(line,) * count)
     path = tmp_path / "big.battlemap"

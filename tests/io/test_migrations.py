@@ -20,9 +20,11 @@ from battlemap.io.migrations import (
     migrate,
     migrate_0_to_1,
     migrate_1_to_2,
+    migrate_2_to_3,
 )
 from battlemap.model import Encounter
 from battlemap.model.combat import CombatEvent
+from battlemap.model.limits import MAX_LOG
 from battlemap.resources import asset_path
 
 
@@ -39,7 +41,8 @@ def test_every_version_below_the_current_one_has_a_step() -> None:
 @pytest.mark.parametrize("version", sorted(MIGRATIONS))
 def test_each_step_raises_the_version_by_exactly_one(version: int) -> None:
     # Every step's own test below feeds it a real document; this only checks the bookkeeping.
-    samples = {0: version_0_demo(), 1: migrate_0_to_1(version_0_demo())}
+    version_1 = migrate_0_to_1(version_0_demo())
+    samples = {0: version_0_demo(), 1: version_1, 2: migrate_1_to_2(version_1)}
     result = MIGRATIONS[version](samples[version])
     assert format_version_of(result, "sample") == version + 1
 
@@ -112,7 +115,7 @@ def test_the_session_log_is_saved_and_opened_again(tmp_path: Path) -> None:
     path = tmp_path / "logged.battlemap"
     save_battlemap(path, encounter, {})
     saved = json.loads(zipfile.ZipFile(path).read(ENCOUNTER_ENTRY))
-    assert saved["format_version"] == CURRENT_FORMAT_VERSION == 2
+    assert saved["format_version"] == CURRENT_FORMAT_VERSION == 3
     assert load_battlemap(path).encounter.log == (line,)
 
 
@@ -141,3 +144,36 @@ def test_a_newer_version_is_refused_naming_both_versions() -> None:
     assert f"format version {CURRENT_FORMAT_VERSION + 1}" in message
     assert f"format versions up to {CURRENT_FORMAT_VERSION}" in message
     assert isinstance(caught.value, FileFormatError) and isinstance(caught.value, ValueError)
+
+
+def _lines(count: int) -> list[dict[str, object]]:
+    return [{"round": 0, "kind": "note", "text": f"line {i}"} for i in range(count)]
+
+
+def test_2_to_3_keeps_the_newest_lines_of_every_log_and_nothing_else_changes() -> None:
+    # Format 2 kept 100,000 lines a log; format 3 keeps MAX_LOG (20,000), the newest.
+    combat = {"round": 3, "log": _lines(MAX_LOG + 5), "rolls": list(range(MAX_LOG + 2))}
+    version_2 = {
+        "format_version": 2,
+        "encounter": {"name": "x", "log": _lines(MAX_LOG + 1), "combat": combat},
+    }
+    before = copy.deepcopy(version_2)
+    migrated = migrate_2_to_3(version_2)
+    assert version_2 == before, "a migration must not change its argument"
+    encounter = migrated["encounter"]
+    assert migrated["format_version"] == 3 and encounter["name"] == "x"
+    assert encounter["log"] == _lines(MAX_LOG + 1)[1:]
+    assert encounter["combat"]["log"] == _lines(MAX_LOG + 5)[5:]
+    assert encounter["combat"]["rolls"] == list(range(2, MAX_LOG + 2))
+    assert encounter["combat"]["round"] == 3
+
+
+def test_a_version_2_file_with_a_long_log_and_fog_as_lists_opens(tmp_path: Path) -> None:
+    path = tmp_path / "v2.battlemap"
+    fog = {"mode": "manual", "revealed": [[0, 0], [3, 4]], "explored": [[1, 1]]}
+    version_2 = {"format_version": 2, "encounter": {"log": _lines(MAX_LOG + 3), "fog": fog}}
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(ENCOUNTER_ENTRY, json.dumps(version_2))
+    opened = load_battlemap(path).encounter
+    assert len(opened.log) == MAX_LOG and opened.log[0].text == "line 3"
+    assert opened.fog.revealed == {(0, 0), (3, 4)} and opened.fog.explored == {(1, 1)}
