@@ -134,10 +134,24 @@ def run_gui(
             print(f"{APP_NAME}: could not write {screenshot}", file=sys.stderr)
             return 1
         return 0
-    window.files.start_session()  # ask before losing changes; autosave; offer crash recovery
-    window.help.show_first_run_hint()  # once ever: the first steps, over the map
+    resume_session(window, path)
     QTimer.singleShot(1000, load_path_search)  # its import takes tenths of a second: not at start
     return app.exec()
+
+
+def resume_session(window: MainWindow, path: Path | None) -> None:
+    """What a real start does once the window shows (``--smoke`` and ``--screenshot`` don't).
+
+    With no FILE named, the last encounter opens again if the DM chose so (File > Open
+    Recent; a gone or broken one is reported and dropped, and the demo stays); then the
+    close guard, autosave and crash recovery; the players' window if it was open at the last
+    close; and, once ever, the first-run hint.
+    """
+    if path is None:
+        window.files.reopen_last_at_start()
+    window.files.start_session()  # ask before losing changes; autosave; offer crash recovery
+    window.players.reopen_if_it_was_open()
+    window.help.show_first_run_hint()  # once ever: the first steps, over the map
 
 
 def _share_smoke(window: MainWindow) -> bool:

@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from benchmarks.maps import bench_map, large_map
+
+if TYPE_CHECKING:
+    from battlemap.geometry.search_graph import MoveGraph
 
 Case = tuple[str, Callable[[], Callable[[], object] | None]]
 
@@ -105,11 +109,9 @@ def _tcod_reference(
     rule: str, window: str, goal: tuple[int, int] | None
 ) -> Callable[[], Callable[[], object]]:
     def setup() -> Callable[[], object]:
-        from battlemap.geometry.search_graph import LayeredGraph
-
         mover = _runner() if window == "whole" else _open_spot_mover()
         ctx, area = _context(rule, mover, window)
-        graph = LayeredGraph(ctx, area)  # type: ignore[arg-type]
+        graph = _own_graph(ctx, area)
         start = ctx.start_cell()  # type: ignore[attr-defined]
 
         def run() -> object:
@@ -131,12 +133,10 @@ def _scipy_reference(rule: str) -> Callable[[], Callable[[], object] | None]:
             return None
         from scipy.sparse.csgraph import dijkstra
 
-        from battlemap.geometry.search_graph import LayeredGraph
-
         ctx, area = _context(rule, _runner(), "whole")
-        graph = LayeredGraph(ctx, area)  # type: ignore[arg-type]
+        graph = _own_graph(ctx, area)
         matrix = _csr(graph)
-        start = int(np.ravel_multi_index(graph.node(0, (0, 0)), graph.rules[0][0].shape))
+        start = int(np.ravel_multi_index(graph.node(0, (0, 0)), graph.window_graph.shape))
 
         def run() -> object:
             return dijkstra(matrix, indices=start, return_predecessors=True)
@@ -146,22 +146,30 @@ def _scipy_reference(rule: str) -> Callable[[], Callable[[], object] | None]:
     return setup
 
 
-def _csr(graph: object) -> object:
-    """``graph``'s edges as a scipy CSR matrix (source node x node entered -> cost)."""
+def _own_graph(ctx: object, area: object) -> MoveGraph:
+    """Our graph of ``ctx`` in ``area``, built beforehand and apart from the search's cache."""
+    from battlemap.geometry.search_graph import MoveGraph, search_planes
+
+    return MoveGraph(ctx, area, search_planes(ctx), own=True)  # type: ignore[arg-type]
+
+
+def _csr(graph: MoveGraph) -> object:
+    """``graph``'s edges as a scipy CSR matrix (node left x node entered -> cost)."""
     from scipy.sparse import coo_array
 
+    shape = graph.window_graph.shape
     sources, targets, weights = [], [], []
-    for cost, edges in graph.rules:  # type: ignore[attr-defined]
-        shape = cost.shape
-        nz, ny, nx = np.nonzero(cost > 0)
+    for cost, condition, edges in graph.rules:
+        sz, sy, sx = np.nonzero(condition)
         for (dz, dy, dx), units in edges:
-            sz, sy, sx = nz - dz, ny - dy, nx - dx
-            ok = (sz >= 0) & (sz < shape[0]) & (sy >= 0) & (sy < shape[1])
-            ok &= (sx >= 0) & (sx < shape[2])
+            nz, ny, nx = sz + dz, sy + dy, sx + dx
+            ok = (nz >= 0) & (nz < shape[0]) & (ny >= 0) & (ny < shape[1])
+            ok &= (nx >= 0) & (nx < shape[2])
+            ok[ok] &= cost[nz[ok], ny[ok], nx[ok]] > 0
             sources.append(np.ravel_multi_index((sz[ok], sy[ok], sx[ok]), shape))
             targets.append(np.ravel_multi_index((nz[ok], ny[ok], nx[ok]), shape))
             weights.append(units * cost[nz[ok], ny[ok], nx[ok]].astype(np.float64))
-    size = int(np.prod(graph.rules[0][0].shape))  # type: ignore[attr-defined]
+    size = int(np.prod(shape))
     source, target, weight = (np.concatenate(v) for v in (sources, targets, weights))
     return coo_array((weight, (source, target)), shape=(size, size)).tocsr()
 

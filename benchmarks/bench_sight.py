@@ -27,6 +27,16 @@ def goals() -> dict[str, float]:
     return GOALS_MS
 
 
+def references() -> dict[str, tuple[str, float]]:
+    """A wall edit is held to one cover query on the same map (issue 17)."""
+    return {
+        "index: a wall moves (cave 140^2, painted terrain)": (
+            "index: cover 1 -> 99 on the cave (what a door update is held to)",
+            1.0,
+        )
+    }
+
+
 def _spots(name: str) -> list[tuple[float, float]]:
     """The centres of the map's first 16 creatures (on open floor)."""
     from benchmarks import maps
@@ -94,6 +104,29 @@ def _door() -> Callable[[], object]:
     return run
 
 
+def _wall_moves() -> Callable[[], object]:
+    """A wall of the cave moved by a quarter cell (the next wall each run, back and forth)."""
+    from battlemap.geometry import MapIndex
+    from benchmarks import maps
+
+    encounter = maps.cave_map().encounter()
+    state = {"index": MapIndex.build(encounter), "encounter": encounter}
+    turn = count()
+
+    def run() -> object:
+        step = next(turn)
+        walls = list(state["encounter"].walls)  # type: ignore[attr-defined]
+        i = 1000 + 97 * (step // 2)
+        x, y = walls[i].a
+        shift = 0.25 if step % 2 == 0 else -0.25
+        walls[i] = walls[i].model_copy(update={"a": (x + shift, y)})
+        state["encounter"] = state["encounter"].model_copy(update={"walls": tuple(walls)})  # type: ignore[attr-defined]
+        state["index"] = state["index"].updated(state["encounter"])  # type: ignore[attr-defined]
+        return state["index"]
+
+    return run
+
+
 def _cover_on_the_cave() -> Callable[[], object]:
     from battlemap.geometry import cover_to_many
     from benchmarks import maps
@@ -128,6 +161,7 @@ def cases() -> list[Case]:
         ("sight: party fog, 4 viewers, one moves (cave 140^2)", lambda: _party_fog(1)),
         ("sight: party fog, 4 viewers, all move (cave 140^2)", lambda: _party_fog(4)),
         ("index: door opens or closes (cave 140^2, painted terrain)", _door),
+        ("index: a wall moves (cave 140^2, painted terrain)", _wall_moves),
         ("index: cover 1 -> 99 on the cave (what a door update is held to)", _cover_on_the_cave),
         ("index: build 400^2 with terrain", _build_large),
     ]

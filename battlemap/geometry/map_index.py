@@ -24,7 +24,7 @@ import copy
 import itertools
 import math
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 from shapely import STRtree
 from shapely.geometry.base import BaseGeometry
 
+from battlemap.geometry.wall_edits import edited_walls
 from battlemap.geometry.wall_layers import DIRECTIONS as DIRECTIONS
 from battlemap.geometry.wall_layers import FixedWalls, centre_steps, with_doors
 from battlemap.model import (
@@ -48,6 +49,9 @@ from battlemap.model import (
 )
 
 BoolGrid = NDArray[np.bool_]
+_ZERO_LENGTH = "zero-length wall ignored"
+_FEW_EDITS = 64
+"""Walls added and removed at once that still edit the index (or 5 % of the walls)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,49 @@ def rasterise(polygon: BaseGeometry, grid: BoolGrid) -> None:
     shapely.prepare(polygon)
     inside = np.asarray(shapely.intersects_xy(polygon, cols.ravel(), rows.ravel()), dtype=bool)
     grid[row0:row1, col0:col1] |= inside.reshape(cols.shape)
+
+
+def rasterise_many(
+    polygons: NDArray[np.object_], height: int, width: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """``rasterise`` for many polygons at once: (polygon, row, column) of every cell whose
+    centre lies inside one of them or on its edge, each polygon tested over its box only."""
+    empty = np.empty(0, dtype=np.intp)
+    if len(polygons) == 0:
+        return empty, empty, empty
+    bounds = shapely.bounds(polygons)
+    col0 = np.maximum(0, np.floor(bounds[:, 0] - 0.5)).astype(np.intp)
+    col1 = np.minimum(width, np.ceil(bounds[:, 2] - 0.5) + 1).astype(np.intp)
+    row0 = np.maximum(0, np.floor(bounds[:, 1] - 0.5)).astype(np.intp)
+    row1 = np.minimum(height, np.ceil(bounds[:, 3] - 0.5) + 1).astype(np.intp)
+    span_x, span_y = np.maximum(col1 - col0, 0), np.maximum(row1 - row0, 0)
+    count = span_x * span_y
+    owner = np.repeat(np.arange(len(polygons)), count)
+    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    cols = col0[owner] + k % np.maximum(span_x[owner], 1)
+    rows = row0[owner] + k // np.maximum(span_x[owner], 1)
+    shapely.prepare(polygons)
+    inside = np.asarray(shapely.intersects_xy(polygons[owner], cols + 0.5, rows + 0.5), dtype=bool)
+    return owner[inside], rows[inside], cols[inside]
+
+
+def _simple_polygons(
+    rings: Sequence[Sequence[tuple[float, float]]],
+) -> tuple[NDArray[np.bool_], NDArray[np.object_]]:
+    """The polygons of ``rings``, made in one call, and which are usable as they are (at
+    least 3 points, valid, some area): the others need ``MapIndex._polygon``."""
+    counts = np.array([len(r) for r in rings], dtype=np.intp)
+    polygons = np.full(len(rings), None, dtype=object)
+    enough = counts >= 3
+    if not enough.any():
+        return enough, polygons
+    coords = np.array([p for r, ok in zip(rings, enough, strict=True) if ok for p in r])
+    ring_of = np.repeat(np.arange(int(enough.sum())), counts[enough])
+    made = shapely.polygons(shapely.linearrings(coords.reshape(-1, 2), indices=ring_of))
+    polygons[enough] = made
+    usable = np.zeros(len(rings), dtype=bool)
+    usable[enough] = shapely.is_valid(made) & (shapely.area(made) > 0)
+    return usable, polygons
 
 
 def window_all(mask: BoolGrid, kh: int, kw: int) -> BoolGrid:
@@ -147,6 +194,8 @@ class MapIndex:
         self.cell_feet = grid.cell_feet
         self.problems: list[MapProblem] = []
         usable_walls = [w for w in walls if self._wall_ok(w)]
+        self._wall_problems = len(self.problems)
+        """The first problems are the walls': an edit of the walls makes them again."""
         self.walls: dict[EntityId, Wall] = {w.id: w for w in usable_walls}
         self.obstacles: list[ObstacleShape] = [
             shape for o in obstacles if (shape := self._obstacle_shape(o)) is not None
@@ -165,8 +214,8 @@ class MapIndex:
             self.height,
             [w for w in usable_walls if w.kind is not WallKind.DOOR],
             [w for w in usable_walls if w.kind is WallKind.DOOR],
-            [(o.id, o.polygon) for o in self.obstacles if o.cover is CoverDegree.TOTAL],
-            [o.polygon for o in self.obstacles if o.blocks_movement],
+            self._sight_obstacles(),
+            self._blocking_obstacles(),
         )
         self._source = (grid, tuple(walls), tuple(obstacles), tuple(terrain))
         self._door_positions = [
@@ -213,23 +262,25 @@ class MapIndex:
 
     def updated(self, encounter: Encounter) -> MapIndex:
         """The index of ``encounter``'s map, made from this one when only doors opened or
-        closed (the walls, the doors' places, obstacles and terrain are kept), else built
-        anew. Either way it answers as ``MapIndex.build(encounter)`` does."""
+        closed (the walls, the doors' places, obstacles and terrain are kept) or a few
+        walls were added, removed or moved (``wall_edits``), else built anew. Either way
+        it answers as ``MapIndex.build(encounter)`` does."""
         grid, walls, obstacles, terrain = self._source
         new_walls = encounter.walls
         same_rest = (
             encounter.grid == grid
             and _same_items(encounter.obstacles, obstacles)
             and _same_items(encounter.terrain, terrain)
-            and len(new_walls) == len(walls)
         )
         if not same_rest:
             return MapIndex.build(encounter)
+        if len(new_walls) != len(walls):
+            return self._walls_edited(encounter)
         changed = list(
             itertools.compress(range(len(walls)), map(operator.is_not, walls, new_walls))
         )
         if any(_not_the_same_door(walls[i], new_walls[i]) for i in changed):
-            return MapIndex.build(encounter)
+            return self._walls_edited(encounter)
         index = copy.copy(self)
         index._source = (grid, tuple(new_walls), obstacles, terrain)
         index.walls = dict(self.walls)
@@ -238,6 +289,54 @@ class MapIndex:
                 index.walls[new_walls[i].id] = new_walls[i]
         index._lay_doors([new_walls[i] for i in self._door_positions])
         return index
+
+    def _walls_edited(self, encounter: Encounter) -> MapIndex:
+        """``updated`` when walls (not doors, which stay where they were) were added,
+        removed or replaced: a few of them edit the index, more rebuild it."""
+        grid, walls, obstacles, terrain = self._source
+        new_walls = encounter.walls
+        kept = set(map(id, new_walls))
+        before = set(map(id, walls))
+        removed = [w for w in walls if id(w) not in kept and w.a != w.b]
+        added = [w for w in new_walls if id(w) not in before and w.a != w.b]
+        old_doors = [walls[i] for i in self._door_positions]
+        doors = [w for w in new_walls if w.kind is WallKind.DOOR and w.a != w.b]
+        moved_doors = len(doors) != len(old_doors) or any(map(_not_the_same_door, old_doors, doors))
+        if moved_doors or len(removed) + len(added) > max(_FEW_EDITS, len(walls) // 20):
+            return MapIndex.build(encounter)
+        usable = [w for w in new_walls if w.a != w.b]
+        fixed = edited_walls(
+            self._fixed,
+            self.width,
+            self.height,
+            [w for w in usable if w.kind is not WallKind.DOOR],
+            doors,
+            self._sight_obstacles(),
+            self._blocking_obstacles(),
+            [w for w in removed if w.kind is not WallKind.DOOR],
+            [w for w in added if w.kind is not WallKind.DOOR],
+        )
+        if fixed is None:
+            return MapIndex.build(encounter)
+        index = copy.copy(self)
+        index.problems = [
+            MapProblem(w.id, _ZERO_LENGTH) for w in new_walls if w.a == w.b
+        ] + self.problems[self._wall_problems :]
+        index._wall_problems = len(new_walls) - len(usable)
+        index.walls = {w.id: w for w in usable}
+        index._fixed = fixed
+        index._source = (grid, tuple(new_walls), obstacles, terrain)
+        index._door_positions = [
+            i for i, w in enumerate(new_walls) if w.kind is WallKind.DOOR and w.a != w.b
+        ]
+        index._lay_doors(doors)
+        return index
+
+    def _sight_obstacles(self) -> list[tuple[EntityId, BaseGeometry]]:
+        return [(o.id, o.polygon) for o in self.obstacles if o.cover is CoverDegree.TOTAL]
+
+    def _blocking_obstacles(self) -> list[BaseGeometry]:
+        return [o.polygon for o in self.obstacles if o.blocks_movement]
 
     @classmethod
     def build(cls, encounter: Encounter) -> MapIndex:
@@ -248,7 +347,7 @@ class MapIndex:
 
     def _wall_ok(self, wall: Wall) -> bool:
         if wall.a == wall.b:
-            self.problems.append(MapProblem(wall.id, "zero-length wall ignored"))
+            self.problems.append(MapProblem(wall.id, _ZERO_LENGTH))
             return False
         return True
 
@@ -279,13 +378,22 @@ class MapIndex:
         return (xs.ravel() + 0.5).astype(np.float64), (ys.ravel() + 0.5).astype(np.float64)
 
     def _terrain_grids(
-        self, terrain: Iterable[TerrainRegion]
+        self, terrain: Sequence[TerrainRegion]
     ) -> tuple[BoolGrid, BoolGrid, BoolGrid]:
         grids = {kind: np.zeros((self.height, self.width), dtype=bool) for kind in TerrainKind}
-        for region in terrain:
+        simple, polygons = _simple_polygons([r.points for r in terrain])
+        # The rest (too few points, self-intersecting, no area) are repaired or skipped one
+        # by one, each named in ``problems``.
+        for i in np.flatnonzero(~simple).tolist():
+            region = terrain[i]
             polygon = self._polygon(region.id, region.points)
             if polygon is not None:
                 rasterise(polygon, grids[region.kind])
+        kinds = np.array([list(TerrainKind).index(r.kind) for r in terrain], dtype=np.intp)
+        owner, rows, cols = rasterise_many(polygons[simple], self.height, self.width)
+        for k, kind in enumerate(TerrainKind):
+            mine = kinds[simple][owner] == k
+            grids[kind][rows[mine], cols[mine]] = True
         return grids[TerrainKind.DIFFICULT], grids[TerrainKind.WATER], grids[TerrainKind.IMPASSABLE]
 
     # -- movement arrays --------------------------------------------------------------------

@@ -129,14 +129,18 @@ def split_at_crossings(
 
 def cut_where_crossed(
     segments: NDArray[np.float64], others: NDArray[np.float64], others_tree: STRtree
-) -> NDArray[np.float64]:
+) -> tuple[NDArray[np.float64], NDArray[np.intp], NDArray[np.float64]]:
     """``segments`` cut where they cross one another or one of ``others`` (``others_tree``
-    holds them as LineStrings); ``others`` are not cut: one segment ending at a crossing is
-    enough for a ray to be cast there."""
+    holds them as LineStrings), and the ``others`` crossed, cut there too: their positions
+    in ``others`` and their pieces (one per position first, in order, then the rest), so
+    that no two segments cross (the sweep of ``sweep`` needs that)."""
     own = split_at_crossings(segments, line_array(segments))
     mine, theirs = others_tree.query(line_array(own))
-    mine, _, along, _ = _crossings(own, others, mine, theirs)
-    return _cut(own, mine, along)
+    mine, theirs, along, along_theirs = _crossings(own, others, mine, theirs)
+    crossed = np.unique(theirs)
+    local = np.searchsorted(crossed, theirs)
+    pieces = _cut(others[crossed], local, along_theirs, owners_first=True)
+    return _cut(own, mine, along), crossed, pieces
 
 
 def _crossings(
@@ -161,9 +165,14 @@ def _crossings(
 
 
 def _cut(
-    segments: NDArray[np.float64], cut: NDArray[np.intp], at: NDArray[np.float64]
+    segments: NDArray[np.float64],
+    cut: NDArray[np.intp],
+    at: NDArray[np.float64],
+    owners_first: bool = False,
 ) -> NDArray[np.float64]:
-    """``segments`` with segment ``cut[k]`` cut at fraction ``at[k]`` of its length."""
+    """``segments`` with segment ``cut[k]`` cut at fraction ``at[k]`` of its length: the
+    untouched ones, then the pieces; with ``owners_first`` (every segment cut), each
+    segment's first piece in its order, then the others."""
     if len(cut) == 0:
         return segments
     touched = np.unique(cut)
@@ -175,10 +184,13 @@ def _cut(
     owner, t0, t1 = seg[:-1][same], params[:-1][same], params[1:][same]
     start, step = segments[owner, 0], segments[owner, 1] - segments[owner, 0]
     pieces = np.stack([start + step * t0[:, None], start + step * t1[:, None]], axis=1)
-    pieces = pieces[t1 > t0]
+    kept = t1 > t0
+    if owners_first:
+        first = kept & np.r_[True, owner[1:] != owner[:-1]]
+        return np.concatenate([pieces[first], pieces[kept & ~first]])
     untouched = np.ones(len(segments), dtype=bool)
     untouched[touched] = False
-    return np.concatenate([segments[untouched], pieces])
+    return np.concatenate([segments[untouched], pieces[kept]])
 
 
 def _side(
@@ -393,14 +405,20 @@ def angular_pieces(
     crosses the direction pi (-pi) is split in two there. Returns the pieces' starts, stops
     and owning segment indices.
     """
-    a, b = rel[:, 0, :], rel[:, 1, :]
-    ta = np.arctan2(a[:, 1], a[:, 0])
-    tb = np.arctan2(b[:, 1], b[:, 0])
-    lo, hi = np.minimum(ta, tb), np.maximum(ta, tb)
+    return pieces_of_directions(np.arctan2(rel[:, :, 1], rel[:, :, 0]))
+
+
+def pieces_of_directions(
+    angles: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.intp]]:
+    """``angular_pieces`` of segments whose ends lie in directions ``angles`` (n, 2)."""
+    lo, hi = np.minimum(angles[:, 0], angles[:, 1]), np.maximum(angles[:, 0], angles[:, 1])
     wraps = hi - lo > math.pi
-    starts = np.concatenate([np.where(wraps, -math.pi, lo), np.where(wraps, hi, lo)[wraps]])
+    if not wraps.any():
+        return lo, hi, np.arange(len(angles))
+    starts = np.concatenate([np.where(wraps, -math.pi, lo), hi[wraps]])
     stops = np.concatenate([np.where(wraps, lo, hi), np.full(int(wraps.sum()), math.pi)])
-    owner = np.concatenate([np.arange(len(rel)), np.flatnonzero(wraps)])
+    owner = np.concatenate([np.arange(len(angles)), np.flatnonzero(wraps)])
     return starts, stops, owner
 
 

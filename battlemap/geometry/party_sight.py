@@ -12,7 +12,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from battlemap.geometry.map_index import MapIndex, rasterise
-from battlemap.geometry.sight import visibility_polygon
+from battlemap.geometry.sight import view_of, visibility_polygon
+from battlemap.geometry.sweep import View
 from battlemap.model.creature import Creature
 
 Cell = tuple[int, int]
@@ -30,9 +31,12 @@ def viewer_grid(index: MapIndex, key: ViewerKey, radius: float | None) -> CellGr
     """The cells one viewer sees from the centre of its space (see ``visible_cells``)."""
     x, y, side = key
     seen = np.zeros((index.height, index.width), dtype=bool)
-    region = visibility_polygon(index, (x + side / 2, y + side / 2), radius)
-    if not region.is_empty:
-        rasterise(region, seen)
+    centre = (x + side / 2, y + side / 2)
+    view = view_of(index, centre, radius)
+    if isinstance(view, View):
+        view.mark_seen(seen)
+    elif view is None:  # a wall touches the centre: the ray cast's polygon
+        rasterise(visibility_polygon(index, centre, radius), seen)
     first_col, first_row = max(0, int(np.floor(x))), max(0, int(np.floor(y)))
     last_col, last_row = max(0, int(np.ceil(x + side))), max(0, int(np.ceil(y + side)))
     seen[first_row:last_row, first_col:last_col] = True

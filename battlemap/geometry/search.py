@@ -29,7 +29,7 @@ from battlemap.geometry.movement import (
     walk,
 )
 from battlemap.geometry.search_euclidean import euclidean_path, euclidean_reach
-from battlemap.geometry.search_graph import LayeredGraph, Window
+from battlemap.geometry.search_graph import Window, searching
 
 
 @dataclass(frozen=True)
@@ -94,15 +94,15 @@ def reachable_area(
         cells, feet = list(costs_by_cell), list(costs_by_cell.values())
     else:
         cells, feet, route = _compiled_reach(ctx, window, movement_left)
-    start = ctx.start_cell()
-    may_end = costs.may_end_in_creature_space
-    xs, ys = (list(axis) for axis in zip(*cells, strict=True)) if cells else ([], [])
-    occupied = ctx.creature_space[ys, xs].tolist()
-    ends = {
-        cell: cost
-        for cell, cost, taken in zip(cells, feet, occupied, strict=True)
-        if not taken or may_end or cell == start or ctx.end_blocker(cell) is None
-    }
+    ends = dict(zip(cells, feet, strict=True))
+    if not costs.may_end_in_creature_space:
+        start = ctx.start_cell()
+        in_window = ctx.creature_grids_in(window.x0, window.y0, window.w, window.h)[0]
+        ys, xs = np.nonzero(in_window)
+        for cell in zip((xs + window.x0).tolist(), (ys + window.y0).tolist(), strict=True):
+            # A space over another's squares may still miss the creature (Tiny ones).
+            if cell in ends and cell != start and ctx.end_blocker(cell) is not None:
+                del ends[cell]
     return ReachableArea(ends, frozenset(cells), route)
 
 
@@ -111,12 +111,14 @@ def _compiled_reach(
 ) -> tuple[list[Cell], list[float], Callable[[Cell], list[Cell]]]:
     """The cells reached within ``budget`` feet and their cheapest costs (in any state), by
     tcod's Dijkstra over the window's layered graph; and the route to a reached cell."""
-    graph = LayeredGraph(ctx, window)
-    finder = graph.pathfinder(ctx.start_cell(), ctx.start_cores(ctx.start_cell()))
-    finder.resolve()
+    with searching(ctx, window) as graph:
+        budget_units = math.floor(budget / graph.unit_feet + 1e-9)
+        finder = graph.pathfinder(
+            ctx.start_cell(), ctx.start_cores(ctx.start_cell()), beyond=budget_units + 1
+        )
+        finder.resolve()
     distance = finder.distance
     units = distance.min(axis=0)
-    budget_units = math.floor(budget / graph.unit_feet + 1e-9)
     ys, xs = np.nonzero(units <= budget_units)
     feet = (units[ys, xs] * graph.unit_feet).tolist()
     cells = list(zip((xs + window.x0).tolist(), (ys + window.y0).tolist(), strict=True))
@@ -124,7 +126,7 @@ def _compiled_reach(
     def route(cell: Cell) -> list[Cell]:
         y, x = cell[1] - window.y0, cell[0] - window.x0
         node = (int(distance[:, y, x].argmin()), y, x)
-        return [graph.cell(step) for step in finder.path_to(node)]
+        return graph.cells(finder.path_to(node))  # resolved: reads tcod's arrays only
 
     return cells, feet, route
 
@@ -172,9 +174,9 @@ def cheapest_path(
         if rule is DiagonalRule.EUCLIDEAN:
             cells = euclidean_path(ctx, window, destination)
             break
-        graph = LayeredGraph(ctx, window)
-        finder = graph.pathfinder(start_cell, ctx.start_cores(start_cell))
-        found = graph.cheapest_arrival(finder, destination)
+        with searching(ctx, window) as graph:
+            finder = graph.pathfinder(start_cell, ctx.start_cores(start_cell))
+            found = graph.cheapest_arrival(finder, destination)
         # A path that leaves the window goes at least margin + 1 steps out and as many back.
         if whole or (found is not None and found[1] <= 2 * (margin + 1) * graph.min_step_units):
             cells = None if found is None else found[0]

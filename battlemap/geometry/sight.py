@@ -21,6 +21,7 @@ from battlemap.geometry.body import Body
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY, Space
 from battlemap.geometry.occlusion import ViewCast, view_cast
+from battlemap.geometry.sweep import View, view_from
 
 _INSET = 1e-3
 """Cells the sight points are moved inside a space, so a creature pressed against a wall
@@ -101,20 +102,49 @@ def visibility_polygon(
 ) -> BaseGeometry:
     """The region visible from ``origin`` (cells), clipped to the map (for fog of war).
 
-    Rays are cast towards every end of every sight-blocking wall segment (and a hair to each
-    side of it) and towards the map's corners; each ray stops at the nearest wall it meets,
-    and the polygon joins the stopping points in angle order, so wall ends, joints, corners
-    and crossings (the outline is cut there) are exact. A ray stops at a wall it touches; a
-    ray exactly along a wall does not stop at it. ``radius`` (cells) limits the view to a
-    circle when given. Walls wholly hidden behind nearer ones are left out of the cast
-    (``occlusion.view_cast``): their rays would stop on the nearer walls anyway.
+    Exact at wall ends, joints, corners and crossings (``sweep``): in every direction the
+    view reaches the nearest sight-blocking wall; a wall the viewpoint touches stops the
+    view, a wall exactly along a line of sight does not. ``radius`` (cells) limits the view
+    to a circle when given (``CIRCLE_RAYS`` rays round it, joined by straight lines).
 
     Returns:
         A shapely Polygon (empty when ``origin`` is off the map).
     """
+    view = view_of(index, origin, radius)
+    if view is None:
+        return cast_polygon(index, origin, radius)
+    if isinstance(view, BaseGeometry):
+        return view
+    # The map's edges are walls: the view lies inside the map but for rounding.
+    ring = view.ring()
+    np.clip(ring[:, 0], 0, index.width, out=ring[:, 0])
+    np.clip(ring[:, 1], 0, index.height, out=ring[:, 1])
+    polygon: BaseGeometry = shapely.Polygon(ring)
+    return polygon if polygon.is_valid else _clipped(index, ring)
+
+
+def view_of(
+    index: MapIndex, origin: PointXY, radius: float | None = None
+) -> View | BaseGeometry | None:
+    """``visibility_polygon``'s view from ``origin``: a ``View``, an empty polygon when
+    ``origin`` is off the map, or None when a wall touches ``origin`` (the ray cast of
+    ``occlusion`` decides that case)."""
     ox, oy = origin
     if not (0 <= ox <= index.width and 0 <= oy <= index.height):
         return shapely.Polygon()
+    limit = math.hypot(index.width, index.height) * 2
+    return view_from(
+        index.sight_outline,
+        index.sight_outline_lines,
+        index.sight_buckets,
+        origin,
+        radius,
+        limit,
+    )
+
+
+def cast_polygon(index: MapIndex, origin: PointXY, radius: float | None) -> BaseGeometry:
+    """The visibility polygon by rays cast beside every wall end (``occlusion.view_cast``)."""
     limit = math.hypot(index.width, index.height) * 2 if radius is None else radius
     cast = view_cast(
         index.sight_outline, index.sight_outline_lines, index.sight_buckets, origin, radius, limit
@@ -130,7 +160,13 @@ def polygon_of_cast(index: MapIndex, origin: PointXY, cast: ViewCast) -> BaseGeo
     )
     xs = ox + np.cos(ray_angles) * distances
     ys = oy + np.sin(ray_angles) * distances
-    polygon: BaseGeometry = shapely.Polygon(_drop_straight_runs(np.stack([xs, ys], axis=1)))
+    return _clipped(index, np.stack([xs, ys], axis=1))
+
+
+def _clipped(index: MapIndex, ring: NDArray[np.float64]) -> BaseGeometry:
+    """The polygon of ``ring`` (points in angle order round the viewpoint), made valid and
+    clipped to the map."""
+    polygon: BaseGeometry = shapely.Polygon(_drop_straight_runs(ring))
     if not polygon.is_valid:
         polygon = shapely.make_valid(polygon)
     clipped = shapely.intersection(polygon, shapely.box(0, 0, index.width, index.height))

@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from shapely import STRtree
 from shapely.geometry.base import BaseGeometry
 
+from battlemap.geometry.barrier_edits import EditedBarriers
 from battlemap.geometry.barrier_layers import DoorBarriers
 from battlemap.geometry.barriers import BarrierSet, line_array
 from battlemap.geometry.occlusion import SegmentBuckets, cut_where_crossed, split_at_crossings
@@ -46,9 +47,9 @@ DIRECTIONS: tuple[tuple[int, int], ...] = (
 class FixedWalls:
     """What the walls that never open (walls, windows) and the obstacles give the index."""
 
-    cover: DoorBarriers
-    cover_and_windows: DoorBarriers
-    sight: DoorBarriers
+    cover: DoorBarriers | EditedBarriers
+    cover_and_windows: DoorBarriers | EditedBarriers
+    sight: DoorBarriers | EditedBarriers
     doors: tuple[Segment, ...]
     """The doors' ends, in order: the doors these were built with."""
     outline: NDArray[np.float64]
@@ -56,6 +57,11 @@ class FixedWalls:
     outline_tree: STRtree
     buckets: SegmentBuckets
     segment_free: list[BoolGrid]
+    blocking: NDArray[np.float64]
+    """The movement-blocking walls' ends (n, 2, 2), as ``segment_free`` was made from."""
+    sight_segments: NDArray[np.float64]
+    """The sight walls', pillars' and map edges' segments (uncut), as the outline was made
+    from."""
     door_steps: dict[Segment, list[tuple[int, NDArray[np.intp], NDArray[np.intp]]]] = field(
         default_factory=dict
     )
@@ -75,31 +81,7 @@ class FixedWalls:
         """``walls`` are usable and none is a door, ``doors`` are usable doors (open or
         closed: ``with_doors`` says which are closed); ``sight_obstacles`` are the
         total-cover obstacles' polygons, ``blocking_obstacles`` those that block movement."""
-        solid = [w for w in walls if w.kind is WallKind.WALL]
-        windows = [w for w in walls if w.kind is WallKind.WINDOW]
-        solid_segments: list[Segment] = [(w.a, w.b) for w in solid]
-        solid_ids = [w.id for w in solid]
-        door_segments: list[Segment] = [(d.a, d.b) for d in doors]
-        door_ids = [d.id for d in doors]
-        cover = DoorBarriers(solid_segments, solid_ids, door_segments, door_ids)
-        # The same walls give the same set: shared when there are no windows or pillars.
-        cover_and_windows = cover
-        if windows:
-            cover_and_windows = DoorBarriers(
-                solid_segments + [(w.a, w.b) for w in windows],
-                solid_ids + [w.id for w in windows],
-                door_segments,
-                door_ids,
-            )
-        sight = cover
-        if sight_obstacles:
-            outlines = [(o, s) for o, polygon in sight_obstacles for s in ring_segments(polygon)]
-            sight = DoorBarriers(
-                solid_segments + [s for _, s in outlines],
-                solid_ids + [o for o, _ in outlines],
-                door_segments,
-                door_ids,
-            )
+        cover, cover_and_windows, sight = barrier_sets(walls, doors, sight_obstacles)
         border = np.array(
             [
                 [[0, 0], [width, 0]],
@@ -111,6 +93,14 @@ class FixedWalls:
         )
         fixed_sight = sight.full.coords[: sight.n_fixed]
         outline = np.concatenate([fixed_sight, border]) if len(fixed_sight) else border
+        obstacle_sides = [s for _, polygon in sight_obstacles for s in ring_segments(polygon)]
+        sight_segments = np.concatenate(
+            [
+                _segments_of([w for w in walls if w.blocks_sight]),
+                np.asarray(obstacle_sides, dtype=np.float64).reshape(-1, 2, 2),
+                border,
+            ]
+        )
         outline = split_at_crossings(outline, line_array(outline))
         outline_lines = line_array(outline)
         blocking = _segments_of([w for w in walls if w.blocks_movement])
@@ -118,13 +108,49 @@ class FixedWalls:
             cover=cover,
             cover_and_windows=cover_and_windows,
             sight=sight,
-            doors=tuple(door_segments),
+            doors=tuple((d.a, d.b) for d in doors),
             outline=outline,
             outline_lines=outline_lines,
             outline_tree=STRtree(outline_lines),
             buckets=SegmentBuckets.of(outline),
             segment_free=_segment_free(blocking, blocking_obstacles, width, height),
+            blocking=blocking,
+            sight_segments=sight_segments,
         )
+
+
+def barrier_sets(
+    walls: Sequence[Wall],
+    doors: Sequence[Wall],
+    sight_obstacles: Sequence[tuple[EntityId, BaseGeometry]],
+) -> tuple[DoorBarriers, DoorBarriers, DoorBarriers]:
+    """``FixedWalls``' cover, cover-and-windows and sight sets of these walls and doors."""
+    solid = [w for w in walls if w.kind is WallKind.WALL]
+    windows = [w for w in walls if w.kind is WallKind.WINDOW]
+    solid_segments: list[Segment] = [(w.a, w.b) for w in solid]
+    solid_ids = [w.id for w in solid]
+    door_segments: list[Segment] = [(d.a, d.b) for d in doors]
+    door_ids = [d.id for d in doors]
+    cover = DoorBarriers(solid_segments, solid_ids, door_segments, door_ids)
+    # The same walls give the same set: shared when there are no windows or pillars.
+    cover_and_windows = cover
+    if windows:
+        cover_and_windows = DoorBarriers(
+            solid_segments + [(w.a, w.b) for w in windows],
+            solid_ids + [w.id for w in windows],
+            door_segments,
+            door_ids,
+        )
+    sight = cover
+    if sight_obstacles:
+        outlines = [(o, s) for o, polygon in sight_obstacles for s in ring_segments(polygon)]
+        sight = DoorBarriers(
+            solid_segments + [s for _, s in outlines],
+            solid_ids + [o for o, _ in outlines],
+            door_segments,
+            door_ids,
+        )
+    return cover, cover_and_windows, sight
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,15 +174,24 @@ def with_doors(fixed: FixedWalls, doors: Sequence[Wall], width: int, height: int
     shut = np.array([d.blocks_sight for d in doors], dtype=bool)
     closed = [d for d in doors if d.blocks_sight]
     door_outline = _segments_of(closed)
+    outline, outline_lines = fixed.outline, fixed.outline_lines
     if len(door_outline):
-        door_outline = cut_where_crossed(door_outline, fixed.outline, fixed.outline_tree)
-    outline = np.concatenate([fixed.outline, door_outline])
+        door_outline, crossed, pieces = cut_where_crossed(
+            door_outline, fixed.outline, fixed.outline_tree
+        )
+        if len(crossed):
+            # A wall a door crosses keeps its place (and bucket) with its first piece; its
+            # other pieces join the doors' loose bucket.
+            outline, outline_lines = outline.copy(), outline_lines.copy()
+            outline[crossed] = pieces[: len(crossed)]
+            outline_lines[crossed] = line_array(pieces[: len(crossed)])
+            door_outline = np.concatenate([door_outline, pieces[len(crossed) :]])
     return WallLayers(
         cover_walls=fixed.cover.with_closed(shut),
         cover_walls_and_windows=fixed.cover_and_windows.with_closed(shut),
         sight_walls=fixed.sight.with_closed(shut),
-        sight_outline=outline,
-        sight_outline_lines=np.concatenate([fixed.outline_lines, line_array(door_outline)]),
+        sight_outline=np.concatenate([outline, door_outline]),
+        sight_outline_lines=np.concatenate([outline_lines, line_array(door_outline)]),
         sight_buckets=fixed.buckets.with_loose(len(fixed.outline), len(door_outline)),
         segment_free=_closed_steps(fixed, [d for d in doors if d.blocks_movement], width, height),
     )

@@ -3,6 +3,9 @@ what a JSON file holds before parsing it."""
 
 from __future__ import annotations
 
+import contextlib
+import gc
+from collections.abc import Iterator
 from pathlib import Path
 
 import pydantic_core
@@ -77,3 +80,20 @@ def read_bounded_json(
         return pydantic_core.from_json(data)
     except ValueError as error:
         raise FileFormatError(path, f"not JSON: {error}") from None
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a file's models are built.
+
+    Reading an encounter builds up to a few hundred thousand objects, none in a cycle; the
+    collector, triggered by the allocations, would walk them again and again (43 % of the
+    time to read the largest admitted encounter). It runs again as before afterwards.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

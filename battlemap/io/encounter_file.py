@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battlemap import APP_NAME, __version__
 from battlemap.io.atomic import atomic_writer
-from battlemap.io.bounded import check_json_size
+from battlemap.io.bounded import check_json_size, collector_paused
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.io.migrations import (
     CURRENT_FORMAT_VERSION,
@@ -282,7 +282,7 @@ def _read_entry(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, lim
 
 class _CurrentEnvelope(BaseModel):
     """An ``encounter.json`` of the current format, validated straight from its bytes: a
-    third faster than decoding the JSON first (100,000 walls and obstacles: 1.7 s -> 1.1 s)."""
+    third faster than decoding the JSON first and validating what it gives."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -312,12 +312,13 @@ def _encounter_from_json(path: Path, raw: bytes) -> Encounter:
     """
     _check_utf8(path, raw)
     check_encounter_json_size(path, raw)
-    try:
-        return _CurrentEnvelope.model_validate_json(raw).encounter
-    except ValidationError as error:
-        if all(_inside_the_encounter(item["loc"]) for item in error.errors()):
-            raise FileFormatError(path, describe_validation_error(error, outer=1)) from None
-    return _encounter_from_envelope(path, _decode_envelope(path, raw))
+    with collector_paused():
+        try:
+            return _CurrentEnvelope.model_validate_json(raw).encounter
+        except ValidationError as error:
+            if all(_inside_the_encounter(item["loc"]) for item in error.errors()):
+                raise FileFormatError(path, describe_validation_error(error, outer=1)) from None
+        return _encounter_from_envelope(path, _decode_envelope(path, raw))
 
 
 def _inside_the_encounter(loc: tuple[int | str, ...]) -> bool:

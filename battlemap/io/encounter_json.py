@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from battlemap.io.bounded import read_bounded
+from battlemap.io.bounded import collector_paused, read_bounded
 from battlemap.io.encounter_file import check_encounter_json_size
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.model.encounter import Encounter
@@ -29,6 +29,7 @@ def load_encounter_json(path: Path) -> Encounter:
     except UnicodeDecodeError as error:
         raise FileFormatError(path, f"not UTF-8 text (byte {error.start})") from None
     try:
-        return Encounter.model_validate_json(text)
+        with collector_paused():
+            return Encounter.model_validate_json(text)
     except ValidationError as error:
         raise FileFormatError(path, describe_validation_error(error)) from None

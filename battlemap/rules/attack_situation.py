@@ -20,6 +20,7 @@ from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
+from battlemap.model.statblock import Attack, AttackKind
 from battlemap.rules.attacks import AttackProfile, AttackSituation, Delivery, RangeBand
 from battlemap.rules.conditions import is_incapacitated, reactions_left
 from battlemap.rules.errors import InvalidRequestError
@@ -156,3 +157,24 @@ def flank_refusal(encounter: Encounter, opposite: tuple[tuple[EntityId, Threat],
     return "; ".join(
         f"{encounter.creature(ally).name} opposite, {why.value}" for ally, why in opposite
     )
+
+
+def statblock_profile(
+    encounter: Encounter,
+    ruleset: Ruleset,
+    attacker_id: EntityId,
+    target_id: EntityId,
+    attack: Attack,
+) -> AttackProfile:
+    """A stat-block ``attack`` as made against this target: a melee-or-ranged (thrown) one is
+    thrown, a ranged attack, at a target beyond its reach, and a melee attack within it (a
+    javelin at 20 ft is thrown, not refused as out of reach). Unknown creatures: melee.
+    """
+    ranged = None
+    if attack.kind is AttackKind.MELEE_OR_RANGED:
+        bodies = {b.id: b for b in combat_bodies(encounter, ruleset)}
+        attacker, target = bodies.get(attacker_id), bodies.get(target_id)
+        if attacker is not None and target is not None:
+            reach = attack.reach or 5
+            ranged = distance_feet(attacker, target, diagonal_rule(ruleset)) > reach
+    return AttackProfile.from_statblock(attack, ranged=ranged)

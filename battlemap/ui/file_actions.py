@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QStandardPaths
 from PySide6.QtGui import QAction, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from battlemap import APP_NAME
 from battlemap.io.atomic import remove_stale_temp_files
@@ -28,18 +28,17 @@ from battlemap.io.loader import OPENABLE_SUFFIXES, load_encounter_file
 from battlemap.model.document import Change
 from battlemap.model.encounter import Encounter
 from battlemap.ui.autosave import Autosave, Recovery, default_recovery_dir, find_recoveries
-from battlemap.ui.plain_text import literal_labels, literal_mnemonics, plain_tooltip
+from battlemap.ui.plain_text import literal_labels
+from battlemap.ui.recent_files import RecentFiles
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from battlemap.ui.feature_window import FeatureWindow
 
-RECENT_KEY = "files/recent"
 STALE_TEMP_AT_START_S = 60.0
 """At start, a save's temporary file this old is surely a killed save's (saves take
 seconds at most; a younger one may be another running instance's save in progress)."""
-MAX_RECENT = 8
 OPEN_FILTER = "Encounters (*.battlemap *.json);;Battlemap files (*.battlemap);;All files (*)"
 SAVE_FILTER = "Battlemap files (*.battlemap)"
 STATUS_MS = 4000
@@ -166,15 +165,14 @@ class FileActions(QObject):
         self.open_action = action("&Open…", keys.Open, self.open)
         self.save_action = action("&Save", keys.Save, self.save)
         self.save_as_action = action("Save &As…", keys.SaveAs, self.save_as)
-        self.recent_menu = QMenu("Open &Recent", self.window)
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.recent = RecentFiles(self.settings, self.window, self.open_recent)
+        self.recent_menu = self.recent.menu
         menu, before = self.window.file_menu, self.window.quit_action
         menu.insertActions(before, [self.new_action, self.open_action])
         menu.insertMenu(before, self.recent_menu)
         menu.insertSeparator(before)
         menu.insertActions(before, [self.save_action, self.save_as_action])
         menu.insertSeparator(before)
-        self._fill_recent_menu()
 
     # --- the window's file -----------------------------------------------------------------
 
@@ -233,20 +231,24 @@ class FileActions(QObject):
         path = self.ask_open_path(self.window, self._dialog_folder())
         return path is not None and self.open_path(path)
 
-    def open_path(self, path: Path) -> bool:
-        """Open ``path`` after asking about unsaved changes. On error: a message, no change."""
+    def open_path(self, path: Path, *, recent: bool = False) -> bool:
+        """Open ``path`` after asking about unsaved changes. On error: a message, no change.
+
+        A file that is gone is dropped from Open Recent; so is one that no longer opens when
+        it was opened from that list (``recent``), and the message says so.
+        """
         if not self.maybe_save():
             return False
         try:
             loaded = load_encounter_file(path, self.window.map_importer.find_image)
         except FileFormatError as error:
-            self.show_error(self.window, "Cannot open the file", _describe(error))
-            if not path.exists():
-                self._forget_recent(path)
+            dropped = (recent or not path.exists()) and self.recent.forget(path)
+            note = "\n\nIt is no longer listed in File > Open Recent." if dropped else ""
+            self.show_error(self.window, "Cannot open the file", _describe(error) + note)
             return False
         self.adopt(loaded.encounter, loaded.images, None)
         self.set_opened_file(path)
-        self._remember_recent(path)
+        self.recent.remember(path)
         self._status(f"Opened {path.name}")
         return True
 
@@ -270,7 +272,7 @@ class FileActions(QObject):
             return False
         self.undo_stack.setClean()
         self._set_path(path.resolve())
-        self._remember_recent(path)
+        self.recent.remember(path)
         remove_stale_temp_files(path)  # left by saves killed mid-write, an hour or more ago
         self._status(f"Saved {path.name}")
         return True
@@ -278,34 +280,24 @@ class FileActions(QObject):
     # --- recent files -------------------------------------------------------------------
 
     def recent_files(self) -> list[Path]:
-        stored = self.settings.value(RECENT_KEY, [], type=list)
-        return [Path(str(item)) for item in stored if item] if isinstance(stored, list) else []
+        return self.recent.paths()
 
-    def _store_recent(self, paths: list[Path]) -> None:
-        self.settings.setValue(RECENT_KEY, [str(p) for p in paths[:MAX_RECENT]])
-        self._fill_recent_menu()
+    def open_recent(self, path: Path) -> bool:
+        """Open a file of File > Open Recent (a gone or broken one leaves the list)."""
+        return self.open_path(path, recent=True)
 
-    def _remember_recent(self, path: Path) -> None:
-        path = path.resolve()
-        self._store_recent([path, *(p for p in self.recent_files() if p != path)])
-
-    def _forget_recent(self, path: Path) -> None:
-        self._store_recent([p for p in self.recent_files() if p != path.resolve()])
-
-    def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        recent = self.recent_files()
-        for number, path in enumerate(recent, start=1):
-            entry = self.recent_menu.addAction(f"&{number} {literal_mnemonics(path.name)}")
-            entry.setToolTip(plain_tooltip(str(path)))
-            entry.setStatusTip(str(path))
-            entry.triggered.connect(lambda _checked=False, p=path: self.open_path(p))
-        if recent:
-            self.recent_menu.addSeparator()
-        clear = self.recent_menu.addAction("&Clear recent files")
-        clear.setEnabled(bool(recent))
-        clear.triggered.connect(lambda: self._store_recent([]))
-        self.recent_menu.setEnabled(True)
+    def reopen_last_at_start(self) -> bool:
+        """At start with no file named: open the newest recent file if the DM chose so
+        (File > Open Recent > Reopen the last encounter at start). True if one opened; a
+        gone or broken one is reported and dropped, and the window keeps what it has. Not
+        chosen, the status bar offers it instead."""
+        recent = self.recent.paths()
+        if not recent:
+            return False
+        if not self.recent.reopens_at_start():
+            self._status(f"Last encounter: {recent[0].name} (File > Open Recent, Alt+F R 1)")
+            return False
+        return self.open_recent(recent[0])
 
     def _dialog_folder(self) -> str:
         recent = self.recent_files()
@@ -355,7 +347,7 @@ class FileActions(QObject):
         folder = recovery_dir if recovery_dir is not None else default_recovery_dir()
         self.confirm_close = True
         if self.path is not None:
-            self._remember_recent(self.path)
+            self.recent.remember(self.path)
         for path in self.recent_files():  # temporary files of saves killed mid-write
             remove_stale_temp_files(path, older_than_s=STALE_TEMP_AT_START_S)
         self.offer_recoveries(folder)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
-from PySide6.QtWidgets import QDockWidget, QLabel, QMessageBox, QUndoView, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMessageBox, QTabBar, QUndoView, QWidget
 
 from battlemap import APP_NAME, __version__
 from battlemap.io.monsters import SRD_ATTRIBUTION
@@ -16,6 +16,7 @@ from battlemap.ui import (
     grid_align,
     help_menu,
     import_actions,
+    layout_memory,
     library_dock,
     party_dock,
     ruleset_menu,
@@ -35,8 +36,6 @@ from battlemap.ui.players.controller import PlayersController
 from battlemap.ui.style import cell_to_scene
 
 STATUS_MESSAGE_MS = 5000
-LAYOUT_GEOMETRY = "window/geometry"
-LAYOUT_STATE = "window/state"
 HISTORY_START = "As opened"
 
 
@@ -54,6 +53,7 @@ class MainWindow(FeatureWindow):
         self.undo_stack = QUndoStack(self)
         self.take_backs: list[TakeBack] = []
         """Unrecorded work Undo takes back before the undo stack (see ``undo``)."""
+        self._closed = False  # closed, and its Undo and Redo cut from the stack (closeEvent)
         self.scene = MapScene(document, self.undo_stack)
         self.scene.setParent(self)  # torn down with the window, after the view and docks
         self.view = MapView(self.scene, self)
@@ -109,12 +109,12 @@ class MainWindow(FeatureWindow):
         self.file_menu.addAction(self.quit_action)
 
         self.undo_action = self._action("&Undo", QKeySequence.StandardKey.Undo, self.undo)
-        self.undo_stack.undoTextChanged.connect(self.refresh_undo_action)
-        self.undo_stack.canUndoChanged.connect(self.refresh_undo_action)
+        self.redo_action = self._action(
+            "&Redo", QKeySequence.StandardKey.Redo, self.undo_stack.redo
+        )
+        self._connect_step_names(True)
         self.refresh_undo_action()
-        redo = self.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
-        self.edit_menu.addActions([self.undo_action, redo])
+        self.edit_menu.addActions([self.undo_action, self.redo_action])
 
         zoom_in = self._action("Zoom &in", QKeySequence.StandardKey.ZoomIn, self.view.zoom_in)
         zoom_out = self._action("Zoom &out", QKeySequence.StandardKey.ZoomOut, self.view.zoom_out)
@@ -123,6 +123,11 @@ class MainWindow(FeatureWindow):
         )
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.history_dock.toggleViewAction())
+        self.reset_layout_action = self._action("&Reset layout", None, self.reset_layout)
+        self.reset_layout_action.setStatusTip(
+            "Put the docks back as they first were on this screen"
+        )
+        self.view_menu.addAction(self.reset_layout_action)
 
         self.help_menu.addAction(self._action("&About Battlemap", None, self._about))
 
@@ -139,11 +144,35 @@ class MainWindow(FeatureWindow):
         """Undo is enabled when anything can be taken back, and names the recorded step."""
         waiting = any(source.can_take_back() for source in self.take_backs)
         step = "" if waiting else self.undo_stack.undoText()
-        self.undo_action.setText(f"&Undo {step}" if step else "&Undo")  # its & are doubled
-        # Steps name creatures ("Next turn: Goblin 2"): the tooltip shows them, never markup.
-        typed = step.replace("&&", "&")
-        self.undo_action.setToolTip(plain_tooltip(f"Undo {typed}" if step else "Undo"))
+        _name_step(self.undo_action, "Undo", step)
         self.undo_action.setEnabled(waiting or self.undo_stack.canUndo())
+        self.refresh_redo_action()  # called when what waits changes: Redo follows it too
+
+    def refresh_redo_action(self) -> None:
+        """Redo is enabled when an undone step can be done again, and names it; not while a
+        change waits to be recorded (a move on an opportunity-attack card): redoing a turn
+        change under it would record the move in another creature's turn."""
+        waiting = any(source.can_take_back() for source in self.take_backs)
+        _name_step(self.redo_action, "Redo", self.undo_stack.redoText())
+        self.redo_action.setEnabled(self.undo_stack.canRedo() and not waiting)
+
+    def _connect_step_names(self, connect: bool) -> None:
+        """(Dis)connect the stack's signals to the Undo and Redo actions' refreshes.
+
+        Disconnected when the window closes: the stack, clearing itself as it is deleted,
+        would otherwise call them on actions already gone.
+        """
+        pairs = (
+            (self.undo_stack.undoTextChanged, self.refresh_undo_action),
+            (self.undo_stack.canUndoChanged, self.refresh_undo_action),
+            (self.undo_stack.redoTextChanged, self.refresh_redo_action),
+            (self.undo_stack.canRedoChanged, self.refresh_redo_action),
+        )
+        for signal, slot in pairs:
+            if connect:
+                signal.connect(slot)
+            else:
+                signal.disconnect(slot)
 
     def _install_features(self) -> None:
         """Let each feature module add its menus, docks and tools: one line per feature."""
@@ -168,30 +197,53 @@ class MainWindow(FeatureWindow):
         self.help = help_menu.install(self)
 
     def _restore_layout(self) -> None:
-        """Docks and toolbars where the DM left them (saved on close; object names key them)."""
-        geometry, state = self.settings.value(LAYOUT_GEOMETRY), self.settings.value(LAYOUT_STATE)
+        """Docks and toolbars where the DM left them on a screen of this size (saved on close;
+        object names key them)."""
+        self._default_state = self.saveState()  # every dock where it was installed
+        size = layout_memory.size_to_restore(self.settings, self)
+        geometry, state = layout_memory.saved_layout(self.settings, size)
         if geometry is not None:
             self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
-        self._first_run_docks = state is None  # sized when first shown, at the window's size
+        restored = state is not None and self.restoreState(state)
+        self._first_run_docks = not restored  # sized when first shown, at the window's size
+
+    def reset_layout(self) -> None:
+        """View > Reset layout: every dock back in its first-run place and size for this
+        window's size (the docks the DM closed open again); kept at close as any layout."""
+        # The docks' tab bars (the window's own children, not those inside a dock): Qt shows
+        # again the ones it uses; the old one of a moved tab group stayed drawn over a dock.
+        for bar in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            bar.hide()
+        self.restoreState(self._default_state)
+        self._size_docks()
+
+    def _size_docks(self) -> None:
+        window_layout.size_docks(
+            self,
+            left=(self.combat.initiative, self.combat.actions),
+            right=self.library_dock,
+            creature=self.creature_dock,
+            log=self.combat.log,
+        )
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        if self._closed:  # shown again after a close: the step names follow the stack again
+            self._closed = False
+            self._connect_step_names(True)
+            self.refresh_undo_action()
         if self._first_run_docks:
             self._first_run_docks = False
-            window_layout.size_docks(
-                self,
-                left=(self.combat.initiative, self.combat.actions),
-                right=self.library_dock,
-                creature=self.creature_dock,
-                log=self.combat.log,
-            )
+            self._size_docks()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.settings.setValue(LAYOUT_GEOMETRY, self.saveGeometry())
-        self.settings.setValue(LAYOUT_STATE, self.saveState())
+        size = layout_memory.screen_size(self)
+        layout_memory.save_layout(self.settings, size, self.saveGeometry(), self.saveState())
+        self.players.remember_session()  # reopened at the next start if it was open
         super().closeEvent(event)
+        if event.isAccepted() and not self._closed:
+            self._closed = True
+            self._connect_step_names(False)
 
     # --- behaviour -----------------------------------------------------------
 
@@ -222,3 +274,13 @@ class MainWindow(FeatureWindow):
             f"<b>{APP_NAME} {__version__}</b><p>A battle map for tabletop role-playing games "
             f"played around a real table.</p><p><small>{SRD_ATTRIBUTION}</small></p>",
         )
+
+
+def _name_step(action: QAction, verb: str, step: str) -> None:
+    """Name the step on Undo or Redo: ``step`` is the stack's text, its ``&`` doubled.
+
+    Steps name creatures ("Next turn: Goblin 2"): the tooltip shows them, never markup.
+    """
+    action.setText(f"&{verb} {step}" if step else f"&{verb}")
+    typed = step.replace("&&", "&")
+    action.setToolTip(plain_tooltip(f"{verb} {typed}" if step else verb))

@@ -1,5 +1,5 @@
-"""The visibility polygon casts only against walls it may see (``occlusion.view_cast``); it
-must equal the polygon cast against every wall, as it was before culling."""
+"""The ray cast (``occlusion.view_cast``, what a viewpoint touching a wall is left to) casts
+only against walls it may see; it must equal the polygon cast against every wall."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry.base import BaseGeometry
 
-from battlemap.geometry import MapIndex, visibility_polygon
+from battlemap.geometry import MapIndex
 from battlemap.geometry.occlusion import _cast_from, _within, nearest_distances, view_cast
-from battlemap.geometry.sight import polygon_of_cast
+from battlemap.geometry.sight import cast_polygon, polygon_of_cast
 from battlemap.model import CoverDegree, EntityId, Grid, Obstacle, Wall, WallKind
 from tests.geometry.helpers import door, wall
 
@@ -88,7 +88,7 @@ def test_culled_visibility_equals_the_polygon_cast_against_every_wall() -> None:
     )
     def compare(seed: int, origin: tuple[float, float], radius: float | None) -> None:
         world = random_map(seed)
-        fast = visibility_polygon(world, origin, radius)
+        fast = cast_polygon(world, origin, radius)
         slow = every_wall_polygon(world, origin, radius)
         assert math.isclose(fast.area, slow.area, rel_tol=1e-9, abs_tol=1e-7)
         assert fast.symmetric_difference(slow).area <= 1e-7

@@ -8,7 +8,8 @@ from battlemap.model.creature import Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree, Wall
 from battlemap.model.ids import EntityId
-from battlemap.rules.attack_situation import attack_situation
+from battlemap.model.statblock import Attack, AttackKind, Damage
+from battlemap.rules.attack_situation import attack_situation, statblock_profile
 from battlemap.rules.attacks import (
     AttackOptions,
     AttackProfile,
@@ -103,3 +104,47 @@ def test_gms_den_flanking_gives_advantage_end_to_end(rulesets: dict[str, Ruleset
     assert applied.result.roll_mode.mode is RollMode.ADVANTAGE and applied.result.natural == 9
     srd_situation = a_attacks_t(encounter, combat, rulesets["srd-5e"], SWORD)
     assert not srd_situation.flanked
+
+
+JAVELIN = Attack(
+    name="Javelin",
+    kind=AttackKind.MELEE_OR_RANGED,
+    to_hit=4,
+    reach=5,
+    range_normal=30,
+    range_long=120,
+    damage=(Damage(dice="1d6+2", type="piercing"),),
+)
+
+
+def test_srd_5e_a_thrown_weapon_is_thrown_at_a_target_beyond_its_reach(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    """srd-5e, Two-Weapon Fighting: "If either weapon has the thrown property, you can throw
+    the weapon, instead of making a melee attack with it": within reach a javelin is a melee
+    attack; at 20 ft it is thrown (a ranged attack at normal range), not refused; at 35 ft,
+    past its 30 ft, at long range."""
+    ruleset = rulesets["srd-5e"]
+    cases = (
+        (3, Delivery.MELEE, RangeBand.REACH),
+        (6, Delivery.RANGED, RangeBand.NORMAL),
+        (9, Delivery.RANGED, RangeBand.LONG),
+    )
+    for target_x, delivery, band in cases:
+        encounter = Encounter(
+            creatures=(creature("a", x=2, y=2), creature("t", x=target_x, y=2, side=Side.HOSTILE))
+        )
+        profile = statblock_profile(encounter, ruleset, EntityId("a"), EntityId("t"), JAVELIN)
+        assert profile.delivery is delivery, target_x
+        assert profile.thrown and profile.range_normal == 30
+        situation = a_attacks_t(encounter, None, ruleset, profile)
+        assert situation.distance_feet == (target_x - 2) * 5
+        assert situation.range_band is band, target_x
+    bow = Attack(name="Shortbow", kind=AttackKind.RANGED, to_hit=4, range_normal=80)
+    adjacent = Encounter(
+        creatures=(creature("a", x=2, y=2), creature("t", x=3, y=2, side=Side.HOSTILE))
+    )
+    assert (
+        statblock_profile(adjacent, ruleset, EntityId("a"), EntityId("t"), bow).delivery
+        is Delivery.RANGED
+    )

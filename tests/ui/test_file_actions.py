@@ -22,8 +22,9 @@ from pytestqt.qtbot import QtBot
 from battlemap.io.encounter_file import MAX_JSON_BYTES, load_battlemap, save_battlemap
 from battlemap.model import Background, Creature, Encounter, Grid
 from battlemap.ui import file_actions
-from battlemap.ui.file_actions import MAX_RECENT, SaveChoice
+from battlemap.ui.file_actions import SaveChoice
 from battlemap.ui.main_window import MainWindow
+from battlemap.ui.recent_files import MAX_RECENT
 from tests.ui.session_helpers import move_fighter, user_folders  # noqa: F401 (autouse fixture)
 
 PNG = b"\x89PNG\r\n\x1a\n fake image bytes"

@@ -40,7 +40,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, StatBlock
 from battlemap.rules.attack_log import log_attack_reasons
-from battlemap.rules.attack_situation import attack_situation
+from battlemap.rules.attack_situation import attack_situation, statblock_profile
 from battlemap.rules.attacks import (
     AttackOptions,
     AttackPlan,
@@ -422,7 +422,10 @@ class AttackDialog(CombatDialog):
             )
         block = self._statblock(attacker)
         assert block is not None
-        return AttackProfile.from_statblock(block.attacks[int(data)])
+        attack, target, ruleset = block.attacks[int(data)], self.target_id(), self.session.ruleset()
+        if target is None or ruleset is None:
+            return AttackProfile.from_statblock(attack)
+        return statblock_profile(self.session.encounter, ruleset, attacker, target, attack)
 
     # --- the situation -----------------------------------------------------------------
 

@@ -28,6 +28,9 @@ from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.undo import push
 
 STRIP_SHOWS_DEAD = "players/strip_shows_dead"
+PLAYERS_SCREEN = "players/screen"
+OPEN_AT_CLOSE = "players/open_at_close"
+"""Whether the players' window was open when the app last closed (reopened at start)."""
 
 DEFAULT_TABLETOP_PPI = 40.0
 Z_DM_FOG = 5  # over the map, under the tokens (Z_TOKEN = 10)
@@ -157,7 +160,7 @@ class PlayersController(QObject):
 
     def _fill_screen_menu(self) -> None:
         self.screen_menu.clear()
-        chosen = self.settings.value("players/screen", "")
+        chosen = self.settings.value(PLAYERS_SCREEN, "")
         for screen in QGuiApplication.screens():
             size = screen.geometry()
             action = QAction(f"{screen.name()} ({size.width()}×{size.height()})", self.screen_menu)
@@ -178,14 +181,31 @@ class PlayersController(QObject):
         self._update_camera()
 
     def choose_screen(self, name: str) -> None:
-        self.settings.setValue("players/screen", name)
+        self.settings.setValue(PLAYERS_SCREEN, name)
         if self.window.isVisible():
             self._place_window()
             self._update_camera()
 
+    def remember_session(self) -> None:
+        """At the app's close: whether the players' window is open, and the screen it is on
+        (which ``reopen_if_it_was_open`` puts it back on)."""
+        open_ = self.window.isVisible()
+        self.settings.setValue(OPEN_AT_CLOSE, open_)
+        screen = self.window.screen()
+        if open_ and screen is not None:
+            self.settings.setValue(PLAYERS_SCREEN, screen.name())
+
+    def reopen_if_it_was_open(self) -> bool:
+        """At start: open the players' window if it was open when the app closed, on the
+        screen it was on (or, if that screen is gone, on another than the DM's)."""
+        if str(self.settings.value(OPEN_AT_CLOSE, "false")).lower() != "true":
+            return False
+        self.toggle_action.setChecked(True)
+        return True
+
     def _place_window(self) -> None:
         screens = QGuiApplication.screens()
-        chosen = str(self.settings.value("players/screen", ""))
+        chosen = str(self.settings.value(PLAYERS_SCREEN, ""))
         screen = next((s for s in screens if s.name() == chosen), None)
         dm_screen = self.main_window.screen()
         if screen is None:  # default: any screen that is not the DM's

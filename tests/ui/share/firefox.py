@@ -68,7 +68,14 @@ QUIET_PREFS: dict[str, bool | int | str] = {
     "extensions.blocklist.enabled": False,
     "extensions.systemAddon.update.enabled": False,
     "media.gmp-manager.url": "",
+    # Firefox fetches Widevine from Google's component updater when its own manager gives
+    # nothing: seen in the no-connection test as update.googleapis.com.
+    "media.gmp-manager.chromium-update-url": "",
     "media.gmp-gmpopenh264.enabled": False,
+    "media.gmp-widevinecdm.enabled": False,
+    "media.gmp-provider.enabled": False,
+    "media.eme.enabled": False,
+    "browser.safebrowsing.provider.google5.updateURL": "",
     "dom.push.connection.enabled": False,
     "geo.provider.network.url": "",
     "browser.region.network.url": "",
