@@ -19,6 +19,7 @@ test: lint typecheck pytest
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
 
 typecheck: $(STAMP)

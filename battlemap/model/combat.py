@@ -334,6 +334,17 @@ class TurnSlot(_Frozen):
     extra: bool = False
 
 
+class RolledBy(StrEnum):
+    """Who rolled the dice of a roll line."""
+
+    TABLE = "table"
+    """Typed in from physical dice at the table (by the DM or a player)."""
+    APP = "app"
+    """Rolled by the app from fresh dice outside a combat (there are no combat dice)."""
+    COMBAT_DICE = "combat-dice"
+    """Rolled by the app from the combat's own seeded dice (replayed the same on redo)."""
+
+
 class CombatEvent(_Frozen):
     """A line of the combat log."""
 
@@ -341,6 +352,9 @@ class CombatEvent(_Frozen):
     kind: str = Field(max_length=40, description="e.g. turn-start, action, move, roll.")
     creature_id: EntityId | None = None
     text: str = Field(max_length=MAX_EVENT_TEXT)
+    rolled_by: RolledBy | None = Field(
+        default=None, description="Who rolled the dice of a 'roll' line (None: not a roll)."
+    )
 
 
 def clip_event_text(text: str) -> str:

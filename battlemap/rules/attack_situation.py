@@ -54,8 +54,8 @@ def combat_bodies(encounter: Encounter, ruleset: Ruleset) -> list[Body]:
                 encounter.grid,
                 prone=combatant.has_condition(ruleset.roles.conditions.prone),
                 incapacitated=is_incapacitated(ruleset, combatant),
-                invisible=combatant.has_condition("invisible"),
-                blinded=combatant.has_condition("blinded"),
+                invisible=combatant.has_condition(ruleset.roles.conditions.invisible),
+                blinded=combatant.has_condition(ruleset.roles.conditions.blinded),
                 reaction_spent=reactions_left(ruleset, combatant) == 0,
                 disengaged=combatant.disengaged,
             )

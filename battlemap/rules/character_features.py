@@ -11,25 +11,39 @@ from __future__ import annotations
 from battlemap.model.combat import Combatant
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
+from battlemap.rules.schema import Ruleset
+from battlemap.rules.schema_roles import ActionRoles
+
+SHEET_ACTION_ROLES = {"dash": "dash"}
+"""The sheet's action ids that name a role (the sheet says "dash"; the ruleset's Dash action
+is ``roles.actions.dash``)."""
 
 
-def sheet_bonus_actions(creature: Creature) -> tuple[str, ...]:
-    """The action ids the creature's sheet lets it take as a bonus action (Cunning Action:
-    Dash, Disengage, Hide); () for a creature without a sheet."""
+def sheet_bonus_actions(ruleset: Ruleset, creature: Creature) -> tuple[str, ...]:
+    """The ruleset's action ids the creature's sheet lets it take as a bonus action (Cunning
+    Action: Dash, by its role, Disengage, Hide); () for a creature without a sheet."""
     block = creature.statblock
     if block is None or block.character is None:
         return ()
-    return block.character.bonus_actions
+    roles: ActionRoles = ruleset.roles.actions
+    return tuple(
+        getattr(roles, SHEET_ACTION_ROLES[a]) if a in SHEET_ACTION_ROLES else a
+        for a in block.character.bonus_actions
+    )
 
 
-def with_sheet_features(encounter: Encounter, combatant: Combatant) -> Combatant:
+def with_sheet_features(encounter: Encounter, ruleset: Ruleset, combatant: Combatant) -> Combatant:
     """The combatant with its sheet's bonus actions added to ``bonus_action_features`` (the
     same object when there are none to add)."""
     try:
         creature = encounter.creature(combatant.creature_id)
     except KeyError:
         return combatant
-    more = [a for a in sheet_bonus_actions(creature) if a not in combatant.bonus_action_features]
+    more = [
+        a
+        for a in sheet_bonus_actions(ruleset, creature)
+        if a not in combatant.bonus_action_features
+    ]
     if not more:
         return combatant
     features = (*combatant.bonus_action_features, *more)

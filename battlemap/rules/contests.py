@@ -19,7 +19,7 @@ won by the higher total; a tie keeps things as they are, so the one trying loses
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import StrEnum
+from enum import Enum, StrEnum
 
 from battlemap.model.combat import CombatState
 from battlemap.model.creature import Size
@@ -63,9 +63,26 @@ def _rules(ruleset: Ruleset, what: str) -> GrappleRules:
     return ruleset.grappling
 
 
+class ByRole(Enum):
+    """The default ``action_id`` of a contest: the ruleset's action playing its role
+    (``roles.actions.grapple``...), so a ruleset that renames the action keeps the contest."""
+
+    ACTION = "the ruleset's action for the role"
+
+
+BY_ROLE = ByRole.ACTION
+
+
 def _spend(
-    draft: Draft, creature_id: EntityId, target_id: EntityId | None, action_id: str | None
+    draft: Draft,
+    creature_id: EntityId,
+    target_id: EntityId | None,
+    action_id: str | ByRole | None,
+    role: str | None = None,
 ) -> None:
+    """Spend ``action_id`` (``BY_ROLE``: ``role``, the ruleset's action for it; None: nothing)."""
+    if action_id is BY_ROLE:
+        action_id = role
     if action_id is None:
         return
     ruleset = draft.ruleset
@@ -200,7 +217,7 @@ def grapple(
     contest: Contest = Contest(),
     *,
     has_free_hand: bool = True,
-    action_id: str | None = "grapple",
+    action_id: str | ByRole | None = BY_ROLE,
 ) -> Outcome[ContestResult]:
     """A grapple in place of one attack: Athletics vs the target's Athletics or Acrobatics.
     Success: the target is grappled (``source_id`` the grappler).
@@ -213,7 +230,7 @@ def grapple(
     draft, _, automatic = _opening(encounter, combat, ruleset, attacker_id, target_id, "grapple")
     if ruleset.grappling is not None and ruleset.grappling.needs_free_hand and not has_free_hand:
         raise IllegalActionError(f"{draft.name(attacker_id)} needs a free hand to grapple")
-    _spend(draft, attacker_id, target_id, action_id)
+    _spend(draft, attacker_id, target_id, action_id, ruleset.roles.actions.grapple)
     result = _athletics(
         draft,
         attacker_id,
@@ -240,7 +257,7 @@ def shove(
     effect: ShoveEffect,
     contest: Contest = Contest(),
     *,
-    action_id: str | None = "shove",
+    action_id: str | ByRole | None = BY_ROLE,
 ) -> Outcome[ContestResult]:
     """A shove in place of one attack: on a win the target is knocked prone (applied here) or
     pushed ``push_feet`` away (the result says how far; the caller moves the token).
@@ -249,7 +266,7 @@ def shove(
     """
     combat = running_combat(encounter)
     draft, rules, automatic = _opening(encounter, combat, ruleset, attacker_id, target_id, "shove")
-    _spend(draft, attacker_id, target_id, action_id)
+    _spend(draft, attacker_id, target_id, action_id, ruleset.roles.actions.shove)
     push = rules.shove_push_feet if effect is ShoveEffect.PUSH else 0
     result = _athletics(
         draft, attacker_id, target_id, contest, automatic, "shove", effect.value, push
@@ -329,7 +346,7 @@ def disarm(
     target_id: EntityId,
     contest: Contest = Contest(),
     *,
-    action_id: str | None = "disarm",
+    action_id: str | ByRole | None = BY_ROLE,
 ) -> Outcome[ContestResult]:
     """gms-den: a weapon attack roll (``contest.bonus`` is the to-hit) contested by the target's
     Athletics or Acrobatics; a win knocks the item from its grasp (the DM places it).
@@ -338,7 +355,8 @@ def disarm(
         IllegalActionError: no Disarm in this ruleset, economy spent. NotTargetableError.
     """
     running_combat(encounter)
-    if "disarm" not in ruleset.actions:
+    role = ruleset.roles.actions.disarm
+    if role is None:
         raise IllegalActionError(f"{ruleset.name} has no Disarm action")
     draft = Draft(encounter, ruleset)
     attacker = draft.require_alive(attacker_id)
@@ -347,7 +365,7 @@ def disarm(
     draft.fighting(target_id)
     if distance_between(encounter, ruleset, attacker_id, target_id) > attacker.reach + 1e-9:
         raise NotTargetableError(f"{draft.name(target_id)} is beyond reach")
-    _spend(draft, attacker_id, target_id, action_id)
+    _spend(draft, attacker_id, target_id, action_id, role)
     result = _athletics(
         draft, attacker_id, target_id, contest, False, "disarm", "disarmed", attacker_roll="attack"
     )

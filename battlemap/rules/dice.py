@@ -163,6 +163,16 @@ def total_range(dice: Sequence[tuple[int, int]], flat: int = 0) -> tuple[int, in
     return low, high
 
 
+class AppRoll(int):
+    """A total or die face the app rolled from fresh dice, handed to the engine where a
+    typed-in result goes.
+
+    Outside a combat there are no combat dice, so a dialog rolls its own (seeded by the
+    session) and passes them in as ``typed``; the engine then logs the roll as rolled by the
+    app (``RolledBy.APP``), not typed in at the table. Arithmetic gives a plain ``int``.
+    """
+
+
 def new_dice_state(seed: int) -> DiceState:
     """A fresh dice state; ``seed`` is reduced into the allowed range."""
     return DiceState(seed=seed % (MAX_SEED + 1), draws=0)
@@ -242,6 +252,7 @@ def _collect_kept(node: Any, out: list[tuple[int, int]]) -> None:
 
 
 __all__ = [
+    "AppRoll",
     "CounterRandom",
     "DiceExpressionError",
     "new_dice_state",

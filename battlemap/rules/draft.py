@@ -20,6 +20,7 @@ from battlemap.model.combat import (
     CombatEvent,
     CombatState,
     DeathState,
+    RolledBy,
     RollRecord,
     keep_newest,
 )
@@ -27,12 +28,11 @@ from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.combat_ops import name_of
-from battlemap.rules.dice import roll
+from battlemap.rules.dice import AppRoll, roll
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.outcome import NO_COMBAT, Outcome, with_combat
 from battlemap.rules.schema import RollTable, Ruleset, TableRow
 from battlemap.rules.vitals import (
-    TYPED_IN,
     AbsentTargetError,
     DeadTargetError,
     check_die,
@@ -44,6 +44,17 @@ S = TypeVar("S")
 
 D20_EXPRESSIONS = ("1d20", "d20", "2d20kh1", "2d20kl1")
 """Expressions whose typed result is a d20's kept face (recorded as ``natural``)."""
+
+HANDED_IN_WORDS = {RolledBy.TABLE: "typed in", RolledBy.APP: "rolled by the app"}
+"""How a roll line names a result handed in rather than drawn from the combat's dice:
+"1d20 typed in: 14" (physical dice), "1d20 rolled by the app: 14" (a dialog's fresh dice)."""
+
+
+def handed_in_by(typed: int, faces: tuple[int, ...]) -> RolledBy:
+    """Who rolled a handed-in result: the app when it (and every face) is an ``AppRoll``."""
+    if isinstance(typed, AppRoll) and all(isinstance(face, AppRoll) for face in faces):
+        return RolledBy.APP
+    return RolledBy.TABLE
 
 
 class Draft:
@@ -186,10 +197,20 @@ class Draft:
                 combatant.model_copy(update={"death": combatant.death.model_copy(update=update)})
             )
 
-    def add(self, kind: str, text: str, creature_id: EntityId | None = None) -> None:
+    def add(
+        self,
+        kind: str,
+        text: str,
+        creature_id: EntityId | None = None,
+        rolled_by: RolledBy | None = None,
+    ) -> None:
         """A log line, in the current round (0 outside a combat)."""
         round_ = self._combat.round if self._combat is not None else 0
-        self.events.append(CombatEvent(round=round_, kind=kind, creature_id=creature_id, text=text))
+        self.events.append(
+            CombatEvent(
+                round=round_, kind=kind, creature_id=creature_id, text=text, rolled_by=rolled_by
+            )
+        )
 
     def run(self, operation: Callable[[Encounter], Outcome[S]]) -> S | None:
         """In a combat, let another engine operation continue from the draft (its events
@@ -217,16 +238,19 @@ class Draft:
         """Roll from the combat's dice, or record a result typed in from physical dice.
 
         ``faces`` are the typed-in dice behind ``typed`` (both d20s of an advantage roll);
-        a typed d20 roll records its kept face as ``natural``.
+        a typed d20 roll records its kept face as ``natural``. The log line and its event say
+        who rolled (``RolledBy``): a typed ``AppRoll`` was rolled by the app, any other typed
+        result at the table.
 
         Raises:
             InvalidRequestError: nothing typed and no combat to roll the dice of.
         """
         if typed is not None:
+            rolled_by = handed_in_by(typed, faces)
             record = RollRecord(
                 expression=expression,
                 total=typed,
-                detail=f"{expression} {TYPED_IN}: "
+                detail=f"{expression} {HANDED_IN_WORDS[rolled_by]}: "
                 + (f"{', '.join(map(str, faces))} -> {typed}" if len(faces) > 1 else str(typed)),
                 purpose=purpose[:200],
                 natural=typed if expression in D20_EXPRESSIONS else None,
@@ -235,11 +259,12 @@ class Draft:
         elif self._combat is None:
             raise InvalidRequestError(f"{purpose}: no combat dice to roll; type the result in")
         else:
+            rolled_by = RolledBy.COMBAT_DICE
             dice, record = roll(self._combat.dice, expression, purpose)
             self._combat = self._combat.model_copy(update={"dice": dice})
         if self._combat is not None:
             self.rolls.append(record)
-        self.add("roll", f"{purpose}: {record.detail}", creature_id)
+        self.add("roll", f"{purpose}: {record.detail}", creature_id, rolled_by)
         return record
 
     def table_roll(

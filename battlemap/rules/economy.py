@@ -264,7 +264,7 @@ def _check_and_spend(
                 "cast-a-spell:leveled" not in combatant.turn.actions_taken,
                 f"{name} cast a leveled spell with its action: no bonus-action spell this turn",
             )
-    combatant = with_sheet_features(encounter, combatant)  # Cunning Action
+    combatant = with_sheet_features(encounter, ruleset, combatant)  # Cunning Action
     attacks = attack_action_count(encounter, combatant)
     return _spend(state, ruleset, combatant, action_id, action, name, as_bonus_action, attacks)
 
@@ -405,7 +405,7 @@ def interact_with_object(
             update={
                 "object_interactions": turn.object_interactions + 1,
                 "action_used": turn.action_used or cost is ActionCost.ACTION,
-                "actions_taken": (*turn.actions_taken, "use-object"),
+                "actions_taken": (*turn.actions_taken, ruleset.roles.actions.use_object),
             }
         )
     draft.put(combatant.model_copy(update={"turn": new_turn}))

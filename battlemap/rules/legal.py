@@ -119,7 +119,7 @@ def legal_actions(encounter: Encounter, ruleset: Ruleset, creature_id: EntityId)
         InvalidRequestError: no combat is running, or the creature isn't in it.
     """
     state = running_combat(encounter)
-    combatant = with_sheet_features(encounter, combatant_of(state, creature_id))
+    combatant = with_sheet_features(encounter, ruleset, combatant_of(state, creature_id))
     creature_of(encounter, creature_id)
     if combatant.death.dead:  # its token may still be dragged: a body, moved by the DM
         return _all_refused(

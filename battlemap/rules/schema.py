@@ -35,7 +35,13 @@ from battlemap.rules.schema_base import (
     Name,
     Section,
 )
-from battlemap.rules.schema_roles import ActionRoles, ConditionRoles, Roles
+from battlemap.rules.schema_roles import (
+    ACTION_ROLE_KINDS,
+    GRAPPLING_ACTION_ROLES,
+    ActionRoles,
+    ConditionRoles,
+    Roles,
+)
 from battlemap.rules.schema_turns import (
     ActionDef,
     ClimbSwimRules,
@@ -162,16 +168,32 @@ class Ruleset(Section):
                     f"roles.conditions.{field}: no condition '{name}' in this ruleset (a renamed"
                     " condition names its role here)"
                 )
+        self._action_roles_exist()
+        levels = [level.level for level in self.exhaustion]
+        if levels != list(range(1, len(levels) + 1)):
+            raise ValueError(f"exhaustion: levels must be 1, 2, 3... in order, got {levels}")
+        return self
+
+    def _action_roles_exist(self) -> None:
         for field, name in self.roles.actions:
+            if name is None:
+                if field in GRAPPLING_ACTION_ROLES and self.grappling is not None:
+                    raise ValueError(
+                        f"roles.actions.{field}: this ruleset has grappling rules, so it must"
+                        f" name its {field} action here"
+                    )
+                continue
             if name not in self.actions:
                 raise ValueError(
                     f"roles.actions.{field}: no action '{name}' in this ruleset (a renamed"
                     " action names its role here)"
                 )
-        levels = [level.level for level in self.exhaustion]
-        if levels != list(range(1, len(levels) + 1)):
-            raise ValueError(f"exhaustion: levels must be 1, 2, 3... in order, got {levels}")
-        return self
+            wanted = ACTION_ROLE_KINDS[field]
+            if self.actions[name].kind is not wanted:
+                raise ValueError(
+                    f"roles.actions.{field}: action '{name}' is of kind"
+                    f" '{self.actions[name].kind.value}', not '{wanted.value}'"
+                )
 
     def condition(self, name: str) -> ConditionDef:
         """The condition called ``name``.

@@ -6,9 +6,8 @@ The working copy an operation changes is ``rules.draft.Draft``.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
 
-from battlemap.model.combat import Combatant, CombatEvent, clip_event_text
+from battlemap.model.combat import Combatant
 from battlemap.model.creature import Creature, Side
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
@@ -16,11 +15,6 @@ from battlemap.rules.enums import ExhaustionEffect, MonsterDeathAtZero, Rounding
 from battlemap.rules.errors import IllegalActionError, InvalidRequestError
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.schema_vitals import BloodiedRules
-
-TYPED_IN = "typed in"
-"""How a roll line names a result typed in from physical dice ("1d20 typed in: 14")."""
-ROLLED_BY_APP = "rolled by the app"
-"""How it names dice a dialog rolled from fresh dice outside a combat and handed in as typed."""
 
 
 class UnknownDamageTypeError(InvalidRequestError):
@@ -91,14 +85,16 @@ def is_bloodied(ruleset: Ruleset, creature: Creature, maximum: int) -> bool:
 def looks_bloodied(
     ruleset: Ruleset | None, creature: Creature, combatant: Combatant | None = None
 ) -> bool:
-    """What the tables show as "bloodied": above 0 HP and at the ruleset's bloodied threshold
-    of the effective maximum (``effective_max_hp``); a ruleset without the bloodied state (or
-    none known) shows it at half the maximum, the usual reading of the SRD's "half"."""
-    if creature.hp <= 0:
+    """What both windows show as "bloodied" (the DM's token ring, the players' token, the
+    docks): above 0 HP and ``is_bloodied`` at the effective maximum (``effective_max_hp``).
+
+    Only a ruleset with the bloodied state has it (bloodied-brink "Hit Points": "half your Hit
+    Points or fewer"); the other four rulesets' documents have no such state, so nothing looks
+    bloodied under them, nor when the ruleset is unknown (docs/rules-choices.md).
+    """
+    if ruleset is None or creature.hp <= 0:
         return False
-    rules = (ruleset.hit_points.bloodied if ruleset is not None else None) or BloodiedRules()
-    maximum = effective_max_hp(ruleset, creature, combatant) if ruleset else creature.max_hp
-    return _at_threshold(rules, creature.hp, maximum)
+    return is_bloodied(ruleset, creature, effective_max_hp(ruleset, creature, combatant))
 
 
 def _at_threshold(rules: BloodiedRules, hp: int, maximum: int) -> bool:
@@ -113,26 +109,6 @@ def dies_at_zero(ruleset: Ruleset, creature: Creature, combatant: Combatant | No
     if combatant is not None and combatant.death.unconscious_at_zero is not None:
         return not combatant.death.unconscious_at_zero
     return ruleset.hit_points.monsters_at_zero is MonsterDeathAtZero.DIE and is_monster(creature)
-
-
-def rolled_by_the_app(
-    events: tuple[CombatEvent, ...], creature_ids: Collection[EntityId] | None = None
-) -> tuple[CombatEvent, ...]:
-    """``events`` with the roll lines of dice the app rolled from fresh dice outside a combat
-    saying "rolled by the app" instead of "typed in" (the dialogs hand such rolls to the
-    engine as typed results). ``creature_ids`` limits it to those creatures' roll lines
-    (None: every roll line)."""
-
-    def said(event: CombatEvent) -> CombatEvent:
-        text = event.text.replace(f" {TYPED_IN}: ", f" {ROLLED_BY_APP}: ", 1)
-        return event.model_copy(update={"text": clip_event_text(text)})
-
-    return tuple(
-        said(event)
-        if event.kind == "roll" and (creature_ids is None or event.creature_id in creature_ids)
-        else event
-        for event in events
-    )
 
 
 def is_dead(encounter: Encounter, creature_id: EntityId) -> bool:

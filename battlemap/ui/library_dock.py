@@ -9,7 +9,6 @@ cells around the middle of the view. Hit points are the average or rolled. Each 
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,66 +81,6 @@ def size_letter(size: Size) -> str:
     """The size's initial as stat blocks abbreviate it (T, S, M, L, H, G): the list's Size
     column stays narrow, and sorts the letters in the same order as the words."""
     return size.value[0].upper()
-
-
-def free_spaces(
-    encounter: Encounter,
-    size: Size,
-    count: int,
-    near: tuple[float, float],
-    blocked: Iterable[tuple[int, int]] = (),
-) -> list[tuple[float, float]]:
-    """Top-left corners (in cells) of up to ``count`` spaces for creatures of ``size``.
-
-    ``blocked``: cells no space may cover besides the creatures' (walls, obstacles).
-
-    Spaces lie wholly on the map, overlap no creature nor each other, sit on whole cells,
-    and are the ones whose centres are nearest ``near`` (ties: top row first, then left).
-    Tiny creatures take a whole cell each. Fewer are returned when the map is full.
-    """
-    grid = encounter.grid
-    side = max(1, math.ceil(size.space_feet / grid.cell_feet - 1e-9))
-    taken: set[tuple[int, int]] = set(blocked)
-    for creature in encounter.creatures:
-        extent = creature.space_cells(grid.cell_feet)
-        for cx in range(math.floor(creature.x), math.ceil(creature.x + extent - 1e-9)):
-            for cy in range(math.floor(creature.y), math.ceil(creature.y + extent - 1e-9)):
-                taken.add((cx, cy))
-    # Look in a window around ``near`` first (a 1000 x 1000 map has a million candidates).
-    radius = side * math.ceil(math.sqrt(count)) + 10
-    spaces = _fill(grid.width, grid.height, side, count, near, taken, radius)
-    if len(spaces) < count:
-        spaces += _fill(grid.width, grid.height, side, count - len(spaces), near, taken, None)
-    return spaces
-
-
-def _fill(
-    width: int,
-    height: int,
-    side: int,
-    count: int,
-    near: tuple[float, float],
-    taken: set[tuple[int, int]],
-    radius: int | None,
-) -> list[tuple[float, float]]:
-    """Place up to ``count`` spaces (marking them in ``taken``) within ``radius`` cells of
-    ``near``, or anywhere when ``radius`` is None."""
-    xs, ys = range(width - side + 1), range(height - side + 1)
-    if radius is not None:
-        xs = range(max(0, int(near[0]) - radius), min(width - side, int(near[0]) + radius) + 1)
-        ys = range(max(0, int(near[1]) - radius), min(height - side, int(near[1]) + radius) + 1)
-    candidates = [(x, y) for y in ys for x in xs]
-    candidates.sort(key=lambda p: (math.dist((p[0] + side / 2, p[1] + side / 2), near), p[1]))
-    spaces: list[tuple[float, float]] = []
-    for x, y in candidates:
-        cells = {(x + dx, y + dy) for dx in range(side) for dy in range(side)}
-        if cells & taken:
-            continue
-        taken |= cells
-        spaces.append((float(x), float(y)))
-        if len(spaces) == count:
-            break
-    return spaces
 
 
 def creatures_full(encounter: Encounter) -> str | None:

@@ -14,6 +14,7 @@ from battlemap.model.creature import snap_position
 from battlemap.model.document import Change, Document, MoveCreature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
+from battlemap.rules.schema import Ruleset
 from battlemap.ui import style
 from battlemap.ui.background_item import BackgroundLayer
 from battlemap.ui.map_layer import MapLayer
@@ -62,6 +63,8 @@ class MapScene(QGraphicsScene):
         self.token_states: Callable[[Encounter], dict[EntityId, TokenState]] = lambda encounter: (
             token_states(encounter, None)
         )
+        # The encounter's ruleset (None: unknown); the combat feature swaps in the window's.
+        self.ruleset_of: Callable[[Encounter], Ruleset | None] = lambda encounter: None
         self.map_layer = MapLayer(self)
         self.background_layer = BackgroundLayer(self, document)
         self._rebuild_map()

@@ -1,5 +1,6 @@
 """What a DM's token shows of a creature's state: its turn, down/dying/stable/dead, bloodied
-(by the ruleset's own rule, ``rules.vitals.is_bloodied``) and its conditions.
+(by the ruleset's own rule, ``rules.vitals.looks_bloodied``, as the players' window) and its
+conditions.
 
 Plain data, worked out once per change of the encounter, never per frame; a token's look is
 keyed by it, so a state change redraws that token's pixmaps and nothing else.
@@ -16,7 +17,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.loader import RulesetError, RulesetRegistry
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import effective_max_hp, is_bloodied
+from battlemap.rules.vitals import looks_bloodied
 from battlemap.ui.condition_icons import ConditionMark, marks_for
 
 CONCENTRATING = "concentrating"
@@ -82,9 +83,7 @@ def state_of(
     else:
         death, conditions, exhaustion = DeathState(), (), 0
     vital = vital_of(creature, death, conditions)
-    bloodied = False
-    if ruleset is not None and vital is Vital.UP and creature.hp > 0:
-        bloodied = is_bloodied(ruleset, creature, effective_max_hp(ruleset, creature, combatant))
+    bloodied = vital is Vital.UP and looks_bloodied(ruleset, creature, combatant)
     marks = marks_for([(c.name, c.value) for c in conditions], exhaustion)
     if concentrating:  # the DM's badge ("Co"); the players' window doesn't show it
         marks += (ConditionMark(CONCENTRATING),)

@@ -105,7 +105,7 @@ class UnseenMarkers:
         from battlemap.ui.combat.session import combat_facts
 
         encounter = self.scene.document.encounter
-        facts = combat_facts(encounter) or CombatFacts()
+        facts = combat_facts(encounter, self.scene.ruleset_of(encounter)) or CombatFacts()
         marked = {
             creature.id for creature in encounter.creatures if hidden_from_players(creature, facts)
         }

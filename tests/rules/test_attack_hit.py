@@ -3,6 +3,7 @@ fumbles and called shots, Hyrule target strikes, two-weapon fighting, economy an
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -344,7 +345,8 @@ def test_reach_range_and_bad_targets(rulesets: dict[str, Ruleset]) -> None:
 
 def test_underwater_ranged_beyond_normal_range_misses(rulesets: dict[str, Ruleset]) -> None:
     far = AttackSituation(distance_feet=200, range_band=RangeBand.LONG, underwater=True)
-    applied = attack(rulesets, "final-fantasy-d20", profile=BOW, situation=far, d20=(20, 20))
+    bow = replace(BOW, damage=(DamageRoll("1d8", "pierce"),))  # its own damage types
+    applied = attack(rulesets, "final-fantasy-d20", profile=bow, situation=far, d20=(20, 20))
     assert not applied.result.hit
 
 

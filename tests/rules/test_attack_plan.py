@@ -2,8 +2,9 @@
 
 The UI shows the roll mode and the AC before the roll from it (no dry run with a placeholder
 d20). It must agree with ``make_attack`` on every ruleset: the same roll mode and reasons, the
-same AC and parts, the same refusal before the d20 (a damage type the ruleset lacks is refused
-only on a hit, when the damage is rolled); and it changes nothing (the dice don't move).
+same AC and parts, the same refusal before the d20 (a damage type the ruleset lacks included:
+final-fantasy-d20 replaces the 13 standard types with its own); and it changes nothing (the
+dice don't move).
 srd-5e "Making an Attack": prone targets are attacked with advantage within 5 feet; a
 blinded attacker has disadvantage; half cover is +2 AC.
 """
@@ -27,6 +28,7 @@ from battlemap.rules.damage import DamageRoll
 from battlemap.rules.errors import CombatError
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.vitals import UnknownDamageTypeError
 from tests.rules.conftest import RULESET_IDS
 from tests.rules.fighters import creature, fight
 
@@ -103,3 +105,45 @@ def test_planning_rolls_nothing_and_changes_nothing(rulesets: dict[str, Ruleset]
     assert plan.armor_class.value == 15
     assert fighting.combat == combat  # the input is untouched: no draw, no log line
     assert combat.dice.draws == 0
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_a_damage_type_the_ruleset_lacks_is_refused_before_any_die(
+    rulesets: dict[str, Ruleset], ruleset_id: str
+) -> None:
+    ruleset = rulesets[ruleset_id]
+    lacking = next(t for t in ("slashing", "slash") if t not in ruleset.damage.types)
+    profile = AttackProfile("Sword", to_hit=5, damage=(DamageRoll("1d8", lacking),))
+    encounter, combat = fight(
+        creature("hero", hp=30),
+        creature("foe", hp=30, side=Side.HOSTILE),
+        ruleset="final-fantasy-d20",
+    )
+    fighting = with_combat(encounter, combat)
+    situation = AttackSituation(distance_feet=5)
+    for attack in (plan_attack, make_attack):
+        with pytest.raises(UnknownDamageTypeError, match=f"Sword damage: '{lacking}' is not"):
+            attack(fighting, ruleset, HERO, FOE, profile, situation, AttackOptions())
+    assert combat.dice.draws == 0  # make_attack refused before its d20
+
+
+def test_an_off_hand_weapon_of_a_type_the_ruleset_lacks_is_refused_too(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    ruleset = rulesets["final-fantasy-d20"]
+    encounter, combat = fight(
+        creature("hero", hp=30),
+        creature("foe", hp=30, side=Side.HOSTILE),
+        ruleset="final-fantasy-d20",
+    )
+    options = AttackOptions(offhand_dice=DamageRoll("1d4", "piercing"))
+    with pytest.raises(UnknownDamageTypeError, match="'piercing' is not a damage type"):
+        plan_attack(
+            with_combat(encounter, combat),
+            ruleset,
+            HERO,
+            FOE,
+            sword(ruleset),
+            AttackSituation(distance_feet=5),
+            options,
+        )

@@ -66,8 +66,10 @@ def test_bloodied_follows_the_rulesets_threshold_and_the_lowered_maximum(
     quarter = with_bloodied(brink, 0.25)
     hurt = creature("orc", hp=8, max_hp=20, side=Side.HOSTILE)  # 40% of its maximum
     assert looks_bloodied(brink, hurt) and not looks_bloodied(quarter, hurt)
-    assert looks_bloodied(rulesets["srd-5e"], hurt)  # no bloodied state: half the maximum
-    assert looks_bloodied(None, hurt)
+    # srd-5e has no bloodied state (rules-sources README: "Bloodied: none"), nor does an
+    # unknown ruleset: nothing looks bloodied, on either window
+    assert not looks_bloodied(rulesets["srd-5e"], hurt)
+    assert not looks_bloodied(None, hurt)
     drained = Combatant(
         creature_id=hurt.id, group="", death=DeathState(hp_max_reduction=10)
     )  # maximum 10: 8 is above half

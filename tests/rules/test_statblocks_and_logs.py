@@ -17,10 +17,8 @@ from battlemap.rules.damage import DamageRoll
 from battlemap.rules.opportunity import UNARMED_PROFICIENCY, opportunity_profile
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.removal import leaving_combat_too
-from battlemap.rules.rests import short_rest
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses, find_statblock
-from battlemap.rules.vitals import ROLLED_BY_APP, TYPED_IN, rolled_by_the_app
 from tests.rules.fighters import creature, fight
 
 DAGGER = AttackProfile("Dagger", to_hit=5, damage=(DamageRoll("1d4", "piercing"),))
@@ -96,22 +94,3 @@ def test_an_opportunity_attack_uses_the_first_melee_attack_else_an_unarmed_strik
     unarmed = opportunity_profile(srd, brute, StatBlock(name="Brute", attacks=(bow,)))
     assert unarmed.name == "Unarmed Strike"
     assert unarmed.to_hit == UNARMED_PROFICIENCY + 3  # Strength 16: +3
-
-
-def test_dice_a_dialog_rolled_are_logged_as_rolled_by_the_app_for_those_creatures_only(
-    rulesets: dict[str, Ruleset],
-) -> None:
-    bb = rulesets["bloodied-brink"]
-    encounter, _ = fight(creature("ann", hp=3, max_hp=60), creature("bob", hp=3, max_hp=60))
-    encounter = encounter.model_copy(update={"ruleset": "bloodied-brink"})
-    ann = short_rest(encounter, bb, EntityId("ann"), level=1, dice_total=5, hours_rested=1)
-    bob = short_rest(ann.encounter, bb, EntityId("bob"), level=1, dice_total=6, hours_rested=1)
-    events = ann.events + bob.events
-    rolls = [e for e in events if e.kind == "roll"]
-    assert len(rolls) == 2 and all(f" {TYPED_IN}: " in e.text for e in rolls)
-    said = rolled_by_the_app(events, {EntityId("ann")})
-    texts = [e.text for e in said if e.kind == "roll"]
-    assert f" {ROLLED_BY_APP}: " in texts[0] and f" {TYPED_IN}: " in texts[1]
-    assert [e.text for e in said if e.kind != "roll"] == [
-        e.text for e in events if e.kind != "roll"
-    ]

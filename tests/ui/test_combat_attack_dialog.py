@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -356,3 +357,22 @@ def test_a_critical_hit_labels_the_doubled_dice_and_checks_typed_totals_on_them(
     qtbot.mouseClick(dialog.roll_button, Qt.MouseButton.LeftButton)
     assert "HIT" in dialog.outcome_label.text() and "CRITICAL" not in dialog.outcome_label.text()
     assert label.text() == "2d6+3 slashing"
+
+
+def test_an_attack_dealing_a_type_the_ruleset_lacks_shows_why_and_cannot_roll(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """final-fantasy-d20 replaces the standard damage types (its swords deal "slash"): the
+    Knight's slashing Greatsword is refused by the engine's plan, before any die."""
+    window = window_for(qtbot, tmp_path, "final-fantasy-d20")
+    dialog = window.combat.attack_dialog
+    window.combat.open_attack()
+    dialog.target.setCurrentIndex(dialog.target.findData("c-bat"))
+    text = html.unescape(dialog.situation.text())
+    assert "Can't attack:</b> Greatsword damage: 'slashing' is not a damage type" in text
+    assert not dialog.roll_button.isEnabled()
+    assert "'slashing' is not a damage type" in dialog.roll_button.toolTip()
+    draws = window.combat.session.state.dice.draws if window.combat.session.state else -1
+    dialog.roll_to_hit()  # even asked directly, nothing is rolled
+    assert window.combat.session.state is not None
+    assert window.combat.session.state.dice.draws == draws

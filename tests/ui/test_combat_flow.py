@@ -224,7 +224,7 @@ def test_two_rounds_attack_resistance_drop_and_undo(
     assert actions.buttons["dash"].isEnabled()
 
     # The players' window shows the round, whose turn it is and the order.
-    facts = window.players.combat(document.encounter)  # type: ignore[misc]
+    facts = window.players.combat(document.encounter, None)  # type: ignore[misc]
     assert facts is not None and facts.round == 2 and facts.acting == "c-fighter"
     assert window.players.last_view is not None
     turn = window.players.last_view.turn

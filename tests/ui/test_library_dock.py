@@ -10,7 +10,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Creature, Encounter, Grid, Size
+from battlemap.model import Creature, Encounter, Size
 from battlemap.ui.library_dock import (
     CR_COLUMN,
     MIME_TYPE,
@@ -18,7 +18,6 @@ from battlemap.ui.library_dock import (
     SIZE_COLUMN,
     TYPE_COLUMN,
     LibraryDock,
-    free_spaces,
 )
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.typed_dice import TOUCH_PX
@@ -161,16 +160,6 @@ def test_loading_a_monster_file_adds_it_and_a_bad_file_says_why(
     box = window.findChild(QMessageBox, "import-error")
     assert box is not None and "monster 0 (Cave Goose): hit_points" in box.text()
     box.close()
-
-
-def test_free_spaces_skip_occupied_cells_and_stop_when_the_map_is_full() -> None:
-    ogre = Creature(name="Ogre", size=Size.LARGE, x=0, y=0)
-    encounter = Encounter(grid=Grid(width=3, height=2), creatures=(ogre,))
-    assert free_spaces(encounter, Size.MEDIUM, 5, near=(0, 0)) == [(2.0, 0.0), (2.0, 1.0)]
-    assert free_spaces(encounter, Size.LARGE, 1, near=(0, 0)) == []
-    empty = Encounter(grid=Grid(width=4, height=4))
-    spaces = free_spaces(empty, Size.HUGE, 2, near=(2, 2))
-    assert spaces == [(0.0, 0.0)]  # one 3x3 fits; a second would overlap it
 
 
 def rows_in_view(dock: LibraryDock) -> int:

@@ -148,7 +148,7 @@ def test_hostile_names_show_literally_on_both_windows_in_a_combat(
         acting = window.document.encounter.combat.current.creature_id  # type: ignore[union-attr]
         target = next(cid for cid in ("img", "tom") if cid != acting)
         select(window, target)
-        window.combat.attack_dialog.open_for("attack", target=target)  # type: ignore[arg-type]
+        window.combat.attack_dialog.open_for(target=target)  # type: ignore[arg-type]
         menus += [window.scene.token_menu(cid) for cid in ("tom", "img", "bold")]  # type: ignore[arg-type]
         assert misread_names(window) == [], f"turn {turn}"
         window.combat.attack_dialog.close()

@@ -55,10 +55,13 @@ def test_the_projection_carries_health_states_not_numbers() -> None:
     assert not any(isinstance(value, int) and value in (37, 59) for value in vars(orc).values())
 
 
-def test_health_states_follow_half_hit_points() -> None:
-    assert health_state(ORC.model_copy(update={"hp": 30})) is HealthState.UNHURT
-    assert health_state(ORC.model_copy(update={"hp": 29})) is HealthState.BLOODIED  # 29*2 <= 59
-    assert health_state(ORC.model_copy(update={"hp": 1})) is HealthState.BLOODIED
+def test_health_states_follow_half_hit_points_under_bloodied_brink() -> None:
+    """bloodied-brink "Hit Points": "half your Hit Points or fewer" is Bloodied."""
+    brink = load_registry().get("bloodied-brink")
+    assert health_state(ORC.model_copy(update={"hp": 30}), ruleset=brink) is HealthState.UNHURT
+    assert health_state(ORC.model_copy(update={"hp": 29}), ruleset=brink) is HealthState.BLOODIED
+    assert health_state(ORC.model_copy(update={"hp": 1}), ruleset=brink) is HealthState.BLOODIED
+    assert health_state(ORC.model_copy(update={"hp": 1})) is HealthState.UNHURT  # no ruleset
     assert health_state(ORC.model_copy(update={"hp": 0})) is HealthState.DOWN
     assert health_state(ORC.model_copy(update={"hp": 0}), dead=True) is HealthState.DEAD
 

@@ -115,7 +115,8 @@ class CombatUi:
             "save", lambda: SaveDialog(self.session, scene, self.library, self.window)
         )
 
-    def open_attack(self, action_id: str = "attack") -> None:
+    def open_attack(self, action_id: str | None = None) -> None:
+        """The attack dialog making ``action_id`` (None: the ruleset's Attack action)."""
         self.attack_dialog.open_for(action_id)
 
 
@@ -131,9 +132,8 @@ def install(window: FeatureWindow) -> CombatUi:
     session.refused.connect(lambda text: status.showMessage(f"Not allowed: {text}", STATUS_MS))
     session.reported.connect(lambda text: status.showMessage(text, STATUS_MS))
     scene = window.scene
-    scene.token_states = lambda encounter: token_states(
-        encounter, quiet_ruleset(session.registry, encounter.ruleset)
-    )
+    scene.ruleset_of = lambda encounter: quiet_ruleset(session.registry, encounter.ruleset)
+    scene.token_states = lambda encounter: token_states(encounter, scene.ruleset_of(encounter))
     scene.show_states()
     library: dict[str, StatBlock] = window.library_dock.monsters
     initiative = InitiativeDock(session, scene)
@@ -254,7 +254,7 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
         attacker = ui.session.name(current.creature_id)
         menu.addAction(
             f"{attacker} attacks {ui.session.name(creature_id)}…",
-            lambda: ui.attack_dialog.open_for("attack", target=creature_id),
+            lambda: ui.attack_dialog.open_for(target=creature_id),  # the Attack action's role
         )
     menu.addAction(
         f"Damage or heal {ui.session.name(creature_id)}…", lambda: _focus_hp(ui, creature_id)

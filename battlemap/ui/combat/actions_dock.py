@@ -44,6 +44,7 @@ from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.enums import ActionCost, ActionKind
 from battlemap.rules.legal import Choice, legal_actions
 from battlemap.rules.schema import ActionDef, Ruleset
+from battlemap.rules.schema_roles import ActionRoles
 from battlemap.ui.combat.features_box import FeaturesBox
 from battlemap.ui.combat.monster_box import MonsterBox
 from battlemap.ui.combat.session import CombatSession
@@ -182,7 +183,7 @@ class ActionsDock(QDockWidget):
         self.attack_action.setToolTip(
             "Open the attack dialog for the creature whose turn it is (A)"
         )
-        self.attack_id = "attack"
+        self.attack_id = ActionRoles().attack
         """The ruleset's Attack action (``roles.actions.attack``), set on each refresh."""
         self.attack_action.triggered.connect(lambda: self.take(self.attack_id))  # Multiattack menu
         self.end_turn = end_turn

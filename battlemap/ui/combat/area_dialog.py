@@ -55,7 +55,7 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, Damage, StatBlock
 from battlemap.model.statblock_actions import SaveAction
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
-from battlemap.rules.dice import DiceExpressionError, new_dice_state, roll
+from battlemap.rules.dice import AppRoll, DiceExpressionError, new_dice_state, roll
 from battlemap.rules.enums import Ability
 from battlemap.rules.outcome import Outcome
 from battlemap.rules.saves import (
@@ -63,7 +63,7 @@ from battlemap.rules.saves import (
 )
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses
-from battlemap.rules.vitals import is_dead, rolled_by_the_app
+from battlemap.rules.vitals import is_dead
 from battlemap.ui.combat.damage_parts import MorePart, choose_type
 from battlemap.ui.combat.monster_flow import rules_ability
 from battlemap.ui.combat.save_rows import (
@@ -327,8 +327,7 @@ class AreaDialog(CombatDialog):
         state = self.session.state
         rolled = ""
         typed_each: list[list[int]] | None = None
-        app_rolled = typed is None and state is None
-        if app_rolled:  # no combat dice: roll here, deal those totals
+        if typed is None and state is None:  # no combat dice: roll here, deal those totals
             once = ruleset.damage.area_damage_rolled_once
             try:
                 each, rolled = self._roll_without_combat(
@@ -360,8 +359,7 @@ class AreaDialog(CombatDialog):
                 source_id=source,
                 typed_each=typed_each,
             )
-            events = rolled_by_the_app(dealt.events) if app_rolled and c is None else dealt.events
-            return replace(dealt, events=(*save_lines, *events))
+            return replace(dealt, events=(*save_lines, *dealt.events))
 
         applied = self.session.run(
             f"Area damage ({' + '.join(f'{p.dice} {p.type}' for p in parts)})",
@@ -395,12 +393,13 @@ class AreaDialog(CombatDialog):
             DiceExpressionError: a part's dice can't be rolled.
         """
         dice_state = new_dice_state(self.session.seed_source())
-        totals, lines = [], []
+        totals: list[list[int]] = []
+        lines = []
         for _ in range(count):
-            these = []
+            these: list[int] = []
             for expression in dice:
                 dice_state, record = roll(dice_state, expression, "area damage")
-                these.append(record.total)
+                these.append(AppRoll(record.total))
                 lines.append(f"Rolled {html.escape(record.detail)}<br>")
             totals.append(these)
         return totals, "".join(lines)

@@ -106,7 +106,8 @@ class AttackDialog(CombatDialog):
         self.library = library
         self.index = index
         """The window's map index, rebuilt once per map change (shared with the drag)."""
-        self.action_id = "attack"
+        self.action_id = ""
+        """The action being made (set by ``open_for``); "": an attack spending no action."""
         self.preview: Outcome[AttackResult] | None = None
         self._blocks: dict[EntityId, StatBlock | None] = {}
         self._wanted_target: EntityId | None = None
@@ -222,14 +223,14 @@ class AttackDialog(CombatDialog):
 
     def open_for(
         self,
-        action_id: str = "attack",
+        action_id: str | None = None,
         target: EntityId | None = None,
         attacker: EntityId | None = None,
     ) -> None:
         """Show the dialog for ``attacker`` (default: the creature whose turn it is) against
-        ``target`` if given. An opportunity attack passes ``opportunity-attack``, the reacting
-        creature as ``attacker`` and the mover as ``target``."""
-        self.action_id = action_id
+        ``target`` if given, making ``action_id`` (None: the ruleset's Attack action, by its
+        role; "": an attack spending no action). An opportunity attack passes the ruleset's
+        opportunity attack, the reacting creature as ``attacker`` and the mover as ``target``."""
         self._wanted_target = target
         self._blocks.clear()  # the party or the library may have changed
         state = self.session.state
@@ -237,7 +238,8 @@ class AttackDialog(CombatDialog):
         if state is None or ruleset is None:
             self.session.refused.emit("No combat is running: start one in the Initiative dock.")
             return
-        action = ruleset.actions.get(action_id)
+        self.action_id = ruleset.roles.actions.attack if action_id is None else action_id
+        action = ruleset.actions.get(self.action_id)
         self.setWindowTitle(f"{action.name if action else 'Attack'}")
         self.declarations.configure(ruleset, action.kind if action else None)
         self.custom_type.blockSignals(True)
@@ -290,7 +292,7 @@ class AttackDialog(CombatDialog):
             self.close()
             return
         if current.creature_id != self._turn_of:
-            self.open_for("attack")  # a new turn: its creature's own attack
+            self.open_for()  # a new turn: its creature's own Attack action
         else:
             self.update_situation()
 
@@ -515,7 +517,7 @@ class AttackDialog(CombatDialog):
             lines.extend(_mode_lines(report))
             lines.append(f"<b>Target AC {ac.value}</b> ({escape(', '.join(ac.parts))})")
         left = attacks_left(state.combatant(attacker_id).turn)
-        if left.count and self.action_id == "attack":  # the Attack action being made
+        if left.count and self.action_id == ruleset.roles.actions.attack:  # the Attack action
             lines.append(f"<b>{escape(left.text[0].upper() + left.text[1:])}</b>")
         if refusal is not None:
             reason = escape(refusal)

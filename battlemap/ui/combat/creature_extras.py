@@ -13,15 +13,13 @@ Each click is one engine call through ``CombatSession.run``: one undo step.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QWidget
 
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.character_features import action_surges, action_surges_left
 from battlemap.rules.death import DeathSaveResult, death_save
-from battlemap.rules.dice import new_dice_state, roll
+from battlemap.rules.dice import AppRoll, new_dice_state, roll
 from battlemap.rules.limited_actions import use_statuses
 from battlemap.rules.outcome import Outcome
 from battlemap.rules.rest_uses import (
@@ -32,7 +30,6 @@ from battlemap.rules.rest_uses import (
     uses_to_regain,
 )
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import rolled_by_the_app
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.typed_dice import APP_ROLLS, TouchSpinBox
@@ -131,14 +128,12 @@ class DeathSaveRow(QWidget):
         if creature_id is None:
             return
         typed = self.d20.value() or None
-        by_app = typed is None
-        if by_app:  # no combat dice outside a combat: fresh ones, seeded by the session
+        if typed is None:  # no combat dice outside a combat: fresh ones, seeded by the session
             _dice, record = roll(new_dice_state(self.session.seed_source()), "1d20", "death save")
-            typed = record.total
+            typed = AppRoll(record.total)  # the engine logs it as rolled by the app
 
         def save(e: Encounter, r: Ruleset) -> Outcome[DeathSaveResult]:
-            made = death_save(e, r, creature_id, d20=typed)
-            return replace(made, events=rolled_by_the_app(made.events)) if by_app else made
+            return death_save(e, r, creature_id, d20=typed)
 
         applied = self.session.run(f"{self.session.name(creature_id)}: death save", save)
         self.d20.setValue(0)

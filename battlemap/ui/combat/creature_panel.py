@@ -44,7 +44,7 @@ from battlemap.rules.healing import grant_temp_hp, heal
 from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses
-from battlemap.rules.vitals import effective_max_hp, is_bloodied
+from battlemap.rules.vitals import effective_max_hp, looks_bloodied
 from battlemap.ui.combat.creature_extras import DeathSaveRow, UsesRow
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, DEFAULT_DAMAGE_TYPE, tone
@@ -265,7 +265,7 @@ class CombatPanel(QGroupBox):
         parts = [f"<b>{creature.hp} / {maximum} HP</b>"]
         if creature.temp_hp:
             parts.append(f"+{creature.temp_hp} temporary")
-        if is_bloodied(ruleset, creature, maximum):
+        if looks_bloodied(ruleset, creature, combatant):
             parts.append(f"<b style='color:{tone(BAD)}'>Bloodied</b>")
         if combatant is not None:
             death = combatant.death

@@ -16,13 +16,12 @@ from battlemap.model.combat import Combatant
 from battlemap.model.encounter import Encounter
 from battlemap.rules.attacks import RollMode
 from battlemap.rules.concentration import concentration_save
-from battlemap.rules.dice import new_dice_state, roll
+from battlemap.rules.dice import AppRoll, new_dice_state, roll
 from battlemap.rules.effects import effect_save
 from battlemap.rules.outcome import Outcome
 from battlemap.rules.saves import save_report
 from battlemap.rules.saves_due import SaveDue, SaveKind, saves_due
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.vitals import rolled_by_the_app
 from battlemap.ui.combat.session import CombatSession
 
 
@@ -79,18 +78,10 @@ class PendingSavesBox(QGroupBox):
         if ruleset is None:
             return
         typed: tuple[int, ...] | None = (die.value(),) if die.value() else None
-        by_app = typed is None and self.session.state is None
-        if by_app:
+        if typed is None and self.session.state is None:
             typed = self._fresh_faces(ruleset, pending)
-        call = _save_call(pending, typed)
         name = self.session.name(pending.creature_id)
-
-        def run(encounter: Encounter, ruleset: Ruleset) -> Outcome[bool]:
-            done = call(encounter, ruleset)
-            events = rolled_by_the_app(done.events) if by_app else done.events
-            return Outcome(done.encounter, done.result, events)
-
-        applied = self.session.run(f"{name}'s save", run)
+        applied = self.session.run(f"{name}'s save", _save_call(pending, typed))
         if applied is not None:
             self.session.reported.emit(
                 f"{pending.reason}: {'success' if applied.result else 'failure'}"
@@ -103,7 +94,8 @@ class PendingSavesBox(QGroupBox):
         mode = save_report(ruleset, stand_in, pending.ability).roll.mode
         count = 1 if mode is RollMode.NORMAL else 2
         _, record = roll(new_dice_state(self.session.seed_source()), f"{count}d20")
-        return tuple(face for sides, face in record.kept if sides == 20) or (record.total,)
+        faces = tuple(face for sides, face in record.kept if sides == 20) or (record.total,)
+        return tuple(AppRoll(face) for face in faces)
 
 
 def _save_call(

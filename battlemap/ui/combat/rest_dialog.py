@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 
 import shiboken6
@@ -59,9 +58,8 @@ from battlemap.model.creature import Creature
 from battlemap.model.document import Change
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
-from battlemap.rules.dice import new_dice_state, roll
+from battlemap.rules.dice import AppRoll, new_dice_state, roll
 from battlemap.rules.group_rest import RestPlan, RestRequest, rest_all
-from battlemap.rules.outcome import Outcome
 from battlemap.rules.rests import (
     MAX_LEVEL,
     RestResult,
@@ -73,7 +71,6 @@ from battlemap.rules.rests import (
 )
 from battlemap.rules.schema import RestKind, Ruleset
 from battlemap.rules.statblocks import find_statblock
-from battlemap.rules.vitals import rolled_by_the_app
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
 from battlemap.ui.map_scene import MapScene
@@ -455,16 +452,9 @@ class RestDialog(CombatDialog):
             return
         plan = self.plan()
         requests, rolled = self._requests(ruleset, rows)
-        by_app = {cid for row, cid in rows if self.spin(row, TOTAL).value() == APP_ROLLS}
-
-        def rest(e: Encounter, r: Ruleset) -> Outcome[tuple[RestResult, ...]]:
-            applied = rest_all(e, r, plan, requests)
-            if e.combat is not None:  # rolled with the combat's dice, logged as such
-                return applied
-            return replace(applied, events=rolled_by_the_app(applied.events, by_app))
-
         applied = self.session.run(
-            f"{self.kind.value.capitalize()} rest ({len(ids)} creature(s))", rest
+            f"{self.kind.value.capitalize()} rest ({len(ids)} creature(s))",
+            lambda e, r: rest_all(e, r, plan, requests),
         )
         if applied is None:
             refusal = _escape(self.session.last_refusal)
@@ -504,7 +494,7 @@ class RestDialog(CombatDialog):
                     dice_state = new_dice_state(self.session.seed_source())
                 name = self.session.name(creature_id)
                 dice_state, record = roll(dice_state, f"{dice[0]}d{dice[1]}", f"{name}'s rest")
-                total = record.total
+                total = AppRoll(record.total)
                 lines.append(f"{_escape(name)} rolled {_escape(record.detail)}<br>")
             requests.append(RestRequest(creature_id, level, total))
         return requests, "".join(lines)

@@ -51,7 +51,7 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.model.traits import Side
 from battlemap.rules.attacks import RollMode
-from battlemap.rules.dice import new_dice_state, roll
+from battlemap.rules.dice import AppRoll, new_dice_state, roll
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.limited_actions import legendary_resistance_left, use_legendary_resistance
@@ -68,7 +68,7 @@ from battlemap.rules.saves import (
 )
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import find_statblock
-from battlemap.rules.vitals import is_dead, rolled_by_the_app
+from battlemap.rules.vitals import is_dead
 from battlemap.ui.combat.save_text import reason_lines, report_line, result_line, tooltip
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, GOOD, tone
@@ -461,7 +461,7 @@ class SaveRolls:
                 faces = self._loose_faces(self._report(creature_id, ruleset).roll.mode)
                 thrown = self._throw(encounter, None, ruleset, creature_id, faces)
                 result = self._loose[creature_id] = thrown.result
-                self._loose_lines[creature_id] = rolled_by_the_app(thrown.events)
+                self._loose_lines[creature_id] = thrown.events
         except (ValueError, KeyError) as error:
             row.outcome.setText(f"<span style='color:{tone(BAD)}'>{html.escape(str(error))}</span>")
             self._fit(row)
@@ -533,7 +533,7 @@ class SaveRolls:
         faces = []
         for _ in range(1 if mode is RollMode.NORMAL else 2):
             self._loose_dice, record = roll(self._loose_dice, "1d20", "saving throw")
-            faces.append(record.total)
+            faces.append(AppRoll(record.total))
         return tuple(faces)
 
     def _item_changed(self, item: QListWidgetItem) -> None:

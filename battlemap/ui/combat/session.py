@@ -33,7 +33,8 @@ from battlemap.rules.initiative import start_combat
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
 from battlemap.rules.outcome import EngineCall, Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.ui.players.projection import INVISIBLE, CombatFacts
+from battlemap.rules.schema_roles import ConditionRoles
+from battlemap.ui.players.projection import CombatFacts
 from battlemap.ui.undo import push
 
 R = TypeVar("R")
@@ -208,9 +209,11 @@ class CombatSession(QObject):
         return {c.id for c in self.encounter.creatures if c.side is Side.PARTY}
 
 
-def combat_facts(encounter: Encounter) -> CombatFacts | None:
+def combat_facts(encounter: Encounter, ruleset: Ruleset | None = None) -> CombatFacts | None:
     """What the players' window shows of the combat: round, order, whose turn, the dead, and
-    who hides or is invisible (not drawn unless it is the party's or the DM shows it)."""
+    who hides or is invisible (``ruleset``'s invisible condition: not drawn unless it is the
+    party's or the DM shows it; None: the default role's)."""
+    invisible = (ruleset.roles.conditions if ruleset is not None else ConditionRoles()).invisible
     state = encounter.combat
     if state is None:
         return None
@@ -229,6 +232,7 @@ def combat_facts(encounter: Encounter) -> CombatFacts | None:
         unseen=frozenset(
             c.creature_id
             for c in state.combatants
-            if c.hidden_stealth is not None or c.has_condition(INVISIBLE)
+            if c.hidden_stealth is not None or c.has_condition(invisible)
         ),
+        invisible=invisible,
     )

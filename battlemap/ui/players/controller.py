@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QInputDialog
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell, FogMode, FogOfWar, hide, reveal
+from battlemap.rules.schema import Ruleset
 from battlemap.ui.drag import window_ruleset
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.map_index_cache import window_index
@@ -36,7 +37,7 @@ Z_DM_FOG = 5  # over the map, under the tokens (Z_TOKEN = 10)
 UNSEEN_VEIL = QColor(20, 20, 60, 90)
 EXPLORED_VEIL = QColor(20, 20, 60, 40)
 SightProvider = Callable[[Encounter], frozenset[Cell]]
-CombatProvider = Callable[[Encounter], CombatFacts | None]
+CombatProvider = Callable[[Encounter, Ruleset | None], CombatFacts | None]
 
 
 class CameraMode(StrEnum):
@@ -306,10 +307,11 @@ class PlayersController(QObject):
         uses_sight = encounter.fog.mode.uses_sight
         sight = self.sight(encounter) if uses_sight else None
         areas = self.party_fog.sight_areas(encounter) if uses_sight else None
-        combat = self.combat(encounter) if self.combat else None
+        ruleset = window_ruleset(self.main_window)
+        combat = self.combat(encounter, ruleset) if self.combat else None
         if combat is not None:
             combat = replace(combat, strip_shows_dead=self.strip_shows_dead)
-        view = project(encounter, sight, combat, window_ruleset(self.main_window), areas)
+        view = project(encounter, sight, combat, ruleset, areas)
         self.last_view = view
         self.fog_overlay.show_view(view, self._dm_image_rect())
         if self.window.isVisible():

@@ -23,6 +23,7 @@ from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
 from battlemap.model.traits import HealthShown
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.schema_roles import ConditionRoles
 from battlemap.rules.vitals import looks_bloodied
 from battlemap.ui.players.wall_cells import walls_touching
 
@@ -46,7 +47,7 @@ def health_state(
     combatant: Combatant | None = None,
 ) -> HealthState:
     """Bloodied as the engine says (``looks_bloodied``: the ruleset's threshold of the
-    effective maximum; half the maximum without a ruleset)."""
+    effective maximum, the same reading as the DM's token; never without a bloodied state)."""
     if dead:
         return HealthState.DEAD
     if creature.hp <= 0:
@@ -155,15 +156,14 @@ class CombatFacts:
     dead: frozenset[EntityId] = frozenset()
     unseen: frozenset[EntityId] = frozenset()
     """Combatants hiding (took the Hide action) or invisible."""
+    invisible: str = ConditionRoles().invisible
+    """The ruleset's invisible condition (``roles.conditions.invisible``), for the lasting
+    conditions of creatures outside the combat."""
     exhaustion: dict[EntityId, int] | None = None
     """Exhaustion levels above 0."""
     strip_shows_dead: bool = False
     """Keep dead creatures outside the party in the initiative strip (the DM's setting);
     by default they leave it as their turns are skipped."""
-
-
-INVISIBLE = "invisible"
-"""The condition id of a creature that can't be seen (every shipped ruleset's)."""
 
 
 def unseen(creature: Creature, combat: CombatFacts) -> bool:
@@ -172,7 +172,7 @@ def unseen(creature: Creature, combat: CombatFacts) -> bool:
         return True
     if creature.id in (combat.conditions or {}) or creature.lasting is None:
         return False
-    return any(condition.name == INVISIBLE for condition in creature.lasting.conditions)
+    return any(condition.name == combat.invisible for condition in creature.lasting.conditions)
 
 
 def drawn_while_unseen(creature: Creature) -> bool:
