@@ -6,7 +6,8 @@
   bloodied-brink the Rest dialog's rests give them back, and the menu says so).
 - **Death save**: outside a combat, a dying creature's death saving throw
   (``death.death_save`` on its lasting state): the d20 typed in, or rolled by the app from
-  fresh dice (logged "rolled by the app"). In a combat the turn makes it, so the row hides.
+  fresh dice (the engine logs it as the app's roll). In a combat the turn makes it, so the
+  row hides.
 
 Each click is one engine call through ``CombatSession.run``: one undo step.
 """
