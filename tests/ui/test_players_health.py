@@ -16,6 +16,7 @@ from battlemap.io.encounter_file import load_battlemap, save_battlemap
 from battlemap.model import Creature, Encounter, Grid, Side
 from battlemap.model.ids import EntityId
 from battlemap.model.traits import HealthShown
+from battlemap.rules.loader import load_registry
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.projection import HealthState, health_left, project
 from battlemap.ui.players.scene import HEALTH_RING_COLOURS
@@ -59,20 +60,22 @@ def test_the_menu_sets_each_choice_as_one_undo_step(window: MainWindow) -> None:
 def test_nothing_hides_bloodied_and_the_ring_shows_eighths_without_numbers(
     window: MainWindow,
 ) -> None:
+    # Bloodied is a state of bloodied-brink only (docs/rules-choices.md).
+    brink = load_registry().get("bloodied-brink")
     bloodied = window.document.encounter.creature(ORC).model_copy(update={"hp": 5})
     encounter = window.document.encounter.replace_creature(bloodied)
-    assert project(encounter, None).tokens[1].health is HealthState.BLOODIED  # its state
+    assert project(encounter, None, None, brink).tokens[1].health is HealthState.BLOODIED
     hidden = encounter.replace_creature(
         bloodied.model_copy(update={"health_shown": HealthShown.NONE})
     )
-    orc = project(hidden, None).tokens[1]
+    orc = project(hidden, None, None, brink).tokens[1]
     assert orc.health is HealthState.UNHURT and orc.health_left is None
     ring = encounter.replace_creature(
         bloodied.model_copy(update={"health_shown": HealthShown.RING})
     )
-    orc = project(ring, None).tokens[1]
+    orc = project(ring, None, None, brink).tokens[1]
     assert orc.health is HealthState.BLOODIED and orc.health_left == 3 / 8  # 5/15
-    assert "15" not in repr(project(ring, None)) and "hp" not in repr(orc).lower()
+    assert "15" not in repr(project(ring, None, None, brink)) and "hp" not in repr(orc).lower()
 
 
 @pytest.mark.parametrize(("hp", "eighths"), [(15, 8), (14, 7), (9, 5), (1, 1), (0, 0), (100, 8)])
