@@ -26,6 +26,9 @@ def shown_view(
     scene = MapScene(Document(encounter), stack)
     scene._test_stack = stack  # type: ignore[attr-defined]  # alive as long as the scene
     view = MapView(scene)
+    # The view does not own its scene: without this, a caller keeping only the view lets the
+    # scene go with the garbage collector at any later moment, while the view may still paint.
+    view._test_scene = scene  # type: ignore[attr-defined]
     qtbot.addWidget(view)
     view.resize(*size)
     view.show()
