@@ -38,9 +38,10 @@ from battlemap.geometry.occlusion import (
 
 TOUCHING = 1e-9
 """Cells: a segment this close to the viewpoint makes the sweep hand over to the ray cast."""
-_GROWTH = 4.0
-_FIRST_RING = 8.0
-"""Cells round the viewpoint whose buckets the first sweep takes; each next ring is 4x."""
+_GROWTH = 3.0
+_FIRST_RING = 24.0
+"""Cells round the viewpoint whose buckets the first sweep takes; each next ring is 3x (the
+sizes that swept the cave bench's viewpoints fastest: 8 and 4x were 12 % slower)."""
 _ON_RAY = 1e-12
 """Radians: a cell centre this close to an interval's bounding ray is tested on both sides."""
 _MARGIN = 1e-7
@@ -100,23 +101,56 @@ class View:
         dx, dy = grid_x.ravel(), grid_y.ravel()
         theta = np.arctan2(dy, dx)
         last = len(self.near) - 1
-        interval = np.clip(np.searchsorted(self.events, theta, "right") - 1, 0, last)
-        inside = self._in_triangles(interval, dx, dy, theta)
+        events = self.events
+        triangles = _Triangles.of(self)
+        interval = np.clip(np.searchsorted(events, theta, "right") - 1, 0, last)
+        inside = triangles.hold(interval, dx, dy, theta)
         # A centre on (or within rounding of) a ray between two intervals counts if either
-        # interval holds it; the ray at -pi is the ray at pi.
+        # interval holds it; the ray at -pi is the ray at pi. Only centres that close to
+        # their interval's rays can fall in another one.
+        edge = np.flatnonzero(
+            (theta - _ON_RAY < events[interval]) | (theta + _ON_RAY >= events[interval + 1])
+        )
         for shift in (-_ON_RAY, _ON_RAY):
-            other = np.clip(np.searchsorted(self.events, theta + shift, "right") - 1, 0, last)
-            near_ray = np.flatnonzero(other != interval)
-            inside[near_ray] |= self._in_triangles(
-                other[near_ray], dx[near_ray], dy[near_ray], theta[near_ray]
+            other = np.clip(np.searchsorted(events, theta[edge] + shift, "right") - 1, 0, last)
+            near_ray = edge[other != interval[edge]]
+            inside[near_ray] |= triangles.hold(
+                other[other != interval[edge]], dx[near_ray], dy[near_ray], theta[near_ray]
             )
         wrap = np.flatnonzero(np.abs(theta) >= math.pi - _ON_RAY)
         for end in (0, last):
             at = np.full(len(wrap), end)
-            inside[wrap] |= self._in_triangles(at, dx[wrap], dy[wrap], theta[wrap])
+            inside[wrap] |= triangles.hold(at, dx[wrap], dy[wrap], theta[wrap])
         grid[row0:row1, col0:col1] |= inside.reshape(len(ys), len(xs))
 
-    def _in_triangles(
+
+@dataclass(frozen=True, slots=True)
+class _Triangles:
+    """A view's triangles, one per interval: its rays' directions (``a0``, ``a1``), its far
+    corners ``p`` and ``q`` (relative to the origin), the far edge ``e = q - p``, on which
+    side of it the origin lies and the rounding allowed there."""
+
+    a0: NDArray[np.float64]
+    a1: NDArray[np.float64]
+    px: NDArray[np.float64]
+    py: NDArray[np.float64]
+    ex: NDArray[np.float64]
+    ey: NDArray[np.float64]
+    origin_side: NDArray[np.float64]
+    scale: NDArray[np.float64]
+
+    @classmethod
+    def of(cls, view: View) -> _Triangles:
+        a0, a1 = view.events[:-1], view.events[1:]
+        d0, d1 = view.near[:, 0], view.near[:, 1]
+        px, py = np.cos(a0) * d0, np.sin(a0) * d0
+        qx, qy = np.cos(a1) * d1, np.sin(a1) * d1
+        ex, ey = qx - px, qy - py
+        origin_side = ex * (-py) - ey * (-px)
+        scale = 1e-9 * (np.abs(ex) + np.abs(ey)) * (1.0 + np.abs(px) + np.abs(py))
+        return cls(a0, a1, px, py, ex, ey, origin_side, scale)
+
+    def hold(
         self,
         interval: NDArray[np.intp],
         dx: NDArray[np.float64],
@@ -125,15 +159,12 @@ class View:
     ) -> NDArray[np.bool_]:
         """Whether each point (relative to the origin) lies in its interval's triangle: within
         the interval's directions and on the origin's side of the far edge (edges count)."""
-        a0, a1 = self.events[interval], self.events[interval + 1]
-        d0, d1 = self.near[interval, 0], self.near[interval, 1]
-        px, py = np.cos(a0) * d0, np.sin(a0) * d0
-        qx, qy = np.cos(a1) * d1, np.sin(a1) * d1
-        ex, ey = qx - px, qy - py
+        a0, a1 = self.a0[interval], self.a1[interval]
+        px, py = self.px[interval], self.py[interval]
+        ex, ey = self.ex[interval], self.ey[interval]
         side = ex * (dy - py) - ey * (dx - px)
-        origin_side = ex * (-py) - ey * (-px)
-        scale = 1e-9 * (np.abs(ex) + np.abs(ey)) * (1.0 + np.abs(px) + np.abs(py))
-        beyond = np.where(origin_side >= 0, side < -scale, side > scale)
+        scale = self.scale[interval]
+        beyond = np.where(self.origin_side[interval] >= 0, side < -scale, side > scale)
         within = (theta >= a0 - _ON_RAY) & (theta <= a1 + _ON_RAY)
         at_wrap = (np.abs(theta) >= math.pi - _ON_RAY) & ((a0 == -math.pi) | (a1 == math.pi))
         inside: NDArray[np.bool_] = (within | at_wrap) & ~beyond
