@@ -87,10 +87,13 @@ class View:
         """Set ``grid[y, x]`` where the centre of cell (x, y) lies inside the view or on its
         edge (as ``map_index.rasterise`` does with the view's polygon)."""
         height, width = grid.shape
-        ring = self.ring()
         ox, oy = self.origin
-        low = np.minimum(ring.min(axis=0), self.origin)
-        high = np.maximum(ring.max(axis=0), self.origin)
+        triangles = _Triangles.of(self)
+        # The triangles' corners: the outline's points and the points it passes straight by.
+        corner_x = np.concatenate([triangles.px, triangles.qx])
+        corner_y = np.concatenate([triangles.py, triangles.qy])
+        low = (ox + min(float(corner_x.min()), 0.0), oy + min(float(corner_y.min()), 0.0))
+        high = (ox + max(float(corner_x.max()), 0.0), oy + max(float(corner_y.max()), 0.0))
         col0, col1 = max(0, math.floor(low[0] - 0.5)), min(width, math.ceil(high[0] - 0.5) + 1)
         row0, row1 = max(0, math.floor(low[1] - 0.5)), min(height, math.ceil(high[1] - 0.5) + 1)
         if col1 <= col0 or row1 <= row0:
@@ -102,7 +105,6 @@ class View:
         theta = np.arctan2(dy, dx)
         last = len(self.near) - 1
         events = self.events
-        triangles = _Triangles.of(self)
         interval = np.clip(np.searchsorted(events, theta, "right") - 1, 0, last)
         inside = triangles.hold(interval, dx, dy, theta)
         # A centre on (or within rounding of) a ray between two intervals counts if either
@@ -134,6 +136,8 @@ class _Triangles:
     a1: NDArray[np.float64]
     px: NDArray[np.float64]
     py: NDArray[np.float64]
+    qx: NDArray[np.float64]
+    qy: NDArray[np.float64]
     ex: NDArray[np.float64]
     ey: NDArray[np.float64]
     origin_side: NDArray[np.float64]
@@ -148,7 +152,7 @@ class _Triangles:
         ex, ey = qx - px, qy - py
         origin_side = ex * (-py) - ey * (-px)
         scale = 1e-9 * (np.abs(ex) + np.abs(ey)) * (1.0 + np.abs(px) + np.abs(py))
-        return cls(a0, a1, px, py, ex, ey, origin_side, scale)
+        return cls(a0, a1, px, py, qx, qy, ex, ey, origin_side, scale)
 
     def hold(
         self,
