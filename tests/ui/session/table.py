@@ -66,13 +66,6 @@ class Table:
         self.shown(box, name)
         self.qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
         self.qtbot.wait(5)  # as between a DM's click and first key: the box selects its text
-        print(
-            "TYPE",
-            name,
-            QApplication.focusWidget(),
-            getattr(box, "selectedText", lambda: None)(),
-            box.hasFocus(),
-        )
         self.qtbot.keyClicks(box, text)
         if enter:
             self.qtbot.keyClick(box, Qt.Key.Key_Return)
