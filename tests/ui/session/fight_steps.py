@@ -64,17 +64,21 @@ def close_dialog(table: Table) -> None:
 
 
 def fireball(table: Table, targets: tuple[str, ...], corpse: str, typed_save: int) -> None:
-    """Sela casts (Cast a Spell's menu, where the ruleset has it), selects the creatures and
+    """Sela casts (Cast a Spell's menu: her action spent), selects the creatures and
     the corpse on the map, and opens Area damage with Ctrl+Shift+A: the corpse is left out
     with a note; the player's save (the last target) is typed, the monsters' rolled; 8d6
     typed as 24."""
     ui = table.window.combat
-    cast = ui.actions.buttons.get("cast-a-spell")  # srd-5e has no Cast a Spell action
-    if cast is not None:
-        table.click(cast, "Cast a Spell")
-        menu = cast.menu()
-        assert menu is not None
-        table.menu_entry(menu, "A spell of 1st level or higher")
+    cast = ui.actions.buttons["cast-a-spell"]
+    table.click(cast, "Cast a Spell")
+    menu = cast.menu()
+    assert menu is not None
+    table.menu_entry(menu, "A spell of 1st level or higher")
+    menu.hide()
+    table.logged("takes Cast a Spell")
+    state = ui.session.state
+    assert state is not None and state.current is not None
+    assert state.combatant(state.current.creature_id).turn.action_used  # the fireball's
     table.select(*targets, corpse)
     table.key(Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     area = ui.area_dialog
