@@ -11,6 +11,7 @@ from battlemap.io.monsters import SRD_ATTRIBUTION
 from battlemap.model.document import Document
 from battlemap.ui import (
     combat,
+    combat_room,
     creature_dock,
     drag,
     grid_align,
@@ -197,6 +198,7 @@ class MainWindow(FeatureWindow):
         self.grid_aligner = grid_align.install(self)
         self.party_dock = party_dock.install(self)
         self.combat = combat.install(self)
+        self.combat_room = combat_room.install(self)
         self.drag_feedback = drag.install(self)
         self.targeting = targeting.install(self)
         self.help = help_menu.install(self)
