@@ -26,7 +26,13 @@ from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_image import TokenImages
 from battlemap.ui.token_labels import TokenLabels
 from battlemap.ui.token_look import disc_rect, initials
-from battlemap.ui.token_paint import BLOODIED_RING, DOWN_RING, DiscLook, paint_disc_state
+from battlemap.ui.token_paint import (
+    BLOODIED_RING,
+    DOWN_RING,
+    TURN_RING,
+    DiscLook,
+    paint_disc_state,
+)
 from battlemap.ui.token_state import Vital
 from battlemap.ui.zoom_cache import ZoomCache
 
@@ -119,9 +125,24 @@ class PlayerTokenItem(QGraphicsItem):
         )
 
     def _paint(self, painter: QPainter) -> None:
+        if self.token.miniature:
+            paint_miniature_base(painter, self._side, self.token.acting_now)
+            return
         paint_disc_state(painter, self._side, self.look, self.images)
         if self.token.health_left is not None:
             paint_health_ring(painter, self._side, self.token.health_left)
+
+
+def paint_miniature_base(painter: QPainter, side: float, acting: bool) -> None:
+    """Where a physical miniature stands: nothing (the map shows through), but the turn ring
+    around its base while it acts, as a token's."""
+    if not acting:
+        return
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    disc = disc_rect(side)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(QPen(TURN_RING, disc.left() * 1.5))
+    painter.drawEllipse(disc)
 
 
 HEALTH_RING_BACK = QColor(0, 0, 0, 170)
