@@ -14,6 +14,7 @@ import math
 from collections.abc import Iterable, Iterator
 
 from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QTransform
 
 from battlemap.ui.token_look import NamePlate
 
@@ -32,12 +33,18 @@ def _buckets(rect: QRectF) -> Iterator[tuple[int, int]]:
             yield bx, by
 
 
-def _free_shift(home: QRectF, placed: dict[tuple[int, int], list[QRectF]]) -> QPointF | None:
+def _free_shift(
+    plate: NamePlate, home: QRectF, placed: dict[tuple[int, int], list[QRectF]]
+) -> QPointF | None:
     """The first of the places tried (``LINES_DOWN``, each straight below, then a third of
-    the plate to the left and to the right) where nothing placed is in the way."""
+    the plate to the left and to the right) where nothing placed is in the way. Below and
+    aside as the plate reads: a plate turned to face another edge of a table's screen
+    (``players.facing``) steps down its own lines."""
+    size = plate.boundingRect()
+    turn = QTransform().rotate(plate.rotation())
     for lines in LINES_DOWN:
         for sideways in SIDEWAYS:
-            shift = QPointF(sideways * home.width(), lines * (home.height() + AIR))
+            shift = turn.map(QPointF(sideways * size.width(), lines * (size.height() + AIR)))
             rect = home.translated(shift)
             if not any(
                 rect.intersects(other) for key in _buckets(rect) for other in placed.get(key, ())
@@ -65,7 +72,7 @@ def spread_plates(
         homes.append((plate.sceneBoundingRect(), plate))
     homes.sort(key=lambda entry: (entry[1] is not first, entry[0].top(), entry[0].center().x()))
     for home, plate in homes:
-        shift = _free_shift(home, placed)
+        shift = _free_shift(plate, home, placed)
         if shift is None and plate is first:
             shift = QPointF()
         plate.crowded = shift is None

@@ -22,6 +22,7 @@ from battlemap.ui.players.camera import (
     CameraMode as CameraMode,
 )  # re-exported: share and the tests import it from here
 from battlemap.ui.players.camera import CameraOutlineItem
+from battlemap.ui.players.facing import FacingMenu
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.party_fog import PartyFog
 from battlemap.ui.players.projection import CombatFacts, PlayerView, project
@@ -91,6 +92,8 @@ class PlayersController(QObject):
         the DM's view's centre when the mode is chosen."""
         self._build_actions()
         self.table_camera = TableCamera(self)
+        self.facing_menu = FacingMenu(main_window.view_menu, settings, self.window.set_facing)
+        self.window.set_facing(self.facing_menu.facing)
         self.dm_view.visible_rect_changed.connect(self._on_dm_view_moved)
         document.subscribe(self._on_change)
         self.refresh()
