@@ -249,4 +249,5 @@ class PlayerScene(QGraphicsScene):
             (item.plate for item in items),
             (item.conditions.sceneBoundingRect() for item in items if item.conditions.marks),
             first=next((item.plate for item in items if item.token.acting_now), None),
+            tokens=(item.sceneBoundingRect() for item in items),
         )
