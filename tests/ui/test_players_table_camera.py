@@ -1,13 +1,13 @@
-"""The players' camera at the table (issue 20): Alt+arrows pan the players' view one cell from
-the DM's window, and "Follow the active creature" pans to whoever's turn it is when they are
-off the players' view, never to a creature hidden from them."""
+"""The players' camera at the table (issue 20): Ctrl+Shift+arrows pan the players' view one
+cell from the DM's window, and "Follow the active creature" pans to whoever's turn it is when
+they are off the players' view, never to a creature hidden from them."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Side
@@ -22,6 +22,7 @@ from tests.ui.players_helpers import open_players
 from tests.ui.token_helpers import in_combat
 
 CELL = 64
+PAN_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 HERO, ORC, SPY = EntityId("hero"), EntityId("orc"), EntityId("spy")
 
 
@@ -69,9 +70,9 @@ def test_alt_arrows_pan_the_outline_one_cell_and_stop_at_the_edge(
     window.activateWindow()
     window.view.setFocus()
     QApplication.processEvents()
-    qtbot.keyClick(window.view, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
+    qtbot.keyClick(window.view, Qt.Key.Key_Right, PAN_MODIFIERS)
     assert window.players.outline.area() == QRectF(6 * CELL, 4 * CELL, 8 * CELL, 6 * CELL)
-    qtbot.keyClick(window.view, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    qtbot.keyClick(window.view, Qt.Key.Key_Down, PAN_MODIFIERS)
     assert window.players.outline.area() == QRectF(6 * CELL, 5 * CELL, 8 * CELL, 6 * CELL)
     assert shown(window).center().x() == pytest.approx(10 * CELL, abs=2)
     assert shown(window).center().y() == pytest.approx(8 * CELL, abs=2)
@@ -151,3 +152,18 @@ def test_without_the_option_the_view_stays(window: MainWindow, qtbot: QtBot) -> 
     next_turn(window)
     assert window.document.encounter.combat.current.creature_id == ORC  # type: ignore[union-attr]
     assert window.players.outline.area() == area
+
+
+def test_a_text_box_keeps_its_word_selection_keys(window: MainWindow, qtbot: QtBot) -> None:
+    open_players(window, qtbot)
+    steer_at(window, QRectF(5 * CELL, 4 * CELL, 8 * CELL, 6 * CELL))
+    area = window.players.outline.area()
+    box = QLineEdit("two words", window)
+    box.show()
+    window.activateWindow()
+    box.setFocus()
+    QApplication.processEvents()
+    box.setCursorPosition(len(box.text()))
+    qtbot.keyClick(box, Qt.Key.Key_Left, PAN_MODIFIERS)
+    assert box.selectedText() == "words"  # the box selected a word...
+    assert window.players.outline.area() == area  # ...and the players' view stayed

@@ -23,12 +23,13 @@ if TYPE_CHECKING:
 
 FOLLOW_ACTIVE = "players/follow_active"
 PAN_KEYS = {
-    "left": ("Alt+Left", -1, 0),
-    "right": ("Alt+Right", 1, 0),
-    "up": ("Alt+Up", 0, -1),
-    "down": ("Alt+Down", 0, 1),
+    "left": ("Ctrl+Shift+Left", -1, 0),
+    "right": ("Ctrl+Shift+Right", 1, 0),
+    "up": ("Ctrl+Shift+Up", 0, -1),
+    "down": ("Ctrl+Shift+Down", 0, 1),
 }
-"""Alt+arrows: plain arrows scroll the DM's own map, Ctrl+Alt+arrows switch desktops."""
+"""Plain arrows scroll the DM's own map, Alt+Down opens a focused list box, Ctrl+Alt+arrows
+switch desktops; a text box keeps Ctrl+Shift+arrows (selecting words) for itself."""
 
 
 def token_rect(token: PlayerToken) -> QRectF:
