@@ -26,6 +26,7 @@ from battlemap.ui import (
     theme,
     token_colour,
     token_health,
+    token_miniature,
     token_pictures,
     tools,
     window_layout,
@@ -194,6 +195,7 @@ class MainWindow(FeatureWindow):
         self.map_importer = import_actions.install(self)
         self.token_pictures = token_pictures.install(self)  # after: its drops are asked first
         self.token_health = token_health.install(self)
+        self.token_miniature = token_miniature.install(self)
         self.library_dock = library_dock.install(self)
         self.grid_aligner = grid_align.install(self)
         self.party_dock = party_dock.install(self)
