@@ -15,7 +15,6 @@ from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.movement import is_squeezing
 from battlemap.geometry.reach import RangeBand as GeometryBand
 from battlemap.geometry.reach import distance_feet, ranged_attack
-from battlemap.geometry.sight import can_see
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
@@ -27,6 +26,7 @@ from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.movement import diagonal_rule
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.sight_on_map import creature_sight
 
 _BANDS = {
     GeometryBand.NORMAL: RangeBand.NORMAL,
@@ -131,19 +131,23 @@ def attack_situation(
             reasons.append(f"flanked with {encounter.creature(EntityId(flank.partner_id)).name}")
         elif flank.reason is FlankReason.ALLY_OPPOSITE_CANNOT_THREATEN:
             reasons.append(f"not flanked: {flank_refusal(encounter, flank.opposite)}")
-    sees = can_see(index, attacker, target)
-    seen = can_see(index, target, attacker)
-    if not sees.visible:
-        reasons.append(f"attacker can't see the target ({sees.reason.value})")
-    if not seen.visible:
-        reasons.append(f"target can't see the attacker ({seen.reason.value})")
+    sees = creature_sight(ruleset, index, encounter, attacker, target, distance, "target")
+    seen = creature_sight(ruleset, index, encounter, target, attacker, distance, "attacker")
+    if not sees.sees:
+        reasons.append(f"attacker can't see the target ({sees.reason})")
+    elif sees.reason:
+        reasons.append(sees.reason)
+    if not seen.sees:
+        reasons.append(f"target can't see the attacker ({seen.reason})")
     return AttackSituation(
         distance_feet=distance,
         range_band=band,
         cover=cover_result.degree,
         flanked=flanked,
-        attacker_sees_target=sees.visible,
-        target_sees_attacker=seen.visible,
+        attacker_sees_target=sees.sees,
+        target_sees_attacker=seen.sees,
+        unseen_target_why="" if sees.sees else sees.reason,
+        unseen_attacker_why="" if seen.sees else seen.reason,
         hostile_within_5ft=hostile_near,
         underwater=underwater,
         attacker_squeezing=is_squeezing(index, attacker),
