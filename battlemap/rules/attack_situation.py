@@ -11,6 +11,7 @@ from __future__ import annotations
 from battlemap.geometry.body import Body
 from battlemap.geometry.cover import cover
 from battlemap.geometry.flanking import FlankReason, FlankTerms, Threat, flanking
+from battlemap.geometry.illumination import LitMap
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.movement import is_squeezing
 from battlemap.geometry.reach import RangeBand as GeometryBand
@@ -131,8 +132,9 @@ def attack_situation(
             reasons.append(f"flanked with {encounter.creature(EntityId(flank.partner_id)).name}")
         elif flank.reason is FlankReason.ALLY_OPPOSITE_CANNOT_THREATEN:
             reasons.append(f"not flanked: {flank_refusal(encounter, flank.opposite)}")
-    sees = creature_sight(ruleset, index, encounter, attacker, target, distance, "target")
-    seen = creature_sight(ruleset, index, encounter, target, attacker, distance, "attacker")
+    lit = LitMap.build(index, encounter)
+    sees = creature_sight(ruleset, lit, encounter, attacker, target, distance, "target")
+    seen = creature_sight(ruleset, lit, encounter, target, attacker, distance, "attacker")
     if not sees.sees:
         reasons.append(f"attacker can't see the target ({sees.reason})")
     elif sees.reason:

@@ -7,8 +7,8 @@ attacks): the verdict itself stays a pure query.
 from __future__ import annotations
 
 from battlemap.geometry.body import Body
-from battlemap.geometry.map_index import MapIndex
-from battlemap.geometry.sight import line_of_sight
+from battlemap.geometry.illumination import LitMap
+from battlemap.geometry.sight import line_of_sight, sight_points
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.statblock import Senses
@@ -21,14 +21,16 @@ def senses_of(creature: Creature) -> Senses:
     return creature.statblock.senses if creature.statblock is not None else Senses()
 
 
-def light_on(encounter: Encounter, body: Body) -> LightLevel:
-    """The light on ``body``'s space (a map without lights is in bright light)."""
-    return LightLevel.BRIGHT
+def light_on(lit: LitMap, body: Body) -> LightLevel:
+    """The light on ``body``'s space: the brightest at its centre and its inset corners (the
+    points sight looks at, ``geometry.sight.sight_points``), so a creature half in a torch's
+    light is in that light."""
+    return min((lit.level_at(p) for p in sight_points(body.space)), key=lambda lv: lv.rank)
 
 
 def creature_sight(
     ruleset: Ruleset,
-    index: MapIndex,
+    lit: LitMap,
     encounter: Encounter,
     looker: Body,
     looked_at: Body,
@@ -37,12 +39,13 @@ def creature_sight(
 ) -> SightVerdict:
     """Whether ``looker`` sees ``looked_at`` (``distance_feet`` apart) on this map, and why.
 
-    ``whom`` names ``looked_at`` in the reason ("target", "attacker").
+    ``lit`` is ``LitMap.build(index, encounter)``; ``whom`` names ``looked_at`` in the reason
+    ("target", "attacker").
     """
-    line = line_of_sight(index, looker.space, looked_at.space)
+    line = line_of_sight(lit.index, looker.space, looked_at.space)
     return sight_verdict(
         ruleset,
-        light_on(encounter, looked_at),
+        light_on(lit, looked_at),
         senses_of(encounter.creature(looker.id)),
         distance_feet,
         whom=whom,

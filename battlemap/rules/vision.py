@@ -21,17 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from battlemap.model.features import LightLevel
 from battlemap.model.statblock import Senses
 from battlemap.rules.enums import LightEffect
 from battlemap.rules.schema import Ruleset
-
-
-class LightLevel(StrEnum):
-    """How lit a place is (the map's answer)."""
-
-    BRIGHT = "bright"
-    DIM = "dim"
-    DARK = "dark"
 
 
 class SightCheck(StrEnum):
@@ -43,6 +36,8 @@ class SightCheck(StrEnum):
     """Fails automatically (gms-den "Blinded": "automatically fails any ability check that
     requires sight"; heavily obscured is "effectively" blinded)."""
 
+
+__all__ = ["LightLevel", "SightCheck", "SightVerdict", "sight_verdict"]
 
 _LIGHT_WORDS = {LightLevel.DIM: "dim light", LightLevel.DARK: "darkness"}
 _BRIGHTER = {LightLevel.DARK: LightLevel.DIM, LightLevel.DIM: LightLevel.BRIGHT}
