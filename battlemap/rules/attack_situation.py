@@ -8,7 +8,6 @@ combatants' conditions under the ruleset.
 
 from __future__ import annotations
 
-from battlemap.geometry.body import Body
 from battlemap.geometry.cover import cover
 from battlemap.geometry.flanking import FlankReason, FlankTerms, Threat, flanking
 from battlemap.geometry.illumination import LitMap
@@ -22,46 +21,19 @@ from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind
 from battlemap.rules.attacks import AttackProfile, AttackSituation, Delivery, RangeBand
-from battlemap.rules.conditions import is_incapacitated, reactions_left
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.movement import diagonal_rule
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.sight_on_map import creature_sight
+from battlemap.rules.sight_on_map import combat_bodies, creature_sight
+
+__all__ = ["attack_situation", "combat_bodies", "flank_refusal", "flank_terms", "statblock_profile"]
 
 _BANDS = {
     GeometryBand.NORMAL: RangeBand.NORMAL,
     GeometryBand.LONG: RangeBand.LONG,
     GeometryBand.OUT_OF_RANGE: RangeBand.OUT_OF_RANGE,
 }
-
-
-def combat_bodies(encounter: Encounter, ruleset: Ruleset) -> list[Body]:
-    """A body per creature, with the flags its conditions give (none outside a combat)."""
-    combat = encounter.combat
-    bodies = []
-    for creature in encounter.creatures:
-        combatant = (
-            combat.combatant(creature.id)
-            if combat is not None and combat.has(creature.id)
-            else None
-        )
-        if combatant is None:
-            bodies.append(Body.from_creature(creature, encounter.grid))
-            continue
-        bodies.append(
-            Body.from_creature(
-                creature,
-                encounter.grid,
-                prone=combatant.has_condition(ruleset.roles.conditions.prone),
-                incapacitated=is_incapacitated(ruleset, combatant),
-                invisible=combatant.has_condition(ruleset.roles.conditions.invisible),
-                blinded=combatant.has_condition(ruleset.roles.conditions.blinded),
-                reaction_spent=reactions_left(ruleset, combatant) == 0,
-                disengaged=combatant.disengaged,
-            )
-        )
-    return bodies
 
 
 def flank_terms(ruleset: Ruleset) -> FlankTerms:
