@@ -49,6 +49,7 @@ __all__ = [
     "Viewer",
     "light_centre",
     "light_level_at",
+    "lighting_drawn",
     "lit_area",
     "perceive",
     "seen_areas",
@@ -64,6 +65,12 @@ CIRCLE_SEGMENTS = 45
 def brighter(a: LightLevel, b: LightLevel) -> LightLevel:
     """The brighter of two levels."""
     return a if a.rank <= b.rank else b
+
+
+def lighting_drawn(lighting: MapLighting) -> bool:
+    """Whether light decides what the party sees and how the players' window draws it: not
+    on a map bright everywhere, nor on a baked map (its picture shows its light already)."""
+    return lighting.ambient is not LightLevel.BRIGHT and not lighting.baked_lighting
 
 
 def light_centre(light: Light, encounter: Encounter) -> PointXY:
@@ -157,9 +164,8 @@ class LitMap:
 
     @property
     def drawn(self) -> bool:
-        """Whether the players' window darkens what is not bright: not on a map bright
-        everywhere, nor on a baked map (its picture shows its light already)."""
-        return not self.bright_everywhere and not self.lighting.baked_lighting
+        """``lighting_drawn`` for this map."""
+        return lighting_drawn(self.lighting)
 
     def _map_box(self) -> BaseGeometry:
         return shapely.box(0, 0, self.index.width, self.index.height)
