@@ -322,8 +322,22 @@ def seen_areas(lit: LitMap, viewers: Sequence[Viewer], views: Iterable[BaseGeome
         seen_bright = shapely.union_all(
             [lit.bright_area, shapely.intersection(lit.lit_area, darkvision), blindsight]
         )
-        bright_parts.append(shapely.intersection(view, seen_bright))
-        each.append(shapely.intersection(view, shapely.union_all([lit.lit_area, *senses])))
+        bright_parts.append(_areal(shapely.intersection(view, seen_bright)))
+        each.append(_areal(shapely.intersection(view, shapely.union_all([lit.lit_area, *senses]))))
     bright = shapely.union_all(bright_parts)
-    dim = shapely.difference(shapely.union_all(each), bright)
+    dim = _areal(shapely.difference(shapely.union_all(each), bright))
     return SeenAreas(bright=bright, dim=dim, each=tuple(each))
+
+
+def _areal(geometry: BaseGeometry) -> BaseGeometry:
+    """The polygons of ``geometry`` without the lines and points an intersection leaves
+    where two areas only touch (a light's edge along the far side of a wall: a line there
+    would tell the players the light is behind it)."""
+    parts = [
+        part
+        for part in shapely.get_parts(geometry)
+        if isinstance(part, shapely.Polygon | shapely.MultiPolygon) and not part.is_empty
+    ]
+    if len(parts) == 1:
+        return parts[0]
+    return shapely.union_all(parts) if parts else shapely.Polygon()
