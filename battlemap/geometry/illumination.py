@@ -49,6 +49,7 @@ __all__ = [
     "Viewer",
     "light_centre",
     "light_level_at",
+    "lighting_drawn",
     "lit_area",
     "perceive",
     "seen_areas",
@@ -64,6 +65,12 @@ CIRCLE_SEGMENTS = 45
 def brighter(a: LightLevel, b: LightLevel) -> LightLevel:
     """The brighter of two levels."""
     return a if a.rank <= b.rank else b
+
+
+def lighting_drawn(lighting: MapLighting) -> bool:
+    """Whether light decides what the party sees and how the players' window draws it: not
+    on a map bright everywhere, nor on a baked map (its picture shows its light already)."""
+    return lighting.ambient is not LightLevel.BRIGHT and not lighting.baked_lighting
 
 
 def light_centre(light: Light, encounter: Encounter) -> PointXY:
@@ -157,9 +164,8 @@ class LitMap:
 
     @property
     def drawn(self) -> bool:
-        """Whether the players' window darkens what is not bright: not on a map bright
-        everywhere, nor on a baked map (its picture shows its light already)."""
-        return not self.bright_everywhere and not self.lighting.baked_lighting
+        """``lighting_drawn`` for this map."""
+        return lighting_drawn(self.lighting)
 
     def _map_box(self) -> BaseGeometry:
         return shapely.box(0, 0, self.index.width, self.index.height)
@@ -316,8 +322,22 @@ def seen_areas(lit: LitMap, viewers: Sequence[Viewer], views: Iterable[BaseGeome
         seen_bright = shapely.union_all(
             [lit.bright_area, shapely.intersection(lit.lit_area, darkvision), blindsight]
         )
-        bright_parts.append(shapely.intersection(view, seen_bright))
-        each.append(shapely.intersection(view, shapely.union_all([lit.lit_area, *senses])))
+        bright_parts.append(_areal(shapely.intersection(view, seen_bright)))
+        each.append(_areal(shapely.intersection(view, shapely.union_all([lit.lit_area, *senses]))))
     bright = shapely.union_all(bright_parts)
-    dim = shapely.difference(shapely.union_all(each), bright)
+    dim = _areal(shapely.difference(shapely.union_all(each), bright))
     return SeenAreas(bright=bright, dim=dim, each=tuple(each))
+
+
+def _areal(geometry: BaseGeometry) -> BaseGeometry:
+    """The polygons of ``geometry`` without the lines and points an intersection leaves
+    where two areas only touch (a light's edge along the far side of a wall: a line there
+    would tell the players the light is behind it)."""
+    parts = [
+        part
+        for part in shapely.get_parts(geometry)
+        if isinstance(part, shapely.Polygon | shapely.MultiPolygon) and not part.is_empty
+    ]
+    if len(parts) == 1:
+        return parts[0]
+    return shapely.union_all(parts) if parts else shapely.Polygon()
