@@ -78,6 +78,7 @@ def attack_situation(
     rule = diagonal_rule(ruleset)
     others = [b for b in bodies if b.id != attacker_id]
     reasons: list[str] = []
+    lit = LitMap.build(index, encounter)
     distance = distance_feet(attacker, target, rule)
     band = RangeBand.REACH
     hostile_near = False
@@ -88,9 +89,18 @@ def attack_situation(
             index, attacker, target, others, rule, profile.range_normal, profile.range_long
         )
         band = _BANDS[ranged.band]
-        hostile_near = bool(ranged.threatened_by)
+        # "a hostile creature who can see you": in its light, with its senses.
+        near = [by_id[i] for i in ranged.threatened_by]
+        threats = [
+            b.id
+            for b in near
+            if creature_sight(
+                ruleset, lit, encounter, b, attacker, distance_feet(b, attacker, rule), "attacker"
+            ).sees
+        ]
+        hostile_near = bool(threats)
         if hostile_near:
-            names = ", ".join(encounter.creature(i).name for i in ranged.threatened_by)
+            names = ", ".join(encounter.creature(i).name for i in threats)
             reasons.append(f"hostile within 5 ft: {names}")
     cover_result = cover(index, attacker, target, bodies)
     if cover_result.degree is not CoverDegree.NONE:
@@ -104,7 +114,6 @@ def attack_situation(
             reasons.append(f"flanked with {encounter.creature(EntityId(flank.partner_id)).name}")
         elif flank.reason is FlankReason.ALLY_OPPOSITE_CANNOT_THREATEN:
             reasons.append(f"not flanked: {flank_refusal(encounter, flank.opposite)}")
-    lit = LitMap.build(index, encounter)
     sees = creature_sight(ruleset, lit, encounter, attacker, target, distance, "target")
     seen = creature_sight(ruleset, lit, encounter, target, attacker, distance, "attacker")
     if not sees.sees:
