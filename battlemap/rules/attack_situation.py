@@ -116,11 +116,14 @@ def attack_situation(
             reasons.append(f"not flanked: {flank_refusal(encounter, flank.opposite)}")
     sees = creature_sight(ruleset, lit, encounter, attacker, target, distance, "target")
     seen = creature_sight(ruleset, lit, encounter, target, attacker, distance, "attacker")
-    if not sees.sees:
+    # An unseen creature's reason is the roll mode's own (``unseen_*_why``) where the ruleset
+    # makes it count; listed here only where it doesn't, so the card says it once.
+    unseen = ruleset.attacks
+    if not sees.sees and not unseen.unseen_target_disadvantage:
         reasons.append(f"attacker can't see the target ({sees.reason})")
-    elif sees.reason:
+    elif sees.sees and sees.reason:
         reasons.append(sees.reason)
-    if not seen.sees:
+    if not seen.sees and not unseen.unseen_attacker_advantage:
         reasons.append(f"target can't see the attacker ({seen.reason})")
     return AttackSituation(
         distance_feet=distance,
