@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from battlemap.geometry.cover import cover
 from battlemap.geometry.flanking import FlankReason, FlankTerms, Threat, flanking
-from battlemap.geometry.illumination import LitMap
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.movement import is_squeezing
 from battlemap.geometry.reach import RangeBand as GeometryBand
@@ -25,7 +24,7 @@ from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.movement import diagonal_rule
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.sight_on_map import combat_bodies, creature_sight
+from battlemap.rules.sight_on_map import combat_bodies, creature_sight, light_levels
 
 __all__ = ["attack_situation", "combat_bodies", "flank_refusal", "flank_terms", "statblock_profile"]
 
@@ -78,7 +77,7 @@ def attack_situation(
     rule = diagonal_rule(ruleset)
     others = [b for b in bodies if b.id != attacker_id]
     reasons: list[str] = []
-    lit = LitMap.build(index, encounter)
+    lit = light_levels(index, encounter)
     distance = distance_feet(attacker, target, rule)
     band = RangeBand.REACH
     hostile_near = False

@@ -17,7 +17,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from battlemap.geometry.illumination import LitMap
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.movement import MoveResult
 from battlemap.geometry.movement_types import OpportunityAttack
@@ -43,7 +42,7 @@ from battlemap.rules.enums import EconomyPart
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.sight_on_map import creature_sees
+from battlemap.rules.sight_on_map import creature_sees, light_levels
 from battlemap.rules.vision import SightVerdict
 
 
@@ -155,7 +154,7 @@ def _sight_of_mover(
     if not triggers:
         return []
     index = MapIndex.build(encounter)
-    lit = LitMap.build(index, encounter)
+    lit = light_levels(index, encounter)
     mover = encounter.creature(mover_id)
     carries = any(light.carried_by == mover_id for light in encounter.lights)
     dx, dy = mover.x - math.floor(mover.x), mover.y - math.floor(mover.y)
@@ -172,7 +171,7 @@ def _sight_of_mover(
                     )
                 }
             )
-            lit = LitMap.build(index, there)
+            lit = light_levels(index, there)
         verdicts.append(creature_sees(there, ruleset, t.attacker_id, mover_id, at=at, lit=lit))
     return verdicts
 
