@@ -126,7 +126,7 @@ def offers_from_move(
     combat = running_combat(encounter)
     triggers = move.opportunity_attacks
     fighting = with_combat(encounter, combat)
-    sight = _sight_of_mover(fighting, ruleset, mover_id, triggers)
+    sight = sight_of_mover(fighting, ruleset, mover_id, triggers)
     offers = opportunity_offers(
         fighting,
         ruleset,
@@ -142,18 +142,20 @@ def offers_from_move(
     )
 
 
-def _sight_of_mover(
+def sight_of_mover(
     encounter: Encounter,
     ruleset: Ruleset,
     mover_id: EntityId,
     triggers: Sequence[OpportunityAttack],
+    index: MapIndex | None = None,
 ) -> list[SightVerdict]:
     """Whether each attacker sees the mover where it leaves the reach, in its light ("a
     hostile creature that you can see moves out of your reach"); a light the mover carries
-    goes with it."""
+    goes with it. ``index``: ``MapIndex.build(encounter)`` when the caller has it.
+    """
     if not triggers:
         return []
-    index = MapIndex.build(encounter)
+    index = index if index is not None else MapIndex.build(encounter)
     lit = light_levels(index, encounter)
     mover = encounter.creature(mover_id)
     carries = any(light.carried_by == mover_id for light in encounter.lights)

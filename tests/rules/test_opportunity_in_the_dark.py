@@ -13,6 +13,7 @@ from battlemap.model.features import Light, LightLevel, MapLighting
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Senses
 from battlemap.rules.attack_situation import combat_bodies
+from battlemap.rules.move_plan import MovePlan
 from battlemap.rules.opportunity import OpportunityOffer, offers_from_move
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
@@ -62,3 +63,20 @@ def test_srd_a_torch_the_runner_carries_or_darkvision_shows_it(
     torch = Light(position=(30.0, 30.0), bright_cells=4, dim_cells=8, carried_by=RUNNER)
     assert runner_leaves_the_orc(srd, lights=(torch,)).available
     assert runner_leaves_the_orc(srd, orc=Senses(darkvision=60)).available
+
+
+def test_srd_the_drag_preview_leaves_out_the_orc_in_the_dark(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # The move's preview (MovePlan) lists the opportunity attacks the resolution offers.
+    srd = rulesets["srd-5e"]
+    encounter, combat = fight(
+        creature("runner", x=2, y=2), creature("orc", x=3, y=2, side=Side.HOSTILE)
+    )
+    for ambient, provoked in ((LightLevel.BRIGHT, 1), (LightLevel.DARK, 0)):
+        there = with_combat(
+            encounter.model_copy(update={"lighting": MapLighting(ambient=ambient)}), combat
+        )
+        plan = MovePlan(there, srd, MapIndex.build(there), RUNNER)
+        attacks = plan.evaluate((), (0, 2), False).result.opportunity_attacks
+        assert len(attacks) == provoked, ambient
