@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.movement import MoveResult
 from battlemap.geometry.movement_types import OpportunityAttack
+from battlemap.geometry.reach import distance_feet
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
@@ -40,9 +41,10 @@ from battlemap.rules.conditions import denial, reactions_left, speed_is_zero_by_
 from battlemap.rules.draft import Draft
 from battlemap.rules.enums import EconomyPart
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.movement import diagonal_rule
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.sight_on_map import creature_sees, light_levels
+from battlemap.rules.sight_on_map import combat_bodies, creature_sight, light_levels
 from battlemap.rules.vision import SightVerdict
 
 
@@ -157,24 +159,22 @@ def sight_of_mover(
         return []
     index = index if index is not None else MapIndex.build(encounter)
     lit = light_levels(index, encounter)
+    bodies = {b.id: b for b in combat_bodies(encounter, ruleset)}
+    rule = diagonal_rule(ruleset)
     mover = encounter.creature(mover_id)
     carries = any(light.carried_by == mover_id for light in encounter.lights)
     dx, dy = mover.x - math.floor(mover.x), mover.y - math.floor(mover.y)
     verdicts = []
     for t in triggers:
         at = (t.position[0] + dx, t.position[1] + dy)
-        there = encounter
         if carries:
             moved = mover.model_copy(update={"x": at[0], "y": at[1]})
-            there = encounter.model_copy(
-                update={
-                    "creatures": tuple(
-                        moved if c.id == mover_id else c for c in encounter.creatures
-                    )
-                }
-            )
-            lit = light_levels(index, there)
-        verdicts.append(creature_sees(there, ruleset, t.attacker_id, mover_id, at=at, lit=lit))
+            lit = light_levels(index, encounter.replace_creature(moved))
+        looker, looked_at = bodies[t.attacker_id], replace(bodies[mover_id], x=at[0], y=at[1])
+        distance = distance_feet(looker, looked_at, rule)
+        verdicts.append(
+            creature_sight(ruleset, lit, encounter, looker, looked_at, distance, mover.name)
+        )
     return verdicts
 
 

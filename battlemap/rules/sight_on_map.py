@@ -7,14 +7,11 @@ attacks): the verdict itself stays a pure query.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import shapely
 
 from battlemap.geometry.body import Body
 from battlemap.geometry.illumination import LitArea, LitMap, light_centre
 from battlemap.geometry.map_index import MapIndex
-from battlemap.geometry.metrics import PointXY
 from battlemap.geometry.reach import distance_feet
 from battlemap.geometry.sight import line_of_sight, sight_points
 from battlemap.model.creature import Creature
@@ -125,15 +122,9 @@ def creature_sees(
     ruleset: Ruleset,
     looker_id: EntityId,
     looked_at_id: EntityId,
-    *,
-    at: PointXY | None = None,
-    lit: LitMap | None = None,
 ) -> SightVerdict:
     """Whether one creature sees another on ``encounter``'s map (its combat's conditions
     included), and why; the reason calls the one looked at by its name.
-
-    ``at`` puts the one looked at there instead (the top-left of its space, in cells: where a
-    move takes it); ``lit`` is the map's ``LitMap`` when the caller has built it.
 
     Raises:
         InvalidRequestError: an unknown creature.
@@ -143,9 +134,7 @@ def creature_sees(
         if cid not in bodies:
             raise InvalidRequestError(f"no creature '{cid}' in the encounter")
     looker, looked_at = bodies[looker_id], bodies[looked_at_id]
-    if at is not None:
-        looked_at = replace(looked_at, x=at[0], y=at[1])
-    lit = lit if lit is not None else light_levels(MapIndex.build(encounter), encounter)
+    lit = light_levels(MapIndex.build(encounter), encounter)
     distance = distance_feet(looker, looked_at, diagonal_rule(ruleset))
     name = encounter.creature(looked_at_id).name
     return creature_sight(ruleset, lit, encounter, looker, looked_at, distance, name)
