@@ -18,6 +18,7 @@ from battlemap.ui import (
     import_actions,
     layout_memory,
     library_dock,
+    light_actions,
     party_dock,
     ruleset_menu,
     share,
@@ -190,6 +191,7 @@ class MainWindow(FeatureWindow):
         self.creature_dock = creature_dock.install(self)
         creature_dock.add_token_menu_entries(self)
         self.token_colours = token_colour.install(self)
+        self.lights = light_actions.install(self)
         self.map_importer = import_actions.install(self)
         self.token_pictures = token_pictures.install(self)  # after: its drops are asked first
         self.token_health = token_health.install(self)

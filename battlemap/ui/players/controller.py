@@ -307,11 +307,13 @@ class PlayersController(QObject):
         uses_sight = encounter.fog.mode.uses_sight
         sight = self.sight(encounter) if uses_sight else None
         areas = self.party_fog.sight_areas(encounter) if uses_sight else None
+        light = self.party_fog.seen_light(encounter) if uses_sight else None
         ruleset = window_ruleset(self.main_window)
         combat = self.combat(encounter, ruleset) if self.combat else None
         if combat is not None:
             combat = replace(combat, strip_shows_dead=self.strip_shows_dead)
-        view = project(encounter, sight, combat, ruleset, areas)
+        dim_light = None if light is None else light.dim
+        view = project(encounter, sight, combat, ruleset, areas, dim_light)
         self.last_view = view
         self.fog_overlay.show_view(view, self._dm_image_rect())
         if self.window.isVisible():

@@ -21,6 +21,7 @@ from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.plate_layout import spread_plates
 from battlemap.ui.players.fog_item import FogItem
+from battlemap.ui.players.light_layer import DimLightItem
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_image import TokenImages
@@ -162,6 +163,8 @@ class PlayerScene(QGraphicsScene):
         self.token_images = TokenImages(lambda: document.images)
         self.fog_item = FogItem(Grid(), UNSEEN, EXPLORED_DIM, Z_FOG, soft=True)
         self.addItem(self.fog_item)
+        self.dim_light = DimLightItem()
+        self.addItem(self.dim_light)
         self.view_data: PlayerView | None = None
 
     def show_view(self, view: PlayerView) -> None:
@@ -181,6 +184,7 @@ class PlayerScene(QGraphicsScene):
             self.setSceneRect(
                 QRectF(0, 0, cell_to_scene(view.grid.width), cell_to_scene(view.grid.height))
             )
+        self.dim_light.show_area(view.dim_light)
         self._sync_tokens(view)
 
     def _sync_tokens(self, view: PlayerView) -> None:
