@@ -81,10 +81,47 @@ def _situation(creatures: int) -> Callable[[], object]:
     return run
 
 
+def _situation_in_the_dark(creatures: int, lights: int) -> Callable[[], object]:
+    """The situation on a dark map lit by ``lights`` torches among 40 wall segments: the
+    light on both creatures is read for their sight (rules.sight_on_map)."""
+    from battlemap.geometry.map_index import MapIndex
+    from battlemap.model.features import Light, LightLevel, MapLighting, Wall
+    from battlemap.rules.attack_situation import attack_situation
+    from battlemap.rules.attacks import AttackProfile, Delivery
+    from battlemap.rules.loader import load_registry
+
+    ruleset = load_registry().get("gms-den")
+    encounter, combat = _fight(creatures)
+    walls = tuple(Wall(a=(4.0 * i + 2, 3.0), b=(4.0 * i + 2, 8.0)) for i in range(40))
+    torches = tuple(
+        Light(position=(float(3 * i % 40), float(2 + i % 9)), bright_cells=4, dim_cells=8)
+        for i in range(lights)
+    )
+    encounter = encounter.model_copy(
+        update={
+            "grid": encounter.grid.model_copy(update={"width": 160, "height": 40}),
+            "walls": walls,
+            "lights": torches,
+            "lighting": MapLighting(ambient=LightLevel.DARK),
+        }
+    )
+    index = MapIndex.build(encounter)
+    bow = AttackProfile("Longbow", 5, Delivery.RANGED, range_normal=150, range_long=600)
+
+    def run() -> object:
+        return attack_situation(index, encounter, combat, ruleset, "c0", "c5", bow)
+
+    return run
+
+
 def cases() -> list[Case]:
     return [
         ("attacks: 100 attacks with damage, 20 combatants", lambda: _attacks(20, 100)),
         ("attacks: 100 attacks with damage, 300 combatants", lambda: _attacks(300, 100)),
         ("attacks: geometry situation, 20 creatures", lambda: _situation(20)),
         ("attacks: geometry situation, 300 creatures", lambda: _situation(300)),
+        (
+            "attacks: situation on a dark map, 20 lights, 20 creatures",
+            lambda: _situation_in_the_dark(20, 20),
+        ),
     ]

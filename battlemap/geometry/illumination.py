@@ -300,44 +300,92 @@ class SeenAreas:
 def seen_areas(lit: LitMap, viewers: Sequence[Viewer], views: Iterable[BaseGeometry]) -> SeenAreas:
     """What ``viewers`` see on ``lit``'s map, each within its own visibility polygon
     (``views``, one per viewer: where walls let it look), read as ``perceive`` reads a point.
+
+    Each viewer's view is cut by each small source of sight on its own (a light's area, a
+    sense's circle) rather than by their union across the map: GEOS clips an overlay to the
+    overlap of the two shapes' boxes, so a torch's area costs a torch's worth of the view.
     """
+    ambient = lit.lighting.ambient
     bright_parts: list[BaseGeometry] = []
     each: list[BaseGeometry] = []
     for viewer, view in zip(viewers, views, strict=True):
-        senses = [
-            _circle(viewer.centre, r)
-            for r in (viewer.darkvision_cells, viewer.blindsight_cells)
-            if r > 0
-        ]
-        darkvision = (
-            _circle(viewer.centre, viewer.darkvision_cells)
-            if viewer.darkvision_cells > 0
-            else shapely.Polygon()
-        )
-        blindsight = (
-            _circle(viewer.centre, viewer.blindsight_cells)
-            if viewer.blindsight_cells > 0
-            else shapely.Polygon()
-        )
-        seen_bright = shapely.union_all(
-            [lit.bright_area, shapely.intersection(lit.lit_area, darkvision), blindsight]
-        )
-        bright_parts.append(_areal(shapely.intersection(view, seen_bright)))
-        each.append(_areal(shapely.intersection(view, shapely.union_all([lit.lit_area, *senses]))))
-    bright = shapely.union_all(bright_parts)
+        darkvision = _sense(viewer.centre, viewer.darkvision_cells)
+        blindsight = _sense(viewer.centre, viewer.blindsight_cells)
+        if ambient is LightLevel.BRIGHT:
+            bright_sources, seen_sources = [view], [view]
+        else:
+            bright_sources = [a.bright for a in lit.areas] + blindsight
+            if ambient is LightLevel.DIM:
+                bright_sources += darkvision
+            else:
+                bright_sources += [
+                    shapely.intersection(circle, a.dim)
+                    for circle in darkvision
+                    for a in _near(lit.areas, circle)
+                ]
+            seen_sources = (
+                [view]
+                if ambient is LightLevel.DIM
+                else [a.dim for a in lit.areas] + darkvision + blindsight
+            )
+        bright_parts.append(_union_in(view, bright_sources))
+        each.append(_union_in(view, seen_sources))
+    bright = _areal(shapely.union_all(bright_parts))
     dim = _areal(shapely.difference(shapely.union_all(each), bright))
     return SeenAreas(bright=bright, dim=dim, each=tuple(each))
+
+
+def _sense(centre: PointXY, radius: float) -> list[BaseGeometry]:
+    """The circle of a sense's range, or none."""
+    return [_circle(centre, radius)] if radius > 0 else []
+
+
+def _near(areas: Sequence[LitArea], shape: BaseGeometry) -> list[LitArea]:
+    """The lit areas whose box meets ``shape``'s."""
+    return [a for a in areas if _boxes_meet(a.dim.bounds, shape.bounds)]
+
+
+def _boxes_meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return bool(a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3])
+
+
+def _union_in(view: BaseGeometry, sources: Sequence[BaseGeometry]) -> BaseGeometry:
+    """The union of ``view`` cut by each of ``sources`` (polygons only: see ``_areal``)."""
+    if not sources or view.is_empty:
+        return shapely.Polygon()
+    box = view.bounds
+    near = [s for s in sources if s is view or (not s.is_empty and _boxes_meet(s.bounds, box))]
+    if not near:
+        return shapely.Polygon()
+    if any(s is view for s in near):
+        return _areal(view)
+    shapely.prepare(view)
+    near_array = np.array(near, dtype=object)
+    near = list(near_array[shapely.intersects(view, near_array)])  # most lights lie unseen
+    if not near:
+        return shapely.Polygon()
+    # The view cut to each source's box first: a linear scan, where an overlay of the whole
+    # view costs as much for a torch as for the map.
+    boxes = shapely.bounds(np.array(near, dtype=object))
+    cut = [shapely.clip_by_rect(view, *bounds) for bounds in boxes.tolist()]
+    cut = [c if c.is_valid else shapely.make_valid(c) for c in cut]
+    pieces = shapely.intersection(np.array(cut, dtype=object), np.array(near, dtype=object))
+    return _areal(shapely.union_all(pieces))
 
 
 def _areal(geometry: BaseGeometry) -> BaseGeometry:
     """The polygons of ``geometry`` without the lines and points an intersection leaves
     where two areas only touch (a light's edge along the far side of a wall: a line there
-    would tell the players the light is behind it)."""
+    would tell the players the light is behind it). The parts of one overlay's result do
+    not overlap, so they make a MultiPolygon as they are."""
+    if isinstance(geometry, shapely.Polygon | shapely.MultiPolygon):
+        return geometry
     parts = [
-        part
+        polygon
         for part in shapely.get_parts(geometry)
-        if isinstance(part, shapely.Polygon | shapely.MultiPolygon) and not part.is_empty
+        for polygon in shapely.get_parts(part)
+        if isinstance(polygon, shapely.Polygon) and not polygon.is_empty
     ]
     if len(parts) == 1:
         return parts[0]
-    return shapely.union_all(parts) if parts else shapely.Polygon()
+    return shapely.MultiPolygon(parts) if parts else shapely.Polygon()

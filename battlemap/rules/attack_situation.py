@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from battlemap.geometry.cover import cover
 from battlemap.geometry.flanking import FlankReason, FlankTerms, Threat, flanking
-from battlemap.geometry.illumination import LitMap
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.movement import is_squeezing
 from battlemap.geometry.reach import RangeBand as GeometryBand
@@ -25,7 +24,7 @@ from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.movement import diagonal_rule
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.sight_on_map import combat_bodies, creature_sight
+from battlemap.rules.sight_on_map import combat_bodies, creature_sight, light_levels
 
 __all__ = ["attack_situation", "combat_bodies", "flank_refusal", "flank_terms", "statblock_profile"]
 
@@ -78,6 +77,7 @@ def attack_situation(
     rule = diagonal_rule(ruleset)
     others = [b for b in bodies if b.id != attacker_id]
     reasons: list[str] = []
+    lit = light_levels(index, encounter)
     distance = distance_feet(attacker, target, rule)
     band = RangeBand.REACH
     hostile_near = False
@@ -88,9 +88,18 @@ def attack_situation(
             index, attacker, target, others, rule, profile.range_normal, profile.range_long
         )
         band = _BANDS[ranged.band]
-        hostile_near = bool(ranged.threatened_by)
+        # "a hostile creature who can see you": in its light, with its senses.
+        near = [by_id[i] for i in ranged.threatened_by]
+        threats = [
+            b.id
+            for b in near
+            if creature_sight(
+                ruleset, lit, encounter, b, attacker, distance_feet(b, attacker, rule), "attacker"
+            ).sees
+        ]
+        hostile_near = bool(threats)
         if hostile_near:
-            names = ", ".join(encounter.creature(i).name for i in ranged.threatened_by)
+            names = ", ".join(encounter.creature(i).name for i in threats)
             reasons.append(f"hostile within 5 ft: {names}")
     cover_result = cover(index, attacker, target, bodies)
     if cover_result.degree is not CoverDegree.NONE:
@@ -104,14 +113,16 @@ def attack_situation(
             reasons.append(f"flanked with {encounter.creature(EntityId(flank.partner_id)).name}")
         elif flank.reason is FlankReason.ALLY_OPPOSITE_CANNOT_THREATEN:
             reasons.append(f"not flanked: {flank_refusal(encounter, flank.opposite)}")
-    lit = LitMap.build(index, encounter)
     sees = creature_sight(ruleset, lit, encounter, attacker, target, distance, "target")
     seen = creature_sight(ruleset, lit, encounter, target, attacker, distance, "attacker")
-    if not sees.sees:
+    # An unseen creature's reason is the roll mode's own (``unseen_*_why``) where the ruleset
+    # makes it count; listed here only where it doesn't, so the card says it once.
+    unseen = ruleset.attacks
+    if not sees.sees and not unseen.unseen_target_disadvantage:
         reasons.append(f"attacker can't see the target ({sees.reason})")
-    elif sees.reason:
+    elif sees.sees and sees.reason:
         reasons.append(sees.reason)
-    if not seen.sees:
+    if not seen.sees and not unseen.unseen_attacker_advantage:
         reasons.append(f"target can't see the attacker ({seen.reason})")
     return AttackSituation(
         distance_feet=distance,

@@ -29,6 +29,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.attack_situation import combat_bodies
 from battlemap.rules.movement import diagonal_rule, move_allowance, movement_costs
+from battlemap.rules.opportunity import sight_of_mover
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.vitals import is_dead
 
@@ -79,6 +80,7 @@ class MovePlan:
         self, encounter: Encounter, ruleset: Ruleset, index: MapIndex, mover_id: EntityId
     ) -> None:
         self.encounter = encounter
+        self.ruleset = ruleset
         self.index = index
         self.mover_id = mover_id
         self.rule = diagonal_rule(ruleset)
@@ -145,6 +147,20 @@ class MovePlan:
             )
         except GeometryError:
             result = MoveResult(0.0, self.budget.left, False, IllegalReason.OFF_MAP)
+        if result.opportunity_attacks and self.encounter.combat is not None:
+            # Only those who see the mover in the light where it leaves (as the move's
+            # resolution offers them: rules.opportunity.offers_from_move).
+            seen = sight_of_mover(
+                self.encounter,
+                self.ruleset,
+                self.mover_id,
+                result.opportunity_attacks,
+                self.index,
+            )
+            kept = tuple(
+                oa for oa, v in zip(result.opportunity_attacks, seen, strict=True) if v.sees
+            )
+            result = replace(result, opportunity_attacks=kept)
         return Evaluated(result, tuple(intended), reason_text(result, self.names))
 
     def _cheapest_leg(self, origin: Cell, cursor: Cell) -> list[Cell]:

@@ -13,10 +13,14 @@ The geometry reports which hostile creatures the mover leaves the reach of, and 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.movement import MoveResult
+from battlemap.geometry.movement_types import OpportunityAttack
+from battlemap.geometry.reach import distance_feet
 from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
@@ -37,8 +41,11 @@ from battlemap.rules.conditions import denial, reactions_left, speed_is_zero_by_
 from battlemap.rules.draft import Draft
 from battlemap.rules.enums import EconomyPart
 from battlemap.rules.errors import IllegalActionError
+from battlemap.rules.movement import diagonal_rule
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.sight_on_map import combat_bodies, creature_sight, light_levels
+from battlemap.rules.vision import SightVerdict
 
 
 @dataclass(frozen=True)
@@ -73,8 +80,10 @@ def opportunity_offers(
     *,
     step_indexes: Sequence[int | None] | None = None,
     sees_mover: Sequence[bool] | None = None,
+    unseen_why: Sequence[str] | None = None,
 ) -> tuple[OpportunityOffer, ...]:
-    """Which of the creatures whose reach the mover leaves can make the attack now."""
+    """Which of the creatures whose reach the mover leaves can make the attack now
+    (``unseen_why``: why each can't see the mover, where ``sees_mover`` says so)."""
     running_combat(encounter)
     draft = Draft(encounter, ruleset)
     mover = draft.fighting(mover_id)
@@ -93,6 +102,8 @@ def opportunity_offers(
             reason = f"{draft.name(attacker_id)} has already used its reaction"
         elif sees_mover is not None and not sees_mover[index]:
             reason = f"{draft.name(attacker_id)} can't see {draft.name(mover_id)}"
+            if unseen_why is not None and unseen_why[index]:
+                reason += f" ({unseen_why[index]})"
         else:
             denied = denial(ruleset, attacker, EconomyPart.REACTION, draft.name(attacker_id)).reason
             reason = denied or ""
@@ -116,17 +127,55 @@ def offers_from_move(
     """
     combat = running_combat(encounter)
     triggers = move.opportunity_attacks
+    fighting = with_combat(encounter, combat)
+    sight = sight_of_mover(fighting, ruleset, mover_id, triggers)
     offers = opportunity_offers(
-        with_combat(encounter, combat),
+        fighting,
         ruleset,
         mover_id,
         [t.attacker_id for t in triggers],
         step_indexes=[t.step_index for t in triggers],
+        sees_mover=[v.sees for v in sight],
+        unseen_why=[v.reason for v in sight],
     )
     return tuple(
         replace(offer, position=(int(t.position[0]), int(t.position[1])))
         for offer, t in zip(offers, triggers, strict=True)
     )
+
+
+def sight_of_mover(
+    encounter: Encounter,
+    ruleset: Ruleset,
+    mover_id: EntityId,
+    triggers: Sequence[OpportunityAttack],
+    index: MapIndex | None = None,
+) -> list[SightVerdict]:
+    """Whether each attacker sees the mover where it leaves the reach, in its light ("a
+    hostile creature that you can see moves out of your reach"); a light the mover carries
+    goes with it. ``index``: ``MapIndex.build(encounter)`` when the caller has it.
+    """
+    if not triggers:
+        return []
+    index = index if index is not None else MapIndex.build(encounter)
+    lit = light_levels(index, encounter)
+    bodies = {b.id: b for b in combat_bodies(encounter, ruleset)}
+    rule = diagonal_rule(ruleset)
+    mover = encounter.creature(mover_id)
+    carries = any(light.carried_by == mover_id for light in encounter.lights)
+    dx, dy = mover.x - math.floor(mover.x), mover.y - math.floor(mover.y)
+    verdicts = []
+    for t in triggers:
+        at = (t.position[0] + dx, t.position[1] + dy)
+        if carries:
+            moved = mover.model_copy(update={"x": at[0], "y": at[1]})
+            lit = light_levels(index, encounter.replace_creature(moved))
+        looker, looked_at = bodies[t.attacker_id], replace(bodies[mover_id], x=at[0], y=at[1])
+        distance = distance_feet(looker, looked_at, rule)
+        verdicts.append(
+            creature_sight(ruleset, lit, encounter, looker, looked_at, distance, mover.name)
+        )
+    return verdicts
 
 
 def resolve_opportunity(

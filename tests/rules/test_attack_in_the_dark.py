@@ -150,3 +150,22 @@ def test_a_bright_map_changes_nothing(rulesets: dict[str, Ruleset], ruleset_id: 
     encounter = room(ruleset=ruleset_id).model_copy(update={"lighting": MapLighting()})
     report = plan(encounter, rulesets[ruleset_id]).roll_mode
     assert (report.mode, report.advantages, report.disadvantages) == (RollMode.NORMAL, (), ())
+
+
+def test_srd_a_hostile_in_the_dark_beside_the_archer_doesnt_spoil_the_shot(
+    rulesets: dict[str, Ruleset],
+) -> None:
+    # "Ranged Attacks in Close Combat": disadvantage "if you are within 5 feet of a hostile
+    # creature who can see you": a goblin beside the archer, both in darkness, can't see it.
+    srd = rulesets["srd-5e"]
+    goblin = creature("g", x=1, y=5, side=Side.HOSTILE)
+    lit_target = room(walls=())  # the torch lights the target, not the archer or the goblin
+    dark = lit_target.model_copy(update={"creatures": (*lit_target.creatures, goblin)})
+    report = plan(dark, srd).roll_mode
+    assert not any("hostile" in r for r in report.disadvantages)
+    seeing = with_senses(goblin, Senses(darkvision=60))
+    lit = lit_target.model_copy(update={"creatures": (*lit_target.creatures, seeing)})
+    assert (
+        "ranged attack with a hostile creature within 5 ft"
+        in plan(lit, srd).roll_mode.disadvantages
+    )

@@ -1,0 +1,175 @@
+"""The players' window with light (issue 20): the bench map (100 x 100 cells, 2,000 walls, 100
+creatures, every token pictured) made dark, with 20 lights (each of the five party viewers
+carries a torch, 15 lanterns and torches lie about the rooms), soft fog. One 1920 x 1080
+frame with the whole map fitted and one at a TV's zoom; the light's rebuild after a torch
+bearer moves (its lit area, the party's seen areas and the cells: once per move, not per
+frame), with the lit areas kept per light and, for reference, all of them recomputed.
+
+Goal from issue 20: a frame <= 8 ms (CPU time: ``make bench`` with ``--cpu``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import cache
+
+from benchmarks.bench_players_look import FRAME_SIZE, PARTY, PICTURES, _png
+
+Case = tuple[str, Callable[[], Callable[[], object] | None]]
+
+LIGHTS = 20
+WHOLE = "players light: one frame, 1920x1080, whole bench map (20 lights, image tokens, soft fog)"
+TV = "players light: one frame, 1920x1080, 30 cells tall (20 lights, image tokens, soft fog)"
+MOVE = "players light: a torch bearer moves (lit areas kept per light)"
+MOVE_ALL = "players light: a torch bearer moves (all 20 lit areas recomputed): reference"
+
+
+def describe() -> str:
+    return (
+        f"players' light bench: bench map made dark, {LIGHTS} lights ({PARTY} carried by the "
+        f"party), every token pictured, dynamic soft fog, frame {FRAME_SIZE[0]}x{FRAME_SIZE[1]}"
+    )
+
+
+def goals() -> dict[str, float]:
+    return {WHOLE: 8.0, TV: 8.0}
+
+
+@cache
+def _window() -> tuple[object, object, object]:
+    """The players' window showing the dark bench map, its document and its PartyFog."""
+    from PySide6.QtWidgets import QApplication
+
+    from battlemap.model import Document, LightLevel, MapLighting, Side
+    from battlemap.model.fog import FogMode, FogOfWar
+    from battlemap.model.light_commands import light_of_feet, torch
+    from battlemap.ui.players.party_fog import PartyFog
+    from battlemap.ui.players.projection import project
+    from battlemap.ui.players.window import PlayerWindow
+    from benchmarks.maps import bench_map
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    document = Document(bench_map().encounter())
+    names = [document.add_image(_png(colour), ".png") for colour in PICTURES]
+    party = [c.id for c in document.encounter.creatures if c.side is Side.PARTY][:PARTY]
+    creatures = tuple(
+        c.model_copy(
+            update={
+                "token_image": names[i % len(names)],
+                "side": c.side if c.side is not Side.PARTY or c.id in party else Side.NEUTRAL,
+            }
+        )
+        for i, c in enumerate(document.encounter.creatures)
+    )
+    cell_feet = document.encounter.grid.cell_feet
+    carried = [torch((0, 0), cell_feet, carried_by=creature_id) for creature_id in party]
+    lying = [
+        light_of_feet((7.5 + 13 * (i % 5), 12.5 + 19 * (i // 5)), 30, 30, cell_feet, "lantern")
+        if i % 2
+        else torch((7.5 + 13 * (i % 5), 12.5 + 19 * (i // 5)), cell_feet)
+        for i in range(LIGHTS - PARTY)
+    ]
+    encounter = document.encounter.model_copy(
+        update={
+            "creatures": creatures,
+            "fog": FogOfWar(mode=FogMode.DYNAMIC),
+            "lights": (*carried, *lying),
+            "lighting": MapLighting(ambient=LightLevel.DARK),
+        }
+    )
+    fog = PartyFog()
+    encounter = encounter.model_copy(
+        update={"fog": encounter.fog.model_copy(update={"explored": fog.visible(encounter)})}
+    )
+    document.encounter = encounter
+    window = PlayerWindow(document)
+    window.resize(*FRAME_SIZE)
+    window.show()
+    app.processEvents()
+    light = fog.seen_light(encounter)
+    window.show_view(
+        project(
+            encounter,
+            fog.visible(encounter),
+            None,
+            None,
+            fog.sight_areas(encounter),
+            None if light is None else light.dim,
+        )
+    )
+    return window, document, fog
+
+
+def _draw(area: tuple[float, float, float, float] | None) -> Callable[[], object]:
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+
+    from battlemap.ui.style import cell_to_scene
+
+    window, document, _ = _window()
+    view = window.view  # type: ignore[attr-defined]
+    grid = document.encounter.grid  # type: ignore[attr-defined]
+    whole = (0, 0, grid.width, grid.height)
+    window.show_area(QRectF(*(cell_to_scene(v) for v in area or whole)))  # type: ignore[attr-defined]
+    image = QImage(*FRAME_SIZE, QImage.Format.Format_ARGB32_Premultiplied)
+
+    def run() -> object:
+        painter = QPainter(image)
+        painter.setRenderHints(view.renderHints())
+        view.render(painter, QRectF(image.rect()), view.viewport().rect())
+        painter.end()
+        return image
+
+    return run
+
+
+def _around_party() -> tuple[float, float, float, float]:
+    from battlemap.model import Side
+
+    _, document, _ = _window()
+    party = [c for c in document.encounter.creatures if c.side is Side.PARTY]  # type: ignore[attr-defined]
+    x, y = party[0].x, party[0].y
+    return (x - 26.7, y - 15, 53.3, 30)
+
+
+def _move(keep_lit_areas: bool) -> Callable[[], object]:
+    """A torch bearer steps back and forth: its sight and lit area, the party's seen areas,
+    the cells and the projection (the frame's drawing is timed above)."""
+    from battlemap.geometry.illumination import LitAreas
+    from battlemap.geometry.map_index import MapIndex
+    from battlemap.model import Side
+    from battlemap.ui.players.party_fog import PartyFog
+    from battlemap.ui.players.projection import project
+
+    _, document, _ = _window()
+    encounter = document.encounter  # type: ignore[attr-defined]
+    mover = next(c for c in encounter.creatures if c.side is Side.PARTY)
+    steps = [
+        encounter.replace_creature(mover.model_copy(update={"x": mover.x + dx})) for dx in (0, 1)
+    ]
+    index = MapIndex.build(encounter)  # the map does not change: the app keeps one index
+    fog = PartyFog(lambda _encounter: index)
+    for moved in steps:
+        fog.visible(moved)
+    turn = [0]
+
+    def run() -> object:
+        turn[0] ^= 1
+        moved = steps[turn[0]]
+        if not keep_lit_areas:
+            fog.lit_areas = LitAreas()
+        light = fog.seen_light(moved)
+        assert light is not None
+        return project(moved, fog.visible(moved), None, None, fog.sight_areas(moved), light.dim)
+
+    return run
+
+
+def cases() -> list[Case]:
+    return [
+        (WHOLE, lambda: _draw(None)),
+        (TV, lambda: _draw(_around_party())),
+        (MOVE, lambda: _move(True)),
+        (MOVE_ALL, lambda: _move(False)),
+    ]
