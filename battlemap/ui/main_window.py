@@ -36,6 +36,7 @@ from battlemap.ui.map_view import MapView
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.players.controller import PlayersController
 from battlemap.ui.style import cell_to_scene
+from battlemap.ui.targeting import show_ruling
 
 STATUS_MESSAGE_MS = 5000
 HISTORY_START = "As opened"
@@ -199,6 +200,7 @@ class MainWindow(FeatureWindow):
         self.combat = combat.install(self)
         self.drag_feedback = drag.install(self)
         self.targeting = targeting.install(self)
+        self.ruling = show_ruling.install(self, self.targeting, self.drag_feedback)
         self.help = help_menu.install(self)
 
     def _restore_layout(self) -> None:
