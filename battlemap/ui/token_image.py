@@ -43,6 +43,9 @@ class TokenImages:
         self._scaled: OrderedDict[tuple[str, int, TokenShape], QImage] = OrderedDict()
         self.errors: dict[str, str] = {}
         """Why an image could not be shown, by name (missing or undecodable)."""
+        self.failed: list[Callable[[str, str], None]] = []
+        """Told ``(name, reason)`` the first time an image can't be shown (the DM's status
+        bar); the reason does not repeat the name."""
 
     def decoded(self, name: str) -> QImage | None:
         """The image ``name`` decoded (once), or None when missing or undecodable."""
@@ -57,16 +60,13 @@ class TokenImages:
     def _decode(self, name: str) -> QImage | None:
         data = self.images().get(name)
         if data is None:
-            self.errors[name] = f"{name}: image missing"
-            return None
+            return self._fail(name, "image missing")
         try:
             image = decode_image(data, name)
         except ImageDecodeError as error:
-            self.errors[name] = str(error)
-            return None
+            return self._fail(name, str(error).removeprefix(f"{name}: "))
         if image.width() * image.height() > MAX_TOKEN_IMAGE_PIXELS:
-            self.errors[name] = f"{name}: {image.width()}x{image.height()} is too large"
-            return None
+            return self._fail(name, f"{image.width()}x{image.height()} is too large")
         if max(image.width(), image.height()) > DECODED_PX:
             image = image.scaled(
                 DECODED_PX,
@@ -75,6 +75,13 @@ class TokenImages:
                 Qt.TransformationMode.SmoothTransformation,
             )
         return image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+
+    def _fail(self, name: str, reason: str) -> None:
+        first = name not in self.errors
+        self.errors[name] = f"{name}: {reason}"
+        if first:
+            for listener in self.failed:
+                listener(name, reason)
 
     def cropped(self, name: str, pixels: int, shape: TokenShape) -> QImage | None:
         """The picture filling a ``pixels`` square, centred and cut to cover it (no bars),
