@@ -60,13 +60,16 @@ class TokenImages:
     def _decode(self, name: str) -> QImage | None:
         data = self.images().get(name)
         if data is None:
-            return self._fail(name, "image missing")
+            self._fail(name, "image missing")
+            return None
         try:
             image = decode_image(data, name)
         except ImageDecodeError as error:
-            return self._fail(name, str(error).removeprefix(f"{name}: "))
+            self._fail(name, str(error).removeprefix(f"{name}: "))
+            return None
         if image.width() * image.height() > MAX_TOKEN_IMAGE_PIXELS:
-            return self._fail(name, f"{image.width()}x{image.height()} is too large")
+            self._fail(name, f"{image.width()}x{image.height()} is too large")
+            return None
         if max(image.width(), image.height()) > DECODED_PX:
             image = image.scaled(
                 DECODED_PX,
