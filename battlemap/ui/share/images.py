@@ -1,4 +1,5 @@
-"""The map image as phones get it: cut to what the players may see, and downscaled.
+"""The map image as phones get it: cut to what the players may see, and downscaled; token
+pictures shrunk to what a phone draws.
 
 Runs on the share server's worker thread: only ``QImage`` is used (Qt allows it off the GUI
 thread), never ``QPixmap``.
@@ -9,9 +10,12 @@ from __future__ import annotations
 from PySide6.QtCore import QBuffer, QIODevice, QRect, Qt
 from PySide6.QtGui import QImage, QPainter
 
+from battlemap.io.images import MAX_TOKEN_IMAGE_PIXELS
 from battlemap.ui.background_item import ImageDecodeError, decode_image
 from battlemap.ui.share.server import MapSource, PreparedImage
 
+TOKEN_SIDE = 256
+"""Longest side of a served token picture (a token on a phone is a few dozen pixels)."""
 MAX_SIDE = 2048
 """Longest side of the served image: sharp on a phone or tablet, a few hundred KB."""
 JPEG_QUALITY = 85
@@ -57,6 +61,31 @@ def prepare_map_image(source: MapSource) -> PreparedImage | None:
         pixels_per_cell=ppc * scale,
         offset_x=(background.offset_x - area.x()) * scale,
         offset_y=(background.offset_y - area.y()) * scale,
+    )
+
+
+def prepare_token_image(data: bytes, name: str) -> PreparedImage | None:
+    """A token picture at ``TOKEN_SIDE`` at most, as PNG (its transparency kept); None when
+    it cannot be decoded or is too large (the page then draws the disc, as the players'
+    window does)."""
+    try:
+        image = decode_image(data, name)
+    except ImageDecodeError:
+        return None
+    if image.width() * image.height() > MAX_TOKEN_IMAGE_PIXELS:
+        return None
+    if max(image.width(), image.height()) > TOKEN_SIDE:
+        image = image.scaled(
+            TOKEN_SIDE,
+            TOKEN_SIDE,
+            Qt.AspectRatioMode.KeepAspectRatio,
+            Qt.TransformationMode.SmoothTransformation,
+        )
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
+    return PreparedImage(
+        bytes(buffer.data().data()), "image/png", image.width(), image.height(), 1.0, 0.0, 0.0
     )
 
 

@@ -6,8 +6,10 @@ as "assassin-2" would say what a masked "Medium creature" is). Plain data in, pl
 out: the colours come in as strings (``page.players_palette``), the initials and badges are
 the players' window's own (``token_look``).
 
-The schema (``"schema": 1``) leaves room for what comes later: ``map.images`` for token art
-and ``lights`` are present and empty today.
+The schema (``"schema": 1``) leaves room for what comes later: ``lights`` is present and
+empty today. A token's ``image`` is its picture's content hash (never a file name), served
+at ``/image?n=`` while a token of the view shows it; ``health_left`` is the ring's share in
+eighths (``HealthShown.RING``) or null.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +73,8 @@ class Palette:
     obstacle: str
     paper: str
     grid_line: str
+    health_left: Sequence[str] = ()
+    """The health ring's back, then its colours above half, to a quarter, below."""
 
 
 class OpaqueKeys:
@@ -115,7 +119,9 @@ def token_json(token: PlayerToken, keys: OpaqueKeys) -> dict[str, Any]:
         "conditions": list(token.conditions),
         "acting": token.acting_now,
         "unseen": bool(getattr(token, "unseen", False)),
-        "image": None,  # token art (issue 20): an address under /images/ when it comes
+        "image": token.image,
+        "shape": token.shape.value,
+        "health_left": token.health_left,
     }
 
 
@@ -176,6 +182,7 @@ def _state_without_map_features(
             "obstacle": palette.obstacle,
             "paper": palette.paper,
             "grid_line": palette.grid_line,
+            "health_left": list(palette.health_left),
         },
     }
 
