@@ -57,9 +57,9 @@ def preview_colour(window: MainWindow, cell: tuple[float, float]) -> QColor:
 
 def party_like(colour: QColor) -> bool:
     party = style.SIDE_COLOURS[Side.PARTY]
-    return all(
-        abs(a - b) <= 30 for a, b in zip(colour.getRgb()[:3], party.getRgb()[:3], strict=True)
-    )
+    found = (colour.red(), colour.green(), colour.blue())
+    wanted = (party.red(), party.green(), party.blue())
+    return all(abs(a - b) <= 30 for a, b in zip(found, wanted, strict=True))
 
 
 def test_hidden_by_default_and_toggled_from_the_view_menu(qtbot: QtBot, tmp_path: Path) -> None:
