@@ -171,10 +171,27 @@ def players(window: MainWindow) -> QWidget:
     return shown
 
 
+def players_ruling(window: MainWindow) -> QWidget:
+    """The players' window showing a ruling (R): Thorin picks the Ogre, and the table sees
+    the corner lines (the low stone wall and the Owl block three: half cover) and his reach."""
+    select(window, "Thorin")
+    window.targeting.show_pair(creature_id(window, "Thorin"), creature_id(window, "Ogre"))
+    window.players.toggle_action.setChecked(True)
+    settle()
+    shown = window.players.window
+    shown.setWindowState(Qt.WindowState.WindowNoState)
+    shown.resize(*SIZE)
+    settle()
+    window.ruling.show_ruling()
+    settle()
+    return shown
+
+
 SHOTS: dict[str, Shot] = {
     "screenshot-main.png": dm_window,
     "screenshot-combat.png": combat,
     "screenshot-players.png": players,
+    "screenshots/players-ruling.png": players_ruling,
 }
 
 

@@ -85,12 +85,15 @@ class ShownRuling:
         footprint: the mover's side in cells (for the path's end square).
         caption: the card's lines, the first one its title.
         anchor: where the card sits (cells): beside the target or the path's end.
+        focus: the box the card goes beside (x, y, width, height in cells): the target's
+            whole space, or the mover's at the path's end.
         left_out: cover lines left out as secret (told to the DM, never drawn).
     """
 
     kind: RulingKind
     caption: Caption
     anchor: PointXY
+    focus: tuple[float, float, float, float]
     lines: tuple[RulingLine, ...] = ()
     target_square: tuple[float, float, float] | None = None
     reach_cells: frozenset[Cell] = frozenset()
@@ -205,6 +208,7 @@ def cover_ruling(
             reach_line,
         ),
         anchor=(space.x1, space.y),
+        focus=(space.x, space.y, space.w, space.h),
         lines=lines,
         target_square=(square.x, square.y, square.w),
         reach_cells=reach_cells,
@@ -255,6 +259,7 @@ def path_ruling(plan: MovePlan, evaluated: Evaluated, view: PlayerView) -> Shown
         kind=RulingKind.PATH,
         caption=tuple(caption),
         anchor=(end[0] + ox + side, end[1] + oy),
+        focus=(end[0] + ox, end[1] + oy, side, side),
         path=tuple((c[0] + ox + side / 2, c[1] + oy + side / 2) for c in shown),
         footprint=side,
     )

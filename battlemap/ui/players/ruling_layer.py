@@ -2,7 +2,9 @@
 
 Draws a ``ShownRuling`` (already cut to what the players may know, ``ruling``) with the
 items the DM's overlays use (``drag.items``: cosmetic pens, cards of constant size), under
-one root item whose opacity fades, above the fog and the name plates.
+two root items whose opacity fades: the reach ring under the tokens and the fog (it tints no
+token, and shows only where the map does), the lines, path and card above the fog and the
+name plates.
 """
 
 from __future__ import annotations
@@ -25,11 +27,13 @@ from battlemap.ui.drag.items import (
     outline_square,
     shaded_region,
 )
+from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.players.ruling import RulingKind, ShownRuling, Tone
 from battlemap.ui.players.scene import Z_PLATE
 from battlemap.ui.targeting.overlay import LINE_BLOCKED, LINE_CLEAR, TARGET_EDGE
 
 Z_RULING = Z_PLATE + 1
+Z_RULING_UNDER = Z_TOKEN - 1
 SHOWN_MS = 6000
 """How long a ruling stays, the fade included."""
 FADE_MS = 1500
@@ -53,11 +57,8 @@ class RulingLayer(QObject):
         self.shown_ms = SHOWN_MS
         self.fade_ms = FADE_MS
         self.ruling: ShownRuling | None = None
-        self.root = QGraphicsRectItem()
-        self.root.setPen(Qt.PenStyle.NoPen)
-        self.root.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
-        self.root.setZValue(Z_RULING)
-        scene.addItem(self.root)
+        self.root = _root(scene, Z_RULING)
+        self.under = _root(scene, Z_RULING_UNDER)
         self._clock = QElapsedTimer()
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
@@ -67,11 +68,14 @@ class RulingLayer(QObject):
         """Draw ``ruling`` now (its card placed inside ``view`` when given)."""
         self._remove_items()
         self.ruling = ruling
+        if ruling.reach_cells:
+            ring = shaded_region(cells_region(ruling.reach_cells, 1), REACH_FILL, REACH_EDGE)
+            ring.setParentItem(self.under)
         for item in ruling_items(ruling):
             item.setParentItem(self.root)
             if isinstance(item, InfoCard) and view is not None:
-                item.place(view, _focus_box(ruling), _away_from(ruling))
-        self.root.setOpacity(1.0)
+                item.place(view, QRectF(*ruling.focus), _away_from(ruling))
+        self._set_opacity(1.0)
         self._clock.start()
         self._timer.start()
 
@@ -82,10 +86,14 @@ class RulingLayer(QObject):
 
     @property
     def items(self) -> list[QGraphicsItem]:
-        return list(self.root.childItems())
+        return [*self.under.childItems(), *self.root.childItems()]
+
+    def _set_opacity(self, opacity: float) -> None:
+        self.root.setOpacity(opacity)
+        self.under.setOpacity(opacity)
 
     def _remove_items(self) -> None:
-        for item in self.root.childItems():
+        for item in self.items:
             self.scene.removeItem(item)
 
     def _tick(self) -> None:
@@ -93,14 +101,22 @@ class RulingLayer(QObject):
         if left <= 0:
             self.clear()
             return
-        self.root.setOpacity(min(1.0, left / max(1, self.fade_ms)))
+        self._set_opacity(min(1.0, left / max(1, self.fade_ms)))
+
+
+def _root(scene: QGraphicsScene, z: float) -> QGraphicsRectItem:
+    root = QGraphicsRectItem()
+    root.setPen(Qt.PenStyle.NoPen)
+    root.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+    root.setZValue(z)
+    scene.addItem(root)
+    return root
 
 
 def ruling_items(ruling: ShownRuling) -> list[QGraphicsItem]:
-    """The reach ring, the cover lines and the target square, or the path; then the card."""
+    """The cover lines and the target square, or the path; then the card (the reach ring
+    is drawn apart, under the tokens)."""
     items: list[QGraphicsItem] = []
-    if ruling.reach_cells:
-        items.append(shaded_region(cells_region(ruling.reach_cells, 1), REACH_FILL, REACH_EDGE))
     if ruling.target_square is not None:
         x, y, side = ruling.target_square
         items.append(outline_square((x, y), side, TARGET_EDGE, Qt.PenStyle.SolidLine))
@@ -122,15 +138,6 @@ def _accent(ruling: ShownRuling) -> QColor:
     if ruling.kind is RulingKind.PATH:
         return PATH_OK
     return LINE_BLOCKED if any(line.blocked for line in ruling.lines) else LINE_CLEAR
-
-
-def _focus_box(ruling: ShownRuling) -> QRectF:
-    """The square the card goes beside (cells): the target's, or the path's end."""
-    if ruling.target_square is not None:
-        x, y, side = ruling.target_square
-        return QRectF(x, y, side, side)
-    end, half = ruling.path[-1] if ruling.path else ruling.anchor, ruling.footprint / 2
-    return QRectF(end[0] - half, end[1] - half, ruling.footprint, ruling.footprint)
 
 
 def _away_from(ruling: ShownRuling) -> tuple[float, float]:
