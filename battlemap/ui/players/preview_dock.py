@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QSizePolicy, QVBoxLayout, QWi
 
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.players.controller import PlayersController
+from battlemap.ui.players.window import PlayerWindow
 
 MIN_INTERVAL_MS = 250
 """At most four pictures a second (a fading ruling changes the scene every 40 ms)."""
@@ -92,19 +93,8 @@ class PlayersPreview(QDockWidget):
         banner = players_window.banner
         self.banner.setText(banner.text())
         self.banner.setVisible(not banner.isHidden())
-        size = self.picture.size()
-        ratio = self.devicePixelRatioF()
-        pixmap = QPixmap(max(1, round(size.width() * ratio)), max(1, round(size.height() * ratio)))
-        pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(QColor("black"))
-        painter = QPainter(pixmap)
-        painter.setRenderHints(
-            QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform
-        )
-        source = players_window.visible_scene_rect()
-        players_window.scene.render(painter, centred(source, size), source)
-        painter.end()
-        self.picture.setPixmap(pixmap)
+        picture = draw_preview(players_window, self.picture.size(), self.devicePixelRatioF())
+        self.picture.setPixmap(picture)
         self.renders += 1
         self.last_render_ms = (time.perf_counter() - started) * 1000
 
@@ -126,6 +116,21 @@ class PlayersPreview(QDockWidget):
         self.show()
         if not self.isFloating():
             self.raise_()  # in front of the tabs it shares
+
+
+def draw_preview(players_window: PlayerWindow, size: QSize, ratio: float = 1.0) -> QPixmap:
+    """The players' window's scene as it frames it, drawn into ``size`` (black bars)."""
+    pixmap = QPixmap(max(1, round(size.width() * ratio)), max(1, round(size.height() * ratio)))
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(QColor("black"))
+    painter = QPainter(pixmap)
+    painter.setRenderHints(
+        QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform
+    )
+    source = players_window.visible_scene_rect()
+    players_window.scene.render(painter, centred(source, size), source)
+    painter.end()
+    return pixmap
 
 
 def centred(source: QRectF, size: QSize) -> QRectF:
