@@ -45,6 +45,8 @@ from battlemap.ui.token_item import TokenItem
 from battlemap.ui.tools.base import Overlay
 
 KEEP_SHORTCUT = "K"
+SHOW_RULING_SHORTCUT = "R"
+"""Shows the players what the overlay shows (``show_ruling``)."""
 LINE_CLEAR = QColor("#00c853")
 LINE_BLOCKED = QColor("#d50000")
 FLANK = QColor("#aa00ff")
@@ -94,6 +96,7 @@ class TargetingOverlay(QObject):
         self.keep_action.setShortcut(QKeySequence(KEEP_SHORTCUT))
         self.keep_action.setStatusTip(
             "Keep the cover, reach and flanking overlay on the last hovered target"
+            f" ({KEEP_SHORTCUT}); {SHOW_RULING_SHORTCUT} shows it to the players"
         )
         self.keep_action.toggled.connect(self._on_keep_toggled)
         view.viewport().installEventFilter(self)

@@ -28,12 +28,11 @@ from battlemap.ui.players.ruling import (
 )
 from battlemap.ui.players.ruling_layer import RulingLayer
 from battlemap.ui.targeting.facts import cover_against
-from battlemap.ui.targeting.overlay import TargetingOverlay
+from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT, TargetingOverlay
 
-SHOW_RULING_SHORTCUT = "R"
 SHOW_RULING_TIP = (
     "Show the players the cover lines and reach of the picked target, or the last move's"
-    " path and cost, for a few seconds (R)"
+    f" path and cost, for a few seconds ({SHOW_RULING_SHORTCUT})"
 )
 
 
