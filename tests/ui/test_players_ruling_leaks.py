@@ -15,12 +15,14 @@ from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Side, Wall
+from battlemap.model.document import UpdateCreature
 from battlemap.model.fog import FogMode, FogOfWar
 from battlemap.model.ids import EntityId
 from battlemap.ui.drag.items import InfoCard
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.ruling import line_over_known
 from battlemap.ui.style import cell_to_scene
+from battlemap.ui.undo import push
 from tests.ui.drag_helpers import open_window
 from tests.ui.players_helpers import open_players
 
@@ -125,3 +127,13 @@ def test_a_line_along_a_known_cells_edge_is_known() -> None:
     assert line_over_known((0.0, 0.0), (2.0, 1.0), known)
     assert not line_over_known((0.0, 0.0), (2.0, 2.0), known)  # through (1, 1)
     assert line_over_known((5.0, 5.0), (9.0, 9.0), None)  # no fog: everything is known
+
+
+def test_a_change_takes_the_ruling_down_at_once(qtbot: QtBot, tmp_path: Path) -> None:
+    """The DM hides the orc while its ruling shows: its lines must not stay a moment more."""
+    window = shown(qtbot, tmp_path, arena())
+    assert window.ruling.show_ruling() is not None and window.ruling.layer.items
+    orc = window.document.encounter.creature(ORC)
+    hidden = orc.model_copy(update={"hidden": True})
+    push(window.undo_stack, window.document, UpdateCreature(orc, hidden))
+    assert window.ruling.layer.ruling is None and window.ruling.layer.items == []

@@ -103,7 +103,7 @@ class TargetingOverlay(QObject):
         scene.selectionChanged.connect(self._on_selection)
         scene.document.subscribe(self._on_change)
         # The Document may outlive the window (tests, a window reopened on it).
-        self.destroyed.connect(partial(_unsubscribe, scene.document.listeners, self._on_change))
+        self.destroyed.connect(partial(unsubscribe, scene.document.listeners, self._on_change))
 
     # --- input ---------------------------------------------------------------------
 
@@ -276,6 +276,6 @@ def card_lines(facts: TargetFacts, ruleset: Ruleset | None) -> list[tuple[str, Q
     return lines
 
 
-def _unsubscribe(listeners: list[Any], listener: Any) -> None:
+def unsubscribe(listeners: list[Any], listener: Any) -> None:
     if listener in listeners:
         listeners.remove(listener)

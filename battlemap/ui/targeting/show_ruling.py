@@ -5,16 +5,21 @@ With a target picked (the targeting overlay shows a pair), the cover corner line
 attacker's reach ring; without one, the last recorded move's path with its cost, while the
 mover still stands where that move ended. Drawn from the DM's own results, cut to what the
 players may know (``players.ruling``); the status bar tells the DM what was shown, what was
-left out, or why nothing was.
+left out, or why nothing was. Any change to the encounter takes a shown ruling down at once:
+it would be stale, and a creature just hidden must not stay at the end of its lines.
 """
 
 from __future__ import annotations
 
+from functools import partial
+
+import shiboken6
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 
 from battlemap.geometry import DiagonalRule
 from battlemap.geometry.reach import cells_within_reach
+from battlemap.model.document import Change
 from battlemap.rules.move_plan import Evaluated, MovePlan
 from battlemap.rules.movement import diagonal_rule
 from battlemap.ui.drag import DragFeedback, window_ruleset
@@ -28,7 +33,7 @@ from battlemap.ui.players.ruling import (
 )
 from battlemap.ui.players.ruling_layer import RulingLayer
 from battlemap.ui.targeting.facts import cover_against
-from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT, TargetingOverlay
+from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT, TargetingOverlay, unsubscribe
 
 SHOW_RULING_TIP = (
     "Show the players the cover lines and reach of the picked target, or the last move's"
@@ -57,6 +62,14 @@ class RulingShow(QObject):
         self.action.setStatusTip(SHOW_RULING_TIP)
         self.action.setToolTip(SHOW_RULING_TIP)
         self.action.triggered.connect(self.show_ruling)
+        document = window.document
+        document.subscribe(self._on_change)
+        # The Document may outlive the window (tests, a window reopened on it).
+        self.destroyed.connect(partial(unsubscribe, document.listeners, self._on_change))
+
+    def _on_change(self, _change: Change) -> None:
+        if shiboken6.isValid(self.layer) and self.layer.ruling is not None:
+            self.layer.clear()
 
     def show_ruling(self) -> ShownRuling | None:
         """Draw the current ruling on the players' window; None (and the DM told why) when
