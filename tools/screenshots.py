@@ -162,6 +162,11 @@ def players(window: MainWindow) -> QWidget:
         UpdateCreature(goblin, goblin.model_copy(update={"name_shown_to_players": False})),
     )
     start_combat(window)
+    return open_players(window)
+
+
+def open_players(window: MainWindow) -> QWidget:
+    """The players' window opened, as a window of ``SIZE`` (not full screen)."""
     window.players.toggle_action.setChecked(True)
     settle()
     shown = window.players.window
@@ -176,12 +181,7 @@ def players_ruling(window: MainWindow) -> QWidget:
     the corner lines (the low stone wall and the Owl block three: half cover) and his reach."""
     select(window, "Thorin")
     window.targeting.show_pair(creature_id(window, "Thorin"), creature_id(window, "Ogre"))
-    window.players.toggle_action.setChecked(True)
-    settle()
-    shown = window.players.window
-    shown.setWindowState(Qt.WindowState.WindowNoState)
-    shown.resize(*SIZE)
-    settle()
+    shown = open_players(window)
     window.ruling.show_ruling()
     settle()
     return shown

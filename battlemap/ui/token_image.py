@@ -63,20 +63,10 @@ class TokenImages:
             self._fail(name, "image missing")
             return None
         try:
-            image = decode_image(data, name)
+            image = decode_token_image(data, name, DECODED_PX)
         except ImageDecodeError as error:
             self._fail(name, str(error).removeprefix(f"{name}: "))
             return None
-        if image.width() * image.height() > MAX_TOKEN_IMAGE_PIXELS:
-            self._fail(name, f"{image.width()}x{image.height()} is too large")
-            return None
-        if max(image.width(), image.height()) > DECODED_PX:
-            image = image.scaled(
-                DECODED_PX,
-                DECODED_PX,
-                Qt.AspectRatioMode.KeepAspectRatio,
-                Qt.TransformationMode.SmoothTransformation,
-            )
         return image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
 
     def _fail(self, name: str, reason: str) -> None:
@@ -102,6 +92,25 @@ class TokenImages:
         if len(self._scaled) > SCALED_KEPT:
             self._scaled.popitem(last=False)
         return made
+
+
+def decode_token_image(data: bytes, name: str, longest: int) -> QImage:
+    """A token picture decoded and shrunk to ``longest`` pixels on its longer side at most.
+
+    Raises:
+        ImageDecodeError: it can't be decoded, or has more than ``MAX_TOKEN_IMAGE_PIXELS``.
+    """
+    image = decode_image(data, name)
+    if image.width() * image.height() > MAX_TOKEN_IMAGE_PIXELS:
+        raise ImageDecodeError(f"{name}: {image.width()}x{image.height()} is too large")
+    if max(image.width(), image.height()) > longest:
+        image = image.scaled(
+            longest,
+            longest,
+            Qt.AspectRatioMode.KeepAspectRatio,
+            Qt.TransformationMode.SmoothTransformation,
+        )
+    return image
 
 
 def cover_crop(image: QImage, pixels: int, shape: TokenShape) -> QImage:

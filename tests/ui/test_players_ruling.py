@@ -18,10 +18,10 @@ from battlemap.model.features import CoverDegree
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.ruling import RulingKind
 from battlemap.ui.style import cell_to_scene
-from battlemap.ui.targeting.show_ruling import SHOW_RULING_SHORTCUT
+from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT
 from tests.rules.move_builders import fighting, room
 from tests.ui.drag_helpers import move_through, open_window, press_at, release_at
-from tests.ui.players_helpers import open_players
+from tests.ui.players_helpers import frame_players
 from tests.ui.test_targeting import FIGHTER, GOBLIN, placed
 
 
@@ -46,9 +46,7 @@ def greenish(colour: QColor) -> bool:
 @pytest.fixture
 def targeting(qtbot: QtBot, tmp_path: Path) -> MainWindow:
     window = open_window(qtbot, tmp_path, placed(room(), goblin=(9, 6)))
-    open_players(window, qtbot)
-    window.players.window.resize(1280, 720)
-    window.players.window.show_area(window.map_rect())
+    frame_players(window, qtbot)
     window.scene.tokens[FIGHTER].setSelected(True)
     window.targeting.show_pair(FIGHTER, GOBLIN)
     return window
@@ -139,9 +137,7 @@ def test_the_moved_path_shows_with_its_cost(qtbot: QtBot, tmp_path: Path) -> Non
     window = open_window(
         qtbot, tmp_path, encounter.model_copy(update={"combat": fighting(encounter)})
     )
-    open_players(window, qtbot)
-    window.players.window.resize(1280, 720)
-    window.players.window.show_area(window.map_rect())
+    frame_players(window, qtbot)
     # (2, 2) -> (3, 5): a diagonal (5 ft), a straight step (5), into the mud (5 + 5) = 20 ft
     press_at(window, (2.5, 2.5))
     move_through(window, [(2.5, 2.5), (3.5, 5.5)])

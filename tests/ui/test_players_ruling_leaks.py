@@ -24,7 +24,7 @@ from battlemap.ui.players.ruling import line_over_known
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.undo import push
 from tests.ui.drag_helpers import open_window
-from tests.ui.players_helpers import open_players
+from tests.ui.players_helpers import frame_players
 
 HERO, ORC, LURKER = EntityId("hero"), EntityId("orc"), EntityId("lurker")
 
@@ -44,9 +44,7 @@ def arena(**changes: object) -> Encounter:
 
 def shown(qtbot: QtBot, tmp_path: Path, encounter: Encounter) -> MainWindow:
     window = open_window(qtbot, tmp_path, encounter)
-    open_players(window, qtbot)
-    window.players.window.resize(1280, 720)
-    window.players.window.show_area(window.map_rect())
+    frame_players(window, qtbot)
     window.scene.tokens[HERO].setSelected(True)
     window.targeting.show_pair(HERO, ORC)
     return window

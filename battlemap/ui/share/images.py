@@ -10,9 +10,9 @@ from __future__ import annotations
 from PySide6.QtCore import QBuffer, QIODevice, QRect, Qt
 from PySide6.QtGui import QImage, QPainter
 
-from battlemap.io.images import MAX_TOKEN_IMAGE_PIXELS
 from battlemap.ui.background_item import ImageDecodeError, decode_image
 from battlemap.ui.share.server import MapSource, PreparedImage
+from battlemap.ui.token_image import decode_token_image
 
 TOKEN_SIDE = 256
 """Longest side of a served token picture (a token on a phone is a few dozen pixels)."""
@@ -69,18 +69,9 @@ def prepare_token_image(data: bytes, name: str) -> PreparedImage | None:
     it cannot be decoded or is too large (the page then draws the disc, as the players'
     window does)."""
     try:
-        image = decode_image(data, name)
+        image = decode_token_image(data, name, TOKEN_SIDE)
     except ImageDecodeError:
         return None
-    if image.width() * image.height() > MAX_TOKEN_IMAGE_PIXELS:
-        return None
-    if max(image.width(), image.height()) > TOKEN_SIDE:
-        image = image.scaled(
-            TOKEN_SIDE,
-            TOKEN_SIDE,
-            Qt.AspectRatioMode.KeepAspectRatio,
-            Qt.TransformationMode.SmoothTransformation,
-        )
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
