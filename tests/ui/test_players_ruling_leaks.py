@@ -23,7 +23,8 @@ from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.ruling import line_over_known
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.undo import push
-from tests.ui.drag_helpers import open_window
+from tests.rules.move_builders import fighting, room
+from tests.ui.drag_helpers import move_through, open_window, press_at, release_at
 from tests.ui.players_helpers import frame_players
 
 HERO, ORC, LURKER = EntityId("hero"), EntityId("orc"), EntityId("lurker")
@@ -135,3 +136,26 @@ def test_a_change_takes_the_ruling_down_at_once(qtbot: QtBot, tmp_path: Path) ->
     hidden = orc.model_copy(update={"hidden": True})
     push(window.undo_stack, window.document, UpdateCreature(orc, hidden))
     assert window.ruling.layer.ruling is None and window.ruling.layer.items == []
+
+
+def test_a_moved_path_shows_only_the_part_the_players_see(qtbot: QtBot, tmp_path: Path) -> None:
+    """Manual fog revealing columns 3 and beyond: the Fighter walks from (2, 2), unseen, to
+    (5, 2); the players see the path from (3, 2) on, and the feet of that part only."""
+    encounter = room()
+    seen = frozenset((c, r) for c in range(3, 14) for r in range(10))
+    encounter = encounter.model_copy(
+        update={
+            "combat": fighting(encounter),
+            "fog": FogOfWar(mode=FogMode.MANUAL, revealed=seen),
+        }
+    )
+    window = open_window(qtbot, tmp_path, encounter)
+    frame_players(window, qtbot)
+    press_at(window, (2.5, 2.5))
+    move_through(window, [(2.5, 2.5), (5.5, 2.5)])
+    release_at(window, (5.5, 2.5))
+    assert window.document.encounter.creature(EntityId("c-fighter")).x == 5
+    ruling = window.ruling.show_ruling()
+    assert ruling is not None
+    assert ruling.path == ((3.5, 2.5), (4.5, 2.5), (5.5, 2.5))
+    assert [text for text, _ in ruling.caption] == ["Fighter moved 10 ft", "(the part you saw)"]
