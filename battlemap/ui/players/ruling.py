@@ -1,10 +1,10 @@
 """A ruling shown to the table: the DM's own results, cut to what the players may know.
 
 Plain data in and out (no scene), so "nothing secret reaches the players' screen" is tested
-on the data. The
-DM's targeting overlay (``TargetFacts``: the cover lines traced with what blocked each, the
-reach) and the last recorded move (the drag's ``MovePlan`` and ``Evaluated``) go in as the
-DM saw them; nothing is traced or measured again. What comes out keeps only:
+on the data. The DM's targeting overlay (``TargetFacts``: the cover lines traced with what
+blocked each, the reach) and the last recorded move (the drag's ``MovePlan`` and
+``Evaluated``) go in as the DM saw them; nothing is traced or measured again. What comes out
+keeps only:
 
 * cover lines that lie wholly over cells the players know (visible or explored, or any cell
   without fog) and, when blocked, are blocked by something in their ``PlayerView`` (a wall,
@@ -19,7 +19,8 @@ DM saw them; nothing is traced or measured again. What comes out keeps only:
 * the names the players' window uses (a masked creature stays "Medium creature").
 
 A ruling about a creature the players' window does not draw is refused
-(``RulingNotShownError``), as is one without anything left to draw.
+(``RulingNotShownError``), as is a move they saw none of. A cover ruling whose every line is
+left out still shows its card and the reach ring.
 """
 
 from __future__ import annotations
