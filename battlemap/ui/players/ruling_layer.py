@@ -33,7 +33,8 @@ from battlemap.ui.players.scene import Z_PLATE
 from battlemap.ui.targeting.overlay import LINE_BLOCKED, LINE_CLEAR, TARGET_EDGE
 
 Z_RULING = Z_PLATE + 1
-Z_RULING_UNDER = Z_TOKEN - 1
+Z_RULING_UNDER = Z_TOKEN - 0.5
+"""Over the light layer's veil (a dim or dark area), under the tokens."""
 SHOWN_MS = 6000
 """How long a ruling stays, the fade included."""
 FADE_MS = 1500

@@ -10,6 +10,7 @@ from __future__ import annotations
 from battlemap.model.creature import Side
 from battlemap.resources import asset_path
 from battlemap.ui import style
+from battlemap.ui.players.light_layer import DIM_LIGHT
 from battlemap.ui.players.projection import HealthState
 from battlemap.ui.players.scene import HEALTH_RING, HEALTH_RING_BACK, HEALTH_RING_COLOURS
 from battlemap.ui.share.payload import Palette
@@ -59,4 +60,5 @@ def players_palette() -> Palette:
         paper=style.MAP_BACKGROUND.name(),
         grid_line=style.GRID_LINE.name(),
         health_left=[_css(HEALTH_RING_BACK), *(colour.name() for colour in HEALTH_RING_COLOURS)],
+        dim_light=_css(DIM_LIGHT),
     )
