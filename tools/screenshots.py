@@ -162,6 +162,11 @@ def players(window: MainWindow) -> QWidget:
         UpdateCreature(goblin, goblin.model_copy(update={"name_shown_to_players": False})),
     )
     start_combat(window)
+    return open_players(window)
+
+
+def open_players(window: MainWindow) -> QWidget:
+    """The players' window opened, as a window of ``SIZE`` (not full screen)."""
     window.players.toggle_action.setChecked(True)
     settle()
     shown = window.players.window
@@ -171,10 +176,22 @@ def players(window: MainWindow) -> QWidget:
     return shown
 
 
+def players_ruling(window: MainWindow) -> QWidget:
+    """The players' window showing a ruling (R): Thorin picks the Ogre, and the table sees
+    the corner lines (the low stone wall and the Owl block three: half cover) and his reach."""
+    select(window, "Thorin")
+    window.targeting.show_pair(creature_id(window, "Thorin"), creature_id(window, "Ogre"))
+    shown = open_players(window)
+    window.ruling.show_ruling()
+    settle()
+    return shown
+
+
 SHOTS: dict[str, Shot] = {
     "screenshot-main.png": dm_window,
     "screenshot-combat.png": combat,
     "screenshot-players.png": players,
+    "screenshots/players-ruling.png": players_ruling,
 }
 
 

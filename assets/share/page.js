@@ -15,12 +15,13 @@
   const PLATE_MIN_SCALE = 16; // CSS pixels per cell below which names are left out
 
   let state = null, camera = null, image = null, imageVersion = -1, fogCells = null;
+  const pictures = new Map(); // a token picture's content hash -> its Image (loaded or not)
   let follow = true;
   const view = { scale: 32, x: 0, y: 0 }; // the cell at the canvas's top-left corner
   let socket = null, retryMs = 250, revoked = false, framePending = false;
   // Read by the browser tests: when the last state was drawn, and the page's transform.
   const probe = (window.battlemapProbe = {
-    states: 0, drawnState: 0, drawnAt: 0, state: null, mapDrawn: false,
+    states: 0, drawnState: 0, drawnAt: 0, state: null, mapDrawn: false, picturesDrawn: 0,
     cellToScreen: (x, y) => [(x - view.x) * view.scale, (y - view.y) * view.scale],
   });
 
@@ -53,6 +54,7 @@
       if (state.map && state.map.version !== imageVersion) loadImage(state.map.version);
       if (!state.map) { image = null; imageVersion = -1; }
       showTurn(state.turn);
+      forgetPictures(state.tokens);
     } else if (message.type === "camera") {
       camera = message.camera;
       if (follow) fitCamera();
@@ -65,6 +67,23 @@
     const next = new Image();
     next.onload = () => { if (imageVersion === version) { image = next; redraw(); } };
     next.src = `/map?k=${encodeURIComponent(code)}&v=${version}`;
+  }
+
+  // Token pictures: fetched once by content hash, kept while a token shows them.
+  function picture(name) {
+    let found = pictures.get(name);
+    if (!found) {
+      found = new Image();
+      found.onload = () => redraw();
+      found.src = `/image?k=${encodeURIComponent(code)}&n=${encodeURIComponent(name)}`;
+      pictures.set(name, found);
+    }
+    return found.complete && found.naturalWidth > 0 ? found : null;
+  }
+
+  function forgetPictures(tokens) {
+    const shown = new Set(tokens.map((token) => token.image).filter(Boolean));
+    for (const name of pictures.keys()) if (!shown.has(name)) pictures.delete(name);
   }
 
   function showStatus(text) {
@@ -261,14 +280,21 @@
     ctx.fillStyle = (down ? palette.sides_down : palette.sides)[token.side];
     ctx.strokeStyle = token.acting ? HIGHLIGHT : (ring || palette.side_outlines[token.side]);
     ctx.lineWidth = side * (token.acting ? 0.1 : 0.07);
+    const square = token.shape === "square";
     ctx.beginPath();
-    ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+    if (square) ctx.rect(cx - r, cy - r, 2 * r, 2 * r);
+    else ctx.arc(cx, cy, r, 0, 2 * Math.PI);
     ctx.fill();
+    const art = token.image ? picture(token.image) : null;
+    if (art) drawPicture(art, cx, cy, r);
     ctx.stroke();
     ctx.fillStyle = "#ffffff";
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    fillTextOnScreen(token.initials, cx, cy, side * 0.34);
+    if (!art) fillTextOnScreen(token.initials, cx, cy, side * 0.34);
+    if (token.health_left !== null && token.health_left !== undefined) {
+      drawHealthRing(token.health_left, cx, cy, side, palette.health_left);
+    }
     if (token.health === "dead") {
       ctx.setLineDash([]);
       ctx.strokeStyle = "#dddddd";
@@ -284,6 +310,37 @@
       fillTextOnScreen(token.badges, cx, token.y + side * 0.15, side * 0.16);
     }
     ctx.restore();
+  }
+
+  // The picture covers the disc (or square) just drawn: centred, cut, no bars.
+  function drawPicture(art, cx, cy, r) {
+    ctx.save();
+    ctx.clip();
+    const scale = (2 * r) / Math.min(art.naturalWidth, art.naturalHeight);
+    const w = art.naturalWidth * scale, h = art.naturalHeight * scale;
+    ctx.imageSmoothingEnabled = true;
+    ctx.drawImage(art, cx - w / 2, cy - h / 2, w, h);
+    ctx.restore();
+    probe.picturesDrawn += 1;
+  }
+
+  // The share of hit points left, clockwise from the top, as the players' window draws it
+  // (scene.paint_health_ring): a dark ring, the share over it green, amber or red.
+  function drawHealthRing(left, cx, cy, side, colours) {
+    const [back, high, mid, low] = colours;
+    const radius = side * 0.44 - side * 0.1, width = side * 0.09;
+    ctx.setLineDash([]);
+    ctx.lineWidth = width;
+    ctx.strokeStyle = back;
+    ctx.beginPath();
+    ctx.arc(cx, cy, radius, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.lineWidth = width * 0.7;
+    ctx.lineCap = "butt";
+    ctx.strokeStyle = left > 0.5 ? high : left > 0.25 ? mid : low;
+    ctx.beginPath();
+    ctx.arc(cx, cy, radius, -Math.PI / 2, -Math.PI / 2 + left * 2 * Math.PI);
+    ctx.stroke();
   }
 
   // Text is laid out in screen pixels: a font of a fraction of a unit, scaled up by the

@@ -8,6 +8,7 @@ you and isn't incapacitated.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -15,7 +16,7 @@ from enum import StrEnum
 from battlemap.geometry.body import Body
 from battlemap.geometry.errors import GeometryError
 from battlemap.geometry.map_index import MapIndex
-from battlemap.geometry.metrics import DiagonalRule, space_distance_feet
+from battlemap.geometry.metrics import Cell, DiagonalRule, Space, space_distance_feet
 from battlemap.geometry.sight import can_see
 from battlemap.model import EntityId
 
@@ -46,6 +47,29 @@ def within_reach(attacker: Body, target: Body, rule: DiagonalRule) -> ReachResul
     distance = distance_feet(attacker, target, rule)
     within = attacker.reach_feet > 0 and distance <= attacker.reach_feet + 1e-9
     return ReachResult(within, distance, attacker.reach_feet)
+
+
+def cells_within_reach(attacker: Body, rule: DiagonalRule) -> frozenset[Cell]:
+    """The grid squares outside ``attacker``'s space that a one-square target standing in
+    would be within its reach (``within_reach``'s distance and rule): the reach ring drawn
+    for the table. Empty for a reach of 0. Squares may lie off the map (negative indices).
+    """
+    if attacker.reach_feet <= 0:
+        return frozenset()
+    space = attacker.space
+    cx0, cy0, cx1, cy1 = space.cell_range()
+    own = set(space.cells())
+    ring = math.ceil(attacker.reach_feet / attacker.cell_feet + 1e-9)
+    found = set()
+    for cy in range(cy0 - ring, cy1 + ring + 1):
+        for cx in range(cx0 - ring, cx1 + ring + 1):
+            if (cx, cy) in own:
+                continue
+            square = Space(cx, cy, 1.0, 1.0)
+            feet = space_distance_feet(space, square, rule, attacker.cell_feet)
+            if feet <= attacker.reach_feet + 1e-9:
+                found.add((cx, cy))
+    return frozenset(found)
 
 
 class RangeBand(StrEnum):

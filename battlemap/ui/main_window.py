@@ -37,8 +37,10 @@ from battlemap.ui.file_actions import install as install_file_actions
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.map_view import MapView
 from battlemap.ui.plain_text import plain_tooltip
+from battlemap.ui.players import preview_dock
 from battlemap.ui.players.controller import PlayersController
 from battlemap.ui.style import cell_to_scene
+from battlemap.ui.targeting import show_ruling
 
 STATUS_MESSAGE_MS = 5000
 HISTORY_START = "As opened"
@@ -205,6 +207,8 @@ class MainWindow(FeatureWindow):
         self.combat_room = combat_room.install(self)
         self.drag_feedback = drag.install(self)
         self.targeting = targeting.install(self)
+        self.ruling = show_ruling.install(self, self.targeting, self.drag_feedback)
+        self.players_preview = preview_dock.install(self)
         self.help = help_menu.install(self)
 
     def _restore_layout(self) -> None:

@@ -43,6 +43,9 @@ class TokenImages:
         self._scaled: OrderedDict[tuple[str, int, TokenShape], QImage] = OrderedDict()
         self.errors: dict[str, str] = {}
         """Why an image could not be shown, by name (missing or undecodable)."""
+        self.failed: list[Callable[[str, str], None]] = []
+        """Told ``(name, reason)`` the first time an image can't be shown (the DM's status
+        bar); the reason does not repeat the name."""
 
     def decoded(self, name: str) -> QImage | None:
         """The image ``name`` decoded (once), or None when missing or undecodable."""
@@ -57,24 +60,21 @@ class TokenImages:
     def _decode(self, name: str) -> QImage | None:
         data = self.images().get(name)
         if data is None:
-            self.errors[name] = f"{name}: image missing"
+            self._fail(name, "image missing")
             return None
         try:
-            image = decode_image(data, name)
+            image = decode_token_image(data, name, DECODED_PX)
         except ImageDecodeError as error:
-            self.errors[name] = str(error)
+            self._fail(name, str(error).removeprefix(f"{name}: "))
             return None
-        if image.width() * image.height() > MAX_TOKEN_IMAGE_PIXELS:
-            self.errors[name] = f"{name}: {image.width()}x{image.height()} is too large"
-            return None
-        if max(image.width(), image.height()) > DECODED_PX:
-            image = image.scaled(
-                DECODED_PX,
-                DECODED_PX,
-                Qt.AspectRatioMode.KeepAspectRatio,
-                Qt.TransformationMode.SmoothTransformation,
-            )
         return image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+
+    def _fail(self, name: str, reason: str) -> None:
+        first = name not in self.errors
+        self.errors[name] = f"{name}: {reason}"
+        if first:
+            for listener in self.failed:
+                listener(name, reason)
 
     def cropped(self, name: str, pixels: int, shape: TokenShape) -> QImage | None:
         """The picture filling a ``pixels`` square, centred and cut to cover it (no bars),
@@ -92,6 +92,25 @@ class TokenImages:
         if len(self._scaled) > SCALED_KEPT:
             self._scaled.popitem(last=False)
         return made
+
+
+def decode_token_image(data: bytes, name: str, longest: int) -> QImage:
+    """A token picture decoded and shrunk to ``longest`` pixels on its longer side at most.
+
+    Raises:
+        ImageDecodeError: it can't be decoded, or has more than ``MAX_TOKEN_IMAGE_PIXELS``.
+    """
+    image = decode_image(data, name)
+    if image.width() * image.height() > MAX_TOKEN_IMAGE_PIXELS:
+        raise ImageDecodeError(f"{name}: {image.width()}x{image.height()} is too large")
+    if max(image.width(), image.height()) > longest:
+        image = image.scaled(
+            longest,
+            longest,
+            Qt.AspectRatioMode.KeepAspectRatio,
+            Qt.TransformationMode.SmoothTransformation,
+        )
+    return image
 
 
 def cover_crop(image: QImage, pixels: int, shape: TokenShape) -> QImage:

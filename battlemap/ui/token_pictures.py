@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
@@ -100,6 +100,15 @@ class TokenPictures(QObject):
         window.scene.token_menu_builders.append(self.build)
         window.view.viewport().setAcceptDrops(True)
         window.view.viewport().installEventFilter(self)  # after the map import's: asked first
+        window.scene.token_images.failed.append(self._tell_undecodable)
+
+    def _tell_undecodable(self, name: str, reason: str) -> None:
+        """Once per picture: which tokens fall back to the disc, and why. Said after the
+        paint that found it (a status message shown from inside a paint is not drawn)."""
+        names = [c.name for c in self.window.document.encounter.creatures if c.token_image == name]
+        who = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        text = f"{who or 'A token'}: picture could not be decoded: {reason} (drawn as a disc)"
+        QTimer.singleShot(0, self, lambda: self.window.statusBar().showMessage(text, 15000))
 
     def build(self, menu: QMenu, creature_id: EntityId) -> None:
         encounter = self.window.document.encounter

@@ -51,6 +51,7 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, ElidedLabel, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
+from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT
 
 ATTACK_KINDS = frozenset(
     {
@@ -181,7 +182,8 @@ class ActionsDock(QDockWidget):
         self.attack_action = QAction("Attack…", self)
         self.attack_action.setShortcut(QKeySequence("A"))
         self.attack_action.setToolTip(
-            "Open the attack dialog for the creature whose turn it is (A)"
+            "Open the attack dialog for the creature whose turn it is (A). Point at a target"
+            f" first to see its cover and reach; {SHOW_RULING_SHORTCUT} shows them to the players"
         )
         self.attack_id = ActionRoles().attack
         """The ruleset's Attack action (``roles.actions.attack``), set on each refresh."""

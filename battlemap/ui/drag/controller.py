@@ -130,6 +130,8 @@ class DragFeedback(QObject):
         self._path = Overlay(scene)
         self._waiting_items = Overlay(scene)
         self.waiting: WaitingDrop | None = None
+        self.last_moved: tuple[MovePlan, Evaluated] | None = None
+        """The last recorded move's plan and path (shown to the players as a ruling)."""
         self.prompt = OpportunityPrompt(view)
         self.prompt.answered.connect(self.answer)
         self._pause = QTimer(self)
@@ -198,11 +200,11 @@ class DragFeedback(QObject):
         args = (encounter, ruleset, plan.index, creature_id, evaluated.result, plan.offset, end)
         library = self._library_of()
         if self.choose is not None:
-            self._finish(resolve_move(*args, self.choose, library))
+            self._finish(resolve_move(*args, self.choose, library), (plan, evaluated))
             return True
         resolution = MoveResolution(*args, library)
         if resolution.outcome is not None:
-            self._finish(resolution.outcome)
+            self._finish(resolution.outcome, (plan, evaluated))
             return True
         self.waiting = WaitingDrop(resolution, encounter, plan, evaluated)
         self.waiting_changed.emit()
@@ -265,7 +267,7 @@ class DragFeedback(QObject):
         outcome = waiting.resolution.outcome
         assert outcome is not None
         self._end_waiting()
-        self._finish(outcome)
+        self._finish(outcome, (waiting.plan, waiting.evaluated))
 
     def can_take_back(self) -> bool:
         """A drop waits for opportunity-attack answers: Undo takes it back (``take_back``)."""
@@ -309,9 +311,10 @@ class DragFeedback(QObject):
         if waiting is not None and self.document.encounter is not waiting.encounter:
             self.call_off_waiting("the encounter changed")
 
-    def _finish(self, outcome: MoveOutcome) -> None:
+    def _finish(self, outcome: MoveOutcome, moved: tuple[MovePlan, Evaluated]) -> None:
         if outcome.command is not None:
             push(self.scene.undo_stack, self.document, outcome.command)
+            self.last_moved = moved
         self.scene.message.emit(outcome.message)
 
     # --- state ----------------------------------------------------------------------

@@ -77,7 +77,7 @@ class ShareController(QObject):
 
     def start(self, address: ShareAddress, port: int) -> str | None:
         """Start serving on ``address:port``; the reason when it cannot (also shown)."""
-        from battlemap.ui.share.images import prepare_map_image
+        from battlemap.ui.share.images import prepare_map_image, prepare_token_image
         from battlemap.ui.share.server import ShareError, ShareServer
 
         self.stop()
@@ -89,6 +89,7 @@ class ShareController(QObject):
                 players_palette(),
                 prepare_map_image,
                 on_clients=self._count_from_server_thread,
+                prepare_token_image=prepare_token_image,
             )
             server.start()
         except (ShareError, OSError, ValueError) as error:  # port in use; page files missing
@@ -134,7 +135,8 @@ class ShareController(QObject):
         if background is not None and background.image in images:
             clip = getattr(view, "background_clip", None)
             source = MapSource(images[background.image], background, clip)
-        return Snapshot(view, self.camera(), source)
+        pictures = {t.image: images[t.image] for t in view.tokens if t.image in images}
+        return Snapshot(view, self.camera(), source, pictures)
 
     def camera(self) -> Camera:
         """What the players' window frames (or would frame, while closed), in cells."""

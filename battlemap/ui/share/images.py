@@ -1,4 +1,5 @@
-"""The map image as phones get it: cut to what the players may see, and downscaled.
+"""The map image as phones get it: cut to what the players may see, and downscaled; token
+pictures shrunk to what a phone draws.
 
 Runs on the share server's worker thread: only ``QImage`` is used (Qt allows it off the GUI
 thread), never ``QPixmap``.
@@ -11,7 +12,10 @@ from PySide6.QtGui import QImage, QPainter
 
 from battlemap.ui.background_item import ImageDecodeError, decode_image
 from battlemap.ui.share.server import MapSource, PreparedImage
+from battlemap.ui.token_image import decode_token_image
 
+TOKEN_SIDE = 256
+"""Longest side of a served token picture (a token on a phone is a few dozen pixels)."""
 MAX_SIDE = 2048
 """Longest side of the served image: sharp on a phone or tablet, a few hundred KB."""
 JPEG_QUALITY = 85
@@ -57,6 +61,22 @@ def prepare_map_image(source: MapSource) -> PreparedImage | None:
         pixels_per_cell=ppc * scale,
         offset_x=(background.offset_x - area.x()) * scale,
         offset_y=(background.offset_y - area.y()) * scale,
+    )
+
+
+def prepare_token_image(data: bytes, name: str) -> PreparedImage | None:
+    """A token picture at ``TOKEN_SIDE`` at most, as PNG (its transparency kept); None when
+    it cannot be decoded or is too large (the page then draws the disc, as the players'
+    window does)."""
+    try:
+        image = decode_token_image(data, name, TOKEN_SIDE)
+    except ImageDecodeError:
+        return None
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
+    return PreparedImage(
+        bytes(buffer.data().data()), "image/png", image.width(), image.height(), 1.0, 0.0, 0.0
     )
 
 

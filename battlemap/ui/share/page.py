@@ -12,7 +12,7 @@ from battlemap.resources import asset_path
 from battlemap.ui import style
 from battlemap.ui.players.light_layer import DIM_LIGHT
 from battlemap.ui.players.projection import HealthState
-from battlemap.ui.players.scene import HEALTH_RING
+from battlemap.ui.players.scene import HEALTH_RING, HEALTH_RING_BACK, HEALTH_RING_COLOURS
 from battlemap.ui.share.payload import Palette
 
 PAGE_FILES = ("share/page.html", "share/page.css", "share/page.js")
@@ -59,5 +59,6 @@ def players_palette() -> Palette:
         obstacle=_css(style.OBSTACLE_FILL),
         paper=style.MAP_BACKGROUND.name(),
         grid_line=style.GRID_LINE.name(),
+        health_left=[_css(HEALTH_RING_BACK), *(colour.name() for colour in HEALTH_RING_COLOURS)],
         dim_light=_css(DIM_LIGHT),
     )

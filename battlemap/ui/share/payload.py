@@ -6,10 +6,11 @@ as "assassin-2" would say what a masked "Medium creature" is). Plain data in, pl
 out: the colours come in as strings (``page.players_palette``), the initials and badges are
 the players' window's own (``token_look``).
 
-The schema (``"schema": 1``) leaves room for what comes later: ``map.images`` for token art
-is present and empty today. ``lights`` lists the light the party sees that the page draws: the
-area seen in dim light only (``PlayerView.dim_light``, inside the party's sight), as polygons
-of rings in cells; never a light's position.
+A token's ``image`` is its picture's content hash (never a file name), served at
+``/image?n=`` while a token of the view shows it; ``health_left`` is the ring's share in
+eighths (``HealthShown.RING``) or null. ``lights`` lists the light the party sees that the
+page draws: the area seen in dim light only (``PlayerView.dim_light``, inside the party's
+sight), as polygons of rings in cells; never a light's position.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +77,8 @@ class Palette:
     obstacle: str
     paper: str
     grid_line: str
+    health_left: Sequence[str] = ()
+    """The health ring's back, then its colours above half, to a quarter, below."""
     dim_light: str = "rgba(0, 0, 0, 0.431)"
     """The veil over what the party sees in dim light (``light_layer.DIM_LIGHT``)."""
 
@@ -122,7 +125,9 @@ def token_json(token: PlayerToken, keys: OpaqueKeys) -> dict[str, Any]:
         "conditions": list(token.conditions),
         "acting": token.acting_now,
         "unseen": bool(getattr(token, "unseen", False)),
-        "image": None,  # token art (issue 20): an address under /images/ when it comes
+        "image": token.image,
+        "shape": token.shape.value,
+        "health_left": token.health_left,
     }
 
 
@@ -183,6 +188,7 @@ def _state_without_map_features(
             "obstacle": palette.obstacle,
             "paper": palette.paper,
             "grid_line": palette.grid_line,
+            "health_left": list(palette.health_left),
             "dim_light": palette.dim_light,
         },
     }

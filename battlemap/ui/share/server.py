@@ -7,13 +7,15 @@ newest snapshot into JSON once and hands the same text to every phone.
 
 What a request can reach: only a request whose ``Host`` names this server's address and
 port (else 421, ``host_check.py``: DNS rebinding), and whose ``Origin``, when a browser
-sends one, is the page itself (else 403). Then three fixed routes, each needing the join
+sends one, is the page itself (else 403). Then four fixed routes, each needing the join
 code (``?k=``):
-``/`` the page (bytes read once at start), ``/map`` the served map image, ``/ws`` the
-WebSocket. No part of a request becomes a file path. Other paths: 404; no or a wrong code:
-403. Request lines and headers are bounded by ``websockets`` (414 / 431), requests with a
-body are dropped, and a phone's messages are read and thrown away (at most
-``MAX_CLIENT_MESSAGE`` bytes each, else the connection closes): the page is read-only.
+``/`` the page (bytes read once at start), ``/map`` the served map image, ``/image?n=`` a
+token picture by its content hash (only one a token of the current view shows: a hidden
+creature's picture is not served), ``/ws`` the WebSocket. No part of a request becomes a
+file path. Other paths: 404; no or a wrong code: 403. Request lines and headers are
+bounded by ``websockets`` (414 / 431), requests with a body are dropped, and a phone's
+messages are read and thrown away (at most ``MAX_CLIENT_MESSAGE`` bytes each, else the
+connection closes): the page is read-only.
 
 A phone that does not read its messages cannot hold anything up: each phone has its own
 sender that sends only the newest state (states in between are skipped), and a send that
@@ -30,8 +32,8 @@ import logging
 import secrets
 import socket
 import threading
-from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from urllib.parse import parse_qs, urlsplit
 
@@ -110,6 +112,7 @@ class PreparedImage:
 
 
 ImagePreparer = Callable[[MapSource], PreparedImage | None]
+TokenImagePreparer = Callable[[bytes, str], PreparedImage | None]
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,8 @@ class Snapshot:
     view: PlayerView
     camera: Camera
     map_source: MapSource | None
+    token_images: Mapping[str, bytes] = field(default_factory=dict)
+    """The bytes of the pictures the view's tokens show, by content hash."""
 
 
 class _Client:
@@ -147,6 +152,7 @@ class ShareServer:
         on_clients: Callable[[int], None] | None = None,
         max_clients: int = MAX_CLIENTS,
         send_timeout: float = SEND_TIMEOUT_S,
+        prepare_token_image: TokenImagePreparer | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -156,6 +162,8 @@ class ShareServer:
         self.on_clients = on_clients
         self.max_clients = max_clients
         self.send_timeout = send_timeout
+        self.prepare_token_image = prepare_token_image
+        self._token_images: dict[str, PreparedImage | None] = {}
         self.join_code = new_join_code()
         self.encoder = StateEncoder(OpaqueKeys(secrets.token_bytes(16)), palette)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -295,6 +303,12 @@ class ShareServer:
             if image is None:
                 return _response(HTTPStatus.NOT_FOUND, b"No map image\n", "text/plain")
             return _response(HTTPStatus.OK, image.data, image.content_type)
+        if parts.path == "/image":
+            names = parse_qs(parts.query).get("n", [])
+            picture = self._token_images.get(names[0]) if len(names) == 1 else None
+            if picture is None:
+                return _response(HTTPStatus.NOT_FOUND, b"No such picture\n", "text/plain")
+            return _response(HTTPStatus.OK, picture.data, picture.content_type)
         if parts.path == "/ws":
             if len(self._clients) >= self.max_clients:
                 return _response(
@@ -368,6 +382,7 @@ class ShareServer:
                 snapshot, self._pending = self._pending, None
                 try:
                     await self._update_image(snapshot.map_source)
+                    await self._update_token_images(snapshot.token_images)
                     self._state_text = self.encoder.encode(snapshot.view, self._map_image())
                 except Exception:  # a bad snapshot must not stop the server; the next may do
                     log.exception("could not build the players' state")
@@ -387,6 +402,18 @@ class ShareServer:
         self._image = await loop.run_in_executor(None, self.prepare_image, source)
         self._map_source = source
         self._image_version += 1
+
+    async def _update_token_images(self, wanted: Mapping[str, bytes]) -> None:
+        """Keep the pictures of the view's tokens only, preparing the new ones."""
+        kept = {name: self._token_images[name] for name in wanted if name in self._token_images}
+        if self.prepare_token_image is not None:
+            loop = asyncio.get_running_loop()
+            for name, data in wanted.items():
+                if name not in kept:
+                    kept[name] = await loop.run_in_executor(
+                        None, self.prepare_token_image, data, name
+                    )
+        self._token_images = kept
 
     def _map_image(self) -> MapImage | None:
         image = self._image

@@ -45,6 +45,8 @@ from battlemap.ui.token_item import TokenItem
 from battlemap.ui.tools.base import Overlay
 
 KEEP_SHORTCUT = "K"
+SHOW_RULING_SHORTCUT = "R"
+"""Shows the players what the overlay shows (``show_ruling``)."""
 LINE_CLEAR = QColor("#00c853")
 LINE_BLOCKED = QColor("#d50000")
 FLANK = QColor("#aa00ff")
@@ -94,13 +96,14 @@ class TargetingOverlay(QObject):
         self.keep_action.setShortcut(QKeySequence(KEEP_SHORTCUT))
         self.keep_action.setStatusTip(
             "Keep the cover, reach and flanking overlay on the last hovered target"
+            f" ({KEEP_SHORTCUT}); {SHOW_RULING_SHORTCUT} shows it to the players"
         )
         self.keep_action.toggled.connect(self._on_keep_toggled)
         view.viewport().installEventFilter(self)
         scene.selectionChanged.connect(self._on_selection)
         scene.document.subscribe(self._on_change)
         # The Document may outlive the window (tests, a window reopened on it).
-        self.destroyed.connect(partial(_unsubscribe, scene.document.listeners, self._on_change))
+        self.destroyed.connect(partial(unsubscribe, scene.document.listeners, self._on_change))
 
     # --- input ---------------------------------------------------------------------
 
@@ -273,6 +276,6 @@ def card_lines(facts: TargetFacts, ruleset: Ruleset | None) -> list[tuple[str, Q
     return lines
 
 
-def _unsubscribe(listeners: list[Any], listener: Any) -> None:
+def unsubscribe(listeners: list[Any], listener: Any) -> None:
     if listener in listeners:
         listeners.remove(listener)

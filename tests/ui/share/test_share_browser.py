@@ -14,19 +14,21 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
-from PySide6.QtCore import QRectF, QSettings
+from PySide6.QtCore import QBuffer, QIODevice, QRectF, QSettings
 from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
-from battlemap.model.document import MoveCreature
+from battlemap.model.document import MoveCreature, UpdateCreature
 from battlemap.model.encounter import Background
 from battlemap.model.fog import FogMode, FogOfWar, reveal
 from battlemap.model.ids import EntityId
+from battlemap.model.traits import HealthShown
 from battlemap.ui import style
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.controller import CameraMode
 from battlemap.ui.players.projection import CombatFacts, project
+from battlemap.ui.players.scene import HEALTH_RING_COLOURS
 from battlemap.ui.share.addresses import LOOPBACK, ShareAddress
 from battlemap.ui.share.payload import Camera
 from battlemap.ui.share.server import ShareServer, Snapshot
@@ -49,6 +51,7 @@ HERO = EntityId("hero")
 MOVES = 6
 LATENCY_GOAL_MS = 100.0
 OUTSIDE = "http://192.0.2.77/"
+PICTURE = QColor("#d633ff")
 CENTRED = 0.06  # of a cell: how far a token's initials may sit from its disc's centre
 
 
@@ -262,6 +265,30 @@ def test_a_tokens_initials_sit_in_the_middle_of_its_disc(
     # Measured: within 3.5 px everywhere; before, 12.5 px low in Firefox, 13 px high in WebKit.
     assert abs(off_x) <= CENTRED * scale and abs(off_y) <= CENTRED * scale, (off_x, off_y)
     assert 0.15 <= (y1 - y0) / scale <= 0.35, "letters about a third of the cell tall"
+
+
+def test_a_tokens_picture_and_health_ring_show_on_the_page(
+    browser: PageBrowser, dm: MainWindow
+) -> None:
+    """Thorin gets a magenta picture and a ring at 5 of 20 HP: the picture fills his disc
+    where the side colour was, and the ring's red quarter starts at the top."""
+    picture = QImage(200, 100, QImage.Format.Format_RGB32)
+    picture.fill(PICTURE)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    picture.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
+    name = dm.document.add_image(bytes(buffer.data().data()), ".png")
+    hero = dm.document.encounter.creature(HERO)
+    update = {"token_image": name, "hp": 5, "max_hp": 20, "health_shown": HealthShown.RING}
+    push(dm.undo_stack, dm.document, UpdateCreature(hero, hero.model_copy(update=update)))
+    open_page(browser, dm)
+    browser.wait_for("battlemapProbe.picturesDrawn > 0")
+    image = screenshot(browser)
+    assert near(colour_at(image, 2.5, 3.5), PICTURE), "the picture, no initials, mid-disc"
+    ring_top = (2.5 + 0.03, 3.5 - 0.34)  # just clockwise of 12 o'clock, on the ring
+    assert near(colour_at(image, *ring_top), HEALTH_RING_COLOURS[2], 40), "the red quarter"
+    ring_left = (2.5 - 0.34, 3.5)  # 9 o'clock: past the quarter, the dark back
+    assert sum(colour_at(image, *ring_left)) < 3 * 90
 
 
 # Not Chromium: whatever its flags, it still asks update.googleapis.com and
