@@ -16,13 +16,13 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
-from shapely import STRtree
 from shapely.geometry.base import BaseGeometry
 
 from battlemap.geometry.barrier_edits import EditedBarriers, edit_barriers, same_ends
 from battlemap.geometry.barrier_layers import DoorBarriers
 from battlemap.geometry.barriers import line_array
-from battlemap.geometry.occlusion import SegmentBuckets, cut_where_crossed
+from battlemap.geometry.occlusion import cut_where_crossed
+from battlemap.geometry.outline_index import buckets_edited
 from battlemap.geometry.wall_layers import (
     DIRECTIONS,
     BoolGrid,
@@ -52,8 +52,9 @@ def edited_walls(
     removed: Sequence[Wall],
     added: Sequence[Wall],
 ) -> FixedWalls | None:
-    """``FixedWalls.of`` the new ``walls`` (the rest as before), made from ``fixed`` built
-    with ``removed`` in place of ``added``; None when the outline cannot tell a removed
+    """``FixedWalls.of`` the new ``walls`` (the map's walls, in order, doors and zero-length
+    ones included; the rest as before), made from ``fixed`` built with ``removed`` in place
+    of ``added``; None when the outline cannot tell a removed
     wall's pieces from another's (two sight walls overlapping along one line), or a
     removed wall is not found."""
     sight_removed = _segments_of([w for w in removed if w.blocks_sight])
@@ -70,7 +71,8 @@ def edited_walls(
     if kept is None:
         return None
     outline, lines = fixed.outline[kept], fixed.outline_lines[kept]
-    tree = fixed.outline_tree if kept.all() else STRtree(lines)
+    tree = fixed.outline_tree.edited(kept, lines)
+    fresh = np.empty((0, 2, 2))
     if len(sight_added):
         pieces, crossed, crossed_pieces = cut_where_crossed(sight_added, outline, tree)
         outline, lines = outline.copy(), lines.copy()
@@ -79,9 +81,12 @@ def edited_walls(
         fresh = np.concatenate([crossed_pieces[len(crossed) :], pieces])
         outline = np.concatenate([outline, fresh])
         lines = np.concatenate([lines, line_array(fresh)])
-        tree = STRtree(lines)
+        tree = fixed.outline_tree.edited(kept, lines)
     sets = _edited_sets(fixed, removed, added, walls)
-    cover, cover_and_windows, sight = sets or barrier_sets(walls, doors, sight_obstacles)
+    if sets is None:
+        usable = [w for w in walls if w.a != w.b and w.kind is not WallKind.DOOR]
+        sets = barrier_sets(usable, doors, sight_obstacles)
+    cover, cover_and_windows, sight = sets
     changed = [w for w in (*removed, *added) if w.blocks_movement]
     return dataclasses.replace(
         fixed,
@@ -91,7 +96,7 @@ def edited_walls(
         outline=outline,
         outline_lines=lines,
         outline_tree=tree,
-        buckets=SegmentBuckets.of(outline),
+        buckets=buckets_edited(fixed.buckets, kept, fresh),
         segment_free=_steps_again(
             fixed.segment_free, changed, blocking, blocking_obstacles, width, height
         ),
