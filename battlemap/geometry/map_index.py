@@ -274,12 +274,8 @@ class MapIndex:
         )
         if not same_rest:
             return MapIndex.build(encounter)
-        if len(new_walls) != len(walls):
-            return self._walls_edited(encounter)
-        changed = list(
-            itertools.compress(range(len(walls)), map(operator.is_not, walls, new_walls))
-        )
-        if any(_not_the_same_door(walls[i], new_walls[i]) for i in changed):
+        changed = _changed_doors(walls, tuple(new_walls), self._door_positions)
+        if changed is None or any(_not_the_same_door(walls[i], new_walls[i]) for i in changed):
             return self._walls_edited(encounter)
         index = copy.copy(self)
         index._source = (grid, tuple(new_walls), obstacles, terrain)
@@ -496,6 +492,21 @@ def _not_the_same_door(old: Wall, new: Wall) -> bool:
     """Not one door in one place (opened, closed or renamed, but not moved)."""
     doors = old.kind is WallKind.DOOR and new.kind is WallKind.DOOR
     return not (doors and old.a == new.a and old.b == new.b and old.id == new.id)
+
+
+def _changed_doors(
+    old: tuple[Wall, ...], new: tuple[Wall, ...], doors: Sequence[int]
+) -> list[int] | None:
+    """The places among ``doors`` where ``new`` holds another wall than ``old``, or None when
+    a wall elsewhere differs (an equal copy does not) or the lengths do: the walls between
+    the doors are compared a stretch at a time (tuples compare in C, by identity first)."""
+    if len(old) != len(new):
+        return None
+    bounds = [-1, *doors, len(old)]
+    for start, stop in itertools.pairwise(bounds):
+        if old[start + 1 : stop] != new[start + 1 : stop]:
+            return None
+    return [i for i in doors if old[i] is not new[i]]
 
 
 def _changed_stretch(old: Sequence[Wall], new: Sequence[Wall]) -> tuple[int, int, int]:
