@@ -3,8 +3,8 @@
 ``EditedBarriers`` keeps the built set (``DoorBarriers``), a mask of its fixed walls taken away
 and a small ``BarrierSet`` of the walls added since. Lines are tested against the walls that
 count in both together, by the exact rule of ``barriers`` (so a joint between an old wall and
-a new one is a joint); grid-line settling uses tables of the built set's fixed walls that
-are left (sound: fewer walls tabled only settle fewer lines);
+a new one is a joint); grid-line settling uses the built set's tables with the units of the
+walls gone unmarked (sound: fewer units tabled only settle fewer lines);
 a point touching a wall gone, an open door or a new wall is checked again against the walls
 that count. A wall added on a wall that counts (a repeat, which a built set drops) cannot be
 told from a joint this way: ``edited`` then gives None and the set is built again. At a joint
@@ -20,8 +20,13 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from battlemap.geometry.barrier_layers import DoorBarriers, MaskedBarriers, _touch_counts
-from battlemap.geometry.barriers import END_SNAP, BarrierSet, Lines, _grid_units
+from battlemap.geometry.barrier_layers import (
+    DoorBarriers,
+    GridUnitTables,
+    MaskedBarriers,
+    _touch_counts,
+)
+from battlemap.geometry.barriers import END_SNAP, BarrierSet, Lines, grid_units_without
 from battlemap.model import EntityId, Wall, WallKind
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
@@ -38,6 +43,7 @@ class EditedBarriers:
         gone: NDArray[np.bool_],
         added: Sequence[tuple[EntityId, Segment]],
         walls: Sequence[Wall],
+        units: GridUnitTables | None = None,
     ) -> None:
         self.base = base
         self.walls = walls
@@ -45,10 +51,8 @@ class EditedBarriers:
         self.gone = gone
         self.added = list(added)
         self.extra = BarrierSet([s for _, s in self.added], [i for i, _ in self.added])
-        self.fixed_units = base.fixed_units
-        if gone.any():  # the tables must not hold a wall that is gone
-            fixed = base.full.coords[: base.n_fixed][~gone[: base.n_fixed]]
-            self.fixed_units = (_grid_units(fixed, axis=0), _grid_units(fixed, axis=1))
+        self.fixed_units = base.fixed_units if units is None else units
+        """Grid-line tables of the fixed walls left (the walls gone unmarked)."""
 
     def with_closed(self, closed: NDArray[np.bool_]) -> OverlaidBarriers:
         """The set in which door ``i`` counts when ``closed[i]`` (``DoorBarriers.with_closed``)."""
@@ -83,17 +87,21 @@ class EditedBarriers:
             if len(found) != 1 or mine:
                 return None
             gone[found[0]] = True
-        active_fixed = fixed[~gone[: self.base.n_fixed]]
         for _, segment in added:
             ends = np.asarray(segment, dtype=np.float64)
-            if same_ends(active_fixed, ends).any() or any(
+            if (same_ends(fixed, ends) & ~gone[: self.base.n_fixed]).any() or any(
                 _same(np.asarray(s), ends) for _, s in kept
             ):
                 return None
             kept.append((_, segment))
         if len(kept) > MOST_ADDED:
             return None
-        return EditedBarriers(self.base, gone, kept, walls)
+        newly = fixed[gone[: self.base.n_fixed] & ~self.gone[: self.base.n_fixed]]
+        units = (
+            grid_units_without(self.fixed_units[0], newly, axis=0),
+            grid_units_without(self.fixed_units[1], newly, axis=1),
+        )
+        return EditedBarriers(self.base, gone, kept, walls, units)
 
 
 def edit_barriers(
@@ -116,9 +124,11 @@ def _same(a: NDArray[np.float64], b: NDArray[np.float64]) -> bool:
 
 def same_ends(segments: NDArray[np.float64], ends: NDArray[np.float64]) -> NDArray[np.bool_]:
     """Which ``segments`` (n, 2, 2) have exactly the ends ``ends`` (2, 2), either way round."""
-    same: NDArray[np.bool_] = np.all(segments == ends, axis=(1, 2)) | np.all(
-        segments == ends[::-1], axis=(1, 2)
-    )
+    x = segments[:, 0, 0]
+    maybe = np.flatnonzero((x == ends[0, 0]) | (x == ends[1, 0]))
+    few = segments[maybe]
+    same = np.zeros(len(segments), dtype=bool)
+    same[maybe] = np.all(few == ends, axis=(1, 2)) | np.all(few == ends[::-1], axis=(1, 2))
     return same
 
 

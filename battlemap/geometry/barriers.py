@@ -31,6 +31,7 @@ a line leaves once blocked, so a line that meets a wall early costs little.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -667,6 +668,22 @@ def _grid_units(coords: NDArray[np.float64], axis: int) -> _GridUnits | None:
         (at[which] - at0).astype(np.intp) * n_unit + (lo[which] + k - unit0).astype(np.intp)
     ] = True
     return _GridUnits(at0, n_at, unit0, n_unit, covered, np.unique(at))
+
+
+def grid_units_without(
+    units: _GridUnits | None, segments: NDArray[np.float64], axis: int
+) -> _GridUnits | None:
+    """``units`` with the units ``segments`` cover unmarked, though another wall may cover
+    them too (sound: a unit not tabled only leaves its lines to the exact test)."""
+    gone = _grid_units(segments, axis) if units is not None and len(segments) else None
+    if units is None or gone is None:
+        return units
+    at, unit = np.divmod(np.flatnonzero(gone.covered), gone.n_unit)
+    at, unit = at + gone.at0 - units.at0, unit + gone.unit0 - units.unit0
+    inside = (at >= 0) & (at < units.n_at) & (unit >= 0) & (unit < units.n_unit)
+    covered = units.covered.copy()
+    covered[at[inside] * units.n_unit + unit[inside]] = False
+    return dataclasses.replace(units, covered=covered)
 
 
 def _two_sided_points(

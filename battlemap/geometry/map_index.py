@@ -274,12 +274,8 @@ class MapIndex:
         )
         if not same_rest:
             return MapIndex.build(encounter)
-        if len(new_walls) != len(walls):
-            return self._walls_edited(encounter)
-        changed = list(
-            itertools.compress(range(len(walls)), map(operator.is_not, walls, new_walls))
-        )
-        if any(_not_the_same_door(walls[i], new_walls[i]) for i in changed):
+        changed = _changed_doors(walls, tuple(new_walls), self._door_positions)
+        if changed is None or any(_not_the_same_door(walls[i], new_walls[i]) for i in changed):
             return self._walls_edited(encounter)
         index = copy.copy(self)
         index._source = (grid, tuple(new_walls), obstacles, terrain)
@@ -292,24 +288,39 @@ class MapIndex:
 
     def _walls_edited(self, encounter: Encounter) -> MapIndex:
         """``updated`` when walls (not doors, which stay where they were) were added,
-        removed or replaced: a few of them edit the index, more rebuild it."""
+        removed or replaced: a few of them edit the index, more rebuild it. Only the stretch
+        of the walls between the first and the last one changed is looked at one by one."""
         grid, walls, obstacles, terrain = self._source
         new_walls = encounter.walls
-        kept = set(map(id, new_walls))
-        before = set(map(id, walls))
-        removed = [w for w in walls if id(w) not in kept and w.a != w.b]
-        added = [w for w in new_walls if id(w) not in before and w.a != w.b]
-        old_doors = [walls[i] for i in self._door_positions]
-        doors = [w for w in new_walls if w.kind is WallKind.DOOR and w.a != w.b]
-        moved_doors = len(doors) != len(old_doors) or any(map(_not_the_same_door, old_doors, doors))
-        if moved_doors or len(removed) + len(added) > max(_FEW_EDITS, len(walls) // 20):
+        head, old_end, new_end = _changed_stretch(walls, new_walls)
+        kept = set(map(id, new_walls[head:new_end]))
+        before = set(map(id, walls[head:old_end]))
+        removed = [w for w in walls[head:old_end] if id(w) not in kept]
+        added = [w for w in new_walls[head:new_end] if id(w) not in before]
+        if len(removed) + len(added) > max(_FEW_EDITS, len(walls) // 20):
             return MapIndex.build(encounter)
-        usable = [w for w in new_walls if w.a != w.b]
+        shift = (new_end - old_end, old_end)
+        doors_before = [i for i in self._door_positions if i < head or i >= old_end]
+        door_positions = [i if i < head else i + shift[0] for i in doors_before]
+        door_positions += [
+            i
+            for i in range(head, new_end)
+            if new_walls[i].kind is WallKind.DOOR and new_walls[i].a != new_walls[i].b
+        ]
+        door_positions.sort()
+        old_doors = [walls[i] for i in self._door_positions]
+        doors = [new_walls[i] for i in door_positions]
+        moved_doors = len(doors) != len(old_doors) or any(map(_not_the_same_door, old_doors, doors))
+        if moved_doors:
+            return MapIndex.build(encounter)
+        dots = [w for w in (*removed, *added) if w.a == w.b]
+        removed = [w for w in removed if w.a != w.b]
+        added = [w for w in added if w.a != w.b]
         fixed = edited_walls(
             self._fixed,
             self.width,
             self.height,
-            [w for w in usable if w.kind is not WallKind.DOOR],
+            new_walls,
             doors,
             self._sight_obstacles(),
             self._blocking_obstacles(),
@@ -319,16 +330,15 @@ class MapIndex:
         if fixed is None:
             return MapIndex.build(encounter)
         index = copy.copy(self)
-        index.problems = [
-            MapProblem(w.id, _ZERO_LENGTH) for w in new_walls if w.a == w.b
-        ] + self.problems[self._wall_problems :]
-        index._wall_problems = len(new_walls) - len(usable)
-        index.walls = {w.id: w for w in usable}
+        if dots:  # a zero-length wall came or went: the walls' problems again, in order
+            index.problems = [
+                MapProblem(w.id, _ZERO_LENGTH) for w in new_walls if w.a == w.b
+            ] + self.problems[self._wall_problems :]
+            index._wall_problems = len(index.problems) - len(self.problems) + self._wall_problems
+        index.walls = _walls_by_id(self.walls, removed, added, new_walls)
         index._fixed = fixed
         index._source = (grid, tuple(new_walls), obstacles, terrain)
-        index._door_positions = [
-            i for i, w in enumerate(new_walls) if w.kind is WallKind.DOOR and w.a != w.b
-        ]
+        index._door_positions = door_positions
         index._lay_doors(doors)
         return index
 
@@ -482,6 +492,54 @@ def _not_the_same_door(old: Wall, new: Wall) -> bool:
     """Not one door in one place (opened, closed or renamed, but not moved)."""
     doors = old.kind is WallKind.DOOR and new.kind is WallKind.DOOR
     return not (doors and old.a == new.a and old.b == new.b and old.id == new.id)
+
+
+def _changed_doors(
+    old: tuple[Wall, ...], new: tuple[Wall, ...], doors: Sequence[int]
+) -> list[int] | None:
+    """The places among ``doors`` where ``new`` holds another wall than ``old``, or None when
+    a wall elsewhere differs (an equal copy does not) or the lengths do: the walls between
+    the doors are compared a stretch at a time (tuples compare in C, by identity first)."""
+    if len(old) != len(new):
+        return None
+    bounds = [-1, *doors, len(old)]
+    for start, stop in itertools.pairwise(bounds):
+        if old[start + 1 : stop] != new[start + 1 : stop]:
+            return None
+    return [i for i in doors if old[i] is not new[i]]
+
+
+def _changed_stretch(old: Sequence[Wall], new: Sequence[Wall]) -> tuple[int, int, int]:
+    """Where ``old`` and ``new`` differ: the walls before ``head`` and those after
+    ``old[old_end:]`` / ``new[new_end:]`` are the same objects; (head, old_end, new_end)."""
+    shortest = min(len(old), len(new))
+    head = next(itertools.compress(itertools.count(), map(operator.is_not, old, new)), shortest)
+    tail = next(
+        itertools.compress(itertools.count(), map(operator.is_not, reversed(old), reversed(new))),
+        shortest,
+    )
+    tail = min(tail, shortest - head)
+    return head, len(old) - tail, len(new) - tail
+
+
+def _walls_by_id(
+    walls: dict[EntityId, Wall],
+    removed: Sequence[Wall],
+    added: Sequence[Wall],
+    new_walls: Sequence[Wall],
+) -> dict[EntityId, Wall]:
+    """``MapIndex.walls`` after an edit: ``walls`` less ``removed`` plus ``added``, or made
+    again from ``new_walls`` when an id is shared (the last wall of an id counts)."""
+    by_id = dict(walls)
+    for wall in removed:
+        if by_id.get(wall.id) is not wall:
+            return {w.id: w for w in new_walls if w.a != w.b}
+        del by_id[wall.id]
+    for wall in added:
+        if wall.id in by_id:
+            return {w.id: w for w in new_walls if w.a != w.b}
+        by_id[wall.id] = wall
+    return by_id
 
 
 def _same_items(new: Sequence[object], old: Sequence[object]) -> bool:

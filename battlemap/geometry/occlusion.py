@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -127,8 +128,14 @@ def split_at_crossings(
     return _cut(segments, seg, np.concatenate([along_first, along_second]))
 
 
+class BoxQuery(Protocol):
+    """What ``cut_where_crossed`` asks of a tree: ``STRtree.query``'s (input, item) pairs."""
+
+    def query(self, geometry: NDArray[np.object_]) -> NDArray[np.intp]: ...
+
+
 def cut_where_crossed(
-    segments: NDArray[np.float64], others: NDArray[np.float64], others_tree: STRtree
+    segments: NDArray[np.float64], others: NDArray[np.float64], others_tree: BoxQuery
 ) -> tuple[NDArray[np.float64], NDArray[np.intp], NDArray[np.float64]]:
     """``segments`` cut where they cross one another or one of ``others`` (``others_tree``
     holds them as LineStrings), and the ``others`` crossed, cut there too: their positions

@@ -16,13 +16,13 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
-from shapely import STRtree
 from shapely.geometry.base import BaseGeometry
 
 from battlemap.geometry.barrier_edits import EditedBarriers, edit_barriers, same_ends
 from battlemap.geometry.barrier_layers import DoorBarriers
 from battlemap.geometry.barriers import line_array
-from battlemap.geometry.occlusion import SegmentBuckets, cut_where_crossed
+from battlemap.geometry.occlusion import cut_where_crossed
+from battlemap.geometry.outline_index import buckets_edited
 from battlemap.geometry.wall_layers import (
     DIRECTIONS,
     BoolGrid,
@@ -39,6 +39,8 @@ Barriers = DoorBarriers | EditedBarriers
 Segment = tuple[tuple[float, float], tuple[float, float]]
 _ON_LINE = 1e-9
 """Cells: an outline piece this close to a removed wall's line, within its ends, is its."""
+_NEAR_BOX = 1e-3
+"""Cells by which a removed wall's box grows to find the pieces that may lie on it."""
 
 
 def edited_walls(
@@ -52,8 +54,9 @@ def edited_walls(
     removed: Sequence[Wall],
     added: Sequence[Wall],
 ) -> FixedWalls | None:
-    """``FixedWalls.of`` the new ``walls`` (the rest as before), made from ``fixed`` built
-    with ``removed`` in place of ``added``; None when the outline cannot tell a removed
+    """``FixedWalls.of`` the new ``walls`` (the map's walls, in order, doors and zero-length
+    ones included; the rest as before), made from ``fixed`` built with ``removed`` in place
+    of ``added``; None when the outline cannot tell a removed
     wall's pieces from another's (two sight walls overlapping along one line), or a
     removed wall is not found."""
     sight_removed = _segments_of([w for w in removed if w.blocks_sight])
@@ -70,7 +73,8 @@ def edited_walls(
     if kept is None:
         return None
     outline, lines = fixed.outline[kept], fixed.outline_lines[kept]
-    tree = fixed.outline_tree if kept.all() else STRtree(lines)
+    tree = fixed.outline_tree.edited(kept, lines)
+    fresh = np.empty((0, 2, 2))
     if len(sight_added):
         pieces, crossed, crossed_pieces = cut_where_crossed(sight_added, outline, tree)
         outline, lines = outline.copy(), lines.copy()
@@ -79,9 +83,12 @@ def edited_walls(
         fresh = np.concatenate([crossed_pieces[len(crossed) :], pieces])
         outline = np.concatenate([outline, fresh])
         lines = np.concatenate([lines, line_array(fresh)])
-        tree = STRtree(lines)
+        tree = fixed.outline_tree.edited(kept, lines)
     sets = _edited_sets(fixed, removed, added, walls)
-    cover, cover_and_windows, sight = sets or barrier_sets(walls, doors, sight_obstacles)
+    if sets is None:
+        usable = [w for w in walls if w.a != w.b and w.kind is not WallKind.DOOR]
+        sets = barrier_sets(usable, doors, sight_obstacles)
+    cover, cover_and_windows, sight = sets
     changed = [w for w in (*removed, *added) if w.blocks_movement]
     return dataclasses.replace(
         fixed,
@@ -91,7 +98,7 @@ def edited_walls(
         outline=outline,
         outline_lines=lines,
         outline_tree=tree,
-        buckets=SegmentBuckets.of(outline),
+        buckets=buckets_edited(fixed.buckets, kept, fresh),
         segment_free=_steps_again(
             fixed.segment_free, changed, blocking, blocking_obstacles, width, height
         ),
@@ -140,11 +147,27 @@ def _outline_kept(
     there may belong to a segment that stays (``staying``: one on the same line, overlapping)."""
     gone = np.zeros(len(outline), dtype=bool)
     for segment in _segments_of(removed):
-        if _on_segment(staying, segment).any():
+        low, high = segment.min(axis=0) - _NEAR_BOX, segment.max(axis=0) + _NEAR_BOX
+        near = _in_box(staying, low, high)
+        if _on_segment(staying[near], segment).any():
             return None
-        gone |= _on_segment(outline, segment)
+        near = _in_box(outline, low, high)
+        gone[near[_on_segment(outline[near], segment)]] = True
     kept: NDArray[np.bool_] = ~gone
     return kept
+
+
+def _in_box(
+    segments: NDArray[np.float64], low: NDArray[np.float64], high: NDArray[np.float64]
+) -> NDArray[np.intp]:
+    """The ``segments`` (n, 2, 2) whose bounding boxes meet the box ``low`` to ``high``."""
+    x0, x1 = segments[:, 0, 0], segments[:, 1, 0]
+    near = np.flatnonzero((np.minimum(x0, x1) <= high[0]) & (np.maximum(x0, x1) >= low[0]))
+    y0, y1 = segments[near, 0, 1], segments[near, 1, 1]
+    inside: NDArray[np.intp] = near[
+        (np.minimum(y0, y1) <= high[1]) & (np.maximum(y0, y1) >= low[1])
+    ]
+    return inside
 
 
 def _on_segment(pieces: NDArray[np.float64], segment: NDArray[np.float64]) -> NDArray[np.bool_]:
@@ -189,6 +212,9 @@ def _steps_again(
         return free
     ends = _segments_of(changed)
     out = [grid.copy() for grid in free]
+    # Walls within two cells of a step next to a changed wall (steps reach a cell beyond).
+    low, high = ends.min(axis=(0, 1)) - 4.0, ends.max(axis=(0, 1)) + 4.0
+    near = blocking[_in_box(blocking, low, high)]
     for d, (dx, dy) in enumerate(DIRECTIONS[:4]):
         back = DIRECTIONS.index((-dx, -dy))
         _, cols, rows = _steps_near(ends.min(axis=1), ends.max(axis=1), width, height, dx, dy)
@@ -196,8 +222,7 @@ def _steps_again(
         out[back][rows + dy, cols + dx] = True
         again = np.zeros((height, width), dtype=bool)
         again[rows, cols] = True
-        near = _near_boxes(blocking, cols, rows)
-        bx, by = _blocked_by_walls(blocking[near], width, height, dx, dy)
+        bx, by = _blocked_by_walls(near, width, height, dx, dy)
         if obstacles:
             ox, oy = _blocked_by_shapes(obstacles, width, height, dx, dy)
             bx, by = np.concatenate([bx, ox]), np.concatenate([by, oy])
@@ -205,17 +230,3 @@ def _steps_again(
         out[d][by[hit], bx[hit]] = False
         out[back][by[hit] + dy, bx[hit] + dx] = False
     return out
-
-
-def _near_boxes(
-    walls: NDArray[np.float64], cols: NDArray[np.intp], rows: NDArray[np.intp]
-) -> NDArray[np.bool_]:
-    """Which ``walls`` come within two cells of the box of the steps at (cols, rows)."""
-    if len(cols) == 0:
-        return np.zeros(len(walls), dtype=bool)
-    low = np.array([cols.min(), rows.min()]) - 2.0
-    high = np.array([cols.max(), rows.max()]) + 3.0
-    high_end = np.maximum(walls[:, 0], walls[:, 1])
-    low_end = np.minimum(walls[:, 0], walls[:, 1])
-    near: NDArray[np.bool_] = np.all((high_end >= low) & (low_end <= high), axis=1)
-    return near

@@ -23,6 +23,7 @@ from battlemap.geometry.barrier_edits import EditedBarriers
 from battlemap.geometry.barrier_layers import DoorBarriers
 from battlemap.geometry.barriers import BarrierSet, line_array
 from battlemap.geometry.occlusion import SegmentBuckets, cut_where_crossed, split_at_crossings
+from battlemap.geometry.outline_index import OutlineTree
 from battlemap.model import EntityId, Wall, WallKind
 
 BoolGrid = NDArray[np.bool_]
@@ -54,7 +55,7 @@ class FixedWalls:
     """The doors' ends, in order: the doors these were built with."""
     outline: NDArray[np.float64]
     outline_lines: NDArray[np.object_]
-    outline_tree: STRtree
+    outline_tree: OutlineTree
     buckets: SegmentBuckets
     segment_free: list[BoolGrid]
     blocking: NDArray[np.float64]
@@ -111,7 +112,7 @@ class FixedWalls:
             doors=tuple((d.a, d.b) for d in doors),
             outline=outline,
             outline_lines=outline_lines,
-            outline_tree=STRtree(outline_lines),
+            outline_tree=OutlineTree.of(outline_lines),
             buckets=SegmentBuckets.of(outline),
             segment_free=_segment_free(blocking, blocking_obstacles, width, height),
             blocking=blocking,
