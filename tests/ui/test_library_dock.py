@@ -26,6 +26,8 @@ from tests.ui.test_window_layout import LAPTOP, first_start
 
 
 def dock_of(window: MainWindow) -> LibraryDock:
+    """The dock with the bundled monsters in its list, as it is soon after the first frame."""
+    window.library_dock.ensure_filled()
     return window.library_dock
 
 
