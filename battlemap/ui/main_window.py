@@ -11,6 +11,7 @@ from battlemap.io.monsters import SRD_ATTRIBUTION
 from battlemap.model.document import Document
 from battlemap.ui import (
     combat,
+    combat_room,
     creature_dock,
     drag,
     grid_align,
@@ -18,6 +19,7 @@ from battlemap.ui import (
     import_actions,
     layout_memory,
     library_dock,
+    light_actions,
     party_dock,
     ruleset_menu,
     share,
@@ -25,6 +27,7 @@ from battlemap.ui import (
     theme,
     token_colour,
     token_health,
+    token_miniature,
     token_pictures,
     tools,
     window_layout,
@@ -190,13 +193,16 @@ class MainWindow(FeatureWindow):
         self.creature_dock = creature_dock.install(self)
         creature_dock.add_token_menu_entries(self)
         self.token_colours = token_colour.install(self)
+        self.lights = light_actions.install(self)
         self.map_importer = import_actions.install(self)
         self.token_pictures = token_pictures.install(self)  # after: its drops are asked first
         self.token_health = token_health.install(self)
+        self.token_miniature = token_miniature.install(self)
         self.library_dock = library_dock.install(self)
         self.grid_aligner = grid_align.install(self)
         self.party_dock = party_dock.install(self)
         self.combat = combat.install(self)
+        self.combat_room = combat_room.install(self)
         self.drag_feedback = drag.install(self)
         self.targeting = targeting.install(self)
         self.help = help_menu.install(self)
