@@ -267,6 +267,7 @@ class LibraryDock(QDockWidget):
         self.list.addTopLevelItems(rows)
         self.list.setSortingEnabled(True)
         self.list.fit_columns()
+        self.list.updateGeometry()  # its least height counts rows of the height they have
         self.refilter()
 
     def matches(self, block: StatBlock) -> bool:
