@@ -20,6 +20,9 @@ def _time(
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(RUNS):
         for name, run in runs.items():
+            prepare = getattr(run, "prepare", None)  # untimed: what comes before each run
+            if prepare is not None:
+                prepare()
             start = clock()
             run()
             times[name].append((clock() - start) * 1000)

@@ -46,6 +46,9 @@ Case = tuple[str, Callable[[], Callable[[], object] | None]]
 
 FRAME_SIZE = (1920, 1080)
 ZOOMED_CELLS = 40
+SETTLED_AFTER_PRERENDER = (
+    "ui: sharp frame when a new zoom settles after its idle pre-render, 1920x1080 (bench map)"
+)
 GOALS_MS = {
     "ui: one frame of the DM's scene, 1920x1080 (bench map)": 8.0,
     "ui: one frame of the DM's scene mid-combat, 1920x1080 (bench map, states, icons)": 8.0,
@@ -54,6 +57,7 @@ GOALS_MS = {
     "ui: one frame right after a zoom step, 1920x1080 (bench map, gesture, same buckets)": 8.0,
     "ui: one frame after a zoom step to a new zoom, 1920x1080 (bench map, gesture)": 8.0,
     "ui: one frame zoomed in (40 cells tall), 1920x1080 (bench map)": 8.0,
+    SETTLED_AFTER_PRERENDER: 8.0,
     "ui: start to first frame (wall time, demo map)": 600.0,
 }
 BARE_WINDOW = """
@@ -353,6 +357,51 @@ def _sharp_at_new_zoom() -> Callable[[], object]:
     return run
 
 
+def _settled_after_prerender(timed: str) -> Callable[[], Callable[[], object]]:
+    """A wheel step to a new zoom during a gesture, then the idle pre-render of that zoom
+    (``ui/zoom_preview.py``: the pieces run while the scaled frame shows, before the steps
+    settle), then the sharp frame. ``timed``: "sharp" times the sharp frame alone (the step
+    and the pre-render before it untimed), "pieces" every pre-render piece together."""
+
+    def setup() -> Callable[[], object]:
+        view, step = _new_zoom_view()
+        draw = _draw(view)
+        preview = view.zoom_preview  # type: ignore[attr-defined]
+        steps = iter(range(10**9))
+
+        def prerender() -> None:
+            while preview.prerender_pending():
+                preview.prerender_piece()
+
+        def settle() -> object:
+            preview.end()  # as the settle timer does
+            return draw()
+
+        def prepare_sharp() -> None:
+            step(next(steps))
+            prerender()
+
+        def prepare_pieces() -> None:
+            settle()
+            step(next(steps))
+
+        run: Callable[[], object] = settle if timed == "sharp" else prerender
+        wrapped = _Timed(run, prepare_sharp if timed == "sharp" else prepare_pieces)
+        return wrapped
+
+    return setup
+
+
+class _Timed:
+    """A run with an untimed ``prepare`` before each (``benchmarks/__main__.py``)."""
+
+    def __init__(self, run: Callable[[], object], prepare: Callable[[], None]) -> None:
+        self.run, self.prepare = run, prepare
+
+    def __call__(self) -> object:
+        return self.run()
+
+
 def _drag_start() -> Callable[[], object]:
     from PySide6.QtCore import Qt
 
@@ -449,6 +498,11 @@ def cases() -> list[Case]:
         (
             "ui: sharp frame when a zoom to a new zoom settles, 1920x1080 (bench map, repainted)",
             _sharp_at_new_zoom,
+        ),
+        (SETTLED_AFTER_PRERENDER, _settled_after_prerender("sharp")),
+        (
+            "ui: idle pre-render of a new zoom, all 9 pieces together (bench map, gesture)",
+            _settled_after_prerender("pieces"),
         ),
         ("ui: one frame zoomed in (40 cells tall), 1920x1080 (bench map)", _frame_zoomed_in),
         ("ui: drag start (reachable area + shading, bench map)", _drag_start),

@@ -360,14 +360,21 @@ class MoveGraph:
         else:
             states = [c + 1 for c, room in enumerate(ctx.core_room) if room[y, x]]
         nodes = [self.node(p * self.states + s, goal) for p in range(self.parities) for s in states]
-        for node in nodes:
+        if not nodes:
+            return None  # no state of the mover fits at the goal
+        *first, last = nodes
+        for node in first:
             finder.resolve(node)
+        # path_to resolves its node: a resolve before it ran tcod's search twice for it.
+        path = finder.path_to(last)
         unreached = np.iinfo(finder.distance.dtype).max
         reached = [node for node in nodes if finder.distance[node] < unreached]
         if not reached:
             return None
         best = min(reached, key=lambda node: int(finder.distance[node]))
-        return self.cells(finder.path_to(best)), int(finder.distance[best])
+        if best != last:
+            path = finder.path_to(best)
+        return self.cells(path), int(finder.distance[best])
 
 
 def _write_multipliers(

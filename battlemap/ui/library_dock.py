@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QPointF, QSize, Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QPointF, QSize, Qt, QTimer
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -49,6 +49,7 @@ from battlemap.model.statblock import StatBlock, format_cr
 from battlemap.resources import asset_path
 from battlemap.ui.import_actions import show_error
 from battlemap.ui.map_resettle import setup_spaces
+from battlemap.ui.monster_library import FILL_AFTER_MS, LazyMonsters
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import scene_to_cell
 from battlemap.ui.token_pictures import like_its_copies
@@ -162,6 +163,7 @@ class LibraryDock(QDockWidget):
         self.document: Document = window.document
         self.monsters: dict[str, StatBlock] = {}
         self.drop_target: MonsterDropTarget | None = None
+        self._fill_timed = False
         self.in_combat = False
         """A combat runs: the list gives its height to the Creature dock (``combat_room``)."""
         body = QWidget()
@@ -221,6 +223,17 @@ class LibraryDock(QDockWidget):
         self.add_button.clicked.connect(self.add_selected)
         self.load_button.clicked.connect(self.choose_and_load)
 
+    def ensure_filled(self) -> None:
+        """Read the bundled monsters into the list now if they are not in yet."""
+        if isinstance(self.monsters, LazyMonsters):
+            self.monsters.load()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if isinstance(self.monsters, LazyMonsters) and not self._fill_timed:
+            self._fill_timed = True  # read once the first frame is on screen
+            QTimer.singleShot(FILL_AFTER_MS, self, self.monsters.load)
+
     # --- the list ---------------------------------------------------------------------
 
     def add_monsters(self, monsters: Iterable[StatBlock]) -> None:
@@ -241,15 +254,20 @@ class LibraryDock(QDockWidget):
                 box.addItem(text, data)
             box.blockSignals(False)
         self.list.clear()
+        rows = []
         for block in self.monsters.values():
-            size = block.size.value
             row = QTreeWidgetItem([block.name, block.cr_text, size_letter(block.size), block.type])
-            row.setToolTip(SIZE_COLUMN, size)
-            for column in (NAME_COLUMN, TYPE_COLUMN):  # whole when elided in a narrow dock
-                row.setToolTip(column, plain_tooltip(row.text(column)))
+            row.setToolTip(SIZE_COLUMN, block.size.value)
+            row.setToolTip(NAME_COLUMN, plain_tooltip(block.name))  # whole when elided
+            row.setToolTip(TYPE_COLUMN, plain_tooltip(block.type))
             row.setData(CR_COLUMN, Qt.ItemDataRole.UserRole, block.challenge_rating)
-            self.list.addTopLevelItem(row)
+            rows.append(row)
+        # In one call, sorting off: a sorted list re-sorted itself after each of 334 rows.
+        self.list.setSortingEnabled(False)
+        self.list.addTopLevelItems(rows)
+        self.list.setSortingEnabled(True)
         self.list.fit_columns()
+        self.list.updateGeometry()  # its least height counts rows of the height they have
         self.refilter()
 
     def matches(self, block: StatBlock) -> bool:
@@ -264,6 +282,7 @@ class LibraryDock(QDockWidget):
         )
 
     def _rows(self) -> list[QTreeWidgetItem]:
+        self.ensure_filled()
         rows = (self.list.topLevelItem(i) for i in range(self.list.topLevelItemCount()))
         return [row for row in rows if row is not None]
 
@@ -276,12 +295,14 @@ class LibraryDock(QDockWidget):
         return [row.text(NAME_COLUMN) for row in self._rows() if not row.isHidden()]
 
     def select(self, name: str) -> None:
+        self.ensure_filled()
         found = self.list.findItems(name, Qt.MatchFlag.MatchExactly, NAME_COLUMN)
         if found:
             self.list.setCurrentItem(found[0])
             self.list.scrollToItem(found[0])
 
     def selected(self) -> StatBlock | None:
+        self.ensure_filled()
         row = self.list.currentItem()
         return self.monsters.get(row.text(NAME_COLUMN)) if row and not row.isHidden() else None
 
@@ -438,14 +459,22 @@ class MonsterDropTarget(QObject):
 
 
 def install(window: FeatureWindow) -> LibraryDock:
-    """Add the dock (a tab beside the History) with the bundled SRD monsters."""
-    try:
-        monsters = load_library(asset_path("srd-monsters.json")).monsters
-    except (FileFormatError, FileNotFoundError):
-        monsters = ()  # the app still runs; the dock says why it is empty
-    dock = LibraryDock(window, monsters)
-    if not monsters:
-        dock.show_note("The bundled monster library could not be read.")
+    """Add the dock (a tab beside the History) with the bundled SRD monsters, read after the
+    first frame (``ui/monster_library.py``)."""
+    dock = LibraryDock(window, ())
+
+    def read_bundled() -> tuple[StatBlock, ...]:
+        try:
+            return load_library(asset_path("srd-monsters.json")).monsters
+        except (FileFormatError, FileNotFoundError):
+            return ()  # the app still runs; the dock says why it is empty
+
+    def fill_list() -> None:
+        dock.add_monsters(())
+        if not dock.monsters:
+            dock.show_note("The bundled monster library could not be read.")
+
+    dock.monsters = LazyMonsters(read_bundled, fill_list)
     dock.drop_target = MonsterDropTarget(dock)
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     # A tab beside the History: a third dock stacked on the right leaves each too short.

@@ -19,12 +19,14 @@ from battlemap.geometry.metrics import Cell
 from battlemap.geometry.movement import (
     MoveContext,
     MovementCosts,
+    StepCost,
     walk,
     walk_step_by_step,
 )
 from battlemap.geometry.walking import plain_steps
 from battlemap.model import Size
 from tests.geometry.helpers import body
+from tests.geometry.helpers import index as map_index
 from tests.geometry.test_search import costs
 from tests.geometry.test_search_reference import SIDE, worlds
 
@@ -130,3 +132,16 @@ def _squares(ctx: MoveContext) -> tuple[BoolGrid, BoolGrid]:
         if ctx.blocks_passage[other.id]:
             hostile[ys, xs] = True
     return occupied, hostile
+
+
+def test_the_array_walk_makes_step_costs_of_int_cells_only() -> None:
+    ctx = MoveContext(map_index(), body("mover", 2, 2), [], DiagonalRule.FIVE_TEN_FIVE)
+    plain = plain_steps(ctx, [(2, 2), (3, 3), (4, 4), (5, 4)])
+    assert plain is not None
+    steps, total = plain
+    assert all(type(step) is StepCost for step in steps)
+    assert [step.cost_feet for step in steps] == [5.0, 10.0, 5.0] and total == 20.0
+    assert steps[1].start == (3, 3) and steps[1].end == (4, 4)
+    # Not cells of ints: walked step by step, which says what is wrong.
+    assert plain_steps(ctx, [(2.0, 2.0), (3.0, 3.0)]) is None  # type: ignore[list-item]
+    assert plain_steps(ctx, [(2, 2), (4, 2)]) is None  # not neighbours

@@ -26,6 +26,8 @@ from tests.ui.test_window_layout import LAPTOP, first_start
 
 
 def dock_of(window: MainWindow) -> LibraryDock:
+    """The dock with the bundled monsters in its list, as it is soon after the first frame."""
+    window.library_dock.ensure_filled()
     return window.library_dock
 
 
@@ -163,7 +165,10 @@ def test_loading_a_monster_file_adds_it_and_a_bad_file_says_why(
 
 
 def rows_in_view(dock: LibraryDock) -> int:
-    """The listed monsters whose rows show whole in the list's viewport."""
+    """The listed monsters whose rows show whole in the list's viewport (filled first, as
+    it is soon after the first frame)."""
+    dock.ensure_filled()
+    QApplication.processEvents()  # the dock column laid out again for the rows' height
     listing = dock.list
     inside = listing.viewport().rect()
     rows = (listing.topLevelItem(i) for i in range(listing.topLevelItemCount()))

@@ -90,3 +90,66 @@ def test_fit_map_ends_the_preview(view: MapView) -> None:
     assert view.zoom_preview.active
     view.fit_map(QRectF(0, 0, cell_to_scene(10), cell_to_scene(8)))
     assert not view.zoom_preview.active
+
+
+def _settle_after_prerender(view: MapView, qtbot: QtBot) -> None:
+    """Let the idle pre-render run to its end while the scaled frame shows, then settle."""
+    qtbot.waitUntil(lambda: not view.zoom_preview.prerender_pending(), timeout=2000)
+    assert view.zoom_preview.active  # done before the steps settled
+    view.zoom_preview.end()
+
+
+def test_the_idle_pre_render_paints_the_tokens_before_the_zoom_settles(
+    view: MapView, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    painted = _counting_paints(monkeypatch)
+    _frame(view)
+    qtbot.wait(zoom_preview.IDLE_GRAB_MS + 50)
+    view.zoom_by(ZOOM_STEP)
+    assert view.zoom_preview.prerender_pending()
+    painted.clear()
+    _settle_after_prerender(view, qtbot)
+    assert sorted(token.creature_id for token in painted) == ["e", GOBLIN]  # type: ignore[attr-defined]
+    painted.clear()
+    sharp = _frame(view)
+    assert painted == []  # the settled frame copies the pixmaps made in idle time
+    red, blue = _colour_at(view, sharp, GOBLIN), _colour_at(view, sharp, EntityId("e"))
+    assert red.red() > 200 and red.blue() < 60
+    assert blue.blue() > 200 and blue.red() < 60
+
+
+def test_a_token_changed_after_the_pre_render_shows_changed_on_the_next_frame(
+    view: MapView, qtbot: QtBot
+) -> None:
+    from battlemap.model.document import UpdateCreature
+
+    _frame(view)
+    qtbot.wait(zoom_preview.IDLE_GRAB_MS + 50)
+    view.zoom_by(ZOOM_STEP)
+    _settle_after_prerender(view, qtbot)  # the goblin's red pixmap made at this zoom
+    scene = view.scene()
+    document = scene.document  # type: ignore[attr-defined]
+    goblin = document.encounter.creature(GOBLIN)
+    document.apply(UpdateCreature(goblin, goblin.model_copy(update={"colour": "#00ff00"})))
+    green = _colour_at(view, _frame(view), GOBLIN)
+    assert green.green() > 200 and green.red() < 60  # not the red pixmap of the pre-render
+
+
+def test_a_token_state_changed_after_the_pre_render_shows_on_the_next_frame(
+    view: MapView, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from battlemap.ui.token_state import TokenState, Vital
+
+    painted = _counting_paints(monkeypatch)
+    _frame(view)
+    qtbot.wait(zoom_preview.IDLE_GRAB_MS + 50)
+    view.zoom_by(ZOOM_STEP)
+    _settle_after_prerender(view, qtbot)
+    before = _frame(view)
+    token = view.scene().tokens[GOBLIN]  # type: ignore[attr-defined]
+    box = view.mapFromScene(token.sceneBoundingRect()).boundingRect()
+    painted.clear()
+    token.show_state(TokenState(acting=True, vital=Vital.DEAD))  # as the combat feature does
+    after = _frame(view)
+    assert painted == [token]  # its pre-rendered pixmap is not the one drawn
+    assert before.copy(box) != after.copy(box)  # the dead look and the turn ring show
