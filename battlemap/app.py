@@ -130,6 +130,7 @@ def run_gui(
     window.fit_map()
     _collect_from_now_on()  # before the first frame is painted, here and in app.exec()
     if screenshot is not None:
+        window.library_dock.ensure_filled()  # a picture of the window shows its library
         app.processEvents()
         if not window.grab().save(str(screenshot)):
             print(f"{APP_NAME}: could not write {screenshot}", file=sys.stderr)
