@@ -61,9 +61,18 @@ class Table:
         self.qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
         QApplication.processEvents()
 
+    def activate(self, widget: QWidget) -> None:
+        """A click on a window makes it the active one (a window manager's doing, which the
+        offscreen platform leaves to the test): its boxes then get focus from the click."""
+        window = widget.window()
+        if not window.isActiveWindow():
+            window.activateWindow()
+            self.qtbot.waitUntil(window.isActiveWindow)
+
     def type_into(self, box: QWidget, text: str, name: str, enter: bool = False) -> None:
         """Click into the box (its text selected on focus), type, and Enter if asked."""
         self.shown(box, name)
+        self.activate(box)
         self.qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
         self.qtbot.wait(5)  # as between a DM's click and first key: the box selects its text
         self.qtbot.keyClicks(box, text)
@@ -75,6 +84,7 @@ class Table:
         """Click into a box that holds a value, select it all (Ctrl+A), type key by key and
         Tab on (the value is taken as the box is left, as a DM's next click would)."""
         self.shown(box, name)
+        self.activate(box)
         self.qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
         self.qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
         self.qtbot.keyClicks(box, text)
