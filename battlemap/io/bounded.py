@@ -36,12 +36,19 @@ def read_bounded(path: Path, max_bytes: int) -> bytes:
 
 
 def check_json_size(
-    data: bytes, path: Path, *, max_objects: int, max_values: int, holder: str, objects: str = ""
+    data: bytes,
+    path: Path,
+    *,
+    max_values: int,
+    holder: str,
+    max_objects: int | None = None,
+    objects: str = "",
 ) -> None:
-    """Refuse JSON ``data`` with more ``{`` than ``max_objects`` or more commas than
-    ``max_values``, counted in the bytes before any parsing (a parse, and a list of one error
-    per bad item, grow with what is counted). Braces and commas inside strings count too: an
-    upper bound, generous for any real file.
+    """Refuse JSON ``data`` with more commas than ``max_values`` or (when given) more ``{``
+    than ``max_objects``, counted in the bytes before any parsing (a parse, and a list of one
+    error per bad item, grow with what is counted). Braces and commas inside strings count
+    too: an upper bound, generous for any real file. Every object but the last is followed
+    by a comma, so a bound on objects only binds below the bound on values.
 
     Args:
         holder: what may hold that many, for the message ("a map").
@@ -50,12 +57,13 @@ def check_json_size(
     Raises:
         FileFormatError: naming the file, the count and the limit.
     """
-    found = data.count(b"{")
-    if found > max_objects:
-        kinds = f" ({objects})" if objects else ""
-        raise FileFormatError(
-            path, f"{found} JSON objects{kinds}, more than the {max_objects} {holder} may have"
-        )
+    if max_objects is not None:
+        found = data.count(b"{")
+        if found > max_objects:
+            kinds = f" ({objects})" if objects else ""
+            raise FileFormatError(
+                path, f"{found} JSON objects{kinds}, more than the {max_objects} {holder} may have"
+            )
     found = data.count(b",")
     if found > max_values:
         raise FileFormatError(

@@ -297,13 +297,7 @@ class _CurrentEnvelope(BaseModel):
 def check_encounter_json_size(path: Path, raw: bytes) -> None:
     """Refuse, before parsing, an ``encounter.json`` with more values than any encounter has:
     reading grows with them (``MAX_ENCOUNTER_JSON_VALUES``)."""
-    check_json_size(
-        raw,
-        path,
-        max_objects=MAX_ENCOUNTER_JSON_VALUES,
-        max_values=MAX_ENCOUNTER_JSON_VALUES,
-        holder="an encounter",
-    )
+    check_json_size(raw, path, max_values=MAX_ENCOUNTER_JSON_VALUES, holder="an encounter")
 
 
 def _encounter_from_json(path: Path, raw: bytes) -> Encounter:
@@ -313,7 +307,6 @@ def _encounter_from_json(path: Path, raw: bytes) -> Encounter:
     a problem with the JSON or the envelope itself) takes the decoding path, which migrates
     and words the envelope's problems; a problem inside the encounter is worded as there.
     """
-    _check_utf8(path, raw)
     check_encounter_json_size(path, raw)
     with collector_paused():
         try:
@@ -321,6 +314,7 @@ def _encounter_from_json(path: Path, raw: bytes) -> Encounter:
         except ValidationError as error:
             if all(_inside_the_encounter(item["loc"]) for item in error.errors()):
                 raise FileFormatError(path, describe_validation_error(error, outer=1)) from None
+        _check_utf8(path, raw)  # only here: the parser took valid UTF-8 without a second pass
         return _encounter_from_envelope(path, _decode_envelope(path, raw))
 
 

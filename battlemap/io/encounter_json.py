@@ -25,11 +25,11 @@ def load_encounter_json(path: Path) -> Encounter:
     data = read_bounded(path, MAX_JSON_BYTES)
     check_encounter_json_size(path, data)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise FileFormatError(path, f"not UTF-8 text (byte {error.start})") from None
-    try:
         with collector_paused():
-            return Encounter.model_validate_json(text)
+            return Encounter.model_validate_json(data)
     except ValidationError as error:
+        try:  # decoded only when parsing failed: bad UTF-8 is named by its byte
+            data.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise FileFormatError(path, f"not UTF-8 text (byte {bad.start})") from None
         raise FileFormatError(path, describe_validation_error(error)) from None

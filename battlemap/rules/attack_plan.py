@@ -240,13 +240,9 @@ def roll_d20_faces(
     Raises:
         InvalidRequestError: the wrong number of typed faces; BadDieError: a bad face.
     """
-    expression = {
-        RollMode.NORMAL: "1d20",
-        RollMode.ADVANTAGE: "2d20kh1",
-        RollMode.DISADVANTAGE: "2d20kl1",
-    }[mode]
+    expression = mode.expression
     if typed is not None:
-        if len(typed) not in (1, 2) or (len(typed) == 2 and mode is RollMode.NORMAL):
+        if len(typed) not in (1, mode.d20_count):
             raise InvalidRequestError(
                 f"type one d20 (or two with advantage/disadvantage), got {len(typed)}"
             )

@@ -29,6 +29,16 @@ class RollMode(StrEnum):
     ADVANTAGE = "advantage"
     DISADVANTAGE = "disadvantage"
 
+    @property
+    def d20_count(self) -> int:
+        """The d20s a test in this mode rolls: two with advantage or disadvantage."""
+        return 1 if self is RollMode.NORMAL else 2
+
+    @property
+    def expression(self) -> str:
+        """The dice of a d20 test in this mode, keeping the higher or the lower of two."""
+        return {"normal": "1d20", "advantage": "2d20kh1", "disadvantage": "2d20kl1"}[self.value]
+
 
 class RangeBand(StrEnum):
     """Where the target is for this attack (the geometry's answer)."""

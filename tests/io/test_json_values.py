@@ -59,6 +59,22 @@ def test_a_plain_json_encounter_is_counted_too(tmp_path: Path) -> None:
         load_encounter_json(path)
 
 
+def test_a_plain_json_encounter_in_bad_utf8_names_the_byte(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'{"name": "Caf\xe9"}')
+    with pytest.raises(FileFormatError) as caught:
+        load_encounter_json(path)
+    assert str(caught.value) == f"{path}: not UTF-8 text (byte 13)"
+
+
+def test_an_encounter_of_many_objects_is_bounded_by_its_values_alone(tmp_path: Path) -> None:
+    """Every object but the last is followed by a comma: the values' count bounds them."""
+    many = b'{"format_version":3,"encounter":{"walls":[' + b"{}," * MAX_ENCOUNTER_JSON_VALUES
+    path = _battlemap_with(tmp_path, many + b"{}]}}")
+    with pytest.raises(FileFormatError, match=r"JSON values, more than the 600000"):
+        load_battlemap(path)
+
+
 def _walls(count: int) -> tuple[Wall, ...]:
     return tuple(
         Wall(id=f"w{i}", a=(i % 400, i // 400), b=(i % 400 + 1, i // 400)) for i in range(count)

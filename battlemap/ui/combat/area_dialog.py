@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import Qt
@@ -55,8 +56,9 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, Damage, StatBlock
 from battlemap.model.statblock_actions import SaveAction
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
-from battlemap.rules.dice import AppRoll, DiceExpressionError, new_dice_state, roll
+from battlemap.rules.dice import DiceExpressionError, new_dice_state
 from battlemap.rules.enums import Ability
+from battlemap.rules.loose_dice import roll_area_damage
 from battlemap.rules.outcome import Outcome
 from battlemap.rules.saves import (
     SaveResult,
@@ -323,23 +325,23 @@ class AreaDialog(CombatDialog):
         if any(t >= 0 for t in totals_typed) and not all(t >= 0 for t in totals_typed):
             self.outcome_label.setText("<b>Type the total of every damage part, or of none.</b>")
             return
-        typed = totals_typed if totals_typed[0] >= 0 else None
+        typed: Sequence[int] | None = totals_typed if totals_typed[0] >= 0 else None
         state = self.session.state
         rolled = ""
-        typed_each: list[list[int]] | None = None
+        typed_each: Sequence[Sequence[int]] | None = None
         if typed is None and state is None:  # no combat dice: roll here, deal those totals
-            once = ruleset.damage.area_damage_rolled_once
             try:
-                each, rolled = self._roll_without_combat(
-                    [p.dice for p in parts], 1 if once else len(targets)
+                loose = roll_area_damage(
+                    new_dice_state(self.session.seed_source()),
+                    ruleset,
+                    [p.dice for p in parts],
+                    len(targets),
                 )
             except DiceExpressionError as error:
                 self.outcome_label.setText(f"<b>Refused:</b> {html.escape(str(error))}")
                 return
-            if once:
-                typed = each[0]
-            else:
-                typed_each = each
+            typed, typed_each = loose.typed, loose.typed_each
+            rolled = "".join(f"Rolled {html.escape(r.detail)}<br>" for r in loose.records)
         half = self.half.isChecked()
         source = state.current.creature_id if state is not None and state.current else None
         notes = list(gone)
@@ -383,26 +385,6 @@ class AreaDialog(CombatDialog):
         for part in self.more_parts:
             part.typed.setValue(-1)
         self.saves.forget()  # recorded: a second deal from this opening rolls afresh
-
-    def _roll_without_combat(self, dice: list[str], count: int) -> tuple[list[list[int]], str]:
-        """Roll every part's ``dice`` ``count`` times (once, or once per target when the
-        ruleset's ``area_damage_rolled_once`` is false) from fresh dice seeded by the session:
-        the totals (per roll, one per part) and the rolls as outcome text.
-
-        Raises:
-            DiceExpressionError: a part's dice can't be rolled.
-        """
-        dice_state = new_dice_state(self.session.seed_source())
-        totals: list[list[int]] = []
-        lines = []
-        for _ in range(count):
-            these: list[int] = []
-            for expression in dice:
-                dice_state, record = roll(dice_state, expression, "area damage")
-                these.append(AppRoll(record.total))
-                lines.append(f"Rolled {html.escape(record.detail)}<br>")
-            totals.append(these)
-        return totals, "".join(lines)
 
     def _line(self, result: DamageResult) -> str:
         name = html.escape(self.session.name(result.target_id), quote=False)

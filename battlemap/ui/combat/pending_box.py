@@ -14,10 +14,10 @@ from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSpin
 
 from battlemap.model.combat import Combatant
 from battlemap.model.encounter import Encounter
-from battlemap.rules.attacks import RollMode
 from battlemap.rules.concentration import concentration_save
-from battlemap.rules.dice import AppRoll, new_dice_state, roll
+from battlemap.rules.dice import new_dice_state
 from battlemap.rules.effects import effect_save
+from battlemap.rules.loose_dice import fresh_d20s
 from battlemap.rules.outcome import Outcome
 from battlemap.rules.saves import save_report
 from battlemap.rules.saves_due import SaveDue, SaveKind, saves_due
@@ -92,10 +92,7 @@ class PendingSavesBox(QGroupBox):
         lasting = self.session.encounter.creature(pending.creature_id).lasting
         stand_in = Combatant(creature_id=pending.creature_id, group="").with_lasting(lasting)
         mode = save_report(ruleset, stand_in, pending.ability).roll.mode
-        count = 1 if mode is RollMode.NORMAL else 2
-        _, record = roll(new_dice_state(self.session.seed_source()), f"{count}d20")
-        faces = tuple(face for sides, face in record.kept if sides == 20) or (record.total,)
-        return tuple(AppRoll(face) for face in faces)
+        return fresh_d20s(new_dice_state(self.session.seed_source()), mode, "saving throw")[1]
 
 
 def _save_call(

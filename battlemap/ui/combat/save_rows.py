@@ -51,10 +51,11 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.model.traits import Side
 from battlemap.rules.attacks import RollMode
-from battlemap.rules.dice import AppRoll, new_dice_state, roll
+from battlemap.rules.dice import new_dice_state
 from battlemap.rules.enums import Ability
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.limited_actions import legendary_resistance_left, use_legendary_resistance
+from battlemap.rules.loose_dice import fresh_d20s
 from battlemap.rules.outcome import Outcome, with_combat
 from battlemap.rules.saves import (
     SaveReport,
@@ -404,7 +405,7 @@ class SaveRolls:
             return
         row.roll_button.setEnabled(True)
         if row.d20 is not None:
-            row.d20.set_two(report.roll.mode is not RollMode.NORMAL)
+            row.d20.set_two(report.roll.mode.d20_count == 2)
         standing = self._standing_of(creature_id, ruleset)
         lines = [report_line(report, self.dc.value())]
         lines.extend(reason_lines(report, standing.reasons))
@@ -527,14 +528,11 @@ class SaveRolls:
         )
 
     def _loose_faces(self, mode: RollMode) -> tuple[int, ...]:
-        """One d20 (two with advantage or disadvantage) from this opening's fresh dice."""
+        """The d20s of a save in ``mode`` from this opening's fresh dice."""
         if self._loose_dice is None:
             self._loose_dice = new_dice_state(self.session.seed_source())
-        faces = []
-        for _ in range(1 if mode is RollMode.NORMAL else 2):
-            self._loose_dice, record = roll(self._loose_dice, "1d20", "saving throw")
-            faces.append(AppRoll(record.total))
-        return tuple(faces)
+        self._loose_dice, faces = fresh_d20s(self._loose_dice, mode, "saving throw")
+        return faces
 
     def _item_changed(self, item: QListWidgetItem) -> None:
         row = self.rows.get(EntityId(item.data(ID_ROLE)))
