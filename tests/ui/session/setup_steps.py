@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPushButton
 from battlemap.model.statblock import Ability
 from battlemap.ui.character_form import PlayerCharacterDialog
 from battlemap.ui.combat.widgets import rows
+from battlemap.ui.library_dock import NAME_COLUMN
 from tests.ui.session.table import DATA, Table
 from tests.ui.test_file_actions import drag_and_drop
 
@@ -35,7 +36,9 @@ def add_monsters(table: Table) -> None:
     library.raise_()
     for name, copies in MONSTERS:
         table.type_into(library.search, name, "library search")
-        library.select(name)
+        row = library.list.findItems(name, Qt.MatchFlag.MatchExactly, NAME_COLUMN)[0]
+        table.click_row(library.list, library.list.indexFromItem(row), f"library: {name}")
+        assert library.selected() is not None and library.selected().name == name  # type: ignore[union-attr]
         table.retype(library.count, str(copies), "Copies")
         assert library.count.value() == copies
         table.click(library.add_button, "Add to map")
@@ -93,7 +96,8 @@ def add_party(table: Table) -> None:
         assert not dialog.isVisible(), dialog.error.text()
     party = table.window.party_dock
     for row in range(len(PARTY)):
-        party.list.setCurrentRow(row)
+        index = party.list.model().index(row, 0)
+        table.click_row(party.list, index, f"Party: {PARTY[row][0]}")
         table.click(party.buttons["Place on map"], "Place on map")
     placed = {c.name: c for c in table.window.document.encounter.creatures}
     assert placed["Brakka"].level == 5 and placed["Brakka"].hp == 44
