@@ -35,14 +35,15 @@ def add_monsters(table: Table) -> None:
     library = table.window.library_dock
     library.raise_()
     for name, copies in MONSTERS:
-        table.type_into(library.search, name, "library search")
+        table.retype(library.search, name, "library search")
         row = library.list.findItems(name, Qt.MatchFlag.MatchExactly, NAME_COLUMN)[0]
         table.click_row(library.list, library.list.indexFromItem(row), f"library: {name}")
         assert library.selected() is not None and library.selected().name == name  # type: ignore[union-attr]
         table.retype(library.count, str(copies), "Copies")
         assert library.count.value() == copies
         table.click(library.add_button, "Add to map")
-        library.search.clear()
+    table.retype(library.search, "", "library search")
+    assert len(library.visible_names()) > len(MONSTERS)  # the whole library again
     names = [c.name for c in table.window.document.encounter.creatures]
     assert names == [*(f"Goblin {n}" for n in range(1, 5)), "Ogre 1", "Wolf 1"], names
 

@@ -90,12 +90,15 @@ class Table:
 
     def retype(self, box: QWidget, text: str, name: str) -> None:
         """Click into a box that holds a value, select it all (Ctrl+A), type key by key and
-        Tab on (the value is taken as the box is left, as a DM's next click would)."""
+        Tab on (the value is taken as the box is left, as a DM's next click would); no
+        text: Delete empties it."""
         self.shown(box, name)
         self.activate(box)
         self.qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
         self.qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
         self.qtbot.keyClicks(box, text)
+        if not text:
+            self.qtbot.keyClick(box, Qt.Key.Key_Delete)
         self.qtbot.keyClick(box, Qt.Key.Key_Tab)
         QApplication.processEvents()
 
