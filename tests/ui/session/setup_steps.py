@@ -6,15 +6,20 @@ Enter)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPushButton
+from pathlib import Path
 
+from PySide6.QtCore import QRect, QSettings, Qt
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPushButton
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import Encounter
 from battlemap.model.statblock import Ability
 from battlemap.ui.character_form import PlayerCharacterDialog
 from battlemap.ui.combat.widgets import rows
 from battlemap.ui.library_dock import NAME_COLUMN
 from tests.ui.session.table import DATA, Table
 from tests.ui.test_file_actions import drag_and_drop
+from tests.ui.test_window_layout import first_start
 
 MAP = DATA / "vtt-maps_red-tower-base.dd2vtt"
 
@@ -157,3 +162,17 @@ def roll_initiative(table: Table, typed: dict[str, int]) -> None:
         assert combat.combatant(cid).initiative == value, (name, table.refusals)
     table.click(initiative.begin_button, "Begin round 1")
     QApplication.processEvents()
+
+
+def set_up_the_table(qtbot: QtBot, folder: Path, screen: QRect) -> Table:
+    """A first start on ``screen`` (srd-5e, the dice of seed 2), then the evening's set-up:
+    the map, the monsters, the party, each token dragged to its place."""
+    settings = QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat)
+    window = first_start(qtbot, Encounter(ruleset="srd-5e"), settings, screen)
+    table = Table(window, qtbot)
+    window.combat.session.seed_source = lambda: 2
+    import_map(table)
+    add_monsters(table)
+    add_party(table)
+    arrange(table)
+    return table

@@ -10,10 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Encounter
 from battlemap.rules.enums import BrinkOption
 from battlemap.ui.token_state import Vital
 from tests.ui.session import fight_steps, setup_steps
@@ -21,7 +19,6 @@ from tests.ui.session.table import Table
 from tests.ui.session.test_whole_fight import SCREENS, TYPED_INITIATIVE
 from tests.ui.session_helpers import user_folders  # noqa: F401 (autouse fixture)
 from tests.ui.test_turn_controls_fold import unfolded
-from tests.ui.test_window_layout import first_start
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support", extend=True)
 BRINK_TITLE = "Bloodied & Brink (bloodied-brink)"
@@ -52,14 +49,8 @@ def pass_until(table: Table, name: str) -> None:
 def test_a_character_on_the_brink_of_death_chooses_on_its_card(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    window = first_start(qtbot, Encounter(ruleset="srd-5e"), settings, SCREENS["laptop"])
-    table = Table(window, qtbot)
-    window.combat.session.seed_source = lambda: 2
-    setup_steps.import_map(table)
-    setup_steps.add_monsters(table)
-    setup_steps.add_party(table)
-    setup_steps.arrange(table)
+    table = setup_steps.set_up_the_table(qtbot, tmp_path, SCREENS["laptop"])
+    window = table.window
     choose_ruleset(table, BRINK_TITLE)
     assert window.document.encounter.ruleset == "bloodied-brink"
     setup_steps.roll_initiative(table, TYPED_INITIATIVE)
