@@ -183,6 +183,7 @@
     for (const region of state.terrain) fillPolygon(region.points, palette.terrain[region.kind]);
     for (const points of state.obstacles) fillPolygon(points, palette.obstacle);
     drawWalls(palette);
+    drawLights(palette);
     for (const token of state.tokens) drawToken(token, palette);
     drawFog(grid);
     ctx.restore();
@@ -215,6 +216,23 @@
     for (const [x, y] of points.slice(1)) ctx.lineTo(x, y);
     ctx.closePath();
     ctx.fill();
+  }
+
+  function drawLights(palette) {
+    // What the party sees in dim light, darker (under the tokens, as on the players' window).
+    for (const light of state.lights || []) {
+      ctx.fillStyle = palette.dim_light;
+      ctx.beginPath();
+      for (const rings of light.polygons) {
+        for (const ring of rings) {
+          if (ring.length < 3) continue;
+          ctx.moveTo(ring[0][0], ring[0][1]);
+          for (const [x, y] of ring.slice(1)) ctx.lineTo(x, y);
+          ctx.closePath();
+        }
+      }
+      ctx.fill("evenodd");
+    }
   }
 
   function drawWalls(palette) {

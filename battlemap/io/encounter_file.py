@@ -2,7 +2,7 @@
 
 Layout::
 
-    encounter.json      {"format_version": 4, "saved_by": "Battlemap 0.1.0", "encounter": {...}}
+    encounter.json      {"format_version": 5, "saved_by": "Battlemap 0.1.0", "encounter": {...}}
     images/<name>       the bytes of each image the encounter names (``Background.image``, ...)
 
 Files a user opens are untrusted. Reading refuses, with a message naming the file and the

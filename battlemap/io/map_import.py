@@ -16,7 +16,7 @@ from battlemap.io.errors import FileFormatError
 from battlemap.io.images import ImageInfo, read_image_file
 from battlemap.model.document import Command
 from battlemap.model.encounter import Background, Encounter
-from battlemap.model.features import Light, Wall
+from battlemap.model.features import Light, MapLighting, Wall
 from battlemap.model.grid import Grid
 from battlemap.model.limits import (
     MAX_LIGHTS,
@@ -68,6 +68,8 @@ class MapImport:
     image_info: ImageInfo
     walls: tuple[Wall, ...] | None = None
     lights: tuple[Light, ...] | None = None
+    lighting: MapLighting | None = None
+    """The map's ambient light and baked lighting (Universal VTT); None: keep the encounter's."""
 
     def __post_init__(self) -> None:
         """Refuse, naming the file and the field, a map more than an encounter keeps: it
@@ -114,6 +116,8 @@ class MapImport:
             new |= cut_features(encounter.walls, encounter.obstacles, encounter.terrain, grid)
         if self.lights is not None:
             new["lights"] = self.lights
+        if self.lighting is not None:
+            new["lighting"] = self.lighting
         fields = tuple((name, getattr(encounter, name), value) for name, value in new.items())
         return ReplaceMap(fields, text=f"Import map {self.source.name}")
 

@@ -19,6 +19,11 @@ Format changelog (one migration function per step, each with its own test):
   creature (``creatures[].spent_uses``), kept across combats until a rest; version 3 kept them
   on its combatant (``combat.combatants[].spent_uses``), so they move there. The version goes
   up so that an older Battlemap refuses such a file as newer.
+- **5**: lights have a bright and a dim radius (``lights[].bright_cells``, ``dim_cells``) and
+  may be carried (``carried_by``); the map has its light (``lighting``: ``ambient`` and
+  ``baked_lighting``). Version 4 lights had one ``range_cells``, read as Universal VTT's range
+  (``model.features.uvtt_light_radii``: bright to it, dim to twice it); version 4 had no
+  ``lighting``, so its maps stay lit bright everywhere, as they were drawn.
 
 Migrations work on plain JSON data (dicts and lists) and never on models, so an old file can
 be read after the models have moved on. Each step takes data at version N and returns data at
@@ -31,16 +36,17 @@ from collections.abc import Callable
 from typing import Any
 
 from battlemap.io.errors import FileFormatError
+from battlemap.model.features import uvtt_light_radii
 from battlemap.model.limits import MAX_LOG
 
-CURRENT_FORMAT_VERSION = 4
+CURRENT_FORMAT_VERSION = 5
 FORMAT_VERSION_KEY = "format_version"
 ENCOUNTER_KEY = "encounter"
 
 JsonObject = dict[str, Any]
 Migration = Callable[[JsonObject], JsonObject]
 
-FIELDS_SINCE: dict[str, int] = {"log": 2}
+FIELDS_SINCE: dict[str, int] = {"log": 2, "lighting": 5}
 """Encounter fields added by a format version: a file of an older enveloped version (1 and
 up) with one is refused. Version 0 is the model's own layout and may have any model field."""
 
@@ -135,11 +141,40 @@ def migrate_3_to_4(data: JsonObject) -> JsonObject:
     return migrated
 
 
+def migrate_4_to_5(data: JsonObject) -> JsonObject:
+    """Give each light a bright and a dim radius for its ``range_cells`` and mark the data
+    version 5 (``lighting`` is left out: its default is the bright map of version 4).
+
+    A light that isn't an object, or whose ``range_cells`` isn't a number, is left for the
+    model to report.
+    """
+    migrated = dict(data)
+    migrated[FORMAT_VERSION_KEY] = 5
+    encounter = data.get(ENCOUNTER_KEY)
+    lights = encounter.get("lights") if isinstance(encounter, dict) else None
+    if not isinstance(encounter, dict) or not isinstance(lights, list):
+        return migrated
+    migrated[ENCOUNTER_KEY] = {**encounter, "lights": [_with_radii(light) for light in lights]}
+    return migrated
+
+
+def _with_radii(light: object) -> object:
+    if not isinstance(light, dict) or "range_cells" not in light:
+        return light
+    range_cells = light["range_cells"]
+    if isinstance(range_cells, bool) or not isinstance(range_cells, int | float):
+        return light
+    bright, dim = uvtt_light_radii(float(range_cells))
+    kept = {k: v for k, v in light.items() if k != "range_cells"}
+    return {**kept, "bright_cells": bright, "dim_cells": dim}
+
+
 MIGRATIONS: dict[int, Migration] = {
     0: migrate_0_to_1,
     1: migrate_1_to_2,
     2: migrate_2_to_3,
     3: migrate_3_to_4,
+    4: migrate_4_to_5,
 }
 """``MIGRATIONS[n]`` turns format ``n`` into format ``n + 1``."""
 

@@ -3,7 +3,9 @@
 
 The format is JSON: ``format`` (0.2, 0.3 or 1.0), ``resolution`` (``map_origin``, ``map_size``
 in grid cells, ``pixels_per_grid``), ``line_of_sight`` and (0.3) ``objects_line_of_sight``
-polylines, ``portals`` (doors and windows), ``lights`` and the map ``image`` in base64.
+polylines, ``portals`` (doors and windows), ``lights``, ``environment`` (``ambient_light``
+and ``baked_lighting``) and the map ``image`` in base64. A light's ``range`` is its bright
+radius, its dim light reaching twice as far (``model.features.uvtt_light_radii``).
 Format 1.0 (Arkenforge) has the same fields; its ``image`` may instead be the path of an image
 file, relative to the map file (see ``read_uvtt``'s ``find_image``).
 All coordinates in the file are in grid cells of the *whole* drawing; a cropped export keeps
@@ -50,7 +52,17 @@ from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.io.images import ImageInfo, read_image_file, sniff_image
 from battlemap.io.map_import import IMAGE_SUFFIXES, MapImport
 from battlemap.model.encounter import MAX_WALLS
-from battlemap.model.features import COORD_LIMIT, Coordinate, Light, Point, Wall, WallKind
+from battlemap.model.features import (
+    COORD_LIMIT,
+    Coordinate,
+    Light,
+    LightLevel,
+    MapLighting,
+    Point,
+    Wall,
+    WallKind,
+    uvtt_light_radii,
+)
 from battlemap.model.grid import MAX_MAP_CELLS, Grid
 from battlemap.model.ids import new_ids
 from battlemap.model.limits import (
@@ -145,6 +157,33 @@ class _Light(BaseModel):
     color: str = Field(default="ffffffff", pattern=r"^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
+class _Environment(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    baked_lighting: bool = False
+    ambient_light: str = Field(default="ffffffff", pattern=r"^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+
+
+AMBIENT_BRIGHT_LUMINANCE = 0.6
+AMBIENT_DIM_LUMINANCE = 0.2
+"""An ambient light colour whose relative luminance (sRGB weights, times its alpha) is at
+least 0.6 lights the map bright (white, daylight), at least 0.2 dim (dusk, a lit cave); below
+it the map is dark (night, an unlit dungeon)."""
+
+
+def _lighting(environment: _Environment) -> MapLighting:
+    """The map's light from ``environment`` (colours are ``aarrggbb`` or ``rrggbb``)."""
+    argb = environment.ambient_light.removeprefix("#").lower().rjust(8, "f")
+    alpha, red, green, blue = (int(argb[i : i + 2], 16) / 255 for i in range(0, 8, 2))
+    luminance = alpha * (0.2126 * red + 0.7152 * green + 0.0722 * blue)
+    if luminance >= AMBIENT_BRIGHT_LUMINANCE:
+        ambient = LightLevel.BRIGHT
+    elif luminance >= AMBIENT_DIM_LUMINANCE:
+        ambient = LightLevel.DIM
+    else:
+        ambient = LightLevel.DARK
+    return MapLighting(ambient=ambient, baked_lighting=environment.baked_lighting)
+
+
 class _UvttFile(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     format: float = Field(allow_inf_nan=False)
@@ -155,6 +194,7 @@ class _UvttFile(BaseModel):
     portals: list[_Portal] = Field(default=[], fail_fast=True)
     lights: list[_Light] = Field(default=[], fail_fast=True)
     image: str = Field(min_length=1)
+    environment: _Environment = Field(default_factory=lambda: _Environment())
 
 
 def read_uvtt(path: Path, find_image: FindImage | None = None) -> MapImport:
@@ -252,12 +292,14 @@ def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImp
     lights = [
         Light(
             position=_shifted(light.position, origin),
-            range_cells=light.range,
+            bright_cells=bright,
+            dim_cells=dim,
             intensity=light.intensity,
             color="#" + light.color.removeprefix("#").lower().rjust(8, "f"),
         )
         for light in raw.lights
-        if _reaches(_shifted(light.position, origin), light.range, box)
+        for bright, dim in [uvtt_light_radii(light.range)]
+        if _reaches(_shifted(light.position, origin), dim, box)
     ]
     return MapImport(
         source=path,
@@ -267,6 +309,7 @@ def _convert(raw: _UvttFile, path: Path, find_image: FindImage | None) -> MapImp
         image_info=info,
         walls=tuple(walls),
         lights=tuple(lights),
+        lighting=_lighting(raw.environment),
     )
 
 

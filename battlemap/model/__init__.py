@@ -6,6 +6,8 @@ from battlemap.model.encounter import Background, Encounter
 from battlemap.model.features import (
     CoverDegree,
     Light,
+    LightLevel,
+    MapLighting,
     Obstacle,
     TerrainKind,
     TerrainRegion,
@@ -26,6 +28,8 @@ __all__ = [
     "EntityId",
     "Grid",
     "Light",
+    "LightLevel",
+    "MapLighting",
     "MoveCreature",
     "Obstacle",
     "Side",

@@ -17,7 +17,7 @@ from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 
-MAP_FIELDS = ("grid", "background", "walls", "obstacles", "terrain", "lights")
+MAP_FIELDS = ("grid", "background", "walls", "obstacles", "terrain", "lights", "lighting")
 """Encounter fields whose change sets ``Change.map``."""
 OTHER_FIELDS = tuple(
     f for f in Encounter.model_fields if f not in {*MAP_FIELDS, "creatures", "fog"}

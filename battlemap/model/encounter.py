@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from battlemap.model.combat import CombatEvent, CombatState, keep_newest
 from battlemap.model.creature import Creature
-from battlemap.model.features import Light, Obstacle, TerrainRegion, Wall
+from battlemap.model.features import Light, MapLighting, Obstacle, TerrainRegion, Wall
 from battlemap.model.fog import FogOfWar
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId, first_duplicate
@@ -111,6 +111,12 @@ class Encounter(BaseModel):
     obstacles: tuple[Obstacle, ...] = Field(default=(), max_length=MAX_WALLS)
     terrain: tuple[TerrainRegion, ...] = Field(default=(), max_length=MAX_WALLS)
     lights: tuple[Light, ...] = Field(default=(), max_length=MAX_LIGHTS)
+    lighting: MapLighting = Field(
+        default=MapLighting(),
+        exclude_if=lambda lighting: lighting == MapLighting(),
+        description="The map's ambient light and baked lighting. Left out of the saved data "
+        "when bright and not baked (every map before format version 5).",
+    )
     notes: str = Field(
         default="", max_length=MAX_NOTES, description="DM notes, never shown to players."
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from battlemap.model.ids import EntityId, new_id
 from battlemap.model.limits import COORD_LIMIT as COORD_LIMIT  # read by io.uvtt
@@ -100,13 +100,79 @@ class TerrainRegion(BaseModel):
     secret: bool = Field(default=False, description="Known to the DM only (a trap, a pit).")
 
 
+class LightLevel(StrEnum):
+    """How lit a place is, darkest last (the rules documents' bright light, dim light and
+    darkness)."""
+
+    BRIGHT = "bright"
+    """Bright light: everyone sees normally."""
+    DIM = "dim"
+    """Dim light: lightly obscured; darkvision sees it as bright."""
+    DARK = "dark"
+    """Darkness: heavily obscured; darkvision sees it as dim."""
+
+    @property
+    def rank(self) -> int:
+        """0 for bright, 1 for dim, 2 for dark: the brighter of two levels has the lower."""
+        return list(LightLevel).index(self)
+
+
+TORCH_BRIGHT_FEET = 20.0
+TORCH_DIM_FEET = 20.0
+"""A torch (the rules documents): bright light in a 20-foot radius and dim light for another
+20 feet."""
+UVTT_DIM_PER_BRIGHT = 2.0
+"""A Universal VTT light's ``range`` is its bright radius; its dim light reaches this many
+times as far (the Foundry importer's reading, dim twice bright; a torch's ratio too)."""
+
+
 class Light(BaseModel):
-    """A light source (from imported maps), kept for the players' fog of war."""
+    """A light source: bright light within ``bright_cells`` of its centre and dim light out
+    to ``dim_cells`` (both radii from the centre, in cells, closed: a point exactly on a
+    radius is inside it). Walls that block sight stop it (``geometry.illumination``).
+
+    A light ``carried_by`` a creature shines from the centre of its space, wherever it moves;
+    ``position`` is where it lies when nobody carries it (or its carrier has left the map).
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: EntityId = Field(default_factory=lambda: new_id("light"))
     position: CheckedPoint
-    range_cells: float = Field(ge=0, le=MAX_LIGHT_RANGE_CELLS)
+    bright_cells: float = Field(ge=0, le=MAX_LIGHT_RANGE_CELLS, allow_inf_nan=False)
+    dim_cells: float = Field(ge=0, le=MAX_LIGHT_RANGE_CELLS, allow_inf_nan=False)
     intensity: float = Field(default=1.0, ge=0, le=MAX_LIGHT_INTENSITY)
     color: str = Field(default="#ffffffff", max_length=16)
+    name: str = Field(default="light", max_length=MAX_NAME)
+    carried_by: EntityId | None = Field(
+        default=None, description="The creature carrying it (a torch); None: it stays put."
+    )
+
+    @model_validator(mode="after")
+    def _dim_reaches_past_bright(self) -> Light:
+        if self.dim_cells < self.bright_cells:
+            raise ValueError(
+                f"dim_cells: {self.dim_cells:g} is inside bright_cells {self.bright_cells:g};"
+                " dim light reaches at least as far as bright light"
+            )
+        return self
+
+
+def uvtt_light_radii(range_cells: float) -> tuple[float, float]:
+    """The bright and dim radii (cells) of a Universal VTT light of ``range`` cells (see
+    ``UVTT_DIM_PER_BRIGHT``), the dim one bounded by ``MAX_LIGHT_RANGE_CELLS``."""
+    return range_cells, min(MAX_LIGHT_RANGE_CELLS, UVTT_DIM_PER_BRIGHT * range_cells)
+
+
+class MapLighting(BaseModel):
+    """The map's own light: ``ambient`` everywhere no light shines brighter.
+
+    ``baked_lighting`` says the map's picture already shows its lights and shadows
+    (Dungeondraft's "baked lighting"): the players' window draws it as it is, without
+    darkening it again; the light levels (for sight and the rules) are read as for any map.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ambient: LightLevel = LightLevel.BRIGHT
+    baked_lighting: bool = False

@@ -19,6 +19,7 @@ from battlemap.ui import (
     import_actions,
     layout_memory,
     library_dock,
+    light_actions,
     party_dock,
     ruleset_menu,
     share,
@@ -26,6 +27,7 @@ from battlemap.ui import (
     theme,
     token_colour,
     token_health,
+    token_miniature,
     token_pictures,
     tools,
     window_layout,
@@ -191,9 +193,11 @@ class MainWindow(FeatureWindow):
         self.creature_dock = creature_dock.install(self)
         creature_dock.add_token_menu_entries(self)
         self.token_colours = token_colour.install(self)
+        self.lights = light_actions.install(self)
         self.map_importer = import_actions.install(self)
         self.token_pictures = token_pictures.install(self)  # after: its drops are asked first
         self.token_health = token_health.install(self)
+        self.token_miniature = token_miniature.install(self)
         self.library_dock = library_dock.install(self)
         self.grid_aligner = grid_align.install(self)
         self.party_dock = party_dock.install(self)

@@ -55,6 +55,8 @@ class MapScene(QGraphicsScene):
         """The tokens' pictures, decoded once each (``token_image``)."""
         # Features add entries to a token's right-click menu: build(menu, creature_id).
         self.token_menu_builders: list[Callable[[QMenu, EntityId], None]] = []
+        # And to the map's own menu, where no item took the right-click: build(menu, at).
+        self.map_menu_builders: list[Callable[[QMenu, QPointF], None]] = []
         # Live drag feedback (battlemap.ui.drag): move(id, pos, modifiers) while a token is
         # dragged; drop(id, pos, modifiers) -> True when it handled the drop itself.
         self.drag_hooks: TokenDragHooks | None = None
@@ -117,6 +119,7 @@ class MapScene(QGraphicsScene):
             (token.plate for token in tokens),
             (token.conditions.sceneBoundingRect() for token in tokens if token.conditions.marks),
             first=next((token.plate for token in tokens if token.state.acting), None),
+            tokens=(token.sceneBoundingRect() for token in tokens),
         )
 
     def _rebuild_map(self) -> None:
@@ -170,11 +173,21 @@ class MapScene(QGraphicsScene):
         )
         if token is None:
             super().contextMenuEvent(event)
+            if not event.isAccepted():
+                self._map_menu(event)
             return
         menu = self.token_menu(token.creature_id)
         if not menu.isEmpty():
             menu.exec(event.screenPos())
         event.accept()
+
+    def _map_menu(self, event: QGraphicsSceneContextMenuEvent) -> None:
+        menu = QMenu()
+        for build in self.map_menu_builders:
+            build(menu, event.scenePos())
+        if not menu.isEmpty():
+            menu.exec(event.screenPos())
+            event.accept()
 
     def token_menu(self, creature_id: EntityId) -> QMenu:
         """The right-click menu of a token: every feature's entries, names shown literally."""

@@ -123,7 +123,10 @@ CREATURES = st.lists(_creature(), max_size=6)
 WALLS = st.lists(wall(), max_size=12)
 POLYGONS = st.lists(polygon(), max_size=3)
 LIGHTS = st.lists(
-    st.fixed_dictionaries({"position": point(-5, 60), "range_cells": number(0, 30)}), max_size=3
+    st.fixed_dictionaries(
+        {"position": point(-5, 60), "bright_cells": number(0, 15), "dim_cells": number(15, 30)}
+    ),
+    max_size=3,
 )
 FOG = st.fixed_dictionaries(
     {"mode": fog_modes},

@@ -55,7 +55,7 @@ def full_encounter() -> Encounter:
         ),
         obstacles=(Obstacle(id="o1", points=[(1, 1), (2, 1), (2, 2)]),),
         terrain=(TerrainRegion(id="t1", kind=TerrainKind.WATER, points=[(3, 3), (6, 3), (6, 6)]),),
-        lights=(Light(id="l1", position=(2.5, 2.5), range_cells=6),),
+        lights=(Light(id="l1", position=(2.5, 2.5), bright_cells=6, dim_cells=6),),
         notes="Trap at 4,4.\nSecond line.",
     )
 

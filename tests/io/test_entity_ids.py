@@ -107,7 +107,7 @@ def test_saving_two_items_with_one_id_is_refused_and_writes_nothing(tmp_path: Pa
 def test_an_encounter_with_distinct_ids_saves_and_reopens(tmp_path: Path) -> None:
     encounter = Encounter(
         walls=(Wall(a=(1.0, 0.0), b=(1.0, 1.0)), Wall(a=(2.0, 0.0), b=(2.0, 1.0))),
-        lights=(Light(position=(1.0, 1.0), range_cells=4),),
+        lights=(Light(position=(1.0, 1.0), bright_cells=4, dim_cells=8),),
         creatures=(Creature(name="A", x=0, y=0), Creature(name="B", x=1, y=0)),
     )
     path = tmp_path / "fine.battlemap"

@@ -139,7 +139,8 @@ def encounters(draw: st.DrawFn) -> Encounter:
         lights=(
             Light(
                 position=(draw(corner), draw(corner)),
-                range_cells=draw(bound(0, MAX_LIGHT_RANGE_CELLS)),
+                bright_cells=draw(bound(0, MAX_LIGHT_RANGE_CELLS)),
+                dim_cells=MAX_LIGHT_RANGE_CELLS,
                 intensity=draw(bound(0, MAX_LIGHT_INTENSITY)),
             ),
         ),
@@ -197,7 +198,9 @@ FULL: dict[str, Callable[[int], tuple[BaseModel, ...]]] = {
         TerrainRegion(id=f"t{i}", points=[(0, i % SIDE), (1, i % SIDE), (0, i % SIDE + 1)])
         for i in range(n)
     ),
-    "lights": lambda n: tuple(Light(position=(i % SIDE, 1), range_cells=2) for i in range(n)),
+    "lights": lambda n: tuple(
+        Light(position=(i % SIDE, 1), bright_cells=2, dim_cells=2) for i in range(n)
+    ),
     "party": lambda n: tuple(StatBlock(name=f"pc {i}") for i in range(n)),
     "log": lambda n: tuple(CombatEvent(round=0, kind="note", text=f"line {i}") for i in range(n)),
 }

@@ -43,7 +43,9 @@ def test_each_step_raises_the_version_by_exactly_one(version: int) -> None:
     # Every step's own test below feeds it a real document; this only checks the bookkeeping.
     version_1 = migrate_0_to_1(version_0_demo())
     version_2 = migrate_1_to_2(version_1)
-    samples = {0: version_0_demo(), 1: version_1, 2: version_2, 3: migrate_2_to_3(version_2)}
+    version_3 = migrate_2_to_3(version_2)
+    samples = {0: version_0_demo(), 1: version_1, 2: version_2, 3: version_3}
+    samples[4] = MIGRATIONS[3](version_3)
     result = MIGRATIONS[version](samples[version])
     assert format_version_of(result, "sample") == version + 1
 

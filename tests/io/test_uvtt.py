@@ -78,7 +78,7 @@ def test_sample_map_grid_image_doors_window_and_lights() -> None:
     assert len(result.lights or ()) == 2
     light = (result.lights or ())[0]
     assert light.position == pytest.approx((8.570312 - 2, 9 - 1))
-    assert (light.range_cells, light.color) == (5, "#ffeccd8b")
+    assert (light.bright_cells, light.dim_cells, light.color) == (5, 10, "#ffeccd8b")
 
 
 def test_sample_map_object_outline_becomes_a_closed_ring_of_walls() -> None:

@@ -18,7 +18,7 @@ from typing import Any
 from battlemap.io.encounter_file import load_battlemap, save_battlemap
 from battlemap.io.loader import load_encounter_file
 from battlemap.io.uvtt import read_uvtt
-from battlemap.model import WallKind
+from battlemap.model import LightLevel, MapLighting, WallKind
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ARKENFORGE = FIXTURES / "arkenforge-format-1.0.uvtt"
@@ -81,10 +81,16 @@ def test_the_outline_is_closed_and_the_portals_are_doors_and_a_window() -> None:
 
 def test_lights_keep_range_intensity_and_argb_colour_and_the_far_one_is_dropped() -> None:
     lights = read_uvtt(ARKENFORGE).lights or ()
-    assert [(i.position, i.range_cells, i.intensity, i.color) for i in lights] == [
-        ((1.0, 1.5), 4.0, 0.8, "#ffeccd8b"),
-        ((3.0, 1.5), 2.5, 1.0, "#ff66b8ff"),
+    # range is the bright radius; dim light reaches twice as far (uvtt_light_radii)
+    assert [(i.position, i.bright_cells, i.dim_cells, i.intensity, i.color) for i in lights] == [
+        ((1.0, 1.5), 4.0, 8.0, 0.8, "#ffeccd8b"),
+        ((3.0, 1.5), 2.5, 5.0, 1.0, "#ff66b8ff"),
     ]
+
+
+def test_a_night_blue_ambient_light_makes_the_map_dark() -> None:
+    lighting = read_uvtt(ARKENFORGE).lighting
+    assert lighting == MapLighting(ambient=LightLevel.DARK, baked_lighting=False)
 
 
 def test_an_image_named_by_a_windows_path_is_found_beside_the_map(tmp_path: Path) -> None:

@@ -37,13 +37,15 @@ def test_a_creature_far_off_any_map_is_refused(x: float) -> None:
 
 
 def test_over_limit_is_none_within_the_limits() -> None:
-    lights = tuple(Light(position=(1, 1), range_cells=2) for _ in range(MAX_LIGHTS))
+    lights = tuple(Light(position=(1, 1), bright_cells=2, dim_cells=2) for _ in range(MAX_LIGHTS))
     assert over_limit(Encounter(lights=lights)) is None
 
 
 def test_over_limit_names_the_field_a_copy_overfilled() -> None:
     # model_copy does not validate: this is how 10,001 imported lights once got saved.
-    lights = tuple(Light(position=(1, 1), range_cells=2) for _ in range(MAX_LIGHTS + 1))
+    lights = tuple(
+        Light(position=(1, 1), bright_cells=2, dim_cells=2) for _ in range(MAX_LIGHTS + 1)
+    )
     problem = over_limit(Encounter().model_copy(update={"lights": lights}))
     assert (
         problem == f"lights: {MAX_LIGHTS + 1} items, more than the {MAX_LIGHTS} an encounter keeps"

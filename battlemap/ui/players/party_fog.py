@@ -6,12 +6,22 @@ between queries, as the geometry layer asks.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
+import numpy as np
 from shapely.geometry.base import BaseGeometry
 
-from battlemap.geometry.map_index import MapIndex
-from battlemap.geometry.party_sight import PartySight, ViewerKey, viewer_key
+from battlemap.geometry.illumination import (
+    LitAreas,
+    LitMap,
+    SeenAreas,
+    lighting_drawn,
+    seen_areas,
+    viewer_of,
+)
+from battlemap.geometry.map_index import MapIndex, rasterise
+from battlemap.geometry.party_sight import PartySight, ViewerKey, grid_cells, viewer_key
 from battlemap.geometry.sight import visibility_polygon
 from battlemap.model.creature import Creature, Side
 from battlemap.model.document import Command, ReplaceEncounterField
@@ -35,17 +45,61 @@ class PartyFog:
         """Each viewer's cells, kept so a move recomputes only the viewers that moved."""
         self._areas: dict[ViewerKey, BaseGeometry] = {}
         self._areas_of: tuple[MapIndex, float | None] | None = None
+        self.lit_areas = LitAreas()
+        """Each light's lit area, kept until the light, its carrier or the map changes."""
+        self._seen: tuple[tuple[object, ...], SeenAreas, frozenset[Cell]] | None = None
 
     def visible(self, encounter: Encounter) -> frozenset[Cell]:
+        """The cells the party sees now: in its sight and, on a map that is not bright
+        everywhere (``LitMap.drawn``), lit or within its darkvision or blindsight (a cell
+        counts when its centre is); a viewer always sees the cells of its own space."""
         fog = encounter.fog
         radius = float(fog.sight_range_feet) if fog.dark else None
         index = self.index_for(encounter)
-        return self.sight.visible(index, party_viewers(encounter), radius)
+        cells = self.sight.visible(index, party_viewers(encounter), radius)
+        light = self._light(encounter)
+        return cells if light is None else cells & light[1]
+
+    def seen_light(self, encounter: Encounter) -> SeenAreas | None:
+        """What the party sees bright and dim on a map that is not bright everywhere (see
+        ``visible``), or None where light changes nothing (bright, or baked: drawn as is)."""
+        light = self._light(encounter)
+        return None if light is None else light[0]
+
+    def _light(self, encounter: Encounter) -> tuple[SeenAreas, frozenset[Cell]] | None:
+        """``seen_light`` and the cells it sees, kept while the lit areas and the viewers'
+        polygons are the same objects."""
+        if not lighting_drawn(encounter.lighting):
+            return None
+        index = self.index_for(encounter)
+        lit = LitMap.build(index, encounter, self.lit_areas)
+        viewers = party_viewers(encounter)
+        views = self._views(encounter)
+        senses = tuple(viewer_of(v, index.cell_feet) for v in viewers)
+        key: tuple[object, ...] = (index, *lit.areas, None, *views, None, *senses)
+        if self._seen is not None and _same(self._seen[0], key):
+            return self._seen[1], self._seen[2]
+        seen = seen_areas(lit, senses, views)
+        grid = np.zeros((index.height, index.width), dtype=bool)
+        rasterise(seen.seen, grid)
+        for viewer in viewers:
+            x, y, side = viewer_key(index, viewer)
+            rows = slice(max(0, math.floor(y)), max(0, math.ceil(y + side)))
+            grid[rows, max(0, math.floor(x)) : max(0, math.ceil(x + side))] = True
+        cells = grid_cells(grid)
+        self._seen = (key, seen, cells)
+        return seen, cells
 
     def sight_areas(self, encounter: Encounter) -> tuple[BaseGeometry, ...]:
         """Each viewer's visibility polygon (cells), for the players' fog to follow (the
-        drawing only: ``visible`` decides which cells are seen). Kept per viewer, so a move
-        recomputes only the viewers that moved."""
+        drawing only: ``visible`` decides which cells are seen); on a map that is not bright
+        everywhere, the part of it the viewer sees by light or its senses. Kept per viewer,
+        so a move recomputes only the viewers that moved."""
+        light = self._light(encounter)
+        return self._views(encounter) if light is None else light[0].each
+
+    def _views(self, encounter: Encounter) -> tuple[BaseGeometry, ...]:
+        """Each viewer's visibility polygon, in ``party_viewers`` order."""
         fog = encounter.fog
         index = self.index_for(encounter)
         radius = float(fog.sight_range_feet) / index.cell_feet if fog.dark else None
@@ -54,7 +108,7 @@ class PartyFog:
         keys = [viewer_key(index, viewer) for viewer in party_viewers(encounter)]
         kept = self._areas
         self._areas = {k: kept[k] if k in kept else _area(index, k, radius) for k in keys}
-        return tuple(self._areas.values())
+        return tuple(self._areas[k] for k in keys)
 
     def explore(self, before: Encounter, after: Encounter) -> Command | None:
         """The fog change that records what the party now sees as explored, or None.
@@ -73,6 +127,11 @@ class PartyFog:
             return None
         new = fog.model_copy(update={"explored": explored})
         return ReplaceEncounterField("fog", fog, new, text="Explore")
+
+
+def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
+    """The same objects (frozen: the same content) in the same order."""
+    return len(old) == len(new) and all(a is b or a == b for a, b in zip(old, new, strict=True))
 
 
 def _area(index: MapIndex, key: ViewerKey, radius: float | None) -> BaseGeometry:

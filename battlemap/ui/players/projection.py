@@ -103,6 +103,8 @@ class PlayerToken:
     health_left: float | None = None
     """The share of its hit points left, in eighths (``HealthShown.RING``), else None."""
     shape: TokenShape = TokenShape.CIRCLE
+    miniature: bool = False
+    """A physical miniature stands there (``Creature.miniature``): no token is drawn."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,9 @@ class PlayerView:
     sight_cells: frozenset[Cell] = frozenset()
     """The visible cells seen by sight alone (not revealed by the DM): only these are drawn
     along ``sight_areas``; a cell outside ``visible`` is never drawn clear."""
+    dim_light: BaseGeometry | None = None
+    """Where the party sees only dim light (cells, inside ``sight_areas``): drawn darker.
+    None on a map bright everywhere or baked, or without sight."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +221,7 @@ def project(
     combat: CombatFacts | None = None,
     ruleset: Ruleset | None = None,
     sight_areas: tuple[BaseGeometry, ...] | None = None,
+    dim_light: BaseGeometry | None = None,
 ) -> PlayerView:
     """The players' view of ``encounter``.
 
@@ -226,6 +232,8 @@ def project(
         ruleset: the encounter's ruleset (its bloodied threshold), None when unknown.
         sight_areas: the party's visibility polygons, for the fog's drawing (used with
             ``visible_now`` under a fog that uses sight).
+        dim_light: where the party sees only dim light (``PartyFog.seen_light``), kept
+            with the sight areas.
 
     A creature is shown only when it is not hidden by the DM, not hiding or invisible (unless
     ``drawn_while_unseen``) and, under fog, when one of its cells is visible now (explored
@@ -289,6 +297,7 @@ def project(
             exhaustion=(combat.exhaustion or {}).get(creature.id, 0),
             image=creature.token_image,
             shape=creature.token_shape,
+            miniature=creature.miniature,
         )
         for creature in seen
     )
@@ -307,6 +316,7 @@ def project(
         background_clip=None if visible is None else (0, 0, grid.width, grid.height),
         sight_areas=drawn_areas,
         sight_cells=drawn_cells,
+        dim_light=None if drawn_areas is None else dim_light,
     )
 
 

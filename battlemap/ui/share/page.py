@@ -10,6 +10,7 @@ from __future__ import annotations
 from battlemap.model.creature import Side
 from battlemap.resources import asset_path
 from battlemap.ui import style
+from battlemap.ui.players.light_layer import DIM_LIGHT
 from battlemap.ui.players.projection import HealthState
 from battlemap.ui.players.scene import HEALTH_RING
 from battlemap.ui.share.payload import Palette
@@ -58,4 +59,5 @@ def players_palette() -> Palette:
         obstacle=_css(style.OBSTACLE_FILL),
         paper=style.MAP_BACKGROUND.name(),
         grid_line=style.GRID_LINE.name(),
+        dim_light=_css(DIM_LIGHT),
     )

@@ -7,7 +7,9 @@ out: the colours come in as strings (``page.players_palette``), the initials and
 the players' window's own (``token_look``).
 
 The schema (``"schema": 1``) leaves room for what comes later: ``map.images`` for token art
-and ``lights`` are present and empty today.
+is present and empty today. ``lights`` lists the light the party sees that the page draws: the
+area seen in dim light only (``PlayerView.dim_light``, inside the party's sight), as polygons
+of rings in cells; never a light's position.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
+import shapely
 
 from battlemap.model.ids import EntityId
 from battlemap.ui.players.projection import PlayerToken, PlayerView
@@ -71,6 +76,8 @@ class Palette:
     obstacle: str
     paper: str
     grid_line: str
+    dim_light: str = "rgba(0, 0, 0, 0.431)"
+    """The veil over what the party sees in dim light (``light_layer.DIM_LIGHT``)."""
 
 
 class OpaqueKeys:
@@ -165,7 +172,7 @@ def _state_without_map_features(
         "tokens": [token_json(token, keys) for token in view.tokens],
         "fog": None if view.visible is None else {"cells": fog_cells(view)},
         "turn": turn,
-        "lights": [],
+        "lights": lights_json(view),
         "palette": {
             "sides": dict(palette.sides),
             "side_outlines": dict(palette.side_outlines),
@@ -176,8 +183,30 @@ def _state_without_map_features(
             "obstacle": palette.obstacle,
             "paper": palette.paper,
             "grid_line": palette.grid_line,
+            "dim_light": palette.dim_light,
         },
     }
+
+
+LIGHT_DECIMALS = 3
+"""Cells are sent to a thousandth: a pixel at any zoom a phone shows."""
+
+
+def lights_json(view: PlayerView) -> list[dict[str, Any]]:
+    """The dim-light area of ``view`` as ``[{"level": "dim", "polygons": [[ring, hole...]]}]``
+    (each ring a list of ``[x, y]`` in cells); empty without one."""
+    area = view.dim_light
+    if area is None or area.is_empty:
+        return []
+    polygons = [
+        [
+            np.round(shapely.get_coordinates(ring), LIGHT_DECIMALS).tolist()
+            for ring in (part.exterior, *part.interiors)
+        ]
+        for part in shapely.get_parts(area)
+        if isinstance(part, shapely.Polygon) and not part.is_empty
+    ]
+    return [{"level": "dim", "polygons": polygons}]
 
 
 def state_json(

@@ -1,8 +1,11 @@
-"""The Map settings dialog: map size in cells and cell size in feet, applied as one step."""
+"""The Map settings dialog: map size in cells, cell size in feet and the map's light (its
+ambient level, and whether the picture has its lighting baked in), applied as one step."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -11,10 +14,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlemap.model.document import Command, ReplaceEncounterField
+from battlemap.model.features import LightLevel, MapLighting
 from battlemap.model.grid import Grid
 from battlemap.model.limits import MAX_CELL_FEET, MAX_MAP_CELLS, MIN_CELL_FEET
-from battlemap.model.map_commands import SetGrid
+from battlemap.model.map_commands import CommandGroup, SetGrid
 from battlemap.ui.tools.base import ToolContext
+
+AMBIENT_LABELS = {
+    LightLevel.BRIGHT: "Bright (daylight, a lit hall)",
+    LightLevel.DIM: "Dim (dusk, moonlight)",
+    LightLevel.DARK: "Dark (night, an unlit dungeon)",
+}
 
 
 class MapSettingsDialog(QDialog):
@@ -39,6 +50,17 @@ class MapSettingsDialog(QDialog):
         form.addRow("Map &width:", self.width_cells)
         form.addRow("Map &height:", self.height_cells)
         form.addRow("&Cell size:", self.cell_feet)
+        lighting = context.document.encounter.lighting
+        self.ambient = QComboBox()
+        self.ambient.setObjectName("ambient-light")
+        for level, label in AMBIENT_LABELS.items():
+            self.ambient.addItem(label, level.value)
+        self.ambient.setCurrentIndex(list(AMBIENT_LABELS).index(lighting.ambient))
+        self.baked = QCheckBox("The map picture shows its own light (&baked)")
+        self.baked.setObjectName("baked-lighting")
+        self.baked.setChecked(lighting.baked_lighting)
+        form.addRow("&Ambient light:", self.ambient)
+        form.addRow("", self.baked)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -67,8 +89,21 @@ class MapSettingsDialog(QDialog):
             }
         )
 
+    def chosen_lighting(self) -> MapLighting:
+        return MapLighting(
+            ambient=LightLevel(self.ambient.currentData()), baked_lighting=self.baked.isChecked()
+        )
+
     def _apply(self) -> None:
-        old = self.context.document.encounter.grid
+        encounter = self.context.document.encounter
+        commands: list[Command] = []
         new = self.chosen_grid()
-        if new != old:
-            self.context.push(SetGrid.of(self.context.document.encounter, new))
+        if new != encounter.grid:
+            commands.append(SetGrid.of(encounter, new))
+        lighting = self.chosen_lighting()
+        if lighting != encounter.lighting:
+            commands.append(ReplaceEncounterField("lighting", encounter.lighting, lighting))
+        if len(commands) == 1:
+            self.context.push(commands[0])
+        elif commands:
+            self.context.push(CommandGroup(tuple(commands), text="Map settings"))

@@ -1,0 +1,343 @@
+"""Light and vision (issue 20): where the map is bright, dim or dark, and what a viewer sees.
+
+A light lights what it can see: its lit area is the visibility polygon from its centre
+(``sight.visibility_polygon``, so walls, closed doors and pillars stop light as they stop
+sight; windows and open doors let it through), cut to its dim radius, with the part within
+its bright radius bright. Everywhere else the map has its ambient level. A point's level is
+the brightest of the ambient level and every light reaching it.
+
+Boundary rules (``light_level_at`` is exact; the polygons are for drawing and cells):
+- a point exactly on a radius is inside it (bright at ``bright_cells``, dim at ``dim_cells``);
+- a light reaches a point when the segment between them is not blocked
+  (``barriers``' rule: grazing a wall's end or running along a wall does not block);
+- a light carried by a creature shines from the centre of its carrier's space; one whose
+  carrier is not on the map lies at its ``position``.
+
+A viewer's senses (``perceive``): darkvision sees darkness as dim light and dim light as
+bright within its range; blindsight perceives everything within its range, whatever the
+light. Walls stop both, as they stop sight. Ranges are closed, like radii.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cached_property
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from battlemap.geometry.map_index import MapIndex
+from battlemap.geometry.metrics import PointXY
+from battlemap.geometry.sight import visibility_polygon
+from battlemap.model.creature import Creature
+from battlemap.model.encounter import Encounter
+from battlemap.model.features import Light, LightLevel, MapLighting
+from battlemap.model.ids import EntityId
+
+__all__ = [
+    "LightLevel",
+    "LitArea",
+    "LitAreas",
+    "LitMap",
+    "PerceivedBy",
+    "Perception",
+    "SeenAreas",
+    "Viewer",
+    "light_centre",
+    "light_level_at",
+    "lighting_drawn",
+    "lit_area",
+    "perceive",
+    "seen_areas",
+    "viewer_of",
+]
+
+ON_RADIUS = 1e-9
+"""Cells: a point this much past a radius still counts as on it (float noise)."""
+CIRCLE_SEGMENTS = 45
+"""Segments per quarter circle of the drawn radii (180 round, like the sight's rays)."""
+
+
+def brighter(a: LightLevel, b: LightLevel) -> LightLevel:
+    """The brighter of two levels."""
+    return a if a.rank <= b.rank else b
+
+
+def lighting_drawn(lighting: MapLighting) -> bool:
+    """Whether light decides what the party sees and how the players' window draws it: not
+    on a map bright everywhere, nor on a baked map (its picture shows its light already)."""
+    return lighting.ambient is not LightLevel.BRIGHT and not lighting.baked_lighting
+
+
+def light_centre(light: Light, encounter: Encounter) -> PointXY:
+    """Where ``light`` shines from: its carrier's centre (cells), or its ``position``."""
+    if light.carried_by is not None:
+        for creature in encounter.creatures:
+            if creature.id == light.carried_by:
+                side = creature.space_cells(encounter.grid.cell_feet)
+                return (creature.x + side / 2, creature.y + side / 2)
+    return light.position
+
+
+def _circle(centre: PointXY, radius: float) -> BaseGeometry:
+    return shapely.Point(centre).buffer(radius, quad_segs=CIRCLE_SEGMENTS)
+
+
+@dataclass(frozen=True, slots=True)
+class LitArea:
+    """What one light lights (cells): ``dim`` is all of it (its bright part included),
+    ``bright`` the part within its bright radius. Both clipped to the map."""
+
+    light_id: EntityId
+    centre: PointXY
+    bright_cells: float
+    dim_cells: float
+    bright: BaseGeometry
+    dim: BaseGeometry
+
+
+def lit_area(index: MapIndex, light: Light, centre: PointXY) -> LitArea:
+    """The area ``light`` lights from ``centre``: its visibility polygon cut to its radii."""
+    if light.dim_cells <= 0:
+        empty = shapely.Polygon()
+        return LitArea(light.id, centre, light.bright_cells, light.dim_cells, empty, empty)
+    dim = visibility_polygon(index, centre, light.dim_cells)
+    if light.bright_cells >= light.dim_cells:
+        bright = dim
+    elif light.bright_cells <= 0:
+        bright = shapely.Polygon()
+    else:
+        bright = shapely.intersection(dim, _circle(centre, light.bright_cells))
+    return LitArea(light.id, centre, light.bright_cells, light.dim_cells, bright, dim)
+
+
+_AreaKey = tuple[EntityId, PointXY, float, float]
+
+
+class LitAreas:
+    """Lit areas kept between calls: a light's area is recomputed only when the map index
+    (a wall or door change), the light, or its centre (a carrier's move) changes."""
+
+    def __init__(self) -> None:
+        self._index: MapIndex | None = None
+        self._areas: dict[_AreaKey, LitArea] = {}
+        self.computed = 0
+        """Lit areas computed so far (each a visibility polygon)."""
+
+    def areas(self, index: MapIndex, encounter: Encounter) -> tuple[LitArea, ...]:
+        """Every light's area on ``encounter`` (in the order of ``encounter.lights``)."""
+        if index is not self._index:
+            self._index, self._areas = index, {}
+        kept, self._areas = self._areas, {}
+        for light in encounter.lights:
+            centre = light_centre(light, encounter)
+            key = (light.id, centre, light.bright_cells, light.dim_cells)
+            area = kept.get(key)
+            if area is None:
+                area = lit_area(index, light, centre)
+                self.computed += 1
+            self._areas[key] = area
+        return tuple(self._areas.values())
+
+
+@dataclass(frozen=True)
+class LitMap:
+    """The light on one map: its ``lighting`` and the area of every light."""
+
+    index: MapIndex
+    lighting: MapLighting
+    areas: tuple[LitArea, ...]
+
+    @classmethod
+    def build(cls, index: MapIndex, encounter: Encounter, cache: LitAreas | None = None) -> LitMap:
+        areas = (cache or LitAreas()).areas(index, encounter)
+        return cls(index, encounter.lighting, areas)
+
+    @property
+    def bright_everywhere(self) -> bool:
+        """Ambient bright: no light changes anything."""
+        return self.lighting.ambient is LightLevel.BRIGHT
+
+    @property
+    def drawn(self) -> bool:
+        """``lighting_drawn`` for this map."""
+        return lighting_drawn(self.lighting)
+
+    def _map_box(self) -> BaseGeometry:
+        return shapely.box(0, 0, self.index.width, self.index.height)
+
+    @cached_property
+    def bright_area(self) -> BaseGeometry:
+        """Where the map is bright (cells, within the map)."""
+        if self.lighting.ambient is LightLevel.BRIGHT:
+            return self._map_box()
+        return shapely.union_all([a.bright for a in self.areas])
+
+    @cached_property
+    def lit_area(self) -> BaseGeometry:
+        """Where the map is bright or dim (cells, within the map)."""
+        if self.lighting.ambient is not LightLevel.DARK:
+            return self._map_box()
+        return shapely.union_all([a.dim for a in self.areas])
+
+    def level_at(self, point: PointXY) -> LightLevel:
+        """The light at ``point`` (see the module's boundary rules)."""
+        level = self.lighting.ambient
+        if level is LightLevel.BRIGHT or not self.areas:
+            return level
+        centres = np.array([a.centre for a in self.areas], dtype=np.float64)
+        reach = np.array([a.dim_cells for a in self.areas])
+        distance = np.hypot(centres[:, 0] - point[0], centres[:, 1] - point[1])
+        near = np.flatnonzero(distance <= reach + ON_RADIUS)
+        if not len(near):
+            return level
+        lines = np.array([[centres[i], point] for i in near], dtype=np.float64)
+        blocked = self.index.sight_walls.blocks(lines)
+        for i, hidden in zip(near.tolist(), blocked.tolist(), strict=True):
+            if hidden:
+                continue
+            lit = self.areas[i]
+            on_bright = distance[i] <= lit.bright_cells + ON_RADIUS
+            level = brighter(level, LightLevel.BRIGHT if on_bright else LightLevel.DIM)
+            if level is LightLevel.BRIGHT:
+                break
+        return level
+
+
+def light_level_at(index: MapIndex, encounter: Encounter, point: PointXY) -> LightLevel:
+    """The light at ``point`` (cells) on ``encounter``'s map (see the module)."""
+    return LitMap.build(index, encounter).level_at(point)
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who looks, from where (cells), with which senses (radii in cells)."""
+
+    centre: PointXY
+    darkvision_cells: float = 0.0
+    blindsight_cells: float = 0.0
+
+
+def viewer_of(creature: Creature, cell_feet: float) -> Viewer:
+    """``creature`` looking from the centre of its space, with its stat block's senses (a
+    creature without a stat block has none)."""
+    side = creature.space_cells(cell_feet)
+    senses = creature.statblock.senses if creature.statblock is not None else None
+    return Viewer(
+        centre=(creature.x + side / 2, creature.y + side / 2),
+        darkvision_cells=senses.darkvision / cell_feet if senses else 0.0,
+        blindsight_cells=senses.blindsight / cell_feet if senses else 0.0,
+    )
+
+
+class PerceivedBy(StrEnum):
+    """How a viewer perceives a point, or why it does not."""
+
+    LIGHT = "light"
+    """By the light there (bright or dim)."""
+    DARKVISION = "darkvision"
+    """By darkvision: in darkness (seen as dim) or dim light (seen as bright)."""
+    BLINDSIGHT = "blindsight"
+    """Within its blindsight, whatever the light."""
+    DARKNESS = "darkness"
+    """Not: darkness, and no darkvision or blindsight reaches it."""
+    WALLS = "walls"
+    """Not: a wall stands between."""
+
+
+@dataclass(frozen=True, slots=True)
+class Perception:
+    """What a viewer makes of a point: the ``light`` there, the level it is ``seen`` at
+    (dark: not seen) and the sense that decided it (``by``)."""
+
+    light: LightLevel
+    seen: LightLevel
+    by: PerceivedBy
+
+    @property
+    def sees(self) -> bool:
+        return self.seen is not LightLevel.DARK
+
+
+def perceive(lit: LitMap, viewer: Viewer, point: PointXY) -> Perception:
+    """How ``viewer`` perceives ``point``: walls first, then blindsight, then light and
+    darkvision (the brighter reading wins; light wins a tie, as it needs no sense)."""
+    light = lit.level_at(point)
+    line = np.array([[viewer.centre, point]], dtype=np.float64)
+    if bool(lit.index.sight_walls.blocks(line)[0]):
+        return Perception(light, LightLevel.DARK, PerceivedBy.WALLS)
+    distance = math.dist(viewer.centre, point)
+    if light is LightLevel.BRIGHT:
+        return Perception(light, light, PerceivedBy.LIGHT)
+    if distance <= viewer.blindsight_cells + ON_RADIUS and viewer.blindsight_cells > 0:
+        return Perception(light, LightLevel.BRIGHT, PerceivedBy.BLINDSIGHT)
+    if distance <= viewer.darkvision_cells + ON_RADIUS and viewer.darkvision_cells > 0:
+        seen = LightLevel.BRIGHT if light is LightLevel.DIM else LightLevel.DIM
+        return Perception(light, seen, PerceivedBy.DARKVISION)
+    if light is LightLevel.DIM:
+        return Perception(light, light, PerceivedBy.LIGHT)
+    return Perception(light, LightLevel.DARK, PerceivedBy.DARKNESS)
+
+
+@dataclass(frozen=True)
+class SeenAreas:
+    """What viewers see (cells): ``bright`` seen as bright, ``dim`` seen as dim only, and
+    ``each`` viewer's whole seen area (bright and dim), in the viewers' order."""
+
+    bright: BaseGeometry
+    dim: BaseGeometry
+    each: tuple[BaseGeometry, ...]
+
+    @property
+    def seen(self) -> BaseGeometry:
+        return shapely.union(self.bright, self.dim)
+
+
+def seen_areas(lit: LitMap, viewers: Sequence[Viewer], views: Iterable[BaseGeometry]) -> SeenAreas:
+    """What ``viewers`` see on ``lit``'s map, each within its own visibility polygon
+    (``views``, one per viewer: where walls let it look), read as ``perceive`` reads a point.
+    """
+    bright_parts: list[BaseGeometry] = []
+    each: list[BaseGeometry] = []
+    for viewer, view in zip(viewers, views, strict=True):
+        senses = [
+            _circle(viewer.centre, r)
+            for r in (viewer.darkvision_cells, viewer.blindsight_cells)
+            if r > 0
+        ]
+        darkvision = (
+            _circle(viewer.centre, viewer.darkvision_cells)
+            if viewer.darkvision_cells > 0
+            else shapely.Polygon()
+        )
+        blindsight = (
+            _circle(viewer.centre, viewer.blindsight_cells)
+            if viewer.blindsight_cells > 0
+            else shapely.Polygon()
+        )
+        seen_bright = shapely.union_all(
+            [lit.bright_area, shapely.intersection(lit.lit_area, darkvision), blindsight]
+        )
+        bright_parts.append(_areal(shapely.intersection(view, seen_bright)))
+        each.append(_areal(shapely.intersection(view, shapely.union_all([lit.lit_area, *senses]))))
+    bright = shapely.union_all(bright_parts)
+    dim = _areal(shapely.difference(shapely.union_all(each), bright))
+    return SeenAreas(bright=bright, dim=dim, each=tuple(each))
+
+
+def _areal(geometry: BaseGeometry) -> BaseGeometry:
+    """The polygons of ``geometry`` without the lines and points an intersection leaves
+    where two areas only touch (a light's edge along the far side of a wall: a line there
+    would tell the players the light is behind it)."""
+    parts = [
+        part
+        for part in shapely.get_parts(geometry)
+        if isinstance(part, shapely.Polygon | shapely.MultiPolygon) and not part.is_empty
+    ]
+    if len(parts) == 1:
+        return parts[0]
+    return shapely.union_all(parts) if parts else shapely.Polygon()
