@@ -19,10 +19,11 @@ FRAME_ALLOWANCE = QSize(16, 40)
 FALLBACK_SIZE = QSize(1280, 800)
 """The first size with no real screen to follow (the offscreen platform)."""
 
-LEFT_MIN_WIDTH = 300
+LEFT_MIN_WIDTH = 312
 """The least the Initiative and Actions docks narrow to, each alone too: the Actions dock's
-two columns of buttons need ~270 px mid-combat (more than before a combat, when its minimum
-is measured), and the order's columns read whole."""
+three columns of buttons ("Cast a Spell" with its menu arrow the widest) need ~310 px
+mid-combat (more than before a combat, when its minimum is measured), and the order's
+columns read whole."""
 LEFT_WIDTH = 320
 """Initiative and Actions: the order's Init, Creature, HP and Status columns and the action
 buttons' labels read whole (each dock also has a minimum width from its contents)."""

@@ -12,6 +12,7 @@ the map), Enter gives the keyboard back to the map.
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
@@ -107,6 +108,7 @@ class DecisionCard(QFrame):
         view.installEventFilter(self)
         card_stack(view).add(self, self.wish)
         session.changed.connect(self.refresh)
+        scene.selectionChanged.connect(self._replace_if_shown)  # the DM's target: kept clear
         self.hide()
 
     # --- model -> card ---------------------------------------------------------------
@@ -189,9 +191,14 @@ class DecisionCard(QFrame):
             QSize(self.width(), height), keep_clear=keep_clear, avoid=avoid, beside=True
         )
 
+    def _replace_if_shown(self) -> None:
+        if self.isVisible() and shiboken6.isValid(self.scene):
+            self.place()
+
     def _about(self) -> set[EntityId]:
-        """The creatures the decisions are about and the current creature."""
-        ids = {d.creature_id for d in self.decisions}
+        """The creatures the decisions are about, the current creature and the selected ones
+        (the target the DM is working on)."""
+        ids = {d.creature_id for d in self.decisions} | set(self.scene.selected_creatures())
         state = self.session.state
         if state is not None and state.current is not None:
             ids.add(state.current.creature_id)

@@ -42,9 +42,8 @@ def attack(
     assert dialog.isVisible()
     if attacker is not None:
         assert dialog.attacker.currentText().startswith(attacker), dialog.attacker.currentText()
-    index = dialog.target.findData(str(entity(table.window, target)))
-    assert index >= 0, target
-    dialog.target.setCurrentIndex(index)
+    table.choose_in(dialog.target, target, "attack target")
+    assert dialog.target.currentData() == str(entity(table.window, target)), target
     assert dialog.roll_button.isEnabled(), dialog.situation.text()
     faces = (d20,) if isinstance(d20, int) else d20 or ()
     shown = [box for box in dialog.d20 if box.isVisible()]
@@ -91,8 +90,8 @@ def fireball(table: Table, targets: tuple[str, ...], corpse: str, typed_save: in
     row = area.rows[entity(table.window, targets[-1])]
     assert isinstance(row, SaveRow) and row.d20 is not None
     table.type_into(row.d20.spins[0], str(typed_save), "area save d20")
-    area.dice.setText("8d6")
-    area.damage_type.setCurrentIndex(area.damage_type.findData("fire"))
+    table.retype(area.dice, "8d6", "area dice")
+    table.choose_in(area.damage_type, "Fire", "area damage type")
     table.type_into(area.typed, "24", "area damage total")
     table.click(area.apply_button, "Apply area damage")
     assert "Refused" not in area.outcome_label.text(), area.outcome_label.text()

@@ -6,14 +6,20 @@ Enter)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPushButton
+from pathlib import Path
 
+from PySide6.QtCore import QRect, QSettings, Qt
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPushButton
+from pytestqt.qtbot import QtBot
+
+from battlemap.model import Encounter
 from battlemap.model.statblock import Ability
 from battlemap.ui.character_form import PlayerCharacterDialog
 from battlemap.ui.combat.widgets import rows
+from battlemap.ui.library_dock import NAME_COLUMN
 from tests.ui.session.table import DATA, Table
 from tests.ui.test_file_actions import drag_and_drop
+from tests.ui.test_window_layout import first_start
 
 MAP = DATA / "vtt-maps_red-tower-base.dd2vtt"
 
@@ -34,12 +40,15 @@ def add_monsters(table: Table) -> None:
     library = table.window.library_dock
     library.raise_()
     for name, copies in MONSTERS:
-        table.type_into(library.search, name, "library search")
-        library.select(name)
+        table.retype(library.search, name, "library search")
+        row = library.list.findItems(name, Qt.MatchFlag.MatchExactly, NAME_COLUMN)[0]
+        table.click_row(library.list, library.list.indexFromItem(row), f"library: {name}")
+        assert library.selected() is not None and library.selected().name == name  # type: ignore[union-attr]
         table.retype(library.count, str(copies), "Copies")
         assert library.count.value() == copies
         table.click(library.add_button, "Add to map")
-        library.search.clear()
+    table.retype(library.search, "", "library search")
+    assert len(library.visible_names()) > len(MONSTERS)  # the whole library again
     names = [c.name for c in table.window.document.encounter.creatures]
     assert names == [*(f"Goblin {n}" for n in range(1, 5)), "Ogre 1", "Wolf 1"], names
 
@@ -93,7 +102,8 @@ def add_party(table: Table) -> None:
         assert not dialog.isVisible(), dialog.error.text()
     party = table.window.party_dock
     for row in range(len(PARTY)):
-        party.list.setCurrentRow(row)
+        index = party.list.model().index(row, 0)
+        table.click_row(party.list, index, f"Party: {PARTY[row][0]}")
         table.click(party.buttons["Place on map"], "Place on map")
     placed = {c.name: c for c in table.window.document.encounter.creatures}
     assert placed["Brakka"].level == 5 and placed["Brakka"].hp == 44
@@ -152,3 +162,17 @@ def roll_initiative(table: Table, typed: dict[str, int]) -> None:
         assert combat.combatant(cid).initiative == value, (name, table.refusals)
     table.click(initiative.begin_button, "Begin round 1")
     QApplication.processEvents()
+
+
+def set_up_the_table(qtbot: QtBot, folder: Path, screen: QRect) -> Table:
+    """A first start on ``screen`` (srd-5e, the dice of seed 2), then the evening's set-up:
+    the map, the monsters, the party, each token dragged to its place."""
+    settings = QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat)
+    window = first_start(qtbot, Encounter(ruleset="srd-5e"), settings, screen)
+    table = Table(window, qtbot)
+    window.combat.session.seed_source = lambda: 2
+    import_map(table)
+    add_monsters(table)
+    add_party(table)
+    arrange(table)
+    return table

@@ -11,9 +11,17 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QModelIndex, QPoint, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QAbstractButton, QApplication, QMenu, QTableWidget, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QMenu,
+    QTableWidget,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.creature import Creature
@@ -61,9 +69,18 @@ class Table:
         self.qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
         QApplication.processEvents()
 
+    def activate(self, widget: QWidget) -> None:
+        """A click on a window makes it the active one (a window manager's doing, which the
+        offscreen platform leaves to the test): its boxes then get focus from the click."""
+        window = widget.window()
+        if not window.isActiveWindow():
+            window.activateWindow()
+            self.qtbot.waitUntil(window.isActiveWindow)
+
     def type_into(self, box: QWidget, text: str, name: str, enter: bool = False) -> None:
         """Click into the box (its text selected on focus), type, and Enter if asked."""
         self.shown(box, name)
+        self.activate(box)
         self.qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
         self.qtbot.wait(5)  # as between a DM's click and first key: the box selects its text
         self.qtbot.keyClicks(box, text)
@@ -73,13 +90,41 @@ class Table:
 
     def retype(self, box: QWidget, text: str, name: str) -> None:
         """Click into a box that holds a value, select it all (Ctrl+A), type key by key and
-        Tab on (the value is taken as the box is left, as a DM's next click would)."""
+        Tab on (the value is taken as the box is left, as a DM's next click would); no
+        text: Delete empties it."""
         self.shown(box, name)
+        self.activate(box)
         self.qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
         self.qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
         self.qtbot.keyClicks(box, text)
+        if not text:
+            self.qtbot.keyClick(box, Qt.Key.Key_Delete)
         self.qtbot.keyClick(box, Qt.Key.Key_Tab)
         QApplication.processEvents()
+
+    def choose_in(self, box: QComboBox, text: str, name: str) -> None:
+        """Pick a list box's entry from the keyboard: the box focused, Home, then Down
+        until the entry starting with ``text``."""
+        self.shown(box, name)
+        self.activate(box)
+        box.setFocus()  # as Tab onto it; a click would open its popup
+        self.qtbot.keyClick(box, Qt.Key.Key_Home)
+        for _ in range(box.count()):
+            if box.currentText().startswith(text):
+                break
+            self.qtbot.keyClick(box, Qt.Key.Key_Down)
+        QApplication.processEvents()
+        assert box.currentText().startswith(text), (box.currentText(), text)
+
+    def click_row(self, view: QAbstractItemView, index: QModelIndex, name: str) -> None:
+        """Click a list's row (scrolled into view first, as the DM's wheel would)."""
+        self.shown(view, name)
+        view.scrollTo(index)
+        rect = view.visualRect(index)
+        assert view.viewport().rect().contains(rect.center()), f"{name}: row out of view"
+        self.qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        QApplication.processEvents()
+        assert view.currentIndex().row() == index.row(), name
 
     def type_cell(self, table: QTableWidget, row: int, column: int, text: str) -> None:
         """Click a table's cell, F2 to edit it, select all, type (nothing: clear it), Enter."""

@@ -8,15 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect, QSettings
+from PySide6.QtCore import QRect
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Encounter
 from battlemap.ui.token_state import Vital
 from tests.ui.session import fight_steps, rounds, setup_steps
 from tests.ui.session.table import Table
 from tests.ui.session_helpers import user_folders  # noqa: F401 (autouse fixture)
-from tests.ui.test_window_layout import first_start
 
 SCREENS = {"laptop": QRect(0, 0, 1366, 768 - 32), "desktop": QRect(0, 0, 1920, 1080 - 40)}
 # Menus popped by buttons: the offscreen platform says it cannot raise or grab them.
@@ -34,14 +32,7 @@ TYPED_INITIATIVE = {"Brakka": 19, "Sela": 17, "Corin": 8, "Dessa": 15}
 
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_a_whole_fight_at_the_table(qtbot: QtBot, tmp_path: Path, screen: str) -> None:
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    window = first_start(qtbot, Encounter(ruleset="srd-5e"), settings, SCREENS[screen])
-    table = Table(window, qtbot)
-    window.combat.session.seed_source = lambda: 2
-    setup_steps.import_map(table)
-    setup_steps.add_monsters(table)
-    setup_steps.add_party(table)
-    setup_steps.arrange(table)
+    table = setup_steps.set_up_the_table(qtbot, tmp_path, SCREENS[screen])
     setup_steps.open_players_window(table)
     setup_steps.roll_initiative(table, TYPED_INITIATIVE)
     assert table.order() == ORDER
