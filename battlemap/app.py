@@ -21,6 +21,7 @@ from battlemap import APP_NAME, __version__, qt_platform_check
 if TYPE_CHECKING:
     from battlemap.io.encounter_file import EncounterFile
     from battlemap.ui.main_window import MainWindow
+    from battlemap.ui.session_resume import Resume
 
 EXIT_BAD_INPUT = 2
 EXIT_MISSING_LIBRARIES = 3
@@ -139,19 +140,25 @@ def run_gui(
     return app.exec()
 
 
-def resume_session(window: MainWindow, path: Path | None) -> None:
-    """What a real start does once the window shows (``--smoke`` and ``--screenshot`` don't).
+def resume_session(window: MainWindow, path: Path | None) -> Resume:
+    """What a real start does once the window shows (``--smoke`` and ``--screenshot`` don't),
+    after its first frame (``Resume.done`` then turns True; a status message says what opens).
 
     With no FILE named, the last encounter opens again if the DM chose so (File > Open
     Recent; a gone or broken one is reported and dropped, and the demo stays); then the
     close guard, autosave and crash recovery; the players' window if it was open at the last
     close; and, once ever, the first-run hint.
     """
-    if path is None:
-        window.files.reopen_last_at_start()
-    window.files.start_session()  # ask before losing changes; autosave; offer crash recovery
-    window.players.reopen_if_it_was_open()
-    window.help.show_first_run_hint()  # once ever: the first steps, over the map
+    from battlemap.ui.session_resume import resume_after_first_frame
+
+    def steps() -> None:
+        if path is None:
+            window.files.reopen_last_at_start()
+        window.files.start_session()  # ask before losing changes; autosave; crash recovery
+        window.players.reopen_if_it_was_open()
+        window.help.show_first_run_hint()  # once ever: the first steps, over the map
+
+    return resume_after_first_frame(window, steps)
 
 
 WARM_UP_AFTER_MS = 250

@@ -8,8 +8,8 @@ are left (sound: fewer walls tabled only settle fewer lines);
 a point touching a wall gone, an open door or a new wall is checked again against the walls
 that count. A wall added on a wall that counts (a repeat, which a built set drops) cannot be
 told from a joint this way: ``edited`` then gives None and the set is built again. At a joint
-of several walls ``first_blocker`` names the first in the set's order, and new walls come
-last here (a built set has them in the map's order).
+of several walls ``first_blocker`` names the first in the order a set built afresh would
+hold them (the map's order), though new walls are numbered last here.
 """
 
 from __future__ import annotations
@@ -20,16 +20,9 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from battlemap.geometry.barrier_layers import DoorBarriers, _touches_any
-from battlemap.geometry.barriers import (
-    END_SNAP,
-    BarrierSet,
-    Lines,
-    _at_an_end,
-    _grid_units,
-    sorted_unique,
-)
-from battlemap.model import EntityId
+from battlemap.geometry.barrier_layers import DoorBarriers, MaskedBarriers, _touch_counts
+from battlemap.geometry.barriers import END_SNAP, BarrierSet, Lines, _grid_units
+from battlemap.model import EntityId, Wall, WallKind
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 MOST_ADDED = 256
@@ -40,9 +33,15 @@ class EditedBarriers:
     """``base`` less its fixed walls where ``gone``, plus the walls ``added`` (in order)."""
 
     def __init__(
-        self, base: DoorBarriers, gone: NDArray[np.bool_], added: Sequence[tuple[EntityId, Segment]]
+        self,
+        base: DoorBarriers,
+        gone: NDArray[np.bool_],
+        added: Sequence[tuple[EntityId, Segment]],
+        walls: Sequence[Wall],
     ) -> None:
         self.base = base
+        self.walls = walls
+        """The map's walls now, in order (a set built afresh holds its walls in this order)."""
         self.gone = gone
         self.added = list(added)
         self.extra = BarrierSet([s for _, s in self.added], [i for i, _ in self.added])
@@ -53,19 +52,20 @@ class EditedBarriers:
 
     def with_closed(self, closed: NDArray[np.bool_]) -> OverlaidBarriers:
         """The set in which door ``i`` counts when ``closed[i]`` (``DoorBarriers.with_closed``)."""
-        active = self.base.with_closed(closed).active & ~self.gone
-        return OverlaidBarriers(self, active)
+        masked = self.base.with_closed(closed)
+        return OverlaidBarriers(self, masked.without(self.gone, self.fixed_units), self.walls)
 
     def edited(
         self,
         removed: Sequence[Segment],
         added: Sequence[tuple[EntityId, Segment]],
         doors: Sequence[Segment],
+        walls: Sequence[Wall],
     ) -> EditedBarriers | None:
-        """These walls with ``removed`` (by their ends) taken away and ``added`` added; None
-        when a wall removed is not found once, or one removed or added lies where a door
-        does (a door repeating a wall is left out of the built set), or one added repeats a
-        wall that counts."""
+        """These walls with ``removed`` (by their ends) taken away and ``added`` added
+        (``walls``: the map's walls now); None when a wall removed is not found once, or one
+        removed or added lies where a door does (a door repeating a wall is left out of the
+        built set), or one added repeats a wall that counts."""
         door_ends = np.asarray(doors, dtype=np.float64).reshape(-1, 2, 2)
         for segment in [*removed, *(s for _, s in added)]:
             if same_ends(door_ends, np.asarray(segment, dtype=np.float64)).any():
@@ -93,7 +93,7 @@ class EditedBarriers:
             kept.append((_, segment))
         if len(kept) > MOST_ADDED:
             return None
-        return EditedBarriers(self.base, gone, kept)
+        return EditedBarriers(self.base, gone, kept, walls)
 
 
 def edit_barriers(
@@ -101,12 +101,13 @@ def edit_barriers(
     removed: Sequence[Segment],
     added: Sequence[tuple[EntityId, Segment]],
     doors: Sequence[Segment],
+    walls: Sequence[Wall],
 ) -> EditedBarriers | None:
     """``barriers`` with ``removed`` taken away and ``added`` added (see ``EditedBarriers``);
-    ``doors`` are the doors' ends."""
+    ``doors`` are the doors' ends, ``walls`` the map's walls now."""
     if isinstance(barriers, DoorBarriers):
-        barriers = EditedBarriers(barriers, np.zeros(len(barriers.full), dtype=bool), [])
-    return barriers.edited(removed, added, doors)
+        barriers = EditedBarriers(barriers, np.zeros(len(barriers.full), dtype=bool), [], walls)
+    return barriers.edited(removed, added, doors, walls)
 
 
 def _same(a: NDArray[np.float64], b: NDArray[np.float64]) -> bool:
@@ -122,72 +123,69 @@ def same_ends(segments: NDArray[np.float64], ends: NDArray[np.float64]) -> NDArr
 
 
 class OverlaidBarriers(BarrierSet):
-    """``EditedBarriers`` with the doors open or closed: the built set's ``active`` walls and
-    the added ones, numbered in that order."""
+    """``EditedBarriers`` with the doors open or closed: the built set masked
+    (``MaskedBarriers``: its fixed walls left and its closed doors) and the walls added,
+    numbered in that order."""
 
-    def __init__(self, edited: EditedBarriers, active: NDArray[np.bool_]) -> None:
-        self.full = edited.base.full
+    def __init__(
+        self, edited: EditedBarriers, masked: MaskedBarriers, walls: Sequence[Wall]
+    ) -> None:
+        self.masked = masked
         self.extra = edited.extra
-        self.first_extra = len(self.full.coords)
-        self.active = active
-        self.ids = [*self.full.ids, *self.extra.ids]
-        self.coords = np.concatenate([self.full.coords, self.extra.coords.reshape(-1, 2, 2)])
-        self.geoms = np.concatenate([self.full.geoms, self.extra.geoms])
+        self.first_extra = len(masked.coords)
+        self.n_fixed = edited.base.n_fixed
+        self.walls = walls
+        self.ids = [*masked.ids, *self.extra.ids]
+        self.coords = np.concatenate([masked.coords, self.extra.coords.reshape(-1, 2, 2)])
         self._grid_units = edited.fixed_units
-        self._inactive = self.full.coords[~active]
-        self._inactive_geoms = self.full.geoms[~active]
-        self._count = int(active.sum()) + len(self.extra.ids)
+        self._rank: NDArray[np.intp] | None = None
 
     def __len__(self) -> int:
-        return self._count
+        return len(self.masked) + len(self.extra.ids)
 
     def _candidates(
         self, lines: Lines, length: NDArray[np.float64]
     ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        line, wall = self.full._candidates(lines, length)
-        keep = self.active[wall]
-        line, wall = line[keep], wall[keep]
-        if len(self.extra.ids):
-            more_line, more_wall = self.extra._candidates(lines, length)
-            line = np.concatenate([line, more_line])
-            wall = np.concatenate([wall, more_wall + self.first_extra])
+        line, wall = self.masked._candidates(lines, length)
+        if not len(self.extra.ids):
+            return line, wall
+        more_line, more_wall = self.extra._candidates(lines, length)
         total = len(self.ids)
-        keys = sorted_unique(line.astype(np.int64) * total + wall)
+        keys = np.sort(
+            np.concatenate([line, more_line]).astype(np.int64) * total
+            + np.concatenate([wall, more_wall + self.first_extra])
+        )
         return (keys // total).astype(np.intp), (keys % total).astype(np.intp)
 
     def inside_walls(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
-        on = self.full.inside_walls(points)
-        if not len(points):
+        on = self.masked.inside_walls(points)
+        if not len(self.extra.ids) or not len(points):
             return on
-        # Only points touching a wall gone, an open door or a new wall can differ.
-        again = np.zeros(len(points), dtype=bool)
-        if len(self._inactive):
-            again |= _touches_any(points, self._inactive, self._inactive_geoms)
-        if len(self.extra.ids):
-            near, _ = self.extra.tree.query(
-                shapely.points(points), predicate="dwithin", distance=END_SNAP
-            )
-            again[near] = True
-        which = np.flatnonzero(again)
+        # Only points touching a new wall can differ: count both sets' walls there.
+        near, wall = self.extra.tree.query(
+            shapely.points(points), predicate="dwithin", distance=END_SNAP
+        )
+        which = np.unique(near)
         if len(which):
-            on[which] = self._inside_counting(points[which])
+            touching, middle = self.masked.touching(points[which])
+            local = np.searchsorted(which, near)
+            more, more_middle = _touch_counts(points[which], local, self.extra.coords[wall])
+            on[which] = (touching + more >= 2) | middle | more_middle
         return on
 
-    def _inside_counting(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
-        """``inside_walls`` by the spatial indexes, counting the walls that count only."""
-        shapes = shapely.points(points)
-        point_idx, wall_idx = self.full.tree.query(shapes, predicate="dwithin", distance=END_SNAP)
-        keep = self.active[wall_idx]
-        point_idx, wall_idx = point_idx[keep], wall_idx[keep]
-        if len(self.extra.ids):
-            more_point, more_wall = self.extra.tree.query(
-                shapes, predicate="dwithin", distance=END_SNAP
-            )
-            point_idx = np.concatenate([point_idx, more_point])
-            wall_idx = np.concatenate([wall_idx, more_wall + self.first_extra])
-        if len(point_idx) == 0:
-            return np.zeros(len(points), dtype=bool)
-        is_end = _at_an_end(points[point_idx], self.coords[wall_idx])
-        touching = np.bincount(point_idx, minlength=len(points))
-        middle = np.bincount(point_idx, weights=~is_end, minlength=len(points)) > 0
-        return np.asarray((touching >= 2) | middle, dtype=bool)
+    def _fresh_rank(self) -> NDArray[np.intp]:
+        """The order of a set built afresh: the map's walls in its order, then windows or
+        pillars' sides, then the doors (made on first use: only ``first_blocker`` needs it)."""
+        if self._rank is None:
+            place: dict[EntityId, tuple[int, int]] = {}
+            for i, w in enumerate(self.walls):
+                place.setdefault(w.id, (0 if w.kind is WallKind.WALL else 1, i))
+            beyond = (1, len(self.walls))
+            doors = range(self.n_fixed, self.first_extra)
+            group = np.array([place.get(i, beyond)[0] for i in self.ids], dtype=np.intp)
+            where = np.array([place.get(i, beyond)[1] for i in self.ids], dtype=np.intp)
+            group[doors] = 2
+            order = np.lexsort((np.arange(len(self.ids)), where, group))
+            self._rank = np.empty(len(order), dtype=np.intp)
+            self._rank[order] = np.arange(len(order))
+        return self._rank

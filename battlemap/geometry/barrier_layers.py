@@ -23,11 +23,13 @@ from battlemap.geometry.barriers import (
     Lines,
     _at_an_end,
     _grid_units,
+    _GridUnits,
     _within_snap,
 )
 from battlemap.model import EntityId
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
+GridUnitTables = tuple[_GridUnits | None, _GridUnits | None]
 
 
 class DoorBarriers:
@@ -82,6 +84,7 @@ class MaskedBarriers(BarrierSet):
     """``DoorBarriers.full`` with only the ``active`` segments counting."""
 
     def __init__(self, doors: DoorBarriers, active: NDArray[np.bool_]) -> None:
+        self.doors = doors
         self.full = doors.full
         self.active = active
         self.ids = doors.full.ids
@@ -93,6 +96,13 @@ class MaskedBarriers(BarrierSet):
 
     def __len__(self) -> int:
         return self._count
+
+    def without(self, gone: NDArray[np.bool_], units: GridUnitTables) -> MaskedBarriers:
+        """This set with the segments ``gone`` not counting either; ``units`` are the
+        grid-line tables of the fixed walls left."""
+        less = MaskedBarriers(self.doors, self.active & ~gone)
+        less._grid_units = units
+        return less
 
     def _candidates(
         self, lines: Lines, length: NDArray[np.float64]
@@ -113,17 +123,29 @@ class MaskedBarriers(BarrierSet):
 
     def _inside_active(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
         """``inside_walls`` by the spatial index, counting active segments only."""
+        touching, middle = self.touching(points)
+        return np.asarray((touching >= 2) | middle, dtype=bool)
+
+    def touching(self, points: NDArray[np.float64]) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+        """Per point, how many active segments lie within ``END_SNAP`` of it, and whether
+        one of them has it on its middle (not at an end): what ``inside_walls`` counts."""
         point_idx, wall_idx = self.full.tree.query(
             shapely.points(points), predicate="dwithin", distance=END_SNAP
         )
         keep = self.active[wall_idx]
-        point_idx, wall_idx = point_idx[keep], wall_idx[keep]
-        if len(point_idx) == 0:
-            return np.zeros(len(points), dtype=bool)
-        is_end = _at_an_end(points[point_idx], self.coords[wall_idx])
-        touching = np.bincount(point_idx, minlength=len(points))
-        middle = np.bincount(point_idx, weights=~is_end, minlength=len(points)) > 0
-        return np.asarray((touching >= 2) | middle, dtype=bool)
+        return _touch_counts(points, point_idx[keep], self.coords[wall_idx[keep]])
+
+
+def _touch_counts(
+    points: NDArray[np.float64], point_idx: NDArray[np.intp], walls: NDArray[np.float64]
+) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+    """``touching`` from the (point, wall ends) pairs within ``END_SNAP``."""
+    if len(point_idx) == 0:
+        return np.zeros(len(points), dtype=np.intp), np.zeros(len(points), dtype=bool)
+    is_end = _at_an_end(points[point_idx], walls)
+    touching = np.bincount(point_idx, minlength=len(points))
+    middle = np.bincount(point_idx, weights=~is_end, minlength=len(points)) > 0
+    return touching, np.asarray(middle, dtype=bool)
 
 
 def _touches_any(

@@ -100,6 +100,8 @@ def _lattice_keys(points: NDArray[np.int64]) -> NDArray[np.int64]:
 
 Lines = NDArray[np.float64]
 """Array of shape (n, 2, 2): n lines, each (start, end), each (x, y) in cells."""
+_Events = tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.intp]]
+"""(line, distance along it in cells, wall) of each place a line is blocked."""
 
 
 def line_array(lines: Lines) -> NDArray[np.object_]:
@@ -386,10 +388,23 @@ class BarrierSet:
         if length <= 2 * END_TRIM:
             return None
         lengths = np.array([length])
-        _, along, wall = self._events(lines, lengths, *self._candidates(lines, lengths))
+        rank = self._fresh_rank()
+        crossings, joints = self._crossings_and_joints(
+            lines, lengths, *self._candidates(lines, lengths), rank
+        )
+        along = np.concatenate([crossings[1], joints[1]])
         if len(along) == 0:
             return None
-        return self.ids[int(wall[np.argmin(along)])]
+        wall = np.concatenate([crossings[2], joints[2]])
+        # Nearest the start; there a crossing before a joint, then the first in the order.
+        is_joint = np.arange(len(along)) >= len(crossings[1])
+        order = np.lexsort((wall if rank is None else rank[wall], is_joint, along))
+        return self.ids[int(wall[order[0]])]
+
+    def _fresh_rank(self) -> NDArray[np.intp] | None:
+        """Each segment's place in the order a set built afresh from the same walls would
+        hold it (None: its own index); ``first_blocker`` names the first by it."""
+        return None
 
     def _candidates(
         self, lines: Lines, length: NDArray[np.float64]
@@ -421,9 +436,26 @@ class BarrierSet:
         wall ``wi[k]``), by the exact rule of the module: (line, distance along it in cells,
         wall), for proper crossings and for points on the line where wall ends leave to both
         sides (the wall named is the first of those leaving to a side)."""
+        crossings, joints = self._crossings_and_joints(lines, length, li, wi, None)
+        return (
+            np.concatenate([crossings[0], joints[0]]),
+            np.concatenate([crossings[1], joints[1]]),
+            np.concatenate([crossings[2], joints[2]]),
+        )
+
+    def _crossings_and_joints(
+        self,
+        lines: Lines,
+        length: NDArray[np.float64],
+        li: NDArray[np.intp],
+        wi: NDArray[np.intp],
+        rank: NDArray[np.intp] | None,
+    ) -> tuple[_Events, _Events]:
+        """``_events``' proper crossings and its joints apart; at a joint the wall named is
+        the first by ``rank`` (by index when None)."""
         empty = (np.empty(0, dtype=np.intp), np.empty(0), np.empty(0, dtype=np.intp))
         if len(li) == 0:
-            return empty
+            return empty, empty
         a = lines[li, 0, :]
         unit = (lines[li, 1, :] - a) / length[li, None]
         ends = self.coords[wi]
@@ -449,12 +481,8 @@ class BarrierSet:
         m_along = np.concatenate([s_p[meet_p], s_q[meet_q]])
         m_side = np.concatenate([side_p[meet_p], side_q[meet_q]]).astype(np.int8)
         m_wall = np.concatenate([wi[meet_p], wi[meet_q]])
-        j_line, j_along, j_wall = _two_sided_points(m_line, m_along, m_side, m_wall)
-        return (
-            np.concatenate([li[crossing], j_line]),
-            np.concatenate([s_x[crossing], j_along]),
-            np.concatenate([wi[crossing], j_wall]),
-        )
+        joints = _two_sided_points(m_line, m_along, m_side, m_wall, rank)
+        return (li[crossing], s_x[crossing], wi[crossing]), joints
 
     def _surely_blocked(self, lines: Lines, length: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Which lines are certainly blocked by walls along grid lines: somewhere they cross an
@@ -646,13 +674,15 @@ def _two_sided_points(
     along: NDArray[np.float64],
     side: NDArray[np.int8],
     wall: NDArray[np.intp],
-) -> tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.intp]]:
+    rank: NDArray[np.intp] | None = None,
+) -> _Events:
     """Points where wall ends on a line leave to both sides of it: ends whose feet lie within
     ``END_SNAP`` of the next one along the same line are one point. Returns (line, distance
-    along it of the point's first end, the first wall of the point leaving to a side)."""
+    along it of the point's first end, the first wall of the point leaving to a side, first
+    by ``rank`` among ends at one distance; by index when None)."""
     if len(line) == 0:
         return np.empty(0, dtype=np.intp), np.empty(0), np.empty(0, dtype=np.intp)
-    order = np.lexsort((wall, along, line))
+    order = np.lexsort((wall if rank is None else rank[wall], along, line))
     line, along, side, wall = line[order], along[order], side[order], wall[order]
     new = np.r_[True, (line[1:] != line[:-1]) | (along[1:] - along[:-1] > END_SNAP)]
     group = np.cumsum(new) - 1

@@ -80,7 +80,7 @@ def edited_walls(
         outline = np.concatenate([outline, fresh])
         lines = np.concatenate([lines, line_array(fresh)])
         tree = STRtree(lines)
-    sets = _edited_sets(fixed, removed, added)
+    sets = _edited_sets(fixed, removed, added, walls)
     cover, cover_and_windows, sight = sets or barrier_sets(walls, doors, sight_obstacles)
     changed = [w for w in (*removed, *added) if w.blocks_movement]
     return dataclasses.replace(
@@ -101,7 +101,7 @@ def edited_walls(
 
 
 def _edited_sets(
-    fixed: FixedWalls, removed: Sequence[Wall], added: Sequence[Wall]
+    fixed: FixedWalls, removed: Sequence[Wall], added: Sequence[Wall], walls: Sequence[Wall]
 ) -> tuple[Barriers, Barriers, Barriers] | None:
     """``fixed``'s cover, cover-and-windows and sight sets edited (``barrier_edits``), or
     None when one of them has to be built again."""
@@ -113,17 +113,21 @@ def _edited_sets(
         return [(w.id, (w.a, w.b)) for w in walls if w.kind in kinds]
 
     solid = (WallKind.WALL,)
-    cover = edit_barriers(fixed.cover, ends(removed, solid), named(added, solid), fixed.doors)
+    cover = edit_barriers(
+        fixed.cover, ends(removed, solid), named(added, solid), fixed.doors, walls
+    )
     windows = any(w.kind is WallKind.WINDOW for w in (*removed, *added))
     cover_and_windows: Barriers | None = cover
     if fixed.cover_and_windows is not fixed.cover or windows:
         both = (WallKind.WALL, WallKind.WINDOW)
         cover_and_windows = edit_barriers(
-            fixed.cover_and_windows, ends(removed, both), named(added, both), fixed.doors
+            fixed.cover_and_windows, ends(removed, both), named(added, both), fixed.doors, walls
         )
     sight: Barriers | None = cover
     if fixed.sight is not fixed.cover:
-        sight = edit_barriers(fixed.sight, ends(removed, solid), named(added, solid), fixed.doors)
+        sight = edit_barriers(
+            fixed.sight, ends(removed, solid), named(added, solid), fixed.doors, walls
+        )
     if cover is None or cover_and_windows is None or sight is None:
         return None
     return cover, cover_and_windows, sight

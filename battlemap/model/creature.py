@@ -135,6 +135,13 @@ class Creature(BaseModel):
         exclude_if=lambda shown: shown is HealthShown.STATE,
         description="What the players' window shows of its health. Left out when its state.",
     )
+    miniature: bool = Field(
+        default=False,
+        exclude_if=lambda miniature: not miniature,
+        description="True: a physical miniature stands for it on a table's screen, so the "
+        "players' window draws no token (it keeps its plate, its place in the initiative "
+        "strip and its sight). Left out of the saved data when False.",
+    )
     lasting: LastingState | None = Field(
         default=None,
         exclude_if=lambda lasting: lasting is None or lasting.empty,

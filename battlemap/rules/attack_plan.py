@@ -97,9 +97,9 @@ def roll_mode(
         elif prone.farther_attackers_have_disadvantage:
             dis.append(f"target is prone farther than {prone.melee_within_feet} ft")
     if not situation.target_sees_attacker and rules.unseen_attacker_advantage:
-        adv.append("the target can't see the attacker")
+        adv.append(_because("the target can't see the attacker", situation.unseen_attacker_why))
     if not situation.attacker_sees_target and rules.unseen_target_disadvantage:
-        dis.append("the attacker can't see the target")
+        dis.append(_because("the attacker can't see the target", situation.unseen_target_why))
     if target.dodging and situation.target_sees_attacker and not is_incapacitated(ruleset, target):
         dis.append("target is Dodging")
     if rules.flanking.enabled and situation.flanked and not ranged:
@@ -122,6 +122,10 @@ def roll_mode(
     adv.extend(options.extra_advantage)
     dis.extend(options.extra_disadvantage)
     return combine_roll_mode(adv, dis)
+
+
+def _because(reason: str, why: str) -> str:
+    return f"{reason}: {why}" if why else reason
 
 
 def combine_roll_mode(adv: Sequence[str], dis: Sequence[str]) -> RollModeReport:

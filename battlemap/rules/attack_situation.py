@@ -8,59 +8,32 @@ combatants' conditions under the ruleset.
 
 from __future__ import annotations
 
-from battlemap.geometry.body import Body
 from battlemap.geometry.cover import cover
 from battlemap.geometry.flanking import FlankReason, FlankTerms, Threat, flanking
+from battlemap.geometry.illumination import LitMap
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.movement import is_squeezing
 from battlemap.geometry.reach import RangeBand as GeometryBand
 from battlemap.geometry.reach import distance_feet, ranged_attack
-from battlemap.geometry.sight import can_see
 from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind
 from battlemap.rules.attacks import AttackProfile, AttackSituation, Delivery, RangeBand
-from battlemap.rules.conditions import is_incapacitated, reactions_left
 from battlemap.rules.errors import InvalidRequestError
 from battlemap.rules.movement import diagonal_rule
 from battlemap.rules.outcome import with_combat
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.sight_on_map import combat_bodies, creature_sight
+
+__all__ = ["attack_situation", "combat_bodies", "flank_refusal", "flank_terms", "statblock_profile"]
 
 _BANDS = {
     GeometryBand.NORMAL: RangeBand.NORMAL,
     GeometryBand.LONG: RangeBand.LONG,
     GeometryBand.OUT_OF_RANGE: RangeBand.OUT_OF_RANGE,
 }
-
-
-def combat_bodies(encounter: Encounter, ruleset: Ruleset) -> list[Body]:
-    """A body per creature, with the flags its conditions give (none outside a combat)."""
-    combat = encounter.combat
-    bodies = []
-    for creature in encounter.creatures:
-        combatant = (
-            combat.combatant(creature.id)
-            if combat is not None and combat.has(creature.id)
-            else None
-        )
-        if combatant is None:
-            bodies.append(Body.from_creature(creature, encounter.grid))
-            continue
-        bodies.append(
-            Body.from_creature(
-                creature,
-                encounter.grid,
-                prone=combatant.has_condition(ruleset.roles.conditions.prone),
-                incapacitated=is_incapacitated(ruleset, combatant),
-                invisible=combatant.has_condition(ruleset.roles.conditions.invisible),
-                blinded=combatant.has_condition(ruleset.roles.conditions.blinded),
-                reaction_spent=reactions_left(ruleset, combatant) == 0,
-                disengaged=combatant.disengaged,
-            )
-        )
-    return bodies
 
 
 def flank_terms(ruleset: Ruleset) -> FlankTerms:
@@ -131,19 +104,24 @@ def attack_situation(
             reasons.append(f"flanked with {encounter.creature(EntityId(flank.partner_id)).name}")
         elif flank.reason is FlankReason.ALLY_OPPOSITE_CANNOT_THREATEN:
             reasons.append(f"not flanked: {flank_refusal(encounter, flank.opposite)}")
-    sees = can_see(index, attacker, target)
-    seen = can_see(index, target, attacker)
-    if not sees.visible:
-        reasons.append(f"attacker can't see the target ({sees.reason.value})")
-    if not seen.visible:
-        reasons.append(f"target can't see the attacker ({seen.reason.value})")
+    lit = LitMap.build(index, encounter)
+    sees = creature_sight(ruleset, lit, encounter, attacker, target, distance, "target")
+    seen = creature_sight(ruleset, lit, encounter, target, attacker, distance, "attacker")
+    if not sees.sees:
+        reasons.append(f"attacker can't see the target ({sees.reason})")
+    elif sees.reason:
+        reasons.append(sees.reason)
+    if not seen.sees:
+        reasons.append(f"target can't see the attacker ({seen.reason})")
     return AttackSituation(
         distance_feet=distance,
         range_band=band,
         cover=cover_result.degree,
         flanked=flanked,
-        attacker_sees_target=sees.visible,
-        target_sees_attacker=seen.visible,
+        attacker_sees_target=sees.sees,
+        target_sees_attacker=seen.sees,
+        unseen_target_why="" if sees.sees else sees.reason,
+        unseen_attacker_why="" if seen.sees else seen.reason,
         hostile_within_5ft=hostile_near,
         underwater=underwater,
         attacker_squeezing=is_squeezing(index, attacker),

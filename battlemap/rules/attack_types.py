@@ -69,6 +69,10 @@ class AttackSituation:
     flanked: bool = False
     attacker_sees_target: bool = True
     target_sees_attacker: bool = True
+    unseen_target_why: str = ""
+    """Why the attacker can't see the target ("target in darkness, no darkvision")."""
+    unseen_attacker_why: str = ""
+    """Why the target can't see the attacker."""
     hostile_within_5ft: bool = False
     underwater: bool = False
     attacker_squeezing: bool = False

@@ -15,13 +15,11 @@ Strike...) only spend the economy here; the attack engine resolves them. A contr
 
 from __future__ import annotations
 
-from battlemap.model.character import Skill
 from battlemap.model.combat import Combatant, CombatState, Readied, SpeedMode
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_TRIGGER
 from battlemap.rules.attacks_left import attack_action_count, spend_one
-from battlemap.rules.character_checks import skill_bonus_of
 from battlemap.rules.character_features import with_sheet_features
 from battlemap.rules.combat_ops import (
     combatant_of,
@@ -39,6 +37,7 @@ from battlemap.rules.mounts import controlled_action_refusal
 from battlemap.rules.movement import effective_speed
 from battlemap.rules.outcome import Outcome, running_combat
 from battlemap.rules.schema import ActionDef, Ruleset
+from battlemap.rules.sight_checks import search_roll
 from battlemap.rules.turns import disengage_expiry
 
 
@@ -304,8 +303,7 @@ def _resolve(
         record = draft.roll(f"1d20{signed(bonus)}", f"{name} Stealth (Hide)", creature_id)
         return combatant.model_copy(update={"hidden_stealth": record.total})
     if kind is ActionKind.SEARCH:
-        bonus = skill_bonus_of(creature_of(encounter, creature_id), Skill.PERCEPTION)
-        draft.roll(f"1d20{signed(bonus)}", f"{name} Wisdom (Perception) (Search)", creature_id)
+        search_roll(draft, encounter, ruleset, creature_id, name, target_id)
         return combatant
     if kind is ActionKind.READY:
         assert trigger is not None

@@ -368,6 +368,28 @@ class ConditionEffect(DocEnum):
     HEAVILY_OBSCURED = "heavily-obscured", "Counts as heavily obscured for hiding."
 
 
+class LightEffect(DocEnum):
+    """What a light level does to a creature looking at something in it (``light.dim``,
+    ``light.dark``); a darkvision creature looks one level brighter within its range."""
+
+    NONE = "none", "Nothing: seen as in bright light."
+    UNSEEN = (
+        "unseen",
+        "A creature there can't be seen (srd-5e 'lurking in darkness'): the Unseen Attackers"
+        " and Targets rules apply; nothing is said of checks.",
+    )
+    LIGHTLY_OBSCURED = (
+        "lightly-obscured",
+        "Lightly obscured: seen, but Wisdom (Perception) checks that rely on sight have"
+        " disadvantage (gms-den).",
+    )
+    HEAVILY_OBSCURED = (
+        "heavily-obscured",
+        "Heavily obscured: one looking into it is effectively blinded: it can't see a creature"
+        " there and fails the checks that need sight (gms-den).",
+    )
+
+
 class ConditionDuration(DocEnum):
     """How long a condition lasts when the rule applying it names no duration."""
 

@@ -310,9 +310,8 @@ RETIRED_KEYS = {
     "sizes_feet": "a creature's space per size is the same in every rules document"
     " (legends-of-hyrule 'Size Categories': Tiny 2.5 ft, Small and Medium 5, Large 10,"
     " Huge 15, Gargantuan 20) and is the map's own (tokens, reach, cover, movement)",
-    "obscurement": "the map has no lightly or heavily obscured areas and the app makes no"
-    " Perception checks; a creature that can't see is marked blinded, one that can't be"
-    " seen invisible",
+    "obscurement": "what dim light and darkness do is the 'light' section now (light.dim,"
+    " light.dark: none, unseen, lightly-obscured or heavily-obscured)",
 }
 """Keys (dotted paths) that older ruleset files may carry, with why they were removed from
 the schema; the same name anywhere else is an unknown key."""

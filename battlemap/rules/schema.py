@@ -35,6 +35,7 @@ from battlemap.rules.schema_base import (
     Name,
     Section,
 )
+from battlemap.rules.schema_light import LightRules
 from battlemap.rules.schema_roles import (
     ACTION_ROLE_KINDS,
     GRAPPLING_ACTION_ROLES,
@@ -134,6 +135,10 @@ class Ruleset(Section):
     )
     exhaustion: tuple[ExhaustionLevel, ...] = Field(
         default=(), description="Exhaustion levels in order; empty: no exhaustion."
+    )
+    light: LightRules = Field(
+        default=LightRules(),
+        description="What dim light and darkness do to sight (unseen, obscured), darkvision.",
     )
     underwater: UnderwaterRules | None = Field(
         default=None, description="Underwater combat; null: none."
@@ -247,6 +252,7 @@ __all__ = [  # the sections are defined in schema_* modules; import them from he
     "InitiativeRules",
     "JumpRules",
     "KnockoutRules",
+    "LightRules",
     "MassiveDamageRules",
     "MountRules",
     "MovementRules",

@@ -71,10 +71,11 @@ FILTER_MIN_LETTERS = 3
 NAME_COLUMN, CR_COLUMN, SIZE_COLUMN, TYPE_COLUMN = range(4)
 WIDEST_TYPE = "monstrosity"
 """The type column is no wider than this word ("swarm of Tiny beasts" is elided)."""
-MIN_ROWS, MIN_ROWS_WITH_NOTE = 6, 3
+MIN_ROWS, MIN_ROWS_WITH_NOTE, MIN_ROWS_IN_COMBAT = 6, 3, 2
 """The list shows at least this many monsters, even on a 1366 x 768 screen; fewer while the
 chosen monster's summary shows under it, so the dock grows less (the Creature dock under it
-gives up the height)."""
+gives up the height); fewest while a combat runs (``combat_room``): enough to pick a searched
+reinforcement."""
 
 
 def size_letter(size: Size) -> str:
@@ -133,13 +134,13 @@ class MonsterList(QTreeWidget):
             self.updateGeometry()
 
     def minimumSizeHint(self) -> QSize:
-        """At least ``min_rows`` rows under the header: on a short screen the dock column's
-        split then leaves the list that much (the Creature dock below scrolls)."""
+        """``min_rows`` rows under the header: on a short screen the dock column's split
+        then leaves the list that much (the Creature dock below takes the rest)."""
         hint = super().minimumSizeHint()
         row = self.sizeHintForRow(0) if self.topLevelItemCount() else 0
         row = max(row, self.fontMetrics().height())
         height = self.header().sizeHint().height() + self.min_rows * row + 2 * self.frameWidth()
-        return QSize(hint.width(), max(hint.height(), height))
+        return QSize(hint.width(), height)  # not Qt's taller default: a combat's two rows
 
     def mimeTypes(self) -> list[str]:
         return [MIME_TYPE]
@@ -161,6 +162,8 @@ class LibraryDock(QDockWidget):
         self.document: Document = window.document
         self.monsters: dict[str, StatBlock] = {}
         self.drop_target: MonsterDropTarget | None = None
+        self.in_combat = False
+        """A combat runs: the list gives its height to the Creature dock (``combat_room``)."""
         body = QWidget()
         layout = QVBoxLayout(body)
         # Tight: on a 1366 x 768 screen the dock shares its column with the Creature dock,
@@ -286,7 +289,15 @@ class LibraryDock(QDockWidget):
         """Show ``text`` under the list (rich text); an empty text hides the label."""
         self.summary.setText(text)
         self.summary.setVisible(bool(text))
-        self.list.set_min_rows(MIN_ROWS_WITH_NOTE if text else MIN_ROWS)
+        self._keep_rows()
+
+    def set_in_combat(self, running: bool) -> None:
+        self.in_combat = running
+        self._keep_rows()
+
+    def _keep_rows(self) -> None:
+        rows = MIN_ROWS_WITH_NOTE if self.summary.text() else MIN_ROWS
+        self.list.set_min_rows(MIN_ROWS_IN_COMBAT if self.in_combat else rows)
 
     def _show_summary(self) -> None:
         block = self.selected()

@@ -11,6 +11,7 @@ from battlemap.io.monsters import SRD_ATTRIBUTION
 from battlemap.model.document import Document
 from battlemap.ui import (
     combat,
+    combat_room,
     creature_dock,
     drag,
     grid_align,
@@ -26,6 +27,7 @@ from battlemap.ui import (
     theme,
     token_colour,
     token_health,
+    token_miniature,
     token_pictures,
     tools,
     window_layout,
@@ -195,10 +197,12 @@ class MainWindow(FeatureWindow):
         self.map_importer = import_actions.install(self)
         self.token_pictures = token_pictures.install(self)  # after: its drops are asked first
         self.token_health = token_health.install(self)
+        self.token_miniature = token_miniature.install(self)
         self.library_dock = library_dock.install(self)
         self.grid_aligner = grid_align.install(self)
         self.party_dock = party_dock.install(self)
         self.combat = combat.install(self)
+        self.combat_room = combat_room.install(self)
         self.drag_feedback = drag.install(self)
         self.targeting = targeting.install(self)
         self.help = help_menu.install(self)

@@ -119,6 +119,7 @@ class MapScene(QGraphicsScene):
             (token.plate for token in tokens),
             (token.conditions.sceneBoundingRect() for token in tokens if token.conditions.marks),
             first=next((token.plate for token in tokens if token.state.acting), None),
+            tokens=(token.sceneBoundingRect() for token in tokens),
         )
 
     def _rebuild_map(self) -> None:

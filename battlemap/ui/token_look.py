@@ -18,6 +18,8 @@ from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.zoom_cache import ZoomCache
 
 PLATE_FONT_PX = int(SCENE_UNITS_PER_CELL * 0.26)
+PLATE_HANG = PLATE_FONT_PX * 0.35
+"""How far a plate at home reaches up over its token's bottom edge."""
 PLATE_BACK = QColor(25, 25, 25, 200)
 PLATE_TEXT = QColor("#ffffff")
 HIGHLIGHT = QColor("#ffe066")
@@ -98,6 +100,8 @@ class NamePlate(QGraphicsRectItem):
         self.setRect(self._bounds)
         self.home = QPointF()
         """Where the plate goes when no neighbour's plate is in the way (see ``place``)."""
+        self.token_side = 0.0
+        """The side of its token's space (scene units), as last placed."""
         self.crowded = False
         """No free place near home: hidden, shown while the pointer is over its token."""
 
@@ -120,6 +124,7 @@ class NamePlate(QGraphicsRectItem):
         token's scene position); None for a child of the token. The plate goes to its
         ``home`` there; ``plate_layout.spread_plates`` may move it off home when crowded."""
         self._name = text
+        self.token_side = token_side
         self._text = static_text(text, PLATE_FONT_PX)
         self._bounds = self._plate_rect()
         self.setRect(self._bounds)
@@ -128,7 +133,7 @@ class NamePlate(QGraphicsRectItem):
         origin = token_pos or QPointF()
         self.home = QPointF(
             origin.x() + (token_side - text_width) / 2,
-            origin.y() + token_side - PLATE_FONT_PX * 0.35,
+            origin.y() + token_side - PLATE_HANG,
         )
         self.setPos(self.home)
 

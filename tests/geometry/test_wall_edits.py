@@ -105,6 +105,10 @@ def assert_same_answers(rng: random.Random, edited: MapIndex, fresh: MapIndex) -
             for _ in range(200)
         ]
     )
+    wall_ends = [p for w in fresh.walls.values() for p in (w.a, w.b)]
+    joint_lines = np.array(
+        [(rng.choice(wall_ends), rng.choice(wall_ends)) for _ in range(40)], dtype=np.float64
+    ).reshape(-1, 2, 2)
     for mine_set, their_set in (
         (edited.sight_walls, fresh.sight_walls),
         (edited.cover_walls, fresh.cover_walls),
@@ -112,9 +116,10 @@ def assert_same_answers(rng: random.Random, edited: MapIndex, fresh: MapIndex) -
     ):
         blocked = mine_set.blocks(lines)
         assert np.array_equal(blocked, their_set.blocks(lines))
-        assert [mine_set.first_blocker(line) is not None for line in lines[:40]] == list(
-            blocked[:40]
-        )
+        # The wall named first, also at joints of old and new walls (lines between wall ends).
+        named = [mine_set.first_blocker(line) for line in [*lines[:40], *joint_lines]]
+        assert named == [their_set.first_blocker(line) for line in [*lines[:40], *joint_lines]]
+        assert [n is not None for n in named[:40]] == list(blocked[:40])
         # Points on walls, at their ends and joints (the lattice) and anywhere.
         ends = np.array([p for w in fresh.walls.values() for p in (w.a, w.b)]).reshape(-1, 2)
         lattice = np.array([(x / 2, y / 2) for x in range(2 * SIZE) for y in range(0, 2 * SIZE, 3)])

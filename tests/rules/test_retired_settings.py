@@ -5,7 +5,7 @@ file still setting one is told so ("no longer a ruleset setting: <why>; remove t
   (``Size.space_feet``: tokens, reach, cover and movement all use it).
 - ``movement.difficult_terrain_style``: it only worded the rule; the cost is
   ``difficult_terrain_extra_cost_per_foot`` in every ruleset.
-- ``obscurement``: the map has no obscured areas and the app makes no Perception checks.
+- ``obscurement``: what dim light and darkness do is the ``light`` section now.
 - ``attacks.flanking.effect``: flanking always gives advantage (its only value); the engine
   read it nowhere.
 """
@@ -35,7 +35,7 @@ from tests.rules.test_ruleset_errors import VARIANT_HEAD, problems_of
         (
             "obscurement",
             "obscurement:\n  heavily_obscured_condition: blinded\n",
-            "the map has no lightly or heavily obscured areas",
+            "is the 'light' section now (light.dim, light.dark",
         ),
         (
             "effect",

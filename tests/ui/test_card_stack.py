@@ -16,6 +16,9 @@ from battlemap.ui.card_stack import MARGIN_PX, CardWish, place_cards
 from battlemap.ui.style import cell_to_scene
 from tests.rules.move_builders import fighting, room
 from tests.ui.drag_helpers import move_through, open_window, press_at, release_at
+from tests.ui.test_turn_controls_fold import SCREENS, dying_cleric
+
+LAPTOP = SCREENS["laptop"]
 
 CHECKED = {"stacked": 0, "kept clear": 0}
 areas = st.builds(QRect, st.just(0), st.just(0), st.integers(300, 1600), st.integers(300, 1000))
@@ -37,7 +40,8 @@ def test_cards_that_fit_never_overlap_and_a_lone_card_keeps_clear(
             st.integers(20, 40),
         )
     )
-    wishes = [CardWish(QSize(width, h), keep_clear=(token,)) for h in heights]
+    beside = data.draw(st.booleans())  # the decision card's wish, or the edges' only
+    wishes = [CardWish(QSize(width, h), keep_clear=(token,), beside=beside) for h in heights]
     rects = place_cards(area, wishes)
     assert all(area.contains(r) or r.height() > area.height() for r in rects)
     if sum(heights) + (len(heights) + 1) * MARGIN_PX <= area.height():
@@ -87,3 +91,31 @@ def test_the_decision_card_and_the_opportunity_card_share_the_map(
     for rect in (cleric_at, token(2, 2)):  # the dying Cleric; the Fighter, whose turn it is
         assert not card.geometry().intersects(rect)
     assert area.contains(card.geometry()) and area.contains(prompt.geometry())
+
+
+def test_at_1366_by_768_the_decision_card_sits_beside_its_tokens_covering_none(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """bloodied-brink, the Cleric dying and its death save due: the card covers no token (nor
+    its name plate and badges), least of all the Cleric's or the current creature's, and sits
+    beside them rather than in a fixed band over the map's top rows."""
+    window = dying_cleric(qtbot, tmp_path, LAPTOP)
+    card, view, scene = window.combat.card, window.view, window.scene
+    assert card.isVisible() and "Cleric is dying" in card.death_label.text()
+    area = view.viewport().geometry()
+
+    def drawn(creature_id: str) -> QRect:
+        token = scene.tokens[EntityId(creature_id)]
+        rect = (
+            token.sceneBoundingRect()
+            | token.mapToScene(token.childrenBoundingRect()).boundingRect()
+        )
+        return view.mapFromScene(rect).boundingRect().translated(area.topLeft())
+
+    tokens = {c: drawn(c) for c in ("c-cleric", "c-sal", "c-rat")}
+    assert area.contains(card.geometry())
+    assert not [c for c, rect in tokens.items() if card.geometry().intersects(rect)]
+    cell = view.mapFromScene(QRectF(0, 0, cell_to_scene(1), cell_to_scene(1))).boundingRect()
+    near = tokens["c-cleric"].united(tokens["c-rat"])  # the dying and the current creature
+    gap = max(near.top() - card.geometry().bottom(), card.geometry().top() - near.bottom(), 0)
+    assert gap <= cell.height(), (card.geometry(), near)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
@@ -54,7 +54,8 @@ def restart(qtbot: QtBot, settings: QSettings) -> Restart:
         window.files.show_error = lambda _parent, title, text: errors.append(f"{title}: {text}")
         window.show()
         qtbot.waitExposed(window)
-        resume_session(window, None)
+        resumed = resume_session(window, None)
+        qtbot.waitUntil(lambda: resumed.done)  # after the first frame
         window.files.confirm_close = False  # the teardown closes it without asking
         return window, errors
 
@@ -160,7 +161,8 @@ def test_a_file_named_on_the_command_line_is_not_replaced(
     again = MainWindow(Document(named), settings=settings)
     qtbot.addWidget(again)
     again.show()
-    resume_session(again, tmp_path / "named.json")
+    resumed = resume_session(again, tmp_path / "named.json")
+    qtbot.waitUntil(lambda: resumed.done)
     again.files.confirm_close = False
     assert again.document.encounter.name == "Named"
 
@@ -200,3 +202,37 @@ def test_the_players_window_reopens_when_its_last_screen_is_gone(
     again, _errors = restart()
     qtbot.waitUntil(again.players.window.isVisible)
     assert again.players.window.screen() in QGuiApplication.screens()
+
+
+def test_the_window_draws_before_the_last_encounter_reopens_and_says_what_opens(
+    window: MainWindow, qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """The reopen waits for the first frame (it took ~0.4-0.7 s with nothing drawn): the map
+    view paints the demo first, with the file's name on the status bar, then the file opens."""
+    crypt = saved_file(tmp_path)
+    window.files.open_path(crypt)
+    window.close()
+    again = MainWindow(Document(Encounter(name=DEMO_NAME)), settings=settings)
+    qtbot.addWidget(again)
+    painted: list[str] = []
+    watcher = PaintWatcher(lambda: painted.append(again.document.encounter.name))
+    again.view.viewport().installEventFilter(watcher)
+    again.show()
+    resumed = resume_session(again, None)
+    assert again.statusBar().currentMessage() == f"Opening {crypt.name}…"
+    assert again.document.encounter.name == DEMO_NAME and not resumed.done
+    qtbot.waitUntil(lambda: resumed.done)
+    again.files.confirm_close = False
+    assert painted and painted[0] == DEMO_NAME  # a first frame before the reopen
+    assert again.document.encounter.name == "Crypt"
+
+
+class PaintWatcher(QObject):
+    def __init__(self, seen: Callable[[], None]) -> None:
+        super().__init__()
+        self.seen = seen
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.seen()
+        return False

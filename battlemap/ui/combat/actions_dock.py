@@ -378,14 +378,15 @@ class ActionsDock(QDockWidget):
             self.open_contest(action_id)
             return
         target: EntityId | None = None
-        if action.needs_target:
+        # A Search made with a token selected is made to see that creature (light matters).
+        if action.needs_target or action.kind is ActionKind.SEARCH:
             chosen = [cid for cid in self.scene.selected_creatures() if cid != creature_id]
-            if not chosen:
+            if not chosen and action.needs_target:
                 self.session.refused.emit(
                     f"{action.name}: select the target's token on the map first"
                 )
                 return
-            target = chosen[0]
+            target = chosen[0] if chosen else None
         trigger: str | None = None
         readied: str | None = None
         if action.kind is ActionKind.READY:

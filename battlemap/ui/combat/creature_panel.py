@@ -52,7 +52,7 @@ from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 
 DURATIONS: dict[str, Expiry | None] = {
-    "Ruleset default": None,
+    "Ruleset's duration": None,  # beside Exhaustion: says it is a duration
     "Until removed": Expiry.NEVER,
     "Until the start of its next turn": Expiry.START_OF_TURN,
     "Until the end of its turn": Expiry.END_OF_TURN,
@@ -114,15 +114,18 @@ class CombatPanel(QGroupBox):
         self.save_button = QPushButton("Saving throw…")
         self.save_button.setToolTip("Roll a saving throw for this creature against a DC")
         form.addRow(self.save_button)
-        # The conditions above "This turn": at 1366 x 768 the conditions' menu sat below the
-        # fold of the Creature dock (found by the scripted session).
+        # The conditions above "This turn", their names and menu on one row, the duration
+        # beside Exhaustion: at 1366 x 768 the conditions' menu and "This turn" sat at or
+        # below the Creature dock's fold (found by the scripted session).
         self.economy = QLabel()
         self.economy.setWordWrap(True)
         self.conditions_label = QLabel()
         self.conditions_label.setTextFormat(Qt.TextFormat.PlainText)  # names in durations
         self.conditions_label.setWordWrap(True)
-        form.addRow("Conditions", self.conditions_label)
-        condition_row = QHBoxLayout()
+        conditions = QWidget()  # a widget, not a bare layout: the wrapped names' height holds
+        condition_row = QHBoxLayout(conditions)
+        condition_row.setContentsMargins(0, 0, 0, 0)
+        condition_row.addWidget(self.conditions_label, 1)
         self.conditions_button = QToolButton()
         self.conditions_button.setText("Add or remove")
         self.conditions_button.setToolTip("Switch a condition on or off")
@@ -131,22 +134,24 @@ class CombatPanel(QGroupBox):
         self.conditions_menu.aboutToShow.connect(self._fill_conditions_menu)
         self.conditions_button.setMenu(self.conditions_menu)
         condition_row.addWidget(self.conditions_button)
+        form.addRow("Conditions", conditions)
         self.duration = QComboBox()
         for label, expiry in DURATIONS.items():
             self.duration.addItem(label, expiry)
-        self.duration.setToolTip("How long a condition switched on now lasts")
+        self.duration.setToolTip("How long a condition switched on now (Add or remove) lasts")
         self.duration.setMinimumContentsLength(10)
         self.duration.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        condition_row.addWidget(self.duration, 1)
-        form.addRow(condition_row)
         self.exhaustion = QSpinBox()
         self.exhaustion.setKeyboardTracking(False)
         self.exhaustion.setMinimumWidth(SPIN_WIDTH)
         self.exhaustion.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.exhaustion.valueChanged.connect(self.set_exhaustion)
-        form.addRow("Exhaustion", self.exhaustion)
+        exhaustion_row = QHBoxLayout()
+        exhaustion_row.addWidget(self.exhaustion)
+        exhaustion_row.addWidget(self.duration, 1)
+        form.addRow("Exhaustion", exhaustion_row)
         form.addRow("This turn", self.economy)
         self.death_row = DeathSaveRow(session)
         form.addRow("Dying", self.death_row)

@@ -12,8 +12,6 @@ the map), Enter gives the keyboard back to the map.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
@@ -173,9 +171,9 @@ class DecisionCard(QFrame):
     # --- placing ---------------------------------------------------------------------
 
     def place(self) -> None:
-        """Place the card with the map's other cards (``card_stack``): at the top of the
-        viewport, centred, unless that covers the tokens it is about (and the current
-        creature's) or another card."""
+        """Place the card with the map's other cards (``card_stack``): beside the tokens it
+        is about and the current creature's, covering none of them, nor another card, and as
+        few of the other tokens as it can."""
         card_stack(self.view).restack()
 
     def wish(self) -> CardWish:
@@ -183,15 +181,29 @@ class DecisionCard(QFrame):
         area = self.view.viewport().geometry()
         self.setFixedWidth(max(220, min(WIDTH_PX, area.width() - 2 * MARGIN_PX)))
         height = max(self.heightForWidth(self.width()), self.sizeHint().height())
-        keep_clear = tuple(self._in_view(r) for r in self._about())
-        return CardWish(QSize(self.width(), height), keep_clear=keep_clear)
+        about = self._about()
+        keep_clear = tuple(self._in_view(self._drawn(c)) for c in about)
+        others = (c for c in self.scene.tokens if c not in about)
+        avoid = tuple(self._in_view(self._drawn(c)) for c in others)
+        return CardWish(
+            QSize(self.width(), height), keep_clear=keep_clear, avoid=avoid, beside=True
+        )
 
-    def _about(self) -> Sequence[QRectF]:
+    def _about(self) -> set[EntityId]:
+        """The creatures the decisions are about and the current creature."""
         ids = {d.creature_id for d in self.decisions}
         state = self.session.state
         if state is not None and state.current is not None:
             ids.add(state.current.creature_id)
-        return [self.scene.tokens[c].sceneBoundingRect() for c in ids if c in self.scene.tokens]
+        return {c for c in ids if c in self.scene.tokens}
+
+    def _drawn(self, creature_id: EntityId) -> QRectF:
+        """The token with its name plate and badges (drawn outside its space)."""
+        token = self.scene.tokens[creature_id]
+        return (
+            token.sceneBoundingRect()
+            | token.mapToScene(token.childrenBoundingRect()).boundingRect()
+        )
 
     def _in_view(self, rect: QRectF) -> QRect:
         area = self.view.viewport().geometry()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
@@ -12,6 +14,16 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
+
+
+class CameraMode(StrEnum):
+    FOLLOW = "follow"
+    """The players see what the DM's view shows."""
+    STEER = "steer"
+    """The players see the outline the DM moves and resizes on the map."""
+    TABLETOP = "tabletop"
+    """One cell is one inch on the players' screen, for miniatures on a flat TV."""
+
 
 Z_CAMERA = 60
 OUTLINE = QColor("#00b3a6")
@@ -46,6 +58,10 @@ class CameraOutlineItem(QGraphicsObject):
         self._rect = rect.normalized().intersected(self._bounds) or QRectF(self._bounds)
         self.update()
         self.moved.emit()
+
+    def move_by(self, delta: QPointF) -> None:
+        """Slide the area by ``delta``, stopping at the map's edges (its size kept)."""
+        self.set_area(kept_inside(self._rect.translated(delta), self._bounds))
 
     def set_bounds(self, bounds: QRectF) -> None:
         self._bounds = QRectF(bounds)
@@ -96,14 +112,7 @@ class CameraOutlineItem(QGraphicsObject):
         kind, start, original = self._grab
         delta = event.pos() - start
         if kind == "move":
-            moved = original.translated(delta)
-            dx = min(0.0, self._bounds.right() - moved.right()) + max(
-                0.0, self._bounds.left() - moved.left()
-            )
-            dy = min(0.0, self._bounds.bottom() - moved.bottom()) + max(
-                0.0, self._bounds.top() - moved.top()
-            )
-            self.set_area(moved.translated(dx, dy))
+            self.set_area(kept_inside(original.translated(delta), self._bounds))
         else:
             width = max(MIN_SIDE, original.width() + delta.x())
             height = width * original.height() / original.width()  # keep the screen's shape
@@ -116,3 +125,13 @@ class CameraOutlineItem(QGraphicsObject):
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         self._grab = None
         event.accept()
+
+
+def kept_inside(rect: QRectF, bounds: QRectF) -> QRectF:
+    """``rect`` moved back over ``bounds`` where it sticks out of an edge (first the right
+    and bottom, then the left and top: a rect wider than ``bounds`` keeps its left edge)."""
+    dx = min(0.0, bounds.right() - rect.right())
+    dx += max(0.0, bounds.left() - (rect.left() + dx))
+    dy = min(0.0, bounds.bottom() - rect.bottom())
+    dy += max(0.0, bounds.top() - (rect.top() + dy))
+    return rect.translated(dx, dy)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from enum import StrEnum
 
 import shiboken6
 from PySide6.QtCore import QObject, QPointF, QRectF, QSettings
@@ -19,10 +18,15 @@ from battlemap.ui.drag import window_ruleset
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.map_index_cache import window_index
 from battlemap.ui.menu_choices import exclusive_choices
+from battlemap.ui.players.camera import (
+    CameraMode as CameraMode,
+)  # re-exported: share and the tests import it from here
 from battlemap.ui.players.camera import CameraOutlineItem
+from battlemap.ui.players.facing import FacingMenu
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.party_fog import PartyFog
 from battlemap.ui.players.projection import CombatFacts, PlayerView, project
+from battlemap.ui.players.table_camera import TableCamera
 from battlemap.ui.players.window import PlayerWindow
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.undo import push
@@ -38,15 +42,6 @@ UNSEEN_VEIL = QColor(20, 20, 60, 90)
 EXPLORED_VEIL = QColor(20, 20, 60, 40)
 SightProvider = Callable[[Encounter], frozenset[Cell]]
 CombatProvider = Callable[[Encounter, Ruleset | None], CombatFacts | None]
-
-
-class CameraMode(StrEnum):
-    FOLLOW = "follow"
-    """The players see what the DM's view shows."""
-    STEER = "steer"
-    """The players see the outline the DM moves and resizes on the map."""
-    TABLETOP = "tabletop"
-    """One cell is one inch on the players' screen, for miniatures on a flat TV."""
 
 
 class PlayersController(QObject):
@@ -84,7 +79,7 @@ class PlayersController(QObject):
         dm_scene = main_window.scene
         self.dm_view = main_window.view
         self.outline = CameraOutlineItem(self._map_rect())
-        self.outline.moved.connect(self._update_camera)
+        self.outline.moved.connect(self.update_camera)
         dm_scene.addItem(self.outline)
         self.fog_overlay = FogItem(document.encounter.grid, UNSEEN_VEIL, EXPLORED_VEIL, Z_DM_FOG)
         dm_scene.addItem(self.fog_overlay)
@@ -92,7 +87,13 @@ class PlayersController(QObject):
         # Told of each new projection and camera change (the phones' share, ui/share).
         self.view_listeners: list[Callable[[PlayerView], None]] = []
         self.camera_listeners: list[Callable[[], None]] = []
+        self.tabletop_centre: QPointF | None = None
+        """Where the tabletop camera is pinned (panned or following a creature); None: at
+        the DM's view's centre when the mode is chosen."""
         self._build_actions()
+        self.table_camera = TableCamera(self)
+        self.facing_menu = FacingMenu(main_window.view_menu, settings, self.window.set_facing)
+        self.window.set_facing(self.facing_menu.facing)
         self.dm_view.visible_rect_changed.connect(self._on_dm_view_moved)
         document.subscribe(self._on_change)
         self.refresh()
@@ -120,7 +121,7 @@ class PlayersController(QObject):
         self.screen_menu = menu.addMenu("Players' &screen")
         self.screen_menu.aboutToShow.connect(self._fill_screen_menu)
 
-        camera_menu = menu.addMenu("Players' &camera")
+        camera_menu = self.camera_menu = menu.addMenu("Players' &camera")
         labels = {
             CameraMode.FOLLOW: "&Follow my view",
             CameraMode.STEER: "&Steer with the outline",
@@ -178,14 +179,14 @@ class PlayersController(QObject):
             return
         self._place_window()
         self.refresh()
-        self._update_camera()
+        self.update_camera()
         self.main_window.activateWindow()  # the keyboard stays the DM's (N, A, typed dice)
 
     def choose_screen(self, name: str) -> None:
         self.settings.setValue(PLAYERS_SCREEN, name)
         if self.window.isVisible():
             self._place_window()
-            self._update_camera()
+            self.update_camera()
 
     def remember_session(self) -> None:
         """At the app's close: whether the players' window is open, and the screen it is on
@@ -217,9 +218,10 @@ class PlayersController(QObject):
 
     def set_camera_mode(self, mode: CameraMode) -> None:
         self.camera_mode = mode
+        self.tabletop_centre = None
         self.settings.setValue("players/camera", mode.value)
         self.camera_actions[mode].setChecked(True)
-        self._update_camera()
+        self.update_camera()
 
     def send_my_view(self) -> None:
         """Put the outline on the DM's current view and steer the players' camera with it."""
@@ -242,13 +244,13 @@ class PlayersController(QObject):
     def set_tabletop_ppi(self, ppi: float) -> None:
         self.tabletop_ppi = ppi
         self.settings.setValue("players/tabletop_ppi", ppi)
-        self._update_camera()
+        self.update_camera()
 
     def _on_dm_view_moved(self, _rect: QRectF) -> None:
         if self.camera_mode is CameraMode.FOLLOW:
-            self._update_camera()
+            self.update_camera()
 
-    def _update_camera(self) -> None:
+    def update_camera(self) -> None:
         if not shiboken6.isValid(self.outline):  # the DM's scene is being torn down
             return
         self.outline.setVisible(self.camera_mode is CameraMode.STEER)
@@ -257,7 +259,7 @@ class PlayersController(QObject):
         elif self.camera_mode is CameraMode.STEER:
             self.window.show_area(self.outline.area())
         else:
-            centre = self.dm_view.visible_scene_rect().center()
+            centre = self.tabletop_centre or self.dm_view.visible_scene_rect().center()
             self.window.show_at_scale(centre, self.tabletop_ppi / SCENE_UNITS_PER_CELL)
         for listener in self.camera_listeners:
             listener()

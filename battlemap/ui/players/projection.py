@@ -103,6 +103,8 @@ class PlayerToken:
     health_left: float | None = None
     """The share of its hit points left, in eighths (``HealthShown.RING``), else None."""
     shape: TokenShape = TokenShape.CIRCLE
+    miniature: bool = False
+    """A physical miniature stands there (``Creature.miniature``): no token is drawn."""
 
 
 @dataclass(frozen=True)
@@ -295,6 +297,7 @@ def project(
             exhaustion=(combat.exhaustion or {}).get(creature.id, 0),
             image=creature.token_image,
             shape=creature.token_shape,
+            miniature=creature.miniature,
         )
         for creature in seen
     )

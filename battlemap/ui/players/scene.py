@@ -20,6 +20,7 @@ from battlemap.ui.condition_icons import marks_for
 from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.plate_layout import spread_plates
+from battlemap.ui.players.facing import turn_plate
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.light_layer import DimLightItem
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
@@ -27,7 +28,13 @@ from battlemap.ui.style import cell_to_scene
 from battlemap.ui.token_image import TokenImages
 from battlemap.ui.token_labels import TokenLabels
 from battlemap.ui.token_look import disc_rect, initials
-from battlemap.ui.token_paint import BLOODIED_RING, DOWN_RING, DiscLook, paint_disc_state
+from battlemap.ui.token_paint import (
+    BLOODIED_RING,
+    DOWN_RING,
+    TURN_RING,
+    DiscLook,
+    paint_disc_state,
+)
 from battlemap.ui.token_state import Vital
 from battlemap.ui.zoom_cache import ZoomCache
 
@@ -73,6 +80,8 @@ class PlayerTokenItem(QGraphicsItem):
         self.plate, self.conditions = self.labels.items()
         self._looks = ZoomCache()
         self._look_version = 0
+        self.plate_angle = 0.0
+        """How far its plate turns to face a seat (``players.facing``)."""
         self.update_from(token)
 
     def update_from(self, token: PlayerToken) -> None:
@@ -84,6 +93,7 @@ class PlayerTokenItem(QGraphicsItem):
         self._bounds = QRectF(0, 0, side, side)
         marks = marks_for([(name, 1) for name in token.conditions], token.exhaustion)
         self.labels.place(token.label, marks, side, self.pos())
+        turn_plate(self.plate, QRectF(self.pos(), self._bounds.size()), self.plate_angle)
         opacity = UNSEEN_OPACITY if token.unseen else 1.0
         self.setOpacity(opacity)
         self.labels.set_opacity(opacity)  # not children: set on their own
@@ -120,9 +130,24 @@ class PlayerTokenItem(QGraphicsItem):
         )
 
     def _paint(self, painter: QPainter) -> None:
+        if self.token.miniature:
+            paint_miniature_base(painter, self._side, self.token.acting_now)
+            return
         paint_disc_state(painter, self._side, self.look, self.images)
         if self.token.health_left is not None:
             paint_health_ring(painter, self._side, self.token.health_left)
+
+
+def paint_miniature_base(painter: QPainter, side: float, acting: bool) -> None:
+    """Where a physical miniature stands: nothing (the map shows through), but the turn ring
+    around its base while it acts, as a token's."""
+    if not acting:
+        return
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    disc = disc_rect(side)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(QPen(TURN_RING, disc.left() * 1.5))
+    painter.drawEllipse(disc)
 
 
 HEALTH_RING_BACK = QColor(0, 0, 0, 170)
@@ -205,9 +230,28 @@ class PlayerScene(QGraphicsScene):
                 item.update_from(token)
                 changed = True
         if changed:
-            items = self.tokens.values()
-            spread_plates(
-                (item.plate for item in items),
-                (item.conditions.sceneBoundingRect() for item in items if item.conditions.marks),
-                first=next((item.plate for item in items if item.token.acting_now), None),
-            )
+            self.layout_plates()
+
+    def set_plate_angles(self, angles: dict[EntityId, float]) -> None:
+        """Turn the plates of the tokens named to face their seats (``players.facing``),
+        laid out again if one turned."""
+        turned = False
+        for key, angle in angles.items():
+            item = self.tokens.get(key)
+            if item is not None and item.plate_angle != angle:
+                item.plate_angle = angle
+                turn_plate(item.plate, item.sceneBoundingRect(), angle)
+                turned = True
+        if turned:
+            self.layout_plates()
+
+    def layout_plates(self) -> None:
+        """No two plates overlap, nor a plate the condition icons (``plate_layout``, the
+        DM's map's rule)."""
+        items = self.tokens.values()
+        spread_plates(
+            (item.plate for item in items),
+            (item.conditions.sceneBoundingRect() for item in items if item.conditions.marks),
+            first=next((item.plate for item in items if item.token.acting_now), None),
+            tokens=(item.sceneBoundingRect() for item in items),
+        )

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QColor, QPainter, QScreen
-from PySide6.QtWidgets import QFrame, QGraphicsView, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGraphicsView, QGridLayout, QWidget
 
 from battlemap import APP_NAME
 from battlemap.model.document import Document
+from battlemap.ui.players.banners import BANNER_STYLE, EdgeLabel, place_banners
+from battlemap.ui.players.facing import Facing, banner_angles, plate_angle
 from battlemap.ui.players.projection import PlayerView
 from battlemap.ui.players.scene import PlayerScene
-
-BANNER_STYLE = (
-    "background: rgba(20, 20, 20, 210); color: #f4efe4; font-size: 26px; font-weight: bold;"
-    "padding: 8px 18px;"
-)
 
 
 class PlayerWindow(QWidget):
@@ -45,22 +42,15 @@ class PlayerWindow(QWidget):
             QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform
         )
         self.view.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
-        self.banner = QLabel(self)
-        self.banner.setTextFormat(Qt.TextFormat.PlainText)  # names come from files and the DM
-        self.banner.setStyleSheet(BANNER_STYLE)
-        self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.banner = EdgeLabel(BANNER_STYLE, self)
         self.banner.hide()
-        self.strip = QLabel(self)
-        self.strip.setTextFormat(Qt.TextFormat.PlainText)
-        self.strip.setStyleSheet(BANNER_STYLE.replace("26px", "20px"))
-        self.strip.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.strip = EdgeLabel(BANNER_STYLE.replace("26px", "20px"), self)
         self.strip.hide()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        layout.addWidget(self.banner)
-        layout.addWidget(self.view, 1)
-        layout.addWidget(self.strip)
+        self.grid_layout = QGridLayout(self)
+        self.grid_layout.setContentsMargins(0, 0, 0, 0)
+        self.grid_layout.setSpacing(0)
+        self.facing = Facing.BOTTOM
+        place_banners(self.grid_layout, self.view, self.banner, self.strip, (0.0, 0.0))
         self.resize(960, 540)
         self._area: QRectF | None = None
         self._scale: tuple[QPointF, float] | None = None
@@ -68,6 +58,7 @@ class PlayerWindow(QWidget):
 
     def show_view(self, view: PlayerView) -> None:
         self.scene.show_view(view)
+        self.face_plates()
         turn = view.turn
         if turn is None:
             self.banner.hide()
@@ -79,12 +70,30 @@ class PlayerWindow(QWidget):
         self.strip.setText("   ›   ".join(turn.order))
         self.strip.setVisible(bool(turn.order))
 
+    # --- tabletop ------------------------------------------------------------
+
+    def set_facing(self, facing: Facing) -> None:
+        """Turn the plates and banners to the seats ``facing`` says."""
+        self.facing = facing
+        place_banners(self.grid_layout, self.view, self.banner, self.strip, banner_angles(facing))
+        self.face_plates()
+
+    def face_plates(self) -> None:
+        """Each plate's angle, from where its token is on the screen now."""
+        screen = QRectF(self.view.viewport().rect())
+        angles = {}
+        for key, item in self.scene.tokens.items():
+            centre = QPointF(self.view.mapFromScene(item.sceneBoundingRect().center()))
+            angles[key] = plate_angle(self.facing, centre, screen)
+        self.scene.set_plate_angles(angles)
+
     # --- camera ------------------------------------------------------------
 
     def show_area(self, rect: QRectF) -> None:
         """Frame ``rect`` (scene coordinates), keeping its aspect ratio."""
         self._area, self._scale = QRectF(rect), None
         self.view.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self.face_plates()
 
     def show_at_scale(self, centre: QPointF, view_pixels_per_scene_unit: float) -> None:
         """Centre on ``centre`` at a fixed scale (tabletop mode)."""
@@ -92,6 +101,7 @@ class PlayerWindow(QWidget):
         self.view.resetTransform()
         self.view.scale(view_pixels_per_scene_unit, view_pixels_per_scene_unit)
         self.view.centerOn(centre)
+        self.face_plates()
 
     def visible_scene_rect(self) -> QRectF:
         return self.view.mapToScene(self.view.viewport().rect()).boundingRect()
@@ -112,6 +122,7 @@ class PlayerWindow(QWidget):
             self.view.fitInView(self._area, Qt.AspectRatioMode.KeepAspectRatio)
         elif self._scale is not None:
             self.view.centerOn(self._scale[0])
+        self.face_plates()
 
     # --- screen ------------------------------------------------------------
 

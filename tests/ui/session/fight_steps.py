@@ -27,13 +27,13 @@ def next_by_key(table: Table) -> None:
 def attack(
     table: Table,
     target: str,
-    d20: int | None = None,
+    d20: int | tuple[int, int] | None = None,
     damage: int | None = None,
     attacker: str | None = None,
 ) -> str:
     """One attack from the attack dialog (opened with the Attack button when not open): the
-    d20 and the damage typed as rolled at the table, or left for the app to roll. Returns the
-    log line of the attack."""
+    d20 (two with advantage or disadvantage) and the damage typed as rolled at the table, or
+    left for the app to roll. Returns the log line of the attack."""
     ui = table.window.combat
     dialog = ui.attack_dialog
     since = len(table.log())
@@ -46,8 +46,11 @@ def attack(
     assert index >= 0, target
     dialog.target.setCurrentIndex(index)
     assert dialog.roll_button.isEnabled(), dialog.situation.text()
-    if d20 is not None:
-        table.type_into(dialog.d20[0], str(d20), "attack d20")
+    faces = (d20,) if isinstance(d20, int) else d20 or ()
+    shown = [box for box in dialog.d20 if box.isVisible()]
+    assert not faces or len(shown) == len(faces), (len(shown), dialog.situation.text())
+    for box, face in zip(shown, faces, strict=False):
+        table.type_into(box, str(face), "attack d20")
     table.click(dialog.roll_button, "Roll to hit")
     if dialog.apply_button.isEnabled():  # a hit: the damage step
         if damage is not None:
@@ -64,17 +67,21 @@ def close_dialog(table: Table) -> None:
 
 
 def fireball(table: Table, targets: tuple[str, ...], corpse: str, typed_save: int) -> None:
-    """Sela casts (Cast a Spell's menu, where the ruleset has it), selects the creatures and
+    """Sela casts (Cast a Spell's menu: her action spent), selects the creatures and
     the corpse on the map, and opens Area damage with Ctrl+Shift+A: the corpse is left out
     with a note; the player's save (the last target) is typed, the monsters' rolled; 8d6
     typed as 24."""
     ui = table.window.combat
-    cast = ui.actions.buttons.get("cast-a-spell")  # srd-5e has no Cast a Spell action
-    if cast is not None:
-        table.click(cast, "Cast a Spell")
-        menu = cast.menu()
-        assert menu is not None
-        table.menu_entry(menu, "A spell of 1st level or higher")
+    cast = ui.actions.buttons["cast-a-spell"]
+    table.click(cast, "Cast a Spell")
+    menu = cast.menu()
+    assert menu is not None
+    table.menu_entry(menu, "A spell of 1st level or higher")
+    menu.hide()
+    table.logged("takes Cast a Spell")
+    state = ui.session.state
+    assert state is not None and state.current is not None
+    assert state.combatant(state.current.creature_id).turn.action_used  # the fireball's
     table.select(*targets, corpse)
     table.key(Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     area = ui.area_dialog
@@ -90,6 +97,13 @@ def fireball(table: Table, targets: tuple[str, ...], corpse: str, typed_save: in
     table.click(area.apply_button, "Apply area damage")
     assert "Refused" not in area.outcome_label.text(), area.outcome_label.text()
     area.close()
+
+
+def pass_turns(table: Table, *names: str) -> None:
+    """Each of ``names`` in turn, in order, does nothing: End turn."""
+    for name in names:
+        assert table.turn_of() == name, (table.turn_of(), name)
+        end_turn(table)
 
 
 def death_save_on_card(table: Table, d20: int) -> None:

@@ -1,12 +1,13 @@
 """Setting up the evening's fight through the window: a real Dungeondraft map dropped on the
-map, goblins and an ogre from the bundled library, two player characters from the Party
-dock's form (one a level-5 fighter with Extra Attack), the players' window, initiative with
-the players' rolls typed as a table does (click the box, type the digits, Enter)."""
+map, four goblins, an ogre and a wolf from the bundled library, four player characters typed
+into the Party dock's form (one a level-5 fighter with Extra Attack), the players' window,
+initiative with the players' rolls typed as a table does (click the box, type the digits,
+Enter)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPushButton
 
 from battlemap.model.statblock import Ability
 from battlemap.ui.character_form import PlayerCharacterDialog
@@ -25,17 +26,22 @@ def import_map(table: Table) -> None:
     assert "red-tower-base" in window.map_importer.last_message
 
 
+MONSTERS = (("Goblin", 4), ("Ogre", 1), ("Wolf", 1))
+"""Six monsters from the bundled library: copies typed into Copies."""
+
+
 def add_monsters(table: Table) -> None:
     library = table.window.library_dock
     library.raise_()
-    for name, copies in (("Goblin", 3), ("Ogre", 1)):
+    for name, copies in MONSTERS:
         table.type_into(library.search, name, "library search")
         library.select(name)
-        library.count.setValue(copies)
+        table.retype(library.count, str(copies), "Copies")
+        assert library.count.value() == copies
         table.click(library.add_button, "Add to map")
         library.search.clear()
     names = [c.name for c in table.window.document.encounter.creatures]
-    assert names == ["Goblin 1", "Goblin 2", "Goblin 3", "Ogre 1"], names
+    assert names == [*(f"Goblin {n}" for n in range(1, 5)), "Ogre 1", "Wolf 1"], names
 
 
 def character_form(table: Table) -> PlayerCharacterDialog:
@@ -50,36 +56,61 @@ PARTY = (
     # name, HP, AC, (ability, score), attacks per action, attack row as typed in the form
     ("Brakka", 44, 18, (Ability.STR, 16), 2, ("Longsword", "+6", "5", "", "", "1d8+3", "slashing")),
     ("Sela", 9, 12, (Ability.DEX, 14), 1, ("Fire Bolt", "+6", "", "120", "", "2d10", "fire")),
+    ("Corin", 38, 18, (Ability.WIS, 16), 1, ("Mace", "+5", "5", "", "", "1d6+3", "bludgeoning")),
+    (
+        "Dessa",
+        33,
+        15,
+        (Ability.DEX, 18),
+        1,
+        ("Shortbow", "+7", "", "80", "320", "1d6+4", "piercing"),
+    ),
 )
-"""Two level-5 characters: Brakka a fighter with Extra Attack (two attacks per action)."""
+"""Four level-5 characters: Brakka a fighter with Extra Attack (two attacks per action)."""
 
 
 def add_party(table: Table) -> None:
+    """Each character typed into the Party dock's form, key by key, and saved."""
     for name, hp, ac, (ability, score), attacks, attack_row in PARTY:
         dialog = character_form(table)
         table.type_into(dialog.name, name, "character name")
-        dialog.level.setValue(5)
-        dialog.hp.setValue(hp)
-        dialog.ac.setValue(ac)
-        dialog.scores[ability].setValue(score)
-        dialog.attacks_per_action.setValue(attacks)
-        dialog.add_attack_row(*attack_row)
-        dialog.accept()
+        for box, value, label in (
+            (dialog.level, 5, "Level"),
+            (dialog.hp, hp, "Hit points"),
+            (dialog.ac, ac, "Armour class"),
+            (dialog.scores[ability], score, ability.value),
+            (dialog.attacks_per_action, attacks, "Attacks per action"),
+        ):
+            table.retype(box, str(value), label)
+            assert box.value() == value, (label, box.value())
+        add_row = next(b for b in dialog.findChildren(QPushButton) if b.text() == "Add attack")
+        table.click(add_row, "Add attack")
+        for column, text in enumerate(attack_row):
+            table.type_cell(dialog.attacks, dialog.attacks.rowCount() - 1, column, text)
+        buttons = dialog.findChild(QDialogButtonBox)
+        assert buttons is not None
+        table.click(buttons.button(QDialogButtonBox.StandardButton.Save), "Save (character)")
+        assert not dialog.isVisible(), dialog.error.text()
     party = table.window.party_dock
-    for row in range(2):
+    for row in range(len(PARTY)):
         party.list.setCurrentRow(row)
         table.click(party.buttons["Place on map"], "Place on map")
     placed = {c.name: c for c in table.window.document.encounter.creatures}
     assert placed["Brakka"].level == 5 and placed["Brakka"].hp == 44
+    assert placed["Dessa"].hp == 33 and placed["Corin"].ac == 18
 
 
 PLACES = {
     "Goblin 1": (5, 5),
     "Goblin 2": (4, 5),
     "Goblin 3": (5, 6),
+    "Goblin 4": (6, 6),
     "Ogre 1": (3, 6),
+    "Wolf 1": (6, 5),
     "Brakka": (5, 3),
     "Sela": (4, 3),
+    "Corin": (6, 2),
+    "Dessa": (7, 3),
 }
 """Where the DM drags each token before the fight (out of combat: free placement). Placed
 tokens land near the middle of the view, which differs between screens."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QAbstractButton, QApplication, QMenu, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QMenu, QTableWidget, QWidget
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.creature import Creature
@@ -66,17 +66,40 @@ class Table:
         self.shown(box, name)
         self.qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
         self.qtbot.wait(5)  # as between a DM's click and first key: the box selects its text
-        print(
-            "TYPE",
-            name,
-            QApplication.focusWidget(),
-            getattr(box, "selectedText", lambda: None)(),
-            box.hasFocus(),
-        )
         self.qtbot.keyClicks(box, text)
         if enter:
             self.qtbot.keyClick(box, Qt.Key.Key_Return)
         QApplication.processEvents()
+
+    def retype(self, box: QWidget, text: str, name: str) -> None:
+        """Click into a box that holds a value, select it all (Ctrl+A), type key by key and
+        Tab on (the value is taken as the box is left, as a DM's next click would)."""
+        self.shown(box, name)
+        self.qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+        self.qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        self.qtbot.keyClicks(box, text)
+        self.qtbot.keyClick(box, Qt.Key.Key_Tab)
+        QApplication.processEvents()
+
+    def type_cell(self, table: QTableWidget, row: int, column: int, text: str) -> None:
+        """Click a table's cell, F2 to edit it, select all, type (nothing: clear it), Enter."""
+        item = table.item(row, column)
+        assert item is not None, (row, column)
+        table.scrollToItem(item)
+        rect = table.visualItemRect(item)
+        assert table.viewport().rect().contains(rect), f"cell {row}, {column} out of view"
+        self.qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        self.qtbot.keyClick(table, Qt.Key.Key_F2)
+        editor = QApplication.focusWidget()
+        assert editor is not None and editor is not table, "no cell editor opened"
+        self.qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        if text:
+            self.qtbot.keyClicks(editor, text)
+        else:
+            self.qtbot.keyClick(editor, Qt.Key.Key_Delete)
+        self.qtbot.keyClick(editor, Qt.Key.Key_Return)
+        QApplication.processEvents()
+        assert item.text() == text, (item.text(), text)
 
     def key(
         self, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
