@@ -14,7 +14,14 @@ import sys
 from collections.abc import Callable
 from functools import cache
 
-from benchmarks.bench_players_look import FRAME_SIZE, PARTY, PICTURES, _png
+from benchmarks.bench_players_look import (
+    FRAME_SIZE,
+    PARTY,
+    PICTURES,
+    _png,
+    around_party,
+    frame,
+)
 
 Case = tuple[str, Callable[[], Callable[[], object] | None]]
 
@@ -102,35 +109,13 @@ def _window() -> tuple[object, object, object]:
 
 
 def _draw(area: tuple[float, float, float, float] | None) -> Callable[[], object]:
-    from PySide6.QtCore import QRectF
-    from PySide6.QtGui import QImage, QPainter
-
-    from battlemap.ui.style import cell_to_scene
-
     window, document, _ = _window()
-    view = window.view  # type: ignore[attr-defined]
-    grid = document.encounter.grid  # type: ignore[attr-defined]
-    whole = (0, 0, grid.width, grid.height)
-    window.show_area(QRectF(*(cell_to_scene(v) for v in area or whole)))  # type: ignore[attr-defined]
-    image = QImage(*FRAME_SIZE, QImage.Format.Format_ARGB32_Premultiplied)
-
-    def run() -> object:
-        painter = QPainter(image)
-        painter.setRenderHints(view.renderHints())
-        view.render(painter, QRectF(image.rect()), view.viewport().rect())
-        painter.end()
-        return image
-
-    return run
+    return frame(window, document, area)
 
 
 def _around_party() -> tuple[float, float, float, float]:
-    from battlemap.model import Side
-
     _, document, _ = _window()
-    party = [c for c in document.encounter.creatures if c.side is Side.PARTY]  # type: ignore[attr-defined]
-    x, y = party[0].x, party[0].y
-    return (x - 26.7, y - 15, 53.3, 30)
+    return around_party(document)
 
 
 def _move(keep_lit_areas: bool) -> Callable[[], object]:

@@ -104,12 +104,20 @@ def _window(pictured: bool = True) -> tuple[object, object, object]:
 def _draw(
     area: tuple[float, float, float, float] | None, pictured: bool = True
 ) -> Callable[[], object]:
+    window, document, _ = _window(pictured)
+    return frame(window, document, area)
+
+
+def frame(
+    window: object, document: object, area: tuple[float, float, float, float] | None
+) -> Callable[[], object]:
+    """One 1920 x 1080 frame of the players' ``window`` showing ``area`` (cells; None: the
+    whole map of ``document``), drawn into an image as the screen would be."""
     from PySide6.QtCore import QRectF
     from PySide6.QtGui import QImage, QPainter
 
     from battlemap.ui.style import cell_to_scene
 
-    window, document, _ = _window(pictured)
     view = window.view  # type: ignore[attr-defined]
     grid = document.encounter.grid  # type: ignore[attr-defined]
     if area is None:
@@ -129,9 +137,14 @@ def _draw(
 
 
 def _around_party() -> tuple[float, float, float, float]:
+    _, document, _ = _window()
+    return around_party(document)
+
+
+def around_party(document: object) -> tuple[float, float, float, float]:
+    """A TV's zoom, 30 cells tall, round the first party member of ``document``."""
     from battlemap.model import Side
 
-    _, document, _ = _window()
     party = [c for c in document.encounter.creatures if c.side is Side.PARTY]  # type: ignore[attr-defined]
     x, y = party[0].x, party[0].y
     return (x - 26.7, y - 15, 53.3, 30)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLa
 
 from battlemap.geometry.illumination import light_centre
 from battlemap.model.document import Change, Command
+from battlemap.model.encounter import Encounter
 from battlemap.model.features import Light, Point
 from battlemap.model.ids import EntityId
 from battlemap.model.light_commands import (
@@ -24,6 +25,7 @@ from battlemap.model.light_commands import (
     torch,
 )
 from battlemap.model.limits import MAX_LIGHT_RANGE_CELLS
+from battlemap.model.map_commands import CommandGroup
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.light_items import LightLayer
 from battlemap.ui.style import scene_to_cell
@@ -69,6 +71,23 @@ def ask_radii(parent: QWidget, cell_feet: float) -> tuple[float, float] | None:
     return boxes[0].value(), boxes[1].value()
 
 
+def drop_orphaned_lights(before: Encounter, after: Encounter) -> Command | None:
+    """The lights a removed creature carried, put down where it stood (part of the removal's
+    undo step), or None."""
+    gone = {c.id for c in before.creatures} - {c.id for c in after.creatures}
+    orphans = [light for light in after.lights if light.carried_by in gone]
+    if not orphans:
+        return None
+    dropped: list[Command] = [
+        ReplaceLight(
+            light,
+            light.model_copy(update={"carried_by": None, "position": light_centre(light, before)}),
+        )
+        for light in orphans
+    ]
+    return dropped[0] if len(dropped) == 1 else CommandGroup(tuple(dropped), text="Put down")
+
+
 class LightActions:
     """The map's and the tokens' light entries, and the lights drawn on the DM's map."""
 
@@ -80,6 +99,7 @@ class LightActions:
         window.scene.map_menu_builders.append(self.build_map_menu)
         window.scene.token_menu_builders.append(self.build_token_menu)
         window.document.subscribe(self._on_change)
+        window.document.follow_ups.append(drop_orphaned_lights)
         self.layer.sync(window.document.encounter)
 
     def _on_change(self, change: Change) -> None:
@@ -117,9 +137,11 @@ class LightActions:
             self._push(AddLight(light_of_feet(at, *radii, self._cell_feet())))
 
     def move(self, light_id: EntityId, to: Point) -> None:
+        """Put the light at ``to`` (cells): a light whose carrier has left the map is
+        nobody's once the DM moves it."""
         light = self._light(light_id)
         if light.position != to:
-            moved = light.model_copy(update={"position": to})
+            moved = light.model_copy(update={"position": to, "carried_by": None})
             self._push(ReplaceLight(light, moved, text=f"Move {light.name}"))
 
     def remove(self, light_id: EntityId) -> None:

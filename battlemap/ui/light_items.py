@@ -43,25 +43,25 @@ Moved = Callable[[EntityId, Point], None]
 class LightItem(QGraphicsItem):
     """One light on the DM's map; its position is the light's centre (scene units)."""
 
-    def __init__(self, light: Light, centre: Point, on_moved: Moved) -> None:
+    def __init__(self, light: Light, centre: Point, on_moved: Moved, carried: bool) -> None:
         super().__init__()
         self.on_moved = on_moved
         self.setZValue(Z_LIGHT_ICON)
         self.light = light
+        self.carried = carried
         self._pressed_at: QPointF | None = None
-        self.update_from(light, centre)
+        self.update_from(light, centre, carried)
 
     @property
     def light_id(self) -> EntityId:
         return self.light.id
 
-    @property
-    def carried(self) -> bool:
-        return self.light.carried_by is not None
-
-    def update_from(self, light: Light, centre: Point) -> None:
+    def update_from(self, light: Light, centre: Point, carried: bool) -> None:
+        """``carried``: by a creature on the map (a light whose carrier has gone lies at its
+        position, and is dragged and removed like any other)."""
         self.prepareGeometryChange()
         self.light = light
+        self.carried = carried
         self.setPos(cell_to_scene(centre[0]), cell_to_scene(centre[1]))
         movable = not self.carried
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, movable)
@@ -139,15 +139,17 @@ class LightLayer:
         for light_id in list(self.items):
             if light_id not in present:
                 self.scene.removeItem(self.items.pop(light_id))
+        creatures = {creature.id for creature in encounter.creatures}
         for light in encounter.lights:
             centre = light_centre(light, encounter)
+            carried = light.carried_by in creatures
             item = self.items.get(light.id)
             if item is None:
-                item = LightItem(light, centre, self.on_moved)
+                item = LightItem(light, centre, self.on_moved, carried)
                 self.items[light.id] = item
                 self.scene.addItem(item)
             else:
-                item.update_from(light, centre)
+                item.update_from(light, centre, carried)
 
     def light_at(self, scene_pos: QPointF) -> LightItem | None:
         """The draggable light whose sun lies under ``scene_pos``."""

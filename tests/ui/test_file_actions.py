@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from battlemap.io.encounter_file import MAX_JSON_BYTES, load_battlemap, save_battlemap
+from battlemap.io.migrations import CURRENT_FORMAT_VERSION
 from battlemap.model import Background, Creature, Encounter, Grid
 from battlemap.ui import file_actions
 from battlemap.ui.file_actions import SaveChoice
@@ -155,7 +156,10 @@ def envelope(encounter: dict[str, object], version: int = 1) -> bytes:
     [
         (b"not a zip", "damaged or truncated"),
         (b"PK\x03\x04 truncated", "damaged or truncated"),
-        (zip_bytes({"encounter.json": envelope({}, 5)}), "format version 5"),
+        (
+            zip_bytes({"encounter.json": envelope({}, CURRENT_FORMAT_VERSION + 1)}),
+            f"format version {CURRENT_FORMAT_VERSION + 1}",
+        ),
         (zip_bytes({"encounter.json": envelope({"mystery": 1})}), "mystery: Extra inputs"),
         (zip_bytes({"encounter.json": envelope({"grid": {"width": "x"}})}), "grid.width"),
         (

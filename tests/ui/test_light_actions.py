@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.io.encounter_file import load_battlemap, save_battlemap
 from battlemap.model import LightLevel, MapLighting
-from battlemap.model.document import MoveCreature
+from battlemap.model.document import MoveCreature, RemoveCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui.light_actions import CARRY_TEXT, DOUSE_TEXT, DROP_TEXT, REMOVE_TEXT
 from battlemap.ui.light_items import LightItem
@@ -147,3 +147,20 @@ def test_map_settings_set_the_ambient_light_in_one_undo_step(window: MainWindow)
     assert window.undo_stack.count() == 1
     window.undo_stack.undo()
     assert window.document.encounter.lighting == MapLighting()
+
+
+def test_a_removed_carrier_puts_its_torch_down_where_it_stood_in_the_same_step(
+    window: MainWindow,
+) -> None:
+    trigger(token_menu(window), CARRY_TEXT)
+    push(window.undo_stack, window.document, MoveCreature(FIGHTER, (2, 2), (8, 6)))
+    index = [c.id for c in window.document.encounter.creatures].index(FIGHTER)
+    fighter = window.document.encounter.creatures[index]
+    push(window.undo_stack, window.document, RemoveCreature(fighter, index))
+    (light,) = window.document.encounter.lights
+    assert (light.position, light.carried_by) == ((8.5, 6.5), None)
+    (item,) = light_items(window)
+    assert not item.carried and item.pos() == scene_point(8.5, 6.5)
+    assert [a.text() for a in map_menu(window, 8.5, 6.5).actions()] == [REMOVE_TEXT]
+    window.undo_stack.undo()  # the creature and its torch come back together
+    assert window.document.encounter.lights[0].carried_by == FIGHTER
