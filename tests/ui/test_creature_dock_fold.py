@@ -72,3 +72,22 @@ def test_after_the_combat_the_library_shows_its_six_rows_again(
     qtbot.waitUntil(lambda: rows_in_view(library) < MIN_ROWS)
     window.creature_dock.raise_()
     assert all(unfolded(widget) for widget in creature_controls(window).values())
+
+
+def test_a_monster_picked_in_the_library_mid_combat_keeps_this_turn_above_the_fold(
+    qtbot: QtBot, encounter: Encounter, settings: QSettings
+) -> None:
+    """A reinforcement looked up mid-fight shows its summary without pushing the Creature
+    dock's controls below the fold at 1366 x 768."""
+    window = first_start(qtbot, encounter, settings, SCREENS["laptop"])
+    fight_and_select(window, "c-large")
+    qtbot.wait(10)
+    library = window.library_dock
+    library.raise_()
+    library.ensure_filled()
+    library.list.setCurrentItem(library.list.topLevelItem(0))
+    QApplication.processEvents()
+    assert library.list.currentItem() is not None
+    qtbot.wait(10)
+    folded = [name for name, widget in creature_controls(window).items() if not unfolded(widget)]
+    assert not folded, folded
