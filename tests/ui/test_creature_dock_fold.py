@@ -85,7 +85,9 @@ def test_a_monster_picked_in_the_library_mid_combat_keeps_this_turn_above_the_fo
     library = window.library_dock
     library.raise_()
     library.ensure_filled()
-    library.list.setCurrentItem(library.list.topLevelItem(0))
+    first = library.list.topLevelItem(0)
+    assert first is not None
+    library.list.setCurrentItem(first)
     QApplication.processEvents()
     assert library.list.currentItem() is not None
     qtbot.wait(10)
