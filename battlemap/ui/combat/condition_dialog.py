@@ -23,13 +23,13 @@ from battlemap.rules.effects import ROUNDS_PER_MINUTE, apply_effect
 from battlemap.rules.enums import Ability
 from battlemap.ui.combat.concentration_ui import concentration_of
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import CombatDialog
+from battlemap.ui.combat.widgets import RULESET_DURATION, CombatDialog
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import plain_tooltip
 
 DEFAULT, UNTIL_REMOVED, ROUNDS, MINUTES = "default", "removed", "rounds", "minutes"
 LASTS = {
-    DEFAULT: "Ruleset default",
+    DEFAULT: RULESET_DURATION,
     UNTIL_REMOVED: "Until removed",
     ROUNDS: "Rounds",
     MINUTES: "Minutes (10 rounds each)",

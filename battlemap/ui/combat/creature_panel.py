@@ -47,12 +47,12 @@ from battlemap.rules.statblocks import creature_defenses
 from battlemap.rules.vitals import effective_max_hp, looks_bloodied
 from battlemap.ui.combat.creature_extras import DeathSaveRow, UsesRow
 from battlemap.ui.combat.session import CombatSession
-from battlemap.ui.combat.widgets import BAD, DEFAULT_DAMAGE_TYPE, tone
+from battlemap.ui.combat.widgets import BAD, DEFAULT_DAMAGE_TYPE, RULESET_DURATION, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 
 DURATIONS: dict[str, Expiry | None] = {
-    "Ruleset's duration": None,  # beside Exhaustion: says it is a duration
+    RULESET_DURATION: None,  # beside Exhaustion: says it is a duration
     "Until removed": Expiry.NEVER,
     "Until the start of its next turn": Expiry.START_OF_TURN,
     "Until the end of its turn": Expiry.END_OF_TURN,

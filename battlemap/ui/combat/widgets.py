@@ -84,6 +84,8 @@ CONTEST_KINDS = frozenset(
     }
 )
 """Actions the contest dialog resolves (the Actions dock sends them there)."""
+RULESET_DURATION = "Ruleset's duration"
+"""The duration a condition takes when the DM picks none: the ruleset's."""
 DEFAULT_DAMAGE_TYPE = "slashing"
 """The damage type a custom damage roll starts with (attack, area and HP entry)."""
 
