@@ -7,11 +7,10 @@ from __future__ import annotations
 from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import QMenu
 
-from battlemap.model.document import UpdateCreature
 from battlemap.model.ids import EntityId
 from battlemap.model.traits import HealthShown
 from battlemap.ui.feature_window import FeatureWindow
-from battlemap.ui.undo import push
+from battlemap.ui.undo import push_creature_update
 
 MENU_TEXT = "Players see health"
 CHOICES = {
@@ -40,12 +39,13 @@ class TokenHealth:
             action.triggered.connect(lambda _on=False, v=value: self.set(creature_id, v))
 
     def set(self, creature_id: EntityId, shown: HealthShown) -> None:
-        creature = self.window.document.encounter.creature(creature_id)
-        if creature.health_shown is shown:
-            return
-        new = creature.model_copy(update={"health_shown": shown})
-        text = f"Players see {creature.name}'s health: {CHOICES[shown].lower()}"
-        push(self.window.undo_stack, self.window.document, UpdateCreature(creature, new, text=text))
+        push_creature_update(
+            self.window.undo_stack,
+            self.window.document,
+            creature_id,
+            lambda c: f"Players see {c.name}'s health: {CHOICES[shown].lower()}",
+            health_shown=shown,
+        )
 
 
 def install(window: FeatureWindow) -> TokenHealth:

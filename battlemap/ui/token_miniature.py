@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMenu
 
-from battlemap.model.document import UpdateCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui.feature_window import FeatureWindow
-from battlemap.ui.undo import push
+from battlemap.ui.undo import push_creature_update
 
 MENU_TEXT = "Miniature on the table"
 STATUS_TIP = "A physical miniature stands here: the players' window draws no token for it"
@@ -32,12 +31,13 @@ class TokenMiniature:
         action.toggled.connect(lambda on: self.set(creature_id, on))
 
     def set(self, creature_id: EntityId, miniature: bool) -> None:
-        creature = self.window.document.encounter.creature(creature_id)
-        if creature.miniature is miniature:
-            return
-        new = creature.model_copy(update={"miniature": miniature})
-        text = f"{creature.name}: {'a miniature' if miniature else 'a token'} on the table"
-        push(self.window.undo_stack, self.window.document, UpdateCreature(creature, new, text=text))
+        push_creature_update(
+            self.window.undo_stack,
+            self.window.document,
+            creature_id,
+            lambda c: f"{c.name}: {'a miniature' if miniature else 'a token'} on the table",
+            miniature=miniature,
+        )
 
 
 def install(window: FeatureWindow) -> TokenMiniature:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from battlemap.model.document import Command, Document
+from battlemap.model.creature import Creature
+from battlemap.model.document import Command, Document, UpdateCreature
+from battlemap.model.ids import EntityId
 from battlemap.ui.plain_text import literal_mnemonics
 
 
@@ -40,3 +45,19 @@ class DocumentCommand(QUndoCommand):
 def push(stack: QUndoStack, document: Document, command: Command) -> None:
     """Apply ``command`` now and record it as one undo step."""
     stack.push(DocumentCommand(document, command))
+
+
+def push_creature_update(
+    stack: QUndoStack,
+    document: Document,
+    creature_id: EntityId,
+    text: Callable[[Creature], str],
+    **changes: Any,
+) -> None:
+    """One undo step setting ``changes`` on a creature, named ``text(creature)``; nothing
+    when the creature already has them."""
+    creature = document.encounter.creature(creature_id)
+    if all(getattr(creature, field) == value for field, value in changes.items()):
+        return
+    new = creature.model_copy(update=changes)
+    push(stack, document, UpdateCreature(creature, new, text=text(creature)))
