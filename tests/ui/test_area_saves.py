@@ -123,7 +123,7 @@ def test_a_rolled_goblin_dex_save_is_the_engines_own_answer_and_is_recorded_when
     area.dice.setText("1d6")  # 8d6 can't total 4
     area.typed.setValue(4)
     click(qtbot, area.apply_button)
-    assert window.undo_stack.count() == steps + 1
+    assert window.undo_stack.count() == steps + 1, area.outcome_label.text()
     assert any(
         text.startswith(f"Goblin's Dexterity save DC 13: {result.natural} +2 = {result.total}")
         for text in log_texts(window)

@@ -8,13 +8,14 @@ import html
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model import Creature, Encounter, Grid, Side
 from battlemap.model.features import LightLevel, MapLighting
 from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
+from tests.ui.fight_window import begin_fight, shown_window
 from tests.ui.test_combat_attack_dialog import KNIGHT
 from tests.ui.tool_input import click as click_map
 
@@ -30,20 +31,8 @@ def dark_window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
         party=(KNIGHT,),
         lighting=MapLighting(ambient=LightLevel.DARK),
     )
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(Document(encounter), settings=settings)
-    qtbot.addWidget(window)
-    window.resize(1366, 768)
-    window.show()
-    qtbot.waitExposed(window)
-    ui = window.combat
-    ui.session.seed_source = lambda: 5
-    ui.initiative.start()
-    ui.initiative.roll(monsters_only=False)
-    assert ui.session.state is not None
-    if ui.session.state.order[0].creature_id != "c-knight":
-        ui.initiative.tree.reordered.emit(["c-knight", "c-garg"])
-    ui.initiative.begin()
+    window = shown_window(qtbot, tmp_path, encounter)
+    begin_fight(window, "c-knight")
     return window
 
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect, QSettings
+from PySide6.QtCore import QRect
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model import Creature, Encounter, Grid, Side
 from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import cell_to_scene
+from tests.ui.fight_window import begin_fight, shown_window
 from tests.ui.test_combat_attack_dialog import KNIGHT
 
 KNIGHT_ID, WOLF_ID = EntityId("c-knight"), EntityId("c-wolf")
@@ -25,21 +26,8 @@ def laptop_window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
         Creature(id="c-wolf", name="Wolf", side=Side.HOSTILE, x=10, y=6, hp=11, max_hp=11),
     )
     encounter = Encounter(grid=Grid(width=40, height=30), creatures=creatures, party=(KNIGHT,))
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(Document(encounter), settings=settings)
-    qtbot.addWidget(window)
-    window.resize(1366, 768)
-    window.show()
-    qtbot.waitExposed(window)
-    ui = window.combat
-    ui.initiative.start()
-    ui.initiative.roll(monsters_only=False)
-    state = ui.session.state
-    assert state is not None
-    ids = [s.creature_id for s in state.order]
-    if ids[0] != KNIGHT_ID:
-        ui.initiative.tree.reordered.emit([KNIGHT_ID, WOLF_ID])
-    ui.initiative.begin()
+    window = shown_window(qtbot, tmp_path, encounter)
+    begin_fight(window, KNIGHT_ID, seed=None)
     return window
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model import Creature, Encounter, Grid, Side
 from battlemap.model.document import UpdateCreature
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import Attack, AttackKind, Damage, StatBlock
@@ -17,6 +17,7 @@ from battlemap.ui.combat.attack_dialog import AttackDialog
 from battlemap.ui.combat.widgets import rows
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.undo import push
+from tests.ui.fight_window import begin_fight, shown_window
 from tests.ui.tool_input import click as click_map
 
 KNIGHT = StatBlock(
@@ -43,24 +44,9 @@ def window_for(qtbot: QtBot, tmp_path: Path, ruleset: str) -> MainWindow:
     encounter = Encounter(
         grid=Grid(width=10, height=8), creatures=creatures, party=(KNIGHT,), ruleset=ruleset
     )
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(Document(encounter), settings=settings)
+    window = shown_window(qtbot, tmp_path, encounter, size=(1400, 900))
     window.library_dock.monsters["Gargoyle"] = GARGOYLE
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    ui = window.combat
-    ui.session.seed_source = lambda: 5
-    ui.initiative.start()
-    ui.initiative.roll(monsters_only=False)
-    assert ui.session.state is not None
-    while ui.session.state.order[0].creature_id != "c-knight":
-        assert ui.session.state is not None
-        ids = [s.creature_id for s in ui.session.state.order]
-        ids.remove(EntityId("c-knight"))
-        ui.initiative.tree.reordered.emit(["c-knight", *ids])
-    ui.initiative.begin()
+    begin_fight(window, "c-knight")
     return window
 
 

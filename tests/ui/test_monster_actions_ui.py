@@ -8,18 +8,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from battlemap.geometry.templates import TemplateShape
 from battlemap.io.monsters import creature_from_statblock, load_library
-from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model import Creature, Encounter, Grid, Side
 from battlemap.model.ids import EntityId
 from battlemap.resources import asset_path
 from battlemap.rules.enums import Ability
+from battlemap.ui.combat.area_dialog import SPENDS_NOTHING
 from battlemap.ui.combat.widgets import rows
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.tools.template import TemplateTool
+from tests.ui.fight_window import begin_fight, shown_window
 from tests.ui.tool_input import stroke
 
 # The Attack button pops a real menu; the offscreen platform says it cannot raise or grab it.
@@ -33,18 +35,8 @@ def _window(qtbot: QtBot, tmp_path: Path, monster: str, at: tuple[float, float])
     foe = made.model_copy(update={"id": EntityId("c-foe")})
     hero = Creature(id=HERO, name="Hero", side=Side.PARTY, x=8, y=3, hp=150, max_hp=150, ac=12)
     encounter = Encounter(grid=Grid(width=20, height=10), creatures=(foe, hero), ruleset="srd-5e")
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(Document(encounter), settings=settings)
-    qtbot.addWidget(window)
-    window.resize(1366, 768)
-    window.show()
-    qtbot.waitExposed(window)
-    ui = window.combat
-    ui.session.seed_source = lambda: 3
-    ui.initiative.start()
-    ui.initiative.roll(monsters_only=False)
-    ui.initiative.tree.reordered.emit(["c-foe", "c-hero"])
-    ui.initiative.begin()
+    window = shown_window(qtbot, tmp_path, encounter)
+    begin_fight(window, "c-foe", seed=3)
     return window
 
 
@@ -122,8 +114,11 @@ def test_adult_red_dragon_fire_breath_recharge_and_legendary_actions(
     assert targets == {str(HERO)}
     area.targets.item(0).setCheckState(Qt.CheckState.Checked)  # the hero saved
     area.typed.setValue(63)
+    assert area.spends.currentData() == SPENDS_NOTHING  # the breath spent its own action
     qtbot.mouseClick(area.apply_button, Qt.MouseButton.LeftButton)
     assert window.document.encounter.creature(HERO).hp == 150 - 31  # half of 63, rounded down
+    combat = window.document.encounter.combat
+    assert combat is not None and not any("Cast a Spell" in e.text for e in combat.log)
     assert box.save_buttons["Fire Breath"].text() == "Fire Breath · spent"
     assert not box.save_buttons["Fire Breath"].isEnabled()
     assert "already used its action" in box.save_buttons["Fire Breath"].toolTip()

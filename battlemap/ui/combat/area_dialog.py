@@ -28,6 +28,12 @@ undo step. If the combat changed since the saves were rolled, they are cleared a
 asked to roll again.
 
 ``open_at(origin)`` opens the dialog for an effect from a known point of origin.
+
+A spell's area placed during a creature's turn spends its Cast a Spell in the same undo step
+as the damage (``cast_area_spell``: the rules refuse it with their reason when the action is
+spent). The **Spends** box says what is cast; an area opened from a stat block's action (a
+breath weapon, which spent its own action) starts at "Nothing", and once dealt the opening's
+spell is cast: a second deal spends nothing more.
 """
 
 from __future__ import annotations
@@ -50,11 +56,11 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.geometry.metrics import PointXY
-from battlemap.model.combat import CombatState
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, Damage, StatBlock
 from battlemap.model.statblock_actions import SaveAction
+from battlemap.rules.area_spells import cast_area_spell
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
 from battlemap.rules.dice import DiceExpressionError, new_dice_state
 from battlemap.rules.enums import Ability
@@ -82,6 +88,7 @@ from battlemap.ui.typed_dice import TouchSpinBox
 
 DEFAULT_SAVE = Ability.DEX
 DEFAULT_DC = 15
+SPENDS_LEVELED, SPENDS_CANTRIP, SPENDS_NOTHING = "leveled", "cantrip", "nothing"
 AREA_DAMAGE_TYPE = "fire"
 """The type the dialog first opens with: its dice start at 8d6, a fireball's (later openings
 keep the type last chosen)."""
@@ -143,6 +150,13 @@ class AreaDialog(CombatDialog):
         self.typed.setSpecialValueText("app rolls")
         self.typed.setToolTip("The total rolled at the table, or leave 'app rolls'")
         form.addRow("Rolled", self.typed)
+        self.spends = QComboBox()
+        self.spends.setObjectName("area-spends")
+        self.spends.addItem("Cast a Spell: 1st level or higher", SPENDS_LEVELED)
+        self.spends.addItem("Cast a Spell: a cantrip", SPENDS_CANTRIP)
+        self.spends.addItem("Nothing (its own action is spent)", SPENDS_NOTHING)
+        self.spends.setToolTip("What the creature whose turn it is spends on this area")
+        form.addRow("Spends", self.spends)
         layout.addLayout(form)
         self.apply_button = QPushButton("Deal damage")
         self.apply_button.setDefault(True)
@@ -174,6 +188,11 @@ class AreaDialog(CombatDialog):
         if wanted < 0:
             wanted = self.damage_type.findData(DEFAULT_DAMAGE_TYPE)
         self.damage_type.setCurrentIndex(max(0, wanted))
+        spell = self._prefill is None  # a stat block's action has spent its own action
+        self.spends.setCurrentIndex(
+            self.spends.findData(SPENDS_LEVELED if spell else SPENDS_NOTHING)
+        )
+        self._show_spends()
         note = self._apply_prefill()
         self._given_origin, self._given_for = origin, None
         self.take_selection()
@@ -208,6 +227,15 @@ class AreaDialog(CombatDialog):
         return html.escape(
             f"{save.name}: no damage type '{missing}' in this ruleset: choose one", quote=False
         )
+
+    def _show_spends(self) -> None:
+        """The Spends row only means something on a creature's turn."""
+        state = self.session.state
+        shown = state is not None and state.current is not None
+        self.spends.setVisible(shown)
+        label = self.parts_form.labelForField(self.spends)
+        if label is not None:
+            label.setVisible(shown)
 
     def _set_more_parts(self, damage: tuple[Damage, ...]) -> None:
         for old in self.more_parts:
@@ -346,13 +374,12 @@ class AreaDialog(CombatDialog):
         source = state.current.creature_id if state is not None and state.current else None
         notes = list(gone)
 
-        def saves_then_damage(
-            e: Encounter, c: CombatState | None, r: Ruleset
-        ) -> Outcome[tuple[DamageResult, ...]]:
-            saved, found, save_lines = self.saves.record(e, c, r)
-            notes.extend(found)
-            dealt = apply_area_damage(
-                saved,
+        spends = self.spends.currentData() if source is not None else SPENDS_NOTHING
+        area_text = f"Area damage ({' + '.join(f'{p.dice} {p.type}' for p in parts)})"
+
+        def damage(e: Encounter, r: Ruleset) -> Outcome[tuple[DamageResult, ...]]:
+            return apply_area_damage(
+                e,
                 r,
                 parts,
                 targets,
@@ -361,19 +388,31 @@ class AreaDialog(CombatDialog):
                 source_id=source,
                 typed_each=typed_each,
             )
+
+        def saves_then_damage(e: Encounter, r: Ruleset) -> Outcome[tuple[DamageResult, ...]]:
+            # The saves first: their rolls chain on the combat as it was when they were rolled.
+            saved, found, save_lines = self.saves.record(e, e.combat, r)
+            notes.extend(found)
+            if spends == SPENDS_NOTHING or source is None:
+                dealt = damage(saved, r)
+            else:
+                cantrip = spends == SPENDS_CANTRIP
+                dealt = cast_area_spell(saved, r, source, lambda c: damage(c, r), cantrip=cantrip)
             return replace(dealt, events=(*save_lines, *dealt.events))
 
-        applied = self.session.run(
-            f"Area damage ({' + '.join(f'{p.dice} {p.type}' for p in parts)})",
-            lambda e, r: saves_then_damage(e, e.combat, r),
-        )
+        caster = f"{self.session.name(source)}: " if spends != SPENDS_NOTHING and source else ""
+        applied = self.session.run(caster + area_text, saves_then_damage)
         if applied is None:
             refusal = self.session.last_refusal
             if "roll them again" in refusal:
                 self.saves.forget()
                 self.saves.refresh()
-            self.outcome_label.setText(f"<b>Refused:</b> {html.escape(refusal)}")
+            hint = ""
+            if spends != SPENDS_NOTHING and "action" in refusal:
+                hint = " (its spell is already cast? set Spends to Nothing)"
+            self.outcome_label.setText(f"<b>Refused:</b> {html.escape(refusal + hint)}")
             return
+        self.spends.setCurrentIndex(self.spends.findData(SPENDS_NOTHING))  # cast: once
         results: tuple[DamageResult, ...] = applied.result
         lines = [html.escape(note, quote=False) for note in notes] + [
             self._line(r) for r in results

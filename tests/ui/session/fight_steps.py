@@ -66,21 +66,14 @@ def close_dialog(table: Table) -> None:
 
 
 def fireball(table: Table, targets: tuple[str, ...], corpse: str, typed_save: int) -> None:
-    """Sela casts (Cast a Spell's menu: her action spent), selects the creatures and
-    the corpse on the map, and opens Area damage with Ctrl+Shift+A: the corpse is left out
-    with a note; the player's save (the last target) is typed, the monsters' rolled; 8d6
-    typed as 24."""
+    """Sela selects the creatures and the corpse on the map and opens Area damage with
+    Ctrl+Shift+A: the corpse is left out with a note; the player's save (the last target) is
+    typed, the monsters' rolled; 8d6 typed as 24. Dealing it spends her Cast a Spell (no
+    separate press), in the damage's undo step."""
     ui = table.window.combat
-    cast = ui.actions.buttons["cast-a-spell"]
-    table.click(cast, "Cast a Spell")
-    menu = cast.menu()
-    assert menu is not None
-    table.menu_entry(menu, "A spell of 1st level or higher")
-    menu.hide()
-    table.logged("takes Cast a Spell")
     state = ui.session.state
     assert state is not None and state.current is not None
-    assert state.combatant(state.current.creature_id).turn.action_used  # the fireball's
+    assert not state.combatant(state.current.creature_id).turn.action_used
     table.select(*targets, corpse)
     table.key(Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     area = ui.area_dialog
@@ -95,6 +88,10 @@ def fireball(table: Table, targets: tuple[str, ...], corpse: str, typed_save: in
     table.type_into(area.typed, "24", "area damage total")
     table.click(area.apply_button, "Apply area damage")
     assert "Refused" not in area.outcome_label.text(), area.outcome_label.text()
+    table.logged("takes Cast a Spell")
+    state = ui.session.state
+    assert state is not None and state.current is not None
+    assert state.combatant(state.current.creature_id).turn.action_used  # the fireball's
     area.close()
 
 
