@@ -19,11 +19,22 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSettings, Qt
-from PySide6.QtGui import QImage, QMouseEvent, QPainter
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QEvent,
+    QIODevice,
+    QPoint,
+    QPointF,
+    QRect,
+    QSettings,
+    Qt,
+)
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter
 from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
 
-from battlemap.io.loader import load_demo_encounter
+from battlemap.io.loader import load_demo_encounter, load_encounter_file
+from battlemap.model import Creature, Side
 from battlemap.model.document import (
     Document,
     MoveCreature,
@@ -31,6 +42,7 @@ from battlemap.model.document import (
     UpdateCreature,
 )
 from battlemap.model.encounter import Encounter
+from battlemap.model.features import Wall
 from battlemap.model.fog import FogMode
 from battlemap.model.ids import EntityId
 from battlemap.ui import window_layout
@@ -187,11 +199,71 @@ def players_ruling(window: MainWindow) -> QWidget:
     return shown
 
 
+RED_TOWER = Path(__file__).parent.parent.parent / "shared/data/vtt-maps_red-tower-base.dd2vtt"
+"""The Dungeondraft map of the players' fog picture (the project's shared data, not the app's)."""
+FOG_PARTY = {"Brother Ash": (2, 8), "Kestrel": (3, 8), "Thorin": (2, 9), "Elowen": (3, 9)}
+"""Four side by side and under each other: their name plates must not cover a face."""
+FOG_WALLS = (((2.5, 5.5), (3.6, 4.0)), ((4.0, 6.0), (5.6, 4.5)), ((6.0, 7.5), (7.1, 6.5)))
+"""Three diagonal walls: straight soft shadows across the cells."""
+
+
+def portrait(colour: str) -> bytes:
+    """A token picture: a face on a coloured ground (no portrait files in the repository)."""
+    image = QImage(128, 128, QImage.Format.Format_RGB32)
+    image.fill(QColor(colour))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor("#2a2a30"))
+    painter.drawEllipse(24, 84, 80, 80)  # the shoulders
+    painter.setBrush(QColor("#e8c4a0"))
+    painter.drawEllipse(40, 30, 48, 56)  # the face
+    painter.end()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6 takes str
+    return bytes(data.data())
+
+
+def players_fog(window: MainWindow) -> QWidget:
+    """The players' window at 1920 x 1080 on the red tower map under dynamic fog: pictured
+    tokens, three diagonal walls' soft shadows, the party's four name plates clear of faces."""
+    loaded = load_encounter_file(RED_TOWER)
+    document = window.document
+    document.images.update(loaded.images)
+    colours = ("#c9a227", "#7a3fb0", "#3060c0", "#30a050", "#b03030", "#b03030")
+    pictures = [document.add_image(portrait(c), ".png") for c in colours]
+    placed = [(name, xy, Side.PARTY) for name, xy in FOG_PARTY.items()]
+    placed += [("Goblin 6", (1, 7), Side.HOSTILE), ("Goblin Boss", (8, 5), Side.HOSTILE)]
+    creatures = tuple(
+        Creature(name=name, side=side, x=x, y=y, hp=10, max_hp=10, token_image=pictures[i])
+        for i, (name, (x, y), side) in enumerate(placed)
+    )
+    walls = tuple(Wall(a=a, b=b) for a, b in FOG_WALLS)
+    encounter = loaded.encounter
+    document.replace(
+        encounter.model_copy(
+            update={
+                "creatures": creatures,
+                "walls": (*encounter.walls, *walls),
+                "fog": encounter.fog.model_copy(update={"mode": FogMode.DYNAMIC}),
+            }
+        )
+    )
+    settle()
+    shown = open_players(window)
+    shown.resize(1920, 1080)
+    settle()
+    return shown
+
+
 SHOTS: dict[str, Shot] = {
     "screenshot-main.png": dm_window,
     "screenshot-combat.png": combat,
     "screenshot-players.png": players,
     "screenshots/players-ruling.png": players_ruling,
+    "screenshots/players-fog.png": players_fog,
 }
 
 
