@@ -9,11 +9,15 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QRect, QRectF, QSize
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from battlemap.model import Creature, Side
+from battlemap.model.document import AddCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui.card_stack import MARGIN_PX, CardWish, place_cards
 from battlemap.ui.style import cell_to_scene
+from battlemap.ui.undo import push
 from tests.rules.move_builders import fighting, room
 from tests.ui.drag_helpers import move_through, open_window, press_at, release_at
 from tests.ui.test_turn_controls_fold import SCREENS, dying_cleric
@@ -119,3 +123,48 @@ def test_at_1366_by_768_the_decision_card_sits_beside_its_tokens_covering_none(
     near = tokens["c-cleric"].united(tokens["c-rat"])  # the dying and the current creature
     gap = max(near.top() - card.geometry().bottom(), card.geometry().top() - near.bottom(), 0)
     assert gap <= cell.height(), (card.geometry(), near)
+
+
+def test_a_selected_creature_is_kept_clear_of_the_decision_card_in_a_crowd(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """bloodied-brink, the Cleric's death save due on a map crowded with crates (one in every
+    free cell of the view): the card must cover some token; the DM selects one it covers (the
+    target being worked on) and the card moves off it, still covering neither the Cleric nor
+    the current creature."""
+    window = dying_cleric(qtbot, tmp_path, LAPTOP)
+    card, view, scene = window.combat.card, window.view, window.scene
+    taken = {(int(c.x), int(c.y)) for c in window.document.encounter.creatures}
+    crates = [
+        Creature(id=f"c-crate-{x}-{y}", name="Crate", side=Side.NEUTRAL, x=x, y=y, hp=1, max_hp=1)
+        for x in range(20)
+        for y in range(14)
+        if (x, y) not in taken
+    ]
+    for crate in crates:
+        push(window.undo_stack, window.document, AddCreature(crate))
+    QApplication.processEvents()
+    card.place()
+    assert card.isVisible() and "Cleric is dying" in card.death_label.text()
+    area = view.viewport().geometry()
+
+    def drawn(creature_id: str) -> QRect:
+        token = scene.tokens[EntityId(creature_id)]
+        rect = (
+            token.sceneBoundingRect()
+            | token.mapToScene(token.childrenBoundingRect()).boundingRect()
+        )
+        return view.mapFromScene(rect).boundingRect().translated(area.topLeft())
+
+    under = [c.id for c in crates if card.geometry().intersects(drawn(c.id))]
+    assert under, "the crowd leaves the card a free place: the test shows nothing"
+    chosen = under[len(under) // 2]
+    scene.clearSelection()
+    scene.tokens[EntityId(chosen)].setSelected(True)  # the card re-places on the selection
+    QApplication.processEvents()
+    assert not card.geometry().intersects(drawn(chosen)), (card.geometry(), drawn(chosen))
+    for about in ("c-cleric", "c-rat"):  # the dying creature; the current creature
+        assert not card.geometry().intersects(drawn(about))
+    scene.clearSelection()  # no longer the DM's target: it may be covered again
+    QApplication.processEvents()
+    assert area.contains(card.geometry())
