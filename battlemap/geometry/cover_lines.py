@@ -157,7 +157,28 @@ class Layout:
         return list(range(self.corner_total, len(self.lines)))
 
 
-def lay_out(queries: list[Query]) -> Layout:
+@dataclass
+class Rows:
+    """The points a batch's lines join: origin rows and target-corner rows (shared between
+    queries with the same attacker or target) and, per query, where its rows start."""
+
+    origin_arr: NDArray[np.float64]
+    home_arr: NDArray[np.float64]
+    """Per origin row, the centre of the square it belongs to (nudging goes towards it)."""
+    corner_arr: NDArray[np.float64]
+    """Four rows per square: its corners."""
+    square_centre_arr: NDArray[np.float64]
+    origin_at: NDArray[np.int64]
+    square_at: NDArray[np.int64]
+    """Per query, its first origin row and its first corner row."""
+    n_origins: NDArray[np.int64]
+    n_squares: NDArray[np.int64]
+    centres: NDArray[np.float64]
+    target_centres: NDArray[np.float64]
+
+
+def query_rows(queries: list[Query]) -> Rows:
+    """The rows of a list of queries (origin and square lists shared by identity)."""
     origin_sets: dict[int, int] = {}
     origin_rows: list[PointXY] = []
     home_rows: list[PointXY] = []
@@ -180,39 +201,59 @@ def lay_out(queries: list[Query]) -> Layout:
                 corner_rows += square.corners
                 square_centre_rows += [square.centre] * 4
         square_at[qi] = at
-    n_origins = np.array([len(q.origins) for q in queries], dtype=np.int64)
-    n_squares = np.array([len(q.squares) for q in queries], dtype=np.int64)
-    rows = 4 * n_squares
-    per_query = n_origins * rows
+    return Rows(
+        origin_arr=points_of(origin_rows),
+        home_arr=points_of(home_rows),
+        corner_arr=points_of(corner_rows),
+        square_centre_arr=points_of(square_centre_rows),
+        origin_at=origin_at,
+        square_at=square_at,
+        n_origins=np.array([len(q.origins) for q in queries], dtype=np.int64),
+        n_squares=np.array([len(q.squares) for q in queries], dtype=np.int64),
+        centres=points_of([q.centre for q in queries]),
+        target_centres=points_of([q.target_centre for q in queries]),
+    )
+
+
+def points_of(points: Sequence[PointXY]) -> NDArray[np.float64]:
+    return np.asarray(points, dtype=np.float64).reshape(-1, 2)
+
+
+def lay_out(queries: list[Query]) -> Layout:
+    return lay_out_rows(query_rows(queries))
+
+
+def lay_out_rows(rows: Rows) -> Layout:
+    """Every query's lines, gathered from the rows by index arithmetic."""
+    n_origins, n_squares = rows.n_origins, rows.n_squares
+    n_queries = len(n_origins)
+    per_line = 4 * n_squares
+    per_query = n_origins * per_line
     corner_total = int(per_query.sum())
     first = np.cumsum(per_query) - per_query
-    line_query = np.repeat(np.arange(len(queries)), per_query)
+    line_query = np.repeat(np.arange(n_queries), per_query)
     within = np.arange(corner_total) - first[line_query]
-    o = within // rows[line_query]
-    r = within % rows[line_query]
-    origin_arr = np.asarray(origin_rows, dtype=np.float64).reshape(-1, 2)
-    corner_arr = np.asarray(corner_rows, dtype=np.float64).reshape(-1, 2)
-    origin_centres = np.asarray([q.centre for q in queries], dtype=np.float64).reshape(-1, 2)
-    target_centres = np.asarray([q.target_centre for q in queries], dtype=np.float64).reshape(-1, 2)
-    start_row = origin_at[line_query] + o
-    end_row = square_at[line_query] + r
-    start_arr = np.concatenate([origin_arr[start_row], origin_centres])
-    end_arr = np.concatenate([corner_arr[end_row], target_centres])
+    o = within // per_line[line_query]
+    r = within % per_line[line_query]
+    start_row = rows.origin_at[line_query] + o
+    end_row = rows.square_at[line_query] + r
+    start_arr = np.concatenate([rows.origin_arr[start_row], rows.centres])
+    end_arr = np.concatenate([rows.corner_arr[end_row], rows.target_centres])
     combos_per_query = n_origins * n_squares
     combo_first = np.cumsum(combos_per_query) - combos_per_query
     line_combo = np.concatenate(
-        [combo_first[line_query] + o * n_squares[line_query] + r // 4, np.full(len(queries), -1)]
+        [combo_first[line_query] + o * n_squares[line_query] + r // 4, np.full(n_queries, -1)]
     )
     return Layout(
         lines=np.stack([start_arr, end_arr], axis=1),
-        line_query=np.concatenate([line_query, np.arange(len(queries))]),
+        line_query=np.concatenate([line_query, np.arange(n_queries)]),
         line_combo=line_combo,
         start_row=start_row,
         end_row=end_row,
-        origin_arr=origin_arr,
-        home_arr=np.asarray(home_rows, dtype=np.float64).reshape(-1, 2),
-        corner_arr=corner_arr,
-        square_centre_arr=np.asarray(square_centre_rows, dtype=np.float64).reshape(-1, 2),
+        origin_arr=rows.origin_arr,
+        home_arr=rows.home_arr,
+        corner_arr=rows.corner_arr,
+        square_centre_arr=rows.square_centre_arr,
         corner_total=corner_total,
         n_squares=n_squares,
         first=first,
@@ -220,6 +261,18 @@ def lay_out(queries: list[Query]) -> Layout:
         combos_per_query=combos_per_query,
         n_combos=int(combos_per_query.sum()),
     )
+
+
+Owners = tuple[NDArray[np.int64], NDArray[np.int64]]
+"""Per query, the positions in ``creatures`` of its attacker and its target (-1: not there);
+their spaces never block its lines."""
+
+
+def owners_of(queries: list[Query], creatures: Sequence[Body]) -> Owners:
+    position = {c.id: i for i, c in enumerate(creatures)}
+    attacker_at = [position.get(q.attacker_id, -1) if q.attacker_id else -1 for q in queries]
+    target_at = [position.get(q.target.id, -1) for q in queries]
+    return np.array(attacker_at, dtype=np.int64), np.array(target_at, dtype=np.int64)
 
 
 @dataclass
@@ -293,7 +346,7 @@ def scores_with_creatures(
     layout: Layout,
     scoring: Scoring,
     hard: NDArray[np.int64],
-    queries: list[Query],
+    owners: Owners,
     creatures: Sequence[Body],
 ) -> ComboScores:
     """The combos' scores with the creatures in the way added to the hard blocks.
@@ -314,21 +367,20 @@ def scores_with_creatures(
         (line_combo >= 0)
         & ((line_degree < three_quarters) | ((lowest[line_query] >= three_quarters) & ~hard_line))
     )
-    creature_pairs = creature_hits(layout.lines, open_lines, line_query, queries, creatures)
+    creature_pairs = creature_hits(layout.lines, open_lines, line_query, owners, creatures)
     creature_src = np.stack([creature_pairs[0], np.full(creature_pairs.shape[1], CREATURE)])
     return scoring.combos(np.concatenate([hard, creature_src.astype(np.int64)], axis=1))
 
 
 def all_lines_total(
     layout: Layout, hard: NDArray[np.int64], caps: NDArray[np.int64], n_queries: int
-) -> list[bool]:
+) -> NDArray[np.bool_]:
     """Per query, total cover: every line (the centre line too) blocked by a total source."""
     total_lines = np.zeros(len(layout.lines), dtype=bool)
     total_lines[hard[0][caps[hard[1]] >= CoverDegree.TOTAL.rank]] = True
     lines_per_query = np.bincount(layout.line_query, minlength=n_queries)
     total_per_query = np.bincount(layout.line_query, weights=total_lines, minlength=n_queries)
-    flags: list[bool] = (total_per_query >= lines_per_query).tolist()
-    return flags
+    return np.asarray(total_per_query >= lines_per_query)
 
 
 def best_combos(layout: Layout, final: ComboScores) -> NDArray[np.int64]:
@@ -432,7 +484,7 @@ def creature_hits(
     lines: NDArray[np.float64],
     subset: NDArray[np.intp],
     line_query: NDArray[np.intp],
-    queries: list[Query],
+    owners: Owners,
     creatures: Sequence[Body],
 ) -> NDArray[np.intp]:
     """(line index, creature index) pairs where one of ``lines[subset]`` passes through the
@@ -454,11 +506,7 @@ def creature_hits(
     if len(li) == 0:
         return np.empty((2, 0), dtype=np.intp)
     li = subset[li]
-    position = {c.id: i for i, c in enumerate(creatures)}
-    target_at = np.array([position.get(q.target.id, -1) for q in queries])
-    attacker_at = np.array(
-        [position.get(q.attacker_id, -1) if q.attacker_id else -1 for q in queries]
-    )
+    attacker_at, target_at = owners
     query_of = line_query[li]
     own = (ci == target_at[query_of]) | (ci == attacker_at[query_of])
     li, ci = li[~own], ci[~own]
