@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from battlemap.geometry.barriers import line_array, sorted_unique, unique_points
+from battlemap.geometry.barriers import line_array, unique_points
 from battlemap.geometry.body import Body
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY, Space
@@ -408,6 +408,8 @@ class Scoring:
     caps: NDArray[np.int64]
 
     def combos(self, blocked: NDArray[np.int64]) -> ComboScores:
+        """Dense: a (line, source) table of the sources present, summed four lines (one combo)
+        at a time; corner lines come combo by combo (``lay_out_rows``), centre lines after."""
         n = self.n_combos
         scores = ComboScores(
             np.zeros(n, dtype=np.int64),
@@ -415,28 +417,29 @@ class Scoring:
             np.full(n, -1, dtype=np.int64),
             np.zeros(n, dtype=np.int64),
         )
-        keys = sorted_unique(blocked[0] * self.n_sources + blocked[1])
-        line, source = keys // self.n_sources, keys % self.n_sources
-        keep = self.line_combo[line] >= 0
-        line, source = line[keep], source[keep]
+        corner = blocked[0] < 4 * n
+        line, source = blocked[0][corner], blocked[1][corner]
         if len(line) == 0:
             return scores
-        combo_keys = self.line_combo[line] * self.n_sources + source
-        combo_keys = np.sort(combo_keys)
-        starts = np.flatnonzero(np.r_[True, combo_keys[1:] != combo_keys[:-1]])
-        uniq = combo_keys[starts]
-        counts = np.diff(np.r_[starts, len(combo_keys)])
-        combos, sources = uniq // self.n_sources, uniq % self.n_sources
+        present = np.flatnonzero(np.bincount(source, minlength=self.n_sources))
+        column = np.empty(self.n_sources, dtype=np.int64)
+        column[present] = np.arange(len(present))
+        table = np.zeros((4 * n, len(present)), dtype=bool)
+        table[line, column[source]] = True
+        counts = table.reshape(n, 4, len(present)).sum(axis=1)
         by_count = np.where(counts <= 2, CoverDegree.HALF.rank, CoverDegree.THREE_QUARTERS.rank)
-        capped = np.minimum(by_count, self.caps[sources])
-        # Per combo, the strongest source wins (degrees do not add up).
-        order = np.lexsort((by_count, capped, combos))
-        ordered = combos[order]
-        last = order[np.r_[ordered[1:] != ordered[:-1], True]]
-        scores.degree[combos[last]] = capped[last]
-        scores.uncapped[combos[last]] = by_count[last]
-        scores.source[combos[last]] = sources[last]
-        np.add.at(scores.count, self.line_combo[sorted_unique(line)], 1)
+        capped = np.minimum(by_count, self.caps[present])
+        # Per combo, the strongest source wins (degrees do not add up): the highest capped
+        # degree, then the highest uncapped one, then the last source.
+        key = np.where(counts > 0, (capped * 4 + by_count) * len(present), -1)
+        key += np.arange(len(present))
+        best = np.argmax(key, axis=1)
+        hit = counts.any(axis=1)
+        rows = np.flatnonzero(hit)
+        scores.degree[rows] = capped[rows, best[rows]]
+        scores.uncapped[rows] = by_count[rows, best[rows]]
+        scores.source[rows] = present[best[rows]]
+        scores.count[:] = table.any(axis=1).reshape(n, 4).sum(axis=1)
         return scores
 
 
