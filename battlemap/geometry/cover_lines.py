@@ -495,17 +495,7 @@ def creature_hits(
     if not creatures or len(subset) == 0:
         return np.empty((2, 0), dtype=np.intp)
     boxes = np.array([[c.x, c.y, c.x + c.side_cells, c.y + c.side_cells] for c in creatures])
-    picked = lines[subset]
-    lo = np.minimum(picked[:, 0, :], picked[:, 1, :])
-    hi = np.maximum(picked[:, 0, :], picked[:, 1, :])
-    # Bounding boxes that overlap with positive area (a line along an edge cannot pass inside).
-    overlap = (
-        (lo[:, None, 0] < boxes[None, :, 2])
-        & (hi[:, None, 0] > boxes[None, :, 0])
-        & (lo[:, None, 1] < boxes[None, :, 3])
-        & (hi[:, None, 1] > boxes[None, :, 1])
-    )
-    li, ci = np.nonzero(overlap)
+    li, ci = _overlapping_boxes(lines[subset], boxes)
     if len(li) == 0:
         return np.empty((2, 0), dtype=np.intp)
     li = subset[li]
@@ -515,6 +505,27 @@ def creature_hits(
     li, ci = li[~own], ci[~own]
     inside = segment_crosses_open_box(lines[li], boxes[ci])
     return np.stack([li[inside], ci[inside]])
+
+
+def _overlapping_boxes(
+    lines: NDArray[np.float64], boxes: NDArray[np.float64]
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """(line, box) pairs whose bounding boxes overlap with positive area (a line along an
+    edge cannot pass inside), line by line and in box order within a line. A tree of the
+    boxes finds the pairs whose bounding boxes meet at all; the strict test keeps some."""
+    lo = np.minimum(lines[:, 0, :], lines[:, 1, :])
+    hi = np.maximum(lines[:, 0, :], lines[:, 1, :])
+    tree = shapely.STRtree(np.asarray(shapely.box(*boxes.T), dtype=object))
+    li, ci = tree.query(shapely.linestrings(lines))
+    keep = (
+        (lo[li, 0] < boxes[ci, 2])
+        & (hi[li, 0] > boxes[ci, 0])
+        & (lo[li, 1] < boxes[ci, 3])
+        & (hi[li, 1] > boxes[ci, 1])
+    )
+    li, ci = li[keep], ci[keep]
+    order = np.lexsort((ci, li))
+    return li[order], ci[order]
 
 
 def segment_crosses_open_box(
