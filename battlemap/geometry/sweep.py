@@ -200,6 +200,14 @@ class Segments:
             return parts[0]
         return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in cls.__slots__))
 
+    def seen_in(self, view: View) -> Segments:
+        """The segments nearest in some interval of ``view`` (swept from these segments):
+        the others are hidden in every direction they span, and stay hidden as segments
+        are added, so a later sweep can leave them out (their ends only cut an interval
+        whose nearest segment runs on across the cut, which changes no triangle's union)."""
+        seen = np.unique(view.winner[view.winner >= 0])
+        return Segments(*(getattr(self, f)[seen] for f in Segments.__slots__))
+
 
 def sweep(rel: NDArray[np.float64], radius: float | None, limit: float) -> View:
     """The view from the origin (0, 0) of segments ``rel`` (n, 2, 2), none touching it, that
@@ -295,7 +303,11 @@ def view_from(
             rel, angles = rel[keep], angles[keep]
         if view is None or len(rel):
             taken.append(Segments.of(rel, angles))
-            view = sweep_segments(Segments.joined(taken), radius, limit)
+            swept = Segments.joined(taken)
+            view = sweep_segments(swept, radius, limit)
+            # Within a range, a hidden segment's ends still cut the chords of the range's
+            # edge, so they stay.
+            taken = [swept if radius is not None else swept.seen_in(view)]
     return View(origin, view.events, view.near, view.winner)
 
 
