@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QTransform
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView, QLabel
 from pytestqt.qtbot import QtBot
 
 from battlemap.model.document import MoveCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui.drag.items import OPPORTUNITY, Marker, scene_point
-from battlemap.ui.drag.prompt import ANSWERED
+from battlemap.ui.drag.prompt import ANSWERED, OpportunityPrompt
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.undo import push
@@ -457,3 +457,13 @@ def test_names_from_files_show_as_text_not_markup(qtbot: QtBot, tmp_path: Path) 
     assert prompt.title.text().startswith("<i>Gob</i> can make")
     assert prompt.title.textFormat() is Qt.TextFormat.PlainText
     assert "<i>" not in prompt.attack.text()
+
+
+def test_the_card_is_made_on_a_view_with_no_card_stack_yet(qtbot: QtBot) -> None:
+    """Making the view's card stack sends the view events, which reach the card's filter
+    while it is being built (`make bench` died there: 'no attribute pending')."""
+    view = QGraphicsView(QGraphicsScene())
+    qtbot.addWidget(view)
+    view.show()
+    prompt = OpportunityPrompt(view)
+    assert prompt.pending is None and not prompt.isVisible()

@@ -146,15 +146,16 @@ class OpportunityPrompt(QFrame):
             spin.valueChanged.connect(self._dice_changed)
         self._follows_view = isinstance(view, MapView)
         """The map view reports pans, zooms and resizes; a plain view only its resizes."""
+        # Set before the filters go in: making the view's card stack sends the view events.
+        self.pending: PendingOffer | None = None
+        self._keep_clear: tuple[QRectF, ...] = ()
+        self._tokens: Tokens | None = None
+        self._trial: Trial | None = None
         self._watch(self)
         view.installEventFilter(self)
         card_stack(view).add(self, self.wish)
         if isinstance(view, MapView):  # a pan or zoom can bring the mover under the card
             view.visible_rect_changed.connect(self._replace_if_shown)
-        self.pending: PendingOffer | None = None
-        self._keep_clear: tuple[QRectF, ...] = ()
-        self._tokens: Tokens | None = None
-        self._trial: Trial | None = None
         self.hide()
 
     # --- showing --------------------------------------------------------------------
