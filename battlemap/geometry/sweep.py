@@ -221,11 +221,9 @@ def sweep_segments(segments: Segments, radius: float | None, limit: float) -> Vi
     extra = [np.array([-math.pi, math.pi])]
     if radius is not None:
         extra.append(np.linspace(-math.pi, math.pi, CIRCLE_RAYS))
-    events = np.unique(np.concatenate([segments.angles.ravel(), *extra]))
+    events, place = _sorted_unique(np.concatenate([segments.angles.ravel(), *extra]))
     near = np.full((len(events) - 1, 2), limit if radius is None else radius)
-    starts, stops, owner = pieces_of_directions(segments.angles)
-    first = np.searchsorted(events, starts)
-    counts = np.searchsorted(events, stops) - first
+    first, counts, owner = _event_spans(segments.angles, place[: segments.angles.size], len(events))
     winner = np.full(len(near), -1, dtype=np.intp)
     if not counts.any():
         return View((0.0, 0.0), events, near, winner)
@@ -249,6 +247,38 @@ def sweep_segments(segments: Segments, radius: float | None, limit: float) -> Vi
         near[covered, end] = np.where(capped, near[covered, end], at)
         winner[covered[capped]] = -1  # the range's edge, not the segment, is seen there
     return View((0.0, 0.0), events, near, winner)
+
+
+def _sorted_unique(
+    values: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
+    """``np.unique(values, return_inverse=True)``, in one sort (a third of the time of
+    ``np.unique`` and a ``searchsorted`` per end, which the sweep did before)."""
+    order = np.argsort(values)
+    ordered = values[order]
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    place = np.empty(len(values), dtype=np.intp)
+    place[order] = np.cumsum(new) - 1
+    return ordered[new], place
+
+
+def _event_spans(
+    angles: NDArray[np.float64], place: NDArray[np.intp], events: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """``pieces_of_directions(angles)`` as (first event, events spanned, owner): ``place``
+    holds each end's event (ravelled); events ``0`` and ``events - 1`` are -pi and pi."""
+    ends = place.reshape(-1, 2)
+    lo, hi = ends.min(axis=1), ends.max(axis=1)
+    owner = np.arange(len(angles))
+    wraps = np.abs(angles[:, 1] - angles[:, 0]) > math.pi
+    if not wraps.any():
+        return lo, hi - lo, owner
+    # A piece from -pi to the nearer end and one from the other end to pi.
+    first = np.concatenate([np.where(wraps, 0, lo), hi[wraps]])
+    stop = np.concatenate([np.where(wraps, lo, hi), np.full(int(wraps.sum()), events - 1)])
+    return first, stop - first, np.concatenate([owner, owner[wraps]])
 
 
 def _normal_form(rel: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
