@@ -205,7 +205,8 @@ class Segments:
         the others are hidden in every direction they span, and stay hidden as segments
         are added, so a later sweep can leave them out (their ends only cut an interval
         whose nearest segment runs on across the cut, which changes no triangle's union)."""
-        seen = np.unique(view.winner[view.winner >= 0])
+        seen = np.zeros(len(self.foot), dtype=bool)
+        seen[view.winner[view.winner >= 0]] = True
         return Segments(*(getattr(self, f)[seen] for f in Segments.__slots__))
 
 
@@ -308,7 +309,8 @@ def view_from(
     gap = np.maximum(np.maximum(buckets.boxes[:, :2] - here, here - buckets.boxes[:, 2:]), 0.0)
     bucket_near = np.hypot(gap[:, 0], gap[:, 1])
     waiting = np.flatnonzero(bucket_near <= (math.inf if radius is None else radius))
-    taken: list[Segments] = []
+    swept: Segments | None = None
+    """The segments ``view`` was swept from."""
     view: View | None = None
     reach = _FIRST_RING
     while view is None or len(waiting):
@@ -332,12 +334,13 @@ def view_from(
             keep = _may_see(view, pieces_of_directions(angles), near)
             rel, angles = rel[keep], angles[keep]
         if view is None or len(rel):
-            taken.append(Segments.of(rel, angles))
+            taken = [Segments.of(rel, angles)]
+            if swept is not None and view is not None:
+                # Within a range, a hidden segment's ends still cut the chords of the
+                # range's edge, so they stay.
+                taken.insert(0, swept if radius is not None else swept.seen_in(view))
             swept = Segments.joined(taken)
             view = sweep_segments(swept, radius, limit)
-            # Within a range, a hidden segment's ends still cut the chords of the range's
-            # edge, so they stay.
-            taken = [swept if radius is not None else swept.seen_in(view)]
     return View(origin, view.events, view.near, view.winner)
 
 
