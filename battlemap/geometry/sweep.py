@@ -271,7 +271,7 @@ def _event_spans(
     """``pieces_of_directions(angles)`` as (first event, events spanned, owner): ``place``
     holds each end's event (ravelled); events ``0`` and ``events - 1`` are -pi and pi."""
     ends = place.reshape(-1, 2)
-    lo, hi = ends.min(axis=1), ends.max(axis=1)
+    lo, hi = np.minimum(ends[:, 0], ends[:, 1]), np.maximum(ends[:, 0], ends[:, 1])
     owner = np.arange(len(angles))
     wraps = np.abs(angles[:, 1] - angles[:, 0]) > math.pi
     if not wraps.any():
