@@ -14,8 +14,10 @@ Boundary rules (``light_level_at`` is exact; the polygons are for drawing and ce
   carrier is not on the map lies at its ``position``.
 
 A viewer's senses (``perceive``): darkvision sees darkness as dim light and dim light as
-bright within its range; blindsight perceives everything within its range, whatever the
-light. Walls stop both, as they stop sight. Ranges are closed, like radii.
+bright within its range, when the ruleset says so (``viewer_of``'s ``darkvision_brightens``,
+the ruleset's ``light.darkvision_one_level_brighter``: geometry does not decide it);
+blindsight perceives everything within its range, whatever the light. Walls stop both, as
+they stop sight. Ranges are closed, like radii.
 """
 
 from __future__ import annotations
@@ -222,14 +224,16 @@ class Viewer:
     blindsight_cells: float = 0.0
 
 
-def viewer_of(creature: Creature, cell_feet: float) -> Viewer:
+def viewer_of(creature: Creature, cell_feet: float, *, darkvision_brightens: bool) -> Viewer:
     """``creature`` looking from the centre of its space, with its stat block's senses (a
-    creature without a stat block has none)."""
+    creature without a stat block has none). ``darkvision_brightens`` is the ruleset's
+    ``light.darkvision_one_level_brighter``: false, darkvision changes nothing, so the viewer
+    has none."""
     side = creature.space_cells(cell_feet)
     senses = creature.statblock.senses if creature.statblock is not None else None
     return Viewer(
         centre=(creature.x + side / 2, creature.y + side / 2),
-        darkvision_cells=senses.darkvision / cell_feet if senses else 0.0,
+        darkvision_cells=senses.darkvision / cell_feet if senses and darkvision_brightens else 0.0,
         blindsight_cells=senses.blindsight / cell_feet if senses else 0.0,
     )
 

@@ -163,7 +163,7 @@ def test_darkvision_sees_darkness_as_dim_and_dim_light_as_bright_within_its_rang
     encounter = dark_map(torch(5, 5))
     lit = LitMap.build(MapIndex.build(encounter), encounter)
     elf = Creature(name="Elf", x=9.5, y=4.5, statblock=senses(darkvision=60))  # 12 cells
-    viewer = viewer_of(elf, 5)
+    viewer = viewer_of(elf, 5, darkvision_brightens=True)
     assert (viewer.centre, viewer.darkvision_cells) == ((10, 5), 12)
     in_dim = perceive(lit, viewer, (12, 5))
     assert (in_dim.light, in_dim.seen, in_dim.by) == (
@@ -202,7 +202,7 @@ def test_blindsight_perceives_darkness_within_its_range_only() -> None:
 def test_a_creature_without_senses_sees_only_lit_places() -> None:
     encounter = dark_map(torch(5, 5))
     lit = LitMap.build(MapIndex.build(encounter), encounter)
-    human = viewer_of(Creature(name="Human", x=1, y=1), 5)
+    human = viewer_of(Creature(name="Human", x=1, y=1), 5, darkvision_brightens=True)
     assert (human.darkvision_cells, human.blindsight_cells) == (0, 0)
     assert perceive(lit, human, (6, 6)).seen is LightLevel.BRIGHT
     assert not perceive(lit, human, (14, 9.5)).sees

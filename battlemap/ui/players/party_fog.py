@@ -27,6 +27,7 @@ from battlemap.model.creature import Creature, Side
 from battlemap.model.document import Command, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell
+from battlemap.rules.schema_light import LightRules
 
 
 def party_viewers(encounter: Encounter) -> list[Creature]:
@@ -37,10 +38,16 @@ def party_viewers(encounter: Encounter) -> list[Creature]:
 
 class PartyFog:
     """``index_for`` gives the map index of the encounter asked about; the UI passes the
-    window's shared one (built once per map change for drag, targeting and fog alike)."""
+    window's shared one (built once per map change for drag, targeting and fog alike);
+    ``light_rules`` gives the ruleset's light rules (darkvision's reading comes from them)."""
 
-    def __init__(self, index_for: Callable[[Encounter], MapIndex] = MapIndex.build) -> None:
+    def __init__(
+        self,
+        index_for: Callable[[Encounter], MapIndex] = MapIndex.build,
+        light_rules: Callable[[], LightRules] = LightRules,
+    ) -> None:
         self.index_for = index_for
+        self.light_rules = light_rules
         self.sight = PartySight()
         """Each viewer's cells, kept so a move recomputes only the viewers that moved."""
         self._areas: dict[ViewerKey, BaseGeometry] = {}
@@ -75,7 +82,10 @@ class PartyFog:
         lit = LitMap.build(index, encounter, self.lit_areas)
         viewers = party_viewers(encounter)
         views = self._views(encounter)
-        senses = tuple(viewer_of(v, index.cell_feet) for v in viewers)
+        brightens = self.light_rules().darkvision_one_level_brighter
+        senses = tuple(
+            viewer_of(v, index.cell_feet, darkvision_brightens=brightens) for v in viewers
+        )
         key: tuple[object, ...] = (index, *lit.areas, None, *views, None, *senses)
         if self._seen is not None and _same(self._seen[0], key):
             return self._seen[1], self._seen[2]
