@@ -23,10 +23,10 @@ they stop sight. Ranges are closed, like radii.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 import shapely
@@ -48,6 +48,7 @@ __all__ = [
     "PerceivedBy",
     "Perception",
     "SeenAreas",
+    "SeenMemo",
     "Viewer",
     "light_centre",
     "light_level_at",
@@ -332,21 +333,57 @@ class SeenAreas:
         return shapely.union(self.bright, self.dim)
 
 
-def seen_areas(lit: LitMap, viewers: Sequence[Viewer], views: Iterable[BaseGeometry]) -> SeenAreas:
+class SeenMemo:
+    """Overlays kept between ``seen_areas`` calls, so a torch bearer's move recomputes only
+    what it touched. Keyed by the identity of the shapes they came from (the lit areas
+    ``LitAreas`` keeps per light, the views kept per viewer: frozen, so the same object is
+    the same shape) and by value otherwise: a light that did not move keeps its piece of
+    each view, a viewer whose view and nearby lights are the same keeps its seen area, and
+    an unchanged party keeps the unions. What one call did not use is dropped after it."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[object, ...], tuple[tuple[object, ...], BaseGeometry]] = {}
+        self._used: dict[tuple[object, ...], tuple[tuple[object, ...], BaseGeometry]] = {}
+        self.computed = 0
+        """Overlays computed so far (the ones not found kept)."""
+
+    def get(self, parts: tuple[object, ...], make: Callable[[], BaseGeometry]) -> BaseGeometry:
+        """The shape made of ``parts`` (shapes by identity, other values by value)."""
+        key = tuple(id(p) if isinstance(p, BaseGeometry) else p for p in parts)
+        hit = self._used.get(key) or self._kept.get(key)
+        if hit is None:
+            hit = (parts, make())  # the parts kept alive with it: their ids stay theirs
+            self.computed += 1
+        self._used[key] = hit
+        return hit[1]
+
+    def done(self) -> None:
+        """End of one call: drop what it did not use."""
+        self._kept, self._used = self._used, {}
+
+
+def seen_areas(
+    lit: LitMap,
+    viewers: Sequence[Viewer],
+    views: Iterable[BaseGeometry],
+    memo: SeenMemo | None = None,
+) -> SeenAreas:
     """What ``viewers`` see on ``lit``'s map, each within its own visibility polygon
     (``views``, one per viewer: where walls let it look), read as ``perceive`` reads a point.
+    ``memo`` keeps the overlays for the next call (see ``SeenMemo``).
 
     Each viewer's view is cut by each small source of sight on its own (a light's area, a
     sense's circle) rather than by their union across the map: GEOS clips an overlay to the
     overlap of the two shapes' boxes, so a torch's area costs a torch's worth of the view.
     """
+    memo = memo or SeenMemo()
     ambient = lit.lighting.ambient
     areas = lit.polygon_areas()
     bright_parts: list[BaseGeometry] = []
     each: list[BaseGeometry] = []
     for viewer, view in zip(viewers, views, strict=True):
-        darkvision = _sense(viewer.centre, viewer.darkvision_cells)
-        blindsight = _sense(viewer.centre, viewer.blindsight_cells)
+        darkvision = _sense(memo, viewer.centre, viewer.darkvision_cells)
+        blindsight = _sense(memo, viewer.centre, viewer.blindsight_cells)
         if ambient is LightLevel.BRIGHT:
             bright_sources, seen_sources = [view], [view]
         else:
@@ -355,7 +392,7 @@ def seen_areas(lit: LitMap, viewers: Sequence[Viewer], views: Iterable[BaseGeome
                 bright_sources += darkvision
             else:
                 bright_sources += [
-                    shapely.intersection(circle, a.dim)
+                    memo.get(("dim in", circle, a.dim), partial(_cut, circle, a.dim))
                     for circle in darkvision
                     for a in _near(areas, circle)
                 ]
@@ -364,16 +401,24 @@ def seen_areas(lit: LitMap, viewers: Sequence[Viewer], views: Iterable[BaseGeome
                 if ambient is LightLevel.DIM
                 else [a.dim for a in areas] + darkvision + blindsight
             )
-        bright_parts.append(_union_in(view, bright_sources))
-        each.append(_union_in(view, seen_sources))
-    bright = _areal(shapely.union_all(bright_parts))
-    dim = _areal(shapely.difference(shapely.union_all(each), bright))
+        bright_parts.append(_union_in(memo, view, bright_sources))
+        each.append(_union_in(memo, view, seen_sources))
+    bright = memo.get(("bright", *bright_parts), lambda: _areal(shapely.union_all(bright_parts)))
+    seen = memo.get(("seen", *each), lambda: shapely.union_all(each))
+    dim = memo.get(("dim", seen, bright), lambda: _areal(shapely.difference(seen, bright)))
+    memo.done()
     return SeenAreas(bright=bright, dim=dim, each=tuple(each))
 
 
-def _sense(centre: PointXY, radius: float) -> list[BaseGeometry]:
+def _cut(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:
+    return shapely.intersection(a, b)
+
+
+def _sense(memo: SeenMemo, centre: PointXY, radius: float) -> list[BaseGeometry]:
     """The circle of a sense's range, or none."""
-    return [_circle(centre, radius)] if radius > 0 else []
+    if radius <= 0:
+        return []
+    return [memo.get(("circle", centre, radius), lambda: _circle(centre, radius))]
 
 
 def _near(areas: Sequence[LitArea], shape: BaseGeometry) -> list[LitArea]:
@@ -385,8 +430,9 @@ def _boxes_meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return bool(a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3])
 
 
-def _union_in(view: BaseGeometry, sources: Sequence[BaseGeometry]) -> BaseGeometry:
-    """The union of ``view`` cut by each of ``sources`` (polygons only: see ``_areal``)."""
+def _union_in(memo: SeenMemo, view: BaseGeometry, sources: Sequence[BaseGeometry]) -> BaseGeometry:
+    """The union of ``view`` cut by each of ``sources`` (polygons only: see ``_areal``); the
+    pieces and their union kept in ``memo``."""
     if not sources or view.is_empty:
         return shapely.Polygon()
     box = view.bounds
@@ -395,18 +441,27 @@ def _union_in(view: BaseGeometry, sources: Sequence[BaseGeometry]) -> BaseGeomet
         return shapely.Polygon()
     if any(s is view for s in near):
         return _areal(view)
+    return memo.get(("union in", view, *near), lambda: _union_of_pieces(memo, view, near))
+
+
+def _union_of_pieces(
+    memo: SeenMemo, view: BaseGeometry, near: Sequence[BaseGeometry]
+) -> BaseGeometry:
     shapely.prepare(view)
     near_array = np.array(near, dtype=object)
-    near = list(near_array[shapely.intersects(view, near_array)])  # most lights lie unseen
-    if not near:
+    meeting = list(near_array[shapely.intersects(view, near_array)])  # most lights lie unseen
+    pieces = [memo.get(("piece", view, s), partial(_piece, view, s)) for s in meeting]
+    if not pieces:
         return shapely.Polygon()
-    # The view cut to each source's box first: a linear scan, where an overlay of the whole
-    # view costs as much for a torch as for the map.
-    boxes = shapely.bounds(np.array(near, dtype=object))
-    cut = [shapely.clip_by_rect(view, *bounds) for bounds in boxes.tolist()]
-    cut = [c if c.is_valid else shapely.make_valid(c) for c in cut]
-    pieces = shapely.intersection(np.array(cut, dtype=object), np.array(near, dtype=object))
     return _areal(shapely.union_all(pieces))
+
+
+def _piece(view: BaseGeometry, source: BaseGeometry) -> BaseGeometry:
+    """``view`` cut by ``source``: the view cut to the source's box first, a linear scan,
+    where an overlay of the whole view costs as much for a torch as for the map."""
+    cut = shapely.clip_by_rect(view, *source.bounds)
+    cut = cut if cut.is_valid else shapely.make_valid(cut)
+    return shapely.intersection(cut, source)
 
 
 def _areal(geometry: BaseGeometry) -> BaseGeometry:

@@ -16,6 +16,7 @@ from battlemap.geometry.illumination import (
     LitAreas,
     LitMap,
     SeenAreas,
+    SeenMemo,
     lighting_drawn,
     seen_areas,
     viewer_of,
@@ -54,6 +55,8 @@ class PartyFog:
         self._areas_of: tuple[MapIndex, float | None] | None = None
         self.lit_areas = LitAreas()
         """Each light's lit area, kept until the light, its carrier or the map changes."""
+        self.seen_memo = SeenMemo()
+        """Each viewer's pieces of each light and their unions, kept while they are the same."""
         self._seen: tuple[tuple[object, ...], SeenAreas, frozenset[Cell]] | None = None
 
     def visible(self, encounter: Encounter) -> frozenset[Cell]:
@@ -89,9 +92,10 @@ class PartyFog:
         key: tuple[object, ...] = (index, *lit.areas, None, *views, None, *senses)
         if self._seen is not None and _same(self._seen[0], key):
             return self._seen[1], self._seen[2]
-        seen = seen_areas(lit, senses, views)
+        seen = seen_areas(lit, senses, views, self.seen_memo)
         grid = np.zeros((index.height, index.width), dtype=bool)
-        rasterise(seen.seen, grid)
+        for area in seen.each:  # each viewer's on its own: their union costs more
+            rasterise(area, grid)
         for viewer in viewers:
             x, y, side = viewer_key(index, viewer)
             rows = slice(max(0, math.floor(y)), max(0, math.ceil(y + side)))
