@@ -344,6 +344,8 @@ class SeenMemo:
     def __init__(self) -> None:
         self._kept: dict[tuple[object, ...], tuple[tuple[object, ...], BaseGeometry]] = {}
         self._used: dict[tuple[object, ...], tuple[tuple[object, ...], BaseGeometry]] = {}
+        self._last_parts: dict[str, tuple[BaseGeometry, ...]] = {}
+        self._parts: dict[str, tuple[BaseGeometry, ...]] = {}
         self.computed = 0
         """Overlays computed so far (the ones not found kept)."""
 
@@ -357,9 +359,25 @@ class SeenMemo:
         self._used[key] = hit
         return hit[1]
 
+    def union(self, tag: str, parts: Sequence[BaseGeometry]) -> BaseGeometry:
+        """The union of ``parts``, made incrementally: the parts also in the last call's
+        ``tag`` union are unioned once and kept (a move changes one viewer's part: the
+        others' union is kept from the second move on), then the new ones added to it."""
+        last = self._last_parts.get(tag, ())
+        self._parts[tag] = tuple(parts)
+        old_ids = {id(p) for p in last}
+        stable = tuple(p for p in parts if id(p) in old_ids)
+        fresh = [p for p in parts if id(p) not in old_ids]
+        whole = (tag, *parts)
+        if not fresh or not stable:
+            return self.get(whole, lambda: shapely.union_all(parts))
+        base = self.get((tag, "stable", *stable), lambda: shapely.union_all(stable))
+        return self.get(whole, lambda: shapely.union_all([base, *fresh]))
+
     def done(self) -> None:
         """End of one call: drop what it did not use."""
         self._kept, self._used = self._used, {}
+        self._last_parts, self._parts = self._parts, {}
 
 
 def seen_areas(
@@ -403,8 +421,8 @@ def seen_areas(
             )
         bright_parts.append(_union_in(memo, view, bright_sources))
         each.append(_union_in(memo, view, seen_sources))
-    bright = memo.get(("bright", *bright_parts), lambda: _areal(shapely.union_all(bright_parts)))
-    seen = memo.get(("seen", *each), lambda: shapely.union_all(each))
+    bright = _areal(memo.union("bright", bright_parts))
+    seen = memo.union("seen", each)
     dim = memo.get(("dim", seen, bright), lambda: _areal(shapely.difference(seen, bright)))
     memo.done()
     return SeenAreas(bright=bright, dim=dim, each=tuple(each))
