@@ -5,7 +5,9 @@ frame with the whole map fitted and one at a TV's zoom; the light's rebuild afte
 bearer moves (its lit area, the party's seen areas and the cells: once per move, not per
 frame), with the lit areas kept per light and, for reference, all of them recomputed.
 
-Goal from issue 20: a frame <= 8 ms (CPU time: ``make bench`` with ``--cpu``).
+Goals from issue 20: a frame <= 8 ms, a torch bearer's move's rebuild <= 16 ms: one frame
+(CPU time: ``make bench`` with ``--cpu``). The rebuild runs once per drop (a document change),
+not per mouse move: a drag's feedback does not touch the players' light.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ Case = tuple[str, Callable[[], Callable[[], object] | None]]
 LIGHTS = 20
 WHOLE = "players light: one frame, 1920x1080, whole bench map (20 lights, image tokens, soft fog)"
 TV = "players light: one frame, 1920x1080, 30 cells tall (20 lights, image tokens, soft fog)"
-MOVE = "players light: a torch bearer moves (lit areas kept per light)"
-MOVE_ALL = "players light: a torch bearer moves (all 20 lit areas recomputed): reference"
+MOVE = "players light: a torch bearer moves (lit areas and seen pieces kept)"
+MOVE_ALL = (
+    "players light: a torch bearer moves (all lit areas and seen pieces recomputed): reference"
+)
 
 
 def describe() -> str:
@@ -40,7 +44,7 @@ def describe() -> str:
 
 
 def goals() -> dict[str, float]:
-    return {WHOLE: 8.0, TV: 8.0}
+    return {WHOLE: 8.0, TV: 8.0, MOVE: 16.0}  # a move's rebuild fits one frame (60 Hz)
 
 
 @cache
@@ -121,7 +125,7 @@ def _around_party() -> tuple[float, float, float, float]:
 def _move(keep_lit_areas: bool) -> Callable[[], object]:
     """A torch bearer steps back and forth: its sight and lit area, the party's seen areas,
     the cells and the projection (the frame's drawing is timed above)."""
-    from battlemap.geometry.illumination import LitAreas
+    from battlemap.geometry.illumination import LitAreas, SeenMemo
     from battlemap.geometry.map_index import MapIndex
     from battlemap.model import Side
     from battlemap.ui.players.party_fog import PartyFog
@@ -143,7 +147,7 @@ def _move(keep_lit_areas: bool) -> Callable[[], object]:
         turn[0] ^= 1
         moved = steps[turn[0]]
         if not keep_lit_areas:
-            fog.lit_areas = LitAreas()
+            fog.lit_areas, fog.seen_memo = LitAreas(), SeenMemo()
         light = fog.seen_light(moved)
         assert light is not None
         return project(moved, fog.visible(moved), None, None, fog.sight_areas(moved), light.dim)

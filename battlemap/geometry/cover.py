@@ -34,10 +34,12 @@ Boundary rules, exactly:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -50,7 +52,9 @@ from battlemap.geometry.cover_lines import (
     WINDOW,
     ComboScores,
     Layout,
+    Owners,
     Query,
+    Rows,
     Scoring,
     WallBlocks,
     all_lines_total,
@@ -58,7 +62,10 @@ from battlemap.geometry.cover_lines import (
     creature_hits,
     hard_blocks,
     lay_out,
+    lay_out_rows,
     obstacles_crossed,
+    owners_of,
+    query_rows,
     scores_with_creatures,
     strongest_per_line,
     traced_lines,
@@ -202,57 +209,74 @@ at a few tens of MB however many creatures there are (400 creatures: ~2.7M lines
 
 def cover_all_pairs(
     index: MapIndex, creatures: Sequence[Body]
-) -> dict[tuple[EntityId, EntityId], CoverResult]:
+) -> Mapping[tuple[EntityId, EntityId], CoverResult]:
     """Cover for every ordered (attacker, target) pair of ``creatures``.
 
-    Pairs are solved in batches of about ``PAIR_LINES_PER_BATCH`` lines, both ways of a pair
-    in the same batch, so each line is traced once even though every pair is seen from both
-    ends. The answers are the same as ``cover`` pair by pair; the keys come attacker by
-    attacker, in ``creatures`` order.
+    The same answers as ``cover`` pair by pair, keys attacker by attacker in ``creatures``
+    order, like a dict. Every pair is solved in bulk arrays; a pair's ``CoverResult`` is made
+    when it is first read, and its lines are traced when they are first read. Pairs are solved
+    in batches of about ``PAIR_LINES_PER_BATCH`` lines, both ways of a pair in the same batch,
+    so each line is traced once even though every pair is seen from both ends.
     """
-    spaces = [c.space for c in creatures]
-    squares = [space.squares() for space in spaces]
-    centres = [space.centre for space in spaces]
-    origins = [_corner_points(space) for space in spaces]
-
-    def query(ai: int, ti: int) -> Query:
-        return Query(
-            origins[ai],
-            spaces[ai],
-            creatures[ti],
-            creatures[ai].id,
-            centres[ai],
-            squares[ti],
-            centres[ti],
-        )
-
-    solved: dict[tuple[int, int], CoverResult] = {}
-    batch: list[tuple[int, int]] = []
-    lines = 0
-    for ai in range(len(creatures)):
-        for ti in range(ai + 1, len(creatures)):
-            if creatures[ti] is creatures[ai]:
-                continue
-            batch += [(ai, ti), (ti, ai)]
-            lines += 2 * (len(origins[ai]) * len(squares[ti]) + len(origins[ti]) * len(squares[ai]))
-            if lines >= PAIR_LINES_PER_BATCH // 4:  # 4 lines per origin and square
-                _solve_batch(index, creatures, batch, query, solved)
-                batch, lines = [], 0
-    _solve_batch(index, creatures, batch, query, solved)
     ids = [c.id for c in creatures]
-    n = len(creatures)
-    return {(ids[a], ids[t]): solved[a, t] for a in range(n) for t in range(n) if (a, t) in solved}
+    if len(set(ids)) < len(ids):  # not a real encounter: pair by pair, the same answers
+        return {
+            (ids[a], ids[t]): cover(index, creatures[a], creatures[t], creatures)
+            for a in range(len(creatures))
+            for t in range(len(creatures))
+            if creatures[t] is not creatures[a]
+        }
+    table = PairCover(index, creatures)
+    rows = _creature_rows(creatures)
+    attackers, targets = np.triu_indices(len(creatures), 1)
+    if not len(attackers):
+        return table
+    combos = rows.n_origins[attackers] * rows.n_squares[targets]
+    combos += rows.n_origins[targets] * rows.n_squares[attackers]
+    # Cut where the running count of lines (4 per combo) passes a multiple of the batch size.
+    before = np.cumsum(combos) - combos
+    batch_of = before // max(1, PAIR_LINES_PER_BATCH // 4)
+    cuts = np.flatnonzero(np.diff(batch_of)) + 1
+    for a, t in zip(np.split(attackers, cuts), np.split(targets, cuts), strict=True):
+        both_ways = np.stack([np.stack([a, t], axis=1), np.stack([t, a], axis=1)], axis=1)
+        _solve_batch(index, creatures, both_ways.reshape(-1, 2), rows, table)
+    return table
+
+
+def _creature_rows(creatures: Sequence[Body]) -> Rows:
+    """Every creature's origins and square corners, as ``Rows`` with one query per creature
+    (attacking and being targeted by itself): a batch of pairs picks its rows from them."""
+    queries = []
+    for c in creatures:
+        space = c.space
+        queries.append(
+            Query(
+                _corner_points(space), space, c, c.id, space.centre, space.squares(), space.centre
+            )
+        )
+    return query_rows(queries)
 
 
 def _solve_batch(
     index: MapIndex,
     creatures: Sequence[Body],
-    batch: list[tuple[int, int]],
-    query: Callable[[int, int], Query],
-    solved: dict[tuple[int, int], CoverResult],
+    pairs: NDArray[np.int64],
+    rows: Rows,
+    table: PairCover,
 ) -> None:
-    results = _solve(index, [query(a, t) for a, t in batch], creatures)
-    solved.update(zip(batch, results, strict=True))
+    """Solve the (attacker, target) ``pairs`` (positions in ``creatures``) into ``table``."""
+    attackers, targets = pairs[:, 0], pairs[:, 1]
+    batch = dataclasses.replace(
+        rows,
+        origin_at=rows.origin_at[attackers],
+        square_at=rows.square_at[targets],
+        n_origins=rows.n_origins[attackers],
+        n_squares=rows.n_squares[targets],
+        centres=rows.centres[attackers],
+        target_centres=rows.centres[targets],
+    )
+    solved = _solve_layout(index, lay_out_rows(batch), (attackers, targets), creatures)
+    table.put(attackers, targets, _choices(solved))
 
 
 def cover_from_point(
@@ -264,13 +288,37 @@ def cover_from_point(
     return _solve(index, [query], creatures)[0]
 
 
+@dataclass
+class _Solved:
+    """A batch's lines, what blocks them and each query's best combo."""
+
+    layout: Layout
+    walls: WallBlocks
+    obstacle_pairs: NDArray[np.intp]
+    caps: NDArray[np.int64]
+    final: ComboScores
+    firsts: NDArray[np.int64]
+    totals: NDArray[np.bool_]
+
+
 def _solve(index: MapIndex, queries: list[Query], creatures: Sequence[Body]) -> list[CoverResult]:
-    """Cover for every query of a batch: lay out the lines, find what blocks them (walls and
-    windows, obstacles, then creatures where they can still matter), score each (corner,
-    square) combo, choose the best combo per query and pack the results."""
+    """Cover for every query of a batch, each result with a tracer of its chosen lines."""
     if not queries:
         return []
-    layout = lay_out(queries)
+    solved = _solve_layout(index, lay_out(queries), owners_of(queries, creatures), creatures)
+    tracer = _chosen_lines_tracer(index, solved)
+    choices = _choices(solved)
+    return [
+        choices.result(qi, q.origins, q.squares, functools.partial(tracer.build, qi, q, creatures))
+        for qi, q in enumerate(queries)
+    ]
+
+
+def _solve_layout(
+    index: MapIndex, layout: Layout, owners: Owners, creatures: Sequence[Body]
+) -> _Solved:
+    """Find what blocks a batch's lines (walls and windows, obstacles, then creatures where
+    they can still matter), score each (corner, square) combo and choose each query's best."""
     walls = wall_blocks(index, layout)
     obstacle_pairs = obstacles_crossed(index, layout.lines)
     caps = np.concatenate([_FIXED_CAPS, index.cover_obstacle_ranks])
@@ -278,24 +326,17 @@ def _solve(index: MapIndex, queries: list[Query], creatures: Sequence[Body]) -> 
     scoring = Scoring(
         layout.line_combo, layout.n_combos, FIRST_OBSTACLE + len(index.cover_obstacles), caps
     )
-    final = scores_with_creatures(layout, scoring, hard, queries, creatures)
+    final = scores_with_creatures(layout, scoring, hard, owners, creatures)
     firsts = best_combos(layout, final)
-    tracer = _chosen_lines_tracer(index, layout, walls, obstacle_pairs, caps, firsts)
-    totals = all_lines_total(layout, hard, caps, len(queries))
-    return _results(queries, creatures, layout, final, firsts, totals, tracer)
+    totals = all_lines_total(layout, hard, caps, len(layout.combo_first))
+    return _Solved(layout, walls, obstacle_pairs, caps, final, firsts, totals)
 
 
-def _chosen_lines_tracer(
-    index: MapIndex,
-    layout: Layout,
-    walls: WallBlocks,
-    obstacle_pairs: NDArray[np.intp],
-    caps: NDArray[np.int64],
-    firsts: NDArray[np.int64],
-) -> _Tracer:
+def _chosen_lines_tracer(index: MapIndex, solved: _Solved) -> _Tracer:
     """The chosen combo of each query: its four lines (and the centre line); the tracer
     keeps those lines only, not the whole batch's arrays."""
-    local = firsts - layout.combo_first
+    layout, walls = solved.layout, solved.walls
+    local = solved.firsts - layout.combo_first
     chosen = np.concatenate(
         [
             (layout.first + local * 4)[:, None] + np.arange(4),
@@ -303,7 +344,7 @@ def _chosen_lines_tracer(
         ],
         axis=1,
     )
-    first_obstacle = strongest_per_line(len(layout.lines), obstacle_pairs, caps)
+    first_obstacle = strongest_per_line(len(layout.lines), solved.obstacle_pairs, solved.caps)
     traced = traced_lines(
         chosen,
         layout.lines,
@@ -322,46 +363,114 @@ def _chosen_lines_tracer(
     )
 
 
-def _results(
-    queries: list[Query],
-    creatures: Sequence[Body],
-    layout: Layout,
-    final: ComboScores,
-    firsts: NDArray[np.int64],
-    totals: list[bool],
-    tracer: _Tracer,
-) -> list[CoverResult]:
-    # Plain Python lists: indexing numpy arrays one element at a time costs more than the
-    # rest of this loop.
-    local = firsts - layout.combo_first
-    origin_of, square_of = (local // layout.n_squares).tolist(), (local % layout.n_squares).tolist()
-    firsts_of = firsts.tolist()
-    degrees, sources = final.degree.tolist(), final.source.tolist()
-    uncapped, counts = final.uncapped.tolist(), final.count.tolist()
-    results = []
-    for qi, q in enumerate(queries):
-        best = firsts_of[qi]
-        degree = CoverDegree.TOTAL if totals[qi] else _DEGREES[degrees[best]]
-        cap = None
-        source = None
-        if degree is CoverDegree.TOTAL:
-            source = BlockerKind.WALL
-        elif sources[best] >= 0:
-            source = _kind(sources[best])
-            if uncapped[best] > degrees[best]:
-                cap = degree
-        results.append(
-            CoverResult(
-                degree=degree,
-                corner=q.origins[origin_of[qi]],
-                target_square=q.squares[square_of[qi]],
-                traces=functools.partial(tracer.build, qi, q, creatures),
-                cap_applied=cap,
-                source=source,
-                blocked_lines=counts[best],
-            )
+@dataclass
+class _Choices:
+    """Per query of a batch (or per pair of a ``PairCover``), the chosen combo and what it
+    gives, as arrays: everything a ``CoverResult`` holds but its lines."""
+
+    degree: NDArray[np.int64]
+    origin: NDArray[np.int64]
+    """The chosen corner's position in the attacker's origins."""
+    square: NDArray[np.int64]
+    """The chosen square's position in the target's squares."""
+    capped: NDArray[np.bool_]
+    """A cap lowered the degree."""
+    source: NDArray[np.int64]
+    """``WALL`` .. obstacles, -1 for no cover."""
+    count: NDArray[np.int64]
+
+    def result(
+        self,
+        i: int,
+        origins: Sequence[PointXY],
+        squares: Sequence[Space],
+        traces: Callable[[], Traces],
+    ) -> CoverResult:
+        degree = _DEGREES[int(self.degree[i])]
+        source = int(self.source[i])
+        return CoverResult(
+            degree=degree,
+            corner=origins[int(self.origin[i])],
+            target_square=squares[int(self.square[i])],
+            traces=traces,
+            cap_applied=degree if self.capped[i] else None,
+            source=_kind(source) if source >= 0 else None,
+            blocked_lines=int(self.count[i]),
         )
-    return results
+
+
+def _choices(solved: _Solved) -> _Choices:
+    """Total cover when every line is blocked by a total source (walls give it); otherwise
+    the best combo's degree, from its strongest source, capped where that source caps it."""
+    layout, final, best, total = solved.layout, solved.final, solved.firsts, solved.totals
+    local = best - layout.combo_first
+    source = final.source[best]
+    return _Choices(
+        degree=np.where(total, CoverDegree.TOTAL.rank, final.degree[best]),
+        origin=local // layout.n_squares,
+        square=local % layout.n_squares,
+        capped=~total & (source >= 0) & (final.uncapped[best] > final.degree[best]),
+        source=np.where(total, WALL, source),
+        count=final.count[best],
+    )
+
+
+class PairCover(Mapping[tuple[EntityId, EntityId], CoverResult]):
+    """``cover_all_pairs``'s answer: a read-only mapping (attacker id, target id) ->
+    ``CoverResult`` over arrays of every pair's choice; a result is made when first read (then
+    kept), its lines traced by ``cover`` for that pair when they are first read."""
+
+    def __init__(self, index: MapIndex, creatures: Sequence[Body]) -> None:
+        self._index = index
+        self._creatures = list(creatures)
+        self._ids = [c.id for c in creatures]
+        self._position = {c.id: i for i, c in enumerate(creatures)}
+        self._origins = [_corner_points(c.space) for c in creatures]
+        self._squares = [c.space.squares() for c in creatures]
+        n = len(creatures)
+        slots = n * max(n - 1, 0)
+        zeros = np.zeros(slots, dtype=np.int64)
+        self._choices = _Choices(
+            zeros, zeros.copy(), zeros.copy(), np.zeros(slots, dtype=bool), zeros - 1, zeros.copy()
+        )
+        self._made: dict[int, CoverResult] = {}
+
+    def _slot(self, attacker: NDArray[np.int64] | int, target: NDArray[np.int64] | int) -> Any:
+        """Pairs are stored attacker by attacker, each attacker's targets in order."""
+        n = len(self._ids)
+        return attacker * (n - 1) + target - (target > attacker)
+
+    def put(self, attackers: NDArray[np.int64], targets: NDArray[np.int64], got: _Choices) -> None:
+        at = self._slot(attackers, targets)
+        for name in ("degree", "origin", "square", "capped", "source", "count"):
+            getattr(self._choices, name)[at] = getattr(got, name)
+
+    def __getitem__(self, key: tuple[EntityId, EntityId]) -> CoverResult:
+        try:
+            attacker_id, target_id = key
+            a, t = self._position[attacker_id], self._position[target_id]
+        except (TypeError, ValueError):
+            raise KeyError(key) from None
+        if a == t:
+            raise KeyError(key)
+        slot = int(self._slot(a, t))
+        made = self._made.get(slot)
+        if made is None:
+            attacker, target = self._creatures[a], self._creatures[t]
+
+            def traces() -> Traces:
+                return cover(self._index, attacker, target, self._creatures)._traced()
+
+            made = self._choices.result(slot, self._origins[a], self._squares[t], traces)
+            self._made[slot] = made
+        return made
+
+    def __iter__(self) -> Iterator[tuple[EntityId, EntityId]]:
+        ids = self._ids
+        return ((a, t) for a in ids for t in ids if t != a)
+
+    def __len__(self) -> int:
+        return len(self._choices.degree)
 
 
 @dataclass
@@ -383,7 +492,13 @@ class _Tracer:
         ``partial`` per result, so nothing is traced until a result's lines are read)."""
         lines = self.lines[qi]
         chosen = np.arange(len(lines))
-        hits = creature_hits(lines, chosen, np.zeros(len(lines), dtype=np.intp), [query], creatures)
+        hits = creature_hits(
+            lines,
+            chosen,
+            np.zeros(len(lines), dtype=np.intp),
+            owners_of([query], creatures),
+            creatures,
+        )
         by_line = dict(zip(hits[0][::-1].tolist(), hits[1][::-1].tolist(), strict=True))
         traces = [self._trace(qi, i, by_line.get(i), creatures) for i in range(len(lines))]
         return tuple(traces[:4]), traces[4]

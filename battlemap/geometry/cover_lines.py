@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from battlemap.geometry.barriers import line_array, sorted_unique, unique_points
+from battlemap.geometry.barriers import line_array, unique_points
 from battlemap.geometry.body import Body
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY, Space
@@ -157,7 +157,28 @@ class Layout:
         return list(range(self.corner_total, len(self.lines)))
 
 
-def lay_out(queries: list[Query]) -> Layout:
+@dataclass
+class Rows:
+    """The points a batch's lines join: origin rows and target-corner rows (shared between
+    queries with the same attacker or target) and, per query, where its rows start."""
+
+    origin_arr: NDArray[np.float64]
+    home_arr: NDArray[np.float64]
+    """Per origin row, the centre of the square it belongs to (nudging goes towards it)."""
+    corner_arr: NDArray[np.float64]
+    """Four rows per square: its corners."""
+    square_centre_arr: NDArray[np.float64]
+    origin_at: NDArray[np.int64]
+    square_at: NDArray[np.int64]
+    """Per query, its first origin row and its first corner row."""
+    n_origins: NDArray[np.int64]
+    n_squares: NDArray[np.int64]
+    centres: NDArray[np.float64]
+    target_centres: NDArray[np.float64]
+
+
+def query_rows(queries: list[Query]) -> Rows:
+    """The rows of a list of queries (origin and square lists shared by identity)."""
     origin_sets: dict[int, int] = {}
     origin_rows: list[PointXY] = []
     home_rows: list[PointXY] = []
@@ -180,39 +201,59 @@ def lay_out(queries: list[Query]) -> Layout:
                 corner_rows += square.corners
                 square_centre_rows += [square.centre] * 4
         square_at[qi] = at
-    n_origins = np.array([len(q.origins) for q in queries], dtype=np.int64)
-    n_squares = np.array([len(q.squares) for q in queries], dtype=np.int64)
-    rows = 4 * n_squares
-    per_query = n_origins * rows
+    return Rows(
+        origin_arr=points_of(origin_rows),
+        home_arr=points_of(home_rows),
+        corner_arr=points_of(corner_rows),
+        square_centre_arr=points_of(square_centre_rows),
+        origin_at=origin_at,
+        square_at=square_at,
+        n_origins=np.array([len(q.origins) for q in queries], dtype=np.int64),
+        n_squares=np.array([len(q.squares) for q in queries], dtype=np.int64),
+        centres=points_of([q.centre for q in queries]),
+        target_centres=points_of([q.target_centre for q in queries]),
+    )
+
+
+def points_of(points: Sequence[PointXY]) -> NDArray[np.float64]:
+    return np.asarray(points, dtype=np.float64).reshape(-1, 2)
+
+
+def lay_out(queries: list[Query]) -> Layout:
+    return lay_out_rows(query_rows(queries))
+
+
+def lay_out_rows(rows: Rows) -> Layout:
+    """Every query's lines, gathered from the rows by index arithmetic."""
+    n_origins, n_squares = rows.n_origins, rows.n_squares
+    n_queries = len(n_origins)
+    per_line = 4 * n_squares
+    per_query = n_origins * per_line
     corner_total = int(per_query.sum())
     first = np.cumsum(per_query) - per_query
-    line_query = np.repeat(np.arange(len(queries)), per_query)
+    line_query = np.repeat(np.arange(n_queries), per_query)
     within = np.arange(corner_total) - first[line_query]
-    o = within // rows[line_query]
-    r = within % rows[line_query]
-    origin_arr = np.asarray(origin_rows, dtype=np.float64).reshape(-1, 2)
-    corner_arr = np.asarray(corner_rows, dtype=np.float64).reshape(-1, 2)
-    origin_centres = np.asarray([q.centre for q in queries], dtype=np.float64).reshape(-1, 2)
-    target_centres = np.asarray([q.target_centre for q in queries], dtype=np.float64).reshape(-1, 2)
-    start_row = origin_at[line_query] + o
-    end_row = square_at[line_query] + r
-    start_arr = np.concatenate([origin_arr[start_row], origin_centres])
-    end_arr = np.concatenate([corner_arr[end_row], target_centres])
+    o = within // per_line[line_query]
+    r = within % per_line[line_query]
+    start_row = rows.origin_at[line_query] + o
+    end_row = rows.square_at[line_query] + r
+    start_arr = np.concatenate([rows.origin_arr[start_row], rows.centres])
+    end_arr = np.concatenate([rows.corner_arr[end_row], rows.target_centres])
     combos_per_query = n_origins * n_squares
     combo_first = np.cumsum(combos_per_query) - combos_per_query
     line_combo = np.concatenate(
-        [combo_first[line_query] + o * n_squares[line_query] + r // 4, np.full(len(queries), -1)]
+        [combo_first[line_query] + o * n_squares[line_query] + r // 4, np.full(n_queries, -1)]
     )
     return Layout(
         lines=np.stack([start_arr, end_arr], axis=1),
-        line_query=np.concatenate([line_query, np.arange(len(queries))]),
+        line_query=np.concatenate([line_query, np.arange(n_queries)]),
         line_combo=line_combo,
         start_row=start_row,
         end_row=end_row,
-        origin_arr=origin_arr,
-        home_arr=np.asarray(home_rows, dtype=np.float64).reshape(-1, 2),
-        corner_arr=corner_arr,
-        square_centre_arr=np.asarray(square_centre_rows, dtype=np.float64).reshape(-1, 2),
+        origin_arr=rows.origin_arr,
+        home_arr=rows.home_arr,
+        corner_arr=rows.corner_arr,
+        square_centre_arr=rows.square_centre_arr,
         corner_total=corner_total,
         n_squares=n_squares,
         first=first,
@@ -220,6 +261,18 @@ def lay_out(queries: list[Query]) -> Layout:
         combos_per_query=combos_per_query,
         n_combos=int(combos_per_query.sum()),
     )
+
+
+Owners = tuple[NDArray[np.int64], NDArray[np.int64]]
+"""Per query, the positions in ``creatures`` of its attacker and its target (-1: not there);
+their spaces never block its lines."""
+
+
+def owners_of(queries: list[Query], creatures: Sequence[Body]) -> Owners:
+    position = {c.id: i for i, c in enumerate(creatures)}
+    attacker_at = [position.get(q.attacker_id, -1) if q.attacker_id else -1 for q in queries]
+    target_at = [position.get(q.target.id, -1) for q in queries]
+    return np.array(attacker_at, dtype=np.int64), np.array(target_at, dtype=np.int64)
 
 
 @dataclass
@@ -293,7 +346,7 @@ def scores_with_creatures(
     layout: Layout,
     scoring: Scoring,
     hard: NDArray[np.int64],
-    queries: list[Query],
+    owners: Owners,
     creatures: Sequence[Body],
 ) -> ComboScores:
     """The combos' scores with the creatures in the way added to the hard blocks.
@@ -314,21 +367,20 @@ def scores_with_creatures(
         (line_combo >= 0)
         & ((line_degree < three_quarters) | ((lowest[line_query] >= three_quarters) & ~hard_line))
     )
-    creature_pairs = creature_hits(layout.lines, open_lines, line_query, queries, creatures)
+    creature_pairs = creature_hits(layout.lines, open_lines, line_query, owners, creatures)
     creature_src = np.stack([creature_pairs[0], np.full(creature_pairs.shape[1], CREATURE)])
     return scoring.combos(np.concatenate([hard, creature_src.astype(np.int64)], axis=1))
 
 
 def all_lines_total(
     layout: Layout, hard: NDArray[np.int64], caps: NDArray[np.int64], n_queries: int
-) -> list[bool]:
+) -> NDArray[np.bool_]:
     """Per query, total cover: every line (the centre line too) blocked by a total source."""
     total_lines = np.zeros(len(layout.lines), dtype=bool)
     total_lines[hard[0][caps[hard[1]] >= CoverDegree.TOTAL.rank]] = True
     lines_per_query = np.bincount(layout.line_query, minlength=n_queries)
     total_per_query = np.bincount(layout.line_query, weights=total_lines, minlength=n_queries)
-    flags: list[bool] = (total_per_query >= lines_per_query).tolist()
-    return flags
+    return np.asarray(total_per_query >= lines_per_query)
 
 
 def best_combos(layout: Layout, final: ComboScores) -> NDArray[np.int64]:
@@ -356,6 +408,8 @@ class Scoring:
     caps: NDArray[np.int64]
 
     def combos(self, blocked: NDArray[np.int64]) -> ComboScores:
+        """Dense: a (line, source) table of the sources present, summed four lines (one combo)
+        at a time; corner lines come combo by combo (``lay_out_rows``), centre lines after."""
         n = self.n_combos
         scores = ComboScores(
             np.zeros(n, dtype=np.int64),
@@ -363,28 +417,29 @@ class Scoring:
             np.full(n, -1, dtype=np.int64),
             np.zeros(n, dtype=np.int64),
         )
-        keys = sorted_unique(blocked[0] * self.n_sources + blocked[1])
-        line, source = keys // self.n_sources, keys % self.n_sources
-        keep = self.line_combo[line] >= 0
-        line, source = line[keep], source[keep]
+        corner = blocked[0] < 4 * n
+        line, source = blocked[0][corner], blocked[1][corner]
         if len(line) == 0:
             return scores
-        combo_keys = self.line_combo[line] * self.n_sources + source
-        combo_keys = np.sort(combo_keys)
-        starts = np.flatnonzero(np.r_[True, combo_keys[1:] != combo_keys[:-1]])
-        uniq = combo_keys[starts]
-        counts = np.diff(np.r_[starts, len(combo_keys)])
-        combos, sources = uniq // self.n_sources, uniq % self.n_sources
+        present = np.flatnonzero(np.bincount(source, minlength=self.n_sources))
+        column = np.empty(self.n_sources, dtype=np.int64)
+        column[present] = np.arange(len(present))
+        table = np.zeros((4 * n, len(present)), dtype=bool)
+        table[line, column[source]] = True
+        counts = table.reshape(n, 4, len(present)).sum(axis=1)
         by_count = np.where(counts <= 2, CoverDegree.HALF.rank, CoverDegree.THREE_QUARTERS.rank)
-        capped = np.minimum(by_count, self.caps[sources])
-        # Per combo, the strongest source wins (degrees do not add up).
-        order = np.lexsort((by_count, capped, combos))
-        ordered = combos[order]
-        last = order[np.r_[ordered[1:] != ordered[:-1], True]]
-        scores.degree[combos[last]] = capped[last]
-        scores.uncapped[combos[last]] = by_count[last]
-        scores.source[combos[last]] = sources[last]
-        np.add.at(scores.count, self.line_combo[sorted_unique(line)], 1)
+        capped = np.minimum(by_count, self.caps[present])
+        # Per combo, the strongest source wins (degrees do not add up): the highest capped
+        # degree, then the highest uncapped one, then the last source.
+        key = np.where(counts > 0, (capped * 4 + by_count) * len(present), -1)
+        key += np.arange(len(present))
+        best = np.argmax(key, axis=1)
+        hit = counts.any(axis=1)
+        rows = np.flatnonzero(hit)
+        scores.degree[rows] = capped[rows, best[rows]]
+        scores.uncapped[rows] = by_count[rows, best[rows]]
+        scores.source[rows] = present[best[rows]]
+        scores.count[:] = table.any(axis=1).reshape(n, 4).sum(axis=1)
         return scores
 
 
@@ -432,7 +487,7 @@ def creature_hits(
     lines: NDArray[np.float64],
     subset: NDArray[np.intp],
     line_query: NDArray[np.intp],
-    queries: list[Query],
+    owners: Owners,
     creatures: Sequence[Body],
 ) -> NDArray[np.intp]:
     """(line index, creature index) pairs where one of ``lines[subset]`` passes through the
@@ -440,30 +495,37 @@ def creature_hits(
     if not creatures or len(subset) == 0:
         return np.empty((2, 0), dtype=np.intp)
     boxes = np.array([[c.x, c.y, c.x + c.side_cells, c.y + c.side_cells] for c in creatures])
-    picked = lines[subset]
-    lo = np.minimum(picked[:, 0, :], picked[:, 1, :])
-    hi = np.maximum(picked[:, 0, :], picked[:, 1, :])
-    # Bounding boxes that overlap with positive area (a line along an edge cannot pass inside).
-    overlap = (
-        (lo[:, None, 0] < boxes[None, :, 2])
-        & (hi[:, None, 0] > boxes[None, :, 0])
-        & (lo[:, None, 1] < boxes[None, :, 3])
-        & (hi[:, None, 1] > boxes[None, :, 1])
-    )
-    li, ci = np.nonzero(overlap)
+    li, ci = _overlapping_boxes(lines[subset], boxes)
     if len(li) == 0:
         return np.empty((2, 0), dtype=np.intp)
     li = subset[li]
-    position = {c.id: i for i, c in enumerate(creatures)}
-    target_at = np.array([position.get(q.target.id, -1) for q in queries])
-    attacker_at = np.array(
-        [position.get(q.attacker_id, -1) if q.attacker_id else -1 for q in queries]
-    )
+    attacker_at, target_at = owners
     query_of = line_query[li]
     own = (ci == target_at[query_of]) | (ci == attacker_at[query_of])
     li, ci = li[~own], ci[~own]
     inside = segment_crosses_open_box(lines[li], boxes[ci])
     return np.stack([li[inside], ci[inside]])
+
+
+def _overlapping_boxes(
+    lines: NDArray[np.float64], boxes: NDArray[np.float64]
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """(line, box) pairs whose bounding boxes overlap with positive area (a line along an
+    edge cannot pass inside), line by line and in box order within a line. A tree of the
+    boxes finds the pairs whose bounding boxes meet at all; the strict test keeps some."""
+    lo = np.minimum(lines[:, 0, :], lines[:, 1, :])
+    hi = np.maximum(lines[:, 0, :], lines[:, 1, :])
+    tree = shapely.STRtree(np.asarray(shapely.box(*boxes.T), dtype=object))
+    li, ci = tree.query(shapely.linestrings(lines))
+    keep = (
+        (lo[li, 0] < boxes[ci, 2])
+        & (hi[li, 0] > boxes[ci, 0])
+        & (lo[li, 1] < boxes[ci, 3])
+        & (hi[li, 1] > boxes[ci, 1])
+    )
+    li, ci = li[keep], ci[keep]
+    order = np.lexsort((ci, li))
+    return li[order], ci[order]
 
 
 def segment_crosses_open_box(

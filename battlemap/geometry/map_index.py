@@ -75,6 +75,8 @@ class ObstacleShape:
 def rasterise(polygon: BaseGeometry, grid: BoolGrid) -> None:
     """Set ``grid[y, x]`` where the centre of cell (x, y) lies inside ``polygon`` or on its
     edge; only the cells of the polygon's bounding box are tested."""
+    if polygon.is_empty:  # no box (its bounds are NaN): no cells
+        return
     height, width = grid.shape
     min_x, min_y, max_x, max_y = polygon.bounds
     col0, col1 = max(0, math.floor(min_x - 0.5)), min(width, math.ceil(max_x - 0.5) + 1)

@@ -431,12 +431,12 @@ def pieces_of_directions(
 
 def nearest_distances(rel: NDArray[np.float64]) -> NDArray[np.float64]:
     """Distance from the origin to each segment of ``rel`` (n, 2, 2)."""
-    a = rel[:, 0, :]
-    e = rel[:, 1, :] - a
-    length2 = (e * e).sum(axis=1)
-    along = np.clip(-(a * e).sum(axis=1) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
-    foot = a + e * along[:, None]
-    distances: NDArray[np.float64] = np.hypot(foot[:, 0], foot[:, 1])
+    # By coordinate: numpy's sums over an axis of two are slower than the products' adds.
+    ax, ay = rel[:, 0, 0], rel[:, 0, 1]
+    ex, ey = rel[:, 1, 0] - ax, rel[:, 1, 1] - ay
+    length2 = ex * ex + ey * ey
+    along = np.clip(-(ax * ex + ay * ey) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
+    distances: NDArray[np.float64] = np.hypot(ax + ex * along, ay + ey * along)
     return distances
 
 

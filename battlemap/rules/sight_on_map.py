@@ -7,10 +7,8 @@ attacks): the verdict itself stays a pure query.
 
 from __future__ import annotations
 
-import shapely
-
 from battlemap.geometry.body import Body
-from battlemap.geometry.illumination import LitArea, LitMap, light_centre
+from battlemap.geometry.illumination import LitMap
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.reach import distance_feet
 from battlemap.geometry.sight import line_of_sight, sight_points
@@ -54,23 +52,8 @@ def combat_bodies(encounter: Encounter, ruleset: Ruleset) -> list[Body]:
 
 
 def light_levels(index: MapIndex, encounter: Encounter) -> LitMap:
-    """A ``LitMap`` for reading light levels only (``level_at``), built without the lit
-    areas' polygons: ``level_at`` needs each light's centre and radii, and the polygons cost
-    a visibility sweep per light (20 torches: about 45 ms per attack otherwise). Drawing
-    wants ``LitMap.build``; a test keeps the two reading the same levels."""
-    empty = shapely.Polygon()
-    areas = tuple(
-        LitArea(
-            light.id,
-            light_centre(light, encounter),
-            light.bright_cells,
-            light.dim_cells,
-            empty,
-            empty,
-        )
-        for light in encounter.lights
-    )
-    return LitMap(index, encounter.lighting, areas)
+    """A ``LitMap`` for reading light levels only (``LitMap.levels_only``: no polygons)."""
+    return LitMap.levels_only(index, encounter)
 
 
 def senses_of(creature: Creature) -> Senses:

@@ -12,12 +12,15 @@ import math
 
 import pytest
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from battlemap.geometry.illumination import (
     LightLevel,
     LitAreas,
     LitMap,
     PerceivedBy,
+    SeenAreas,
+    SeenMemo,
     Viewer,
     light_centre,
     light_level_at,
@@ -163,7 +166,7 @@ def test_darkvision_sees_darkness_as_dim_and_dim_light_as_bright_within_its_rang
     encounter = dark_map(torch(5, 5))
     lit = LitMap.build(MapIndex.build(encounter), encounter)
     elf = Creature(name="Elf", x=9.5, y=4.5, statblock=senses(darkvision=60))  # 12 cells
-    viewer = viewer_of(elf, 5)
+    viewer = viewer_of(elf, 5, darkvision_brightens=True)
     assert (viewer.centre, viewer.darkvision_cells) == ((10, 5), 12)
     in_dim = perceive(lit, viewer, (12, 5))
     assert (in_dim.light, in_dim.seen, in_dim.by) == (
@@ -202,7 +205,7 @@ def test_blindsight_perceives_darkness_within_its_range_only() -> None:
 def test_a_creature_without_senses_sees_only_lit_places() -> None:
     encounter = dark_map(torch(5, 5))
     lit = LitMap.build(MapIndex.build(encounter), encounter)
-    human = viewer_of(Creature(name="Human", x=1, y=1), 5)
+    human = viewer_of(Creature(name="Human", x=1, y=1), 5, darkvision_brightens=True)
     assert (human.darkvision_cells, human.blindsight_cells) == (0, 0)
     assert perceive(lit, human, (6, 6)).seen is LightLevel.BRIGHT
     assert not perceive(lit, human, (14, 9.5)).sees
@@ -252,3 +255,38 @@ def test_lit_areas_are_recomputed_only_when_a_light_moves_or_the_map_changes() -
     assert cache.computed == 3  # only the carried torch
     cache.areas(MapIndex.build(moved), moved)
     assert cache.computed == 5  # a new map index: every light again
+
+
+def test_a_torch_bearers_move_recomputes_only_what_it_touched_and_reads_as_afresh() -> None:
+    """srd-5e torches (20 ft bright, 20 ft dim) on the dark two-room map: a human carries one
+    in the west room, an elf with darkvision 60 ft stands in the east room by a lamp. The
+    views are kept per centre, as the app keeps the view of a viewer that did not move."""
+    hero = Creature(id=EntityId("creature-hero"), name="Hero", x=3, y=4)
+    lamp = Light(id=EntityId("light-lamp"), position=(22, 5), bright_cells=2, dim_cells=4)
+    elf = Viewer(centre=(20, 5), darkvision_cells=12)
+    before = dark_map(torch(0, 0, carried_by=hero.id), lamp, creatures=(hero,))
+    index = MapIndex.build(before)
+    memo, lit_areas = SeenMemo(), LitAreas()
+    views: dict[tuple[float, float], BaseGeometry] = {}
+
+    def seen_on(encounter: Encounter) -> tuple[SeenAreas, SeenAreas]:
+        viewers = [
+            viewer_of(hero_now, 5, darkvision_brightens=True) for hero_now in encounter.creatures
+        ]
+        viewers.append(elf)
+        seen = [views.setdefault(v.centre, visibility_polygon(index, v.centre)) for v in viewers]
+        kept = seen_areas(LitMap.build(index, encounter, lit_areas), viewers, seen, memo)
+        afresh = seen_areas(LitMap.build(index, encounter), viewers, seen)
+        return kept, afresh
+
+    first, _ = seen_on(before)
+    computed = memo.computed
+    again, _ = seen_on(before)
+    assert memo.computed == computed  # nothing moved: everything kept
+    assert again.dim is first.dim
+    moved = before.replace_creature(hero.model_copy(update={"x": 4}))
+    kept, afresh = seen_on(moved)
+    assert 0 < memo.computed - computed < computed  # the hero's part, not all again
+    assert kept.each[1] is first.each[1]  # the elf's: its view and lights did not move
+    for a, b in ((kept.bright, afresh.bright), (kept.dim, afresh.dim)):
+        assert shapely.symmetric_difference(a, b).area < 1e-9

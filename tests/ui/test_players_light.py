@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numpy.typing import NDArray
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QEvent, QPoint, QRectF, Qt
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
@@ -23,6 +23,8 @@ from battlemap.model.statblock import Senses, StatBlock
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.render import render_scene
 from battlemap.ui.undo import push
+from tests.ui.helpers import _send as send
+from tests.ui.helpers import cell_centre_in_view
 from tests.ui.players_helpers import open_players
 
 PX = 16
@@ -123,3 +125,26 @@ def test_a_baked_or_bright_map_is_drawn_as_today(
     assert (16, 6) in view.visible  # sight as without light
     levels = rendered(window)
     assert abs(at(levels, 11.7, 6.5) - at(levels, 6.5, 9.6)) < 10  # no dim ring
+
+
+def test_a_drag_rebuilds_the_players_light_on_the_drop_only(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """The players' light (the torch's lit area, the seen pieces) is rebuilt once per
+    document change: the drag's mouse moves give the DM feedback and leave it alone."""
+    open_players(window, qtbot)
+    fog = window.players.party_fog
+    left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+
+    def on_view(x: float, y: float) -> QPoint:
+        return cell_centre_in_view(window.view, x, y)
+
+    lit_before, seen_before = fog.lit_areas.computed, fog.seen_memo.computed
+    send(window.view, QEvent.Type.MouseButtonPress, on_view(6.5, 6.5), left, left)
+    for step in range(1, 6):
+        send(window.view, QEvent.Type.MouseMove, on_view(6.5 + step, 6.5), none, left)
+    assert (fog.lit_areas.computed, fog.seen_memo.computed) == (lit_before, seen_before)
+    send(window.view, QEvent.Type.MouseButtonRelease, on_view(11.5, 6.5), left, none)
+    assert window.document.encounter.creature(HERO).x != 6  # the drop moved the hero
+    assert fog.lit_areas.computed == lit_before + 1  # the torch's new lit area, once
+    assert fog.seen_memo.computed > seen_before

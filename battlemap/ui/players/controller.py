@@ -14,6 +14,7 @@ from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell, FogMode, FogOfWar, hide, reveal
 from battlemap.rules.schema import Ruleset
+from battlemap.rules.schema_light import LightRules
 from battlemap.ui.drag import window_ruleset
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.map_index_cache import window_index
@@ -66,7 +67,9 @@ class PlayersController(QObject):
         self.undo_stack = undo_stack
         self.settings = settings
         shared_index = window_index(main_window)
-        self.party_fog = PartyFog(lambda _encounter: shared_index.get())
+        self.party_fog = PartyFog(
+            lambda _encounter: shared_index.get(), lambda: _light_rules(main_window)
+        )
         self.sight = sight if sight is not None else self.party_fog.visible
         document.follow_ups.append(self.party_fog.explore)
         self.combat = combat
@@ -340,3 +343,9 @@ class PlayersController(QObject):
         grid = self.document.encounter.grid
         side = SCENE_UNITS_PER_CELL
         return QRectF(QPointF(0, 0), QPointF(grid.width * side, grid.height * side))
+
+
+def _light_rules(window: FeatureWindow) -> LightRules:
+    """The encounter's ruleset's light rules (the defaults when it can't be loaded)."""
+    ruleset = window_ruleset(window)
+    return LightRules() if ruleset is None else ruleset.light

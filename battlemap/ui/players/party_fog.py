@@ -16,6 +16,7 @@ from battlemap.geometry.illumination import (
     LitAreas,
     LitMap,
     SeenAreas,
+    SeenMemo,
     lighting_drawn,
     seen_areas,
     viewer_of,
@@ -27,6 +28,7 @@ from battlemap.model.creature import Creature, Side
 from battlemap.model.document import Command, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell
+from battlemap.rules.schema_light import LightRules
 
 
 def party_viewers(encounter: Encounter) -> list[Creature]:
@@ -37,16 +39,24 @@ def party_viewers(encounter: Encounter) -> list[Creature]:
 
 class PartyFog:
     """``index_for`` gives the map index of the encounter asked about; the UI passes the
-    window's shared one (built once per map change for drag, targeting and fog alike)."""
+    window's shared one (built once per map change for drag, targeting and fog alike);
+    ``light_rules`` gives the ruleset's light rules (darkvision's reading comes from them)."""
 
-    def __init__(self, index_for: Callable[[Encounter], MapIndex] = MapIndex.build) -> None:
+    def __init__(
+        self,
+        index_for: Callable[[Encounter], MapIndex] = MapIndex.build,
+        light_rules: Callable[[], LightRules] = LightRules,
+    ) -> None:
         self.index_for = index_for
+        self.light_rules = light_rules
         self.sight = PartySight()
         """Each viewer's cells, kept so a move recomputes only the viewers that moved."""
         self._areas: dict[ViewerKey, BaseGeometry] = {}
         self._areas_of: tuple[MapIndex, float | None] | None = None
         self.lit_areas = LitAreas()
         """Each light's lit area, kept until the light, its carrier or the map changes."""
+        self.seen_memo = SeenMemo()
+        """Each viewer's pieces of each light and their unions, kept while they are the same."""
         self._seen: tuple[tuple[object, ...], SeenAreas, frozenset[Cell]] | None = None
 
     def visible(self, encounter: Encounter) -> frozenset[Cell]:
@@ -75,13 +85,17 @@ class PartyFog:
         lit = LitMap.build(index, encounter, self.lit_areas)
         viewers = party_viewers(encounter)
         views = self._views(encounter)
-        senses = tuple(viewer_of(v, index.cell_feet) for v in viewers)
+        brightens = self.light_rules().darkvision_one_level_brighter
+        senses = tuple(
+            viewer_of(v, index.cell_feet, darkvision_brightens=brightens) for v in viewers
+        )
         key: tuple[object, ...] = (index, *lit.areas, None, *views, None, *senses)
         if self._seen is not None and _same(self._seen[0], key):
             return self._seen[1], self._seen[2]
-        seen = seen_areas(lit, senses, views)
+        seen = seen_areas(lit, senses, views, self.seen_memo)
         grid = np.zeros((index.height, index.width), dtype=bool)
-        rasterise(seen.seen, grid)
+        for area in seen.each:  # each viewer's on its own: their union costs more
+            rasterise(area, grid)
         for viewer in viewers:
             x, y, side = viewer_key(index, viewer)
             rows = slice(max(0, math.floor(y)), max(0, math.ceil(y + side)))
