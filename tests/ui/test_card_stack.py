@@ -16,6 +16,7 @@ from battlemap.model import Creature, Side
 from battlemap.model.document import AddCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui.card_stack import MARGIN_PX, CardWish, place_cards
+from battlemap.ui.main_window import MainWindow
 from battlemap.ui.style import cell_to_scene
 from battlemap.ui.undo import push
 from tests.rules.move_builders import fighting, room
@@ -97,6 +98,14 @@ def test_the_decision_card_and_the_opportunity_card_share_the_map(
     assert area.contains(card.geometry()) and area.contains(prompt.geometry())
 
 
+def drawn_in_view(window: MainWindow, creature_id: str) -> QRect:
+    """A token with its name plate and badges, in the view's coordinates (the card's)."""
+    view = window.view
+    token = window.scene.tokens[EntityId(creature_id)]
+    rect = token.sceneBoundingRect() | token.mapToScene(token.childrenBoundingRect()).boundingRect()
+    return view.mapFromScene(rect).boundingRect().translated(view.viewport().geometry().topLeft())
+
+
 def test_at_1366_by_768_the_decision_card_sits_beside_its_tokens_covering_none(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
@@ -104,19 +113,11 @@ def test_at_1366_by_768_the_decision_card_sits_beside_its_tokens_covering_none(
     its name plate and badges), least of all the Cleric's or the current creature's, and sits
     beside them rather than in a fixed band over the map's top rows."""
     window = dying_cleric(qtbot, tmp_path, LAPTOP)
-    card, view, scene = window.combat.card, window.view, window.scene
+    card, view = window.combat.card, window.view
     assert card.isVisible() and "Cleric is dying" in card.death_label.text()
     area = view.viewport().geometry()
 
-    def drawn(creature_id: str) -> QRect:
-        token = scene.tokens[EntityId(creature_id)]
-        rect = (
-            token.sceneBoundingRect()
-            | token.mapToScene(token.childrenBoundingRect()).boundingRect()
-        )
-        return view.mapFromScene(rect).boundingRect().translated(area.topLeft())
-
-    tokens = {c: drawn(c) for c in ("c-cleric", "c-sal", "c-rat")}
+    tokens = {c: drawn_in_view(window, c) for c in ("c-cleric", "c-sal", "c-rat")}
     assert area.contains(card.geometry())
     assert not [c for c, rect in tokens.items() if card.geometry().intersects(rect)]
     cell = view.mapFromScene(QRectF(0, 0, cell_to_scene(1), cell_to_scene(1))).boundingRect()
@@ -148,23 +149,18 @@ def test_a_selected_creature_is_kept_clear_of_the_decision_card_in_a_crowd(
     assert card.isVisible() and "Cleric is dying" in card.death_label.text()
     area = view.viewport().geometry()
 
-    def drawn(creature_id: str) -> QRect:
-        token = scene.tokens[EntityId(creature_id)]
-        rect = (
-            token.sceneBoundingRect()
-            | token.mapToScene(token.childrenBoundingRect()).boundingRect()
-        )
-        return view.mapFromScene(rect).boundingRect().translated(area.topLeft())
-
-    under = [c.id for c in crates if card.geometry().intersects(drawn(c.id))]
+    under = [c.id for c in crates if card.geometry().intersects(drawn_in_view(window, c.id))]
     assert under, "the crowd leaves the card a free place: the test shows nothing"
     chosen = under[len(under) // 2]
     scene.clearSelection()
     scene.tokens[EntityId(chosen)].setSelected(True)  # the card re-places on the selection
     QApplication.processEvents()
-    assert not card.geometry().intersects(drawn(chosen)), (card.geometry(), drawn(chosen))
+    assert not card.geometry().intersects(drawn_in_view(window, chosen)), (
+        card.geometry(),
+        drawn_in_view(window, chosen),
+    )
     for about in ("c-cleric", "c-rat"):  # the dying creature; the current creature
-        assert not card.geometry().intersects(drawn(about))
+        assert not card.geometry().intersects(drawn_in_view(window, about))
     scene.clearSelection()  # no longer the DM's target: it may be covered again
     QApplication.processEvents()
     assert area.contains(card.geometry())
