@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import os
 import sys
 import threading
@@ -22,6 +23,21 @@ if TYPE_CHECKING:
     from battlemap.io.encounter_file import EncounterFile
     from battlemap.ui.main_window import MainWindow
     from battlemap.ui.session_resume import Resume
+
+# Imported before PySide6: once loaded, PySide6 reads the source of every module imported
+# after it (its ``__feature__`` hook looks for "PySide6" in the text), ~10% of start-up for
+# these Qt-free layers the window's docks and tools pull in. A name missing here costs only
+# that scan; one that no longer exists fails every start (tests/test_app_start.py).
+QT_FREE_FIRST = (
+    "battlemap.rules.economy",
+    "battlemap.rules.legal",
+    "battlemap.rules.move_plan",
+    "battlemap.rules.move_resolution",
+    "battlemap.rules.rests",
+    "battlemap.rules.loader",
+    "battlemap.io.monsters",
+    "battlemap.model.combat_commands",
+)
 
 EXIT_BAD_INPUT = 2
 EXIT_MISSING_LIBRARIES = 3
@@ -97,6 +113,8 @@ def _collect_from_now_on() -> None:
 def run_gui(
     opened: EncounterFile, *, smoke: bool, screenshot: Path | None, path: Path | None = None
 ) -> int:
+    for name in QT_FREE_FIRST:
+        importlib.import_module(name)
     # Qt is imported here so the rest of the command line works without a display.
     from PySide6.QtCore import QTimer
     from PySide6.QtGui import QIcon
