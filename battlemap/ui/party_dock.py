@@ -31,12 +31,10 @@ from PySide6.QtWidgets import (
 
 from battlemap.io.errors import FileFormatError
 from battlemap.io.monsters import creature_from_statblock
-from battlemap.io.roster_file import read_roster, write_roster
 from battlemap.model.creature import Side
 from battlemap.model.document import Change, ReplaceEncounterField
 from battlemap.model.limits import MAX_PARTY
 from battlemap.model.statblock import StatBlock
-from battlemap.ui.character_form import PlayerCharacterDialog
 from battlemap.ui.library_dock import (
     NOTE_MS,
     add_creatures_command,
@@ -46,9 +44,10 @@ from battlemap.ui.map_resettle import setup_spaces
 from battlemap.ui.style import scene_to_cell
 from battlemap.ui.undo import push
 
-__all__ = ["PartyDock", "PlayerCharacterDialog", "install"]
+__all__ = ["PartyDock", "install"]
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the character form is imported when the DM first opens it
+    from battlemap.ui.character_form import PlayerCharacterDialog
     from battlemap.ui.feature_window import FeatureWindow
 
 ROSTER_KEY = "party/roster"
@@ -148,6 +147,8 @@ class PartyDock(QDockWidget):
             self.save_character(dialog.block, replacing)
 
     def new_character(self) -> PlayerCharacterDialog:
+        from battlemap.ui.character_form import PlayerCharacterDialog  # built when first used
+
         dialog = PlayerCharacterDialog(self.window_)
         dialog.accepted.connect(lambda: self._saved(dialog, None))
         dialog.open()
@@ -157,6 +158,8 @@ class PartyDock(QDockWidget):
         block = self.selected()
         if block is None:
             return None
+        from battlemap.ui.character_form import PlayerCharacterDialog
+
         dialog = PlayerCharacterDialog(self.window_, block)
         dialog.accepted.connect(lambda: self._saved(dialog, block))
         dialog.open()
@@ -222,6 +225,8 @@ class PartyDock(QDockWidget):
             if not chosen:
                 return False
             path = Path(chosen)
+        from battlemap.io.roster_file import write_roster
+
         party_names = {b.name for b in self.party}
         kept = [*self.party, *(b for b in self.roster() if b.name not in party_names)]
         left_out = len(kept) - MAX_PARTY  # a roster file holds at most a party's worth
@@ -246,6 +251,8 @@ class PartyDock(QDockWidget):
             if not chosen:
                 return False
             path = Path(chosen)
+        from battlemap.io.roster_file import read_roster
+
         try:
             characters = read_roster(path)
         except FileFormatError as error:

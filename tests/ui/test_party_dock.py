@@ -13,8 +13,8 @@ from battlemap.model.character import Skill
 from battlemap.model.document import ReplaceEncounterField
 from battlemap.model.limits import MAX_PARTY
 from battlemap.model.statblock import Ability, AttackKind, StatBlock
+from battlemap.ui.character_form import PlayerCharacterDialog
 from battlemap.ui.main_window import MainWindow
-from battlemap.ui.party_dock import PlayerCharacterDialog
 
 
 def fill_ranger(dialog: PlayerCharacterDialog) -> None:

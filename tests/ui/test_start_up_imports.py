@@ -1,5 +1,6 @@
-"""Start-up imports only what the first frame needs (issue 17): the share server, the QR
-codes, tcod and d20 come later, the last two on a worker thread after the first frame."""
+"""Start-up imports only what the first frame needs (issue 17): the share server, its page
+and the QR codes, the dialogs, the roster file, tcod and d20 come later, the last two on a
+worker thread after the first frame."""
 
 from __future__ import annotations
 
@@ -9,7 +10,25 @@ import subprocess
 import sys
 from pathlib import Path
 
-LATE_MODULES = ("websockets", "asyncio", "segno", "battlemap.ui.share.server", "tcod", "d20")
+LATE_MODULES = (
+    "websockets",
+    "asyncio",
+    "segno",
+    "tcod",
+    "d20",
+    *(
+        f"battlemap.ui.share.{name}"
+        for name in ("server", "dialog", "qr", "images", "page", "payload", "host_check")
+    ),
+    *(
+        f"battlemap.ui.combat.{name}"
+        for name in ("attack_dialog", "area_dialog", "condition_dialog", "contest_dialog")
+    ),
+    *(f"battlemap.ui.combat.{name}" for name in ("rest_dialog", "save_dialog", "placement")),
+    "battlemap.ui.character_form",  # the player character form
+    "battlemap.io.roster_file",
+    "battlemap.ui.session_resume",  # asked after the first frame
+)
 
 PROBE = """
 import json, sys

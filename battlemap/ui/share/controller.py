@@ -15,12 +15,11 @@ from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.players.controller import CameraMode, PlayersController
 from battlemap.ui.players.projection import PlayerView
 from battlemap.ui.share.addresses import ALL_INTERFACES, LOOPBACK, ShareAddress, share_addresses
-from battlemap.ui.share.page import page_bytes, players_palette
-from battlemap.ui.share.payload import Camera
 from battlemap.ui.style import scene_to_cell
 
 if TYPE_CHECKING:  # imported when the DM first shares (websockets, asyncio, QR codes)
     from battlemap.ui.share.dialog import ShareDialog
+    from battlemap.ui.share.payload import Camera
     from battlemap.ui.share.server import ShareServer, Snapshot
 
 
@@ -78,6 +77,7 @@ class ShareController(QObject):
     def start(self, address: ShareAddress, port: int) -> str | None:
         """Start serving on ``address:port``; the reason when it cannot (also shown)."""
         from battlemap.ui.share.images import prepare_map_image, prepare_token_image
+        from battlemap.ui.share.page import page_bytes, players_palette
         from battlemap.ui.share.server import ShareError, ShareServer
 
         self.stop()
@@ -140,6 +140,8 @@ class ShareController(QObject):
 
     def camera(self) -> Camera:
         """What the players' window frames (or would frame, while closed), in cells."""
+        from battlemap.ui.share.payload import Camera
+
         players = self.players
         rect: QRectF
         if players.camera_mode is CameraMode.STEER:

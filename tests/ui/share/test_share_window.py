@@ -203,12 +203,12 @@ def test_a_port_in_use_is_reported_in_the_dialog_and_nothing_runs(window: MainWi
 def test_missing_page_files_are_reported_not_raised(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from battlemap.ui.share import controller
+    from battlemap.ui.share import page  # read by start(), when the DM first shares
 
     def missing() -> bytes:
         raise FileNotFoundError("assets/share/page.html: not found")
 
-    monkeypatch.setattr(controller, "page_bytes", missing)
+    monkeypatch.setattr(page, "page_bytes", missing)
     assert window.share.start(LOCAL, 0) == "assets/share/page.html: not found"
     assert window.share.server is None
 
