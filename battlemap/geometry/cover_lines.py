@@ -504,7 +504,7 @@ def creature_hits(
     inside of a creature's space other than its query's attacker and target."""
     if not creatures or len(subset) == 0:
         return np.empty((2, 0), dtype=np.intp)
-    boxes = np.array([[c.x, c.y, c.x + c.side_cells, c.y + c.side_cells] for c in creatures])
+    boxes = creature_boxes(creatures)
     li, ci = _overlapping_boxes(lines[subset], boxes)
     if len(li) == 0:
         return np.empty((2, 0), dtype=np.intp)
@@ -517,6 +517,18 @@ def creature_hits(
     return np.stack([li[inside], ci[inside]])
 
 
+def creature_boxes(creatures: Sequence[Body]) -> NDArray[np.float64]:
+    """Per creature, its space as ``(x0, y0, x1, y1)``."""
+    corner_side = np.array([(c.x, c.y, c.side_cells) for c in creatures], dtype=np.float64)
+    x, y, side = corner_side.T
+    return np.stack([x, y, x + side, y + side], axis=1)
+
+
+DENSE_BOX_PAIRS = 100_000
+"""Up to this many (line, box) pairs, every pair's bounding boxes are compared in one array
+(cover 1 -> 99 asks for ~100 lines against 100 creatures); beyond, a tree of the boxes first."""
+
+
 def _overlapping_boxes(
     lines: NDArray[np.float64], boxes: NDArray[np.float64]
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
@@ -525,6 +537,15 @@ def _overlapping_boxes(
     boxes finds the pairs whose bounding boxes meet at all; the strict test keeps some."""
     lo = np.minimum(lines[:, 0, :], lines[:, 1, :])
     hi = np.maximum(lines[:, 0, :], lines[:, 1, :])
+    if len(lines) * len(boxes) <= DENSE_BOX_PAIRS:
+        overlap = (
+            (lo[:, None, 0] < boxes[None, :, 2])
+            & (hi[:, None, 0] > boxes[None, :, 0])
+            & (lo[:, None, 1] < boxes[None, :, 3])
+            & (hi[:, None, 1] > boxes[None, :, 1])
+        )
+        dense_li, dense_ci = np.nonzero(overlap)  # row-major: by line, then by box
+        return dense_li.astype(np.intp), dense_ci.astype(np.intp)
     tree = shapely.STRtree(np.asarray(shapely.box(*boxes.T), dtype=object))
     li, ci = tree.query(shapely.linestrings(lines))
     keep = (
