@@ -307,11 +307,9 @@ def _solve(index: MapIndex, queries: list[Query], creatures: Sequence[Body]) -> 
         return []
     solved = _solve_layout(index, lay_out(queries), owners_of(queries, creatures), creatures)
     tracer = _chosen_lines_tracer(index, solved)
-    choices = _choices(solved)
-    return [
-        choices.result(qi, q.origins, q.squares, functools.partial(tracer.build, qi, q, creatures))
-        for qi, q in enumerate(queries)
-    ]
+    return _choices(solved).results(
+        queries, lambda qi, q: functools.partial(tracer.build, qi, q, creatures)
+    )
 
 
 def _solve_layout(
@@ -386,17 +384,42 @@ class _Choices:
         squares: Sequence[Space],
         traces: Callable[[], Traces],
     ) -> CoverResult:
-        degree = _DEGREES[int(self.degree[i])]
-        source = int(self.source[i])
-        return CoverResult(
-            degree=degree,
-            corner=origins[int(self.origin[i])],
-            target_square=squares[int(self.square[i])],
-            traces=traces,
-            cap_applied=degree if self.capped[i] else None,
-            source=_kind(source) if source >= 0 else None,
-            blocked_lines=int(self.count[i]),
-        )
+        choice = [int(getattr(self, name)[i]) for name in _CHOICE_FIELDS]
+        return _result(choice, origins, squares, traces)
+
+    def results(
+        self, queries: Sequence[Query], traces: Callable[[int, Query], Callable[[], Traces]]
+    ) -> list[CoverResult]:
+        """One result per query of a batch, ``traces(qi, query)`` its tracer (the arrays are
+        read as lists once: per-element numpy reads cost more than the rest of a result)."""
+        columns = zip(*(getattr(self, name).tolist() for name in _CHOICE_FIELDS), strict=True)
+        return [
+            _result(choice, q.origins, q.squares, traces(qi, q))
+            for qi, (q, choice) in enumerate(zip(queries, columns, strict=True))
+        ]
+
+
+_CHOICE_FIELDS = ("degree", "origin", "square", "capped", "source", "count")
+
+
+def _result(
+    choice: Sequence[int],
+    origins: Sequence[PointXY],
+    squares: Sequence[Space],
+    traces: Callable[[], Traces],
+) -> CoverResult:
+    """A result from one choice: its ``_CHOICE_FIELDS`` as numbers."""
+    degree_rank, origin, square, capped, source, count = choice
+    degree = _DEGREES[degree_rank]
+    return CoverResult(
+        degree=degree,
+        corner=origins[origin],
+        target_square=squares[square],
+        traces=traces,
+        cap_applied=degree if capped else None,
+        source=_kind(source) if source >= 0 else None,
+        blocked_lines=count,
+    )
 
 
 def _choices(solved: _Solved) -> _Choices:
@@ -442,7 +465,7 @@ class PairCover(Mapping[tuple[EntityId, EntityId], CoverResult]):
 
     def put(self, attackers: NDArray[np.int64], targets: NDArray[np.int64], got: _Choices) -> None:
         at = self._slot(attackers, targets)
-        for name in ("degree", "origin", "square", "capped", "source", "count"):
+        for name in _CHOICE_FIELDS:
             getattr(self._choices, name)[at] = getattr(got, name)
 
     def __getitem__(self, key: tuple[EntityId, EntityId]) -> CoverResult:

@@ -183,10 +183,9 @@ def query_rows(queries: list[Query]) -> Rows:
     origin_rows: list[PointXY] = []
     home_rows: list[PointXY] = []
     square_sets: dict[int, int] = {}
-    corner_rows: list[PointXY] = []
-    square_centre_rows: list[PointXY] = []
-    origin_at = np.empty(len(queries), dtype=np.int64)
-    square_at = np.empty(len(queries), dtype=np.int64)
+    squares: list[tuple[float, float, float, float]] = []
+    origin_at = [0] * len(queries)
+    square_at = [0] * len(queries)
     for qi, q in enumerate(queries):
         at = origin_sets.get(id(q.origins))
         if at is None:
@@ -196,23 +195,34 @@ def query_rows(queries: list[Query]) -> Rows:
         origin_at[qi] = at
         at = square_sets.get(id(q.squares))
         if at is None:
-            at = square_sets[id(q.squares)] = len(corner_rows)
-            for square in q.squares:
-                corner_rows += square.corners
-                square_centre_rows += [square.centre] * 4
+            at = square_sets[id(q.squares)] = 4 * len(squares)
+            squares += [(s.x, s.y, s.w, s.h) for s in q.squares]
         square_at[qi] = at
+    corner_arr, square_centre_arr = square_corner_rows(np.asarray(squares, dtype=np.float64))
     return Rows(
         origin_arr=points_of(origin_rows),
         home_arr=points_of(home_rows),
-        corner_arr=points_of(corner_rows),
-        square_centre_arr=points_of(square_centre_rows),
-        origin_at=origin_at,
-        square_at=square_at,
+        corner_arr=corner_arr,
+        square_centre_arr=square_centre_arr,
+        origin_at=np.array(origin_at, dtype=np.int64),
+        square_at=np.array(square_at, dtype=np.int64),
         n_origins=np.array([len(q.origins) for q in queries], dtype=np.int64),
         n_squares=np.array([len(q.squares) for q in queries], dtype=np.int64),
         centres=points_of([q.centre for q in queries]),
         target_centres=points_of([q.target_centre for q in queries]),
     )
+
+
+def square_corner_rows(
+    squares: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Four rows per ``(x, y, w, h)`` square: its corners in ``Space.corners`` order, and its
+    centre four times (the same arithmetic as ``Space``, so the same floats)."""
+    x, y, w, h = squares.reshape(-1, 4).T
+    x1, y1 = x + w, y + h
+    corners = np.stack([x, y, x1, y, x1, y1, x, y1], axis=1).reshape(-1, 2)
+    centres = np.repeat(np.stack([x + w / 2, y + h / 2], axis=1), 4, axis=0)
+    return corners, centres
 
 
 def points_of(points: Sequence[PointXY]) -> NDArray[np.float64]:
@@ -494,7 +504,7 @@ def creature_hits(
     inside of a creature's space other than its query's attacker and target."""
     if not creatures or len(subset) == 0:
         return np.empty((2, 0), dtype=np.intp)
-    boxes = np.array([[c.x, c.y, c.x + c.side_cells, c.y + c.side_cells] for c in creatures])
+    boxes = creature_boxes(creatures)
     li, ci = _overlapping_boxes(lines[subset], boxes)
     if len(li) == 0:
         return np.empty((2, 0), dtype=np.intp)
@@ -507,6 +517,18 @@ def creature_hits(
     return np.stack([li[inside], ci[inside]])
 
 
+def creature_boxes(creatures: Sequence[Body]) -> NDArray[np.float64]:
+    """Per creature, its space as ``(x0, y0, x1, y1)``."""
+    corner_side = np.array([(c.x, c.y, c.side_cells) for c in creatures], dtype=np.float64)
+    x, y, side = corner_side.T
+    return np.stack([x, y, x + side, y + side], axis=1)
+
+
+DENSE_BOX_PAIRS = 100_000
+"""Up to this many (line, box) pairs, every pair's bounding boxes are compared in one array
+(cover 1 -> 99 asks for ~100 lines against 100 creatures); beyond, a tree of the boxes first."""
+
+
 def _overlapping_boxes(
     lines: NDArray[np.float64], boxes: NDArray[np.float64]
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
@@ -515,6 +537,15 @@ def _overlapping_boxes(
     boxes finds the pairs whose bounding boxes meet at all; the strict test keeps some."""
     lo = np.minimum(lines[:, 0, :], lines[:, 1, :])
     hi = np.maximum(lines[:, 0, :], lines[:, 1, :])
+    if len(lines) * len(boxes) <= DENSE_BOX_PAIRS:
+        overlap = (
+            (lo[:, None, 0] < boxes[None, :, 2])
+            & (hi[:, None, 0] > boxes[None, :, 0])
+            & (lo[:, None, 1] < boxes[None, :, 3])
+            & (hi[:, None, 1] > boxes[None, :, 1])
+        )
+        dense_li, dense_ci = np.nonzero(overlap)  # row-major: by line, then by box
+        return dense_li.astype(np.intp), dense_ci.astype(np.intp)
     tree = shapely.STRtree(np.asarray(shapely.box(*boxes.T), dtype=object))
     li, ci = tree.query(shapely.linestrings(lines))
     keep = (
