@@ -191,24 +191,12 @@ class LitMap:
         return self.areas
 
     @property
-    def bright_everywhere(self) -> bool:
-        """Ambient bright: no light changes anything."""
-        return self.lighting.ambient is LightLevel.BRIGHT
-
-    @property
     def drawn(self) -> bool:
         """``lighting_drawn`` for this map."""
         return lighting_drawn(self.lighting)
 
     def _map_box(self) -> BaseGeometry:
         return shapely.box(0, 0, self.index.width, self.index.height)
-
-    @cached_property
-    def bright_area(self) -> BaseGeometry:
-        """Where the map is bright (cells, within the map)."""
-        if self.lighting.ambient is LightLevel.BRIGHT:
-            return self._map_box()
-        return shapely.union_all([a.bright for a in self.polygon_areas()])
 
     @cached_property
     def lit_area(self) -> BaseGeometry:
