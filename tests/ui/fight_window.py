@@ -1,5 +1,5 @@
-"""The shared set-up of the combat UI tests: a main window on an encounter, shown at a laptop's
-size, and a fight begun with a chosen creature first."""
+"""The shared set-up of UI tests: a main window on an encounter, shown at a laptop's size, and
+a fight begun with a chosen creature first."""
 
 from __future__ import annotations
 

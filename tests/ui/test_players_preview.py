@@ -8,17 +8,17 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
-from battlemap.model import Creature, Document, Encounter, Grid, Side
+from battlemap.model import Creature, Encounter, Grid, Side
 from battlemap.model.document import MoveCreature
 from battlemap.model.ids import EntityId
 from battlemap.ui import style
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.preview_dock import CLOSED_TEXT, MIN_INTERVAL_MS
 from battlemap.ui.undo import push
+from tests.ui.fight_window import shown_window
 from tests.ui.players_helpers import open_players
 
 HERO = EntityId("hero")
@@ -31,12 +31,7 @@ def make(qtbot: QtBot, tmp_path: Path, size: tuple[int, int] = (1600, 1000)) -> 
         grid=Grid(width=8, height=4),
         creatures=(Creature(id=HERO, name="Thorin", side=Side.PARTY, x=1, y=1),),
     )
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(Document(encounter), settings=settings)
-    qtbot.addWidget(window)
-    window.resize(*size)
-    window.show()
-    qtbot.waitExposed(window)
+    window = shown_window(qtbot, tmp_path, encounter, size)
     window.fit_map()
     return window
 
