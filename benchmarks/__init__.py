@@ -2,9 +2,10 @@
 
 Each ``benchmarks/bench_*.py`` module defines ``cases()`` returning ``(name, setup)`` pairs;
 ``setup()`` prepares the data and returns the function to time, so preparation is not
-counted. Timings are the best, the median and the worst of several runs, in milliseconds, by
-the wall clock or (``--cpu``) the CPU time of the benchmark's thread; a run marked with
-``wall_clock`` (a whole process started from it) is always timed by the wall clock.
+counted, and each case runs once untimed before it is timed. Timings are the best, the
+median and the worst of several runs, in milliseconds, by the wall clock or (``--cpu``) the
+CPU time of the benchmark's thread; a run marked with ``wall_clock`` (a whole process
+started from it) is always timed by the wall clock.
 """
 
 from __future__ import annotations
