@@ -9,7 +9,7 @@ cells around the middle of the view. Hit points are the average or rolled. Each 
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -161,7 +161,7 @@ class LibraryDock(QDockWidget):
         self.setObjectName("library-dock")
         self.window_ = window
         self.document: Document = window.document
-        self.monsters: dict[str, StatBlock] = {}
+        self.monsters: MutableMapping[str, StatBlock] = {}
         self.drop_target: MonsterDropTarget | None = None
         self._fill_timed = False
         self.in_combat = False

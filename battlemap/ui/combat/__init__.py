@@ -8,7 +8,7 @@ first time they are used, not at start-up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -62,7 +62,7 @@ class CombatUi:
     panel: CombatPanel
     card: DecisionCard
     window: FeatureWindow
-    library: dict[str, StatBlock]
+    library: Mapping[str, StatBlock]
     follower: TurnFollower | None = None
     _dialogs: dict[str, object] = field(default_factory=dict)
     effects: EffectsUi | None = None
@@ -135,7 +135,7 @@ def install(window: FeatureWindow) -> CombatUi:
     scene.ruleset_of = lambda encounter: quiet_ruleset(session.registry, encounter.ruleset)
     scene.token_states = lambda encounter: token_states(encounter, scene.ruleset_of(encounter))
     scene.show_states()
-    library: dict[str, StatBlock] = window.library_dock.monsters
+    library: Mapping[str, StatBlock] = window.library_dock.monsters
     initiative = InitiativeDock(session, scene)
     actions = ActionsDock(
         session,

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import Qt
@@ -101,7 +101,7 @@ class AreaDialog(CombatDialog):
         self,
         session: CombatSession,
         scene: MapScene,
-        library: dict[str, StatBlock],
+        library: Mapping[str, StatBlock],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(session, scene, "area-dialog", "Area damage", parent)

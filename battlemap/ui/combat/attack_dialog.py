@@ -17,6 +17,7 @@ source, so the same engine call on the same state draws the same numbers.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from html import escape
 
@@ -98,7 +99,7 @@ class AttackDialog(CombatDialog):
         self,
         session: CombatSession,
         scene: MapScene,
-        library: dict[str, StatBlock],
+        library: Mapping[str, StatBlock],
         index: IndexCache,
         parent: QWidget | None = None,
     ) -> None:

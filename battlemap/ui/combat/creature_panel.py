@@ -12,7 +12,7 @@ log in the encounter log. Every change is one undo step.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from html import escape
 from typing import Any
 
@@ -73,7 +73,7 @@ class CombatPanel(QGroupBox):
     """Shows and changes the selected creature's combat facts."""
 
     def __init__(
-        self, session: CombatSession, scene: MapScene, library: dict[str, StatBlock]
+        self, session: CombatSession, scene: MapScene, library: Mapping[str, StatBlock]
     ) -> None:
         super().__init__("Combat")
         self.setObjectName("creature-combat-panel")

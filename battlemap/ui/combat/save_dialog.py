@@ -18,7 +18,7 @@ outside one the choice is off.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -55,7 +55,7 @@ class SaveDialog(CombatDialog):
         self,
         session: CombatSession,
         scene: MapScene,
-        library: dict[str, StatBlock],
+        library: Mapping[str, StatBlock],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(session, scene, "save-dialog", "Saving throw", parent)

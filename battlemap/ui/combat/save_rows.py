@@ -19,7 +19,7 @@ save. Outside a combat the saves roll from fresh dice seeded by ``session.seed_s
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -196,7 +196,7 @@ class SaveRolls:
     def __init__(
         self,
         session: CombatSession,
-        library: dict[str, StatBlock],
+        library: Mapping[str, StatBlock],
         window: Callable[[], QWidget | None],
         ability: Ability,
         dc: int,
