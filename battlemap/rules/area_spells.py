@@ -36,6 +36,18 @@ def cast_spell_action(ruleset: Ruleset) -> str:
     raise InvalidRequestError("this ruleset has no Cast a Spell action")
 
 
+def cast_spell(
+    encounter: Encounter, ruleset: Ruleset, caster_id: EntityId, *, cantrip: bool = False
+) -> Outcome[None]:
+    """``caster_id`` takes Cast a Spell (the area's cast alone: a dialog asks whether this is
+    what the rules refuse).
+
+    Raises:
+        IllegalActionError: the rules refuse the cast (its reason: the action already spent...).
+    """
+    return take_action(encounter, ruleset, caster_id, cast_spell_action(ruleset), cantrip=cantrip)
+
+
 def cast_area_spell(
     encounter: Encounter,
     ruleset: Ruleset,
@@ -50,6 +62,6 @@ def cast_area_spell(
     Raises:
         IllegalActionError: the rules refuse the cast (its reason: the action already spent...).
     """
-    cast = take_action(encounter, ruleset, caster_id, cast_spell_action(ruleset), cantrip=cantrip)
+    cast = cast_spell(encounter, ruleset, caster_id, cantrip=cantrip)
     done = effect(cast.encounter)
     return replace(done, events=(*cast.events, *done.events))

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Encounter, Grid, Side
 from battlemap.model.ids import EntityId
+from battlemap.rules.conditions import apply_condition
 from battlemap.ui.combat.area_dialog import SPENDS_CANTRIP, SPENDS_LEVELED, SPENDS_NOTHING
 from battlemap.ui.main_window import MainWindow
 from tests.ui.fight_window import begin_fight, shown_window
@@ -93,6 +94,23 @@ def test_a_second_spell_area_is_refused_once_the_action_is_spent(
     area.spends.setCurrentIndex(area.spends.findData(SPENDS_NOTHING))
     click(qtbot, area.apply_button)
     assert window.document.encounter.creature(GOB).hp == 16
+
+
+def test_a_refusal_that_is_not_the_casts_offers_no_spends_hint(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = _window(qtbot, tmp_path)
+    _fireball(window)
+    area = window.combat.area_dialog
+    click(qtbot, area.rows[GOB].roll_button)
+    window.combat.session.run(
+        "Goblin is prone", lambda e, r: apply_condition(e, r, GOB, "prone")
+    )  # the saves are stale now; Sela's action is not spent
+    click(qtbot, area.apply_button)
+    text = area.outcome_label.text()
+    assert "Refused" in text and "roll them again" in text
+    assert "Spends" not in text
+    assert not _turn_of_sela(window)[0]
 
 
 def test_a_cantrip_area_is_cast_as_a_cantrip(qtbot: QtBot, tmp_path: Path) -> None:

@@ -60,7 +60,7 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import DICE_PATTERN, Damage, StatBlock
 from battlemap.model.statblock_actions import SaveAction
-from battlemap.rules.area_spells import cast_area_spell
+from battlemap.rules.area_spells import cast_area_spell, cast_spell
 from battlemap.rules.damage import AreaTarget, DamageResult, DamageRoll, apply_area_damage
 from battlemap.rules.dice import DiceExpressionError, new_dice_state
 from battlemap.rules.enums import Ability
@@ -78,6 +78,7 @@ from battlemap.ui.combat.save_rows import (
     ID_ROLE,
     SaveRolls,
     SaveRow,
+    StaleSavesError,
     party_first,
 )
 from battlemap.ui.combat.session import CombatSession
@@ -404,12 +405,14 @@ class AreaDialog(CombatDialog):
         applied = self.session.run(caster + area_text, saves_then_damage)
         if applied is None:
             refusal = self.session.last_refusal
-            if "roll them again" in refusal:
+            if isinstance(self.session.last_error, StaleSavesError):
                 self.saves.forget()
                 self.saves.refresh()
             hint = ""
-            if spends != SPENDS_NOTHING and "action" in refusal:
-                hint = " (its spell is already cast? set Spends to Nothing)"
+            if source is not None and spends != SPENDS_NOTHING:
+                cantrip = spends == SPENDS_CANTRIP
+                if self.session.why_not(lambda e, r: cast_spell(e, r, source, cantrip=cantrip)):
+                    hint = " (its spell is already cast? set Spends to Nothing)"
             self.outcome_label.setText(f"<b>Refused:</b> {html.escape(refusal + hint)}")
             return
         self.spends.setCurrentIndex(self.spends.findData(SPENDS_NOTHING))  # cast: once

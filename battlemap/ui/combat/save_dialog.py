@@ -37,7 +37,7 @@ from battlemap.rules.conditions import apply_condition
 from battlemap.rules.enums import Ability
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
-from battlemap.ui.combat.save_rows import SaveRolls, party_first
+from battlemap.ui.combat.save_rows import SaveRolls, StaleSavesError, party_first
 from battlemap.ui.combat.save_text import result_line
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import CombatDialog, add_outcome_and_close
@@ -171,7 +171,7 @@ class SaveDialog(CombatDialog):
         applied = self.session.run(f"{what}: {names}", lambda e, r: record(e, e.combat, r))
         if applied is None:
             refusal = self.session.last_refusal
-            if "roll them again" in refusal:
+            if isinstance(self.session.last_error, StaleSavesError):
                 self.saves.forget()
                 self.saves.refresh()
             self.outcome_label.setText(f"<b>Refused:</b> {html.escape(refusal)}")

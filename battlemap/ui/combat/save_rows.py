@@ -185,6 +185,10 @@ LIST_MIN_PX = 80
 NEW_ENCOUNTER_NOTE = "Another encounter is open: select the creatures that save, then Use selected."
 
 
+class StaleSavesError(InvalidRequestError):
+    """The saves were rolled on a combat that has changed since: they must be rolled again."""
+
+
 class SaveRolls:
     """The saving throws of the creatures in a list: one ``SaveRow`` each, the save's preview,
     its rolls (chained on the combat's dice, or fresh dice outside one) and their recording.
@@ -569,18 +573,16 @@ class SaveRolls:
         resistances) for the encounter log (in a combat they are in the combat's own log).
 
         Raises:
-            InvalidRequestError: the combat changed since the saves were rolled.
+            StaleSavesError: the combat changed since the saves were rolled.
         """
         if self._chained:
             if combat is None or combat != self._chain_start:
-                raise InvalidRequestError(
+                raise StaleSavesError(
                     "the combat changed since the saves were rolled: roll them again"
                 )
             combat = self._chain
         if self._loose and combat is not None:
-            raise InvalidRequestError(
-                "a combat started since the saves were rolled: roll them again"
-            )
+            raise StaleSavesError("a combat started since the saves were rolled: roll them again")
         notes = []
         loose: list[CombatEvent] = []
         present = {creature.id for creature in encounter.creatures}

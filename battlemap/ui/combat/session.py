@@ -70,6 +70,9 @@ class CombatSession(QObject):
         self._reported_ruleset: str | None = None
         self.last_refusal = ""
         """The engine's last reason for refusing a request (also sent through ``refused``)."""
+        self.last_error: ValueError | None = None
+        """The error of the last refused ``run`` (None after one that ran): its type says
+        which refusal it was, where a dialog offers a way out."""
         self.refused.connect(self._remember_refusal)
         self.seed_source: Callable[[], int] = lambda: secrets.randbelow(MAX_SEED)
         """Where a new combat's dice seed comes from (tests fix it for a replayable fight)."""
@@ -147,8 +150,10 @@ class CombatSession(QObject):
         try:
             outcome = call(before, ruleset)
         except ValueError as error:
+            self.last_error = error
             self.refused.emit(str(error))
             return None
+        self.last_error = None
         if callable(text):
             text = text(outcome)
         command = ApplyCombatStep.between(before, outcome.encounter, outcome.combat, text)
