@@ -8,19 +8,13 @@ accounts.google.com, flags or not) goes to the ``NetworkTrap`` proxy and no furt
 from __future__ import annotations
 
 import base64
-import contextlib
-import itertools
-import json
 import shutil
-import subprocess
-import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from tests.ui.share.browser import START_TIMEOUT_S, NetworkTrap, PageBrowser, end_process
+from tests.ui.share.socket_browser import SocketBrowser
 
 FLAGS = (
     "--headless",
@@ -52,7 +46,7 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-class Chromium(PageBrowser):
+class Chromium(SocketBrowser):
     """One headless Chromium with one page; ``close`` ends the process."""
 
     name = "chromium"
@@ -61,16 +55,12 @@ class Chromium(PageBrowser):
         executable = chromium_path()
         if executable is None:
             raise FileNotFoundError("chromium is not installed")
-        self.profile = Path(tempfile.mkdtemp(prefix="battlemap-chromium-"))
-        self.trap = NetworkTrap()
-        proxy = f"--proxy-server=http://127.0.0.1:{self.trap.port}"  # loopback bypasses it
-        self.process = subprocess.Popen(
-            [executable, *FLAGS, proxy, f"--user-data-dir={self.profile}", "about:blank"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        self._ids = itertools.count(1)
-        self._stack = contextlib.ExitStack()
+
+        def command(profile: Path) -> list[str]:
+            proxy = f"--proxy-server=http://127.0.0.1:{self.trap.port}"  # loopback bypasses it
+            return [executable, *FLAGS, proxy, f"--user-data-dir={profile}", "about:blank"]
+
+        self._launch(command)
         try:
             self.socket = self._attach()
             self.call(
@@ -86,31 +76,22 @@ class Chromium(PageBrowser):
 
     def _attach(self) -> ClientConnection:
         port_file = self.profile / "DevToolsActivePort"
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while not port_file.is_file() or len(port_file.read_text().splitlines()) < 2:
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise RuntimeError("chromium did not open its DevTools port")
-            time.sleep(0.05)
-        port = int(port_file.read_text().splitlines()[0])
-        browser_path = port_file.read_text().splitlines()[1]
+
+        def port_and_path() -> list[str] | None:
+            lines = port_file.read_text().splitlines()
+            return lines if len(lines) >= 2 else None  # the port, then the browser's path
+
+        port_line, browser_path = self._wait_for(port_and_path, "its DevTools port")[:2]
+        port = int(port_line)
         with connect(f"ws://127.0.0.1:{port}{browser_path}") as browser:
             self.socket = browser
             targets = self.call("Target.getTargets")["targetInfos"]
         page = next(t for t in targets if t["type"] == "page")
-        page_url = f"ws://127.0.0.1:{port}/devtools/page/{page['targetId']}"
-        return self._stack.enter_context(connect(page_url, max_size=None))
+        return self._connect(f"ws://127.0.0.1:{port}/devtools/page/{page['targetId']}")
 
-    def call(self, method: str, **params: Any) -> dict[str, Any]:
-        """Send one DevTools command and wait for its answer (events meanwhile are dropped)."""
-        number = next(self._ids)
-        self.socket.send(json.dumps({"id": number, "method": method, "params": params}))
-        while True:
-            message = json.loads(self.socket.recv(timeout=START_TIMEOUT_S))
-            if message.get("id") == number:
-                if "error" in message:
-                    raise RuntimeError(f"{method}: {message['error']}")
-                result: dict[str, Any] = message["result"]
-                return result
+    @staticmethod
+    def _error_of(message: dict[str, Any]) -> str | None:
+        return str(message["error"]) if "error" in message else None
 
     def evaluate(self, expression: str) -> Any:
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
@@ -136,9 +117,3 @@ class Chromium(PageBrowser):
     def screenshot_png(self) -> bytes:
         data = self.call("Page.captureScreenshot", format="png")["data"]
         return base64.b64decode(data)
-
-    def close(self) -> None:
-        self._stack.close()
-        end_process(self.process)
-        self.trap.close()
-        shutil.rmtree(self.profile, ignore_errors=True)

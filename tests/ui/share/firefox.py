@@ -10,26 +10,16 @@ many connections Firefox tried beyond the page's own server.
 from __future__ import annotations
 
 import base64
-import contextlib
-import itertools
 import json
 import os
 import shutil
-import subprocess
-import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
-from tests.ui.share.browser import (
-    START_TIMEOUT_S,
-    NetworkTrap,
-    PageBrowser,
-    end_process,
-    pinch_actions,
-)
+from tests.ui.share.browser import pinch_actions
+from tests.ui.share.socket_browser import SocketBrowser
 
 QUIET_PREFS: dict[str, bool | int | str] = {
     "app.update.enabled": False,
@@ -137,7 +127,7 @@ def from_remote_value(remote: dict[str, Any]) -> Any:
     return value
 
 
-class Firefox(PageBrowser):
+class Firefox(SocketBrowser):
     """One headless Firefox with one page; ``close`` ends the process."""
 
     name = "firefox"
@@ -146,25 +136,20 @@ class Firefox(PageBrowser):
         executable = firefox_path()
         if executable is None:
             raise FileNotFoundError("firefox-esr is not installed")
-        self.profile = Path(tempfile.mkdtemp(prefix="battlemap-firefox-"))
-        self.trap = NetworkTrap()
-        (self.profile / "user.js").write_text(user_js(self.trap.port))
-        self.process = subprocess.Popen(
-            [
+
+        def command(profile: Path) -> list[str]:
+            (profile / "user.js").write_text(user_js(self.trap.port))
+            return [
                 executable,
                 "--headless",
                 "--no-remote",
                 "--profile",
-                str(self.profile),
+                str(profile),
                 "--remote-debugging-port=0",
                 "about:blank",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, **QUIET_ENVIRONMENT},
-        )
-        self._ids = itertools.count(1)
-        self._stack = contextlib.ExitStack()
+            ]
+
+        self._launch(command, env={**os.environ, **QUIET_ENVIRONMENT})
         try:
             self.socket = self._attach()
             self.call("session.new", capabilities={})
@@ -178,28 +163,18 @@ class Firefox(PageBrowser):
 
     def _attach(self) -> ClientConnection:
         port_file = self.profile / "WebDriverBiDiServer.json"
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            with contextlib.suppress(OSError, ValueError):
-                port = int(json.loads(port_file.read_text())["ws_port"])
-                break
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise RuntimeError("firefox did not open its WebDriver BiDi port")
-            time.sleep(0.05)
-        url = f"ws://127.0.0.1:{port}/session"
-        return self._stack.enter_context(connect(url, max_size=None, open_timeout=START_TIMEOUT_S))
 
-    def call(self, method: str, **params: Any) -> dict[str, Any]:
-        """Send one BiDi command and wait for its answer (events meanwhile are dropped)."""
-        number = next(self._ids)
-        self.socket.send(json.dumps({"id": number, "method": method, "params": params}))
-        while True:
-            message = json.loads(self.socket.recv(timeout=START_TIMEOUT_S))
-            if message.get("id") == number:
-                if message.get("type") == "error":
-                    raise RuntimeError(f"{method}: {message['error']}: {message.get('message')}")
-                result: dict[str, Any] = message["result"]
-                return result
+        def port() -> int:
+            return int(json.loads(port_file.read_text())["ws_port"])
+
+        bidi_port = self._wait_for(port, "its WebDriver BiDi port")
+        return self._connect(f"ws://127.0.0.1:{bidi_port}/session")
+
+    @staticmethod
+    def _error_of(message: dict[str, Any]) -> str | None:
+        if message.get("type") != "error":
+            return None
+        return f"{message['error']}: {message.get('message')}"
 
     def open(self, url: str) -> None:
         self.call("browsingContext.navigate", context=self.context, url=url, wait="complete")
@@ -223,9 +198,3 @@ class Firefox(PageBrowser):
     def screenshot_png(self) -> bytes:
         data = self.call("browsingContext.captureScreenshot", context=self.context)["data"]
         return base64.b64decode(data)
-
-    def close(self) -> None:
-        self._stack.close()
-        end_process(self.process)
-        self.trap.close()
-        shutil.rmtree(self.profile, ignore_errors=True)
