@@ -12,7 +12,7 @@ from PySide6.QtGui import QImage, QTransform
 from pytestqt.qtbot import QtBot
 
 from battlemap.model import Creature, Document, Encounter, Grid, Side
-from battlemap.model.combat import Combatant
+from battlemap.model.combat import ActiveCondition, Combatant
 from battlemap.model.document import ReplaceEncounterField
 from battlemap.model.ids import EntityId
 from battlemap.ui.main_window import MainWindow
@@ -170,3 +170,38 @@ def test_the_choice_is_kept_for_the_next_session(
 def test_the_nearest_edge(x: float, y: float, edge: Facing) -> None:
     # a 200 x 100 screen; its centre is as near the top as the bottom: upright wins the tie
     assert nearest_edge(QPointF(x, y), QRectF(0, 0, 200, 100)) is edge
+
+
+def token_image(window: MainWindow, key: EntityId) -> QImage:
+    """The players' scene over the middle of ``key``'s disc (its letters; no plate, icon or
+    ring), rendered finely."""
+    space = token(window, key).sceneBoundingRect()
+    inset = space.width() * 0.22
+    rect = space.adjusted(inset, inset, -inset, -inset)
+    return render_scene(window.players.window.scene, rect, round(rect.width() * PIXELS_PER_UNIT))
+
+
+def test_a_tokens_letters_and_icons_face_its_seat_too(window: MainWindow, qtbot: QtBot) -> None:
+    prone = (ActiveCondition(name="prone"),)  # an icon over each token
+    combatants = tuple(
+        Combatant(creature_id=key, group=key, initiative=10 - i, conditions=prone)
+        for i, key in enumerate((NORTH, SOUTH))
+    )
+    encounter = window.document.encounter
+    fighting = in_combat(encounter.creatures, combatants, grid=encounter.grid).combat
+    window.document.apply(ReplaceEncounterField("combat", None, fighting))
+    show_whole_map(window, qtbot, Facing.NEAREST)
+    top, bottom = token(window, NORTH), token(window, SOUTH)
+    assert top.conditions.marks and bottom.conditions.marks
+    assert top.conditions.rotation() == 180 and bottom.conditions.rotation() == 0
+    # above its token as its readers see it: below it on the screen for the top edge's seats
+    assert top.conditions.sceneBoundingRect().top() > top.sceneBoundingRect().center().y()
+    assert bottom.conditions.sceneBoundingRect().bottom() < bottom.sceneBoundingRect().center().y()
+    upright = token_image(window, SOUTH)
+    turned = text_mask(token_image(window, NORTH).scaled(upright.size()))
+    assert turned.sum() > 100  # the initial's strokes were found
+    assert mismatch(turned, text_mask(upright.transformed(QTransform().rotate(180)))) < 0.1
+    assert mismatch(turned, text_mask(upright)) > 0.2
+    window.players.facing_menu.set_facing(Facing.BOTTOM)
+    assert top.conditions.rotation() == 0
+    assert mismatch(text_mask(token_image(window, NORTH)), text_mask(upright)) < 0.1

@@ -1,7 +1,7 @@
-"""Tabletop mode (issue 20): with the TV laid flat, the players' window's name plates and
-banners turn to face the seats: all of them one side the DM chooses, or each the edge of the
-screen it is nearest to. A saved setting (View > Players' text faces), not the encounter's:
-it is where the table's chairs are.
+"""Tabletop mode (issue 20): with the TV laid flat, the players' window's name plates,
+condition icons, tokens' letters (or pictures) and banners turn to face the seats: all of
+them one side the DM chooses, or each the edge of the screen it is nearest to. A saved
+setting (View > Players' text faces), not the encounter's: it is where the table's chairs are.
 
 Angles are Qt's, clockwise on the screen: text facing the left edge is read by someone
 sitting there, its letters' tops towards the right edge.
@@ -14,10 +14,9 @@ from enum import StrEnum
 
 from PySide6.QtCore import QObject, QPointF, QRectF, QSettings
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QGraphicsItem, QMenu
 
 from battlemap.ui.menu_choices import exclusive_choices
-from battlemap.ui.token_look import NamePlate
 
 FACING_KEY = "players/facing"
 
@@ -67,12 +66,13 @@ def banner_angles(facing: Facing) -> tuple[float, float]:
     return EDGE_ANGLE[facing], EDGE_ANGLE[facing]
 
 
-def turn_plate(plate: NamePlate, token: QRectF, angle: float) -> None:
-    """Turn ``plate`` by ``angle`` about the middle of its token's space ``token`` (scene
-    units), so that it hangs below the token as its readers see it. Call again after the
-    plate is placed anew (``NamePlate.place`` moves its home)."""
-    plate.setTransformOriginPoint(token.center() - plate.home)
-    plate.setRotation(angle)
+def turn_about(item: QGraphicsItem, home: QPointF, token: QRectF, angle: float) -> None:
+    """Turn ``item`` (a name plate hanging below its token, the condition icons above it),
+    placed at ``home`` when upright, by ``angle`` about the middle of its token's space
+    ``token`` (scene units): it stays below (or above) the token as its readers see it. Call
+    again after the item is placed anew."""
+    item.setTransformOriginPoint(token.center() - home)
+    item.setRotation(angle)
 
 
 class FacingMenu(QObject):

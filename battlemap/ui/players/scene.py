@@ -20,7 +20,7 @@ from battlemap.ui.condition_icons import marks_for
 from battlemap.ui.map_items import Z_TOKEN
 from battlemap.ui.map_layer import MapLayer
 from battlemap.ui.plate_layout import spread_plates
-from battlemap.ui.players.facing import turn_plate
+from battlemap.ui.players.facing import turn_about
 from battlemap.ui.players.fog_item import FogItem
 from battlemap.ui.players.light_layer import DimLightItem
 from battlemap.ui.players.projection import HealthState, PlayerToken, PlayerView
@@ -81,7 +81,7 @@ class PlayerTokenItem(QGraphicsItem):
         self._looks = ZoomCache()
         self._look_version = 0
         self.plate_angle = 0.0
-        """How far its plate turns to face a seat (``players.facing``)."""
+        """How far its plate, icons and disc turn to face a seat (``players.facing``)."""
         self.update_from(token)
 
     def update_from(self, token: PlayerToken) -> None:
@@ -93,7 +93,7 @@ class PlayerTokenItem(QGraphicsItem):
         self._bounds = QRectF(0, 0, side, side)
         marks = marks_for([(name, 1) for name in token.conditions], token.exhaustion)
         self.labels.place(token.label, marks, side, self.pos())
-        turn_plate(self.plate, QRectF(self.pos(), self._bounds.size()), self.plate_angle)
+        self._turn_labels()
         opacity = UNSEEN_OPACITY if token.unseen else 1.0
         self.setOpacity(opacity)
         self.labels.set_opacity(opacity)  # not children: set on their own
@@ -110,6 +110,21 @@ class PlayerTokenItem(QGraphicsItem):
         self._looks.clear()
         self._look_version += 1  # the pixmaps' key: a state change is drawn anew
         self.update()
+
+    def turn_to(self, angle: float) -> bool:
+        """Face a seat ``angle`` degrees round (``players.facing``); whether it turned."""
+        if angle == self.plate_angle:
+            return False
+        self.plate_angle = angle
+        self._turn_labels()
+        self._look_version += 1  # the disc's letters or picture turn too
+        self.update()
+        return True
+
+    def _turn_labels(self) -> None:
+        space = QRectF(self.pos(), self._bounds.size())
+        turn_about(self.plate, self.plate.home, space, self.plate_angle)
+        turn_about(self.conditions, self.conditions.pos(), space, self.plate_angle)
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
         if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
@@ -130,6 +145,16 @@ class PlayerTokenItem(QGraphicsItem):
         )
 
     def _paint(self, painter: QPainter) -> None:
+        painter.save()
+        if self.plate_angle:  # the letters (or picture) face the seat, as the plate does
+            middle = self._bounds.center()
+            painter.translate(middle)
+            painter.rotate(self.plate_angle)
+            painter.translate(-middle)
+        self._paint_upright(painter)
+        painter.restore()
+
+    def _paint_upright(self, painter: QPainter) -> None:
         if self.token.miniature:
             paint_miniature_base(painter, self._side, self.token.acting_now)
             return
@@ -233,14 +258,12 @@ class PlayerScene(QGraphicsScene):
             self.layout_plates()
 
     def set_plate_angles(self, angles: dict[EntityId, float]) -> None:
-        """Turn the plates of the tokens named to face their seats (``players.facing``),
-        laid out again if one turned."""
+        """Turn the tokens named (plates, icons and discs) to face their seats
+        (``players.facing``); the plates laid out again if one turned."""
         turned = False
         for key, angle in angles.items():
             item = self.tokens.get(key)
-            if item is not None and item.plate_angle != angle:
-                item.plate_angle = angle
-                turn_plate(item.plate, item.sceneBoundingRect(), angle)
+            if item is not None and item.turn_to(angle):
                 turned = True
         if turned:
             self.layout_plates()
