@@ -15,6 +15,7 @@
   const PLATE_MIN_SCALE = 16; // CSS pixels per cell below which names are left out
 
   let state = null, camera = null, image = null, imageVersion = -1, fogCells = null;
+  let ruling = null, rulingSince = 0, rulingTimer = null; // the shown ruling, and since when
   const pictures = new Map(); // a token picture's content hash -> its Image (loaded or not)
   let follow = true;
   const view = { scale: 32, x: 0, y: 0 }; // the cell at the canvas's top-left corner
@@ -22,6 +23,7 @@
   // Read by the browser tests: when the last state was drawn, and the page's transform.
   const probe = (window.battlemapProbe = {
     states: 0, drawnState: 0, drawnAt: 0, state: null, mapDrawn: false, picturesDrawn: 0,
+    rulings: 0, rulingAlpha: 0,
     cellToScreen: (x, y) => [(x - view.x) * view.scale, (y - view.y) * view.scale],
   });
 
@@ -58,6 +60,10 @@
     } else if (message.type === "camera") {
       camera = message.camera;
       if (follow) fitCamera();
+    } else if (message.type === "ruling") {
+      ruling = message.ruling;
+      rulingSince = performance.now();
+      probe.rulings += 1;
     }
     redraw();
   }
@@ -203,10 +209,121 @@
     for (const points of state.obstacles) fillPolygon(points, palette.obstacle);
     drawWalls(palette);
     drawLights(palette);
+    const alpha = rulingAlpha();
+    if (alpha > 0) drawReach(palette.ruling, alpha);
     for (const token of state.tokens) drawToken(token, palette);
     drawFog(grid);
+    if (alpha > 0) drawRulingMarks(palette.ruling, alpha);
     ctx.restore();
     for (const token of state.tokens) drawPlate(token);
+    if (alpha > 0) drawRulingCard(palette.ruling, alpha);
+  }
+
+  // --- a shown ruling: drawn for its time, fading over the end of it (as the players'
+  // window draws it: the reach ring under the tokens, lines and path over the fog) --------
+
+  function rulingAlpha() {
+    if (rulingTimer !== null) { clearTimeout(rulingTimer); rulingTimer = null; }
+    if (!ruling) return (probe.rulingAlpha = 0);
+    const left = ruling.shown_ms - (performance.now() - rulingSince);
+    if (left <= 0) { ruling = null; return (probe.rulingAlpha = 0); }
+    const fading = left <= ruling.fade_ms;
+    // The next frame while it fades; until then, one wake-up when the fade begins.
+    if (fading) rulingTimer = setTimeout(redraw, 40);
+    else rulingTimer = setTimeout(redraw, left - ruling.fade_ms);
+    return (probe.rulingAlpha = fading ? left / Math.max(1, ruling.fade_ms) : 1);
+  }
+
+  function drawReach(colours, alpha) {
+    if (!ruling.reach_cells.length) return;
+    const inside = new Set(ruling.reach_cells.map(([x, y]) => `${x},${y}`));
+    ctx.save();
+    ctx.globalAlpha = alpha;
+    ctx.fillStyle = colours.reach_fill;
+    for (const [x, y] of ruling.reach_cells) ctx.fillRect(x, y, 1, 1);
+    ctx.strokeStyle = colours.reach_edge;
+    ctx.lineWidth = 2 / view.scale;
+    ctx.beginPath(); // the ring's edge: each cell side with no reach cell beyond it
+    for (const [x, y] of ruling.reach_cells) {
+      if (!inside.has(`${x},${y - 1}`)) { ctx.moveTo(x, y); ctx.lineTo(x + 1, y); }
+      if (!inside.has(`${x},${y + 1}`)) { ctx.moveTo(x, y + 1); ctx.lineTo(x + 1, y + 1); }
+      if (!inside.has(`${x - 1},${y}`)) { ctx.moveTo(x, y); ctx.lineTo(x, y + 1); }
+      if (!inside.has(`${x + 1},${y}`)) { ctx.moveTo(x + 1, y); ctx.lineTo(x + 1, y + 1); }
+    }
+    ctx.stroke();
+    ctx.restore();
+  }
+
+  // A line of ``width`` screen pixels over a dark casing, so it reads on any map.
+  function casedLine(points, colour, width, dashed) {
+    for (const [stroke, extra] of [["rgba(0, 0, 0, 0.75)", 3], [colour, 0]]) {
+      ctx.strokeStyle = stroke;
+      ctx.lineWidth = (width + extra) / view.scale;
+      ctx.setLineDash(dashed && !extra ? [8 / view.scale, 6 / view.scale] : []);
+      ctx.beginPath();
+      ctx.moveTo(points[0][0], points[0][1]);
+      for (const [x, y] of points.slice(1)) ctx.lineTo(x, y);
+      ctx.stroke();
+    }
+  }
+
+  function outlineSquare(x, y, side, colour) {
+    ctx.setLineDash([]);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 3 / view.scale;
+    ctx.strokeRect(x, y, side, side);
+  }
+
+  function drawRulingMarks(colours, alpha) {
+    ctx.save();
+    ctx.globalAlpha = alpha;
+    ctx.lineCap = "round";
+    if (ruling.target_square) {
+      const [x, y, side] = ruling.target_square;
+      outlineSquare(x, y, side, colours.target);
+    }
+    for (const line of ruling.lines) {
+      casedLine([line.a, line.b], line.blocked ? colours.blocked : colours.clear, 5, line.blocked);
+    }
+    if (ruling.path.length > 1) {
+      casedLine(ruling.path, colours.path, 6, false);
+      const [x, y] = ruling.path[ruling.path.length - 1], half = ruling.footprint / 2;
+      outlineSquare(x - half, y - half, ruling.footprint, colours.path);
+    }
+    ctx.restore();
+  }
+
+  // The caption in screen pixels beside its anchor: a title, then its reasons.
+  function drawRulingCard(colours, alpha) {
+    if (!ruling.caption.length) return;
+    const ratio = window.devicePixelRatio || 1;
+    ctx.save();
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.globalAlpha = alpha;
+    const sizes = ruling.caption.map((_, i) => (i === 0 ? 20 : 15));
+    const fonts = sizes.map((size, i) => `${i === 0 ? "bold " : ""}${size}px sans-serif`);
+    let width = 0;
+    ruling.caption.forEach(([text], i) => {
+      ctx.font = fonts[i];
+      width = Math.max(width, ctx.measureText(text).width);
+    });
+    const pad = 10, height = sizes.reduce((a, b) => a + b * 1.3, 0) + 2 * pad;
+    const w = canvas.clientWidth, h = canvas.clientHeight;
+    let [left, top] = probe.cellToScreen(ruling.anchor[0], ruling.anchor[1]);
+    left = Math.min(Math.max(4, left + 12), w - width - 2 * pad - 4);
+    top = Math.min(Math.max(4, top - height / 2), h - height - 4);
+    ctx.fillStyle = colours.card;
+    ctx.fillRect(left, top, width + 2 * pad, height);
+    ctx.textAlign = "left";
+    ctx.textBaseline = "top";
+    let y = top + pad;
+    ruling.caption.forEach(([text, tone], i) => {
+      ctx.font = fonts[i];
+      ctx.fillStyle = colours[tone] || colours.plain;
+      ctx.fillText(text, left + pad, y);
+      y += sizes[i] * 1.3;
+    });
+    ctx.restore();
   }
 
   function drawMap(grid, palette) {

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from battlemap.ui.map_view import MapView
     from battlemap.ui.players.controller import PlayersController
     from battlemap.ui.ruleset_menu import RulesetMenu
+    from battlemap.ui.share.controller import ShareController
 
 
 class TakeBack(Protocol):
@@ -61,6 +62,7 @@ class FeatureWindow(QMainWindow):
     # feature may use the ones before it at once, the later ones only once the window is up.
     rulesets: RulesetMenu
     players: PlayersController
+    share: ShareController
     creature_dock: CreatureDock
     map_importer: MapImporter
     library_dock: LibraryDock

@@ -9,6 +9,8 @@ name plates.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QElapsedTimer, QObject, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView
@@ -58,6 +60,9 @@ class RulingLayer(QObject):
         self.shown_ms = SHOWN_MS
         self.fade_ms = FADE_MS
         self.ruling: ShownRuling | None = None
+        self.listeners: list[Callable[[ShownRuling | None, int, int], None]] = []
+        """Told each ruling shown (with ``shown_ms`` and ``fade_ms``) and None when it is
+        taken down (the phones show what this layer shows)."""
         self.root = _root(scene, Z_RULING)
         self.under = _root(scene, Z_RULING_UNDER)
         self._clock = QElapsedTimer()
@@ -79,11 +84,18 @@ class RulingLayer(QObject):
         self._set_opacity(1.0)
         self._clock.start()
         self._timer.start()
+        self._tell(ruling)
 
     def clear(self) -> None:
         self._timer.stop()
         self._remove_items()
-        self.ruling = None
+        shown, self.ruling = self.ruling, None
+        if shown is not None:
+            self._tell(None)
+
+    def _tell(self, ruling: ShownRuling | None) -> None:
+        for listener in self.listeners:
+            listener(ruling, self.shown_ms, self.fade_ms)
 
     @property
     def items(self) -> list[QGraphicsItem]:

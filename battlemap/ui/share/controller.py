@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.players.controller import CameraMode, PlayersController
 from battlemap.ui.players.projection import PlayerView
+from battlemap.ui.players.ruling import ShownRuling
 from battlemap.ui.share.addresses import ALL_INTERFACES, LOOPBACK, ShareAddress, share_addresses
 from battlemap.ui.style import scene_to_cell
 
@@ -164,6 +165,13 @@ class ShareController(QObject):
     def _on_camera(self) -> None:
         if self.server is not None:
             self.server.publish_camera(self.camera())
+
+    def show_ruling(self, ruling: ShownRuling | None, shown_ms: int, fade_ms: int) -> None:
+        """The ruling the players' window shows now (None: taken down), to the phones too."""
+        if self.server is not None:
+            from battlemap.ui.share.payload import encode, ruling_json
+
+            self.server.publish_ruling(encode(ruling_json(ruling, shown_ms, fade_ms)))
 
     # --- what the DM sees ------------------------------------------------------------
 

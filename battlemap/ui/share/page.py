@@ -10,10 +10,13 @@ from __future__ import annotations
 from battlemap.model.creature import Side
 from battlemap.resources import asset_path
 from battlemap.ui import style
+from battlemap.ui.drag.items import CARD_BACK, PATH_OK, REACH_EDGE, REACH_FILL
 from battlemap.ui.players.light_layer import DIM_LIGHT
 from battlemap.ui.players.projection import HealthState
+from battlemap.ui.players.ruling_layer import TONES
 from battlemap.ui.players.scene import HEALTH_RING, HEALTH_RING_BACK, HEALTH_RING_COLOURS
 from battlemap.ui.share.payload import Palette
+from battlemap.ui.targeting.overlay import LINE_BLOCKED, LINE_CLEAR, TARGET_EDGE
 
 PAGE_FILES = ("share/page.html", "share/page.css", "share/page.js")
 CSS_MARK, JS_MARK = "/*PAGE_CSS*/", "/*PAGE_JS*/"
@@ -61,4 +64,14 @@ def players_palette() -> Palette:
         grid_line=style.GRID_LINE.name(),
         health_left=[_css(HEALTH_RING_BACK), *(colour.name() for colour in HEALTH_RING_COLOURS)],
         dim_light=_css(DIM_LIGHT),
+        ruling={
+            "clear": LINE_CLEAR.name(),
+            "blocked": LINE_BLOCKED.name(),
+            "path": PATH_OK.name(),
+            "target": TARGET_EDGE.name(),
+            "reach_fill": _css(REACH_FILL),
+            "reach_edge": _css(REACH_EDGE),
+            "card": _css(CARD_BACK),
+            **{tone.value: colour.name() for tone, colour in TONES.items()},
+        },
     )

@@ -11,6 +11,10 @@ A token's ``image`` is its picture's content hash (never a file name), served at
 eighths (``HealthShown.RING``) or null. ``lights`` lists the light the party sees that the
 page draws: the area seen in dim light only (``PlayerView.dim_light``, inside the party's
 sight), as polygons of rings in cells; never a light's position.
+
+A shown ruling (``ruling_json``) goes as its own message, the players' window's
+``ShownRuling`` as it is (already cut to what the players may know), or null once the
+players' window takes it down.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import hashlib
 import hmac
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -27,6 +31,7 @@ import shapely
 
 from battlemap.model.ids import EntityId
 from battlemap.ui.players.projection import PlayerToken, PlayerView
+from battlemap.ui.players.ruling import ShownRuling
 from battlemap.ui.token_look import condition_badges, initials
 
 SCHEMA = 1
@@ -81,6 +86,9 @@ class Palette:
     """The health ring's back, then its colours above half, to a quarter, below."""
     dim_light: str = "rgba(0, 0, 0, 0.431)"
     """The veil over what the party sees in dim light (``light_layer.DIM_LIGHT``)."""
+    ruling: Mapping[str, str] = field(default_factory=dict)
+    """A shown ruling's colours: ``clear``, ``blocked``, ``path``, ``target``, ``reach_fill``,
+    ``reach_edge``, ``card``, and one per caption tone (``plain``, ``good``...)."""
 
 
 class OpaqueKeys:
@@ -190,6 +198,7 @@ def _state_without_map_features(
             "grid_line": palette.grid_line,
             "health_left": list(palette.health_left),
             "dim_light": palette.dim_light,
+            "ruling": dict(palette.ruling),
         },
     }
 
@@ -262,6 +271,31 @@ def _same_items(old: tuple[tuple[object, ...], ...], new: tuple[tuple[object, ..
 
 def camera_json(camera: Camera) -> dict[str, Any]:
     return {"type": "camera", "camera": camera.as_json()}
+
+
+def ruling_json(ruling: ShownRuling | None, shown_ms: int, fade_ms: int) -> dict[str, Any]:
+    """The ruling the players' window shows now (drawn ``shown_ms``, fading over the last
+    ``fade_ms``), or null: it was taken down."""
+    if ruling is None:
+        return {"type": "ruling", "ruling": None}
+    return {
+        "type": "ruling",
+        "ruling": {
+            "kind": ruling.kind.value,
+            "lines": [
+                {"a": list(line.start), "b": list(line.end), "blocked": line.blocked}
+                for line in ruling.lines
+            ],
+            "target_square": None if ruling.target_square is None else list(ruling.target_square),
+            "reach_cells": sorted([x, y] for x, y in ruling.reach_cells),
+            "path": [list(point) for point in ruling.path],
+            "footprint": ruling.footprint,
+            "caption": [[text, tone.value] for text, tone in ruling.caption],
+            "anchor": list(ruling.anchor),
+            "shown_ms": shown_ms,
+            "fade_ms": fade_ms,
+        },
+    }
 
 
 def encode(data: Mapping[str, Any]) -> str:

@@ -132,6 +132,7 @@ class _Client:
         self.wake = asyncio.Event()
         self.sent_state = -1
         self.sent_camera = -1
+        self.sent_ruling = -1
 
 
 class ShareServer:
@@ -179,6 +180,8 @@ class ShareServer:
         self._state_number = 0
         self._camera_text: str | None = None
         self._camera_number = 0
+        self._ruling_text: str | None = None
+        self._ruling_number = 0
         self._map_source: MapSource | None = None
         self._image: PreparedImage | None = None
         self._image_version = 0
@@ -229,6 +232,12 @@ class ShareServer:
 
     def publish_camera(self, camera: Camera) -> None:
         self._call(self._take_camera, encode(camera_json(camera)))
+
+    def publish_ruling(self, text: str) -> None:
+        """Hand the shown ruling's message (``payload.ruling_json``) to the phones: sent
+        after the state, and again to a phone that comes back (a taken-down ruling is null,
+        so a phone that comes back shows no stale one)."""
+        self._call(self._take_ruling, text)
 
     def revoke(self) -> str:
         """A new join code; every phone is disconnected (it must scan the new code)."""
@@ -345,6 +354,7 @@ class ShareServer:
                 for text, number, attribute in (
                     (self._state_text, self._state_number, "sent_state"),
                     (self._camera_text, self._camera_number, "sent_camera"),
+                    (self._ruling_text, self._ruling_number, "sent_ruling"),
                 ):
                     if text is not None and getattr(client, attribute) != number:
                         setattr(client, attribute, number)
@@ -367,6 +377,11 @@ class ShareServer:
     def _take_camera(self, text: str) -> None:
         self._camera_text = text
         self._camera_number += 1
+        self._wake_all()
+
+    def _take_ruling(self, text: str) -> None:
+        self._ruling_text = text
+        self._ruling_number += 1
         self._wake_all()
 
     def _take_snapshot(self, snapshot: Snapshot) -> None:

@@ -127,6 +127,7 @@ def _still_where_it_ended(window: FeatureWindow, plan: MovePlan, evaluated: Eval
 
 def install(window: FeatureWindow, targeting: TargetingOverlay, drag: DragFeedback) -> RulingShow:
     shower = RulingShow(window, targeting, drag)
+    shower.layer.listeners.append(window.share.show_ruling)  # the phones show it too
     window.view_menu.addAction(shower.action)
     window.addAction(shower.action)
     return shower

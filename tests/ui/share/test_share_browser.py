@@ -28,10 +28,12 @@ from battlemap.ui import style
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.players.controller import CameraMode
 from battlemap.ui.players.projection import CombatFacts, project
+from battlemap.ui.players.ruling import RulingKind, RulingLine, ShownRuling, Tone
 from battlemap.ui.players.scene import HEALTH_RING_COLOURS
 from battlemap.ui.share.addresses import LOOPBACK, ShareAddress
-from battlemap.ui.share.payload import Camera
+from battlemap.ui.share.payload import Camera, encode, ruling_json
 from battlemap.ui.share.server import ShareServer, Snapshot
+from battlemap.ui.targeting.overlay import LINE_CLEAR
 from battlemap.ui.undo import push
 from tests.ui.share.browser import PageBrowser
 from tests.ui.share.chromium import Chromium, chromium_path
@@ -289,6 +291,60 @@ def test_a_tokens_picture_and_health_ring_show_on_the_page(
     assert near(colour_at(image, *ring_top), HEALTH_RING_COLOURS[2], 40), "the red quarter"
     ring_left = (2.5 - 0.34, 3.5)  # 9 o'clock: past the quarter, the dark back
     assert sum(colour_at(image, *ring_left)) < 3 * 90
+
+
+def shown_ruling() -> ShownRuling:
+    """Thorin (1, 1) to a square right of the wall at (5, 0)-(5, 6): a clear line below it,
+    a blocked one across it, the reach ring on the square beside him."""
+    return ShownRuling(
+        kind=RulingKind.COVER,
+        caption=(("Thorin → Medium creature", Tone.PLAIN), ("half cover: +2 AC", Tone.WARN)),
+        anchor=(7.0, 4.0),
+        focus=(7.0, 4.0, 1.0, 1.0),
+        lines=(
+            RulingLine((1.5, 4.5), (4.5, 4.5), blocked=False),
+            RulingLine((2.0, 2.5), (7.0, 2.5), blocked=True),
+        ),
+        reach_cells=frozenset({(2, 1)}),
+    )
+
+
+def screen_colour(browser: PageBrowser, image: QImage, x: float, y: float) -> QColor:
+    left, top = browser.evaluate(f"battlemapProbe.cellToScreen({x}, {y})")
+    return image.pixelColor(round(left), round(top))
+
+
+def test_a_shown_ruling_is_drawn_over_the_map_until_it_is_taken_down(
+    browser: PageBrowser, server: ShareServer
+) -> None:
+    server.publish(snapshot_of(small_encounter()))
+    browser.open(server.url())
+    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+    before = screenshot(browser)
+    server.publish_ruling(encode(ruling_json(shown_ruling(), 60_000, 1_000)))
+    browser.wait_for("battlemapProbe.rulings > 0 && battlemapProbe.rulingAlpha === 1")
+    shown = screenshot(browser)
+    clear = screen_colour(browser, shown, 3.0, 4.5)
+    assert near((clear.red(), clear.green(), clear.blue()), LINE_CLEAR, 40), "the clear line"
+    blocked = [screen_colour(browser, shown, 2.2 + i * 0.1, 2.5) for i in range(40)]
+    assert any(c.red() > 150 and c.green() < 90 for c in blocked), "the blocked line, dashed"
+    reach, floor = (screen_colour(browser, image, 2.5, 1.2) for image in (shown, before))
+    assert reach != floor, "the reach ring tints its square"
+    server.publish_ruling(encode(ruling_json(None, 0, 0)))
+    browser.wait_for("battlemapProbe.rulings > 1 && battlemapProbe.rulingAlpha === 0")
+    after = screenshot(browser)
+    for x, y in ((3.0, 4.5), (2.5, 1.2)):
+        assert screen_colour(browser, after, x, y) == screen_colour(browser, before, x, y)
+
+
+def test_a_shown_ruling_fades_and_goes_by_itself(browser: PageBrowser, server: ShareServer) -> None:
+    server.publish(snapshot_of(small_encounter()))
+    browser.open(server.url())
+    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+    server.publish_ruling(encode(ruling_json(shown_ruling(), 2_400, 1_800)))
+    browser.wait_for("battlemapProbe.rulings > 0 && battlemapProbe.rulingAlpha === 1")
+    browser.wait_for("battlemapProbe.rulingAlpha > 0 && battlemapProbe.rulingAlpha < 0.9")
+    browser.wait_for("battlemapProbe.rulingAlpha === 0", timeout=10)
 
 
 # Not Chromium: whatever its flags, it still asks update.googleapis.com and
