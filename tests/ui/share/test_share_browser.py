@@ -94,6 +94,13 @@ def dm(qtbot: QtBot, settings: QSettings) -> Iterator[MainWindow]:
         window.share.stop()
 
 
+def open_small_encounter(browser: PageBrowser, server: ShareServer) -> None:
+    """The page open on ``small_encounter`` (Thorin on (1, 1), a wall at x = 5), drawn."""
+    server.publish(snapshot_of(small_encounter()))
+    browser.open(server.url())
+    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+
+
 def screenshot(browser: PageBrowser) -> QImage:
     image = QImage.fromData(browser.screenshot_png())
     assert (image.width(), image.height()) == (WIDTH, HEIGHT)
@@ -225,9 +232,7 @@ def test_a_page_whose_connection_dropped_comes_back_to_the_current_state(
 def test_a_revoked_code_tells_the_player_to_scan_again(
     browser: PageBrowser, server: ShareServer
 ) -> None:
-    server.publish(snapshot_of(small_encounter()))
-    browser.open(server.url())
-    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+    open_small_encounter(browser, server)
     server.revoke()
     browser.wait_for("document.getElementById('status').className !== 'ok'")
     status = browser.evaluate("document.getElementById('status').textContent")
@@ -252,9 +257,7 @@ def test_a_tokens_initials_sit_in_the_middle_of_its_disc(
 ) -> None:
     """Laid out at the screen's size, not at a fraction of a pixel scaled up (WebKit spaced
     such letters apart and set them high; Firefox set them low)."""
-    server.publish(snapshot_of(small_encounter()))  # Thorin, "Th", on cell (1, 1)
-    browser.open(server.url())
-    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+    open_small_encounter(browser, server)  # Thorin, "Th", on cell (1, 1)
     centre_x, centre_y = browser.evaluate("battlemapProbe.cellToScreen(1.5, 1.5)")
     scale = browser.evaluate(
         "battlemapProbe.cellToScreen(1, 0)[0] - battlemapProbe.cellToScreen(0, 0)[0]"
@@ -317,9 +320,7 @@ def screen_colour(browser: PageBrowser, image: QImage, x: float, y: float) -> QC
 def test_a_shown_ruling_is_drawn_over_the_map_until_it_is_taken_down(
     browser: PageBrowser, server: ShareServer
 ) -> None:
-    server.publish(snapshot_of(small_encounter()))
-    browser.open(server.url())
-    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+    open_small_encounter(browser, server)
     before = screenshot(browser)
     server.publish_ruling(encode(ruling_json(shown_ruling(), 60_000, 1_000)))
     browser.wait_for("battlemapProbe.rulings > 0 && battlemapProbe.rulingAlpha === 1")
@@ -338,9 +339,7 @@ def test_a_shown_ruling_is_drawn_over_the_map_until_it_is_taken_down(
 
 
 def test_a_shown_ruling_fades_and_goes_by_itself(browser: PageBrowser, server: ShareServer) -> None:
-    server.publish(snapshot_of(small_encounter()))
-    browser.open(server.url())
-    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+    open_small_encounter(browser, server)
     server.publish_ruling(encode(ruling_json(shown_ruling(), 2_400, 1_800)))
     browser.wait_for("battlemapProbe.rulings > 0 && battlemapProbe.rulingAlpha === 1")
     browser.wait_for("battlemapProbe.rulingAlpha > 0 && battlemapProbe.rulingAlpha < 0.9")
@@ -355,9 +354,7 @@ def test_the_browser_tried_no_connection_beyond_the_page(
 ) -> None:
     """Last of the engine's tests: by now it has started, opened pages for a while and had
     every chance to call home (a fresh Firefox would); each such try reaches the trap."""
-    server.publish(snapshot_of(small_encounter()))
-    browser.open(server.url())
-    browser.wait_for("window.battlemapProbe && battlemapProbe.drawnState > 0")
+    open_small_encounter(browser, server)
     assert browser.trap.requests == []
     # And the trap is in the way: a page beyond loopback (a documentation address) is asked
     # of it, and of nothing else.
