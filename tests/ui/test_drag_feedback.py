@@ -263,7 +263,7 @@ def test_resting_on_a_cell_adds_a_waypoint(qtbot: QtBot, free_window: MainWindow
     window = free_window
     press_at(window, (2.5, 2.5))
     move_through(window, [(2.5, 2.5), (2.5, 4.5)])
-    qtbot.waitUntil(lambda: window.drag_feedback.pins == [(2, 4)], timeout=3000)
+    qtbot.waitUntil(lambda: window.drag_feedback.pins == [(2, 4)], timeout=6000)
     move_through(window, [(2.5, 4.5), (4.5, 4.5)])
     assert window.drag_feedback.last is not None
     assert window.drag_feedback.last.intended[:3] == ((2, 2), (2, 3), (2, 4))

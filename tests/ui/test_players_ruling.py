@@ -96,7 +96,7 @@ def test_cover_lines_show_on_the_players_window_and_are_gone_after_their_time(
     ring, floor = players_pixel(window, shown, (3.5, 2.2)), players_pixel(window, shown, (0.2, 9.8))
     assert ring != players_pixel(window, before, (3.5, 2.2))
     assert floor == players_pixel(window, before, (0.2, 9.8))
-    qtbot.waitUntil(lambda: layer.ruling is None, timeout=3000)
+    qtbot.waitUntil(lambda: layer.ruling is None, timeout=6000)
     after = players_image(window)
     for _, at in probes:
         assert players_pixel(window, after, at) == players_pixel(window, before, at)

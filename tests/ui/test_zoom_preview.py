@@ -66,7 +66,7 @@ def test_zoom_steps_show_the_held_frame_scaled_and_the_settled_view_is_sharp(
     red, blue = _colour_at(view, stepped, GOBLIN), _colour_at(view, stepped, EntityId("e"))
     assert red.red() > 200 and red.blue() < 60
     assert blue.blue() > 200 and blue.red() < 60
-    qtbot.waitUntil(lambda: not view.zoom_preview.active, timeout=2000)  # settled
+    qtbot.waitUntil(lambda: not view.zoom_preview.active, timeout=5000)  # settled
     sharp = _frame(view)
     assert len(painted) == 2  # both tokens drawn anew at the new zoom
     assert _colour_at(view, sharp, GOBLIN) == red
@@ -94,7 +94,7 @@ def test_fit_map_ends_the_preview(view: MapView) -> None:
 
 def _settle_after_prerender(view: MapView, qtbot: QtBot) -> None:
     """Let the idle pre-render run to its end while the scaled frame shows, then settle."""
-    qtbot.waitUntil(lambda: not view.zoom_preview.prerender_pending(), timeout=2000)
+    qtbot.waitUntil(lambda: not view.zoom_preview.prerender_pending(), timeout=5000)
     assert view.zoom_preview.active  # done before the steps settled
     view.zoom_preview.end()
 
