@@ -127,4 +127,5 @@ def _steps(walls: Sequence[Wall], ends: Floats) -> Ints:
     scaled = np.hypot(delta[:, 0], delta[:, 1]) * SAMPLES_PER_CELL
     for i in np.flatnonzero(np.abs(scaled - np.round(scaled)) < 1e-6).tolist():
         scaled[i] = math.dist(walls[i].a, walls[i].b) * SAMPLES_PER_CELL
-    return np.maximum(1, np.ceil(scaled)).astype(np.int64)
+    steps: Ints = np.maximum(1, np.ceil(scaled)).astype(np.int64)
+    return steps
