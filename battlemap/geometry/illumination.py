@@ -321,6 +321,15 @@ class SeenAreas:
         return shapely.union(self.bright, self.dim)
 
 
+def _union_of(parts: Sequence[BaseGeometry]) -> BaseGeometry:
+    """The union of ``parts``, each set of parts whose boxes do not meet unioned on its own
+    (GEOS's ``disjoint_subset_union_all``). Views and lit areas share the walls' edges,
+    which sends every overlay that meets two of them to GEOS's slow, robust noding; a
+    cascaded ``union_all`` met that in many more overlays (the players' light bench: the
+    seen areas 14 -> 7.5 ms a move)."""
+    return shapely.disjoint_subset_union_all(parts)
+
+
 class SeenMemo:
     """Overlays kept between ``seen_areas`` calls, so a torch bearer's move recomputes only
     what it touched. Keyed by the identity of the shapes they came from (the lit areas
@@ -358,9 +367,9 @@ class SeenMemo:
         fresh = [p for p in parts if id(p) not in old_ids]
         whole = (tag, *parts)
         if not fresh or not stable:
-            return self.get(whole, lambda: shapely.union_all(parts))
-        base = self.get((tag, "stable", *stable), lambda: shapely.union_all(stable))
-        return self.get(whole, lambda: shapely.union_all([base, *fresh]))
+            return self.get(whole, lambda: _union_of(parts))
+        base = self.get((tag, "stable", *stable), lambda: _union_of(stable))
+        return self.get(whole, lambda: _union_of([base, *fresh]))
 
     def done(self) -> None:
         """End of one call: drop what it did not use."""
@@ -457,17 +466,20 @@ def _union_of_pieces(
     near_array = np.array(near, dtype=object)
     meeting = list(near_array[shapely.intersects(view, near_array)])  # most lights lie unseen
     pieces = [memo.get(("piece", view, s), partial(_piece, view, s)) for s in meeting]
+    # Only areas: a light that only touches the view (behind its wall) leaves no piece, so
+    # the union, down to its vertices' order, is the one without that light.
+    pieces = [p for p in pieces if not p.is_empty]
     if not pieces:
         return shapely.Polygon()
-    return _areal(shapely.union_all(pieces))
+    return _areal(_union_of(pieces))
 
 
 def _piece(view: BaseGeometry, source: BaseGeometry) -> BaseGeometry:
-    """``view`` cut by ``source``: the view cut to the source's box first, a linear scan,
-    where an overlay of the whole view costs as much for a torch as for the map."""
-    cut = shapely.clip_by_rect(view, *source.bounds)
-    cut = cut if cut.is_valid else shapely.make_valid(cut)
-    return shapely.intersection(cut, source)
+    """``view`` cut by ``source``. GEOS's overlay clips the view's edges to the source's box
+    itself; ``clip_by_rect`` first, a little faster, is not exact: it kept a wedge 0.0075
+    cells outside a view that grazes a wall's end (tests/geometry/test_seen_dim.py), a
+    sliver of what lies behind the wall, and failed outright on others."""
+    return _areal(shapely.intersection(view, source))
 
 
 def _areal(geometry: BaseGeometry) -> BaseGeometry:
