@@ -22,8 +22,14 @@ from battlemap.geometry.illumination import (
     viewer_of,
 )
 from battlemap.geometry.map_index import MapIndex, rasterise
-from battlemap.geometry.party_sight import PartySight, ViewerKey, grid_cells, viewer_key
-from battlemap.geometry.sight import visibility_polygon
+from battlemap.geometry.party_sight import (
+    PartySight,
+    ViewerKey,
+    grid_cells,
+    viewer_centre,
+    viewer_key,
+)
+from battlemap.geometry.sight import polygon_of_view
 from battlemap.model.creature import Creature, Side
 from battlemap.model.document import Command, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
@@ -121,8 +127,13 @@ class PartyFog:
             self._areas, self._areas_of = {}, (index, radius)  # a new map or sight range
         keys = [viewer_key(index, viewer) for viewer in party_viewers(encounter)]
         kept = self._areas
-        self._areas = {k: kept[k] if k in kept else _area(index, k, radius) for k in keys}
+        self._areas = {k: kept[k] if k in kept else self._area(index, k, radius) for k in keys}
         return tuple(self._areas[k] for k in keys)
+
+    def _area(self, index: MapIndex, key: ViewerKey, radius: float | None) -> BaseGeometry:
+        """A viewer's visibility polygon, from the view its cells are marked by (one sweep)."""
+        view = self.sight.view(index, key, radius)
+        return polygon_of_view(index, viewer_centre(key), radius, view)
 
     def explore(self, before: Encounter, after: Encounter) -> Command | None:
         """The fog change that records what the party now sees as explored, or None.
@@ -146,8 +157,3 @@ class PartyFog:
 def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
     """The same objects (frozen: the same content) in the same order."""
     return len(old) == len(new) and all(a is b or a == b for a, b in zip(old, new, strict=True))
-
-
-def _area(index: MapIndex, key: ViewerKey, radius: float | None) -> BaseGeometry:
-    x, y, side = key
-    return visibility_polygon(index, (x + side / 2, y + side / 2), radius)
