@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +34,7 @@ def walls_touching(walls: Sequence[Wall], cells: frozenset[Cell]) -> tuple[Wall,
     if not walls or not cells:
         return ()
     ends = np.fromiter(
-        (c for wall in walls for point in (wall.a, wall.b) for c in point), float, 4 * len(walls)
+        chain.from_iterable(wall.a + wall.b for wall in walls), float, 4 * len(walls)
     ).reshape(-1, 2, 2)
     steps = _steps(walls, ends)
     columns, rows = zip(*cells, strict=True)
@@ -121,11 +122,13 @@ def _touching(
 
 def _steps(walls: Sequence[Wall], ends: Floats) -> Ints:
     """Samples per wall: its length times SAMPLES_PER_CELL, rounded up (at least 1). Lengths
-    are ``math.dist``'s: numpy's hypot may differ from it in the last bit, so a length that
-    lands within rounding of a step is measured again."""
+    are ``math.dist``'s: numpy's hypot may differ from it in the last bit, so a slanted
+    wall's length that lands within rounding of a step is measured again (along an axis
+    both are exact)."""
     delta = ends[:, 1] - ends[:, 0]
     scaled = np.hypot(delta[:, 0], delta[:, 1]) * SAMPLES_PER_CELL
-    for i in np.flatnonzero(np.abs(scaled - np.round(scaled)) < 1e-6).tolist():
+    slanted = (delta[:, 0] != 0) & (delta[:, 1] != 0)
+    for i in np.flatnonzero(slanted & (np.abs(scaled - np.round(scaled)) < 1e-6)).tolist():
         scaled[i] = math.dist(walls[i].a, walls[i].b) * SAMPLES_PER_CELL
     steps: Ints = np.maximum(1, np.ceil(scaled)).astype(np.int64)
     return steps
