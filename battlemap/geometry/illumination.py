@@ -419,10 +419,34 @@ def seen_areas(
         bright_parts.append(_union_in(memo, view, bright_sources))
         each.append(_union_in(memo, view, seen_sources))
     bright = _areal(memo.union("bright", bright_parts))
-    seen = memo.union("seen", each)
-    dim = memo.get(("dim", seen, bright), lambda: _areal(shapely.difference(seen, bright)))
+    if any(_brightens(ambient, viewer) for viewer in viewers):
+        seen = memo.union("seen", each)
+        dim = memo.get(("dim", seen, bright), partial(_less, seen, bright))
+    else:
+        # By light alone, a point one viewer sees dim no viewer sees bright (its light is
+        # the same for all): the party's dim area is the union of each viewer's own, each
+        # kept while that viewer's areas are (the difference of the party's whole areas
+        # cost 3 to 4 ms a move on the players' light bench).
+        own = [
+            memo.get(("dim of", e, b), partial(_less, e, b))
+            for e, b in zip(each, bright_parts, strict=True)
+        ]
+        dim = _areal(memo.union("dim", own))
     memo.done()
     return SeenAreas(bright=bright, dim=dim, each=tuple(each))
+
+
+def _brightens(ambient: LightLevel, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may see bright by its senses what light alone shows it dim:
+    within its blindsight, or its darkvision on a map not bright everywhere."""
+    if viewer.blindsight_cells > 0:
+        return True
+    return viewer.darkvision_cells > 0 and ambient is not LightLevel.BRIGHT
+
+
+def _less(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:
+    """The polygons of ``a`` outside ``b``."""
+    return _areal(shapely.difference(a, b))
 
 
 def _cut(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:

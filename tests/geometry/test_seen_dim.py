@@ -1,8 +1,9 @@
 """What the party sees (``seen_areas``), kept between moves (``SeenMemo``) or not, on random
 dark, dim and bright maps with walls, lights and viewers with and without darkvision and
-blindsight (srd-5e "Vision and Light" senses): the same areas as unioned first (a cascaded
-``union_all``, where the unions now go by disjoint subsets), and no dim area where no viewer
-sees."""
+blindsight (srd-5e "Vision and Light" senses): the same areas as first written (the party's
+seen area by a cascaded ``union_all``, less its bright area), where the unions now go by
+disjoint subsets and, when no viewer sees bright by its senses, the dim area is the union of
+each viewer's own; and no dim area where no viewer sees."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ def assert_same_area(a: BaseGeometry, b: BaseGeometry) -> None:
 def test_the_seen_areas_kept_or_afresh_are_those_unioned_as_first_written() -> None:
     seen_cases: Counter[str] = Counter()
 
-    @settings(max_examples=80, deadline=None)
+    @settings(max_examples=120, deadline=None)
     @given(
         walls=st.lists(wall, max_size=6),
         lights=st.lists(st.tuples(spot, radii), min_size=1, max_size=4),
@@ -132,8 +133,8 @@ def test_the_seen_areas_kept_or_afresh_are_those_unioned_as_first_written() -> N
     check()
     failed = seen_cases.pop("failed as first written", 0)
     assert failed < seen_cases["computed"] / 20, seen_cases
-    assert min(seen_cases.values()) >= 15, seen_cases
-    assert seen_cases["computed"] >= 150, seen_cases
+    assert min(seen_cases.values()) >= 25, seen_cases
+    assert seen_cases["computed"] >= 250, seen_cases
 
 
 def test_a_small_light_in_a_maps_corner_is_seen_where_geos_cannot_clip_the_view() -> None:
