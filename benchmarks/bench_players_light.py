@@ -32,6 +32,7 @@ LIGHTS = 20
 WHOLE = "players light: one frame, 1920x1080, whole bench map (20 lights, image tokens, soft fog)"
 TV = "players light: one frame, 1920x1080, 30 cells tall (20 lights, image tokens, soft fog)"
 MOVE = "players light: a torch bearer moves (lit areas and seen pieces kept)"
+MOVE_DARKVISION = "players light: a torch bearer moves, one of the party with darkvision 60 ft"
 MOVE_NEW = "players light: each torch bearer in turn steps to a new spot (a drag's drop)"
 MOVE_ALL = (
     "players light: a torch bearer moves (all lit areas and seen pieces recomputed): reference"
@@ -47,7 +48,7 @@ def describe() -> str:
 
 def goals() -> dict[str, float]:
     # A move's rebuild fits one frame (60 Hz), the first move of a creature too.
-    return {WHOLE: 8.0, TV: 8.0, MOVE: 16.0, MOVE_NEW: 16.0}
+    return {WHOLE: 8.0, TV: 8.0, MOVE: 16.0, MOVE_DARKVISION: 16.0, MOVE_NEW: 16.0}
 
 
 @cache
@@ -125,17 +126,24 @@ def _around_party() -> tuple[float, float, float, float]:
     return around_party(document)
 
 
-def _move(keep_lit_areas: bool) -> Callable[[], object]:
+def _move(keep_lit_areas: bool, darkvision: bool = False) -> Callable[[], object]:
     """A torch bearer steps back and forth: its sight and lit area, the party's seen areas,
-    the cells and the projection (the frame's drawing is timed above)."""
+    the cells and the projection (the frame's drawing is timed above). ``darkvision``: the
+    last of the party sees 60 ft in the dark (a sense that sees dim light bright, so the
+    party's dim area is its seen area less its bright one, not each viewer's own)."""
     from battlemap.geometry.illumination import LitAreas, SeenMemo
     from battlemap.geometry.map_index import MapIndex
     from battlemap.model import Side
+    from battlemap.model.statblock import Senses, StatBlock
     from battlemap.ui.players.party_fog import PartyFog
     from battlemap.ui.players.projection import project
 
     _, document, _ = _window()
     encounter = document.encounter  # type: ignore[attr-defined]
+    if darkvision:
+        elf = [c for c in encounter.creatures if c.side is Side.PARTY][-1]
+        seer = StatBlock(name="Elf", senses=Senses(darkvision=60))
+        encounter = encounter.replace_creature(elf.model_copy(update={"statblock": seer}))
     mover = next(c for c in encounter.creatures if c.side is Side.PARTY)
     steps = [
         encounter.replace_creature(mover.model_copy(update={"x": mover.x + dx})) for dx in (0, 1)
@@ -195,6 +203,7 @@ def cases() -> list[Case]:
         (WHOLE, lambda: _draw(None)),
         (TV, lambda: _draw(_around_party())),
         (MOVE, lambda: _move(True)),
+        (MOVE_DARKVISION, lambda: _move(True, darkvision=True)),
         (MOVE_NEW, _move_new),
         (MOVE_ALL, lambda: _move(False)),
     ]
