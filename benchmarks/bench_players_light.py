@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from functools import cache
+from itertools import count
 
 from benchmarks.bench_players_look import (
     FRAME_SIZE,
@@ -31,6 +32,8 @@ LIGHTS = 20
 WHOLE = "players light: one frame, 1920x1080, whole bench map (20 lights, image tokens, soft fog)"
 TV = "players light: one frame, 1920x1080, 30 cells tall (20 lights, image tokens, soft fog)"
 MOVE = "players light: a torch bearer moves (lit areas and seen pieces kept)"
+MOVE_DARKVISION = "players light: a torch bearer moves, one of the party with darkvision 60 ft"
+MOVE_NEW = "players light: each torch bearer in turn steps to a new spot (a drag's drop)"
 MOVE_ALL = (
     "players light: a torch bearer moves (all lit areas and seen pieces recomputed): reference"
 )
@@ -44,7 +47,8 @@ def describe() -> str:
 
 
 def goals() -> dict[str, float]:
-    return {WHOLE: 8.0, TV: 8.0, MOVE: 16.0}  # a move's rebuild fits one frame (60 Hz)
+    # A move's rebuild fits one frame (60 Hz), the first move of a creature too.
+    return {WHOLE: 8.0, TV: 8.0, MOVE: 16.0, MOVE_DARKVISION: 16.0, MOVE_NEW: 16.0}
 
 
 @cache
@@ -122,17 +126,24 @@ def _around_party() -> tuple[float, float, float, float]:
     return around_party(document)
 
 
-def _move(keep_lit_areas: bool) -> Callable[[], object]:
+def _move(keep_lit_areas: bool, darkvision: bool = False) -> Callable[[], object]:
     """A torch bearer steps back and forth: its sight and lit area, the party's seen areas,
-    the cells and the projection (the frame's drawing is timed above)."""
+    the cells and the projection (the frame's drawing is timed above). ``darkvision``: the
+    last of the party sees 60 ft in the dark (a sense that sees dim light bright, so the
+    party's dim area is its seen area less its bright one, not each viewer's own)."""
     from battlemap.geometry.illumination import LitAreas, SeenMemo
     from battlemap.geometry.map_index import MapIndex
     from battlemap.model import Side
+    from battlemap.model.statblock import Senses, StatBlock
     from battlemap.ui.players.party_fog import PartyFog
     from battlemap.ui.players.projection import project
 
     _, document, _ = _window()
     encounter = document.encounter  # type: ignore[attr-defined]
+    if darkvision:
+        elf = [c for c in encounter.creatures if c.side is Side.PARTY][-1]
+        seer = StatBlock(name="Elf", senses=Senses(darkvision=60))
+        encounter = encounter.replace_creature(elf.model_copy(update={"statblock": seer}))
     mover = next(c for c in encounter.creatures if c.side is Side.PARTY)
     steps = [
         encounter.replace_creature(mover.model_copy(update={"x": mover.x + dx})) for dx in (0, 1)
@@ -155,10 +166,44 @@ def _move(keep_lit_areas: bool) -> Callable[[], object]:
     return run
 
 
+def _move_new() -> Callable[[], object]:
+    """Each party member in turn steps one cell (east for a round of the party, then west):
+    every move is a creature's first from where it stands and to a spot it was not at, so
+    nothing of the mover's own is kept (the two-spot move above keeps the others' union)."""
+    from battlemap.geometry.map_index import MapIndex
+    from battlemap.model import Side
+    from battlemap.ui.players.party_fog import PartyFog
+    from battlemap.ui.players.projection import project
+
+    _, document, _ = _window()
+    start = document.encounter  # type: ignore[attr-defined]
+    party = [c.id for c in start.creatures if c.side is Side.PARTY]
+    index = MapIndex.build(start)
+    fog = PartyFog(lambda _encounter: index)
+    fog.visible(start)
+    state = {"encounter": start}
+    turn = count()
+
+    def run() -> object:
+        step = next(turn)
+        encounter = state["encounter"]
+        mover = next(c for c in encounter.creatures if c.id == party[step % len(party)])
+        dx = 1 if (step // len(party)) % 2 == 0 else -1
+        moved = encounter.replace_creature(mover.model_copy(update={"x": mover.x + dx}))
+        state["encounter"] = moved
+        light = fog.seen_light(moved)
+        assert light is not None
+        return project(moved, fog.visible(moved), None, None, fog.sight_areas(moved), light.dim)
+
+    return run
+
+
 def cases() -> list[Case]:
     return [
         (WHOLE, lambda: _draw(None)),
         (TV, lambda: _draw(_around_party())),
         (MOVE, lambda: _move(True)),
+        (MOVE_DARKVISION, lambda: _move(True, darkvision=True)),
+        (MOVE_NEW, _move_new),
         (MOVE_ALL, lambda: _move(False)),
     ]

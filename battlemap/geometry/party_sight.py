@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
+from shapely.geometry.base import BaseGeometry
 
 from battlemap.geometry.map_index import MapIndex, rasterise
 from battlemap.geometry.sight import view_of, visibility_polygon
@@ -27,12 +28,20 @@ def viewer_key(index: MapIndex, viewer: Creature) -> ViewerKey:
     return (viewer.x, viewer.y, viewer.space_cells(index.cell_feet))
 
 
-def viewer_grid(index: MapIndex, key: ViewerKey, radius: float | None) -> CellGrid:
-    """The cells one viewer sees from the centre of its space (see ``visible_cells``)."""
+def viewer_centre(key: ViewerKey) -> tuple[float, float]:
+    """The centre of the space of the viewer at ``key`` (cells): where it looks from."""
+    x, y, side = key
+    return (x + side / 2, y + side / 2)
+
+
+def viewer_grid(
+    index: MapIndex, key: ViewerKey, radius: float | None, view: View | BaseGeometry | None
+) -> CellGrid:
+    """The cells one viewer sees from the centre of its space (see ``visible_cells``), by
+    its ``view`` (``view_of`` from there)."""
     x, y, side = key
     seen = np.zeros((index.height, index.width), dtype=bool)
-    centre = (x + side / 2, y + side / 2)
-    view = view_of(index, centre, radius)
+    centre = viewer_centre(key)
     if isinstance(view, View):
         view.mark_seen(seen)
     elif view is None:  # a wall touches the centre: the ray cast's polygon
@@ -72,6 +81,7 @@ class PartySight:
         self._index: MapIndex | None = None
         self._radius: float | None = None
         self._grids: dict[ViewerKey, CellGrid] = {}
+        self._views: dict[ViewerKey, View | BaseGeometry | None] = {}
         self._last: tuple[frozenset[ViewerKey], frozenset[Cell]] | None = None
         self.computed = 0
         """Viewer visibilities computed so far (each a visibility polygon)."""
@@ -82,18 +92,36 @@ class PartySight:
         """The cells ``viewers`` see (``visible_cells``), recomputing only the viewers that
         moved since the last call."""
         radius = None if radius_feet is None else radius_feet / index.cell_feet
-        if index is not self._index or radius != self._radius:
-            self._index, self._radius, self._grids, self._last = index, radius, {}, None
+        self._same_map(index, radius)
         keys = frozenset(viewer_key(index, v) for v in viewers)
         if self._last is not None and self._last[0] == keys:
             return self._last[1]
         self._grids = {k: g for k, g in self._grids.items() if k in keys}
         for key in keys - self._grids.keys():
-            self._grids[key] = viewer_grid(index, key, radius)
-            self.computed += 1
+            self._grids[key] = viewer_grid(index, key, radius, self.view(index, key, radius))
+        self._views = {k: v for k, v in self._views.items() if k in keys}
         if not self._grids:
             cells: frozenset[Cell] = frozenset()
         else:
             cells = grid_cells(np.logical_or.reduce(list(self._grids.values())))
         self._last = (keys, cells)
         return cells
+
+    def view(
+        self, index: MapIndex, key: ViewerKey, radius: float | None
+    ) -> View | BaseGeometry | None:
+        """``view_of`` from the centre of the viewer at ``key`` (``radius`` in cells), kept
+        for its cells and its polygon (``PartyFog`` asks for both after a move)."""
+        self._same_map(index, radius)
+        if len(self._views) > 4 * len(self._grids) + 16:  # polygons asked for, never cells
+            self._views = {k: v for k, v in self._views.items() if k in self._grids}
+        if key not in self._views:
+            self._views[key] = view_of(index, viewer_centre(key), radius)
+            self.computed += 1
+        return self._views[key]
+
+    def _same_map(self, index: MapIndex, radius: float | None) -> None:
+        """Forget every viewer on a new map index or sight range."""
+        if index is not self._index or radius != self._radius:
+            self._index, self._radius, self._grids, self._last = index, radius, {}, None
+            self._views = {}

@@ -110,7 +110,14 @@ def visibility_polygon(
     Returns:
         A shapely Polygon (empty when ``origin`` is off the map).
     """
-    view = view_of(index, origin, radius)
+    return polygon_of_view(index, origin, radius, view_of(index, origin, radius))
+
+
+def polygon_of_view(
+    index: MapIndex, origin: PointXY, radius: float | None, view: View | BaseGeometry | None
+) -> BaseGeometry:
+    """``visibility_polygon`` from ``view``, ``view_of(index, origin, radius)``'s answer
+    (asked once where both the polygon and the view's cells are wanted)."""
     if view is None:
         return cast_polygon(index, origin, radius)
     if isinstance(view, BaseGeometry):

@@ -22,8 +22,15 @@ from battlemap.geometry.illumination import (
     viewer_of,
 )
 from battlemap.geometry.map_index import MapIndex, rasterise
-from battlemap.geometry.party_sight import PartySight, ViewerKey, grid_cells, viewer_key
-from battlemap.geometry.sight import visibility_polygon
+from battlemap.geometry.party_sight import (
+    CellGrid,
+    PartySight,
+    ViewerKey,
+    grid_cells,
+    viewer_centre,
+    viewer_key,
+)
+from battlemap.geometry.sight import polygon_of_view
 from battlemap.model.creature import Creature, Side
 from battlemap.model.document import Command, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
@@ -58,6 +65,7 @@ class PartyFog:
         self.seen_memo = SeenMemo()
         """Each viewer's pieces of each light and their unions, kept while they are the same."""
         self._seen: tuple[tuple[object, ...], SeenAreas, frozenset[Cell]] | None = None
+        self._area_cells: dict[int, tuple[BaseGeometry, MapIndex, CellGrid]] = {}
 
     def visible(self, encounter: Encounter) -> frozenset[Cell]:
         """The cells the party sees now: in its sight and, on a map that is not bright
@@ -93,9 +101,11 @@ class PartyFog:
         if self._seen is not None and _same(self._seen[0], key):
             return self._seen[1], self._seen[2]
         seen = seen_areas(lit, senses, views, self.seen_memo)
+        kept_cells = {id(area) for area in seen.each}
+        self._area_cells = {k: v for k, v in self._area_cells.items() if k in kept_cells}
         grid = np.zeros((index.height, index.width), dtype=bool)
         for area in seen.each:  # each viewer's on its own: their union costs more
-            rasterise(area, grid)
+            grid |= self._cells_of(index, area)
         for viewer in viewers:
             x, y, side = viewer_key(index, viewer)
             rows = slice(max(0, math.floor(y)), max(0, math.ceil(y + side)))
@@ -103,6 +113,17 @@ class PartyFog:
         cells = grid_cells(grid)
         self._seen = (key, seen, cells)
         return seen, cells
+
+    def _cells_of(self, index: MapIndex, area: BaseGeometry) -> CellGrid:
+        """The cells whose centres ``area`` holds, kept while a viewer's seen area is the
+        same object (``SeenMemo`` keeps it while its view and nearby lights are the same)."""
+        kept = self._area_cells.get(id(area))
+        if kept is not None and kept[0] is area and kept[1] is index:
+            return kept[2]
+        grid = np.zeros((index.height, index.width), dtype=bool)
+        rasterise(area, grid)
+        self._area_cells[id(area)] = (area, index, grid)  # the area kept alive: its id stays
+        return grid
 
     def sight_areas(self, encounter: Encounter) -> tuple[BaseGeometry, ...]:
         """Each viewer's visibility polygon (cells), for the players' fog to follow (the
@@ -121,8 +142,13 @@ class PartyFog:
             self._areas, self._areas_of = {}, (index, radius)  # a new map or sight range
         keys = [viewer_key(index, viewer) for viewer in party_viewers(encounter)]
         kept = self._areas
-        self._areas = {k: kept[k] if k in kept else _area(index, k, radius) for k in keys}
+        self._areas = {k: kept[k] if k in kept else self._area(index, k, radius) for k in keys}
         return tuple(self._areas[k] for k in keys)
+
+    def _area(self, index: MapIndex, key: ViewerKey, radius: float | None) -> BaseGeometry:
+        """A viewer's visibility polygon, from the view its cells are marked by (one sweep)."""
+        view = self.sight.view(index, key, radius)
+        return polygon_of_view(index, viewer_centre(key), radius, view)
 
     def explore(self, before: Encounter, after: Encounter) -> Command | None:
         """The fog change that records what the party now sees as explored, or None.
@@ -146,8 +172,3 @@ class PartyFog:
 def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
     """The same objects (frozen: the same content) in the same order."""
     return len(old) == len(new) and all(a is b or a == b for a, b in zip(old, new, strict=True))
-
-
-def _area(index: MapIndex, key: ViewerKey, radius: float | None) -> BaseGeometry:
-    x, y, side = key
-    return visibility_polygon(index, (x + side / 2, y + side / 2), radius)

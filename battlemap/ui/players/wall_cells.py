@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -32,8 +33,10 @@ def walls_touching(walls: Sequence[Wall], cells: frozenset[Cell]) -> tuple[Wall,
     """The walls that pass through or touch one of ``cells``, in their order."""
     if not walls or not cells:
         return ()
-    ends = np.array([(wall.a, wall.b) for wall in walls], dtype=float)
-    steps = np.array([max(1, math.ceil(math.dist(w.a, w.b) * SAMPLES_PER_CELL)) for w in walls])
+    ends = np.fromiter(
+        chain.from_iterable(wall.a + wall.b for wall in walls), float, 4 * len(walls)
+    ).reshape(-1, 2, 2)
+    steps = _steps(walls, ends)
     columns, rows = zip(*cells, strict=True)
     # A sample outside this box is not within NUDGE of any of ``cells`` (nor of a wall).
     low = (
@@ -53,9 +56,7 @@ def walls_touching(walls: Sequence[Wall], cells: frozenset[Cell]) -> tuple[Wall,
     while start < len(walls):
         stop = start + 1 + int(np.searchsorted(np.cumsum(counts[start:]), CHUNK_SAMPLES))
         chunk = slice(start, min(stop, len(walls)))
-        touching[chunk] = _touching(
-            ends[chunk], steps[chunk], first[chunk], counts[chunk], cells, low, high
-        )
+        touching[chunk] = _touching(ends[chunk], steps[chunk], first[chunk], counts[chunk], cells)
         start = chunk.stop
     return tuple(wall for wall, touches in zip(walls, touching.tolist(), strict=True) if touches)
 
@@ -88,8 +89,6 @@ def _touching(
     first: Ints,
     counts: Ints,
     cells: frozenset[Cell],
-    low: tuple[float, float],
-    high: tuple[float, float],
 ) -> npt.NDArray[np.bool_]:
     total = int(counts.sum())
     if total == 0:
@@ -100,19 +99,36 @@ def _touching(
     # The same arithmetic, in the same order, as a sample computed one at a time.
     x = a[:, 0] + delta[:, 0] * index / steps[wall]
     y = a[:, 1] + delta[:, 1] * index / steps[wall]
-    # Cells as one integer each, counted from the box's corner (the box is at most
-    # 2 * COORD_LIMIT + 4 cells wide, so the numbers stay small).
-    left, top, across = int(low[0]) - 1, int(low[1]) - 1, int(high[1] - low[1]) + 4
-    near_x = [np.floor(x + nudge).astype(np.int64) - left for nudge in (-NUDGE, NUDGE)]
-    near_y = [np.floor(y + nudge).astype(np.int64) - top for nudge in (-NUDGE, NUDGE)]
-    keys = np.concatenate([cx * across + cy for cx in near_x for cy in near_y])
-    owner = np.tile(wall, 4)
-    distinct, inverse = np.unique(keys, return_inverse=True)
-    known = np.fromiter(
-        ((left + key // across, top + key % across) in cells for key in distinct.tolist()),
-        bool,
-        len(distinct),
-    )
+    near_x = [np.floor(x + nudge).astype(np.int64) for nudge in (-NUDGE, NUDGE)]
+    near_y = [np.floor(y + nudge).astype(np.int64) for nudge in (-NUDGE, NUDGE)]
+    # The cells asked about as a grid over the samples' cells: one lookup per sample.
+    left = int(min(near_x[0].min(), near_x[1].min()))
+    top = int(min(near_y[0].min(), near_y[1].min()))
+    width = int(max(near_x[0].max(), near_x[1].max())) - left + 1
+    height = int(max(near_y[0].max(), near_y[1].max())) - top + 1
+    known = np.zeros((width, height), dtype=bool)
+    flat = np.fromiter((c for cell in cells for c in cell), np.int64, 2 * len(cells))
+    cols, rows = flat[0::2] - left, flat[1::2] - top
+    inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
+    known[cols[inside], rows[inside]] = True
+    hit = np.zeros(total, dtype=bool)
+    for cx in near_x:
+        for cy in near_y:
+            hit |= known[cx - left, cy - top]
     touching = np.zeros(len(ends), dtype=bool)
-    touching[owner[known[inverse]]] = True
+    touching[wall[hit]] = True
     return touching
+
+
+def _steps(walls: Sequence[Wall], ends: Floats) -> Ints:
+    """Samples per wall: its length times SAMPLES_PER_CELL, rounded up (at least 1). Lengths
+    are ``math.dist``'s: numpy's hypot may differ from it in the last bit, so a slanted
+    wall's length that lands within rounding of a step is measured again (along an axis
+    both are exact)."""
+    delta = ends[:, 1] - ends[:, 0]
+    scaled = np.hypot(delta[:, 0], delta[:, 1]) * SAMPLES_PER_CELL
+    slanted = (delta[:, 0] != 0) & (delta[:, 1] != 0)
+    for i in np.flatnonzero(slanted & (np.abs(scaled - np.round(scaled)) < 1e-6)).tolist():
+        scaled[i] = math.dist(walls[i].a, walls[i].b) * SAMPLES_PER_CELL
+    steps: Ints = np.maximum(1, np.ceil(scaled)).astype(np.int64)
+    return steps
