@@ -32,6 +32,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from battlemap.geometry import overlay
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY
 from battlemap.geometry.sight import visibility_polygon
@@ -114,7 +115,7 @@ def lit_area(index: MapIndex, light: Light, centre: PointXY) -> LitArea:
     elif light.bright_cells <= 0:
         bright = shapely.Polygon()
     else:
-        bright = shapely.intersection(dim, _circle(centre, light.bright_cells))
+        bright = overlay.intersection(dim, _circle(centre, light.bright_cells))
     return LitArea(light.id, centre, light.bright_cells, light.dim_cells, bright, dim)
 
 
@@ -203,7 +204,7 @@ class LitMap:
         """Where the map is bright or dim (cells, within the map)."""
         if self.lighting.ambient is not LightLevel.DARK:
             return self._map_box()
-        return shapely.union_all([a.dim for a in self.polygon_areas()])
+        return overlay.union_all([a.dim for a in self.polygon_areas()])
 
     def level_at(self, point: PointXY) -> LightLevel:
         """The light at ``point`` (see the module's boundary rules). Reads each light's
@@ -318,16 +319,7 @@ class SeenAreas:
 
     @property
     def seen(self) -> BaseGeometry:
-        return shapely.union(self.bright, self.dim)
-
-
-def _union_of(parts: Sequence[BaseGeometry]) -> BaseGeometry:
-    """The union of ``parts``, each set of parts whose boxes do not meet unioned on its own
-    (GEOS's ``disjoint_subset_union_all``). Views and lit areas share the walls' edges,
-    which sends every overlay that meets two of them to GEOS's slow, robust noding; a
-    cascaded ``union_all`` met that in many more overlays (the players' light bench: the
-    seen areas 14 -> 7.5 ms a move)."""
-    return shapely.disjoint_subset_union_all(parts)
+        return overlay.union_all([self.bright, self.dim])
 
 
 class SeenMemo:
@@ -367,9 +359,9 @@ class SeenMemo:
         fresh = [p for p in parts if id(p) not in old_ids]
         whole = (tag, *parts)
         if not fresh or not stable:
-            return self.get(whole, lambda: _union_of(parts))
-        base = self.get((tag, "stable", *stable), lambda: _union_of(stable))
-        return self.get(whole, lambda: _union_of([base, *fresh]))
+            return self.get(whole, lambda: overlay.union_all(parts))
+        base = self.get((tag, "stable", *stable), lambda: overlay.union_all(stable))
+        return self.get(whole, lambda: overlay.union_all([base, *fresh]))
 
     def done(self) -> None:
         """End of one call: drop what it did not use."""
@@ -446,11 +438,11 @@ def _brightens(ambient: LightLevel, viewer: Viewer) -> bool:
 
 def _less(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:
     """The polygons of ``a`` outside ``b``."""
-    return _areal(shapely.difference(a, b))
+    return _areal(overlay.difference(a, b))
 
 
 def _cut(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:
-    return shapely.intersection(a, b)
+    return overlay.intersection(a, b)
 
 
 def _sense(memo: SeenMemo, centre: PointXY, radius: float) -> list[BaseGeometry]:
@@ -495,7 +487,7 @@ def _union_of_pieces(
     pieces = [p for p in pieces if not p.is_empty]
     if not pieces:
         return shapely.Polygon()
-    return _areal(_union_of(pieces))
+    return _areal(overlay.union_all(pieces))
 
 
 def _piece(view: BaseGeometry, source: BaseGeometry) -> BaseGeometry:
@@ -503,7 +495,7 @@ def _piece(view: BaseGeometry, source: BaseGeometry) -> BaseGeometry:
     itself; ``clip_by_rect`` first, a little faster, is not exact: it kept a wedge 0.0075
     cells outside a view that grazes a wall's end (tests/geometry/test_seen_dim.py), a
     sliver of what lies behind the wall, and failed outright on others."""
-    return _areal(shapely.intersection(view, source))
+    return _areal(overlay.intersection(view, source))
 
 
 def _areal(geometry: BaseGeometry) -> BaseGeometry:
