@@ -429,3 +429,11 @@ class MonsterDeathAtZero(DocEnum):
 
     DIE = "die", "Monsters die at 0; the DM can mark a monster to fall unconscious instead."
     UNCONSCIOUS = "unconscious", "Monsters fall unconscious and make death saves like characters."
+
+
+class RestType(StrEnum):
+    """A short or a long rest (``rest_uses``, ``rests``). Here, with no engine behind it, so
+    the Combat menu can list the rests at start without importing the engine (issue 17)."""
+
+    SHORT = "short"
+    LONG = "long"

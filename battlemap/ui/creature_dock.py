@@ -49,7 +49,6 @@ from battlemap.model.limits import (
     MAX_REACH_FEET,
     MAX_SPEED_FEET,
 )
-from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.targeting.facts import CoverAgainst
 from battlemap.ui.undo import push
@@ -379,7 +378,11 @@ def add_token_menu_entries(window: FeatureWindow) -> None:
             session = window.combat.session
             ruleset = session.ruleset() if encounter.combat is not None else None
             command = RemoveCreature(creature, index)
+            from battlemap.rules.removal import RemovalRefusedError
+
             try:
+                from battlemap.rules.removal import leaving_combat_too
+
                 push(undo_stack, document, leaving_combat_too(encounter, ruleset, command))
             except RemovalRefusedError as refusal:
                 session.refused.emit(str(refusal))

@@ -18,9 +18,7 @@ from PySide6.QtWidgets import QDockWidget, QFormLayout, QMenu, QScrollArea
 
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
-from battlemap.rules import economy
-from battlemap.rules.legal import legal_actions
-from battlemap.rules.rests import RestType
+from battlemap.rules.enums import RestType
 from battlemap.ui.combat.actions_dock import ActionsDock
 from battlemap.ui.combat.concentration_ui import EffectsUi
 from battlemap.ui.combat.concentration_ui import install as install_effects
@@ -264,6 +262,9 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
         return
     readied = state.combatant(creature_id).readied
     if readied is not None and "readied-release" in ruleset.actions:
+        from battlemap.rules import economy  # the engine: imported in a combat, not at start
+        from battlemap.rules.legal import legal_actions
+
         release = menu.addAction(
             f"Release the readied action ({readied.trigger})",
             lambda: ui.session.run(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QFont, QKeySequence
@@ -38,11 +39,8 @@ from PySide6.QtWidgets import (
 from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_TRIGGER
-from battlemap.rules import economy, movement
-from battlemap.rules.attack_action import take_attack_action
 from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.enums import ActionCost, ActionKind
-from battlemap.rules.legal import Choice, legal_actions
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.rules.schema_roles import ActionRoles
 from battlemap.ui.combat.features_box import FeaturesBox
@@ -52,6 +50,9 @@ from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, ElidedLabel,
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT
+
+if TYPE_CHECKING:
+    from battlemap.rules.legal import Choice
 
 ATTACK_KINDS = frozenset(
     {
@@ -247,6 +248,8 @@ class ActionsDock(QDockWidget):
                 if action.cost is ActionCost.ACTION and action.kind is not ActionKind.READY:
                     self.readied.addItem(action.name, action_id)
         self.grid_widget.setVisible(True)  # after adding the buttons, so they show at once
+        from battlemap.rules.legal import legal_actions
+
         legal = legal_actions(self.session.encounter, ruleset, creature_id)
         for action_id, action in shown.items():
             control = self.buttons.get(action_id) or self.more_entries[action_id]
@@ -284,6 +287,8 @@ class ActionsDock(QDockWidget):
         creature_id = self.current()
         if creature_id is None:
             return
+        from battlemap.rules.attack_action import take_attack_action
+
         applied = self.session.run(
             f"{self.session.name(creature_id)}: Multiattack",
             lambda e, r: take_attack_action(e, r, creature_id, multiattack=index),
@@ -344,6 +349,8 @@ class ActionsDock(QDockWidget):
     def _economy_text(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> str:
         combatant = state.combatant(creature_id)
         turn = combatant.turn
+        from battlemap.rules import movement
+
         budget = movement.movement_budget(state, ruleset, self.session.encounter, creature_id)
         move_colour = tone(GOOD) if budget.remaining > 0 else tone(MUTED)
         move = f"<b style='color:{move_colour}'>{budget.remaining:g} / {budget.total} ft</b>"
@@ -400,6 +407,8 @@ class ActionsDock(QDockWidget):
                 return
             readied = self.readied.currentData() or None
         name = self.session.name(creature_id)
+        from battlemap.rules import economy
+
         applied = self.session.run(
             f"{name}: {action.name}",
             lambda e, r: economy.take_action(

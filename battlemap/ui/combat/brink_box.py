@@ -13,7 +13,6 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSp
 from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
 from battlemap.rules.character_checks import level_of, save_bonus_of
-from battlemap.rules.death import brink_choice
 from battlemap.rules.enums import Ability, BrinkOption
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
@@ -108,6 +107,8 @@ class BrinkBox(QWidget):
             return
         level, points = self.level.value(), self.points.value()
         bonus, typed = self.wis_bonus.value(), self.d20.value() or None
+        from battlemap.rules.death import brink_choice
+
         applied = self.session.run(
             f"{self.session.name(creature_id)}: {OPTION_LABELS[option]}",
             lambda e, r: brink_choice(

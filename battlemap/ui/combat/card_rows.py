@@ -4,11 +4,14 @@ where legendary creatures may act (their buttons are the Actions dock's, enabled
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from battlemap.rules.pending import Decision
+if TYPE_CHECKING:
+    from battlemap.rules.pending import Decision
 
 
 class LegendaryRow(QWidget):

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
 
 from battlemap.model.combat import Concentration
 from battlemap.model.ids import EntityId
-from battlemap.rules.concentration import concentrate, stop_concentrating
 from battlemap.ui.combat.pending_box import PendingSavesBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
@@ -40,6 +39,8 @@ def concentration_of(session: CombatSession, creature_id: EntityId) -> Concentra
 
 def start(session: CombatSession, creature_id: EntityId, spell: str) -> None:
     name = session.name(creature_id)
+    from battlemap.rules.concentration import concentrate
+
     applied = session.run(
         f"{name} concentrates on {spell}", lambda e, r: concentrate(e, r, creature_id, spell)
     )
@@ -48,6 +49,8 @@ def start(session: CombatSession, creature_id: EntityId, spell: str) -> None:
 
 
 def stop(session: CombatSession, creature_id: EntityId) -> None:
+    from battlemap.rules.concentration import stop_concentrating
+
     applied = session.run(
         f"{session.name(creature_id)} stops concentrating",
         lambda e, r: stop_concentrating(e, r, creature_id),

@@ -14,32 +14,31 @@ Each click is one engine call through ``CombatSession.run``: one undo step.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QWidget
 
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.character_features import action_surges, action_surges_left
-from battlemap.rules.death import DeathSaveResult, death_save
 from battlemap.rules.dice import AppRoll, new_dice_state, roll
-from battlemap.rules.limited_actions import use_statuses
+from battlemap.rules.enums import RestType
 from battlemap.rules.outcome import Outcome
-from battlemap.rules.rest_uses import (
-    ACTION_SURGE_NAME,
-    RestType,
-    regain_after_rest,
-    regain_refusal,
-    uses_to_regain,
-)
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.typed_dice import APP_ROLLS, TouchSpinBox
+
+if TYPE_CHECKING:
+    from battlemap.rules.death import DeathSaveResult
 
 
 def uses_text(encounter: Encounter, creature_id: EntityId) -> str:
     """``Fire Breath ready · Legendary Resistance 1/3 · Action Surge 0/1``; "" when it has
     no limited uses."""
     creature = encounter.creature(creature_id)
+    from battlemap.rules.limited_actions import use_statuses
+
     parts = [
         f"{s.key} {'ready' if s.left else 'spent'}"
         if s.usage.times == 1
@@ -48,6 +47,8 @@ def uses_text(encounter: Encounter, creature_id: EntityId) -> str:
     ]
     total = action_surges(creature)
     if total:
+        from battlemap.rules.rest_uses import ACTION_SURGE_NAME
+
         parts.append(f"{ACTION_SURGE_NAME} {action_surges_left(creature)}/{total}")
     return " · ".join(parts)
 
@@ -83,7 +84,11 @@ class UsesRow(QWidget):
         text = uses_text(encounter, creature_id)
         self.label.setText(text)
         for kind, action in self.rest_actions.items():
+            from battlemap.rules.rest_uses import regain_refusal
+
             refusal = regain_refusal(ruleset, kind)
+            from battlemap.rules.rest_uses import uses_to_regain
+
             back = uses_to_regain(encounter, creature_id, kind)
             action.setEnabled(refusal is None and bool(back))
             tip = refusal or (f"Gives back: {', '.join(back)}" if back else "Nothing is spent")
@@ -97,6 +102,8 @@ class UsesRow(QWidget):
         creature_id = self.creature_id
         if creature_id is None:
             return
+        from battlemap.rules.rest_uses import regain_after_rest
+
         applied = self.session.run(
             f"{self.session.name(creature_id)}: {kind.value} rest finished",
             lambda e, r: regain_after_rest(e, r, creature_id, kind),
@@ -134,6 +141,8 @@ class DeathSaveRow(QWidget):
             typed = AppRoll(record.total)  # the engine logs it as rolled by the app
 
         def save(e: Encounter, r: Ruleset) -> Outcome[DeathSaveResult]:
+            from battlemap.rules.death import death_save
+
             return death_save(e, r, creature_id, d20=typed)
 
         applied = self.session.run(f"{self.session.name(creature_id)}: death save", save)

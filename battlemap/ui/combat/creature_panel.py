@@ -37,13 +37,8 @@ from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
-from battlemap.rules import conditions, movement
-from battlemap.rules.conditions import set_lasting_exhaustion, switch_lasting_condition
-from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
-from battlemap.rules.healing import grant_temp_hp, heal
 from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.statblocks import creature_defenses
 from battlemap.rules.vitals import effective_max_hp, looks_bloodied
 from battlemap.ui.combat.creature_extras import DeathSaveRow, UsesRow
 from battlemap.ui.combat.session import CombatSession
@@ -241,6 +236,8 @@ class CombatPanel(QGroupBox):
         ]
         state = self.session.state
         assert state is not None and self.creature_id is not None
+        from battlemap.rules import movement
+
         budget = movement.movement_budget(state, ruleset, self.session.encounter, self.creature_id)
         current = state.current is not None and state.current.creature_id == self.creature_id
         self.economy.setText(
@@ -342,11 +339,16 @@ class CombatPanel(QGroupBox):
         amount, damage_type = self.amount.value(), str(self.damage_type.currentData())
         creature_id = self.creature_id
         ruleset = self.session.ruleset()
+        from battlemap.rules.damage import Defenses
+        from battlemap.rules.statblocks import creature_defenses
+
         defenses = (
             creature_defenses(self.session.encounter, ruleset, self.library, creature_id)
             if creature_id is not None and ruleset is not None
             else Defenses()
         )
+        from battlemap.rules.damage import DamageInstance, apply_damage
+
         self._hp_step(
             f"{amount} {damage_type} damage to",
             lambda e, r, cid: apply_damage(
@@ -356,10 +358,14 @@ class CombatPanel(QGroupBox):
 
     def heal(self) -> None:
         amount = self.amount.value()
+        from battlemap.rules.healing import heal
+
         self._hp_step(f"Heal {amount}:", lambda e, r, cid: heal(e, r, cid, amount))
 
     def grant_temp(self) -> None:
         amount = self.amount.value()
+        from battlemap.rules.healing import grant_temp_hp
+
         self._hp_step(
             f"{amount} temporary HP for", lambda e, r, cid: grant_temp_hp(e, r, cid, amount)
         )
@@ -377,6 +383,8 @@ class CombatPanel(QGroupBox):
             return
         who = self.session.name(creature_id)
         if self.session.state is None:
+            from battlemap.rules.conditions import switch_lasting_condition
+
             self._lasting_step(
                 f"{who} is {name}" if on else f"{who}: {name} removed",
                 lambda e, r: switch_lasting_condition(e, r, creature_id, name, on),
@@ -385,11 +393,15 @@ class CombatPanel(QGroupBox):
         if on:
             data = self.duration.currentData()  # Qt hands enum data back as a plain string
             expiry = Expiry(data) if data else None
+            from battlemap.rules import conditions
+
             self.session.run(
                 f"{who} is {name}",
                 lambda e, r: conditions.apply_condition(e, r, creature_id, name, expiry=expiry),
             )
         else:
+            from battlemap.rules import conditions
+
             self.session.run(
                 f"{who}: {name} removed",
                 lambda e, r: conditions.remove_condition(e, r, creature_id, name),
@@ -400,11 +412,15 @@ class CombatPanel(QGroupBox):
         if creature_id is None:
             return
         if self.session.state is None:
+            from battlemap.rules.conditions import set_lasting_exhaustion
+
             self._lasting_step(
                 f"{self.session.name(creature_id)}: exhaustion {level}",
                 lambda e, r: set_lasting_exhaustion(e, r, creature_id, level),
             )
             return
+        from battlemap.rules import conditions
+
         self.session.run(
             f"{self.session.name(creature_id)}: exhaustion {level}",
             lambda e, r: conditions.set_exhaustion(e, r, creature_id, level),

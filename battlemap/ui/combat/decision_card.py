@@ -12,6 +12,8 @@ the map), Enter gives the keyboard back to the map.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QKeyEvent
@@ -26,13 +28,15 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.ids import EntityId
-from battlemap.rules.pending import Decision, DecisionKind, pending_decisions, save_decisions
 from battlemap.ui.card_stack import MARGIN_PX, CardWish, card_stack
 from battlemap.ui.combat.brink_box import BrinkBox
 from battlemap.ui.combat.card_rows import LegendaryRow
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.typed_dice import D20Entry
+
+if TYPE_CHECKING:
+    from battlemap.rules.pending import Decision
 
 WIDTH_PX = 560
 NEXT_TURN_KEY = Qt.Key.Key_N
@@ -117,11 +121,17 @@ class DecisionCard(QFrame):
         """Show the decisions pending now, or hide the card when there are none."""
         ruleset = self.session.ruleset() if self.session.state is not None else None
         if ruleset is not None:
+            from battlemap.rules.pending import pending_decisions
+
             found = pending_decisions(self.session.encounter, ruleset)
         else:  # outside a combat only saves wait (and no ruleset is asked for)
+            from battlemap.rules.pending import save_decisions
+
             found = save_decisions(self.session.encounter)
         self.decisions = found
         kinds = {d.kind: d for d in found}
+        from battlemap.rules.pending import DecisionKind
+
         death = kinds.get(DecisionKind.DEATH_SAVE)
         saver = death.creature_id if death is not None else None
         if saver != self._saver:
@@ -130,15 +140,23 @@ class DecisionCard(QFrame):
         self.death.setVisible(death is not None)
         if death is not None:
             self.death_label.setText(death.text)
+        from battlemap.rules.pending import DecisionKind
+
         brink = kinds.get(DecisionKind.BRINK) or kinds.get(DecisionKind.LAST_BREATH)
         state = self.session.state
         if brink is not None and state is not None and ruleset is not None:
             self.brink.show_for(state, ruleset, brink.creature_id)
         else:
             self.brink.setVisible(False)
+        from battlemap.rules.pending import DecisionKind
+
         self._show_text(self.brink_label, kinds.get(DecisionKind.BRINK))
+        from battlemap.rules.pending import DecisionKind
+
         self._show_text(self.last_breath_label, kinds.get(DecisionKind.LAST_BREATH))
         self.brink.last_breath_note.setVisible(False)  # said by the card's own line
+        from battlemap.rules.pending import DecisionKind
+
         self.legendary.show_for(kinds.get(DecisionKind.LEGENDARY), death is None)
         if not found:
             self.hide()

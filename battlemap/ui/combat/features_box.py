@@ -8,18 +8,19 @@ when not, and each use is one undo step.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QPushButton
 
 from battlemap.model.ids import EntityId
-from battlemap.rules import economy
-from battlemap.rules.action_surge import ACTION_SURGE, action_surge
 from battlemap.rules.character_features import action_surges, action_surges_left
-from battlemap.rules.enums import ActionCost
-from battlemap.rules.legal import Choice, ChoiceKind, LegalActions
-from battlemap.rules.rest_uses import RestType, regain_after_rest, regain_refusal
+from battlemap.rules.enums import ActionCost, RestType
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
+
+if TYPE_CHECKING:
+    from battlemap.rules.legal import Choice, LegalActions
 
 COLUMNS = 2
 
@@ -46,6 +47,8 @@ class FeaturesBox(QGroupBox):
     def show_for(self, ruleset: Ruleset, legal: LegalActions) -> None:
         """Show the creature's feature choices from ``legal``; hidden when it has none."""
         self.creature_id = legal.creature_id
+        from battlemap.rules.legal import ChoiceKind
+
         bonus = [
             c
             for c in legal.choices
@@ -53,6 +56,8 @@ class FeaturesBox(QGroupBox):
             and c.id in ruleset.actions
             and ruleset.actions[c.id].cost is not ActionCost.BONUS_ACTION  # a feature's grant
         ]
+        from battlemap.rules.action_surge import ACTION_SURGE
+
         surge = next((c for c in legal.choices if c.id == ACTION_SURGE), None)
         self._layout(bonus, surge is not None)
         for choice in bonus:
@@ -62,6 +67,8 @@ class FeaturesBox(QGroupBox):
             left, total = action_surges_left(creature), action_surges(creature)
             self.surge.setText(f"Action Surge ({left}/{total})")
             _enable(self.surge, surge, "One more action this turn")
+            from battlemap.rules.rest_uses import regain_refusal
+
             refusal = regain_refusal(ruleset, RestType.SHORT)
             self.regain.setEnabled(left < total and refusal is None)
             self.regain.setToolTip(
@@ -100,6 +107,8 @@ class FeaturesBox(QGroupBox):
         if creature_id is None or ruleset is None:
             return
         name = ruleset.actions[action_id].name
+        from battlemap.rules import economy
+
         self.session.run(
             f"{self.session.name(creature_id)}: {name} (bonus action)",
             lambda e, r: economy.take_action(e, r, creature_id, action_id, as_bonus_action=True),
@@ -109,6 +118,8 @@ class FeaturesBox(QGroupBox):
         creature_id = self.creature_id
         if creature_id is None:
             return
+        from battlemap.rules.action_surge import action_surge
+
         applied = self.session.run(
             f"{self.session.name(creature_id)}: Action Surge",
             lambda e, r: action_surge(e, r, creature_id),
@@ -120,6 +131,8 @@ class FeaturesBox(QGroupBox):
         creature_id = self.creature_id
         if creature_id is None:
             return
+        from battlemap.rules.rest_uses import regain_after_rest
+
         self.session.run(
             f"{self.session.name(creature_id)} regains Action Surge",
             lambda e, r: regain_after_rest(e, r, creature_id, RestType.SHORT),

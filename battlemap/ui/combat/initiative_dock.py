@@ -41,10 +41,7 @@ from PySide6.QtWidgets import (
 
 from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.ids import EntityId
-from battlemap.rules import initiative, legendary, turns
 from battlemap.rules.enums import InitiativeMode
-from battlemap.rules.lair import lair_row_index
-from battlemap.rules.legendary import legendary_text
 from battlemap.rules.vitals import looks_bloodied
 from battlemap.ui.combat.lair_box import lair_row
 from battlemap.ui.combat.session import CombatSession
@@ -340,6 +337,8 @@ class InitiativeDock(QDockWidget):
         bold = QFont(self.tree.font())
         bold.setBold(True)
         ruleset = self.session.ruleset()
+        from battlemap.rules.lair import lair_row_index
+
         lair_at = lair_row_index(state, self.session.encounter) if state.started else None
         for index, creature_id in enumerate([*ids, None]):
             if index == lair_at:  # initiative count 20, after the ties
@@ -354,6 +353,8 @@ class InitiativeDock(QDockWidget):
             init = "?" if combatant.initiative is None else str(combatant.initiative)
             extra = state.order[index].extra if state.order else False
             status = _status(combatant, creature.hp, extra)
+            from battlemap.rules.legendary import legendary_text
+
             legend = legendary_text(self.session.encounter, combatant)
             status = ", ".join(part for part in (status, legend) if part)
             if combatant.controlled_by is not None:  # a controlled mount, after its rider
@@ -426,9 +427,13 @@ class InitiativeDock(QDockWidget):
         roll at the table and the DM types their totals (Set); until then they wait at the
         bottom of the order with no initiative, and the engine won't begin the round."""
         if not monsters_only:
+            from battlemap.rules import initiative
+
             self.session.run("Roll initiative", initiative.roll_initiative)
             return
         party = self.session.party_ids()
+        from battlemap.rules import initiative
+
         if self.session.run(
             "Roll initiative for the monsters",
             lambda e, r: initiative.roll_initiative_except(e, r, party),
@@ -441,12 +446,16 @@ class InitiativeDock(QDockWidget):
         if creature_id is None:
             self.session.refused.emit("Select the group member who acts now")
             return
+        from battlemap.rules import turns
+
         self.session.run(
             f"{self.session.name(creature_id)} acts now",
             lambda e, r: turns.take_turn_now(e, r, creature_id),
         )
 
     def begin(self) -> None:
+        from battlemap.rules import turns
+
         self.session.run("Begin combat", turns.begin_combat)
 
     def next_turn(self) -> None:
@@ -457,11 +466,15 @@ class InitiativeDock(QDockWidget):
             self.session.refused.emit("the combat hasn't begun")
             return
         ruleset = self.session.ruleset()
+        from battlemap.rules import legendary
+
         if ruleset is not None and legendary.legendary_pause_due(self.session.encounter, ruleset):
             self._end_of_turn()  # legendary actions come in between; the next press goes on
             return
         typed = self.death_save_d20() if self.death_save_d20 is not None else None
         d6 = self.recharge_d6() if self.recharge_d6 is not None else None
+        from battlemap.rules import legendary
+
         applied = self.session.run(  # with the monsters' start of turn: recharge, legendary
             lambda done: f"{NEXT_TURN_TEXT}: {self.session.name(done.result.step.started)}",
             lambda e, r: legendary.next_turn(e, r, death_save_d20=typed, recharge_d6=d6),
@@ -484,6 +497,8 @@ class InitiativeDock(QDockWidget):
         if state is None or state.current is None:
             return
         name = self.session.name(state.current.creature_id)
+        from battlemap.rules import legendary
+
         applied = self.session.run(f"{NEXT_TURN_TEXT}: end of {name}'s turn", legendary.end_of_turn)
         if applied is not None:
             self.session.reported.emit(f"{applied.events[-1].text}; Next turn goes on")
@@ -506,6 +521,8 @@ class InitiativeDock(QDockWidget):
         if not sneaking:
             self.session.refused.emit("Select the tokens that sneak up, then Roll surprise")
             return
+        from battlemap.rules import initiative
+
         self.session.run(
             "Roll surprise",
             lambda e, r: initiative.determine_surprise(e, r, sneaking),
@@ -517,6 +534,8 @@ class InitiativeDock(QDockWidget):
             self.session.refused.emit("Select a row first")
             self.surprised.setChecked(False)
             return
+        from battlemap.rules import initiative
+
         self.session.run(
             f"{self.session.name(creature_id)} surprised" if on else "Not surprised",
             lambda e, r: initiative.set_surprised(e, r, creature_id, on),
@@ -530,6 +549,8 @@ class InitiativeDock(QDockWidget):
         value = self.value.value()
         natural = 20 if not self.natural_20.isHidden() and self.natural_20.isChecked() else None
         name = self.session.name(creature_id)
+        from battlemap.rules import initiative
+
         if self.session.run(
             f"Initiative of {name}",
             lambda e, r: initiative.set_initiative(e, r, creature_id, value, natural),
@@ -542,6 +563,8 @@ class InitiativeDock(QDockWidget):
         if state is None or not state.order:
             self.refresh()
             return
+        from battlemap.rules import initiative
+
         if not self.session.run(
             "Reorder initiative",
             lambda e, r: initiative.reorder(e, r, ids),
@@ -560,6 +583,8 @@ class InitiativeDock(QDockWidget):
                     return
 
     def _add(self, creature_id: EntityId) -> None:
+        from battlemap.rules import turns
+
         self.session.run(
             f"Add {self.session.name(creature_id)} to the combat",
             lambda e, r: turns.add_combatant(e, r, creature_id),
@@ -570,6 +595,8 @@ class InitiativeDock(QDockWidget):
         if creature_id is None:
             self.session.refused.emit("Select a row to remove")
             return
+        from battlemap.rules import turns
+
         self.session.run(
             f"Remove {self.session.name(creature_id)} from the combat",
             lambda e, r: turns.remove_combatant(e, r, creature_id),

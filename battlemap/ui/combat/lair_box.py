@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 
 from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
-from battlemap.rules.lair import lair_status, take_lair_action
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
@@ -48,6 +47,8 @@ class LairBox(QGroupBox):
         self.buttons = {}
         row = 0
         for combatant in state.combatants:
+            from battlemap.rules.lair import lair_status
+
             status = lair_status(self.session.encounter, ruleset, combatant.creature_id)
             if status is None:
                 continue
@@ -71,6 +72,8 @@ class LairBox(QGroupBox):
         return bool(self.buttons)
 
     def take(self, creature_id: EntityId, name: str) -> None:
+        from battlemap.rules.lair import take_lair_action
+
         applied = self.session.run(
             f"{self.session.name(creature_id)}'s lair: {name}",
             lambda e, r: take_lair_action(e, r, creature_id, name),
@@ -87,6 +90,8 @@ def lair_row(session: CombatSession, state: CombatState) -> QTreeWidgetItem:
     ruleset = session.ruleset()
     parts = []
     for combatant in state.combatants:
+        from battlemap.rules.lair import lair_status
+
         status = lair_status(session.encounter, ruleset, combatant.creature_id) if ruleset else None
         if status is not None:
             parts.append((session.name(combatant.creature_id), status.text))

@@ -12,6 +12,7 @@ the action (``MonsterFlow``): the area or saving-throw dialog pre-filled, the at
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -28,21 +29,17 @@ from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock_actions import LEGENDARY_RESISTANCE, LegendaryAction, SaveAction
 from battlemap.rules.attacks_left import statblock_in
-from battlemap.rules.legendary import legendary_status, take_legendary_action
-from battlemap.rules.limited_actions import (
-    UseStatus,
-    recharges_due,
-    save_action_refusal,
-    use_limited,
-    use_save_action,
-    use_statuses,
-)
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.lair_box import LairBox
 from battlemap.ui.combat.monster_flow import MonsterFlow
-from battlemap.ui.combat.next_die import NextTurnDie, upcoming_creature
+from battlemap.ui.combat.next_die import NextTurnDie
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
+
+if TYPE_CHECKING:
+    from battlemap.rules.limited_actions import (
+        UseStatus,
+    )
 
 
 def _clear(layout: QGridLayout | QVBoxLayout) -> None:
@@ -130,6 +127,8 @@ class MonsterBox(QWidget):
 
     def _show_current(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> bool:
         encounter = self.session.encounter
+        from battlemap.rules.limited_actions import use_statuses
+
         statuses = {s.key: s for s in use_statuses(encounter, creature_id)}
         block = statblock_in(encounter, state.combatant(creature_id))
         saves = block.save_actions if block is not None else ()
@@ -153,6 +152,8 @@ class MonsterBox(QWidget):
             status = statuses.get(save.uses_key) if save.usage is not None else None
             state_text = uses_left(status) if status is not None else ""
             button = _compact(QPushButton(literal_mnemonics(f"{save.name}{state_text}")))
+            from battlemap.rules.limited_actions import save_action_refusal
+
             reason = save_action_refusal(encounter, ruleset, creature_id, save.name)
             button.setEnabled(reason is None)
             uses = f" ({status.text})" if status is not None else ""
@@ -173,6 +174,8 @@ class MonsterBox(QWidget):
         any_shown = False
         current = state.current.creature_id if state.current is not None else None
         for combatant in state.combatants:
+            from battlemap.rules.legendary import legendary_status
+
             status = legendary_status(encounter, ruleset, combatant.creature_id)
             if status is None or combatant.creature_id == current:
                 continue  # on its own turn it takes none
@@ -196,6 +199,8 @@ class MonsterBox(QWidget):
                 )
                 grid.addWidget(button, index // LEGENDARY_COLUMNS, index % LEGENDARY_COLUMNS)
                 self.legendary_buttons[(cid, action.name)] = button
+            from battlemap.rules.limited_actions import use_statuses
+
             resistance = next(
                 (s for s in use_statuses(encounter, cid) if s.key == LEGENDARY_RESISTANCE), None
             )
@@ -220,7 +225,11 @@ class MonsterBox(QWidget):
     def _show_recharge(self, state: CombatState) -> bool:
         """Offer to type the d6 of the next creature's recharge: the engine rolls it as that
         turn starts (``legendary.next_turn``)."""
+        from battlemap.rules.turns import upcoming_creature  # the dead skipped
+
         upcoming = upcoming_creature(state)
+        from battlemap.rules.limited_actions import recharges_due
+
         due = recharges_due(self.session.encounter, upcoming) if upcoming is not None else ()
         text = None
         if due and upcoming is not None:
@@ -245,6 +254,8 @@ class MonsterBox(QWidget):
         creature_id = self._current()
         if creature_id is None:
             return
+        from battlemap.rules.limited_actions import use_save_action
+
         applied = self.session.run(
             f"{self.session.name(creature_id)}: {name}",
             lambda e, r: use_save_action(e, r, creature_id, name),
@@ -253,6 +264,8 @@ class MonsterBox(QWidget):
             self.flow.open_save(creature_id, applied.result)
 
     def take_legendary(self, creature_id: EntityId, name: str) -> None:
+        from battlemap.rules.legendary import take_legendary_action
+
         applied = self.session.run(
             f"{self.session.name(creature_id)}: legendary {name}",
             lambda e, r: take_legendary_action(e, r, creature_id, name),
@@ -269,6 +282,8 @@ class MonsterBox(QWidget):
 
     def use_limited(self, creature_id: EntityId, key: str) -> None:
         """Spend one use of ``key`` (Legendary Resistance, a 1/Day action): one undo step."""
+        from battlemap.rules.limited_actions import use_limited
+
         self.session.run(
             f"{self.session.name(creature_id)}: {key}",
             lambda e, r: use_limited(e, r, creature_id, key),

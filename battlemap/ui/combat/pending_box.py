@@ -14,12 +14,8 @@ from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSpin
 
 from battlemap.model.combat import Combatant
 from battlemap.model.encounter import Encounter
-from battlemap.rules.concentration import concentration_save
 from battlemap.rules.dice import new_dice_state
-from battlemap.rules.effects import effect_save
-from battlemap.rules.loose_dice import fresh_d20s
 from battlemap.rules.outcome import Outcome
-from battlemap.rules.saves import save_report
 from battlemap.rules.saves_due import SaveDue, SaveKind, saves_due
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
@@ -91,7 +87,11 @@ class PendingSavesBox(QGroupBox):
         """Outside a combat: the app's d20s from fresh dice (two with advantage/disadvantage)."""
         lasting = self.session.encounter.creature(pending.creature_id).lasting
         stand_in = Combatant(creature_id=pending.creature_id, group="").with_lasting(lasting)
+        from battlemap.rules.saves import save_report
+
         mode = save_report(ruleset, stand_in, pending.ability).roll.mode
+        from battlemap.rules.loose_dice import fresh_d20s
+
         return fresh_d20s(new_dice_state(self.session.seed_source()), mode, "saving throw")[1]
 
 
@@ -103,6 +103,8 @@ def _save_call(
     if pending.kind is SaveKind.CONCENTRATION:
 
         def concentration(encounter: Encounter, ruleset: Ruleset) -> Outcome[bool]:
+            from battlemap.rules.concentration import concentration_save
+
             done = concentration_save(encounter, ruleset, creature_id, typed=typed)
             return Outcome(done.encounter, done.result.kept, done.events)
 
@@ -110,6 +112,8 @@ def _save_call(
     condition = pending.condition or ""
 
     def ends(encounter: Encounter, ruleset: Ruleset) -> Outcome[bool]:
+        from battlemap.rules.effects import effect_save
+
         done = effect_save(encounter, ruleset, creature_id, condition, typed=typed)
         return Outcome(done.encounter, done.result.ended, done.events)
 

@@ -29,7 +29,6 @@ from battlemap.model.encounter import COMBAT_STARTED, Encounter, bounded_log
 from battlemap.model.ids import EntityId
 from battlemap.model.map_commands import CommandGroup
 from battlemap.rules.errors import CombatError
-from battlemap.rules.initiative import start_combat
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
 from battlemap.rules.outcome import EngineCall, Outcome
 from battlemap.rules.schema import Ruleset
@@ -175,6 +174,8 @@ class CombatSession(QObject):
         if ruleset is None:
             return False
         try:
+            from battlemap.rules.initiative import start_combat
+
             state = start_combat(
                 self.encounter, self.encounter.ruleset, self.seed_source(), creature_ids
             )

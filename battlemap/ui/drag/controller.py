@@ -26,6 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
@@ -40,14 +41,6 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.loader import RulesetError, RulesetRegistry
-from battlemap.rules.move_plan import Evaluated, MovePlan
-from battlemap.rules.move_resolution import (
-    Answer,
-    Chooser,
-    MoveOutcome,
-    MoveResolution,
-    resolve_move,
-)
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.drag.feedback import feedback_items, reach_shading
 from battlemap.ui.drag.items import InfoCard
@@ -58,6 +51,15 @@ from battlemap.ui.map_scene import MapScene
 from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.tools.base import Overlay
 from battlemap.ui.undo import push
+
+if TYPE_CHECKING:
+    from battlemap.rules.move_plan import Evaluated, MovePlan
+    from battlemap.rules.move_resolution import (
+        Answer,
+        Chooser,
+        MoveOutcome,
+        MoveResolution,
+    )
 
 WAYPOINT_KEY = Qt.Key.Key_Space
 CHEAPEST_MODIFIER = Qt.KeyboardModifier.ControlModifier
@@ -200,8 +202,12 @@ class DragFeedback(QObject):
         args = (encounter, ruleset, plan.index, creature_id, evaluated.result, plan.offset, end)
         library = self._library_of()
         if self.choose is not None:
+            from battlemap.rules.move_resolution import resolve_move
+
             self._finish(resolve_move(*args, self.choose, library), (plan, evaluated))
             return True
+        from battlemap.rules.move_resolution import MoveResolution
+
         resolution = MoveResolution(*args, library)
         if resolution.outcome is not None:
             self._finish(resolution.outcome, (plan, evaluated))
@@ -324,6 +330,8 @@ class DragFeedback(QObject):
         encounter = self.document.encounter
         if ruleset is None or all(c.id != creature_id for c in encounter.creatures):
             return False
+        from battlemap.rules.move_plan import MovePlan
+
         self.plan = MovePlan(encounter, ruleset, self.index.get(), creature_id)
         self.waypoints, self.pins, self._undo_pins = [], [], []
         self.cursor = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
@@ -16,7 +17,6 @@ from PySide6.QtWidgets import QGraphicsItem
 from battlemap.geometry import IllegalReason
 from battlemap.geometry.metrics import Cell
 from battlemap.geometry.movement import StepCost, StepReason
-from battlemap.rules.move_plan import EXTRA_COST_REASONS, Evaluated, MovePlan
 from battlemap.ui.drag.items import (
     BAD,
     CARD_MUTED,
@@ -37,6 +37,9 @@ from battlemap.ui.drag.items import (
     outline_square,
     shaded_region,
 )
+
+if TYPE_CHECKING:
+    from battlemap.rules.move_plan import Evaluated, MovePlan
 
 HINT = "Space: waypoint · Ctrl: cheapest path · Alt: place freely"
 
@@ -78,6 +81,8 @@ def feedback_items(
             items += cased_line([centre(c) for c in rest], PATH_BAD, 4.0, Qt.PenStyle.DashLine)
             a, b = centre(rest[0]), centre(rest[1])
             items.append(Marker(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), "×", PATH_BAD, 15.0))
+    from battlemap.rules.move_plan import EXTRA_COST_REASONS
+
     difficult = [s.end for s in result.steps if EXTRA_COST_REASONS & set(s.reasons)]
     if difficult:
         items.append(hatched_cells(difficult, whole, DIFFICULT))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent
@@ -31,9 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.geometry.metrics import Cell
-from battlemap.rules.attacks import AttackResult, RollMode, reasons_beyond_the_total
-from battlemap.rules.move_plan import Evaluated, MovePlan
-from battlemap.rules.move_resolution import Answer, Choice, PendingOffer
+from battlemap.rules.move_answer import Answer, Choice
 from battlemap.ui.card_stack import MARGIN_PX, CardWish, card_stack
 from battlemap.ui.drag.items import (
     OPPORTUNITY,
@@ -45,6 +44,15 @@ from battlemap.ui.drag.items import (
 from battlemap.ui.map_view import MapView
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.typed_dice import D20Entry, DamageEntry
+
+if TYPE_CHECKING:  # the engine is imported when a move is resolved, not at start
+    from battlemap.rules.attacks import AttackResult
+    from battlemap.rules.move_plan import Evaluated, MovePlan
+    from battlemap.rules.move_resolution import PendingOffer
+
+    Trial = Callable[[tuple[int, ...]], AttackResult]
+    """Tries d20 faces on the pending attack without recording anything
+    (``MoveResolution.trial``)."""
 
 TAKE_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 SKIP_KEY = Qt.Key.Key_S
@@ -59,8 +67,6 @@ BUTTON_HEIGHT_PX = 52
 Tokens = Callable[[], Sequence[QRectF]]
 """The scene rectangles of the tokens on the map, asked each time the card is placed."""
 
-Trial = Callable[[tuple[int, ...]], AttackResult]
-"""Tries d20 faces on the pending attack without recording anything (``MoveResolution.trial``)."""
 
 STYLE = """
 #opportunity-prompt { background: rgb(22, 24, 28); border: 2px solid #ff6d00;
@@ -193,6 +199,8 @@ class OpportunityPrompt(QFrame):
             for spin in self.damage.spins:
                 spin.valueChanged.connect(self._dice_changed)
                 self._watch(spin)
+        from battlemap.rules.attacks import RollMode
+
         self.d20.set_two(preview is not None and preview.roll_mode.mode is not RollMode.NORMAL)
         self.take_button.setEnabled(preview is not None)
         self._dice_changed()
@@ -351,6 +359,8 @@ def verdict_text(result: AttackResult) -> str:
     if result.hit and damage:
         dice = f"critical damage, {damage}" if result.critical else damage
         text += f" · roll the {escape(dice)}"
+    from battlemap.rules.attacks import reasons_beyond_the_total
+
     reasons = reasons_beyond_the_total(result)  # the total vs AC is on the line above
     if reasons:
         text += f"<br><small>{escape('; '.join(reasons))}</small>"

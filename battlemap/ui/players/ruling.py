@@ -28,15 +28,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from battlemap.geometry.cover import BlockerKind, LineTrace
 from battlemap.geometry.metrics import Cell, PointXY
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
-from battlemap.rules.move_plan import Evaluated, MovePlan
 from battlemap.ui.drag.feedback import extra_cost_kinds, feet
 from battlemap.ui.players.projection import PlayerView
 from battlemap.ui.targeting.facts import TargetFacts
+
+if TYPE_CHECKING:
+    from battlemap.rules.move_plan import Evaluated, MovePlan
 
 SAMPLE_STEP_CELLS = 0.1
 """Distance between the points at which a line's cells are looked up (a line clipping a

@@ -21,18 +21,15 @@ from battlemap.geometry import (
     ReachResult,
     SightResult,
     can_see,
-    cover,
-    flanking,
     range_band,
     within_reach,
 )
-from battlemap.geometry.cover import BlockerKind
+from battlemap.geometry.cover import BlockerKind, cover
+from battlemap.geometry.flanking import flanking
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import AttackKind
-from battlemap.rules.attack_situation import combat_bodies, flank_refusal, flank_terms
-from battlemap.rules.movement import diagonal_rule
 from battlemap.rules.schema import CoverRules, Ruleset
 
 
@@ -123,7 +120,11 @@ def target_facts(
         KeyError: when either creature is not in the encounter.
     """
     if ruleset is not None:
+        from battlemap.rules.attack_situation import combat_bodies
+
         bodies = combat_bodies(encounter, ruleset)
+        from battlemap.rules.movement import diagonal_rule
+
         rule = diagonal_rule(ruleset)
         flanks = ruleset.attacks.flanking.enabled
     else:
@@ -134,6 +135,8 @@ def target_facts(
     names = {c.id: c.name for c in encounter.creatures}
     reach = within_reach(attacker, target, rule)
     found = cover(index, attacker, target, bodies)
+    from battlemap.rules.attack_situation import flank_terms
+
     flank = (
         flanking(index, attacker, target, bodies, rule, flank_terms(ruleset))
         if flanks and ruleset is not None
@@ -163,6 +166,8 @@ def _flank_note(encounter: Encounter, flank: FlankResult | None, attacker_name: 
         return ""
     if flank.reason is FlankReason.ATTACKER_CANNOT_THREATEN:
         return f"{attacker_name}: {flank.attacker_threat.value}"
+    from battlemap.rules.attack_situation import flank_refusal
+
     return flank_refusal(encounter, flank.opposite)
 
 

@@ -12,6 +12,7 @@ it would be stale, and a creature just hidden must not stay at the end of its li
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QObject
@@ -20,8 +21,6 @@ from PySide6.QtGui import QAction, QKeySequence
 from battlemap.geometry import DiagonalRule
 from battlemap.geometry.reach import cells_within_reach
 from battlemap.model.document import Change
-from battlemap.rules.move_plan import Evaluated, MovePlan
-from battlemap.rules.movement import diagonal_rule
 from battlemap.ui.drag import DragFeedback, window_ruleset
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.players.projection import PlayerView
@@ -34,6 +33,9 @@ from battlemap.ui.players.ruling import (
 from battlemap.ui.players.ruling_layer import RulingLayer
 from battlemap.ui.targeting.facts import cover_against
 from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT, TargetingOverlay, unsubscribe
+
+if TYPE_CHECKING:
+    from battlemap.rules.move_plan import Evaluated, MovePlan
 
 SHOW_RULING_TIP = (
     "Show the players the cover lines and reach of the picked target, or the last move's"
@@ -101,6 +103,8 @@ class RulingShow(QObject):
         facts = self.targeting.facts
         ruleset = window_ruleset(self.window)
         if facts is not None:
+            from battlemap.rules.movement import diagonal_rule
+
             rule = diagonal_rule(ruleset) if ruleset is not None else DiagonalRule.FIVE_FIVE_FIVE
             bonus = cover_against(facts, ruleset).bonus
             return cover_ruling(facts, view, bonus, cells_within_reach(facts.attacker, rule))

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import QLabel, QMenu, QStackedWidget, QToolBar
 
 from battlemap.model.document import Change, Document
 from battlemap.model.map_commands import remove_entities
-from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.tools.base import Overlay, PointerEvent, Tool, ToolContext, scene_to_cell_point
 from battlemap.ui.tools.eraser import EraserTool
@@ -280,7 +279,11 @@ class ToolController(QObject):
             return
         session = self.window.combat.session
         ruleset = session.ruleset() if encounter.combat is not None else None
+        from battlemap.rules.removal import RemovalRefusedError
+
         try:
+            from battlemap.rules.removal import leaving_combat_too
+
             self.context.push(leaving_combat_too(encounter, ruleset, command))
         except RemovalRefusedError as refusal:
             self.hint_label.setText(str(refusal))
