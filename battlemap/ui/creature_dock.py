@@ -50,11 +50,11 @@ from battlemap.model.limits import (
     MAX_SPEED_FEET,
 )
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.targeting.facts import CoverAgainst
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
     from battlemap.ui.feature_window import FeatureWindow
+    from battlemap.ui.targeting.facts import CoverAgainst
 
 NUMBER_FIELDS = {
     "hp": ("HP", 0, MAX_HP),

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
@@ -22,8 +23,10 @@ from PySide6.QtWidgets import (
 from battlemap.model.combat import MAX_SEED
 from battlemap.model.document import Document
 from battlemap.rules.dice import MAX_EXPRESSION_LENGTH, DiceExpressionError, new_dice_state
-from battlemap.rules.table_rolls import MAX_PURPOSE, TableRoll, roll_for_the_log
 from battlemap.ui.undo import push
+
+if TYPE_CHECKING:
+    from battlemap.rules.table_rolls import TableRoll
 
 QUICK_DICE = (4, 6, 8, 10, 12, 20, 100)
 """The dice that have a button of their own (one of each, rolled at once)."""
@@ -60,6 +63,8 @@ class DiceRollerDock(QDockWidget):
         self.expression.setClearButtonEnabled(True)
         self.purpose = QLineEdit()
         self.purpose.setPlaceholderText("For (optional): Perception, Sela")
+        from battlemap.rules.table_rolls import MAX_PURPOSE
+
         self.purpose.setMaxLength(MAX_PURPOSE)
         self.roll_button = QPushButton("Roll")
         self.roll_button.setToolTip("Roll the dice and write the result in the Log (Enter)")
@@ -103,6 +108,8 @@ class DiceRollerDock(QDockWidget):
             self.expression.setText(expression)
         text = self.expression.text()
         try:
+            from battlemap.rules.table_rolls import roll_for_the_log
+
             rolled = roll_for_the_log(self.document.encounter, self.dice, text, self.purpose.text())
         except DiceExpressionError as error:
             self.total.setText("?")

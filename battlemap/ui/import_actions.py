@@ -23,15 +23,15 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from battlemap.io.bounded import read_bounded
 from battlemap.io.errors import FileFormatError
-from battlemap.io.json_kind import JsonKind, sniff_json
+from battlemap.io.json_kind import MAX_UVTT_BYTES, JsonKind, sniff_json
 from battlemap.io.map_import import IMAGE_SUFFIXES, UVTT_SUFFIXES, MapImport, import_image_map
-from battlemap.io.uvtt import MAX_UVTT_BYTES, FindImage, read_uvtt
 from battlemap.model.map_commands import CommandGroup
 from battlemap.ui.background_item import ImageDecodeError
 from battlemap.ui.map_resettle import resettle
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
+    from battlemap.io.uvtt import FindImage
     from battlemap.ui.feature_window import FeatureWindow
 
 MAP_SUFFIXES = (*UVTT_SUFFIXES, ".json", *IMAGE_SUFFIXES)
@@ -61,6 +61,8 @@ def read_map_file(path: Path, find_image: FindImage | None = None) -> MapImport:
         if kind is not JsonKind.UNIVERSAL_VTT:
             raise FileFormatError(path, _not_a_map(kind))
     if suffix in UVTT_SUFFIXES or suffix == ".json":
+        from battlemap.io.uvtt import read_uvtt
+
         return read_uvtt(path, find_image)
     if suffix in IMAGE_SUFFIXES:
         return import_image_map(path)

@@ -11,6 +11,7 @@ it never stops the app.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QStandardPaths, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QUndoStack
@@ -18,11 +19,13 @@ from PySide6.QtWidgets import QLabel, QMenu, QMessageBox
 
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
-from battlemap.rules.ruleset_changes import ruleset_changes
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.plain_text import literal_labels, literal_mnemonics, plain_tooltip
 from battlemap.ui.undo import push
+
+if TYPE_CHECKING:
+    pass
 
 
 def user_rulesets_dir() -> Path:
@@ -129,6 +132,8 @@ class RulesetMenu(QObject):
         if old_rules is None or new_rules is None:
             lines = [f"{old} cannot be loaded: what changes is not known."]
         else:
+            from battlemap.rules.ruleset_changes import ruleset_changes
+
             lines = ruleset_changes(old_rules, new_rules).lines()
         self.window.statusBar().showMessage(f"Now playing {name}: {lines[0]}", 10_000)
         self._show_summary(name, lines)

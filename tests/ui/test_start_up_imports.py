@@ -1,6 +1,7 @@
 """Start-up imports only what the first frame needs (issue 17): the share server, its page
 and the QR codes, the dialogs, the roster file, tcod and d20 come later, the last two on a
-worker thread after the first frame."""
+worker thread after the first frame; the rules engine when a combat or a drag first uses it;
+cover, reach, templates and path search when a ruling, a template or a move asks."""
 
 from __future__ import annotations
 
@@ -28,6 +29,32 @@ LATE_MODULES = (
     "battlemap.ui.character_form",  # the player character form
     "battlemap.io.roster_file",
     "battlemap.ui.session_resume",  # asked after the first frame
+    *(  # the combat engine: the docks are built without it, no combat is running
+        f"battlemap.rules.{name}"
+        for name in (
+            "economy",
+            "legal",
+            "turns",
+            "initiative",
+            "conditions",
+            "damage",
+            "death",
+            "attacks",
+            "mounts",
+            "pending",
+            "rest_uses",
+            "move_plan",
+            "move_resolution",
+            "attack_situation",
+            "ruleset_changes",
+        )
+    ),
+    *(  # geometry that a ruling, a template or a move asks for
+        f"battlemap.geometry.{name}"
+        for name in ("cover", "reach", "flanking", "search", "templates")
+    ),
+    "battlemap.io.uvtt",  # a map import or a Universal VTT file opened
+    "battlemap.ui.targeting.facts",  # the first ruling shown
 )
 
 PROBE = """

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSpinBox
@@ -16,9 +17,11 @@ from battlemap.model.combat import Combatant
 from battlemap.model.encounter import Encounter
 from battlemap.rules.dice import new_dice_state
 from battlemap.rules.outcome import Outcome
-from battlemap.rules.saves_due import SaveDue, SaveKind, saves_due
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
+
+if TYPE_CHECKING:
+    from battlemap.rules.saves_due import SaveDue
 
 
 class PendingSavesBox(QGroupBox):
@@ -36,6 +39,8 @@ class PendingSavesBox(QGroupBox):
         self.refresh()
 
     def refresh(self) -> None:
+        from battlemap.rules.saves_due import saves_due
+
         due = saves_due(self.session.encounter)
         if due == self._shown:
             self.setVisible(bool(due))
@@ -100,6 +105,8 @@ def _save_call(
 ) -> Callable[[Encounter, Ruleset], Outcome[bool]]:
     """The engine operation of the save, its result being whether it succeeded."""
     creature_id = pending.creature_id
+    from battlemap.rules.saves_due import SaveKind
+
     if pending.kind is SaveKind.CONCENTRATION:
 
         def concentration(encounter: Encounter, ruleset: Ruleset) -> Outcome[bool]:

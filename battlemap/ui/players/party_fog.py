@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 from shapely.geometry.base import BaseGeometry
@@ -23,12 +24,14 @@ from battlemap.geometry.illumination import (
 )
 from battlemap.geometry.map_index import MapIndex, rasterise
 from battlemap.geometry.party_sight import PartySight, ViewerKey, grid_cells, viewer_key
-from battlemap.geometry.sight import visibility_polygon
 from battlemap.model.creature import Creature, Side
 from battlemap.model.document import Command, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell
 from battlemap.rules.schema_light import LightRules
+
+if TYPE_CHECKING:
+    pass
 
 
 def party_viewers(encounter: Encounter) -> list[Creature]:
@@ -150,4 +153,6 @@ def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
 
 def _area(index: MapIndex, key: ViewerKey, radius: float | None) -> BaseGeometry:
     x, y, side = key
+    from battlemap.geometry.sight import visibility_polygon
+
     return visibility_polygon(index, (x + side / 2, y + side / 2), radius)

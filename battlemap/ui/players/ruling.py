@@ -30,16 +30,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from battlemap.geometry.cover import BlockerKind, LineTrace
 from battlemap.geometry.metrics import Cell, PointXY
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.ui.drag.feedback import extra_cost_kinds, feet
 from battlemap.ui.players.projection import PlayerView
-from battlemap.ui.targeting.facts import TargetFacts
 
 if TYPE_CHECKING:
+    from battlemap.geometry.cover import LineTrace
     from battlemap.rules.move_plan import Evaluated, MovePlan
+    from battlemap.ui.targeting.facts import TargetFacts
 
 SAMPLE_STEP_CELLS = 0.1
 """Distance between the points at which a line's cells are looked up (a line clipping a
@@ -142,8 +142,12 @@ def _blocker_shown(line: LineTrace, view: PlayerView) -> bool:
     kind, blocker = line.blocker_kind, line.blocker_id
     if blocker is None:
         return False
+    from battlemap.geometry.cover import BlockerKind
+
     if kind is BlockerKind.CREATURE:
         return any(token.key == blocker for token in view.tokens)
+    from battlemap.geometry.cover import BlockerKind
+
     if kind is BlockerKind.OBSTACLE:
         return any(obstacle.id == blocker for obstacle in view.obstacles)
     return any(wall.id == blocker for wall in view.walls)  # walls, doors, windows

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
-from battlemap.geometry import RangeBand
 from battlemap.model.document import Change
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
@@ -35,14 +34,12 @@ from battlemap.ui.drag.items import (
 )
 from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.targeting.facts import (
-    CoverAgainst,
-    TargetFacts,
-    cover_against,
-    target_facts,
-)
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.tools.base import Overlay
+
+if TYPE_CHECKING:
+    from battlemap.geometry import RangeBand
+    from battlemap.ui.targeting.facts import CoverAgainst, TargetFacts
 
 KEEP_SHORTCUT = "K"
 SHOW_RULING_SHORTCUT = "R"
@@ -52,11 +49,17 @@ LINE_BLOCKED = QColor("#d50000")
 FLANK = QColor("#aa00ff")
 FLANK_TEXT = QColor("#ea80fc")
 TARGET_EDGE = QColor("#ffd600")
-BAND_TEXT = {
-    RangeBand.NORMAL: ("normal range", GOOD),
-    RangeBand.LONG: ("long range: disadvantage", WARN),
-    RangeBand.OUT_OF_RANGE: ("out of range", BAD),
-}
+
+
+def band_text(band: RangeBand) -> tuple[str, QColor]:
+    """What the overlay writes for a range band, and in which colour."""
+    from battlemap.geometry.reach import RangeBand  # with the facts: on first use
+
+    return {
+        RangeBand.NORMAL: ("normal range", GOOD),
+        RangeBand.LONG: ("long range: disadvantage", WARN),
+        RangeBand.OUT_OF_RANGE: ("out of range", BAD),
+    }[band]
 
 
 class TargetingOverlay(QObject):
@@ -144,6 +147,8 @@ class TargetingOverlay(QObject):
     def show_pair(self, attacker_id: EntityId, target_id: EntityId) -> None:
         encounter = self.scene.document.encounter
         try:
+            from battlemap.ui.targeting.facts import target_facts
+
             facts = target_facts(
                 encounter, self._ruleset_of(), self.index.get(), attacker_id, target_id
             )
@@ -152,6 +157,8 @@ class TargetingOverlay(QObject):
             return
         self.pair, self.facts = (attacker_id, target_id), facts
         try:  # the same geometry call with the roles swapped: the selected one's cover
+            from battlemap.ui.targeting.facts import target_facts
+
             self.defence = target_facts(
                 encounter, self._ruleset_of(), self.index.get(), target_id, attacker_id
             )
@@ -178,6 +185,8 @@ class TargetingOverlay(QObject):
         None when the overlay is not showing a pair with that creature selected."""
         if self.defence is None or self.defence.target.id != creature_id:
             return None
+        from battlemap.ui.targeting.facts import cover_against
+
         return cover_against(self.defence, self._ruleset_of())
 
     @property
@@ -241,7 +250,7 @@ def card_lines(facts: TargetFacts, ruleset: Ruleset | None) -> list[tuple[str, Q
     else:
         lines.append((f"out of reach ({reach.reach_feet:g} ft)", BAD))
     if facts.ranged is not None:
-        text, colour = BAND_TEXT[facts.ranged.band]
+        text, colour = band_text(facts.ranged.band)
         ranged = facts.ranged
         lines.append(
             (f"{ranged.attack}: {text} ({ranged.normal_feet:g}/{ranged.long_feet:g})", colour)
@@ -252,6 +261,8 @@ def card_lines(facts: TargetFacts, ruleset: Ruleset | None) -> list[tuple[str, Q
     if degree is CoverDegree.NONE:
         lines.append((f"no cover ({blocked} of 4 lines blocked)", GOOD))
     else:
+        from battlemap.ui.targeting.facts import cover_against
+
         ac_bonus = cover_against(facts, ruleset).bonus
         bonus = "can't be targeted" if ac_bonus is None else f"+{ac_bonus} AC"
         capped = (

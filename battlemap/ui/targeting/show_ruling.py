@@ -19,7 +19,6 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 
 from battlemap.geometry import DiagonalRule
-from battlemap.geometry.reach import cells_within_reach
 from battlemap.model.document import Change
 from battlemap.ui.drag import DragFeedback, window_ruleset
 from battlemap.ui.feature_window import FeatureWindow
@@ -31,7 +30,6 @@ from battlemap.ui.players.ruling import (
     path_ruling,
 )
 from battlemap.ui.players.ruling_layer import RulingLayer
-from battlemap.ui.targeting.facts import cover_against
 from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT, TargetingOverlay, unsubscribe
 
 if TYPE_CHECKING:
@@ -106,7 +104,11 @@ class RulingShow(QObject):
             from battlemap.rules.movement import diagonal_rule
 
             rule = diagonal_rule(ruleset) if ruleset is not None else DiagonalRule.FIVE_FIVE_FIVE
+            from battlemap.ui.targeting.facts import cover_against
+
             bonus = cover_against(facts, ruleset).bonus
+            from battlemap.geometry.reach import cells_within_reach
+
             return cover_ruling(facts, view, bonus, cells_within_reach(facts.attacker, rule))
         moved = self.drag.last_moved
         if moved is not None and _still_where_it_ended(self.window, *moved):
