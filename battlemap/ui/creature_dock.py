@@ -52,6 +52,8 @@ from battlemap.model.limits import (
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.undo import push
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.ui.feature_window import FeatureWindow
     from battlemap.ui.targeting.facts import CoverAgainst
@@ -374,15 +376,13 @@ def add_token_menu_entries(window: FeatureWindow) -> None:
         index = document.encounter.creatures.index(creature)
 
         def remove() -> None:  # in a combat, the creature leaves it in the same step
+            from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
+
             encounter = document.encounter
             session = window.combat.session
             ruleset = session.ruleset() if encounter.combat is not None else None
             command = RemoveCreature(creature, index)
-            from battlemap.rules.removal import RemovalRefusedError
-
             try:
-                from battlemap.rules.removal import leaving_combat_too
-
                 push(undo_stack, document, leaving_combat_too(encounter, ruleset, command))
             except RemovalRefusedError as refusal:
                 session.refused.emit(str(refusal))

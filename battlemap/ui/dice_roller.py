@@ -25,6 +25,8 @@ from battlemap.model.document import Document
 from battlemap.rules.dice import MAX_EXPRESSION_LENGTH, DiceExpressionError, new_dice_state
 from battlemap.ui.undo import push
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.rules.table_rolls import TableRoll
 
@@ -50,6 +52,8 @@ class DiceRollerDock(QDockWidget):
         parent: QWidget | None = None,
         seed: int | None = None,
     ) -> None:
+        from battlemap.rules.table_rolls import MAX_PURPOSE
+
         super().__init__("Dice roller", parent)
         self.setObjectName("dice-roller-dock")
         self.document = document
@@ -63,8 +67,6 @@ class DiceRollerDock(QDockWidget):
         self.expression.setClearButtonEnabled(True)
         self.purpose = QLineEdit()
         self.purpose.setPlaceholderText("For (optional): Perception, Sela")
-        from battlemap.rules.table_rolls import MAX_PURPOSE
-
         self.purpose.setMaxLength(MAX_PURPOSE)
         self.roll_button = QPushButton("Roll")
         self.roll_button.setToolTip("Roll the dice and write the result in the Log (Enter)")
@@ -104,12 +106,12 @@ class DiceRollerDock(QDockWidget):
     def roll(self, expression: str | None = None) -> TableRoll | None:
         """Roll ``expression`` (else the typed one) and log it as one undo step; a refused
         expression is explained under the total and nothing is logged."""
+        from battlemap.rules.table_rolls import roll_for_the_log
+
         if expression is not None:
             self.expression.setText(expression)
         text = self.expression.text()
         try:
-            from battlemap.rules.table_rolls import roll_for_the_log
-
             rolled = roll_for_the_log(self.document.encounter, self.dice, text, self.purpose.text())
         except DiceExpressionError as error:
             self.total.setText("?")

@@ -30,6 +30,8 @@ from battlemap.ui.background_item import ImageDecodeError
 from battlemap.ui.map_resettle import resettle
 from battlemap.ui.undo import push
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.io.uvtt import FindImage
     from battlemap.ui.feature_window import FeatureWindow
@@ -55,14 +57,14 @@ def read_map_file(path: Path, find_image: FindImage | None = None) -> MapImport:
         FileFormatError: from the reader, for a ``.json`` file that is not a Universal VTT
             map (saying what it is, when known), or for a suffix that is neither.
     """
+    from battlemap.io.uvtt import read_uvtt
+
     suffix = path.suffix.lower()
     if suffix == ".json":
         kind = sniff_json(read_bounded(path, MAX_UVTT_BYTES))
         if kind is not JsonKind.UNIVERSAL_VTT:
             raise FileFormatError(path, _not_a_map(kind))
     if suffix in UVTT_SUFFIXES or suffix == ".json":
-        from battlemap.io.uvtt import read_uvtt
-
         return read_uvtt(path, find_image)
     if suffix in IMAGE_SUFFIXES:
         return import_image_map(path)

@@ -24,6 +24,8 @@ from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.plain_text import literal_labels, literal_mnemonics, plain_tooltip
 from battlemap.ui.undo import push
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     pass
 
@@ -122,6 +124,8 @@ class RulesetMenu(QObject):
 
     def choose(self, ruleset_id: str) -> None:
         """Play the encounter under ``ruleset_id`` (one undo step) and show what changes."""
+        from battlemap.rules.ruleset_changes import ruleset_changes
+
         old = self.document.encounter.ruleset
         if ruleset_id == old:
             return
@@ -132,8 +136,6 @@ class RulesetMenu(QObject):
         if old_rules is None or new_rules is None:
             lines = [f"{old} cannot be loaded: what changes is not known."]
         else:
-            from battlemap.rules.ruleset_changes import ruleset_changes
-
             lines = ruleset_changes(old_rules, new_rules).lines()
         self.window.statusBar().showMessage(f"Now playing {name}: {lines[0]}", 10_000)
         self._show_summary(name, lines)

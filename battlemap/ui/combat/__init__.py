@@ -35,6 +35,8 @@ from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.token_state import quiet_ruleset, token_states
 from battlemap.ui.window_layout import LEFT_MIN_WIDTH
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.ui.combat.area_dialog import AreaDialog
     from battlemap.ui.combat.attack_dialog import AttackDialog
@@ -243,6 +245,9 @@ def scroll_when_short(dock: QDockWidget) -> None:
 
 def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
     """Right-click on a token: attack it, or toggle its conditions (in a combat)."""
+    from battlemap.rules import economy
+    from battlemap.rules.legal import legal_actions
+
     state = ui.session.state
     if state is None or not state.has(creature_id):
         return
@@ -262,9 +267,6 @@ def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
         return
     readied = state.combatant(creature_id).readied
     if readied is not None and "readied-release" in ruleset.actions:
-        from battlemap.rules import economy  # the engine: imported in a combat, not at start
-        from battlemap.rules.legal import legal_actions
-
         release = menu.addAction(
             f"Release the readied action ({readied.trigger})",
             lambda: ui.session.run(

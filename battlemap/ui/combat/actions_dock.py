@@ -51,6 +51,8 @@ from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.rules.legal import Choice
 
@@ -284,11 +286,11 @@ class ActionsDock(QDockWidget):
 
     def take_multiattack(self, index: int) -> None:
         """Take the Attack action with the stat block's Multiattack option ``index``."""
+        from battlemap.rules.attack_action import take_attack_action
+
         creature_id = self.current()
         if creature_id is None:
             return
-        from battlemap.rules.attack_action import take_attack_action
-
         applied = self.session.run(
             f"{self.session.name(creature_id)}: Multiattack",
             lambda e, r: take_attack_action(e, r, creature_id, multiattack=index),
@@ -347,10 +349,10 @@ class ActionsDock(QDockWidget):
         return lambda: self.take(action_id, cantrip=cantrip)
 
     def _economy_text(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> str:
-        combatant = state.combatant(creature_id)
-        turn = combatant.turn
         from battlemap.rules import movement
 
+        combatant = state.combatant(creature_id)
+        turn = combatant.turn
         budget = movement.movement_budget(state, ruleset, self.session.encounter, creature_id)
         move_colour = tone(GOOD) if budget.remaining > 0 else tone(MUTED)
         move = f"<b style='color:{move_colour}'>{budget.remaining:g} / {budget.total} ft</b>"
@@ -370,6 +372,8 @@ class ActionsDock(QDockWidget):
     # --- widgets -> engine -------------------------------------------------------------
 
     def take(self, action_id: str, cantrip: bool = False) -> None:
+        from battlemap.rules import economy
+
         creature_id = self.current()
         ruleset = self.session.ruleset()
         if creature_id is None or ruleset is None:
@@ -407,8 +411,6 @@ class ActionsDock(QDockWidget):
                 return
             readied = self.readied.currentData() or None
         name = self.session.name(creature_id)
-        from battlemap.rules import economy
-
         applied = self.session.run(
             f"{name}: {action.name}",
             lambda e, r: economy.take_action(

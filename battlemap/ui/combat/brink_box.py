@@ -19,6 +19,9 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.typed_dice import d20_spin
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+
 OPTION_LABELS = {
     BrinkOption.ADRENALINE: "Adrenaline",
     BrinkOption.SENTENCE: "Sentence",
@@ -102,13 +105,13 @@ class BrinkBox(QWidget):
         self.wis_bonus.setValue(save_bonus_of(creature, creature.statblock, ability))
 
     def choose(self, option: BrinkOption) -> None:
+        from battlemap.rules.death import brink_choice
+
         creature_id = self.creature_id
         if creature_id is None:
             return
         level, points = self.level.value(), self.points.value()
         bonus, typed = self.wis_bonus.value(), self.d20.value() or None
-        from battlemap.rules.death import brink_choice
-
         applied = self.session.run(
             f"{self.session.name(creature_id)}: {OPTION_LABELS[option]}",
             lambda e, r: brink_choice(

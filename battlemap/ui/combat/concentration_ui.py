@@ -20,6 +20,8 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.ui.combat import CombatUi
     from battlemap.ui.combat.condition_dialog import ConditionDialog
@@ -38,9 +40,9 @@ def concentration_of(session: CombatSession, creature_id: EntityId) -> Concentra
 
 
 def start(session: CombatSession, creature_id: EntityId, spell: str) -> None:
-    name = session.name(creature_id)
     from battlemap.rules.concentration import concentrate
 
+    name = session.name(creature_id)
     applied = session.run(
         f"{name} concentrates on {spell}", lambda e, r: concentrate(e, r, creature_id, spell)
     )

@@ -29,6 +29,8 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.typed_dice import APP_ROLLS, TouchSpinBox
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.rules.death import DeathSaveResult
 
@@ -36,9 +38,10 @@ if TYPE_CHECKING:
 def uses_text(encounter: Encounter, creature_id: EntityId) -> str:
     """``Fire Breath ready · Legendary Resistance 1/3 · Action Surge 0/1``; "" when it has
     no limited uses."""
-    creature = encounter.creature(creature_id)
     from battlemap.rules.limited_actions import use_statuses
+    from battlemap.rules.rest_uses import ACTION_SURGE_NAME
 
+    creature = encounter.creature(creature_id)
     parts = [
         f"{s.key} {'ready' if s.left else 'spent'}"
         if s.usage.times == 1
@@ -47,8 +50,6 @@ def uses_text(encounter: Encounter, creature_id: EntityId) -> str:
     ]
     total = action_surges(creature)
     if total:
-        from battlemap.rules.rest_uses import ACTION_SURGE_NAME
-
         parts.append(f"{ACTION_SURGE_NAME} {action_surges_left(creature)}/{total}")
     return " · ".join(parts)
 
@@ -79,16 +80,14 @@ class UsesRow(QWidget):
 
     def show_for(self, ruleset: Ruleset, creature_id: EntityId) -> bool:
         """Fill the row for the creature; False (nothing to show) when it has no uses."""
+        from battlemap.rules.rest_uses import regain_refusal, uses_to_regain
+
         self.creature_id = creature_id
         encounter = self.session.encounter
         text = uses_text(encounter, creature_id)
         self.label.setText(text)
         for kind, action in self.rest_actions.items():
-            from battlemap.rules.rest_uses import regain_refusal
-
             refusal = regain_refusal(ruleset, kind)
-            from battlemap.rules.rest_uses import uses_to_regain
-
             back = uses_to_regain(encounter, creature_id, kind)
             action.setEnabled(refusal is None and bool(back))
             tip = refusal or (f"Gives back: {', '.join(back)}" if back else "Nothing is spent")
@@ -99,11 +98,11 @@ class UsesRow(QWidget):
         return bool(text)
 
     def regain(self, kind: RestType) -> None:
+        from battlemap.rules.rest_uses import regain_after_rest
+
         creature_id = self.creature_id
         if creature_id is None:
             return
-        from battlemap.rules.rest_uses import regain_after_rest
-
         applied = self.session.run(
             f"{self.session.name(creature_id)}: {kind.value} rest finished",
             lambda e, r: regain_after_rest(e, r, creature_id, kind),

@@ -46,6 +46,9 @@ from battlemap.ui.combat.widgets import BAD, DEFAULT_DAMAGE_TYPE, RULESET_DURATI
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+
 DURATIONS: dict[str, Expiry | None] = {
     RULESET_DURATION: None,  # beside Exhaustion: says it is a duration
     "Until removed": Expiry.NEVER,
@@ -336,19 +339,17 @@ class CombatPanel(QGroupBox):
             self.session.reported.emit(applied.events[-1].text)
 
     def deal_damage(self) -> None:
+        from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
+        from battlemap.rules.statblocks import creature_defenses
+
         amount, damage_type = self.amount.value(), str(self.damage_type.currentData())
         creature_id = self.creature_id
         ruleset = self.session.ruleset()
-        from battlemap.rules.damage import Defenses
-        from battlemap.rules.statblocks import creature_defenses
-
         defenses = (
             creature_defenses(self.session.encounter, ruleset, self.library, creature_id)
             if creature_id is not None and ruleset is not None
             else Defenses()
         )
-        from battlemap.rules.damage import DamageInstance, apply_damage
-
         self._hp_step(
             f"{amount} {damage_type} damage to",
             lambda e, r, cid: apply_damage(
@@ -357,15 +358,15 @@ class CombatPanel(QGroupBox):
         )
 
     def heal(self) -> None:
-        amount = self.amount.value()
         from battlemap.rules.healing import heal
 
+        amount = self.amount.value()
         self._hp_step(f"Heal {amount}:", lambda e, r, cid: heal(e, r, cid, amount))
 
     def grant_temp(self) -> None:
-        amount = self.amount.value()
         from battlemap.rules.healing import grant_temp_hp
 
+        amount = self.amount.value()
         self._hp_step(
             f"{amount} temporary HP for", lambda e, r, cid: grant_temp_hp(e, r, cid, amount)
         )
@@ -378,13 +379,14 @@ class CombatPanel(QGroupBox):
             self.session.reported.emit(applied.events[-1].text)
 
     def toggle_condition(self, name: str, on: bool) -> None:
+        from battlemap.rules import conditions
+        from battlemap.rules.conditions import switch_lasting_condition
+
         creature_id = self._target()
         if creature_id is None:
             return
         who = self.session.name(creature_id)
         if self.session.state is None:
-            from battlemap.rules.conditions import switch_lasting_condition
-
             self._lasting_step(
                 f"{who} is {name}" if on else f"{who}: {name} removed",
                 lambda e, r: switch_lasting_condition(e, r, creature_id, name, on),
@@ -393,34 +395,29 @@ class CombatPanel(QGroupBox):
         if on:
             data = self.duration.currentData()  # Qt hands enum data back as a plain string
             expiry = Expiry(data) if data else None
-            from battlemap.rules import conditions
-
             self.session.run(
                 f"{who} is {name}",
                 lambda e, r: conditions.apply_condition(e, r, creature_id, name, expiry=expiry),
             )
         else:
-            from battlemap.rules import conditions
-
             self.session.run(
                 f"{who}: {name} removed",
                 lambda e, r: conditions.remove_condition(e, r, creature_id, name),
             )
 
     def set_exhaustion(self, level: int) -> None:
+        from battlemap.rules import conditions
+        from battlemap.rules.conditions import set_lasting_exhaustion
+
         creature_id = self._target()
         if creature_id is None:
             return
         if self.session.state is None:
-            from battlemap.rules.conditions import set_lasting_exhaustion
-
             self._lasting_step(
                 f"{self.session.name(creature_id)}: exhaustion {level}",
                 lambda e, r: set_lasting_exhaustion(e, r, creature_id, level),
             )
             return
-        from battlemap.rules import conditions
-
         self.session.run(
             f"{self.session.name(creature_id)}: exhaustion {level}",
             lambda e, r: conditions.set_exhaustion(e, r, creature_id, level),

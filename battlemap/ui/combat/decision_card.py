@@ -35,6 +35,8 @@ from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.typed_dice import D20Entry
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.rules.pending import Decision
 
@@ -119,19 +121,15 @@ class DecisionCard(QFrame):
 
     def refresh(self) -> None:
         """Show the decisions pending now, or hide the card when there are none."""
+        from battlemap.rules.pending import DecisionKind, pending_decisions, save_decisions
+
         ruleset = self.session.ruleset() if self.session.state is not None else None
         if ruleset is not None:
-            from battlemap.rules.pending import pending_decisions
-
             found = pending_decisions(self.session.encounter, ruleset)
         else:  # outside a combat only saves wait (and no ruleset is asked for)
-            from battlemap.rules.pending import save_decisions
-
             found = save_decisions(self.session.encounter)
         self.decisions = found
         kinds = {d.kind: d for d in found}
-        from battlemap.rules.pending import DecisionKind
-
         death = kinds.get(DecisionKind.DEATH_SAVE)
         saver = death.creature_id if death is not None else None
         if saver != self._saver:
@@ -140,23 +138,15 @@ class DecisionCard(QFrame):
         self.death.setVisible(death is not None)
         if death is not None:
             self.death_label.setText(death.text)
-        from battlemap.rules.pending import DecisionKind
-
         brink = kinds.get(DecisionKind.BRINK) or kinds.get(DecisionKind.LAST_BREATH)
         state = self.session.state
         if brink is not None and state is not None and ruleset is not None:
             self.brink.show_for(state, ruleset, brink.creature_id)
         else:
             self.brink.setVisible(False)
-        from battlemap.rules.pending import DecisionKind
-
         self._show_text(self.brink_label, kinds.get(DecisionKind.BRINK))
-        from battlemap.rules.pending import DecisionKind
-
         self._show_text(self.last_breath_label, kinds.get(DecisionKind.LAST_BREATH))
         self.brink.last_breath_note.setVisible(False)  # said by the card's own line
-        from battlemap.rules.pending import DecisionKind
-
         self.legendary.show_for(kinds.get(DecisionKind.LEGENDARY), death is None)
         if not found:
             self.hide()

@@ -19,6 +19,8 @@ from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.rules.legal import Choice, LegalActions
 
@@ -46,9 +48,11 @@ class FeaturesBox(QGroupBox):
 
     def show_for(self, ruleset: Ruleset, legal: LegalActions) -> None:
         """Show the creature's feature choices from ``legal``; hidden when it has none."""
-        self.creature_id = legal.creature_id
+        from battlemap.rules.action_surge import ACTION_SURGE
         from battlemap.rules.legal import ChoiceKind
+        from battlemap.rules.rest_uses import regain_refusal
 
+        self.creature_id = legal.creature_id
         bonus = [
             c
             for c in legal.choices
@@ -56,8 +60,6 @@ class FeaturesBox(QGroupBox):
             and c.id in ruleset.actions
             and ruleset.actions[c.id].cost is not ActionCost.BONUS_ACTION  # a feature's grant
         ]
-        from battlemap.rules.action_surge import ACTION_SURGE
-
         surge = next((c for c in legal.choices if c.id == ACTION_SURGE), None)
         self._layout(bonus, surge is not None)
         for choice in bonus:
@@ -67,8 +69,6 @@ class FeaturesBox(QGroupBox):
             left, total = action_surges_left(creature), action_surges(creature)
             self.surge.setText(f"Action Surge ({left}/{total})")
             _enable(self.surge, surge, "One more action this turn")
-            from battlemap.rules.rest_uses import regain_refusal
-
             refusal = regain_refusal(ruleset, RestType.SHORT)
             self.regain.setEnabled(left < total and refusal is None)
             self.regain.setToolTip(
@@ -102,24 +102,24 @@ class FeaturesBox(QGroupBox):
     # --- widgets -> engine -------------------------------------------------------------
 
     def take_bonus(self, action_id: str) -> None:
+        from battlemap.rules import economy
+
         creature_id = self.creature_id
         ruleset = self.session.ruleset()
         if creature_id is None or ruleset is None:
             return
         name = ruleset.actions[action_id].name
-        from battlemap.rules import economy
-
         self.session.run(
             f"{self.session.name(creature_id)}: {name} (bonus action)",
             lambda e, r: economy.take_action(e, r, creature_id, action_id, as_bonus_action=True),
         )
 
     def use_action_surge(self) -> None:
+        from battlemap.rules.action_surge import action_surge
+
         creature_id = self.creature_id
         if creature_id is None:
             return
-        from battlemap.rules.action_surge import action_surge
-
         applied = self.session.run(
             f"{self.session.name(creature_id)}: Action Surge",
             lambda e, r: action_surge(e, r, creature_id),
@@ -128,11 +128,11 @@ class FeaturesBox(QGroupBox):
             self.session.reported.emit(applied.events[-1].text)
 
     def regain_uses(self) -> None:
+        from battlemap.rules.rest_uses import regain_after_rest
+
         creature_id = self.creature_id
         if creature_id is None:
             return
-        from battlemap.rules.rest_uses import regain_after_rest
-
         self.session.run(
             f"{self.session.name(creature_id)} regains Action Surge",
             lambda e, r: regain_after_rest(e, r, creature_id, RestType.SHORT),

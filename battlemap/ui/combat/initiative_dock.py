@@ -59,6 +59,9 @@ from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import SIDE_COLOURS
 from battlemap.ui.typed_dice import TouchSpinBox
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+
 ID_ROLE = Qt.ItemDataRole.UserRole
 NAME_SHARE = 0.7
 """The most of a row's width the Creature column takes (a status keeps some room)."""
@@ -331,14 +334,15 @@ class InitiativeDock(QDockWidget):
         if state is None:
             del blocker
             return
+        from battlemap.rules.lair import lair_row_index  # a combat: the engine is needed now
+        from battlemap.rules.legendary import legendary_text
+
         ids = [s.creature_id for s in state.order] or [c.creature_id for c in state.combatants]
         current = state.current
         dark = dark_theme()
         bold = QFont(self.tree.font())
         bold.setBold(True)
         ruleset = self.session.ruleset()
-        from battlemap.rules.lair import lair_row_index
-
         lair_at = lair_row_index(state, self.session.encounter) if state.started else None
         for index, creature_id in enumerate([*ids, None]):
             if index == lair_at:  # initiative count 20, after the ties
@@ -353,8 +357,6 @@ class InitiativeDock(QDockWidget):
             init = "?" if combatant.initiative is None else str(combatant.initiative)
             extra = state.order[index].extra if state.order else False
             status = _status(combatant, creature.hp, extra)
-            from battlemap.rules.legendary import legendary_text
-
             legend = legendary_text(self.session.encounter, combatant)
             status = ", ".join(part for part in (status, legend) if part)
             if combatant.controlled_by is not None:  # a controlled mount, after its rider
@@ -426,14 +428,12 @@ class InitiativeDock(QDockWidget):
         """Roll initiative for everyone, or only for the non-party combatants: the players
         roll at the table and the DM types their totals (Set); until then they wait at the
         bottom of the order with no initiative, and the engine won't begin the round."""
-        if not monsters_only:
-            from battlemap.rules import initiative
+        from battlemap.rules import initiative
 
+        if not monsters_only:
             self.session.run("Roll initiative", initiative.roll_initiative)
             return
         party = self.session.party_ids()
-        from battlemap.rules import initiative
-
         if self.session.run(
             "Roll initiative for the monsters",
             lambda e, r: initiative.roll_initiative_except(e, r, party),
@@ -442,12 +442,12 @@ class InitiativeDock(QDockWidget):
 
     def go_now(self) -> None:
         """legends-of-hyrule: the selected member of the acting group takes its turn now."""
+        from battlemap.rules import turns
+
         creature_id = self.selected_id()
         if creature_id is None:
             self.session.refused.emit("Select the group member who acts now")
             return
-        from battlemap.rules import turns
-
         self.session.run(
             f"{self.session.name(creature_id)} acts now",
             lambda e, r: turns.take_turn_now(e, r, creature_id),
@@ -461,20 +461,18 @@ class InitiativeDock(QDockWidget):
     def next_turn(self) -> None:
         """End the turn and start the next; the death save the next creature owes (typed in
         the Actions dock, else rolled) is part of the same undo step."""
+        from battlemap.rules import legendary
+
         state = self.session.state
         if state is None or not state.started:
             self.session.refused.emit("the combat hasn't begun")
             return
         ruleset = self.session.ruleset()
-        from battlemap.rules import legendary
-
         if ruleset is not None and legendary.legendary_pause_due(self.session.encounter, ruleset):
             self._end_of_turn()  # legendary actions come in between; the next press goes on
             return
         typed = self.death_save_d20() if self.death_save_d20 is not None else None
         d6 = self.recharge_d6() if self.recharge_d6 is not None else None
-        from battlemap.rules import legendary
-
         applied = self.session.run(  # with the monsters' start of turn: recharge, legendary
             lambda done: f"{NEXT_TURN_TEXT}: {self.session.name(done.result.step.started)}",
             lambda e, r: legendary.next_turn(e, r, death_save_d20=typed, recharge_d6=d6),
@@ -493,12 +491,12 @@ class InitiativeDock(QDockWidget):
     def _end_of_turn(self) -> None:
         """Stop at the end of the current turn: the moment for legendary actions (the SRD stat
         blocks: "only at the end of another creature's turn")."""
+        from battlemap.rules import legendary
+
         state = self.session.state
         if state is None or state.current is None:
             return
         name = self.session.name(state.current.creature_id)
-        from battlemap.rules import legendary
-
         applied = self.session.run(f"{NEXT_TURN_TEXT}: end of {name}'s turn", legendary.end_of_turn)
         if applied is not None:
             self.session.reported.emit(f"{applied.events[-1].text}; Next turn goes on")
@@ -515,33 +513,35 @@ class InitiativeDock(QDockWidget):
             )
 
     def roll_surprise(self) -> None:
+        from battlemap.rules import initiative
+
         sneaking = [
             i for i in self._selected_tokens() if self.session.state and self.session.state.has(i)
         ]
         if not sneaking:
             self.session.refused.emit("Select the tokens that sneak up, then Roll surprise")
             return
-        from battlemap.rules import initiative
-
         self.session.run(
             "Roll surprise",
             lambda e, r: initiative.determine_surprise(e, r, sneaking),
         )
 
     def _set_surprised(self, on: bool) -> None:
+        from battlemap.rules import initiative
+
         creature_id = self.selected_id()
         if creature_id is None:
             self.session.refused.emit("Select a row first")
             self.surprised.setChecked(False)
             return
-        from battlemap.rules import initiative
-
         self.session.run(
             f"{self.session.name(creature_id)} surprised" if on else "Not surprised",
             lambda e, r: initiative.set_surprised(e, r, creature_id, on),
         )
 
     def _set_value(self) -> None:
+        from battlemap.rules import initiative
+
         creature_id = self.selected_id()
         if creature_id is None:
             self.session.refused.emit("Select a row first")
@@ -549,8 +549,6 @@ class InitiativeDock(QDockWidget):
         value = self.value.value()
         natural = 20 if not self.natural_20.isHidden() and self.natural_20.isChecked() else None
         name = self.session.name(creature_id)
-        from battlemap.rules import initiative
-
         if self.session.run(
             f"Initiative of {name}",
             lambda e, r: initiative.set_initiative(e, r, creature_id, value, natural),
@@ -559,12 +557,12 @@ class InitiativeDock(QDockWidget):
             self.refresh()
 
     def _reorder(self, ids: list[EntityId]) -> None:
+        from battlemap.rules import initiative
+
         state = self.session.state
         if state is None or not state.order:
             self.refresh()
             return
-        from battlemap.rules import initiative
-
         if not self.session.run(
             "Reorder initiative",
             lambda e, r: initiative.reorder(e, r, ids),
@@ -591,12 +589,12 @@ class InitiativeDock(QDockWidget):
         )
 
     def remove_selected(self) -> None:
+        from battlemap.rules import turns
+
         creature_id = self.selected_id()
         if creature_id is None:
             self.session.refused.emit("Select a row to remove")
             return
-        from battlemap.rules import turns
-
         self.session.run(
             f"Remove {self.session.name(creature_id)} from the combat",
             lambda e, r: turns.remove_combatant(e, r, creature_id),

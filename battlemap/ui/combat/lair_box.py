@@ -24,6 +24,9 @@ from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+
 
 class LairBox(QGroupBox):
     """Lair actions of the lairs in the fight; hidden when there are none."""
@@ -39,6 +42,8 @@ class LairBox(QGroupBox):
 
     def refresh(self, state: CombatState, ruleset: Ruleset) -> bool:
         """Rebuild the buttons; whether any lair is shown."""
+        from battlemap.rules.lair import lair_status
+
         while self.grid.count():
             item = self.grid.takeAt(0)
             widget = item.widget() if item is not None else None
@@ -47,8 +52,6 @@ class LairBox(QGroupBox):
         self.buttons = {}
         row = 0
         for combatant in state.combatants:
-            from battlemap.rules.lair import lair_status
-
             status = lair_status(self.session.encounter, ruleset, combatant.creature_id)
             if status is None:
                 continue
@@ -87,11 +90,11 @@ class LairBox(QGroupBox):
 def lair_row(session: CombatSession, state: CombatState) -> QTreeWidgetItem:
     """The Initiative dock's row for initiative count 20: the lairs and what each did last;
     it can't be selected or dragged (the lairs act from the Actions dock)."""
+    from battlemap.rules.lair import lair_status
+
     ruleset = session.ruleset()
     parts = []
     for combatant in state.combatants:
-        from battlemap.rules.lair import lair_status
-
         status = lair_status(session.encounter, ruleset, combatant.creature_id) if ruleset else None
         if status is not None:
             parts.append((session.name(combatant.creature_id), status.text))

@@ -36,6 +36,8 @@ from battlemap.ui.combat.next_die import NextTurnDie
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.rules.limited_actions import (
         UseStatus,
@@ -126,9 +128,9 @@ class MonsterBox(QWidget):
         self.setVisible(shown)
 
     def _show_current(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> bool:
-        encounter = self.session.encounter
-        from battlemap.rules.limited_actions import use_statuses
+        from battlemap.rules.limited_actions import save_action_refusal, use_statuses
 
+        encounter = self.session.encounter
         statuses = {s.key: s for s in use_statuses(encounter, creature_id)}
         block = statblock_in(encounter, state.combatant(creature_id))
         saves = block.save_actions if block is not None else ()
@@ -152,8 +154,6 @@ class MonsterBox(QWidget):
             status = statuses.get(save.uses_key) if save.usage is not None else None
             state_text = uses_left(status) if status is not None else ""
             button = _compact(QPushButton(literal_mnemonics(f"{save.name}{state_text}")))
-            from battlemap.rules.limited_actions import save_action_refusal
-
             reason = save_action_refusal(encounter, ruleset, creature_id, save.name)
             button.setEnabled(reason is None)
             uses = f" ({status.text})" if status is not None else ""
@@ -168,14 +168,15 @@ class MonsterBox(QWidget):
         return bool(self.use_buttons) or bool(saves)
 
     def _show_legendary(self, state: CombatState, ruleset: Ruleset) -> bool:
+        from battlemap.rules.legendary import legendary_status
+        from battlemap.rules.limited_actions import use_statuses
+
         _clear(self.legendary)
         self.legendary_buttons = {}
         encounter = self.session.encounter
         any_shown = False
         current = state.current.creature_id if state.current is not None else None
         for combatant in state.combatants:
-            from battlemap.rules.legendary import legendary_status
-
             status = legendary_status(encounter, ruleset, combatant.creature_id)
             if status is None or combatant.creature_id == current:
                 continue  # on its own turn it takes none
@@ -199,8 +200,6 @@ class MonsterBox(QWidget):
                 )
                 grid.addWidget(button, index // LEGENDARY_COLUMNS, index % LEGENDARY_COLUMNS)
                 self.legendary_buttons[(cid, action.name)] = button
-            from battlemap.rules.limited_actions import use_statuses
-
             resistance = next(
                 (s for s in use_statuses(encounter, cid) if s.key == LEGENDARY_RESISTANCE), None
             )
@@ -225,11 +224,10 @@ class MonsterBox(QWidget):
     def _show_recharge(self, state: CombatState) -> bool:
         """Offer to type the d6 of the next creature's recharge: the engine rolls it as that
         turn starts (``legendary.next_turn``)."""
-        from battlemap.rules.turns import upcoming_creature  # the dead skipped
+        from battlemap.rules.limited_actions import recharges_due
+        from battlemap.rules.turns import upcoming_creature
 
         upcoming = upcoming_creature(state)
-        from battlemap.rules.limited_actions import recharges_due
-
         due = recharges_due(self.session.encounter, upcoming) if upcoming is not None else ()
         text = None
         if due and upcoming is not None:
@@ -251,11 +249,11 @@ class MonsterBox(QWidget):
         return state.current.creature_id if state is not None and state.current else None
 
     def use_save(self, name: str) -> None:
+        from battlemap.rules.limited_actions import use_save_action
+
         creature_id = self._current()
         if creature_id is None:
             return
-        from battlemap.rules.limited_actions import use_save_action
-
         applied = self.session.run(
             f"{self.session.name(creature_id)}: {name}",
             lambda e, r: use_save_action(e, r, creature_id, name),

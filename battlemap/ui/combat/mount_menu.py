@@ -33,6 +33,8 @@ from battlemap.rules.outcome import EngineCall, Outcome
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.rules.falling_off import FallCause, FallOffResult
 
@@ -58,6 +60,8 @@ def add_mount_entries(
     """The token menu's mount entries for ``creature_id`` (nothing outside a combat or under a
     ruleset without controlled mounts). ``library``: the monster library's stat blocks by
     name, for a rider matched by name (``find_statblock``)."""
+    from battlemap.rules.mounts import mount_candidates
+
     state = session.state
     ruleset = session.ruleset()
     if state is None or ruleset is None or not has_controlled_mounts(ruleset):
@@ -81,8 +85,6 @@ def add_mount_entries(
             for cause, label in fall_labels().items():
                 text = f"Save to stay on {mount} ({label})"
                 entries.append((text, _saver(session, creature_id, cause, library or {}), None))
-    from battlemap.rules.mounts import mount_candidates
-
     for mount_id in mount_candidates(session.encounter, ruleset, creature_id):
         if state.combatant(mount_id).controlled_by == creature_id:
             continue  # already ridden: its Release entry is above
@@ -141,9 +143,9 @@ def _stepper(session: CombatSession, text: str, step: EngineCall[None]) -> Calla
 
 
 def _releaser(session: CombatSession, mount_id: EntityId) -> Callable[[], object]:
-    text = f"Release {session.name(mount_id)}"
     from battlemap.rules.mounts import release_mount
 
+    text = f"Release {session.name(mount_id)}"
     return lambda: session.run(text, lambda e, r: release_mount(e, r, mount_id))
 
 
@@ -160,15 +162,13 @@ def _saver(
     name = session.name(rider_id)
 
     def roll(encounter: Encounter, ruleset: Ruleset) -> Outcome[FallOffResult]:
-        rider = encounter.creature(rider_id)
+        from battlemap.rules.falling_off import fall_off_save
+        from battlemap.rules.saves import save_bonus_of
         from battlemap.rules.statblocks import find_statblock
 
+        rider = encounter.creature(rider_id)
         block = find_statblock(rider, encounter, library)
-        from battlemap.rules.saves import save_bonus_of
-
         bonus = save_bonus_of(rider, block, Ability.DEX)
-        from battlemap.rules.falling_off import fall_off_save
-
         return fall_off_save(encounter, ruleset, rider_id, cause, save_bonus=bonus)
 
     def save() -> None:

@@ -20,6 +20,8 @@ from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.rules.saves_due import SaveDue
 
@@ -90,13 +92,12 @@ class PendingSavesBox(QGroupBox):
 
     def _fresh_faces(self, ruleset: Ruleset, pending: SaveDue) -> tuple[int, ...]:
         """Outside a combat: the app's d20s from fresh dice (two with advantage/disadvantage)."""
-        lasting = self.session.encounter.creature(pending.creature_id).lasting
-        stand_in = Combatant(creature_id=pending.creature_id, group="").with_lasting(lasting)
+        from battlemap.rules.loose_dice import fresh_d20s
         from battlemap.rules.saves import save_report
 
+        lasting = self.session.encounter.creature(pending.creature_id).lasting
+        stand_in = Combatant(creature_id=pending.creature_id, group="").with_lasting(lasting)
         mode = save_report(ruleset, stand_in, pending.ability).roll.mode
-        from battlemap.rules.loose_dice import fresh_d20s
-
         return fresh_d20s(new_dice_state(self.session.seed_source()), mode, "saving throw")[1]
 
 
@@ -104,9 +105,9 @@ def _save_call(
     pending: SaveDue, typed: tuple[int, ...] | None
 ) -> Callable[[Encounter, Ruleset], Outcome[bool]]:
     """The engine operation of the save, its result being whether it succeeded."""
-    creature_id = pending.creature_id
     from battlemap.rules.saves_due import SaveKind
 
+    creature_id = pending.creature_id
     if pending.kind is SaveKind.CONCENTRATION:
 
         def concentration(encounter: Encounter, ruleset: Ruleset) -> Outcome[bool]:

@@ -36,6 +36,9 @@ from battlemap.rules.schema_roles import ConditionRoles
 from battlemap.ui.players.projection import CombatFacts
 from battlemap.ui.undo import push
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+
 R = TypeVar("R")
 
 
@@ -167,6 +170,8 @@ class CombatSession(QObject):
 
     def start(self, creature_ids: list[EntityId] | None = None) -> bool:
         """A new combat (round 0) with these creatures, or all of them; one undo step."""
+        from battlemap.rules.initiative import start_combat
+
         if self.state is not None:
             self.refused.emit("A combat is already running; end it first.")
             return False
@@ -174,8 +179,6 @@ class CombatSession(QObject):
         if ruleset is None:
             return False
         try:
-            from battlemap.rules.initiative import start_combat
-
             state = start_combat(
                 self.encounter, self.encounter.ruleset, self.seed_source(), creature_ids
             )

@@ -52,6 +52,8 @@ from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.tools.base import Overlay
 from battlemap.ui.undo import push
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.rules.move_plan import Evaluated, MovePlan
     from battlemap.rules.move_resolution import (
@@ -169,6 +171,8 @@ class DragFeedback(QObject):
     def drop(self, creature_id: EntityId, pos: QPointF, modifiers: Qt.KeyboardModifier) -> bool:
         """The token was let go: refuse, or push the move as one undo step. False: the scene
         does its plain move (a click without a drag, Alt held, no usable ruleset)."""
+        from battlemap.rules.move_resolution import MoveResolution, resolve_move
+
         plan = self.plan
         self.end()
         self._unplanned = None
@@ -202,12 +206,8 @@ class DragFeedback(QObject):
         args = (encounter, ruleset, plan.index, creature_id, evaluated.result, plan.offset, end)
         library = self._library_of()
         if self.choose is not None:
-            from battlemap.rules.move_resolution import resolve_move
-
             self._finish(resolve_move(*args, self.choose, library), (plan, evaluated))
             return True
-        from battlemap.rules.move_resolution import MoveResolution
-
         resolution = MoveResolution(*args, library)
         if resolution.outcome is not None:
             self._finish(resolution.outcome, (plan, evaluated))
@@ -326,12 +326,12 @@ class DragFeedback(QObject):
     # --- state ----------------------------------------------------------------------
 
     def _begin(self, creature_id: EntityId) -> bool:
+        from battlemap.rules.move_plan import MovePlan
+
         ruleset = self._ruleset_of()
         encounter = self.document.encounter
         if ruleset is None or all(c.id != creature_id for c in encounter.creatures):
             return False
-        from battlemap.rules.move_plan import MovePlan
-
         self.plan = MovePlan(encounter, ruleset, self.index.get(), creature_id)
         self.waypoints, self.pins, self._undo_pins = [], [], []
         self.cursor = None

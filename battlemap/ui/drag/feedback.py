@@ -38,6 +38,8 @@ from battlemap.ui.drag.items import (
     shaded_region,
 )
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.rules.move_plan import Evaluated, MovePlan
 
@@ -58,6 +60,8 @@ def feedback_items(
     plan: MovePlan, evaluated: Evaluated, pins: Sequence[Cell], cheapest: bool
 ) -> list[QGraphicsItem]:
     """Items for one drag update (the reachable area is drawn once, separately)."""
+    from battlemap.rules.move_plan import EXTRA_COST_REASONS
+
     result = evaluated.result
     side = plan.footprint_side()
     ox, oy = plan.offset
@@ -81,8 +85,6 @@ def feedback_items(
             items += cased_line([centre(c) for c in rest], PATH_BAD, 4.0, Qt.PenStyle.DashLine)
             a, b = centre(rest[0]), centre(rest[1])
             items.append(Marker(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), "×", PATH_BAD, 15.0))
-    from battlemap.rules.move_plan import EXTRA_COST_REASONS
-
     difficult = [s.end for s in result.steps if EXTRA_COST_REASONS & set(s.reasons)]
     if difficult:
         items.append(hatched_cells(difficult, whole, DIFFICULT))

@@ -45,6 +45,9 @@ from battlemap.ui.map_view import MapView
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.typed_dice import D20Entry, DamageEntry
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+
 if TYPE_CHECKING:  # the engine is imported when a move is resolved, not at start
     from battlemap.rules.attacks import AttackResult
     from battlemap.rules.move_plan import Evaluated, MovePlan
@@ -179,6 +182,8 @@ class OpportunityPrompt(QFrame):
         token); ``tokens``: every token's, covered as few as can be (see ``place``).
         ``trial``: tries typed d20 faces without recording anything, for the verdict shown as
         soon as they are typed."""
+        from battlemap.rules.attacks import RollMode
+
         same = self.pending is not None and self.pending.offer == pending.offer
         self.pending = pending
         self._keep_clear = tuple(keep_clear)
@@ -199,8 +204,6 @@ class OpportunityPrompt(QFrame):
             for spin in self.damage.spins:
                 spin.valueChanged.connect(self._dice_changed)
                 self._watch(spin)
-        from battlemap.rules.attacks import RollMode
-
         self.d20.set_two(preview is not None and preview.roll_mode.mode is not RollMode.NORMAL)
         self.take_button.setEnabled(preview is not None)
         self._dice_changed()
@@ -345,6 +348,8 @@ class OpportunityPrompt(QFrame):
 def verdict_text(result: AttackResult) -> str:
     """ "HIT: 14+5 = 19 vs AC 8 · roll the 1d8+3 slashing" ("roll the critical damage, 2d8+3
     slashing" on a critical: the dice the engine rolls), with the engine's reasons."""
+    from battlemap.rules.attacks import reasons_beyond_the_total
+
     word = "CRITICAL HIT" if result.critical else "HIT" if result.hit else "MISS"
     colour = VERDICT_CRIT if result.critical else VERDICT_HIT if result.hit else VERDICT_BAD
     text = (
@@ -359,8 +364,6 @@ def verdict_text(result: AttackResult) -> str:
     if result.hit and damage:
         dice = f"critical damage, {damage}" if result.critical else damage
         text += f" · roll the {escape(dice)}"
-    from battlemap.rules.attacks import reasons_beyond_the_total
-
     reasons = reasons_beyond_the_total(result)  # the total vs AC is on the line above
     if reasons:
         text += f"<br><small>{escape('; '.join(reasons))}</small>"

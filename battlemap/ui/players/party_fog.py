@@ -30,6 +30,8 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell
 from battlemap.rules.schema_light import LightRules
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     pass
 
@@ -152,7 +154,7 @@ def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
 
 
 def _area(index: MapIndex, key: ViewerKey, radius: float | None) -> BaseGeometry:
-    x, y, side = key
     from battlemap.geometry.sight import visibility_polygon
 
+    x, y, side = key
     return visibility_polygon(index, (x + side / 2, y + side / 2), radius)

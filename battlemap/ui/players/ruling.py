@@ -36,6 +36,8 @@ from battlemap.model.ids import EntityId
 from battlemap.ui.drag.feedback import extra_cost_kinds, feet
 from battlemap.ui.players.projection import PlayerView
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.geometry.cover import LineTrace
     from battlemap.rules.move_plan import Evaluated, MovePlan
@@ -139,15 +141,13 @@ def line_over_known(start: PointXY, end: PointXY, known: frozenset[Cell] | None)
 
 
 def _blocker_shown(line: LineTrace, view: PlayerView) -> bool:
+    from battlemap.geometry.cover import BlockerKind
+
     kind, blocker = line.blocker_kind, line.blocker_id
     if blocker is None:
         return False
-    from battlemap.geometry.cover import BlockerKind
-
     if kind is BlockerKind.CREATURE:
         return any(token.key == blocker for token in view.tokens)
-    from battlemap.geometry.cover import BlockerKind
-
     if kind is BlockerKind.OBSTACLE:
         return any(obstacle.id == blocker for obstacle in view.obstacles)
     return any(wall.id == blocker for wall in view.walls)  # walls, doors, windows

@@ -32,6 +32,9 @@ from battlemap.model.ids import EntityId
 from battlemap.model.statblock import AttackKind
 from battlemap.rules.schema import CoverRules, Ruleset
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+
 
 @dataclass(frozen=True)
 class RangedBand:
@@ -119,12 +122,11 @@ def target_facts(
     Raises:
         KeyError: when either creature is not in the encounter.
     """
+    from battlemap.rules.attack_situation import combat_bodies, flank_terms
+    from battlemap.rules.movement import diagonal_rule
+
     if ruleset is not None:
-        from battlemap.rules.attack_situation import combat_bodies
-
         bodies = combat_bodies(encounter, ruleset)
-        from battlemap.rules.movement import diagonal_rule
-
         rule = diagonal_rule(ruleset)
         flanks = ruleset.attacks.flanking.enabled
     else:
@@ -135,8 +137,6 @@ def target_facts(
     names = {c.id: c.name for c in encounter.creatures}
     reach = within_reach(attacker, target, rule)
     found = cover(index, attacker, target, bodies)
-    from battlemap.rules.attack_situation import flank_terms
-
     flank = (
         flanking(index, attacker, target, bodies, rule, flank_terms(ruleset))
         if flanks and ruleset is not None
@@ -162,12 +162,12 @@ def target_facts(
 
 
 def _flank_note(encounter: Encounter, flank: FlankResult | None, attacker_name: str) -> str:
+    from battlemap.rules.attack_situation import flank_refusal
+
     if flank is None or flank.flanked:
         return ""
     if flank.reason is FlankReason.ATTACKER_CANNOT_THREATEN:
         return f"{attacker_name}: {flank.attacker_threat.value}"
-    from battlemap.rules.attack_situation import flank_refusal
-
     return flank_refusal(encounter, flank.opposite)
 
 

@@ -37,6 +37,8 @@ from battlemap.ui.map_scene import MapScene
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.tools.base import Overlay
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.geometry import RangeBand
     from battlemap.ui.targeting.facts import CoverAgainst, TargetFacts
@@ -145,10 +147,10 @@ class TargetingOverlay(QObject):
     # --- showing ------------------------------------------------------------------------
 
     def show_pair(self, attacker_id: EntityId, target_id: EntityId) -> None:
+        from battlemap.ui.targeting.facts import target_facts
+
         encounter = self.scene.document.encounter
         try:
-            from battlemap.ui.targeting.facts import target_facts
-
             facts = target_facts(
                 encounter, self._ruleset_of(), self.index.get(), attacker_id, target_id
             )
@@ -157,8 +159,6 @@ class TargetingOverlay(QObject):
             return
         self.pair, self.facts = (attacker_id, target_id), facts
         try:  # the same geometry call with the roles swapped: the selected one's cover
-            from battlemap.ui.targeting.facts import target_facts
-
             self.defence = target_facts(
                 encounter, self._ruleset_of(), self.index.get(), target_id, attacker_id
             )
@@ -183,10 +183,10 @@ class TargetingOverlay(QObject):
     def cover_of(self, creature_id: EntityId) -> CoverAgainst | None:
         """The cover ``creature_id`` (the selected creature) has against the hovered one;
         None when the overlay is not showing a pair with that creature selected."""
-        if self.defence is None or self.defence.target.id != creature_id:
-            return None
         from battlemap.ui.targeting.facts import cover_against
 
+        if self.defence is None or self.defence.target.id != creature_id:
+            return None
         return cover_against(self.defence, self._ruleset_of())
 
     @property
@@ -239,6 +239,8 @@ def card_lines(facts: TargetFacts, ruleset: Ruleset | None) -> list[tuple[str, Q
 
     The cover's AC bonus is the ruleset's (``cover_against``; SRD values without one).
     """
+    from battlemap.ui.targeting.facts import cover_against
+
     lines: list[tuple[str, QColor]] = [
         (f"{facts.target_name} · {facts.distance_feet:g} ft", CARD_TEXT)
     ]
@@ -261,8 +263,6 @@ def card_lines(facts: TargetFacts, ruleset: Ruleset | None) -> list[tuple[str, Q
     if degree is CoverDegree.NONE:
         lines.append((f"no cover ({blocked} of 4 lines blocked)", GOOD))
     else:
-        from battlemap.ui.targeting.facts import cover_against
-
         ac_bonus = cover_against(facts, ruleset).bonus
         bonus = "can't be targeted" if ac_bonus is None else f"+{ac_bonus} AC"
         capped = (

@@ -32,6 +32,8 @@ from battlemap.ui.players.ruling import (
 from battlemap.ui.players.ruling_layer import RulingLayer
 from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT, TargetingOverlay, unsubscribe
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.rules.move_plan import Evaluated, MovePlan
 
@@ -98,17 +100,15 @@ class RulingShow(QObject):
 
     def current_ruling(self, view: PlayerView) -> ShownRuling:
         """The picked target's cover and reach, else the last move still standing."""
+        from battlemap.geometry.reach import cells_within_reach
+        from battlemap.rules.movement import diagonal_rule
+        from battlemap.ui.targeting.facts import cover_against
+
         facts = self.targeting.facts
         ruleset = window_ruleset(self.window)
         if facts is not None:
-            from battlemap.rules.movement import diagonal_rule
-
             rule = diagonal_rule(ruleset) if ruleset is not None else DiagonalRule.FIVE_FIVE_FIVE
-            from battlemap.ui.targeting.facts import cover_against
-
             bonus = cover_against(facts, ruleset).bonus
-            from battlemap.geometry.reach import cells_within_reach
-
             return cover_ruling(facts, view, bonus, cells_within_reach(facts.attacker, rule))
         moved = self.drag.last_moved
         if moved is not None and _still_where_it_ended(self.window, *moved):

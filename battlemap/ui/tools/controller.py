@@ -37,6 +37,8 @@ from battlemap.ui.tools.template import TemplateTool
 from battlemap.ui.tools.terrain import TerrainTool
 from battlemap.ui.tools.walls import DoorTool, WallTool
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.ui.feature_window import FeatureWindow
 
@@ -272,6 +274,8 @@ class ToolController(QObject):
         return ids
 
     def delete_selection(self) -> None:
+        from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
+
         encounter = self.window.document.encounter
         command = remove_entities(encounter, self.selected_ids())
         if command is None:
@@ -279,11 +283,7 @@ class ToolController(QObject):
             return
         session = self.window.combat.session
         ruleset = session.ruleset() if encounter.combat is not None else None
-        from battlemap.rules.removal import RemovalRefusedError
-
         try:
-            from battlemap.rules.removal import leaving_combat_too
-
             self.context.push(leaving_combat_too(encounter, ruleset, command))
         except RemovalRefusedError as refusal:
             self.hint_label.setText(str(refusal))

@@ -21,6 +21,8 @@ from battlemap.ui.tools.options import choice, options_row, show_choice
 from battlemap.ui.tools.preview import cell_squares
 from battlemap.ui.tools.shapes import cell_at, points_along
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     pass
 
@@ -72,13 +74,13 @@ class FogTool(Tool):
     # --- events ---------------------------------------------------------
 
     def press(self, event: PointerEvent) -> bool:
+        from battlemap.geometry.rooms import room_cells
+
         if not event.left:
             return True
         self._inverted = bool(event.modifiers & Qt.KeyboardModifier.AltModifier)
         if self.shape == ROOM:
             encounter = self.context.document.encounter
-            from battlemap.geometry.rooms import room_cells
-
             self._commit(room_cells(encounter.grid, encounter.walls, cell_at(event.cell)))
             return True
         self._anchor = self._last = event.cell

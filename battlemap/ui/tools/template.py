@@ -44,6 +44,8 @@ from battlemap.ui.tools.options import choice, options_row, show_choice
 from battlemap.ui.tools.preview import handles
 from battlemap.ui.tools.shapes import clamp_to_map, snap_to_corner
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.geometry.templates import (
         Template,
@@ -176,10 +178,10 @@ class TemplateTool(Tool):
 
     def template_at(self, aim: Point) -> Template | None:
         """The template from the current origin toward ``aim`` with the chosen shape and size."""
-        if self.origin is None:
-            return None
         from battlemap.geometry.templates import Template
 
+        if self.origin is None:
+            return None
         return Template(
             self.shape,
             self.origin,
@@ -195,13 +197,11 @@ class TemplateTool(Tool):
         self._show(template)
 
     def _show(self, template: Template) -> None:
+        from battlemap.geometry.templates import TemplateError, template_coverage
+
         encounter = self.context.document.encounter
         bodies = [Body.from_creature(c, encounter.grid) for c in encounter.creatures]
-        from battlemap.geometry.templates import TemplateError
-
         try:
-            from battlemap.geometry.templates import template_coverage
-
             coverage = template_coverage(template, encounter.grid, bodies, self._map_index())
         except TemplateError:  # a cone or line not aimed yet: show just the origin
             self.template, self.coverage = None, None
