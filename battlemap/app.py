@@ -51,6 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return monsters_main(argv[1:])
     args = build_parser().parse_args(argv)
+    # pydantic looks for plugins in every installed package's entry points when the first
+    # model is made (~30 ms in a venv with the dev tools); the app uses none. A DM's own
+    # PYDANTIC_DISABLE_PLUGINS is kept.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     # Starting up makes tens of thousands of objects that live as long as the app (modules,
     # pydantic models, Qt wrappers); the collector would scan them over and over while they
     # are made (~40 ms) and free nothing. It is back on before the first frame: see run_gui.
