@@ -96,7 +96,6 @@ def _import_before_qt() -> None:
     for ``from __feature__ import ...``): ~0.1 ms a module, for some 200 modules."""
     import battlemap.geometry.illumination
     import battlemap.geometry.map_index
-    import battlemap.io.monsters
     import battlemap.rules.loader  # noqa: F401
 
 

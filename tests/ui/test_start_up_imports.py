@@ -54,6 +54,7 @@ LATE_MODULES = (
         for name in ("cover", "reach", "flanking", "search", "templates")
     ),
     "battlemap.io.uvtt",  # a map import or a Universal VTT file opened
+    "battlemap.io.monsters",  # the Creature library fills just after the first frame
     "battlemap.ui.targeting.facts",  # the first ruling shown
 )
 
