@@ -3,8 +3,11 @@ comes from its module on first use, and a module needing one part no longer impo
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from importlib import import_module
+from pathlib import Path
 from types import ModuleType
 
 import battlemap.geometry as geometry
@@ -44,3 +47,20 @@ def test_importing_one_geometry_module_leaves_cover_sight_and_search_out() -> No
         "battlemap.geometry.search",
         "battlemap.geometry.flanking",
     }
+
+
+def test_no_module_imports_a_submodule_name_from_the_package() -> None:
+    """``from battlemap.geometry import cover`` gives the module ``cover`` once it is loaded
+    (Python binds it on the package): the function comes from ``battlemap.geometry.cover``."""
+    stems = {path.stem for path in Path(geometry.__file__).parent.glob("*.py")}
+    shadowed = {  # a module defining its own name: cover.cover, flanking.flanking
+        stem for stem in stems if hasattr(import_module(f"battlemap.geometry.{stem}"), stem)
+    }
+    assert {"cover", "flanking"} <= shadowed
+    root = Path(__file__).parents[2]
+    found = []
+    for path in [*root.glob("battlemap/**/*.py"), *root.glob("tests/**/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "battlemap.geometry":
+                found += [f"{path}: {a.name}" for a in node.names if a.name in shadowed]
+    assert found == []
