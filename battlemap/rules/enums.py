@@ -431,9 +431,9 @@ class MonsterDeathAtZero(DocEnum):
     UNCONSCIOUS = "unconscious", "Monsters fall unconscious and make death saves like characters."
 
 
-class RestType(StrEnum):
-    """A short or a long rest (``rest_uses``, ``rests``). Here, with no engine behind it, so
-    the Combat menu can list the rests at start without importing the engine (issue 17)."""
+class RestType(DocEnum):
+    """A short or a long rest (``rest_uses``, ``rests``); here, with no engine behind it, so
+    the Combat menu lists the rests at start without importing the engine (issue 17)."""
 
-    SHORT = "short"
-    LONG = "long"
+    SHORT = "short", "A short rest: some uses come back (Action Surge, per-rest, recharge)."
+    LONG = "long", "A long rest, which ends the day: every use comes back, N/Day ones too."
