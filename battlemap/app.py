@@ -181,16 +181,33 @@ WARM_UP_AFTER_MS = 250
 """When the first frame is on screen: the warm-up then starts."""
 
 
+WARM_UP_MODULES = (
+    "battlemap.rules.move_resolution",  # a drag's plan, a drop; cover, reach, flanking
+    "battlemap.rules.legal",  # a combat's Actions dock
+    "battlemap.rules.initiative",  # Start combat
+    "battlemap.geometry.templates",  # the first area template
+    "battlemap.io.monsters",  # the Creature library, filled just after the first frame
+)
+"""Qt-free modules the first frame is built without (issue 17) but a first drag, combat or
+ruling needs: imported by the warm-up, they cost that first use no pause."""
+
+
 def warm_up_in_background() -> threading.Thread:
     """Import on a worker thread what the first frame does without but a first drag or roll
-    needs: tcod (~0.6 s CPU: its package and cffi's C parser) and d20 (its grammar, ~0.2 s).
-    Imported on the main thread they paused the first drag; a drag that starts before the
-    worker is done waits for the import that is under way (Python's import lock), no longer."""
+    needs: tcod (~0.6 s CPU: its package and cffi's C parser), d20 (its grammar, ~0.2 s) and
+    the rules engine (``WARM_UP_MODULES``). Imported on the main thread they paused the first
+    drag; a drag that starts before the worker is done waits for the import that is under way
+    (Python's import lock), no longer."""
+    from importlib import import_module
+
     from battlemap.geometry.search_graph import load_path_search
 
     def warm() -> None:
         load_path_search()
         import d20  # type: ignore[import-untyped]  # noqa: F401
+
+        for name in WARM_UP_MODULES:
+            import_module(name)
 
     worker = threading.Thread(target=warm, name="battlemap-warm-up", daemon=True)
     worker.start()

@@ -101,5 +101,14 @@ def test_the_window_is_shown_without_the_late_modules_and_the_warm_up_imports_tc
 ) -> None:
     found = _probe(tmp_path)
     assert found["before"] == []
-    assert {"tcod", "d20"} <= set(found["after"])
+    assert {"tcod", "d20", "battlemap.rules.economy", "battlemap.io.monsters"} <= set(
+        found["after"]
+    )  # the warm-up: no pause at the first drag, combat or library fill
     assert "websockets" not in found["after"]  # only sharing imports the server
+
+
+def test_the_warm_up_thread_imports_only_the_qt_free_layers() -> None:
+    from battlemap.app import WARM_UP_MODULES
+
+    layers = {name.split(".")[1] for name in WARM_UP_MODULES}
+    assert layers <= {"model", "geometry", "rules", "io"}  # no widget module off the GUI thread
