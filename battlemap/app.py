@@ -51,6 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return monsters_main(argv[1:])
     args = build_parser().parse_args(argv)
+    # pydantic looks for plugins in every installed package's entry points when the first
+    # model is made (~30 ms in a venv with the dev tools); the app uses none. A DM's own
+    # PYDANTIC_DISABLE_PLUGINS is kept.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     # Starting up makes tens of thousands of objects that live as long as the app (modules,
     # pydantic models, Qt wrappers); the collector would scan them over and over while they
     # are made (~40 ms) and free nothing. It is back on before the first frame: see run_gui.
@@ -67,6 +71,8 @@ def _open_and_run(args: argparse.Namespace) -> int:
     from battlemap.io.errors import FileFormatError
     from battlemap.io.loader import load_demo_encounter, load_encounter_file
 
+    _import_before_qt()
+
     try:
         loaded = load_encounter_file(args.file) if args.file else None
     except (FileFormatError, FileNotFoundError) as error:
@@ -82,6 +88,15 @@ def _open_and_run(args: argparse.Namespace) -> int:
         return EXIT_MISSING_LIBRARIES
     opened = loaded or EncounterFile(load_demo_encounter())
     return run_gui(opened, smoke=args.smoke, screenshot=args.screenshot, path=args.file)
+
+
+def _import_before_qt() -> None:
+    """Import the non-Qt layers the main window needs before Qt itself. Once PySide6 is
+    imported its import hook reads the source of every module imported after it (to look
+    for ``from __feature__ import ...``): ~0.1 ms a module, for some 200 modules."""
+    import battlemap.geometry.illumination
+    import battlemap.geometry.map_index
+    import battlemap.rules.loader  # noqa: F401
 
 
 def _collect_from_now_on() -> None:
@@ -166,16 +181,33 @@ WARM_UP_AFTER_MS = 250
 """When the first frame is on screen: the warm-up then starts."""
 
 
+WARM_UP_MODULES = (
+    "battlemap.rules.move_resolution",  # a drag's plan, a drop; cover, reach, flanking
+    "battlemap.rules.legal",  # a combat's Actions dock
+    "battlemap.rules.initiative",  # Start combat
+    "battlemap.geometry.templates",  # the first area template
+    "battlemap.io.monsters",  # the Creature library, filled just after the first frame
+)
+"""Qt-free modules the first frame is built without (issue 17) but a first drag, combat or
+ruling needs: imported by the warm-up, they cost that first use no pause."""
+
+
 def warm_up_in_background() -> threading.Thread:
     """Import on a worker thread what the first frame does without but a first drag or roll
-    needs: tcod (~0.6 s CPU: its package and cffi's C parser) and d20 (its grammar, ~0.2 s).
-    Imported on the main thread they paused the first drag; a drag that starts before the
-    worker is done waits for the import that is under way (Python's import lock), no longer."""
+    needs: tcod (~0.6 s CPU: its package and cffi's C parser), d20 (its grammar, ~0.2 s) and
+    the rules engine (``WARM_UP_MODULES``). Imported on the main thread they paused the first
+    drag; a drag that starts before the worker is done waits for the import that is under way
+    (Python's import lock), no longer."""
+    from importlib import import_module
+
     from battlemap.geometry.search_graph import load_path_search
 
     def warm() -> None:
         load_path_search()
         import d20  # type: ignore[import-untyped]  # noqa: F401
+
+        for name in WARM_UP_MODULES:
+            import_module(name)
 
     worker = threading.Thread(target=warm, name="battlemap-warm-up", daemon=True)
     worker.start()

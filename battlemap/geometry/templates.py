@@ -37,7 +37,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 
 import shapely
 from shapely.geometry import Point as ShapelyPoint
@@ -49,6 +48,7 @@ from battlemap.geometry.errors import GeometryError
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import Cell, PointXY
 from battlemap.geometry.sight import visibility_polygon
+from battlemap.geometry.template_shape import TemplateShape as TemplateShape  # its home
 from battlemap.model import EntityId, Grid
 
 HALF_SQUARE = 0.5
@@ -65,25 +65,6 @@ ORIGIN_NUDGE = 1e-4
 
 class TemplateError(GeometryError):
     """A template's size or aim is unusable (zero or negative size, no aim for a cone/line)."""
-
-
-class TemplateShape(StrEnum):
-    """The kinds of area; each value's meaning is in the module docstring."""
-
-    CIRCLE = "circle"
-    CONE = "cone"
-    LINE = "line"
-    CUBE = "cube"
-
-    @property
-    def size_label(self) -> str:
-        """What ``size_feet`` means for this shape, for forms and hints."""
-        return {
-            TemplateShape.CIRCLE: "radius",
-            TemplateShape.CONE: "length",
-            TemplateShape.LINE: "length",
-            TemplateShape.CUBE: "side",
-        }[self]
 
 
 @dataclass(frozen=True)

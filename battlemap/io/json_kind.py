@@ -11,6 +11,10 @@ from enum import StrEnum
 
 import pydantic_core
 
+MAX_UVTT_BYTES = 128 * 1024 * 1024
+"""Largest file read: a base64 image of about 96 MB plus walls. Here, beside the sniffing
+that reads every ``.json`` with it, so opening an encounter does not import ``uvtt``."""
+
 UVTT_MARKERS = (b'"resolution"', b'"map_size"', b'"pixels_per_grid"')
 """Keys every Universal VTT file has and no encounter does."""
 MONSTER_KEYS = frozenset({"armor_class", "hit_points", "challenge_rating", "strength"})

@@ -4,18 +4,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from battlemap.io.bounded import read_bounded
 from battlemap.io.encounter_file import SUFFIX as BATTLEMAP_SUFFIX
 from battlemap.io.encounter_file import EncounterFile, load_battlemap
 from battlemap.io.encounter_json import load_encounter_json
 from battlemap.io.errors import FileFormatError
-from battlemap.io.json_kind import JsonKind, sniff_json
+from battlemap.io.json_kind import MAX_UVTT_BYTES, JsonKind, sniff_json
 from battlemap.io.map_import import IMAGE_SUFFIXES, UVTT_SUFFIXES, MapImport, import_image_map
-from battlemap.io.uvtt import MAX_UVTT_BYTES, FindImage, read_uvtt
 from battlemap.model.document import image_name
 from battlemap.model.encounter import Encounter
 from battlemap.resources import asset_path
+
+if TYPE_CHECKING:
+    from battlemap.io.uvtt import FindImage
 
 DEMO_ENCOUNTER = "demo-encounter.json"
 
@@ -55,6 +58,8 @@ def _load_json(path: Path, find_image: FindImage | None) -> EncounterFile:
     of JSON are refused saying what they are and where they go."""
     kind = sniff_json(read_bounded(path, MAX_UVTT_BYTES))
     if kind is JsonKind.UNIVERSAL_VTT:
+        from battlemap.io.uvtt import read_uvtt
+
         return encounter_from_map(path, find_image, read_uvtt(path, find_image))
     if kind is not None:
         raise FileFormatError(
@@ -76,6 +81,8 @@ def encounter_from_map(
     """
     if imported is None:
         is_uvtt = path.suffix.lower() in UVTT_SUFFIXES
+        from battlemap.io.uvtt import read_uvtt
+
         imported = read_uvtt(path, find_image) if is_uvtt else import_image_map(path)
     name = image_name(imported.image, imported.image_info.format.suffix)
     blank = Encounter(name=path.stem[:200] or "Imported map")

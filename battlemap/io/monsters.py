@@ -21,7 +21,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battlemap.io.bounded import read_bounded, read_bounded_json
 from battlemap.io.errors import FileFormatError, describe_validation_error
-from battlemap.io.monster_actions import read_actions
 from battlemap.io.monster_json import ActionJson, Ref, damage_from_json, dice_text
 from battlemap.model.character import Skill
 from battlemap.model.creature import CombatStats, Creature, Side, Size, Speeds
@@ -244,6 +243,10 @@ def _saving_throw(index: str, position: int) -> Ability:
 
 def statblock_from_5e(monster: _Monster) -> StatBlock:
     """Convert one validated 5e-database monster; raises ValueError naming the field."""
+    # The action-text parsers (many regular expressions) only for a 5e-database import: the
+    # bundled library, read at start-up, holds stat blocks already (issue 17).
+    from battlemap.io.monster_actions import read_actions
+
     saves: dict[Ability, int] = {}
     skills: dict[str, int] = {}
     for position, item in enumerate(monster.proficiencies):

@@ -50,6 +50,7 @@ from typing_extensions import TypedDict
 from battlemap.io.bounded import check_json_size, read_bounded
 from battlemap.io.errors import FileFormatError, describe_validation_error
 from battlemap.io.images import ImageInfo, read_image_file, sniff_image
+from battlemap.io.json_kind import MAX_UVTT_BYTES as MAX_UVTT_BYTES  # its home: see there
 from battlemap.io.map_import import IMAGE_SUFFIXES, MapImport
 from battlemap.model.encounter import MAX_WALLS
 from battlemap.model.features import (
@@ -72,8 +73,6 @@ from battlemap.model.limits import (
     MAX_PIXELS_PER_CELL,
 )
 
-MAX_UVTT_BYTES = 128 * 1024 * 1024
-"""Largest file read: a base64 image of about 96 MB plus walls."""
 MAX_JSON_OBJECTS = 300_000
 """Most ``{...}`` objects in one file: every wall point is one, a portal four, a light two.
 The drawing may be far bigger than the exported map, so this is well above the walls an

@@ -429,3 +429,11 @@ class MonsterDeathAtZero(DocEnum):
 
     DIE = "die", "Monsters die at 0; the DM can mark a monster to fall unconscious instead."
     UNCONSCIOUS = "unconscious", "Monsters fall unconscious and make death saves like characters."
+
+
+class RestType(DocEnum):
+    """A short or a long rest (``rest_uses``, ``rests``); here, with no engine behind it, so
+    the Combat menu lists the rests at start without importing the engine (issue 17)."""
+
+    SHORT = "short", "A short rest: some uses come back (Action Surge, per-rest, recharge)."
+    LONG = "long", "A long rest, which ends the day: every use comes back, N/Day ones too."

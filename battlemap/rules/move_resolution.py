@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 
 from battlemap.geometry import MapIndex, MoveResult
 from battlemap.model.combat import CombatState
@@ -38,6 +37,8 @@ from battlemap.rules.attacks import (
 )
 from battlemap.rules.damage import Defenses
 from battlemap.rules.errors import CombatError, InvalidRequestError
+from battlemap.rules.move_answer import Answer as Answer  # their home: the prompt needs them
+from battlemap.rules.move_answer import Choice as Choice  # at start, without the engine
 from battlemap.rules.movement import spend_movement, spend_split
 from battlemap.rules.opportunity import (
     OpportunityOffer,
@@ -50,29 +51,6 @@ from battlemap.rules.opportunity import (
 from battlemap.rules.outcome import Outcome, running_combat, with_combat
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.statblocks import creature_defenses, find_statblock
-
-
-class Choice(StrEnum):
-    """The DM's answer to an opportunity attack."""
-
-    TAKE = "take"
-    SKIP = "skip"
-    CANCEL = "cancel"
-    """Call the whole move off: nothing changes."""
-
-
-@dataclass(frozen=True)
-class Answer:
-    """The DM's answer with the dice typed from the table (None: the app rolls them).
-
-    ``d20``: one face, or two at advantage or disadvantage. ``damage_rolls``: one total per
-    damage part, critical dice included. Both are ignored unless ``choice`` is TAKE.
-    """
-
-    choice: Choice
-    d20: tuple[int, ...] | None = None
-    damage_rolls: tuple[int, ...] | None = None
-
 
 Chooser = Callable[[OpportunityOffer, str, str], Choice]
 """Asked per available attack: (offer, attacker's name, mover's name) -> choice."""

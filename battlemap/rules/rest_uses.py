@@ -19,24 +19,18 @@ back: the uses stay on the creature (``Creature.spent_uses``, ``action_surges_us
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock_actions import UsageKind
 from battlemap.rules.combat_ops import creature_of
 from battlemap.rules.draft import Draft
+from battlemap.rules.enums import RestType as RestType  # its home: the UI needs it at start
 from battlemap.rules.errors import IllegalActionError
 from battlemap.rules.limited_actions import use_statuses, with_spent
 from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
 
 ACTION_SURGE_NAME = "Action Surge"
-
-
-class RestType(StrEnum):
-    SHORT = "short"
-    LONG = "long"
 
 
 REGAINED_BY: dict[RestType, frozenset[UsageKind]] = {

@@ -49,13 +49,14 @@ from battlemap.model.limits import (
     MAX_REACH_FEET,
     MAX_SPEED_FEET,
 )
-from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.targeting.facts import CoverAgainst
 from battlemap.ui.undo import push
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.ui.feature_window import FeatureWindow
+    from battlemap.ui.targeting.facts import CoverAgainst
 
 NUMBER_FIELDS = {
     "hp": ("HP", 0, MAX_HP),
@@ -375,6 +376,8 @@ def add_token_menu_entries(window: FeatureWindow) -> None:
         index = document.encounter.creatures.index(creature)
 
         def remove() -> None:  # in a combat, the creature leaves it in the same step
+            from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
+
             encounter = document.encounter
             session = window.combat.session
             ruleset = session.ruleset() if encounter.combat is not None else None

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
@@ -22,8 +23,12 @@ from PySide6.QtWidgets import (
 from battlemap.model.combat import MAX_SEED
 from battlemap.model.document import Document
 from battlemap.rules.dice import MAX_EXPRESSION_LENGTH, DiceExpressionError, new_dice_state
-from battlemap.rules.table_rolls import MAX_PURPOSE, TableRoll, roll_for_the_log
 from battlemap.ui.undo import push
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.table_rolls import TableRoll
 
 QUICK_DICE = (4, 6, 8, 10, 12, 20, 100)
 """The dice that have a button of their own (one of each, rolled at once)."""
@@ -47,6 +52,8 @@ class DiceRollerDock(QDockWidget):
         parent: QWidget | None = None,
         seed: int | None = None,
     ) -> None:
+        from battlemap.rules.table_rolls import MAX_PURPOSE
+
         super().__init__("Dice roller", parent)
         self.setObjectName("dice-roller-dock")
         self.document = document
@@ -99,6 +106,8 @@ class DiceRollerDock(QDockWidget):
     def roll(self, expression: str | None = None) -> TableRoll | None:
         """Roll ``expression`` (else the typed one) and log it as one undo step; a refused
         expression is explained under the total and nothing is logged."""
+        from battlemap.rules.table_rolls import roll_for_the_log
+
         if expression is not None:
             self.expression.setText(expression)
         text = self.expression.text()

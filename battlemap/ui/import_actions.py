@@ -23,15 +23,17 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from battlemap.io.bounded import read_bounded
 from battlemap.io.errors import FileFormatError
-from battlemap.io.json_kind import JsonKind, sniff_json
+from battlemap.io.json_kind import MAX_UVTT_BYTES, JsonKind, sniff_json
 from battlemap.io.map_import import IMAGE_SUFFIXES, UVTT_SUFFIXES, MapImport, import_image_map
-from battlemap.io.uvtt import MAX_UVTT_BYTES, FindImage, read_uvtt
 from battlemap.model.map_commands import CommandGroup
 from battlemap.ui.background_item import ImageDecodeError
 from battlemap.ui.map_resettle import resettle
 from battlemap.ui.undo import push
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
+    from battlemap.io.uvtt import FindImage
     from battlemap.ui.feature_window import FeatureWindow
 
 MAP_SUFFIXES = (*UVTT_SUFFIXES, ".json", *IMAGE_SUFFIXES)
@@ -55,6 +57,8 @@ def read_map_file(path: Path, find_image: FindImage | None = None) -> MapImport:
         FileFormatError: from the reader, for a ``.json`` file that is not a Universal VTT
             map (saying what it is, when known), or for a suffix that is neither.
     """
+    from battlemap.io.uvtt import read_uvtt
+
     suffix = path.suffix.lower()
     if suffix == ".json":
         kind = sniff_json(read_bounded(path, MAX_UVTT_BYTES))

@@ -33,13 +33,6 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.io.errors import FileFormatError
-from battlemap.io.monsters import (
-    HitPoints,
-    creature_from_statblock,
-    import_5e_monsters,
-    load_library,
-    numbered_names,
-)
 from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.document import AddCreature, Command, Document
 from battlemap.model.encounter import Encounter
@@ -57,6 +50,7 @@ from battlemap.ui.typed_dice import TouchSpinBox
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
+    from battlemap.io.monsters import HitPoints
     from battlemap.ui.feature_window import FeatureWindow
 
 NOTE_MS = 8000
@@ -200,8 +194,9 @@ class LibraryDock(QDockWidget):
         self.count = TouchSpinBox()
         self.count.setRange(1, MAX_COPIES)
         self.hit_points = QComboBox()
-        self.hit_points.addItem("Average", HitPoints.AVERAGE)
-        self.hit_points.addItem("Rolled", HitPoints.ROLLED)
+        # HitPoints' values: the monster library (io.monsters) is imported when first used
+        self.hit_points.addItem("Average", "average")
+        self.hit_points.addItem("Rolled", "rolled")
         for label, field in (("Copies", self.count), ("Hit points", self.hit_points)):
             copies.addWidget(QLabel(label))
             copies.addWidget(field, 1)
@@ -351,6 +346,8 @@ class LibraryDock(QDockWidget):
     # --- adding creatures ---------------------------------------------------------------
 
     def _hit_point_mode(self) -> HitPoints:
+        from battlemap.io.monsters import HitPoints
+
         return HitPoints(self.hit_points.currentData())
 
     def add_copies(
@@ -359,6 +356,8 @@ class LibraryDock(QDockWidget):
         """Add ``count`` numbered copies on free spaces nearest ``near`` (default: the middle
         of the view, apart from the party) as one undo step; returns them (fewer when the map
         is full)."""
+        from battlemap.io.monsters import creature_from_statblock, numbered_names
+
         encounter = self.document.encounter
         apart = near is None  # a drop on the map goes where the DM put it
         if near is None:
@@ -415,6 +414,8 @@ class LibraryDock(QDockWidget):
 
     def load_file(self, path: Path) -> bool:
         """Add the monsters of a 5e-database JSON file; on failure show the message."""
+        from battlemap.io.monsters import import_5e_monsters
+
         try:
             monsters = import_5e_monsters(path)
         except FileFormatError as error:
@@ -464,6 +465,8 @@ def install(window: FeatureWindow) -> LibraryDock:
     dock = LibraryDock(window, ())
 
     def read_bundled() -> tuple[StatBlock, ...]:
+        from battlemap.io.monsters import load_library
+
         try:
             return load_library(asset_path("srd-monsters.json")).monsters
         except (FileFormatError, FileNotFoundError):

@@ -7,7 +7,6 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoS
 from PySide6.QtWidgets import QDockWidget, QLabel, QMessageBox, QTabBar, QUndoView, QWidget
 
 from battlemap import APP_NAME, __version__
-from battlemap.io.monsters import SRD_ATTRIBUTION
 from battlemap.model.document import Document
 from battlemap.ui import (
     combat,
@@ -283,6 +282,8 @@ class MainWindow(FeatureWindow):
             self._cell_label.setText("Off the map")
 
     def _about(self) -> None:
+        from battlemap.io.monsters import SRD_ATTRIBUTION
+
         QMessageBox.about(
             self,
             f"About {APP_NAME}",

@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.io.errors import FileFormatError
-from battlemap.io.monsters import creature_from_statblock
 from battlemap.model.creature import Side
 from battlemap.model.document import Change, ReplaceEncounterField
 from battlemap.model.limits import MAX_PARTY
@@ -172,6 +171,8 @@ class PartyDock(QDockWidget):
 
     def place_selected(self) -> None:
         """Put the selected character on the free space nearest the middle of the view."""
+        from battlemap.io.monsters import creature_from_statblock  # on first use, not at start
+
         block = self.selected()
         if block is None:
             return

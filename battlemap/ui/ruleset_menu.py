@@ -11,6 +11,7 @@ it never stops the app.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QStandardPaths, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QUndoStack
@@ -18,11 +19,15 @@ from PySide6.QtWidgets import QLabel, QMenu, QMessageBox
 
 from battlemap.model.document import Change, Document, ReplaceEncounterField
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
-from battlemap.rules.ruleset_changes import ruleset_changes
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.plain_text import literal_labels, literal_mnemonics, plain_tooltip
 from battlemap.ui.undo import push
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    pass
 
 
 def user_rulesets_dir() -> Path:
@@ -119,6 +124,8 @@ class RulesetMenu(QObject):
 
     def choose(self, ruleset_id: str) -> None:
         """Play the encounter under ``ruleset_id`` (one undo step) and show what changes."""
+        from battlemap.rules.ruleset_changes import ruleset_changes
+
         old = self.document.encounter.ruleset
         if ruleset_id == old:
             return

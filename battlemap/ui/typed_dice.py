@@ -11,6 +11,7 @@ next replace "app rolls" or the last value.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QFocusEvent, QResizeEvent, QShowEvent
@@ -25,7 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlemap.rules.damage import DamageRoll
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.damage import DamageRoll
+
 
 APP_ROLLS = "app rolls"
 MAX_DAMAGE_TOTAL = 10_000

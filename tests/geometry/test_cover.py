@@ -8,13 +8,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battlemap.geometry import (
-    BlockerKind,
-    cover,
-    cover_all_pairs,
-    cover_from_point,
-    cover_to_many,
-)
+from battlemap.geometry import BlockerKind, cover_all_pairs, cover_from_point, cover_to_many
+from battlemap.geometry.cover import cover
 from battlemap.model import CoverDegree, Size
 from tests.geometry.helpers import body, door, foe, index, obstacle, wall, window
 

@@ -11,7 +11,8 @@ from typing import Any, cast
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battlemap.geometry import Body, cover, cover_all_pairs
+from battlemap.geometry import Body, cover_all_pairs
+from battlemap.geometry.cover import cover
 from battlemap.model import EntityId, Obstacle, Size, Wall
 from tests.geometry.helpers import body, foe, index, wall
 from tests.geometry.test_cover_batches import answer

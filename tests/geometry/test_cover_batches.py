@@ -11,8 +11,8 @@ from unittest import mock
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from battlemap.geometry import Body, cover, cover_all_pairs
-from battlemap.geometry.cover import CoverResult, LineTrace
+from battlemap.geometry import Body, cover_all_pairs
+from battlemap.geometry.cover import CoverResult, LineTrace, cover
 from battlemap.model import Obstacle, Wall
 from tests.geometry.helpers import index
 from tests.geometry.test_cover_fastpath import SIZE, maps

@@ -15,10 +15,10 @@ from battlemap.geometry import (
     FlankReason,
     FlankTerms,
     Threat,
-    flanking,
     line_flanks,
     threat,
 )
+from battlemap.geometry.flanking import flanking
 from battlemap.geometry.metrics import Space
 from battlemap.model import CoverDegree, Size
 from tests.geometry.helpers import body, door, foe, index, obstacle, wall, window

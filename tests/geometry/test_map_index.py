@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from battlemap.geometry import DiagonalRule, GeometryError, MapIndex, OffMapError, cover, path_cost
+from battlemap.geometry import DiagonalRule, GeometryError, MapIndex, OffMapError, path_cost
+from battlemap.geometry.cover import cover
 from battlemap.geometry.map_index import window_all, window_any
 from battlemap.model import (
     CoverDegree,

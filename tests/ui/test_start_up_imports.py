@@ -1,6 +1,7 @@
 """Start-up imports only what the first frame needs (issue 17): the share server, its page
 and the QR codes, the dialogs, the roster file, tcod and d20 come later, the last two on a
-worker thread after the first frame."""
+worker thread after the first frame; the rules engine when a combat or a drag first uses it;
+cover, reach, templates and path search when a ruling, a template or a move asks."""
 
 from __future__ import annotations
 
@@ -28,6 +29,33 @@ LATE_MODULES = (
     "battlemap.ui.character_form",  # the player character form
     "battlemap.io.roster_file",
     "battlemap.ui.session_resume",  # asked after the first frame
+    *(  # the combat engine: the docks are built without it, no combat is running
+        f"battlemap.rules.{name}"
+        for name in (
+            "economy",
+            "legal",
+            "turns",
+            "initiative",
+            "conditions",
+            "damage",
+            "death",
+            "attacks",
+            "mounts",
+            "pending",
+            "rest_uses",
+            "move_plan",
+            "move_resolution",
+            "attack_situation",
+            "ruleset_changes",
+        )
+    ),
+    *(  # geometry that a ruling, a template or a move asks for
+        f"battlemap.geometry.{name}"
+        for name in ("cover", "reach", "flanking", "search", "templates")
+    ),
+    "battlemap.io.uvtt",  # a map import or a Universal VTT file opened
+    "battlemap.io.monsters",  # the Creature library fills just after the first frame
+    "battlemap.ui.targeting.facts",  # the first ruling shown
 )
 
 PROBE = """
@@ -73,5 +101,14 @@ def test_the_window_is_shown_without_the_late_modules_and_the_warm_up_imports_tc
 ) -> None:
     found = _probe(tmp_path)
     assert found["before"] == []
-    assert {"tcod", "d20"} <= set(found["after"])
+    assert {"tcod", "d20", "battlemap.rules.economy", "battlemap.io.monsters"} <= set(
+        found["after"]
+    )  # the warm-up: no pause at the first drag, combat or library fill
     assert "websockets" not in found["after"]  # only sharing imports the server
+
+
+def test_the_warm_up_thread_imports_only_the_qt_free_layers() -> None:
+    from battlemap.app import WARM_UP_MODULES
+
+    layers = {name.split(".")[1] for name in WARM_UP_MODULES}
+    assert layers <= {"model", "geometry", "rules", "io"}  # no widget module off the GUI thread

@@ -18,9 +18,7 @@ from PySide6.QtWidgets import QDockWidget, QFormLayout, QMenu, QScrollArea
 
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
-from battlemap.rules import economy
-from battlemap.rules.legal import legal_actions
-from battlemap.rules.rests import RestType
+from battlemap.rules.enums import RestType
 from battlemap.ui.combat.actions_dock import ActionsDock
 from battlemap.ui.combat.concentration_ui import EffectsUi
 from battlemap.ui.combat.concentration_ui import install as install_effects
@@ -37,6 +35,8 @@ from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.token_state import quiet_ruleset, token_states
 from battlemap.ui.window_layout import LEFT_MIN_WIDTH
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.ui.combat.area_dialog import AreaDialog
     from battlemap.ui.combat.attack_dialog import AttackDialog
@@ -245,6 +245,9 @@ def scroll_when_short(dock: QDockWidget) -> None:
 
 def _token_menu(ui: CombatUi, menu: QMenu, creature_id: EntityId) -> None:
     """Right-click on a token: attack it, or toggle its conditions (in a combat)."""
+    from battlemap.rules import economy
+    from battlemap.rules.legal import legal_actions
+
     state = ui.session.state
     if state is None or not state.has(creature_id):
         return

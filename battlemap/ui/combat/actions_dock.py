@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QFont, QKeySequence
@@ -38,11 +39,8 @@ from PySide6.QtWidgets import (
 from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
 from battlemap.model.limits import MAX_TRIGGER
-from battlemap.rules import economy, movement
-from battlemap.rules.attack_action import take_attack_action
 from battlemap.rules.attacks_left import attacks_left
 from battlemap.rules.enums import ActionCost, ActionKind
-from battlemap.rules.legal import Choice, legal_actions
 from battlemap.rules.schema import ActionDef, Ruleset
 from battlemap.rules.schema_roles import ActionRoles
 from battlemap.ui.combat.features_box import FeaturesBox
@@ -52,6 +50,11 @@ from battlemap.ui.combat.widgets import CONTEST_KINDS, GOOD, MUTED, ElidedLabel,
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
 from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.legal import Choice
 
 ATTACK_KINDS = frozenset(
     {
@@ -247,6 +250,8 @@ class ActionsDock(QDockWidget):
                 if action.cost is ActionCost.ACTION and action.kind is not ActionKind.READY:
                     self.readied.addItem(action.name, action_id)
         self.grid_widget.setVisible(True)  # after adding the buttons, so they show at once
+        from battlemap.rules.legal import legal_actions
+
         legal = legal_actions(self.session.encounter, ruleset, creature_id)
         for action_id, action in shown.items():
             control = self.buttons.get(action_id) or self.more_entries[action_id]
@@ -281,6 +286,8 @@ class ActionsDock(QDockWidget):
 
     def take_multiattack(self, index: int) -> None:
         """Take the Attack action with the stat block's Multiattack option ``index``."""
+        from battlemap.rules.attack_action import take_attack_action
+
         creature_id = self.current()
         if creature_id is None:
             return
@@ -342,6 +349,8 @@ class ActionsDock(QDockWidget):
         return lambda: self.take(action_id, cantrip=cantrip)
 
     def _economy_text(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> str:
+        from battlemap.rules import movement
+
         combatant = state.combatant(creature_id)
         turn = combatant.turn
         budget = movement.movement_budget(state, ruleset, self.session.encounter, creature_id)
@@ -363,6 +372,8 @@ class ActionsDock(QDockWidget):
     # --- widgets -> engine -------------------------------------------------------------
 
     def take(self, action_id: str, cantrip: bool = False) -> None:
+        from battlemap.rules import economy
+
         creature_id = self.current()
         ruleset = self.session.ruleset()
         if creature_id is None or ruleset is None:

@@ -13,12 +13,14 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSp
 from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
 from battlemap.rules.character_checks import level_of, save_bonus_of
-from battlemap.rules.death import brink_choice
 from battlemap.rules.enums import Ability, BrinkOption
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.typed_dice import d20_spin
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 
 OPTION_LABELS = {
     BrinkOption.ADRENALINE: "Adrenaline",
@@ -103,6 +105,8 @@ class BrinkBox(QWidget):
         self.wis_bonus.setValue(save_bonus_of(creature, creature.statblock, ability))
 
     def choose(self, option: BrinkOption) -> None:
+        from battlemap.rules.death import brink_choice
+
         creature_id = self.creature_id
         if creature_id is None:
             return

@@ -4,11 +4,16 @@ where legendary creatures may act (their buttons are the Actions dock's, enabled
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from battlemap.rules.pending import Decision
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.pending import Decision
 
 
 class LegendaryRow(QWidget):

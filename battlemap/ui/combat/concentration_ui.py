@@ -15,12 +15,13 @@ from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
 
 from battlemap.model.combat import Concentration
 from battlemap.model.ids import EntityId
-from battlemap.rules.concentration import concentrate, stop_concentrating
 from battlemap.ui.combat.pending_box import PendingSavesBox
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.ui.combat import CombatUi
     from battlemap.ui.combat.condition_dialog import ConditionDialog
@@ -39,6 +40,8 @@ def concentration_of(session: CombatSession, creature_id: EntityId) -> Concentra
 
 
 def start(session: CombatSession, creature_id: EntityId, spell: str) -> None:
+    from battlemap.rules.concentration import concentrate
+
     name = session.name(creature_id)
     applied = session.run(
         f"{name} concentrates on {spell}", lambda e, r: concentrate(e, r, creature_id, spell)
@@ -48,6 +51,8 @@ def start(session: CombatSession, creature_id: EntityId, spell: str) -> None:
 
 
 def stop(session: CombatSession, creature_id: EntityId) -> None:
+    from battlemap.rules.concentration import stop_concentrating
+
     applied = session.run(
         f"{session.name(creature_id)} stops concentrating",
         lambda e, r: stop_concentrating(e, r, creature_id),

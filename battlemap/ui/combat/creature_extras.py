@@ -14,31 +14,33 @@ Each click is one engine call through ``CombatSession.run``: one undo step.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QWidget
 
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.rules.character_features import action_surges, action_surges_left
-from battlemap.rules.death import DeathSaveResult, death_save
 from battlemap.rules.dice import AppRoll, new_dice_state, roll
-from battlemap.rules.limited_actions import use_statuses
+from battlemap.rules.enums import RestType
 from battlemap.rules.outcome import Outcome
-from battlemap.rules.rest_uses import (
-    ACTION_SURGE_NAME,
-    RestType,
-    regain_after_rest,
-    regain_refusal,
-    uses_to_regain,
-)
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.typed_dice import APP_ROLLS, TouchSpinBox
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.death import DeathSaveResult
+
 
 def uses_text(encounter: Encounter, creature_id: EntityId) -> str:
     """``Fire Breath ready · Legendary Resistance 1/3 · Action Surge 0/1``; "" when it has
     no limited uses."""
+    from battlemap.rules.limited_actions import use_statuses
+    from battlemap.rules.rest_uses import ACTION_SURGE_NAME
+
     creature = encounter.creature(creature_id)
     parts = [
         f"{s.key} {'ready' if s.left else 'spent'}"
@@ -78,6 +80,8 @@ class UsesRow(QWidget):
 
     def show_for(self, ruleset: Ruleset, creature_id: EntityId) -> bool:
         """Fill the row for the creature; False (nothing to show) when it has no uses."""
+        from battlemap.rules.rest_uses import regain_refusal, uses_to_regain
+
         self.creature_id = creature_id
         encounter = self.session.encounter
         text = uses_text(encounter, creature_id)
@@ -94,6 +98,8 @@ class UsesRow(QWidget):
         return bool(text)
 
     def regain(self, kind: RestType) -> None:
+        from battlemap.rules.rest_uses import regain_after_rest
+
         creature_id = self.creature_id
         if creature_id is None:
             return
@@ -134,6 +140,8 @@ class DeathSaveRow(QWidget):
             typed = AppRoll(record.total)  # the engine logs it as rolled by the app
 
         def save(e: Encounter, r: Ruleset) -> Outcome[DeathSaveResult]:
+            from battlemap.rules.death import death_save
+
             return death_save(e, r, creature_id, d20=typed)
 
         applied = self.session.run(f"{self.session.name(creature_id)}: death save", save)

@@ -37,19 +37,17 @@ from battlemap.model.creature import Creature
 from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
-from battlemap.rules import conditions, movement
-from battlemap.rules.conditions import set_lasting_exhaustion, switch_lasting_condition
-from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
-from battlemap.rules.healing import grant_temp_hp, heal
 from battlemap.rules.outcome import Outcome
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.statblocks import creature_defenses
 from battlemap.rules.vitals import effective_max_hp, looks_bloodied
 from battlemap.ui.combat.creature_extras import DeathSaveRow, UsesRow
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.combat.widgets import BAD, DEFAULT_DAMAGE_TYPE, RULESET_DURATION, tone
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 
 DURATIONS: dict[str, Expiry | None] = {
     RULESET_DURATION: None,  # beside Exhaustion: says it is a duration
@@ -241,6 +239,8 @@ class CombatPanel(QGroupBox):
         ]
         state = self.session.state
         assert state is not None and self.creature_id is not None
+        from battlemap.rules import movement
+
         budget = movement.movement_budget(state, ruleset, self.session.encounter, self.creature_id)
         current = state.current is not None and state.current.creature_id == self.creature_id
         self.economy.setText(
@@ -339,6 +339,9 @@ class CombatPanel(QGroupBox):
             self.session.reported.emit(applied.events[-1].text)
 
     def deal_damage(self) -> None:
+        from battlemap.rules.damage import DamageInstance, Defenses, apply_damage
+        from battlemap.rules.statblocks import creature_defenses
+
         amount, damage_type = self.amount.value(), str(self.damage_type.currentData())
         creature_id = self.creature_id
         ruleset = self.session.ruleset()
@@ -355,10 +358,14 @@ class CombatPanel(QGroupBox):
         )
 
     def heal(self) -> None:
+        from battlemap.rules.healing import heal
+
         amount = self.amount.value()
         self._hp_step(f"Heal {amount}:", lambda e, r, cid: heal(e, r, cid, amount))
 
     def grant_temp(self) -> None:
+        from battlemap.rules.healing import grant_temp_hp
+
         amount = self.amount.value()
         self._hp_step(
             f"{amount} temporary HP for", lambda e, r, cid: grant_temp_hp(e, r, cid, amount)
@@ -372,6 +379,9 @@ class CombatPanel(QGroupBox):
             self.session.reported.emit(applied.events[-1].text)
 
     def toggle_condition(self, name: str, on: bool) -> None:
+        from battlemap.rules import conditions
+        from battlemap.rules.conditions import switch_lasting_condition
+
         creature_id = self._target()
         if creature_id is None:
             return
@@ -396,6 +406,9 @@ class CombatPanel(QGroupBox):
             )
 
     def set_exhaustion(self, level: int) -> None:
+        from battlemap.rules import conditions
+        from battlemap.rules.conditions import set_lasting_exhaustion
+
         creature_id = self._target()
         if creature_id is None:
             return

@@ -12,6 +12,8 @@ the map), Enter gives the keyboard back to the map.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QKeyEvent
@@ -26,13 +28,17 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.model.ids import EntityId
-from battlemap.rules.pending import Decision, DecisionKind, pending_decisions, save_decisions
 from battlemap.ui.card_stack import MARGIN_PX, CardWish, card_stack
 from battlemap.ui.combat.brink_box import BrinkBox
 from battlemap.ui.combat.card_rows import LegendaryRow
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.map_scene import MapScene
 from battlemap.ui.typed_dice import D20Entry
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.pending import Decision
 
 WIDTH_PX = 560
 NEXT_TURN_KEY = Qt.Key.Key_N
@@ -115,6 +121,8 @@ class DecisionCard(QFrame):
 
     def refresh(self) -> None:
         """Show the decisions pending now, or hide the card when there are none."""
+        from battlemap.rules.pending import DecisionKind, pending_decisions, save_decisions
+
         ruleset = self.session.ruleset() if self.session.state is not None else None
         if ruleset is not None:
             found = pending_decisions(self.session.encounter, ruleset)

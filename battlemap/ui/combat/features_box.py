@@ -8,18 +8,21 @@ when not, and each use is one undo step.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QPushButton
 
 from battlemap.model.ids import EntityId
-from battlemap.rules import economy
-from battlemap.rules.action_surge import ACTION_SURGE, action_surge
 from battlemap.rules.character_features import action_surges, action_surges_left
-from battlemap.rules.enums import ActionCost
-from battlemap.rules.legal import Choice, ChoiceKind, LegalActions
-from battlemap.rules.rest_uses import RestType, regain_after_rest, regain_refusal
+from battlemap.rules.enums import ActionCost, RestType
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.legal import Choice, LegalActions
 
 COLUMNS = 2
 
@@ -45,6 +48,10 @@ class FeaturesBox(QGroupBox):
 
     def show_for(self, ruleset: Ruleset, legal: LegalActions) -> None:
         """Show the creature's feature choices from ``legal``; hidden when it has none."""
+        from battlemap.rules.action_surge import ACTION_SURGE
+        from battlemap.rules.legal import ChoiceKind
+        from battlemap.rules.rest_uses import regain_refusal
+
         self.creature_id = legal.creature_id
         bonus = [
             c
@@ -95,6 +102,8 @@ class FeaturesBox(QGroupBox):
     # --- widgets -> engine -------------------------------------------------------------
 
     def take_bonus(self, action_id: str) -> None:
+        from battlemap.rules import economy
+
         creature_id = self.creature_id
         ruleset = self.session.ruleset()
         if creature_id is None or ruleset is None:
@@ -106,6 +115,8 @@ class FeaturesBox(QGroupBox):
         )
 
     def use_action_surge(self) -> None:
+        from battlemap.rules.action_surge import action_surge
+
         creature_id = self.creature_id
         if creature_id is None:
             return
@@ -117,6 +128,8 @@ class FeaturesBox(QGroupBox):
             self.session.reported.emit(applied.events[-1].text)
 
     def regain_uses(self) -> None:
+        from battlemap.rules.rest_uses import regain_after_rest
+
         creature_id = self.creature_id
         if creature_id is None:
             return

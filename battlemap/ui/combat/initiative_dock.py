@@ -41,10 +41,7 @@ from PySide6.QtWidgets import (
 
 from battlemap.model.combat import Combatant, CombatState
 from battlemap.model.ids import EntityId
-from battlemap.rules import initiative, legendary, turns
 from battlemap.rules.enums import InitiativeMode
-from battlemap.rules.lair import lair_row_index
-from battlemap.rules.legendary import legendary_text
 from battlemap.rules.vitals import looks_bloodied
 from battlemap.ui.combat.lair_box import lair_row
 from battlemap.ui.combat.session import CombatSession
@@ -61,6 +58,9 @@ from battlemap.ui.map_scene import MapScene
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.style import SIDE_COLOURS
 from battlemap.ui.typed_dice import TouchSpinBox
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 NAME_SHARE = 0.7
@@ -334,6 +334,9 @@ class InitiativeDock(QDockWidget):
         if state is None:
             del blocker
             return
+        from battlemap.rules.lair import lair_row_index  # a combat: the engine is needed now
+        from battlemap.rules.legendary import legendary_text
+
         ids = [s.creature_id for s in state.order] or [c.creature_id for c in state.combatants]
         current = state.current
         dark = dark_theme()
@@ -425,6 +428,8 @@ class InitiativeDock(QDockWidget):
         """Roll initiative for everyone, or only for the non-party combatants: the players
         roll at the table and the DM types their totals (Set); until then they wait at the
         bottom of the order with no initiative, and the engine won't begin the round."""
+        from battlemap.rules import initiative
+
         if not monsters_only:
             self.session.run("Roll initiative", initiative.roll_initiative)
             return
@@ -437,6 +442,8 @@ class InitiativeDock(QDockWidget):
 
     def go_now(self) -> None:
         """legends-of-hyrule: the selected member of the acting group takes its turn now."""
+        from battlemap.rules import turns
+
         creature_id = self.selected_id()
         if creature_id is None:
             self.session.refused.emit("Select the group member who acts now")
@@ -447,11 +454,15 @@ class InitiativeDock(QDockWidget):
         )
 
     def begin(self) -> None:
+        from battlemap.rules import turns
+
         self.session.run("Begin combat", turns.begin_combat)
 
     def next_turn(self) -> None:
         """End the turn and start the next; the death save the next creature owes (typed in
         the Actions dock, else rolled) is part of the same undo step."""
+        from battlemap.rules import legendary
+
         state = self.session.state
         if state is None or not state.started:
             self.session.refused.emit("the combat hasn't begun")
@@ -480,6 +491,8 @@ class InitiativeDock(QDockWidget):
     def _end_of_turn(self) -> None:
         """Stop at the end of the current turn: the moment for legendary actions (the SRD stat
         blocks: "only at the end of another creature's turn")."""
+        from battlemap.rules import legendary
+
         state = self.session.state
         if state is None or state.current is None:
             return
@@ -500,6 +513,8 @@ class InitiativeDock(QDockWidget):
             )
 
     def roll_surprise(self) -> None:
+        from battlemap.rules import initiative
+
         sneaking = [
             i for i in self._selected_tokens() if self.session.state and self.session.state.has(i)
         ]
@@ -512,6 +527,8 @@ class InitiativeDock(QDockWidget):
         )
 
     def _set_surprised(self, on: bool) -> None:
+        from battlemap.rules import initiative
+
         creature_id = self.selected_id()
         if creature_id is None:
             self.session.refused.emit("Select a row first")
@@ -523,6 +540,8 @@ class InitiativeDock(QDockWidget):
         )
 
     def _set_value(self) -> None:
+        from battlemap.rules import initiative
+
         creature_id = self.selected_id()
         if creature_id is None:
             self.session.refused.emit("Select a row first")
@@ -538,6 +557,8 @@ class InitiativeDock(QDockWidget):
             self.refresh()
 
     def _reorder(self, ids: list[EntityId]) -> None:
+        from battlemap.rules import initiative
+
         state = self.session.state
         if state is None or not state.order:
             self.refresh()
@@ -560,12 +581,16 @@ class InitiativeDock(QDockWidget):
                     return
 
     def _add(self, creature_id: EntityId) -> None:
+        from battlemap.rules import turns
+
         self.session.run(
             f"Add {self.session.name(creature_id)} to the combat",
             lambda e, r: turns.add_combatant(e, r, creature_id),
         )
 
     def remove_selected(self) -> None:
+        from battlemap.rules import turns
+
         creature_id = self.selected_id()
         if creature_id is None:
             self.session.refused.emit("Select a row to remove")

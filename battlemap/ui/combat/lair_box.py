@@ -20,10 +20,12 @@ from PySide6.QtWidgets import (
 
 from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
-from battlemap.rules.lair import lair_status, take_lair_action
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 
 
 class LairBox(QGroupBox):
@@ -40,6 +42,8 @@ class LairBox(QGroupBox):
 
     def refresh(self, state: CombatState, ruleset: Ruleset) -> bool:
         """Rebuild the buttons; whether any lair is shown."""
+        from battlemap.rules.lair import lair_status
+
         while self.grid.count():
             item = self.grid.takeAt(0)
             widget = item.widget() if item is not None else None
@@ -71,6 +75,8 @@ class LairBox(QGroupBox):
         return bool(self.buttons)
 
     def take(self, creature_id: EntityId, name: str) -> None:
+        from battlemap.rules.lair import take_lair_action
+
         applied = self.session.run(
             f"{self.session.name(creature_id)}'s lair: {name}",
             lambda e, r: take_lair_action(e, r, creature_id, name),
@@ -84,6 +90,8 @@ class LairBox(QGroupBox):
 def lair_row(session: CombatSession, state: CombatState) -> QTreeWidgetItem:
     """The Initiative dock's row for initiative count 20: the lairs and what each did last;
     it can't be selected or dragged (the lairs act from the Actions dock)."""
+    from battlemap.rules.lair import lair_status
+
     ruleset = session.ruleset()
     parts = []
     for combatant in state.combatants:

@@ -12,6 +12,7 @@ the action (``MonsterFlow``): the area or saving-throw dialog pre-filled, the at
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -28,21 +29,19 @@ from battlemap.model.combat import CombatState
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock_actions import LEGENDARY_RESISTANCE, LegendaryAction, SaveAction
 from battlemap.rules.attacks_left import statblock_in
-from battlemap.rules.legendary import legendary_status, take_legendary_action
-from battlemap.rules.limited_actions import (
-    UseStatus,
-    recharges_due,
-    save_action_refusal,
-    use_limited,
-    use_save_action,
-    use_statuses,
-)
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.lair_box import LairBox
 from battlemap.ui.combat.monster_flow import MonsterFlow
-from battlemap.ui.combat.next_die import NextTurnDie, upcoming_creature
+from battlemap.ui.combat.next_die import NextTurnDie
 from battlemap.ui.combat.session import CombatSession
 from battlemap.ui.plain_text import literal_mnemonics, plain_tooltip
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.limited_actions import (
+        UseStatus,
+    )
 
 
 def _clear(layout: QGridLayout | QVBoxLayout) -> None:
@@ -129,6 +128,8 @@ class MonsterBox(QWidget):
         self.setVisible(shown)
 
     def _show_current(self, state: CombatState, ruleset: Ruleset, creature_id: EntityId) -> bool:
+        from battlemap.rules.limited_actions import save_action_refusal, use_statuses
+
         encounter = self.session.encounter
         statuses = {s.key: s for s in use_statuses(encounter, creature_id)}
         block = statblock_in(encounter, state.combatant(creature_id))
@@ -167,6 +168,9 @@ class MonsterBox(QWidget):
         return bool(self.use_buttons) or bool(saves)
 
     def _show_legendary(self, state: CombatState, ruleset: Ruleset) -> bool:
+        from battlemap.rules.legendary import legendary_status
+        from battlemap.rules.limited_actions import use_statuses
+
         _clear(self.legendary)
         self.legendary_buttons = {}
         encounter = self.session.encounter
@@ -220,6 +224,9 @@ class MonsterBox(QWidget):
     def _show_recharge(self, state: CombatState) -> bool:
         """Offer to type the d6 of the next creature's recharge: the engine rolls it as that
         turn starts (``legendary.next_turn``)."""
+        from battlemap.rules.limited_actions import recharges_due
+        from battlemap.rules.turns import upcoming_creature
+
         upcoming = upcoming_creature(state)
         due = recharges_due(self.session.encounter, upcoming) if upcoming is not None else ()
         text = None
@@ -242,6 +249,8 @@ class MonsterBox(QWidget):
         return state.current.creature_id if state is not None and state.current else None
 
     def use_save(self, name: str) -> None:
+        from battlemap.rules.limited_actions import use_save_action
+
         creature_id = self._current()
         if creature_id is None:
             return
@@ -253,6 +262,8 @@ class MonsterBox(QWidget):
             self.flow.open_save(creature_id, applied.result)
 
     def take_legendary(self, creature_id: EntityId, name: str) -> None:
+        from battlemap.rules.legendary import take_legendary_action
+
         applied = self.session.run(
             f"{self.session.name(creature_id)}: legendary {name}",
             lambda e, r: take_legendary_action(e, r, creature_id, name),
@@ -269,6 +280,8 @@ class MonsterBox(QWidget):
 
     def use_limited(self, creature_id: EntityId, key: str) -> None:
         """Spend one use of ``key`` (Legendary Resistance, a 1/Day action): one undo step."""
+        from battlemap.rules.limited_actions import use_limited
+
         self.session.run(
             f"{self.session.name(creature_id)}: {key}",
             lambda e, r: use_limited(e, r, creature_id, key),

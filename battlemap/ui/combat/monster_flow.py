@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QSpinBox
 
-from battlemap.geometry.templates import TemplateShape
+from battlemap.geometry.template_shape import TemplateShape
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock_actions import AreaShape, SaveAction, SaveArea
 from battlemap.rules.enums import Ability as RulesAbility

@@ -21,6 +21,7 @@ failure the rider is prone and the mount released. Each is one undo step through
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QMenu
 
@@ -28,22 +29,21 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.enums import Ability
-from battlemap.rules.falling_off import FallCause, FallOffResult, fall_off_save
-from battlemap.rules.mounts import (
-    control_mount,
-    dismount,
-    mount_candidates,
-    release_mount,
-    start_mounted,
-)
 from battlemap.rules.outcome import EngineCall, Outcome
-from battlemap.rules.saves import save_bonus_of
 from battlemap.rules.schema import Ruleset
-from battlemap.rules.statblocks import find_statblock
 from battlemap.ui.combat.session import CombatSession
 
-FALL_LABELS = {FallCause.MOUNT_MOVED: "mount moved", FallCause.KNOCKED_PRONE: "knocked prone"}
-"""Short menu labels for why the rider saves."""
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.falling_off import FallCause, FallOffResult
+
+
+def fall_labels() -> dict[FallCause, str]:
+    """Short menu labels for why the rider saves."""
+    from battlemap.rules.falling_off import FallCause
+
+    return {FallCause.MOUNT_MOVED: "mount moved", FallCause.KNOCKED_PRONE: "knocked prone"}
 
 
 def has_controlled_mounts(ruleset: Ruleset) -> bool:
@@ -60,6 +60,8 @@ def add_mount_entries(
     """The token menu's mount entries for ``creature_id`` (nothing outside a combat or under a
     ruleset without controlled mounts). ``library``: the monster library's stat blocks by
     name, for a rider matched by name (``find_statblock``)."""
+    from battlemap.rules.mounts import mount_candidates
+
     state = session.state
     ruleset = session.ruleset()
     if state is None or ruleset is None or not has_controlled_mounts(ruleset):
@@ -80,7 +82,7 @@ def add_mount_entries(
             entries.append(
                 (f"Dismount {mount}", _stepper(session, text, step), session.why_not(step))
             )
-            for cause, label in FALL_LABELS.items():
+            for cause, label in fall_labels().items():
                 text = f"Save to stay on {mount} ({label})"
                 entries.append((text, _saver(session, creature_id, cause, library or {}), None))
     for mount_id in mount_candidates(session.encounter, ruleset, creature_id):
@@ -114,10 +116,14 @@ def add_mount_entries(
 
 
 def _ride_step(rider_id: EntityId, mount_id: EntityId) -> EngineCall[None]:
+    from battlemap.rules.mounts import control_mount
+
     return lambda encounter, ruleset: control_mount(encounter, ruleset, rider_id, mount_id)
 
 
 def _start_mounted_step(rider_id: EntityId, mount_id: EntityId) -> EngineCall[None]:
+    from battlemap.rules.mounts import start_mounted
+
     return lambda encounter, ruleset: start_mounted(encounter, ruleset, rider_id, mount_id)
 
 
@@ -127,6 +133,8 @@ def _rider(session: CombatSession, rider_id: EntityId, mount_id: EntityId) -> Ca
 
 
 def _dismount_step(mount_id: EntityId) -> EngineCall[None]:
+    from battlemap.rules.mounts import dismount
+
     return lambda encounter, ruleset: dismount(encounter, ruleset, mount_id)
 
 
@@ -135,6 +143,8 @@ def _stepper(session: CombatSession, text: str, step: EngineCall[None]) -> Calla
 
 
 def _releaser(session: CombatSession, mount_id: EntityId) -> Callable[[], object]:
+    from battlemap.rules.mounts import release_mount
+
     text = f"Release {session.name(mount_id)}"
     return lambda: session.run(text, lambda e, r: release_mount(e, r, mount_id))
 
@@ -152,6 +162,10 @@ def _saver(
     name = session.name(rider_id)
 
     def roll(encounter: Encounter, ruleset: Ruleset) -> Outcome[FallOffResult]:
+        from battlemap.rules.falling_off import fall_off_save
+        from battlemap.rules.saves import save_bonus_of
+        from battlemap.rules.statblocks import find_statblock
+
         rider = encounter.creature(rider_id)
         block = find_statblock(rider, encounter, library)
         bonus = save_bonus_of(rider, block, Ability.DEX)

@@ -8,7 +8,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QWidget
 
 from battlemap.model.ids import EntityId
-from battlemap.rules.turns import upcoming_creature as upcoming_creature  # the dead skipped
 
 
 class NextTurnDie(QWidget):

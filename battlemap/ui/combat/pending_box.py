@@ -8,21 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSpinBox
 
 from battlemap.model.combat import Combatant
 from battlemap.model.encounter import Encounter
-from battlemap.rules.concentration import concentration_save
 from battlemap.rules.dice import new_dice_state
-from battlemap.rules.effects import effect_save
-from battlemap.rules.loose_dice import fresh_d20s
 from battlemap.rules.outcome import Outcome
-from battlemap.rules.saves import save_report
-from battlemap.rules.saves_due import SaveDue, SaveKind, saves_due
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.combat.session import CombatSession
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.saves_due import SaveDue
 
 
 class PendingSavesBox(QGroupBox):
@@ -40,6 +41,8 @@ class PendingSavesBox(QGroupBox):
         self.refresh()
 
     def refresh(self) -> None:
+        from battlemap.rules.saves_due import saves_due
+
         due = saves_due(self.session.encounter)
         if due == self._shown:
             self.setVisible(bool(due))
@@ -89,6 +92,9 @@ class PendingSavesBox(QGroupBox):
 
     def _fresh_faces(self, ruleset: Ruleset, pending: SaveDue) -> tuple[int, ...]:
         """Outside a combat: the app's d20s from fresh dice (two with advantage/disadvantage)."""
+        from battlemap.rules.loose_dice import fresh_d20s
+        from battlemap.rules.saves import save_report
+
         lasting = self.session.encounter.creature(pending.creature_id).lasting
         stand_in = Combatant(creature_id=pending.creature_id, group="").with_lasting(lasting)
         mode = save_report(ruleset, stand_in, pending.ability).roll.mode
@@ -99,10 +105,14 @@ def _save_call(
     pending: SaveDue, typed: tuple[int, ...] | None
 ) -> Callable[[Encounter, Ruleset], Outcome[bool]]:
     """The engine operation of the save, its result being whether it succeeded."""
+    from battlemap.rules.saves_due import SaveKind
+
     creature_id = pending.creature_id
     if pending.kind is SaveKind.CONCENTRATION:
 
         def concentration(encounter: Encounter, ruleset: Ruleset) -> Outcome[bool]:
+            from battlemap.rules.concentration import concentration_save
+
             done = concentration_save(encounter, ruleset, creature_id, typed=typed)
             return Outcome(done.encounter, done.result.kept, done.events)
 
@@ -110,6 +120,8 @@ def _save_call(
     condition = pending.condition or ""
 
     def ends(encounter: Encounter, ruleset: Ruleset) -> Outcome[bool]:
+        from battlemap.rules.effects import effect_save
+
         done = effect_save(encounter, ruleset, creature_id, condition, typed=typed)
         return Outcome(done.encounter, done.result.ended, done.events)
 

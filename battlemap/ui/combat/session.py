@@ -29,13 +29,15 @@ from battlemap.model.encounter import COMBAT_STARTED, Encounter, bounded_log
 from battlemap.model.ids import EntityId
 from battlemap.model.map_commands import CommandGroup
 from battlemap.rules.errors import CombatError
-from battlemap.rules.initiative import start_combat
 from battlemap.rules.loader import RulesetError, RulesetRegistry, load_registry
 from battlemap.rules.outcome import EngineCall, Outcome
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.schema_roles import ConditionRoles
 from battlemap.ui.players.projection import CombatFacts
 from battlemap.ui.undo import push
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 
 R = TypeVar("R")
 
@@ -173,6 +175,8 @@ class CombatSession(QObject):
 
     def start(self, creature_ids: list[EntityId] | None = None) -> bool:
         """A new combat (round 0) with these creatures, or all of them; one undo step."""
+        from battlemap.rules.initiative import start_combat
+
         if self.state is not None:
             self.refused.emit("A combat is already running; end it first.")
             return False

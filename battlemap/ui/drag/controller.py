@@ -26,6 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
@@ -40,14 +41,6 @@ from battlemap.model.encounter import Encounter
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import StatBlock
 from battlemap.rules.loader import RulesetError, RulesetRegistry
-from battlemap.rules.move_plan import Evaluated, MovePlan
-from battlemap.rules.move_resolution import (
-    Answer,
-    Chooser,
-    MoveOutcome,
-    MoveResolution,
-    resolve_move,
-)
 from battlemap.rules.schema import Ruleset
 from battlemap.ui.drag.feedback import feedback_items, reach_shading
 from battlemap.ui.drag.items import InfoCard
@@ -58,6 +51,17 @@ from battlemap.ui.map_scene import MapScene
 from battlemap.ui.style import cell_to_scene, scene_to_cell
 from battlemap.ui.tools.base import Overlay
 from battlemap.ui.undo import push
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.move_plan import Evaluated, MovePlan
+    from battlemap.rules.move_resolution import (
+        Answer,
+        Chooser,
+        MoveOutcome,
+        MoveResolution,
+    )
 
 WAYPOINT_KEY = Qt.Key.Key_Space
 CHEAPEST_MODIFIER = Qt.KeyboardModifier.ControlModifier
@@ -167,6 +171,8 @@ class DragFeedback(QObject):
     def drop(self, creature_id: EntityId, pos: QPointF, modifiers: Qt.KeyboardModifier) -> bool:
         """The token was let go: refuse, or push the move as one undo step. False: the scene
         does its plain move (a click without a drag, Alt held, no usable ruleset)."""
+        from battlemap.rules.move_resolution import MoveResolution, resolve_move
+
         plan = self.plan
         self.end()
         self._unplanned = None
@@ -320,6 +326,8 @@ class DragFeedback(QObject):
     # --- state ----------------------------------------------------------------------
 
     def _begin(self, creature_id: EntityId) -> bool:
+        from battlemap.rules.move_plan import MovePlan
+
         ruleset = self._ruleset_of()
         encounter = self.document.encounter
         if ruleset is None or all(c.id != creature_id for c in encounter.creatures):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
@@ -16,7 +17,6 @@ from PySide6.QtWidgets import QGraphicsItem
 from battlemap.geometry import IllegalReason
 from battlemap.geometry.metrics import Cell
 from battlemap.geometry.movement import StepCost, StepReason
-from battlemap.rules.move_plan import EXTRA_COST_REASONS, Evaluated, MovePlan
 from battlemap.ui.drag.items import (
     BAD,
     CARD_MUTED,
@@ -38,6 +38,11 @@ from battlemap.ui.drag.items import (
     shaded_region,
 )
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.move_plan import Evaluated, MovePlan
+
 HINT = "Space: waypoint · Ctrl: cheapest path · Alt: place freely"
 
 
@@ -55,6 +60,8 @@ def feedback_items(
     plan: MovePlan, evaluated: Evaluated, pins: Sequence[Cell], cheapest: bool
 ) -> list[QGraphicsItem]:
     """Items for one drag update (the reachable area is drawn once, separately)."""
+    from battlemap.rules.move_plan import EXTRA_COST_REASONS
+
     result = evaluated.result
     side = plan.footprint_side()
     ox, oy = plan.offset

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent
@@ -31,9 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.geometry.metrics import Cell
-from battlemap.rules.attacks import AttackResult, RollMode, reasons_beyond_the_total
-from battlemap.rules.move_plan import Evaluated, MovePlan
-from battlemap.rules.move_resolution import Answer, Choice, PendingOffer
+from battlemap.rules.move_answer import Answer, Choice
 from battlemap.ui.card_stack import MARGIN_PX, CardWish, card_stack
 from battlemap.ui.drag.items import (
     OPPORTUNITY,
@@ -45,6 +44,18 @@ from battlemap.ui.drag.items import (
 from battlemap.ui.map_view import MapView
 from battlemap.ui.plain_text import plain_tooltip
 from battlemap.ui.typed_dice import D20Entry, DamageEntry
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+
+if TYPE_CHECKING:  # the engine is imported when a move is resolved, not at start
+    from battlemap.rules.attacks import AttackResult
+    from battlemap.rules.move_plan import Evaluated, MovePlan
+    from battlemap.rules.move_resolution import PendingOffer
+
+    Trial = Callable[[tuple[int, ...]], AttackResult]
+    """Tries d20 faces on the pending attack without recording anything
+    (``MoveResolution.trial``)."""
 
 TAKE_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 SKIP_KEY = Qt.Key.Key_S
@@ -59,8 +70,6 @@ BUTTON_HEIGHT_PX = 52
 Tokens = Callable[[], Sequence[QRectF]]
 """The scene rectangles of the tokens on the map, asked each time the card is placed."""
 
-Trial = Callable[[tuple[int, ...]], AttackResult]
-"""Tries d20 faces on the pending attack without recording anything (``MoveResolution.trial``)."""
 
 STYLE = """
 #opportunity-prompt { background: rgb(22, 24, 28); border: 2px solid #ff6d00;
@@ -173,6 +182,8 @@ class OpportunityPrompt(QFrame):
         token); ``tokens``: every token's, covered as few as can be (see ``place``).
         ``trial``: tries typed d20 faces without recording anything, for the verdict shown as
         soon as they are typed."""
+        from battlemap.rules.attacks import RollMode
+
         same = self.pending is not None and self.pending.offer == pending.offer
         self.pending = pending
         self._keep_clear = tuple(keep_clear)
@@ -337,6 +348,8 @@ class OpportunityPrompt(QFrame):
 def verdict_text(result: AttackResult) -> str:
     """ "HIT: 14+5 = 19 vs AC 8 · roll the 1d8+3 slashing" ("roll the critical damage, 2d8+3
     slashing" on a critical: the dice the engine rolls), with the engine's reasons."""
+    from battlemap.rules.attacks import reasons_beyond_the_total
+
     word = "CRITICAL HIT" if result.critical else "HIT" if result.hit else "MISS"
     colour = VERDICT_CRIT if result.critical else VERDICT_HIT if result.hit else VERDICT_BAD
     text = (

@@ -28,15 +28,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from battlemap.geometry.cover import BlockerKind, LineTrace
 from battlemap.geometry.metrics import Cell, PointXY
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
-from battlemap.rules.move_plan import Evaluated, MovePlan
 from battlemap.ui.drag.feedback import extra_cost_kinds, feet
 from battlemap.ui.players.projection import PlayerView
-from battlemap.ui.targeting.facts import TargetFacts
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.geometry.cover import LineTrace
+    from battlemap.rules.move_plan import Evaluated, MovePlan
+    from battlemap.ui.targeting.facts import TargetFacts
 
 SAMPLE_STEP_CELLS = 0.1
 """Distance between the points at which a line's cells are looked up (a line clipping a
@@ -136,6 +141,8 @@ def line_over_known(start: PointXY, end: PointXY, known: frozenset[Cell] | None)
 
 
 def _blocker_shown(line: LineTrace, view: PlayerView) -> bool:
+    from battlemap.geometry.cover import BlockerKind
+
     kind, blocker = line.blocker_kind, line.blocker_id
     if blocker is None:
         return False

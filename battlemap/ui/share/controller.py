@@ -14,11 +14,11 @@ from PySide6.QtWidgets import QLabel
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.players.controller import CameraMode, PlayersController
 from battlemap.ui.players.projection import PlayerView
-from battlemap.ui.players.ruling import ShownRuling
 from battlemap.ui.share.addresses import ALL_INTERFACES, LOOPBACK, ShareAddress, share_addresses
 from battlemap.ui.style import scene_to_cell
 
 if TYPE_CHECKING:  # imported when the DM first shares (websockets, asyncio, QR codes)
+    from battlemap.ui.players.ruling import ShownRuling
     from battlemap.ui.share.dialog import ShareDialog
     from battlemap.ui.share.payload import Camera
     from battlemap.ui.share.server import ShareServer, Snapshot

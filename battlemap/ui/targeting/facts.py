@@ -21,19 +21,19 @@ from battlemap.geometry import (
     ReachResult,
     SightResult,
     can_see,
-    cover,
-    flanking,
     range_band,
     within_reach,
 )
-from battlemap.geometry.cover import BlockerKind
+from battlemap.geometry.cover import BlockerKind, cover
+from battlemap.geometry.flanking import flanking
 from battlemap.model.encounter import Encounter
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
 from battlemap.model.statblock import AttackKind
-from battlemap.rules.attack_situation import combat_bodies, flank_refusal, flank_terms
-from battlemap.rules.movement import diagonal_rule
 from battlemap.rules.schema import CoverRules, Ruleset
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,9 @@ def target_facts(
     Raises:
         KeyError: when either creature is not in the encounter.
     """
+    from battlemap.rules.attack_situation import combat_bodies, flank_terms
+    from battlemap.rules.movement import diagonal_rule
+
     if ruleset is not None:
         bodies = combat_bodies(encounter, ruleset)
         rule = diagonal_rule(ruleset)
@@ -159,6 +162,8 @@ def target_facts(
 
 
 def _flank_note(encounter: Encounter, flank: FlankResult | None, attacker_name: str) -> str:
+    from battlemap.rules.attack_situation import flank_refusal
+
     if flank is None or flank.flanked:
         return ""
     if flank.reason is FlankReason.ATTACKER_CANNOT_THREATEN:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
-from battlemap.geometry import RangeBand
 from battlemap.model.document import Change
 from battlemap.model.features import CoverDegree
 from battlemap.model.ids import EntityId
@@ -35,14 +34,14 @@ from battlemap.ui.drag.items import (
 )
 from battlemap.ui.map_index_cache import IndexCache
 from battlemap.ui.map_scene import MapScene
-from battlemap.ui.targeting.facts import (
-    CoverAgainst,
-    TargetFacts,
-    cover_against,
-    target_facts,
-)
 from battlemap.ui.token_item import TokenItem
 from battlemap.ui.tools.base import Overlay
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.geometry import RangeBand
+    from battlemap.ui.targeting.facts import CoverAgainst, TargetFacts
 
 KEEP_SHORTCUT = "K"
 SHOW_RULING_SHORTCUT = "R"
@@ -52,11 +51,17 @@ LINE_BLOCKED = QColor("#d50000")
 FLANK = QColor("#aa00ff")
 FLANK_TEXT = QColor("#ea80fc")
 TARGET_EDGE = QColor("#ffd600")
-BAND_TEXT = {
-    RangeBand.NORMAL: ("normal range", GOOD),
-    RangeBand.LONG: ("long range: disadvantage", WARN),
-    RangeBand.OUT_OF_RANGE: ("out of range", BAD),
-}
+
+
+def band_text(band: RangeBand) -> tuple[str, QColor]:
+    """What the overlay writes for a range band, and in which colour."""
+    from battlemap.geometry.reach import RangeBand  # with the facts: on first use
+
+    return {
+        RangeBand.NORMAL: ("normal range", GOOD),
+        RangeBand.LONG: ("long range: disadvantage", WARN),
+        RangeBand.OUT_OF_RANGE: ("out of range", BAD),
+    }[band]
 
 
 class TargetingOverlay(QObject):
@@ -142,6 +147,8 @@ class TargetingOverlay(QObject):
     # --- showing ------------------------------------------------------------------------
 
     def show_pair(self, attacker_id: EntityId, target_id: EntityId) -> None:
+        from battlemap.ui.targeting.facts import target_facts
+
         encounter = self.scene.document.encounter
         try:
             facts = target_facts(
@@ -176,6 +183,8 @@ class TargetingOverlay(QObject):
     def cover_of(self, creature_id: EntityId) -> CoverAgainst | None:
         """The cover ``creature_id`` (the selected creature) has against the hovered one;
         None when the overlay is not showing a pair with that creature selected."""
+        from battlemap.ui.targeting.facts import cover_against
+
         if self.defence is None or self.defence.target.id != creature_id:
             return None
         return cover_against(self.defence, self._ruleset_of())
@@ -230,6 +239,8 @@ def card_lines(facts: TargetFacts, ruleset: Ruleset | None) -> list[tuple[str, Q
 
     The cover's AC bonus is the ruleset's (``cover_against``; SRD values without one).
     """
+    from battlemap.ui.targeting.facts import cover_against
+
     lines: list[tuple[str, QColor]] = [
         (f"{facts.target_name} · {facts.distance_feet:g} ft", CARD_TEXT)
     ]
@@ -241,7 +252,7 @@ def card_lines(facts: TargetFacts, ruleset: Ruleset | None) -> list[tuple[str, Q
     else:
         lines.append((f"out of reach ({reach.reach_feet:g} ft)", BAD))
     if facts.ranged is not None:
-        text, colour = BAND_TEXT[facts.ranged.band]
+        text, colour = band_text(facts.ranged.band)
         ranged = facts.ranged
         lines.append(
             (f"{ranged.attack}: {text} ({ranged.normal_feet:g}/{ranged.long_feet:g})", colour)

@@ -12,16 +12,14 @@ it would be stale, and a creature just hidden must not stay at the end of its li
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 
 from battlemap.geometry import DiagonalRule
-from battlemap.geometry.reach import cells_within_reach
 from battlemap.model.document import Change
-from battlemap.rules.move_plan import Evaluated, MovePlan
-from battlemap.rules.movement import diagonal_rule
 from battlemap.ui.drag import DragFeedback, window_ruleset
 from battlemap.ui.feature_window import FeatureWindow
 from battlemap.ui.players.projection import PlayerView
@@ -32,8 +30,12 @@ from battlemap.ui.players.ruling import (
     path_ruling,
 )
 from battlemap.ui.players.ruling_layer import RulingLayer
-from battlemap.ui.targeting.facts import cover_against
 from battlemap.ui.targeting.overlay import SHOW_RULING_SHORTCUT, TargetingOverlay, unsubscribe
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.rules.move_plan import Evaluated, MovePlan
 
 SHOW_RULING_TIP = (
     "Show the players the cover lines and reach of the picked target, or the last move's"
@@ -98,6 +100,10 @@ class RulingShow(QObject):
 
     def current_ruling(self, view: PlayerView) -> ShownRuling:
         """The picked target's cover and reach, else the last move still standing."""
+        from battlemap.geometry.reach import cells_within_reach
+        from battlemap.rules.movement import diagonal_rule
+        from battlemap.ui.targeting.facts import cover_against
+
         facts = self.targeting.facts
         ruleset = window_ruleset(self.window)
         if facts is not None:

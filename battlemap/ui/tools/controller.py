@@ -24,7 +24,6 @@ from PySide6.QtWidgets import QLabel, QMenu, QStackedWidget, QToolBar
 
 from battlemap.model.document import Change, Document
 from battlemap.model.map_commands import remove_entities
-from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
 from battlemap.ui.style import SCENE_UNITS_PER_CELL
 from battlemap.ui.tools.base import Overlay, PointerEvent, Tool, ToolContext, scene_to_cell_point
 from battlemap.ui.tools.eraser import EraserTool
@@ -38,6 +37,8 @@ from battlemap.ui.tools.template import TemplateTool
 from battlemap.ui.tools.terrain import TerrainTool
 from battlemap.ui.tools.walls import DoorTool, WallTool
 
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
 if TYPE_CHECKING:
     from battlemap.ui.feature_window import FeatureWindow
 
@@ -273,6 +274,8 @@ class ToolController(QObject):
         return ids
 
     def delete_selection(self) -> None:
+        from battlemap.rules.removal import RemovalRefusedError, leaving_combat_too
+
         encounter = self.window.document.encounter
         command = remove_entities(encounter, self.selected_ids())
         if command is None:

@@ -7,11 +7,12 @@ only what was hidden.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
-from battlemap.geometry.rooms import room_cells
 from battlemap.model.document import ReplaceEncounterField
 from battlemap.model.features import Point
 from battlemap.model.fog import Cell, FogMode, FogOfWar, hide, reveal
@@ -19,6 +20,11 @@ from battlemap.ui.tools.base import PointerEvent, Tool, ToolContext
 from battlemap.ui.tools.options import choice, options_row, show_choice
 from battlemap.ui.tools.preview import cell_squares
 from battlemap.ui.tools.shapes import cell_at, points_along
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    pass
 
 REVEAL, HIDE = "reveal", "hide"
 BRUSH, RECTANGLE, ROOM = "brush", "rectangle", "room"
@@ -68,6 +74,8 @@ class FogTool(Tool):
     # --- events ---------------------------------------------------------
 
     def press(self, event: PointerEvent) -> bool:
+        from battlemap.geometry.rooms import room_cells
+
         if not event.left:
             return True
         self._inverted = bool(event.modifiers & Qt.KeyboardModifier.AltModifier)

@@ -17,19 +17,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QLabel, QSpinBox, QWidget
 
 from battlemap.geometry import Body, MapIndex
-from battlemap.geometry.templates import (
-    Template,
-    TemplateCoverage,
-    TemplateError,
-    TemplateShape,
-    template_coverage,
-)
+from battlemap.geometry.template_shape import TemplateShape
 from battlemap.model.creature import Side
 from battlemap.model.features import Point
 from battlemap.model.ids import EntityId
@@ -48,6 +43,14 @@ from battlemap.ui.tools.base import PointerEvent, Tool, ToolContext, cell_to_sce
 from battlemap.ui.tools.options import choice, options_row, show_choice
 from battlemap.ui.tools.preview import handles
 from battlemap.ui.tools.shapes import clamp_to_map, snap_to_corner
+
+# The engine and the heavier geometry are imported in the functions that use them, so
+# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
+if TYPE_CHECKING:
+    from battlemap.geometry.templates import (
+        Template,
+        TemplateCoverage,
+    )
 
 AREA_EDGE = QColor("#dd2c00")
 """The template's true outline: dark red-orange, so it reads apart from the shaded squares."""
@@ -175,6 +178,8 @@ class TemplateTool(Tool):
 
     def template_at(self, aim: Point) -> Template | None:
         """The template from the current origin toward ``aim`` with the chosen shape and size."""
+        from battlemap.geometry.templates import Template
+
         if self.origin is None:
             return None
         return Template(
@@ -192,6 +197,8 @@ class TemplateTool(Tool):
         self._show(template)
 
     def _show(self, template: Template) -> None:
+        from battlemap.geometry.templates import TemplateError, template_coverage
+
         encounter = self.context.document.encounter
         bodies = [Body.from_creature(c, encounter.grid) for c in encounter.creatures]
         try:
