@@ -39,7 +39,7 @@ def test_importing_one_geometry_module_leaves_cover_sight_and_search_out() -> No
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
-    loaded = set(eval(done.stdout))  # a printed list of module names
+    loaded = set(ast.literal_eval(done.stdout))  # a printed list of module names
     assert "battlemap.geometry.body" in loaded
     assert not loaded & {
         "battlemap.geometry.cover",
