@@ -70,6 +70,7 @@ from battlemap.geometry.cover_lines import (
     traced_ends,
     traced_lines,
     wall_blocks,
+    with_traced_ends,
 )
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY, Space
@@ -228,7 +229,7 @@ def cover_all_pairs(
             if creatures[t] is not creatures[a]
         }
     table = PairCover(index, creatures)
-    rows = _creature_rows(creatures)
+    rows = with_traced_ends(index, _creature_rows(creatures))
     attackers, targets = np.triu_indices(len(creatures), 1)
     if not len(attackers):
         return table
@@ -307,7 +308,7 @@ def _traced_boxes(index: MapIndex, rows: Rows) -> tuple[Boxes, Boxes]:
     them: its attacker's origins (nudged off walls) and centre, and its target's square
     corners (nudged) and centre. Each query's rows are one run of the row arrays, and the runs
     tile them (``query_rows``)."""
-    origins, corners = traced_ends(
+    origins, corners = rows.traced or traced_ends(
         index, rows.origin_arr, rows.home_arr, rows.corner_arr, rows.square_centre_arr
     )
     return (
@@ -327,18 +328,16 @@ def _run_boxes(
     return np.stack([low, high], axis=1)
 
 
+_WALLED_OFF = (CoverDegree.TOTAL.rank, 0, 0, 0, WALL, 4)
+"""The choice (``_CHOICE_FIELDS``) when walls block every line: total cover from walls, no
+cap, four lines blocked, the first corner and square (every combo has its four lines
+blocked, and walls give each three-quarters, the most any source can: a tie)."""
+
+
 def _walled_off_choices(n: int) -> _Choices:
-    """``n`` pairs' choice when walls block every line: total cover from walls, the first
-    corner and square (every combo has all four lines blocked: a tie), four lines blocked."""
-    zeros = np.zeros(n, dtype=np.int64)
-    return _Choices(
-        degree=np.full(n, CoverDegree.TOTAL.rank, dtype=np.int64),
-        origin=zeros,
-        square=zeros.copy(),
-        capped=np.zeros(n, dtype=bool),
-        source=np.full(n, WALL, dtype=np.int64),
-        count=np.full(n, 4, dtype=np.int64),
-    )
+    """``n`` pairs' ``_WALLED_OFF`` choice."""
+    degree, origin, square, capped, source, count = (np.full(n, v) for v in _WALLED_OFF)
+    return _Choices(degree, origin, square, capped.astype(bool), source, count)
 
 
 def cover_from_point(
@@ -374,7 +373,7 @@ def _solve(index: MapIndex, queries: list[Query], creatures: Sequence[Body]) -> 
     """Cover for every query of a batch, each result with a tracer of its chosen lines."""
     if len(queries) < WALLED_OFF_MIN_QUERIES:
         return _solve_traced(index, queries, creatures)
-    rows = query_rows(queries)
+    rows = with_traced_ends(index, query_rows(queries))
     walled = boxes_walled_off(index.cover_walls, *_traced_boxes(index, rows))
     if not walled.any():
         return _solve_traced(index, queries, creatures, rows)
@@ -382,13 +381,12 @@ def _solve(index: MapIndex, queries: list[Query], creatures: Sequence[Body]) -> 
     traced = iter(
         _solve_traced(index, [queries[i] for i in rest], creatures, _picked(rows, rest, rest))
     )
-    total = _walled_off_choices(1)
 
     def alone(query: Query) -> Callable[[], Traces]:
         return lambda: _solve_traced(index, [query], creatures)[0]._traced()
 
     return [
-        total.result(0, q.origins, q.squares, alone(q)) if w else next(traced)
+        _result(_WALLED_OFF, q.origins, q.squares, alone(q)) if w else next(traced)
         for q, w in zip(queries, walled.tolist(), strict=True)
     ]
 

@@ -9,6 +9,7 @@ a corner, running along a wall) are documented in ``cover``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -151,6 +152,8 @@ class Layout:
     """Each query's first combo."""
     combos_per_query: NDArray[np.int64]
     n_combos: int
+    traced: TracedEnds | None = None
+    """The origin and corner rows as the wall test traces them, when already known."""
 
     @property
     def centre_line_index(self) -> list[int]:
@@ -175,6 +178,12 @@ class Rows:
     n_squares: NDArray[np.int64]
     centres: NDArray[np.float64]
     target_centres: NDArray[np.float64]
+    traced: TracedEnds | None = None
+    """The origin and corner rows as the wall test traces them (``with_traced_ends``)."""
+
+
+TracedEnds = tuple[NDArray[np.float64], NDArray[np.float64]]
+"""Origin rows and corner rows as the wall test traces them (see ``traced_ends``)."""
 
 
 def query_rows(queries: list[Query]) -> Rows:
@@ -266,6 +275,7 @@ def lay_out_rows(rows: Rows) -> Layout:
         combo_first=combo_first,
         combos_per_query=combos_per_query,
         n_combos=int(combos_per_query.sum()),
+        traced=rows.traced,
     )
 
 
@@ -298,7 +308,7 @@ def traced_ends(
     homes: NDArray[np.float64],
     corners: NDArray[np.float64],
     square_centres: NDArray[np.float64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+) -> TracedEnds:
     """Origin rows and corner rows as the wall test traces them: those on a wall's middle or
     joint moved ``NUDGE`` towards their home (origins) or their square's centre (corners)."""
     walls = index.cover_walls_and_windows
@@ -312,12 +322,20 @@ def traced_ends(
     )
 
 
+def with_traced_ends(index: MapIndex, rows: Rows) -> Rows:
+    """``rows`` holding their ends as traced, found once for every batch made of them."""
+    traced = traced_ends(
+        index, rows.origin_arr, rows.home_arr, rows.corner_arr, rows.square_centre_arr
+    )
+    return dataclasses.replace(rows, traced=traced)
+
+
 def wall_blocks(index: MapIndex, layout: Layout) -> WallBlocks:
     """Corners on a wall's middle or joint are traced from a hair inside their square (looked
     up once per origin row and corner row; a centre line is never nudged: its ends' homes are
     themselves). A line and its reverse are one test (all pairs trace every pair both ways)."""
     walls = index.cover_walls_and_windows
-    traced_origins, traced_corners = traced_ends(
+    traced_origins, traced_corners = layout.traced or traced_ends(
         index, layout.origin_arr, layout.home_arr, layout.corner_arr, layout.square_centre_arr
     )
     unique_lines, back = unique_corner_lines(
