@@ -18,6 +18,8 @@ itself computed in floats) and the slope is bounded over the whole bundle. A Fal
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -52,47 +54,94 @@ def boxes_walled_off(walls: BarrierSet, a: Boxes, b: Boxes) -> NDArray[np.bool_]
 def _walled_off_across(
     units: _GridUnits, a: Boxes, b: Boxes, axis: int, scale: float
 ) -> NDArray[np.bool_]:
-    """``boxes_walled_off`` through the grid lines ``coord[axis] = X`` of ``units``."""
-    other = 1 - axis
-    # Name the boxes so that ``near`` lies below ``far`` along ``axis``.
-    swap = a[:, 0, axis] > b[:, 0, axis]
-    near = np.where(swap[:, None, None], b, a)
-    far = np.where(swap[:, None, None], a, b)
-    u0, u1 = near[:, 1, axis], far[:, 0, axis]
-    gap = u1 - u0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        slope = np.maximum(
-            np.abs(far[:, 1, other] - near[:, 0, other]),
-            np.abs(near[:, 1, other] - far[:, 0, other]),
-        ) / np.where(gap > 0, gap, np.nan)
-    margin = 2 * (END_SNAP + _CROSSING_MARGIN * scale) * (1.0 + slope)
-    clear = 4 * END_TRIM + 2 * margin
-    usable = (gap > 0) & (margin < 0.25)
+    """``boxes_walled_off`` through the grid lines ``coord[axis] = X`` of ``units``: first
+    the grid line next to each box (where a creature stands against a wall), then the rest."""
+    bundles = _Bundles.of(a, b, axis, scale)
     lines_at = units.lines_at
-    first = np.searchsorted(lines_at, u0 + clear, side="right")
-    last = np.searchsorted(lines_at, u1 - clear, side="left")
-    count = np.where(usable, np.maximum(last - first, 0), 0)
-    pair = np.repeat(np.arange(len(a)), count)
-    row = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count) + first[pair]
-    at = lines_at[row]
-    n, f = near[pair], far[pair]
-    # A segment from (p, v) in ``near`` to (q, w) in ``far`` meets the grid line at
-    # v + s * (w - v), s = (X - p) / (q - p): lowest at the boxes' low sides, highest at
-    # their high sides, and s is largest from the near box's low end to the far box's low end.
-    s_most = (at - n[:, 0, axis]) / (f[:, 0, axis] - n[:, 0, axis])
-    s_least = (at - n[:, 1, axis]) / (f[:, 1, axis] - n[:, 1, axis])
-    low, high = n[:, 0, other], n[:, 1, other]
-    rise_low, rise_high = f[:, 0, other] - low, f[:, 1, other] - high
-    lowest = np.minimum(low + s_most * rise_low, low + s_least * rise_low)
-    highest = np.maximum(high + s_most * rise_high, high + s_least * rise_high)
-    m = margin[pair]
-    j0 = np.floor(lowest - m) - units.unit0
-    j1 = np.floor(highest + m) - units.unit0 + 1
-    inside = (j0 >= 0) & (j1 <= units.n_unit)
-    j0 = np.where(inside, j0, 0).astype(np.intp)
-    j1 = np.where(inside, j1, 0).astype(np.intp)
-    before = units.covered_before
-    whole = inside & (before[row, j1] - before[row, j0] == j1 - j0)
+    first = np.searchsorted(lines_at, bundles.u0 + bundles.clear, side="right")
+    last = np.searchsorted(lines_at, bundles.u1 - bundles.clear, side="left")
+    count = np.where(bundles.usable, np.maximum(last - first, 0), 0)
+    some = np.flatnonzero(count)
     proven = np.zeros(len(a), dtype=bool)
-    proven[pair[whole]] = True
+    for rows in (first[some], last[some] - 1):
+        proven[some] |= bundles.through(units, some, rows)
+    # The grid lines in between, for the bundles not proven yet.
+    rest = np.flatnonzero(~proven & (count > 2))
+    n = count[rest] - 2
+    pair = np.repeat(rest, n)
+    rows = np.repeat(first[rest] + 1 - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
+    proven[pair[bundles.through(units, pair, rows)]] = True
     return proven
+
+
+@dataclass(frozen=True, slots=True)
+class _Bundles:
+    """The segments between pairs of boxes, seen along ``axis``: per pair, the box below
+    (``near``: ``u`` its extent along ``axis``, ``v`` across) and the box above (``far``)."""
+
+    near_u: NDArray[np.float64]
+    far_u: NDArray[np.float64]
+    near_v: NDArray[np.float64]
+    far_v: NDArray[np.float64]
+    """(n, 2): each box's low and high end along or across ``axis``."""
+    margin: NDArray[np.float64]
+    """The crossing margin, doubled, for the steepest segment of the bundle."""
+    usable: NDArray[np.bool_]
+
+    @property
+    def u0(self) -> NDArray[np.float64]:
+        return self.near_u[:, 1]
+
+    @property
+    def u1(self) -> NDArray[np.float64]:
+        return self.far_u[:, 0]
+
+    @property
+    def clear(self) -> NDArray[np.float64]:
+        """How far a grid line must lie from both boxes."""
+        return 4 * END_TRIM + 2 * self.margin
+
+    @classmethod
+    def of(cls, a: Boxes, b: Boxes, axis: int, scale: float) -> _Bundles:
+        other = 1 - axis
+        swap = a[:, 0, axis] > b[:, 0, axis]
+        near = np.where(swap[:, None, None], b, a)
+        far = np.where(swap[:, None, None], a, b)
+        near_u, far_u = near[:, :, axis], far[:, :, axis]
+        near_v, far_v = near[:, :, other], far[:, :, other]
+        gap = far_u[:, 0] - near_u[:, 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rise = np.maximum(
+                np.abs(far_v[:, 1] - near_v[:, 0]), np.abs(near_v[:, 1] - far_v[:, 0])
+            )
+            slope = rise / np.where(gap > 0, gap, np.nan)
+        margin = 2 * (END_SNAP + _CROSSING_MARGIN * scale) * (1.0 + slope)
+        return cls(near_u, far_u, near_v, far_v, margin, (gap > 0) & (margin < 0.25))
+
+    def through(
+        self, units: _GridUnits, pair: NDArray[np.intp], row: NDArray[np.intp]
+    ) -> NDArray[np.bool_]:
+        """Whether walls cover every unit the bundle ``pair[k]`` can cross on the grid line
+        ``units.lines_at[row[k]]``, with the margin.
+
+        A segment from (p, v) in ``near`` to (q, w) in ``far`` meets the grid line ``X`` at
+        v + s * (w - v), s = (X - p) / (q - p): lowest from the boxes' low sides, highest
+        from their high sides, s largest from the near box's low end to the far box's low
+        end and smallest from high end to high end.
+        """
+        at = units.lines_at[row]
+        p, q = self.near_u[pair], self.far_u[pair]
+        s_most = (at - p[:, 0]) / (q[:, 0] - p[:, 0])
+        s_least = (at - p[:, 1]) / (q[:, 1] - p[:, 1])
+        v, w = self.near_v[pair], self.far_v[pair]
+        rise_low, rise_high = w[:, 0] - v[:, 0], w[:, 1] - v[:, 1]
+        lowest = v[:, 0] + np.minimum(s_most * rise_low, s_least * rise_low)
+        highest = v[:, 1] + np.maximum(s_most * rise_high, s_least * rise_high)
+        m = self.margin[pair]
+        j0 = np.floor(lowest - m) - units.unit0
+        j1 = np.floor(highest + m) - units.unit0 + 1
+        inside = (j0 >= 0) & (j1 <= units.n_unit)
+        j0 = np.where(inside, j0, 0).astype(np.intp)
+        j1 = np.where(inside, j1, 0).astype(np.intp)
+        before = units.covered_before
+        return np.asarray(inside & (before[row, j1] - before[row, j0] == j1 - j0), dtype=bool)
