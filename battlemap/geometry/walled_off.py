@@ -25,6 +25,9 @@ from numpy.typing import NDArray
 
 from battlemap.geometry.barriers import _CROSSING_MARGIN, END_SNAP, END_TRIM, BarrierSet, _GridUnits
 
+_PAIRS_AT_ONCE = 1 << 14
+"""Pairs of boxes checked together (their grid lines' arrays stay at a few MB)."""
+
 Boxes = NDArray[np.float64]
 """Array of shape (n, 2, 2): n closed boxes, each (low corner, high corner), in cells."""
 
@@ -42,12 +45,14 @@ def boxes_walled_off(walls: BarrierSet, a: Boxes, b: Boxes) -> NDArray[np.bool_]
     if len(a) == 0:
         return proven
     scale = max(1.0, float(np.abs(a).max()), float(np.abs(b).max()))
-    for axis, units in enumerate(walls.grid_units):
-        if units is None:
-            continue
-        todo = np.flatnonzero(~proven)
-        found = _walled_off_across(units, a[todo], b[todo], axis, scale)
-        proven[todo[found]] = True
+    for start in range(0, len(a), _PAIRS_AT_ONCE):
+        chunk = slice(start, start + _PAIRS_AT_ONCE)
+        part = proven[chunk]  # a view: written through
+        for axis, units in enumerate(walls.grid_units):
+            if units is not None:
+                todo = np.flatnonzero(~part)
+                found = _walled_off_across(units, a[chunk][todo], b[chunk][todo], axis, scale)
+                part[todo[found]] = True
     return proven
 
 

@@ -12,11 +12,13 @@ edge points, inner points, points a hair inside) are checked one by one by the e
 from __future__ import annotations
 
 import itertools
+from unittest import mock
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from battlemap.geometry import walled_off
 from battlemap.geometry.barriers import BarrierSet
 from battlemap.geometry.walled_off import boxes_walled_off
 from battlemap.model import EntityId
@@ -113,8 +115,10 @@ def test_walls_proven_to_wall_off_two_boxes_block_every_line_between_them(
     kept = [(a, b) for a, b in segments if a != b]
     barrier = BarrierSet(kept, [EntityId(f"w{i}") for i in range(len(kept))])
     proven = boxes_walled_off(barrier, pairs[:, 0], pairs[:, 1])
-    # The other way round is the same pair.
+    # The other way round is the same pair, and pairs checked a few at a time the same.
     assert boxes_walled_off(barrier, pairs[:, 1], pairs[:, 0]).tolist() == proven.tolist()
+    with mock.patch.object(walled_off, "_PAIRS_AT_ONCE", 3):
+        assert boxes_walled_off(barrier, pairs[:, 0], pairs[:, 1]).tolist() == proven.tolist()
     refused = 0
     for (a, b), walled in zip(pairs, proven.tolist(), strict=True):
         lines = _segments(a, b, fractions)
