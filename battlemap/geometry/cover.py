@@ -364,9 +364,9 @@ class _Solved:
 
 WALLED_OFF_MIN_QUERIES = 16
 """Batches of at least this many queries first set apart the pairs walls wall off entirely
-(``walled_off``): total cover with no line traced. A smaller batch traces every line (the
-check would cost about what it saves), so ``cover`` for one pair is the exact answer the
-batches are tested against."""
+(``walled_off``): total cover with no line traced. A smaller batch traces every line, so
+``cover`` for one pair stays the answer of the exact rule that the batches (and
+``cover_all_pairs``, which always sets walled-off pairs apart) are tested against."""
 
 
 def _solve(index: MapIndex, queries: list[Query], creatures: Sequence[Body]) -> list[CoverResult]:
