@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemap.geometry import Body, MapIndex, cover, cover_all_pairs, cover_to_many
-from battlemap.model import Size, Wall
+from battlemap.model import CoverDegree, Size, Wall
 from tests.geometry.helpers import body, door, foe, index, wall, window
 from tests.geometry.test_cover_batches import answer
 
@@ -98,3 +98,29 @@ def test_the_walled_off_property_set_enough_pairs_apart() -> None:
     # Runs after the property above (file order): the shortcut really decided pairs.
     assert len(WALLED) == 10
     assert sum(WALLED) >= 400, WALLED  # 687 pairs in the 10 examples
+
+
+def test_a_wall_taken_away_by_an_edit_no_longer_walls_a_pair_off() -> None:
+    # The wall x = 8 in unit pieces between Medium creatures at (5, 7) and (11, 7): walled
+    # off. Taking away the piece y = 7..8 edits the index (its grid-line tables lose that
+    # unit): the pair sees through the doorway, as in an index built afresh.
+    from battlemap.geometry.cover_lines import with_traced_ends
+    from battlemap.geometry.walled_off import boxes_walled_off
+    from battlemap.model import Encounter, Grid
+
+    walls = tuple(wall((8.0, float(y)), (8.0, y + 1.0), f"w{y}") for y in range(16))
+    a, b = body("a", 5, 7), foe("b", 11, 7)
+    built = MapIndex.build(Encounter(grid=Grid(width=CELLS, height=CELLS), walls=walls))
+    doorway = Encounter(grid=Grid(width=CELLS, height=CELLS), walls=walls[:7] + walls[8:])
+    edited = built.updated(doorway)
+    assert edited.cover_walls is not built.cover_walls  # edited, or built again
+    for world, walled in ((built, True), (edited, False)):
+        rows = with_traced_ends(world, cover_module._creature_rows([a, b]))
+        origin_boxes, corner_boxes = cover_module._traced_boxes(world, rows)
+        proven = boxes_walled_off(world.cover_walls, origin_boxes[:1], corner_boxes[1:])
+        assert proven.tolist() == [walled]
+        pairs = cover_all_pairs(world, [a, b])
+        assert (pairs[a.id, b.id].degree is CoverDegree.TOTAL) == walled
+        assert answer(pairs[a.id, b.id]) == answer(cover(world, a, b, [a, b]))
+    fresh = MapIndex.build(doorway)
+    assert answer(cover_all_pairs(edited, [a, b])[a.id, b.id]) == answer(cover(fresh, a, b, [a, b]))
