@@ -218,7 +218,8 @@ def cover_all_pairs(
     order, like a dict. Every pair is solved in bulk arrays; a pair's ``CoverResult`` is made
     when it is first read, and its lines are traced when they are first read. Pairs are solved
     in batches of about ``PAIR_LINES_PER_BATCH`` lines, both ways of a pair in the same batch,
-    so each line is traced once even though every pair is seen from both ends.
+    so each line is traced once even though every pair is seen from both ends; a pair that a
+    wall along a grid line walls off (``walled_off``) is total cover both ways, no line traced.
     """
     ids = [c.id for c in creatures]
     if len(set(ids)) < len(ids):  # not a real encounter: pair by pair, the same answers
