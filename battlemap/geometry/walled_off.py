@@ -28,6 +28,10 @@ from battlemap.geometry.barriers import _CROSSING_MARGIN, END_SNAP, END_TRIM, Ba
 _PAIRS_AT_ONCE = 1 << 14
 """Pairs of boxes checked together (their grid lines' arrays stay at a few MB)."""
 
+_FIRST_LINES_FIRST = 1024
+"""From this many pairs on, the grid lines next to the boxes are tried before the rest (for
+fewer pairs one pass costs less than two)."""
+
 Boxes = NDArray[np.float64]
 """Array of shape (n, 2, 2): n closed boxes, each (low corner, high corner), in cells."""
 
@@ -59,22 +63,26 @@ def boxes_walled_off(walls: BarrierSet, a: Boxes, b: Boxes) -> NDArray[np.bool_]
 def _walled_off_across(
     units: _GridUnits, a: Boxes, b: Boxes, axis: int, scale: float
 ) -> NDArray[np.bool_]:
-    """``boxes_walled_off`` through the grid lines ``coord[axis] = X`` of ``units``: first
-    the grid line next to each box (where a creature stands against a wall), then the rest."""
+    """``boxes_walled_off`` through the grid lines ``coord[axis] = X`` of ``units``: for many
+    pairs, first the grid line next to each box (where a creature stands against a wall),
+    then the rest."""
     bundles = _Bundles.of(a, b, axis, scale)
     lines_at = units.lines_at
     first = np.searchsorted(lines_at, bundles.u0 + bundles.clear, side="right")
     last = np.searchsorted(lines_at, bundles.u1 - bundles.clear, side="left")
     count = np.where(bundles.usable, np.maximum(last - first, 0), 0)
-    some = np.flatnonzero(count)
     proven = np.zeros(len(a), dtype=bool)
-    for rows in (first[some], last[some] - 1):
-        proven[some] |= bundles.through(units, some, rows)
-    # The grid lines in between, for the bundles not proven yet.
-    rest = np.flatnonzero(~proven & (count > 2))
-    n = count[rest] - 2
+    skip = np.zeros(len(a), dtype=np.intp)
+    if len(a) >= _FIRST_LINES_FIRST:
+        some = np.flatnonzero(count)
+        for rows in (first[some], last[some] - 1):
+            proven[some] |= bundles.through(units, some, rows)
+        skip[:] = 1
+    # The grid lines in between (all of them, for a few pairs), for the pairs not proven yet.
+    rest = np.flatnonzero(~proven & (count > 2 * skip))
+    n = count[rest] - 2 * skip[rest]
     pair = np.repeat(rest, n)
-    rows = np.repeat(first[rest] + 1 - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
+    rows = np.repeat(first[rest] + skip[rest] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
     proven[pair[bundles.through(units, pair, rows)]] = True
     return proven
 

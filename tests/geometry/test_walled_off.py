@@ -115,9 +115,12 @@ def test_walls_proven_to_wall_off_two_boxes_block_every_line_between_them(
     kept = [(a, b) for a, b in segments if a != b]
     barrier = BarrierSet(kept, [EntityId(f"w{i}") for i in range(len(kept))])
     proven = boxes_walled_off(barrier, pairs[:, 0], pairs[:, 1])
-    # The other way round is the same pair, and pairs checked a few at a time the same.
+    # The other way round is the same pair; pairs checked a few at a time, or the grid lines
+    # next to the boxes first (as for many pairs), the same.
     assert boxes_walled_off(barrier, pairs[:, 1], pairs[:, 0]).tolist() == proven.tolist()
     with mock.patch.object(walled_off, "_PAIRS_AT_ONCE", 3):
+        assert boxes_walled_off(barrier, pairs[:, 0], pairs[:, 1]).tolist() == proven.tolist()
+    with mock.patch.object(walled_off, "_FIRST_LINES_FIRST", 0):
         assert boxes_walled_off(barrier, pairs[:, 0], pairs[:, 1]).tolist() == proven.tolist()
     refused = 0
     for (a, b), walled in zip(pairs, proven.tolist(), strict=True):
@@ -163,3 +166,16 @@ def test_a_wall_between_two_creatures_walls_them_off_and_a_doorway_does_not() ->
     far = np.array([[[8.0, 20.0], [9.0, 21.0]]])
     assert boxes_walled_off(whole, a, far).tolist() == [False]
     assert _exact(whole, np.array([[[2.0, 3.0], [8.0, 21.0]]])) == [False]
+
+
+def test_a_wall_between_other_walls_is_found_either_way() -> None:
+    # Walls on x = 3, 4, 5 and 6; only x = 5 covers the lines between the two boxes (the
+    # others are short pieces far below): found in one pass and in two (next lines first).
+    pieces = [((3.0, 0.0), (3.0, 1.0)), ((4.0, 0.0), (4.0, 1.0)), ((6.0, 0.0), (6.0, 1.0))]
+    pieces += [((5.0, float(y)), (5.0, y + 1.0)) for y in range(2, 9)]
+    barrier = BarrierSet(pieces, [EntityId(f"w{i}") for i in range(len(pieces))])
+    a = np.array([[[1.0, 4.0], [2.0, 5.0]]])
+    b = np.array([[[8.0, 4.0], [9.0, 5.0]]])
+    assert boxes_walled_off(barrier, a, b).tolist() == [True]
+    with mock.patch.object(walled_off, "_FIRST_LINES_FIRST", 0):
+        assert boxes_walled_off(barrier, a, b).tolist() == [True]
