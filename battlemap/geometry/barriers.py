@@ -165,6 +165,12 @@ class BarrierSet:
             self._sided_table = self._build_sided_table()
         self._grid_units = (_grid_units(coords, axis=0), _grid_units(coords, axis=1))
 
+    @property
+    def grid_units(self) -> tuple[_GridUnits | None, _GridUnits | None]:
+        """The tables of grid-line units covered whole by walls that always count (along
+        ``x = X`` and along ``y = Y``; None: none), which ``_surely_blocked`` settles from."""
+        return self._grid_units
+
     def __len__(self) -> int:
         return len(self.ids)
 
@@ -589,6 +595,17 @@ class _GridUnits:
     covered: NDArray[np.bool_]
     lines_at: NDArray[np.float64]
     """The distinct ``X`` with a covered unit, sorted."""
+    covered_before: NDArray[np.int32] = dataclasses.field(init=False, repr=False)
+    """``covered_before[i, j]``: how many of the units ``unit0 .. unit0 + j - 1`` walls cover
+    on the grid line ``lines_at[i]`` (so a stretch of units is covered whole in O(1))."""
+
+    def __post_init__(self) -> None:
+        rows = self.covered.reshape(self.n_at, self.n_unit)[
+            (self.lines_at - self.at0).astype(np.intp)
+        ]
+        before = np.zeros((len(rows), self.n_unit + 1), dtype=np.int32)
+        np.cumsum(rows, axis=1, out=before[:, 1:])
+        object.__setattr__(self, "covered_before", before)
 
     def crossed(
         self,

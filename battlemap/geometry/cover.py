@@ -61,18 +61,20 @@ from battlemap.geometry.cover_lines import (
     best_combos,
     creature_hits,
     hard_blocks,
-    lay_out,
     lay_out_rows,
     obstacles_crossed,
     owners_of,
     query_rows,
     scores_with_creatures,
     strongest_per_line,
+    traced_ends,
     traced_lines,
     wall_blocks,
+    with_traced_ends,
 )
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY, Space
+from battlemap.geometry.walled_off import Boxes, boxes_walled_off
 from battlemap.model import CoverDegree, EntityId
 
 
@@ -216,7 +218,8 @@ def cover_all_pairs(
     order, like a dict. Every pair is solved in bulk arrays; a pair's ``CoverResult`` is made
     when it is first read, and its lines are traced when they are first read. Pairs are solved
     in batches of about ``PAIR_LINES_PER_BATCH`` lines, both ways of a pair in the same batch,
-    so each line is traced once even though every pair is seen from both ends.
+    so each line is traced once even though every pair is seen from both ends; a pair that a
+    wall along a grid line walls off (``walled_off``) is total cover both ways, no line traced.
     """
     ids = [c.id for c in creatures]
     if len(set(ids)) < len(ids):  # not a real encounter: pair by pair, the same answers
@@ -227,19 +230,29 @@ def cover_all_pairs(
             if creatures[t] is not creatures[a]
         }
     table = PairCover(index, creatures)
-    rows = _creature_rows(creatures)
+    rows = with_traced_ends(index, _creature_rows(creatures))
     attackers, targets = np.triu_indices(len(creatures), 1)
     if not len(attackers):
         return table
+    # Pairs that walls on grid lines wall off are total cover both ways: no line traced.
+    origin_boxes, corner_boxes = _traced_boxes(index, rows)
+    boxes = np.stack(
+        [
+            np.minimum(origin_boxes[:, 0], corner_boxes[:, 0]),
+            np.maximum(origin_boxes[:, 1], corner_boxes[:, 1]),
+        ],
+        axis=1,
+    )
+    walled = boxes_walled_off(index.cover_walls, boxes[attackers], boxes[targets])
     combos = rows.n_origins[attackers] * rows.n_squares[targets]
     combos += rows.n_origins[targets] * rows.n_squares[attackers]
     # Cut where the running count of lines (4 per combo) passes a multiple of the batch size.
     before = np.cumsum(combos) - combos
     batch_of = before // max(1, PAIR_LINES_PER_BATCH // 4)
     cuts = np.flatnonzero(np.diff(batch_of)) + 1
-    for a, t in zip(np.split(attackers, cuts), np.split(targets, cuts), strict=True):
+    for a, t, w in zip(*(np.split(v, cuts) for v in (attackers, targets, walled)), strict=True):
         both_ways = np.stack([np.stack([a, t], axis=1), np.stack([t, a], axis=1)], axis=1)
-        _solve_batch(index, creatures, both_ways.reshape(-1, 2), rows, table)
+        _solve_batch(index, creatures, both_ways.reshape(-1, 2), rows, table, np.repeat(w, 2))
     return table
 
 
@@ -263,20 +276,69 @@ def _solve_batch(
     pairs: NDArray[np.int64],
     rows: Rows,
     table: PairCover,
+    walled: NDArray[np.bool_],
 ) -> None:
-    """Solve the (attacker, target) ``pairs`` (positions in ``creatures``) into ``table``."""
+    """Solve the (attacker, target) ``pairs`` (positions in ``creatures``) into ``table``;
+    those ``walled`` off (``walled_off``) are total cover with no line traced."""
+    table.put(pairs[walled, 0], pairs[walled, 1], _walled_off_choices(int(walled.sum())))
+    pairs = pairs[~walled]
+    if not len(pairs):
+        return
     attackers, targets = pairs[:, 0], pairs[:, 1]
-    batch = dataclasses.replace(
+    batch = _picked(rows, attackers, targets)
+    solved = _solve_layout(index, lay_out_rows(batch), (attackers, targets), creatures)
+    table.put(attackers, targets, _choices(solved))
+
+
+def _picked(rows: Rows, attackers: NDArray[np.int64], targets: NDArray[np.int64]) -> Rows:
+    """Queries made of the attacking side of ``rows``' queries ``attackers`` and the target
+    side of its queries ``targets`` (the point rows are shared, not copied)."""
+    return dataclasses.replace(
         rows,
         origin_at=rows.origin_at[attackers],
         square_at=rows.square_at[targets],
         n_origins=rows.n_origins[attackers],
         n_squares=rows.n_squares[targets],
         centres=rows.centres[attackers],
-        target_centres=rows.centres[targets],
+        target_centres=rows.target_centres[targets],
     )
-    solved = _solve_layout(index, lay_out_rows(batch), (attackers, targets), creatures)
-    table.put(attackers, targets, _choices(solved))
+
+
+def _traced_boxes(index: MapIndex, rows: Rows) -> tuple[Boxes, Boxes]:
+    """Per query of ``rows``, the box of the points its lines join as the wall test traces
+    them: its attacker's origins (nudged off walls) and centre, and its target's square
+    corners (nudged) and centre. Each query's rows are one run of the row arrays, and the runs
+    tile them (``query_rows``)."""
+    origins, corners = rows.traced or traced_ends(
+        index, rows.origin_arr, rows.home_arr, rows.corner_arr, rows.square_centre_arr
+    )
+    return (
+        _run_boxes(origins, rows.origin_at, rows.centres),
+        _run_boxes(corners, rows.square_at, rows.target_centres),
+    )
+
+
+def _run_boxes(
+    points: NDArray[np.float64], at: NDArray[np.int64], centres: NDArray[np.float64]
+) -> Boxes:
+    """Per query, the box of ``points`` in the run starting at ``at`` and of its centre."""
+    starts = np.unique(at)
+    run = np.searchsorted(starts, at)
+    low = np.minimum(np.minimum.reduceat(points, starts, axis=0)[run], centres)
+    high = np.maximum(np.maximum.reduceat(points, starts, axis=0)[run], centres)
+    return np.stack([low, high], axis=1)
+
+
+_WALLED_OFF = (CoverDegree.TOTAL.rank, 0, 0, 0, WALL, 4)
+"""The choice (``_CHOICE_FIELDS``) when walls block every line: total cover from walls, no
+cap, four lines blocked, the first corner and square (every combo has its four lines
+blocked, and walls give each three-quarters, the most any source can: a tie)."""
+
+
+def _walled_off_choices(n: int) -> _Choices:
+    """``n`` pairs' ``_WALLED_OFF`` choice."""
+    degree, origin, square, capped, source, count = (np.full(n, v) for v in _WALLED_OFF)
+    return _Choices(degree, origin, square, capped.astype(bool), source, count)
 
 
 def cover_from_point(
@@ -301,11 +363,43 @@ class _Solved:
     totals: NDArray[np.bool_]
 
 
+WALLED_OFF_MIN_QUERIES = 16
+"""Batches of at least this many queries first set apart the pairs walls wall off entirely
+(``walled_off``): total cover with no line traced. A smaller batch traces every line, so
+``cover`` for one pair stays the answer of the exact rule that the batches (and
+``cover_all_pairs``, which always sets walled-off pairs apart) are tested against."""
+
+
 def _solve(index: MapIndex, queries: list[Query], creatures: Sequence[Body]) -> list[CoverResult]:
     """Cover for every query of a batch, each result with a tracer of its chosen lines."""
+    if len(queries) < WALLED_OFF_MIN_QUERIES:
+        return _solve_traced(index, queries, creatures)
+    rows = with_traced_ends(index, query_rows(queries))
+    walled = boxes_walled_off(index.cover_walls, *_traced_boxes(index, rows))
+    if not walled.any():
+        return _solve_traced(index, queries, creatures, rows)
+    rest = np.flatnonzero(~walled)
+    traced = iter(
+        _solve_traced(index, [queries[i] for i in rest], creatures, _picked(rows, rest, rest))
+    )
+
+    def alone(query: Query) -> Callable[[], Traces]:
+        return lambda: _solve_traced(index, [query], creatures)[0]._traced()
+
+    return [
+        _result(_WALLED_OFF, q.origins, q.squares, alone(q)) if w else next(traced)
+        for q, w in zip(queries, walled.tolist(), strict=True)
+    ]
+
+
+def _solve_traced(
+    index: MapIndex, queries: list[Query], creatures: Sequence[Body], rows: Rows | None = None
+) -> list[CoverResult]:
+    """``_solve`` tracing every line of every query (``rows``: ``query_rows(queries)``)."""
     if not queries:
         return []
-    solved = _solve_layout(index, lay_out(queries), owners_of(queries, creatures), creatures)
+    layout = lay_out_rows(rows if rows is not None else query_rows(queries))
+    solved = _solve_layout(index, layout, owners_of(queries, creatures), creatures)
     tracer = _chosen_lines_tracer(index, solved)
     return _choices(solved).results(
         queries, lambda qi, q: functools.partial(tracer.build, qi, q, creatures)

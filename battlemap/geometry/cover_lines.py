@@ -1,6 +1,6 @@
 """The line arithmetic behind a batch of cover queries (``cover._solve``), Qt-free numpy.
 
-Every query's lines are laid out in one set of arrays (``lay_out``); walls and windows
+Every query's lines are laid out in one set of arrays (``lay_out_rows``); walls and windows
 (``wall_blocks``), obstacles (``obstacle_pairs``) and creatures (``scores_with_creatures``)
 say which lines they block; ``Scoring`` turns the blocks into a capped degree per (corner,
 square) combo and ``best_combos`` picks each query's. The boundary rules (touching, grazing
@@ -9,6 +9,7 @@ a corner, running along a wall) are documented in ``cover``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -151,6 +152,8 @@ class Layout:
     """Each query's first combo."""
     combos_per_query: NDArray[np.int64]
     n_combos: int
+    traced: TracedEnds | None = None
+    """The origin and corner rows as the wall test traces them, when already known."""
 
     @property
     def centre_line_index(self) -> list[int]:
@@ -175,6 +178,12 @@ class Rows:
     n_squares: NDArray[np.int64]
     centres: NDArray[np.float64]
     target_centres: NDArray[np.float64]
+    traced: TracedEnds | None = None
+    """The origin and corner rows as the wall test traces them (``with_traced_ends``)."""
+
+
+TracedEnds = tuple[NDArray[np.float64], NDArray[np.float64]]
+"""Origin rows and corner rows as the wall test traces them (see ``traced_ends``)."""
 
 
 def query_rows(queries: list[Query]) -> Rows:
@@ -229,10 +238,6 @@ def points_of(points: Sequence[PointXY]) -> NDArray[np.float64]:
     return np.asarray(points, dtype=np.float64).reshape(-1, 2)
 
 
-def lay_out(queries: list[Query]) -> Layout:
-    return lay_out_rows(query_rows(queries))
-
-
 def lay_out_rows(rows: Rows) -> Layout:
     """Every query's lines, gathered from the rows by index arithmetic."""
     n_origins, n_squares = rows.n_origins, rows.n_squares
@@ -270,6 +275,7 @@ def lay_out_rows(rows: Rows) -> Layout:
         combo_first=combo_first,
         combos_per_query=combos_per_query,
         n_combos=int(combos_per_query.sum()),
+        traced=rows.traced,
     )
 
 
@@ -296,20 +302,42 @@ class WallBlocks:
     traced_corners: NDArray[np.float64]
 
 
+def traced_ends(
+    index: MapIndex,
+    origins: NDArray[np.float64],
+    homes: NDArray[np.float64],
+    corners: NDArray[np.float64],
+    square_centres: NDArray[np.float64],
+) -> TracedEnds:
+    """Origin rows and corner rows as the wall test traces them: those on a wall's middle or
+    joint moved ``NUDGE`` towards their home (origins) or their square's centre (corners)."""
+    walls = index.cover_walls_and_windows
+    if not len(walls):
+        return origins, corners
+    on = walls.inside_walls(np.concatenate([origins, corners]))[:, None]
+    n_o = len(origins)
+    return (
+        np.where(on[:n_o], nudged(origins, homes), origins),
+        np.where(on[n_o:], nudged(corners, square_centres), corners),
+    )
+
+
+def with_traced_ends(index: MapIndex, rows: Rows) -> Rows:
+    """``rows`` holding their ends as traced, found once for every batch made of them."""
+    traced = traced_ends(
+        index, rows.origin_arr, rows.home_arr, rows.corner_arr, rows.square_centre_arr
+    )
+    return dataclasses.replace(rows, traced=traced)
+
+
 def wall_blocks(index: MapIndex, layout: Layout) -> WallBlocks:
     """Corners on a wall's middle or joint are traced from a hair inside their square (looked
     up once per origin row and corner row; a centre line is never nudged: its ends' homes are
     themselves). A line and its reverse are one test (all pairs trace every pair both ways)."""
     walls = index.cover_walls_and_windows
-    origin_arr, corner_arr = layout.origin_arr, layout.corner_arr
-    traced_origins, traced_corners = origin_arr, corner_arr
-    if len(walls):
-        on = walls.inside_walls(np.concatenate([origin_arr, corner_arr]))[:, None]
-        n_o = len(origin_arr)
-        traced_origins = np.where(on[:n_o], nudged(origin_arr, layout.home_arr), origin_arr)
-        traced_corners = np.where(
-            on[n_o:], nudged(corner_arr, layout.square_centre_arr), corner_arr
-        )
+    traced_origins, traced_corners = layout.traced or traced_ends(
+        index, layout.origin_arr, layout.home_arr, layout.corner_arr, layout.square_centre_arr
+    )
     unique_lines, back = unique_corner_lines(
         traced_origins,
         traced_corners,
