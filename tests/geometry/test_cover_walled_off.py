@@ -16,7 +16,8 @@ from unittest import mock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battlemap.geometry import Body, MapIndex, cover, cover_all_pairs, cover_to_many
+from battlemap.geometry import Body, MapIndex, cover_all_pairs, cover_to_many
+from battlemap.geometry.cover import cover
 from battlemap.model import CoverDegree, Size, Wall
 from tests.geometry.helpers import body, door, foe, index, wall, window
 from tests.geometry.test_cover_batches import answer
