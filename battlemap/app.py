@@ -1,8 +1,8 @@
 """Composition root and command line: builds the Document and the windows.
 
 ``battlemap [FILE]`` opens the app; ``--smoke`` renders one frame headless and exits;
-``--screenshot OUT.png`` saves the main window as an image; ``battlemap rulesets ...`` and
-``battlemap monsters report`` run without Qt.
+``--screenshot OUT.png`` saves the main window's first frame as an image; ``battlemap
+rulesets ...`` and ``battlemap monsters report`` run without Qt.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--smoke", action="store_true", help="load, render one frame offscreen and exit 0"
     )
     parser.add_argument(
-        "--screenshot", type=Path, metavar="OUT.png", help="save the main window to a PNG and exit"
+        "--screenshot", type=Path, metavar="OUT.png", help="save the first frame to a PNG and exit"
     )
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
     return parser
@@ -145,7 +145,8 @@ def run_gui(
     window.fit_map()
     _collect_from_now_on()  # before the first frame is painted, here and in app.exec()
     if screenshot is not None:
-        window.library_dock.ensure_filled()  # a picture of the window shows its library
+        # The first frame as a DM sees it: the Creature library's list is still empty (a
+        # real start fills it FILL_AFTER_MS later), the picture and the bench (issue 17) too.
         app.processEvents()
         if not window.grab().save(str(screenshot)):
             print(f"{APP_NAME}: could not write {screenshot}", file=sys.stderr)
