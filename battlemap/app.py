@@ -1,17 +1,19 @@
 """Composition root and command line: builds the Document and the windows.
 
 ``battlemap [FILE]`` opens the app; ``--smoke`` renders one frame headless and exits;
-``--screenshot OUT.png`` saves the main window as an image; ``battlemap rulesets ...`` and
-``battlemap monsters report`` run without Qt.
+``--screenshot OUT.png`` saves the main window's first frame as an image; ``battlemap
+rulesets ...`` and ``battlemap monsters report`` run without Qt.
 """
 
 from __future__ import annotations
 
 import argparse
+import builtins
 import gc
 import os
 import sys
 import threading
+import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--smoke", action="store_true", help="load, render one frame offscreen and exit 0"
     )
     parser.add_argument(
-        "--screenshot", type=Path, metavar="OUT.png", help="save the main window to a PNG and exit"
+        "--screenshot", type=Path, metavar="OUT.png", help="save the first frame to a PNG and exit"
     )
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
     return parser
@@ -55,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # model is made (~30 ms in a venv with the dev tools); the app uses none. A DM's own
     # PYDANTIC_DISABLE_PLUGINS is kept.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    skip_pydantic_plugin_loader()
     # Starting up makes tens of thousands of objects that live as long as the app (modules,
     # pydantic models, Qt wrappers); the collector would scan them over and over while they
     # are made (~40 ms) and free nothing. It is back on before the first frame: see run_gui.
@@ -63,6 +66,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _open_and_run(args)
     finally:
         gc.enable()
+
+
+PLUGIN_LOADER = "pydantic.plugin._loader"
+PLUGINS_OFF = ("__all__", "1", "true")
+"""The PYDANTIC_DISABLE_PLUGINS values that turn every plugin off (pydantic's own test)."""
+
+
+def skip_pydantic_plugin_loader() -> None:
+    """With pydantic's plugins all off, stand in for its plugin loader (issue 17).
+
+    pydantic imports ``pydantic.plugin._loader`` when it builds the first model, and that
+    imports ``importlib.metadata`` (with email, csv and zipfile: ~16 ms of CPU at start)
+    only to look for plugins that PYDANTIC_DISABLE_PLUGINS turns off. The stand-in answers
+    as the loader does then: no plugins. With plugins on, or the loader already imported,
+    nothing changes. ``tests/ui/test_start_up_imports.py`` builds models through it.
+    """
+    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") not in PLUGINS_OFF:
+        return
+    if PLUGIN_LOADER in sys.modules:
+        return
+    loader = types.ModuleType(PLUGIN_LOADER, "No pydantic plugins (PYDANTIC_DISABLE_PLUGINS).")
+    vars(loader)["get_plugins"] = _no_plugins
+    sys.modules[PLUGIN_LOADER] = loader
+
+
+def _no_plugins() -> tuple[()]:
+    return ()
 
 
 def _open_and_run(args: argparse.Namespace) -> int:
@@ -91,12 +121,27 @@ def _open_and_run(args: argparse.Namespace) -> int:
 
 
 def _import_before_qt() -> None:
-    """Import the non-Qt layers the main window needs before Qt itself. Once PySide6 is
-    imported its import hook reads the source of every module imported after it (to look
-    for ``from __feature__ import ...``): ~0.1 ms a module, for some 200 modules."""
+    """Import the non-Qt layers the main window needs before Qt itself (with PySide6's
+    import hook, ~0.1 ms a module for the 200 of them; see ``import_qt_unhooked``)."""
     import battlemap.geometry.illumination
     import battlemap.geometry.map_index
     import battlemap.rules.loader  # noqa: F401
+
+
+def import_qt_unhooked() -> None:
+    """Import PySide6 without keeping its import hook (issue 17).
+
+    PySide6 puts its own ``__import__`` in place, which reads the source of every module
+    imported after it, looking for ``from __feature__ import ...`` (some 190 modules at
+    start, ~20 ms) and which resolves ``from PySide6.QtGui import *``. Battlemap uses
+    neither (``tests/ui/test_start_up_imports.py`` checks), so the plain import is put
+    back: no module can select a feature, Qt's names stay the default ones. A PySide6
+    imported before (a test's) keeps its hook.
+    """
+    plain_import = builtins.__import__
+    import PySide6.QtWidgets  # noqa: F401  # shiboken6 installs the hook
+
+    builtins.__import__ = plain_import
 
 
 def _collect_from_now_on() -> None:
@@ -113,6 +158,7 @@ def run_gui(
     opened: EncounterFile, *, smoke: bool, screenshot: Path | None, path: Path | None = None
 ) -> int:
     # Qt is imported here so the rest of the command line works without a display.
+    import_qt_unhooked()
     from PySide6.QtCore import QTimer
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
@@ -145,7 +191,8 @@ def run_gui(
     window.fit_map()
     _collect_from_now_on()  # before the first frame is painted, here and in app.exec()
     if screenshot is not None:
-        window.library_dock.ensure_filled()  # a picture of the window shows its library
+        # The first frame as a DM sees it: the Creature library's list is still empty (a
+        # real start fills it FILL_AFTER_MS later), the picture and the bench (issue 17) too.
         app.processEvents()
         if not window.grab().save(str(screenshot)):
             print(f"{APP_NAME}: could not write {screenshot}", file=sys.stderr)

@@ -10,6 +10,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 LATE_MODULES = (
     "websockets",
@@ -81,9 +84,17 @@ print(json.dumps({"before": before, "after": after}))
 
 
 def _probe(tmp_path: Path) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = _run_child(
+        tmp_path, PROBE, str(tmp_path / "settings.ini"), ",".join(LATE_MODULES)
+    )
+    return found
+
+
+def _run_child(tmp_path: Path, code: str, *args: str) -> Any:
+    """Run ``code`` in a fresh Python offscreen and return the JSON of its last line."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path / "settings.ini"), ",".join(LATE_MODULES)],
+        [sys.executable, "-c", code, *args],
         env=env,
         capture_output=True,
         text=True,
@@ -92,8 +103,7 @@ def _probe(tmp_path: Path) -> dict[str, list[str]]:
         cwd=Path(__file__).parents[2],
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    found: dict[str, list[str]] = json.loads(done.stdout.strip().splitlines()[-1])
-    return found
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_the_window_is_shown_without_the_late_modules_and_the_warm_up_imports_tcod_and_d20(
@@ -112,3 +122,67 @@ def test_the_warm_up_thread_imports_only_the_qt_free_layers() -> None:
 
     layers = {name.split(".")[1] for name in WARM_UP_MODULES}
     assert layers <= {"model", "geometry", "rules", "io"}  # no widget module off the GUI thread
+
+
+UNHOOKED = """
+import builtins, json, sys
+plain = builtins.__import__
+from battlemap.app import import_qt_unhooked
+import_qt_unhooked()
+from PySide6.QtWidgets import QApplication, QLabel
+app = QApplication(sys.argv[:1])
+label = QLabel("Goblin 1")
+import battlemap.ui.main_window  # a module with Qt classes, imported after Qt
+print(json.dumps({"plain": builtins.__import__ is plain, "text": label.text()}))
+"""
+
+
+def test_qt_is_imported_without_its_import_hook_and_still_works(tmp_path: Path) -> None:
+    found = _run_child(tmp_path, UNHOOKED)
+    assert found == {"plain": True, "text": "Goblin 1"}  # without the hook's source reads
+
+
+def test_no_module_needs_pyside_import_hook() -> None:
+    """The hook ``import_qt_unhooked`` leaves out serves feature selection and star imports
+    of Qt's lazily made modules: no module of the app may use either."""
+    package = Path(__file__).parents[2] / "battlemap"
+    needs_hook = [
+        path.relative_to(package).as_posix()
+        for path in sorted(package.rglob("*.py"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.lstrip().startswith("from __feature__")
+        or (line.lstrip().startswith("from PySide6") and line.rstrip().endswith("import *"))
+    ]
+    assert needs_hook == []
+
+
+NO_PLUGINS = """
+import json, os, sys
+from battlemap.app import PLUGIN_LOADER, skip_pydantic_plugin_loader
+skip_pydantic_plugin_loader()
+from battlemap.io.loader import load_demo_encounter
+encounter = load_demo_encounter()
+print(json.dumps({
+    "creatures": len(encounter.creatures),
+    "metadata": "importlib.metadata" in sys.modules,
+    "real_loader": hasattr(sys.modules[PLUGIN_LOADER], "entry_points"),
+}))
+"""
+
+
+def test_with_plugins_off_models_are_built_without_pydantic_plugin_loader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as main() sets it
+    found = _run_child(tmp_path, NO_PLUGINS)
+    assert found["creatures"] > 0  # the demo encounter validated
+    assert found == {"creatures": found["creatures"], "metadata": False, "real_loader": False}
+
+
+def test_with_plugins_on_pydantic_plugin_loader_is_the_real_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)  # a DM's plugins load
+    found = _run_child(tmp_path, NO_PLUGINS)
+    assert found["real_loader"] is True
+    assert found["metadata"] is True
