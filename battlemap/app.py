@@ -13,7 +13,6 @@ import gc
 import os
 import sys
 import threading
-import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,7 +56,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     # model is made (~30 ms in a venv with the dev tools); the app uses none. A DM's own
     # PYDANTIC_DISABLE_PLUGINS is kept.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    skip_pydantic_plugin_loader()
     # Starting up makes tens of thousands of objects that live as long as the app (modules,
     # pydantic models, Qt wrappers); the collector would scan them over and over while they
     # are made (~40 ms) and free nothing. It is back on before the first frame: see run_gui.
@@ -66,33 +64,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _open_and_run(args)
     finally:
         gc.enable()
-
-
-PLUGIN_LOADER = "pydantic.plugin._loader"
-PLUGINS_OFF = ("__all__", "1", "true")
-"""The PYDANTIC_DISABLE_PLUGINS values that turn every plugin off (pydantic's own test)."""
-
-
-def skip_pydantic_plugin_loader() -> None:
-    """With pydantic's plugins all off, stand in for its plugin loader (issue 17).
-
-    pydantic imports ``pydantic.plugin._loader`` when it builds the first model, and that
-    imports ``importlib.metadata`` (with email, csv and zipfile: ~16 ms of CPU at start)
-    only to look for plugins that PYDANTIC_DISABLE_PLUGINS turns off. The stand-in answers
-    as the loader does then: no plugins. With plugins on, or the loader already imported,
-    nothing changes. ``tests/ui/test_start_up_imports.py`` builds models through it.
-    """
-    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") not in PLUGINS_OFF:
-        return
-    if PLUGIN_LOADER in sys.modules:
-        return
-    loader = types.ModuleType(PLUGIN_LOADER, "No pydantic plugins (PYDANTIC_DISABLE_PLUGINS).")
-    vars(loader)["get_plugins"] = _no_plugins
-    sys.modules[PLUGIN_LOADER] = loader
-
-
-def _no_plugins() -> tuple[()]:
-    return ()
 
 
 def _open_and_run(args: argparse.Namespace) -> int:

@@ -12,8 +12,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 LATE_MODULES = (
     "websockets",
     "asyncio",
@@ -154,35 +152,3 @@ def test_no_module_needs_pyside_import_hook() -> None:
         or (line.lstrip().startswith("from PySide6") and line.rstrip().endswith("import *"))
     ]
     assert needs_hook == []
-
-
-NO_PLUGINS = """
-import json, os, sys
-from battlemap.app import PLUGIN_LOADER, skip_pydantic_plugin_loader
-skip_pydantic_plugin_loader()
-from battlemap.io.loader import load_demo_encounter
-encounter = load_demo_encounter()
-print(json.dumps({
-    "creatures": len(encounter.creatures),
-    "metadata": "importlib.metadata" in sys.modules,
-    "real_loader": hasattr(sys.modules[PLUGIN_LOADER], "entry_points"),
-}))
-"""
-
-
-def test_with_plugins_off_models_are_built_without_pydantic_plugin_loader(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as main() sets it
-    found = _run_child(tmp_path, NO_PLUGINS)
-    assert found["creatures"] > 0  # the demo encounter validated
-    assert found == {"creatures": found["creatures"], "metadata": False, "real_loader": False}
-
-
-def test_with_plugins_on_pydantic_plugin_loader_is_the_real_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)  # a DM's plugins load
-    found = _run_child(tmp_path, NO_PLUGINS)
-    assert found["real_loader"] is True
-    assert found["metadata"] is True
