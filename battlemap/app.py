@@ -8,7 +8,6 @@ rulesets ...`` and ``battlemap monsters report`` run without Qt.
 from __future__ import annotations
 
 import argparse
-import builtins
 import gc
 import os
 import sys
@@ -92,27 +91,12 @@ def _open_and_run(args: argparse.Namespace) -> int:
 
 
 def _import_before_qt() -> None:
-    """Import the non-Qt layers the main window needs before Qt itself (with PySide6's
-    import hook, ~0.1 ms a module for the 200 of them; see ``import_qt_unhooked``)."""
+    """Import the non-Qt layers the main window needs before Qt itself. Once PySide6 is
+    imported its import hook reads the source of every module imported after it (to look
+    for ``from __feature__ import ...``): ~0.1 ms a module, for some 200 modules."""
     import battlemap.geometry.illumination
     import battlemap.geometry.map_index
     import battlemap.rules.loader  # noqa: F401
-
-
-def import_qt_unhooked() -> None:
-    """Import PySide6 without keeping its import hook (issue 17).
-
-    PySide6 puts its own ``__import__`` in place, which reads the source of every module
-    imported after it, looking for ``from __feature__ import ...`` (some 190 modules at
-    start, ~20 ms) and which resolves ``from PySide6.QtGui import *``. Battlemap uses
-    neither (``tests/ui/test_start_up_imports.py`` checks), so the plain import is put
-    back: no module can select a feature, Qt's names stay the default ones. A PySide6
-    imported before (a test's) keeps its hook.
-    """
-    plain_import = builtins.__import__
-    import PySide6.QtWidgets  # noqa: F401  # shiboken6 installs the hook
-
-    builtins.__import__ = plain_import
 
 
 def _collect_from_now_on() -> None:
@@ -129,7 +113,6 @@ def run_gui(
     opened: EncounterFile, *, smoke: bool, screenshot: Path | None, path: Path | None = None
 ) -> int:
     # Qt is imported here so the rest of the command line works without a display.
-    import_qt_unhooked()
     from PySide6.QtCore import QTimer
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication

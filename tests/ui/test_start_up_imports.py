@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 LATE_MODULES = (
     "websockets",
@@ -82,17 +81,9 @@ print(json.dumps({"before": before, "after": after}))
 
 
 def _probe(tmp_path: Path) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = _run_child(
-        tmp_path, PROBE, str(tmp_path / "settings.ini"), ",".join(LATE_MODULES)
-    )
-    return found
-
-
-def _run_child(tmp_path: Path, code: str, *args: str) -> Any:
-    """Run ``code`` in a fresh Python offscreen and return the JSON of its last line."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
     done = subprocess.run(
-        [sys.executable, "-c", code, *args],
+        [sys.executable, "-c", PROBE, str(tmp_path / "settings.ini"), ",".join(LATE_MODULES)],
         env=env,
         capture_output=True,
         text=True,
@@ -101,7 +92,8 @@ def _run_child(tmp_path: Path, code: str, *args: str) -> Any:
         cwd=Path(__file__).parents[2],
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    found: dict[str, list[str]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
 
 
 def test_the_window_is_shown_without_the_late_modules_and_the_warm_up_imports_tcod_and_d20(
@@ -120,35 +112,3 @@ def test_the_warm_up_thread_imports_only_the_qt_free_layers() -> None:
 
     layers = {name.split(".")[1] for name in WARM_UP_MODULES}
     assert layers <= {"model", "geometry", "rules", "io"}  # no widget module off the GUI thread
-
-
-UNHOOKED = """
-import builtins, json, sys
-plain = builtins.__import__
-from battlemap.app import import_qt_unhooked
-import_qt_unhooked()
-from PySide6.QtWidgets import QApplication, QLabel
-app = QApplication(sys.argv[:1])
-label = QLabel("Goblin 1")
-import battlemap.ui.main_window  # a module with Qt classes, imported after Qt
-print(json.dumps({"plain": builtins.__import__ is plain, "text": label.text()}))
-"""
-
-
-def test_qt_is_imported_without_its_import_hook_and_still_works(tmp_path: Path) -> None:
-    found = _run_child(tmp_path, UNHOOKED)
-    assert found == {"plain": True, "text": "Goblin 1"}  # without the hook's source reads
-
-
-def test_no_module_needs_pyside_import_hook() -> None:
-    """The hook ``import_qt_unhooked`` leaves out serves feature selection and star imports
-    of Qt's lazily made modules: no module of the app may use either."""
-    package = Path(__file__).parents[2] / "battlemap"
-    needs_hook = [
-        path.relative_to(package).as_posix()
-        for path in sorted(package.rglob("*.py"))
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.lstrip().startswith("from __feature__")
-        or (line.lstrip().startswith("from PySide6") and line.rstrip().endswith("import *"))
-    ]
-    assert needs_hook == []
