@@ -105,7 +105,8 @@ class View:
         last = len(self.near) - 1
         events = self.events
         interval = np.clip(np.searchsorted(events, theta, "right") - 1, 0, last)
-        inside = triangles.hold(interval, dx, dy, theta)
+        # Each centre lies within its own interval's directions (searchsorted put it there).
+        inside = ~triangles.beyond(interval, dx, dy)
         # A centre on (or within rounding of) a ray between two intervals counts if either
         # interval holds it; the ray at -pi is the ray at pi. Only centres that close to
         # their interval's rays can fall in another one.
@@ -165,15 +166,23 @@ class _Triangles:
         """Whether each point (relative to the origin) lies in its interval's triangle: within
         the interval's directions and on the origin's side of the far edge (edges count)."""
         a0, a1 = self.a0[interval], self.a1[interval]
+        within = (theta >= a0 - _ON_RAY) & (theta <= a1 + _ON_RAY)
+        at_wrap = (np.abs(theta) >= math.pi - _ON_RAY) & ((a0 == -math.pi) | (a1 == math.pi))
+        inside: NDArray[np.bool_] = (within | at_wrap) & ~self.beyond(interval, dx, dy)
+        return inside
+
+    def beyond(
+        self, interval: NDArray[np.intp], dx: NDArray[np.float64], dy: NDArray[np.float64]
+    ) -> NDArray[np.bool_]:
+        """Whether each point lies beyond its interval's far edge, away from the origin."""
         px, py = self.px[interval], self.py[interval]
         ex, ey = self.ex[interval], self.ey[interval]
         side = ex * (dy - py) - ey * (dx - px)
         scale = self.scale[interval]
-        beyond = np.where(self.origin_side[interval] >= 0, side < -scale, side > scale)
-        within = (theta >= a0 - _ON_RAY) & (theta <= a1 + _ON_RAY)
-        at_wrap = (np.abs(theta) >= math.pi - _ON_RAY) & ((a0 == -math.pi) | (a1 == math.pi))
-        inside: NDArray[np.bool_] = (within | at_wrap) & ~beyond
-        return inside
+        beyond: NDArray[np.bool_] = np.where(
+            self.origin_side[interval] >= 0, side < -scale, side > scale
+        )
+        return beyond
 
 
 @dataclass(frozen=True, slots=True)
