@@ -233,7 +233,8 @@ def sweep_segments(segments: Segments, radius: float | None, limit: float) -> Vi
     if radius is not None:
         extra.append(np.linspace(-math.pi, math.pi, CIRCLE_RAYS))
     events, place = _sorted_unique(np.concatenate([segments.angles.ravel(), *extra]))
-    near = np.full((len(events) - 1, 2), limit if radius is None else radius)
+    cap = limit if radius is None else radius
+    near = np.full((len(events) - 1, 2), cap)
     first, counts, owner = _event_spans(segments.angles, place[: segments.angles.size], len(events))
     winner = np.full(len(near), -1, dtype=np.intp)
     if not counts.any():
@@ -255,9 +256,9 @@ def sweep_segments(segments: Segments, radius: float | None, limit: float) -> Vi
     shortest, longest = foot[line][:, None], segments.longest[line][:, None]
     rays = np.stack([events[covered], events[covered + 1]], axis=1)
     at = np.minimum(np.maximum(shortest / np.cos(rays - facing[line][:, None]), shortest), longest)
-    capped = at > near[covered]
-    near[covered] = np.where(capped, near[covered], at)
-    winner[covered[capped.any(axis=1)]] = -1  # the range's edge, not the segment, is seen there
+    capped = at > cap
+    near[covered] = np.minimum(at, cap)
+    winner[covered[capped[:, 0] | capped[:, 1]]] = -1  # the range's edge is seen there
     return View((0.0, 0.0), events, near, winner)
 
 
