@@ -397,9 +397,9 @@ def _interval_bounds(cast: ViewCast) -> NDArray[np.float64]:
 
 def _expand(first: NDArray[np.intp], counts: NDArray[np.intp]) -> NDArray[np.intp]:
     """``first[i], first[i] + 1, ...`` (``counts[i]`` of them) for every i, concatenated."""
-    total = int(counts.sum())
-    offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    expanded: NDArray[np.intp] = np.repeat(first, counts) + offsets
+    # One repeat of each run's offset from its place in the output, not two (a third less).
+    starts = np.cumsum(counts) - counts
+    expanded: NDArray[np.intp] = np.repeat(first - starts, counts) + np.arange(int(counts.sum()))
     return expanded
 
 

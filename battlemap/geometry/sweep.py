@@ -90,37 +90,37 @@ class View:
         ox, oy = self.origin
         triangles = _Triangles.of(self)
         # The triangles' corners: the outline's points and the points it passes straight by.
-        corner_x = np.concatenate([triangles.px, triangles.qx])
-        corner_y = np.concatenate([triangles.py, triangles.qy])
-        low = (ox + min(float(corner_x.min()), 0.0), oy + min(float(corner_y.min()), 0.0))
-        high = (ox + max(float(corner_x.max()), 0.0), oy + max(float(corner_y.max()), 0.0))
+        px, py, qx, qy = triangles.px, triangles.py, triangles.qx, triangles.qy
+        low = (ox + min(px.min(), qx.min(), 0.0), oy + min(py.min(), qy.min(), 0.0))
+        high = (ox + max(px.max(), qx.max(), 0.0), oy + max(py.max(), qy.max(), 0.0))
         col0, col1 = max(0, math.floor(low[0] - 0.5)), min(width, math.ceil(high[0] - 0.5) + 1)
         row0, row1 = max(0, math.floor(low[1] - 0.5)), min(height, math.ceil(high[1] - 0.5) + 1)
         if col1 <= col0 or row1 <= row0:
             return
         xs = np.arange(col0, col1) + 0.5 - ox
         ys = np.arange(row0, row1) + 0.5 - oy
-        grid_x, grid_y = np.meshgrid(xs, ys)
-        dx, dy = grid_x.ravel(), grid_y.ravel()
+        # The cell centres row by row (``np.meshgrid``'s order, without its two copies).
+        dx, dy = np.tile(xs, len(ys)), np.repeat(ys, len(xs))
         theta = np.arctan2(dy, dx)
         last = len(self.near) - 1
         events = self.events
         interval = np.clip(np.searchsorted(events, theta, "right") - 1, 0, last)
-        inside = triangles.hold(interval, dx, dy, theta)
+        # Each centre lies within its own interval's directions (searchsorted put it there).
+        inside = ~triangles.beyond(interval, dx, dy)
         # A centre on (or within rounding of) a ray between two intervals counts if either
         # interval holds it; the ray at -pi is the ray at pi. Only centres that close to
         # their interval's rays can fall in another one.
         edge = np.flatnonzero(
             (theta - _ON_RAY < events[interval]) | (theta + _ON_RAY >= events[interval + 1])
         )
-        for shift in (-_ON_RAY, _ON_RAY):
+        for shift in (-_ON_RAY, _ON_RAY) if len(edge) else ():  # few views have such centres
             other = np.clip(np.searchsorted(events, theta[edge] + shift, "right") - 1, 0, last)
             near_ray = edge[other != interval[edge]]
             inside[near_ray] |= triangles.hold(
                 other[other != interval[edge]], dx[near_ray], dy[near_ray], theta[near_ray]
             )
         wrap = np.flatnonzero(np.abs(theta) >= math.pi - _ON_RAY)
-        for end in (0, last):
+        for end in (0, last) if len(wrap) else ():
             at = np.full(len(wrap), end)
             inside[wrap] |= triangles.hold(at, dx[wrap], dy[wrap], theta[wrap])
         grid[row0:row1, col0:col1] |= inside.reshape(len(ys), len(xs))
@@ -147,8 +147,10 @@ class _Triangles:
     def of(cls, view: View) -> _Triangles:
         a0, a1 = view.events[:-1], view.events[1:]
         d0, d1 = view.near[:, 0], view.near[:, 1]
-        px, py = np.cos(a0) * d0, np.sin(a0) * d0
-        qx, qy = np.cos(a1) * d1, np.sin(a1) * d1
+        # Each event bounds two intervals: its cosine and sine, once.
+        cos, sin = np.cos(view.events), np.sin(view.events)
+        px, py = cos[:-1] * d0, sin[:-1] * d0
+        qx, qy = cos[1:] * d1, sin[1:] * d1
         ex, ey = qx - px, qy - py
         origin_side = ex * (-py) - ey * (-px)
         scale = 1e-9 * (np.abs(ex) + np.abs(ey)) * (1.0 + np.abs(px) + np.abs(py))
@@ -164,15 +166,23 @@ class _Triangles:
         """Whether each point (relative to the origin) lies in its interval's triangle: within
         the interval's directions and on the origin's side of the far edge (edges count)."""
         a0, a1 = self.a0[interval], self.a1[interval]
+        within = (theta >= a0 - _ON_RAY) & (theta <= a1 + _ON_RAY)
+        at_wrap = (np.abs(theta) >= math.pi - _ON_RAY) & ((a0 == -math.pi) | (a1 == math.pi))
+        inside: NDArray[np.bool_] = (within | at_wrap) & ~self.beyond(interval, dx, dy)
+        return inside
+
+    def beyond(
+        self, interval: NDArray[np.intp], dx: NDArray[np.float64], dy: NDArray[np.float64]
+    ) -> NDArray[np.bool_]:
+        """Whether each point lies beyond its interval's far edge, away from the origin."""
         px, py = self.px[interval], self.py[interval]
         ex, ey = self.ex[interval], self.ey[interval]
         side = ex * (dy - py) - ey * (dx - px)
         scale = self.scale[interval]
-        beyond = np.where(self.origin_side[interval] >= 0, side < -scale, side > scale)
-        within = (theta >= a0 - _ON_RAY) & (theta <= a1 + _ON_RAY)
-        at_wrap = (np.abs(theta) >= math.pi - _ON_RAY) & ((a0 == -math.pi) | (a1 == math.pi))
-        inside: NDArray[np.bool_] = (within | at_wrap) & ~beyond
-        return inside
+        beyond: NDArray[np.bool_] = np.where(
+            self.origin_side[interval] >= 0, side < -scale, side > scale
+        )
+        return beyond
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +233,8 @@ def sweep_segments(segments: Segments, radius: float | None, limit: float) -> Vi
     if radius is not None:
         extra.append(np.linspace(-math.pi, math.pi, CIRCLE_RAYS))
     events, place = _sorted_unique(np.concatenate([segments.angles.ravel(), *extra]))
-    near = np.full((len(events) - 1, 2), limit if radius is None else radius)
+    cap = limit if radius is None else radius
+    near = np.full((len(events) - 1, 2), cap)
     first, counts, owner = _event_spans(segments.angles, place[: segments.angles.size], len(events))
     winner = np.full(len(near), -1, dtype=np.intp)
     if not counts.any():
@@ -241,12 +252,13 @@ def sweep_segments(segments: Segments, radius: float | None, limit: float) -> Vi
     line = winner[covered]
     # Within the segment's directions the line is no nearer than its foot and no farther
     # than the segment's farther end (the clip only tames rounding near those).
-    shortest, longest = foot[line], segments.longest[line]
-    for end in (0, 1):
-        at = np.clip(foot[line] / np.cos(events[covered + end] - facing[line]), shortest, longest)
-        capped = at > near[covered, end]
-        near[covered, end] = np.where(capped, near[covered, end], at)
-        winner[covered[capped]] = -1  # the range's edge, not the segment, is seen there
+    # Both ends at once, as columns: (covered, 2).
+    shortest, longest = foot[line][:, None], segments.longest[line][:, None]
+    rays = np.stack([events[covered], events[covered + 1]], axis=1)
+    at = np.minimum(np.maximum(shortest / np.cos(rays - facing[line][:, None]), shortest), longest)
+    capped = at > cap
+    near[covered] = np.minimum(at, cap)
+    winner[covered[capped[:, 0] | capped[:, 1]]] = -1  # the range's edge is seen there
     return View((0.0, 0.0), events, near, winner)
 
 
@@ -314,6 +326,8 @@ def view_from(
     """The segments ``view`` was swept from."""
     view: View | None = None
     reach = _FIRST_RING
+    farthest = math.inf
+    """Nothing farther is seen in ``view`` (``_farthest``)."""
     while view is None or len(waiting):
         ring = waiting[bucket_near[waiting] <= reach]
         waiting = waiting[bucket_near[waiting] > reach]
@@ -332,6 +346,8 @@ def view_from(
             return None
         angles = np.arctan2(rel[:, :, 1], rel[:, :, 0])
         if view is not None and len(rel):
+            nearer = near <= farthest  # the same cut, for the segments
+            rel, angles, near = rel[nearer], angles[nearer], near[nearer]
             keep = _may_see(view, pieces_of_directions(angles), near)
             rel, angles = rel[keep], angles[keep]
         if view is None or len(rel):
@@ -342,7 +358,17 @@ def view_from(
                 taken.insert(0, swept if radius is not None else swept.seen_in(view))
             swept = Segments.joined(taken)
             view = sweep_segments(swept, radius, limit)
+            # Buckets beyond the view's farthest point are hidden in every direction: they
+            # leave without the angular test (which they would fail).
+            farthest = _farthest(view)
+            waiting = waiting[bucket_near[waiting] <= farthest]
     return View(origin, view.events, view.near, view.winner)
+
+
+def _farthest(view: View) -> float:
+    """The distance beyond which ``_may_see`` finds nothing seen, whatever its directions:
+    its bound at the view's farthest corner."""
+    return float(view.near.max()) * (1 + 1e-9) + _MARGIN
 
 
 def _may_see(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from battlemap.geometry.map_index import MapIndex
-from battlemap.geometry.party_sight import PartySight, visible_cells
+from battlemap.geometry.party_sight import PartySight, grid_cells, visible_cells
 from battlemap.model import Creature, Encounter, Grid, Side, Size, Wall, WallKind
 
 # A 10x6 map split by a wall at x = 5 with a door in it from y = 2 to y = 3.
@@ -96,3 +98,15 @@ def test_party_sight_after_random_moves_equals_the_sight_computed_afresh() -> No
         steps += 1
     assert steps == 40
     assert sight.computed <= 4 + 40  # one viewer per move (the start: all four)
+
+
+def test_grid_cells_are_the_seen_cells_as_col_row_on_grids_of_any_shape() -> None:
+    rng = np.random.default_rng(3)
+    shapes = [(1, 1), (6, 10), (10, 6), (7, 3), (6, 10)]  # (6, 10) again: the kept table
+    for height, width in shapes:
+        grid = rng.random((height, width)) < 0.4
+        rows, cols = np.nonzero(grid)
+        assert grid_cells(grid) == {(int(c), int(r)) for r, c in zip(rows, cols, strict=True)}
+    assert grid_cells(np.zeros((6, 10), dtype=bool)) == frozenset()
+    full = grid_cells(np.ones((2, 3), dtype=bool))
+    assert full == {(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)}
