@@ -843,8 +843,9 @@ class _Buckets:
         swap = ends[:, 0, 0] > ends[:, 1, 0]
         ends = np.where(swap[:, None, None], ends[:, ::-1, :], ends)  # left end first
         (ax, ay), (bx, by) = ends[:, 0, :].T, ends[:, 1, :].T
-        first_col = np.floor(ax)
-        n_cols = (np.floor(bx) - first_col + 1).astype(np.intp)
+        first_col = np.maximum(np.floor(ax), 0)  # only the grid's columns
+        n_cols = np.maximum(np.minimum(np.floor(bx), self.nx - 1) - first_col + 1, 0)
+        n_cols = n_cols.astype(np.intp)
         owner = np.repeat(np.arange(len(lines)), n_cols)
         col = first_col[owner] + (
             np.arange(int(n_cols.sum())) - np.repeat(np.cumsum(n_cols) - n_cols, n_cols)
@@ -856,12 +857,12 @@ class _Buckets:
         y0 = ay[owner] + (x0 - ax[owner]) * slope
         y1 = ay[owner] + (x1 - ax[owner]) * slope
         y1 = np.where(dx > 0, y1, by[owner])  # a vertical line: all of it in its column
-        low = np.maximum(np.minimum(y0, y1) - _WALK_SLACK, np.minimum(ay, by)[owner])
-        high = np.minimum(np.maximum(y0, y1) + _WALK_SLACK, np.maximum(ay, by)[owner])
+        # Never beyond the line's own rows (fmax/fmin: a slope that overflowed gives them all).
+        low = np.fmax(np.minimum(y0, y1) - _WALK_SLACK, np.minimum(ay, by)[owner])
+        high = np.fmin(np.maximum(y0, y1) + _WALK_SLACK, np.maximum(ay, by)[owner])
         row0 = np.maximum(np.floor(low), 0)
         row1 = np.minimum(np.floor(high), self.ny - 1)
-        n_rows = np.where((col >= 0) & (col < self.nx), np.maximum(row1 - row0 + 1, 0), 0)
-        n_rows = n_rows.astype(np.intp)
+        n_rows = np.maximum(row1 - row0 + 1, 0).astype(np.intp)
         at = np.repeat(np.arange(len(col)), n_rows)
         row = row0[at] + (
             np.arange(int(n_rows.sum())) - np.repeat(np.cumsum(n_rows) - n_rows, n_rows)
