@@ -61,13 +61,15 @@ _QUERY_CELLS = 4.0
 """Longest piece of a line whose box is looked up in the STR-tree for candidate walls."""
 _EXACT_BATCH = 1 << 14
 """Lines checked by the exact rule together (their candidate walls are held at once)."""
-_FIRST_REACH = 4.0
+_FIRST_REACH = 8.0
 """Cells from a line's start whose walls the first exact round looks at (then 8, 16, ...)."""
 _REACH_GROWTH = 2.0
 _LAST_ROUND_LINES = 256
 """With this few lines left, the next round takes them to their ends."""
 _ROUND_OVERLAP = 1e-3
 """Cells by which a round's stretch of a line overlaps the rounds before and after it."""
+_WALK_SLACK = 1e-9
+"""Bucket units by which a line's height in a column of buckets is widened (rounding)."""
 _BUCKET_ENTRIES = 1 << 21
 """Most (bucket, wall) entries in a bucket grid; beyond, buckets grow, then the STR-tree."""
 _CROSSING_MARGIN = 1e-12
@@ -823,8 +825,56 @@ class _Buckets:
         self, lines: Lines, length: NDArray[np.float64]
     ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
         """(line, wall) pairs, possibly repeated, for every wall listed in a bucket a line
-        passes: each line is cut into pieces shorter than a bucket, whose bounding boxes
-        meet at most 2 x 2 buckets."""
+        passes (``_visits``), each bucket of a line once."""
+        if not np.all(np.isfinite(lines)):
+            return self._near_by_pieces(lines, length)
+        line, bucket = self._visits(lines)
+        lo, n = self.starts[bucket], self.starts[bucket + 1] - self.starts[bucket]
+        total = int(n.sum())
+        k = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
+        return np.repeat(line, n).astype(np.intp), self.walls[np.repeat(lo, n) + k]
+
+    def _visits(self, lines: Lines) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """(line, bucket) pairs, each once, among them the bucket of every point of every
+        line (as ``of`` files a wall: by the floor of its bucket coordinates). Column by
+        column of buckets, the line's rows there, widened by ``_WALK_SLACK`` against the
+        rounding of the line's height at the column's sides."""
+        ends = (lines - self.origin) / self.size  # bucket units, computed as ``of`` does
+        swap = ends[:, 0, 0] > ends[:, 1, 0]
+        ends = np.where(swap[:, None, None], ends[:, ::-1, :], ends)  # left end first
+        (ax, ay), (bx, by) = ends[:, 0, :].T, ends[:, 1, :].T
+        first_col = np.maximum(np.floor(ax), 0)  # only the grid's columns
+        n_cols = np.maximum(np.minimum(np.floor(bx), self.nx - 1) - first_col + 1, 0)
+        n_cols = n_cols.astype(np.intp)
+        owner = np.repeat(np.arange(len(lines)), n_cols)
+        col = first_col[owner] + (
+            np.arange(int(n_cols.sum())) - np.repeat(np.cumsum(n_cols) - n_cols, n_cols)
+        )
+        x0, x1 = np.maximum(ax[owner], col), np.minimum(bx[owner], col + 1)
+        dx, dy = (bx - ax)[owner], (by - ay)[owner]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slope = np.where(dx > 0, dy / dx, 0.0)
+        y0 = ay[owner] + (x0 - ax[owner]) * slope
+        y1 = ay[owner] + (x1 - ax[owner]) * slope
+        y1 = np.where(dx > 0, y1, by[owner])  # a vertical line: all of it in its column
+        # Never beyond the line's own rows (fmax/fmin: a slope that overflowed gives them all).
+        low = np.fmax(np.minimum(y0, y1) - _WALK_SLACK, np.minimum(ay, by)[owner])
+        high = np.fmin(np.maximum(y0, y1) + _WALK_SLACK, np.maximum(ay, by)[owner])
+        row0 = np.maximum(np.floor(low), 0)
+        row1 = np.minimum(np.floor(high), self.ny - 1)
+        n_rows = np.maximum(row1 - row0 + 1, 0).astype(np.intp)
+        at = np.repeat(np.arange(len(col)), n_rows)
+        row = row0[at] + (
+            np.arange(int(n_rows.sum())) - np.repeat(np.cumsum(n_rows) - n_rows, n_rows)
+        )
+        bucket = (row * self.nx + col[at]).astype(np.intp)
+        return owner[at].astype(np.intp), bucket
+
+    def _near_by_pieces(
+        self, lines: Lines, length: NDArray[np.float64]
+    ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """``near`` for any lines: each line is cut into pieces shorter than a bucket, whose
+        bounding boxes meet at most 2 x 2 buckets."""
         count = np.maximum(1, np.ceil(length / (self.size * 0.99))).astype(np.intp)
         owner, a, b = _cut(lines, count)
         first = np.floor((np.minimum(a, b) - self.origin) / self.size)
