@@ -26,7 +26,8 @@ from battlemap.geometry.barrier_layers import (
     MaskedBarriers,
     _touch_counts,
 )
-from battlemap.geometry.barriers import END_SNAP, BarrierSet, Lines, grid_units_without
+from battlemap.geometry.barriers import END_SNAP, BarrierSet, grid_units_without
+from battlemap.geometry.wall_buckets import Lines
 from battlemap.model import EntityId, Wall, WallKind
 
 Segment = tuple[tuple[float, float], tuple[float, float]]

@@ -20,12 +20,12 @@ from numpy.typing import NDArray
 from battlemap.geometry.barriers import (
     END_SNAP,
     BarrierSet,
-    Lines,
     _at_an_end,
     _grid_units,
     _GridUnits,
     _within_snap,
 )
+from battlemap.geometry.wall_buckets import Lines
 from battlemap.model import EntityId
 
 Segment = tuple[tuple[float, float], tuple[float, float]]

@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 from shapely import STRtree
 from shapely.geometry.base import BaseGeometry
 
+from battlemap.geometry.wall_buckets import Lines, WallBuckets, cut_lines, sorted_unique
 from battlemap.model import EntityId
 
 END_TRIM = 1e-6
@@ -68,10 +69,6 @@ _LAST_ROUND_LINES = 256
 """With this few lines left, the next round takes them to their ends."""
 _ROUND_OVERLAP = 1e-3
 """Cells by which a round's stretch of a line overlaps the rounds before and after it."""
-_WALK_SLACK = 1e-9
-"""Bucket units by which a line's height in a column of buckets is widened (rounding)."""
-_BUCKET_ENTRIES = 1 << 21
-"""Most (bucket, wall) entries in a bucket grid; beyond, buckets grow, then the STR-tree."""
 _CROSSING_MARGIN = 1e-12
 """Relative margin (times the coordinates' scale and 1 + slope) a grid-line crossing must
 clear to be sure: about 2,000 times the rounding error of computing it."""
@@ -101,8 +98,6 @@ def _lattice_keys(points: NDArray[np.int64]) -> NDArray[np.int64]:
     return (points[:, 0] + half) * _KEY_SPAN + (points[:, 1] + half)
 
 
-Lines = NDArray[np.float64]
-"""Array of shape (n, 2, 2): n lines, each (start, end), each (x, y) in cells."""
 _Events = tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.intp]]
 """(line, distance along it in cells, wall) of each place a line is blocked."""
 
@@ -161,7 +156,7 @@ class BarrierSet:
         self._grid_units: tuple[_GridUnits | None, _GridUnits | None] = (None, None)
         self._odd_cells: tuple[int, int, NDArray[np.bool_]] | None = None
         self._sided_table: _LatticeTable | None = None
-        self._buckets = _Buckets.of(coords) if len(coords) else None
+        self._buckets = WallBuckets.of(coords, 2 * END_SNAP) if len(coords) else None
         if len(coords):
             self._sided_keys = self._lattice_sided_keys(coords)
             self._sided_table = self._build_sided_table()
@@ -426,7 +421,7 @@ class BarrierSet:
             line, wall = self._buckets.near(lines, length)
         else:
             count = np.maximum(1, np.ceil(length / _QUERY_CELLS)).astype(np.intp)
-            owner, a, b = _cut(lines, count)
+            owner, a, b = cut_lines(lines, count)
             pad = 2 * END_SNAP
             lo, hi = np.minimum(a, b) - pad, np.maximum(a, b) + pad
             piece, wall = self.tree.query(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
@@ -755,142 +750,3 @@ def _at_an_end(points: NDArray[np.float64], walls: NDArray[np.float64]) -> NDArr
     """Whether each point lies within ``END_SNAP`` of an end of its wall (``walls[i]``)."""
     near_a = np.hypot(*(points - walls[:, 0]).T) <= END_SNAP
     return np.asarray(near_a | (np.hypot(*(points - walls[:, 1]).T) <= END_SNAP), dtype=bool)
-
-
-def sorted_unique(values: NDArray[np.int64]) -> NDArray[np.int64]:
-    """``np.unique`` by sorting (numpy's hashing path is several times slower here)."""
-    ordered = np.sort(values)
-    return ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if len(ordered) else ordered
-
-
-def _cut(
-    lines: Lines, count: NDArray[np.intp]
-) -> tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]]:
-    """Each line cut into ``count`` equal pieces: (line of each piece, piece starts, ends)."""
-    owner = np.repeat(np.arange(len(lines)), count)
-    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-    start, delta = lines[owner, 0, :], lines[owner, 1, :] - lines[owner, 0, :]
-    step = 1.0 / count[owner]
-    a = start + delta * (k * step)[:, None]
-    b = start + delta * np.minimum((k + 1) * step, 1.0)[:, None]
-    return owner, a, b
-
-
-@dataclass(frozen=True, slots=True)
-class _Buckets:
-    """A uniform grid of square buckets of ``size`` cells from ``origin``; bucket
-    ``by * nx + bx`` lists (``walls[starts[i]:starts[i + 1]]``) every wall whose bounding box,
-    grown by twice ``END_SNAP``, meets it. Built once per map."""
-
-    origin: NDArray[np.float64]
-    size: float
-    nx: int
-    ny: int
-    starts: NDArray[np.intp]
-    walls: NDArray[np.intp]
-
-    @classmethod
-    def of(cls, coords: NDArray[np.float64]) -> _Buckets | None:
-        """The grid for these segments (None when no grid of at most ``_BUCKET_ENTRIES``
-        entries fits them, e.g. coordinates far apart or not finite)."""
-        pad = 2 * END_SNAP
-        lo = coords.min(axis=1) - pad
-        hi = coords.max(axis=1) + pad
-        if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
-            return None
-        origin = np.floor(lo.min(axis=0))
-        size = 2.0
-        while size <= 1 << 16:
-            first = np.floor((lo - origin) / size).astype(np.int64)
-            last = np.floor((hi - origin) / size).astype(np.int64)
-            nx, ny = (int(v) + 1 for v in last.max(axis=0))
-            span = last - first + 1
-            count = span[:, 0] * span[:, 1]
-            if nx * ny <= _BUCKET_ENTRIES and int(count.sum()) <= _BUCKET_ENTRIES:
-                break
-            size *= 2
-        else:
-            return None
-        wall = np.repeat(np.arange(len(coords)), count)
-        k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-        bx = first[wall, 0] + k % span[wall, 0]
-        by = first[wall, 1] + k // span[wall, 0]
-        bucket = by * nx + bx
-        order = np.argsort(bucket, kind="stable")
-        starts = np.zeros(nx * ny + 1, dtype=np.intp)
-        starts[1:] = np.cumsum(np.bincount(bucket, minlength=nx * ny))
-        return cls(origin, size, nx, ny, starts, wall[order].astype(np.intp))
-
-    def near(
-        self, lines: Lines, length: NDArray[np.float64]
-    ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        """(line, wall) pairs, possibly repeated, for every wall listed in a bucket a line
-        passes (``_visits``), each bucket of a line once."""
-        if not np.all(np.isfinite(lines)):
-            return self._near_by_pieces(lines, length)
-        line, bucket = self._visits(lines)
-        lo, n = self.starts[bucket], self.starts[bucket + 1] - self.starts[bucket]
-        total = int(n.sum())
-        k = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
-        return np.repeat(line, n).astype(np.intp), self.walls[np.repeat(lo, n) + k]
-
-    def _visits(self, lines: Lines) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        """(line, bucket) pairs, each once, among them the bucket of every point of every
-        line (as ``of`` files a wall: by the floor of its bucket coordinates). Column by
-        column of buckets, the line's rows there, widened by ``_WALK_SLACK`` against the
-        rounding of the line's height at the column's sides."""
-        ends = (lines - self.origin) / self.size  # bucket units, computed as ``of`` does
-        swap = ends[:, 0, 0] > ends[:, 1, 0]
-        ends = np.where(swap[:, None, None], ends[:, ::-1, :], ends)  # left end first
-        (ax, ay), (bx, by) = ends[:, 0, :].T, ends[:, 1, :].T
-        first_col = np.maximum(np.floor(ax), 0)  # only the grid's columns
-        n_cols = np.maximum(np.minimum(np.floor(bx), self.nx - 1) - first_col + 1, 0)
-        n_cols = n_cols.astype(np.intp)
-        owner = np.repeat(np.arange(len(lines)), n_cols)
-        col = first_col[owner] + (
-            np.arange(int(n_cols.sum())) - np.repeat(np.cumsum(n_cols) - n_cols, n_cols)
-        )
-        x0, x1 = np.maximum(ax[owner], col), np.minimum(bx[owner], col + 1)
-        dx, dy = (bx - ax)[owner], (by - ay)[owner]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            slope = np.where(dx > 0, dy / dx, 0.0)
-        y0 = ay[owner] + (x0 - ax[owner]) * slope
-        y1 = ay[owner] + (x1 - ax[owner]) * slope
-        y1 = np.where(dx > 0, y1, by[owner])  # a vertical line: all of it in its column
-        # Never beyond the line's own rows (fmax/fmin: a slope that overflowed gives them all).
-        low = np.fmax(np.minimum(y0, y1) - _WALK_SLACK, np.minimum(ay, by)[owner])
-        high = np.fmin(np.maximum(y0, y1) + _WALK_SLACK, np.maximum(ay, by)[owner])
-        row0 = np.maximum(np.floor(low), 0)
-        row1 = np.minimum(np.floor(high), self.ny - 1)
-        n_rows = np.maximum(row1 - row0 + 1, 0).astype(np.intp)
-        at = np.repeat(np.arange(len(col)), n_rows)
-        row = row0[at] + (
-            np.arange(int(n_rows.sum())) - np.repeat(np.cumsum(n_rows) - n_rows, n_rows)
-        )
-        bucket = (row * self.nx + col[at]).astype(np.intp)
-        return owner[at].astype(np.intp), bucket
-
-    def _near_by_pieces(
-        self, lines: Lines, length: NDArray[np.float64]
-    ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        """``near`` for any lines: each line is cut into pieces shorter than a bucket, whose
-        bounding boxes meet at most 2 x 2 buckets."""
-        count = np.maximum(1, np.ceil(length / (self.size * 0.99))).astype(np.intp)
-        owner, a, b = _cut(lines, count)
-        first = np.floor((np.minimum(a, b) - self.origin) / self.size)
-        last = np.floor((np.maximum(a, b) - self.origin) / self.size)
-        visits = []
-        n_buckets = self.nx * self.ny
-        for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
-            bx, by = first[:, 0] + dx, first[:, 1] + dy
-            ok = (bx <= last[:, 0]) & (by <= last[:, 1])
-            ok &= (bx >= 0) & (bx < self.nx) & (by >= 0) & (by < self.ny)
-            bucket = (by[ok] * self.nx + bx[ok]).astype(np.int64)
-            visits.append(owner[ok].astype(np.int64) * n_buckets + bucket)
-        # Each (line, bucket) once: a line's consecutive pieces share buckets.
-        visit = sorted_unique(np.concatenate(visits))
-        line, bucket = visit // n_buckets, visit % n_buckets
-        lo, n = self.starts[bucket], self.starts[bucket + 1] - self.starts[bucket]
-        total = int(n.sum())
-        k = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
-        return np.repeat(line, n).astype(np.intp), self.walls[np.repeat(lo, n) + k]

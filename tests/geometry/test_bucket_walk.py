@@ -1,5 +1,5 @@
 """Rule 3 (cover, and sight through the same walls): the bucket grid's column walk
-(``_Buckets._visits``) finds, for every line, every wall within ``END_SNAP`` of it, on a
+(``WallBuckets._visits``) finds, for every line, every wall within ``END_SNAP`` of it, on a
 dense seeded map: walls along grid lines (many on bucket boundaries), slanted rubble; lines
 between lattice points, a hair off them (nudged corners), vertical, horizontal, short and
 long. Checked against shapely's distance, pair by pair.

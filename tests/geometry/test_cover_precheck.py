@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemap.geometry import barriers as barriers_module
+from battlemap.geometry import wall_buckets
 from battlemap.geometry.barriers import END_SNAP, BarrierSet
 from battlemap.model import EntityId
 from tests.geometry.test_cover_fastpath import ref_walls_block
@@ -121,7 +122,7 @@ def test_the_bucket_grid_finds_every_wall_within_end_snap_of_a_line(
     segments: list[Segment], raw: list[tuple[float, float, float, float]], buckets: bool
 ) -> None:
     # Without buckets (a map too spread out for a grid) the STR-tree finds them.
-    with mock.patch.object(barriers_module, "_BUCKET_ENTRIES", 1 << 21 if buckets else 0):
+    with mock.patch.object(wall_buckets, "BUCKET_ENTRIES", 1 << 21 if buckets else 0):
         barrier, array, length = _setup(segments, raw)
     assert (barrier._buckets is not None) == (buckets and len(barrier) > 0)
     line, wall = barrier._candidates(array, length)
