@@ -375,7 +375,9 @@ class AreaDialog(CombatDialog):
         source = state.current.creature_id if state is not None and state.current else None
         notes = list(gone)
 
-        spends = self.spends.currentData() if source is not None else SPENDS_NOTHING
+        spends = self.spends.currentData()
+        caster = source if spends != SPENDS_NOTHING else None  # who casts the area, if anyone
+        cantrip = spends == SPENDS_CANTRIP
         area_text = f"Area damage ({' + '.join(f'{p.dice} {p.type}' for p in parts)})"
 
         def damage(e: Encounter, r: Ruleset) -> Outcome[tuple[DamageResult, ...]]:
@@ -394,25 +396,24 @@ class AreaDialog(CombatDialog):
             # The saves first: their rolls chain on the combat as it was when they were rolled.
             saved, found, save_lines = self.saves.record(e, e.combat, r)
             notes.extend(found)
-            if spends == SPENDS_NOTHING or source is None:
+            if caster is None:
                 dealt = damage(saved, r)
             else:
-                cantrip = spends == SPENDS_CANTRIP
-                dealt = cast_area_spell(saved, r, source, lambda c: damage(c, r), cantrip=cantrip)
+                dealt = cast_area_spell(saved, r, caster, lambda c: damage(c, r), cantrip=cantrip)
             return replace(dealt, events=(*save_lines, *dealt.events))
 
-        caster = f"{self.session.name(source)}: " if spends != SPENDS_NOTHING and source else ""
-        applied = self.session.run(caster + area_text, saves_then_damage)
+        named = f"{self.session.name(caster)}: " if caster is not None else ""
+        applied = self.session.run(named + area_text, saves_then_damage)
         if applied is None:
             refusal = self.session.last_refusal
             if isinstance(self.session.last_error, StaleSavesError):
                 self.saves.forget()
                 self.saves.refresh()
             hint = ""
-            if source is not None and spends != SPENDS_NOTHING:
-                cantrip = spends == SPENDS_CANTRIP
-                if self.session.why_not(lambda e, r: cast_spell(e, r, source, cantrip=cantrip)):
-                    hint = " (its spell is already cast? set Spends to Nothing)"
+            if caster is not None and self.session.why_not(
+                lambda e, r: cast_spell(e, r, caster, cantrip=cantrip)
+            ):
+                hint = " (its spell is already cast? set Spends to Nothing)"
             self.outcome_label.setText(f"<b>Refused:</b> {html.escape(refusal + hint)}")
             return
         self.spends.setCurrentIndex(self.spends.findData(SPENDS_NOTHING))  # cast: once
