@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from enum import StrEnum
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battlemap.io.bounded import read_bounded, read_bounded_json
 from battlemap.io.errors import FileFormatError, describe_validation_error
+from battlemap.io.hit_points import HitPoints
 from battlemap.io.monster_json import ActionJson, Ref, damage_from_json, dice_text
 from battlemap.model.character import Skill
 from battlemap.model.creature import CombatStats, Creature, Side, Size, Speeds
@@ -325,11 +325,6 @@ def load_library(path: Path) -> MonsterLibrary:
 
 
 # --- creatures from stat blocks --------------------------------------------------------------
-
-
-class HitPoints(StrEnum):
-    AVERAGE = "average"
-    ROLLED = "rolled"
 
 
 def roll_dice(expression: str) -> int:

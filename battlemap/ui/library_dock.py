@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from battlemap.io.errors import FileFormatError
+from battlemap.io.hit_points import HitPoints
 from battlemap.model.creature import Creature, Side, Size
 from battlemap.model.document import AddCreature, Command, Document
 from battlemap.model.encounter import Encounter
@@ -50,7 +51,6 @@ from battlemap.ui.typed_dice import TouchSpinBox
 from battlemap.ui.undo import push
 
 if TYPE_CHECKING:
-    from battlemap.io.monsters import HitPoints
     from battlemap.ui.feature_window import FeatureWindow
 
 NOTE_MS = 8000
@@ -194,9 +194,8 @@ class LibraryDock(QDockWidget):
         self.count = TouchSpinBox()
         self.count.setRange(1, MAX_COPIES)
         self.hit_points = QComboBox()
-        # HitPoints' values: the monster library (io.monsters) is imported when first used
-        self.hit_points.addItem("Average", "average")
-        self.hit_points.addItem("Rolled", "rolled")
+        self.hit_points.addItem("Average", HitPoints.AVERAGE)
+        self.hit_points.addItem("Rolled", HitPoints.ROLLED)
         for label, field in (("Copies", self.count), ("Hit points", self.hit_points)):
             copies.addWidget(QLabel(label))
             copies.addWidget(field, 1)
@@ -346,8 +345,6 @@ class LibraryDock(QDockWidget):
     # --- adding creatures ---------------------------------------------------------------
 
     def _hit_point_mode(self) -> HitPoints:
-        from battlemap.io.monsters import HitPoints
-
         return HitPoints(self.hit_points.currentData())
 
     def add_copies(

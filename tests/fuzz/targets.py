@@ -15,8 +15,9 @@ from enum import StrEnum
 from pathlib import Path
 
 from battlemap.io.errors import FileFormatError
+from battlemap.io.hit_points import HitPoints
 from battlemap.io.loader import encounter_from_map, load_encounter_file
-from battlemap.io.monsters import HitPoints, creature_from_statblock, import_5e_monsters
+from battlemap.io.monsters import creature_from_statblock, import_5e_monsters
 from battlemap.io.roster_file import read_roster
 from battlemap.rules.loader import (
     RulesetError,

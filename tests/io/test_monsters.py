@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemap.io.errors import FileFormatError
+from battlemap.io.hit_points import HitPoints
 from battlemap.io.monsters import (
-    HitPoints,
     attack_from_text,
     creature_from_statblock,
     import_5e_monsters,
