@@ -399,7 +399,9 @@ def seen_areas(
                 bright_sources += darkvision
             else:
                 bright_sources += [
-                    memo.get(("dim in", circle, a.dim), partial(_cut, circle, a.dim))
+                    memo.get(
+                        ("dim in", circle, a.dim), partial(overlay.intersection, circle, a.dim)
+                    )
                     for circle in darkvision
                     for a in _near(areas, circle)
                 ]
@@ -439,10 +441,6 @@ def _brightens(ambient: LightLevel, viewer: Viewer) -> bool:
 def _less(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:
     """The polygons of ``a`` outside ``b``."""
     return _areal(overlay.difference(a, b))
-
-
-def _cut(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:
-    return overlay.intersection(a, b)
 
 
 def _sense(memo: SeenMemo, centre: PointXY, radius: float) -> list[BaseGeometry]:

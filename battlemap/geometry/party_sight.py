@@ -1,7 +1,7 @@
 """What the party sees: the union of its members' visibility, as grid cells (fog of war).
 
 ``PartySight`` keeps each viewer's cells between updates, so a move recomputes only the viewers
-that moved (a visibility polygon each) and the union is an OR of boolean grids.
+that moved (one view, a sweep, each) and the union is an OR of boolean grids.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from shapely.geometry.base import BaseGeometry
 
 from battlemap.geometry.map_index import MapIndex, rasterise
-from battlemap.geometry.sight import view_of, visibility_polygon
+from battlemap.geometry.sight import cast_polygon, view_of
 from battlemap.geometry.sweep import View
 from battlemap.model.creature import Creature
 
@@ -46,7 +46,7 @@ def viewer_grid(
     if isinstance(view, View):
         view.mark_seen(seen)
     elif view is None:  # a wall touches the centre: the ray cast's polygon
-        rasterise(visibility_polygon(index, centre, radius), seen)
+        rasterise(cast_polygon(index, centre, radius), seen)  # no second sweep
     first_col, first_row = max(0, int(np.floor(x))), max(0, int(np.floor(y)))
     last_col, last_row = max(0, int(np.ceil(x + side))), max(0, int(np.ceil(y + side)))
     seen[first_row:last_row, first_col:last_col] = True
@@ -92,7 +92,7 @@ class PartySight:
         self._views: dict[ViewerKey, View | BaseGeometry | None] = {}
         self._last: tuple[frozenset[ViewerKey], frozenset[Cell]] | None = None
         self.computed = 0
-        """Viewer visibilities computed so far (each a visibility polygon)."""
+        """Viewers' views computed so far (each one sweep, ``view_of``)."""
 
     def visible(
         self, index: MapIndex, viewers: Sequence[Creature], radius_feet: float | None = None

@@ -17,6 +17,7 @@ import shapely
 from numpy.typing import NDArray
 from shapely.geometry.base import BaseGeometry
 
+from battlemap.geometry import overlay
 from battlemap.geometry.body import Body
 from battlemap.geometry.map_index import MapIndex
 from battlemap.geometry.metrics import PointXY, Space
@@ -176,8 +177,7 @@ def _clipped(index: MapIndex, ring: NDArray[np.float64]) -> BaseGeometry:
     polygon: BaseGeometry = shapely.Polygon(_drop_straight_runs(ring))
     if not polygon.is_valid:
         polygon = shapely.make_valid(polygon)
-    clipped = shapely.intersection(polygon, shapely.box(0, 0, index.width, index.height))
-    return clipped
+    return overlay.intersection(polygon, shapely.box(0, 0, index.width, index.height))
 
 
 def _drop_straight_runs(ring: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 from shapely.geometry.base import BaseGeometry
@@ -37,11 +36,6 @@ from battlemap.model.document import Command, ReplaceEncounterField
 from battlemap.model.encounter import Encounter
 from battlemap.model.fog import Cell
 from battlemap.rules.schema_light import LightRules
-
-# The engine and the heavier geometry are imported in the functions that use them, so
-# the window is built without them (issue 17; tests/ui/test_start_up_imports.py).
-if TYPE_CHECKING:
-    pass
 
 
 def party_viewers(encounter: Encounter) -> list[Creature]:
