@@ -63,7 +63,8 @@ _QUERY_CELLS = 4.0
 _EXACT_BATCH = 1 << 14
 """Lines checked by the exact rule together (their candidate walls are held at once)."""
 _FIRST_REACH = 8.0
-"""Cells from a line's start whose walls the first exact round looks at (then 8, 16, ...)."""
+"""Cells from a line's start whose walls the first exact round looks at (then each round
+``_REACH_GROWTH`` times further)."""
 _REACH_GROWTH = 2.0
 _LAST_ROUND_LINES = 256
 """With this few lines left, the next round takes them to their ends."""

@@ -67,7 +67,6 @@ from battlemap.geometry.cover_lines import (
     query_rows,
     scores_with_creatures,
     strongest_per_line,
-    traced_ends,
     traced_lines,
     wall_blocks,
     with_traced_ends,
@@ -311,9 +310,8 @@ def _traced_boxes(index: MapIndex, rows: Rows) -> tuple[Boxes, Boxes]:
     them: its attacker's origins (nudged off walls) and centre, and its target's square
     corners (nudged) and centre. Each query's rows are one run of the row arrays, and the runs
     tile them (``query_rows``)."""
-    origins, corners = rows.traced or traced_ends(
-        index, rows.origin_arr, rows.home_arr, rows.corner_arr, rows.square_centre_arr
-    )
+    assert rows.traced is not None, "rows from with_traced_ends"
+    origins, corners = rows.traced
     return (
         _run_boxes(origins, rows.origin_at, rows.centres),
         _run_boxes(corners, rows.square_at, rows.target_centres),
@@ -417,9 +415,7 @@ def _solve_layout(
     obstacle_pairs = obstacles_crossed(index, layout.lines)
     caps = np.concatenate([_FIXED_CAPS, index.cover_obstacle_ranks])
     hard = hard_blocks(walls, obstacle_pairs)
-    scoring = Scoring(
-        layout.line_combo, layout.n_combos, FIRST_OBSTACLE + len(index.cover_obstacles), caps
-    )
+    scoring = Scoring(layout.n_combos, FIRST_OBSTACLE + len(index.cover_obstacles), caps)
     final = scores_with_creatures(layout, scoring, hard, owners, creatures)
     firsts = best_combos(layout, final)
     totals = all_lines_total(layout, hard, caps, len(layout.combo_first))

@@ -440,7 +440,6 @@ class ComboScores:
 class Scoring:
     """Turns (line, source) blocks into a capped degree per (corner, square) combo."""
 
-    line_combo: NDArray[np.int64]
     n_combos: int
     n_sources: int
     caps: NDArray[np.int64]

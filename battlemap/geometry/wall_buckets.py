@@ -86,9 +86,8 @@ class WallBuckets:
     ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
         """(line, wall) pairs, possibly repeated, for every wall listed in a bucket a line
         passes (``_visits``), each bucket of a line once."""
-        if not np.all(np.isfinite(lines)):
-            return self._near_by_pieces(lines, length)
-        line, bucket = self._visits(lines)
+        finite = np.all(np.isfinite(lines))
+        line, bucket = self._visits(lines) if finite else self._visits_by_pieces(lines, length)
         lo, n = self.starts[bucket], self.starts[bucket + 1] - self.starts[bucket]
         total = int(n.sum())
         k = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
@@ -130,11 +129,11 @@ class WallBuckets:
         bucket = (row * self.nx + col[at]).astype(np.intp)
         return owner[at].astype(np.intp), bucket
 
-    def _near_by_pieces(
+    def _visits_by_pieces(
         self, lines: Lines, length: NDArray[np.float64]
     ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        """``near`` for any lines: each line is cut into pieces shorter than a bucket, whose
-        bounding boxes meet at most 2 x 2 buckets."""
+        """``_visits`` for any lines: each line is cut into pieces shorter than a bucket,
+        whose bounding boxes meet at most 2 x 2 buckets."""
         count = np.maximum(1, np.ceil(length / (self.size * 0.99))).astype(np.intp)
         owner, a, b = cut_lines(lines, count)
         first = np.floor((np.minimum(a, b) - self.origin) / self.size)
@@ -149,8 +148,4 @@ class WallBuckets:
             visits.append(owner[ok].astype(np.int64) * n_buckets + bucket)
         # Each (line, bucket) once: a line's consecutive pieces share buckets.
         visit = sorted_unique(np.concatenate(visits))
-        line, bucket = visit // n_buckets, visit % n_buckets
-        lo, n = self.starts[bucket], self.starts[bucket + 1] - self.starts[bucket]
-        total = int(n.sum())
-        k = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
-        return np.repeat(line, n).astype(np.intp), self.walls[np.repeat(lo, n) + k]
+        return (visit // n_buckets).astype(np.intp), (visit % n_buckets).astype(np.intp)
