@@ -8,12 +8,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from unittest import mock
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from battlemap.geometry import Body, cover_all_pairs
 from battlemap.geometry.cover import CoverResult, LineTrace, cover
-from battlemap.model import Obstacle, Wall
+from battlemap.model import EntityId, Obstacle, Side, Size, Wall
 from tests.geometry.helpers import index
 from tests.geometry.test_cover_fastpath import SIZE, maps
 
@@ -24,8 +25,9 @@ CHECKED: list[int] = []
 
 
 @contextmanager
-def batches_of(lines: int) -> Iterator[list[int]]:
-    """Solve all pairs ``lines`` lines at a time; yields the size (queries) of each batch."""
+def batches_of(lines: int, workers: int = 1) -> Iterator[list[int]]:
+    """Solve all pairs ``lines`` lines a batch in ``workers`` threads; yields the size
+    (queries) of each batch."""
     sizes: list[int] = []
     solve = cover_module._solve_batch
 
@@ -34,7 +36,8 @@ def batches_of(lines: int) -> Iterator[list[int]]:
         solve(*args)
 
     with (
-        mock.patch.object(cover_module, "PAIR_LINES_PER_BATCH", lines),
+        mock.patch.object(cover_module, "PAIR_LINES_IN_FLIGHT", lines * workers),
+        mock.patch.object(cover_module, "pair_workers", lambda: workers),
         mock.patch.object(cover_module, "_solve_batch", counted),
     ):
         yield sizes
@@ -53,16 +56,16 @@ def answer(result: CoverResult) -> tuple[object, ...]:
 
 
 @settings(max_examples=30, deadline=None)
-@given(maps(), st.integers(1, 40))
+@given(maps(), st.integers(1, 40), st.integers(1, 3))
 def test_small_batches_give_the_answers_of_one_batch(
-    world: tuple[list[Wall], list[Obstacle], list[Body]], lines_per_batch: int
+    world: tuple[list[Wall], list[Obstacle], list[Body]], lines_per_batch: int, workers: int
 ) -> None:
     walls, obstacles, creatures = world
     assume(len(creatures) >= 3)  # an assumed-away draw does not count as one of the examples
     built = index(*walls, obstacles=tuple(obstacles), width=SIZE, height=SIZE)
     with batches_of(10**9) as one:
         whole = cover_all_pairs(built, creatures)
-    with batches_of(lines_per_batch) as many:
+    with batches_of(lines_per_batch, workers) as many:  # in threads from 2 workers
         batched = cover_all_pairs(built, creatures)
     assert len(one) == 1 and len(many) > 1
     assert sum(many) == len(whole) == len(creatures) * (len(creatures) - 1)
@@ -78,3 +81,27 @@ def test_small_batches_give_the_answers_of_one_batch(
 def test_the_batch_property_checked_enough_crowds() -> None:
     # Runs after the property above (file order): it saw enough crowds of three or more.
     assert len(CHECKED) >= 10, CHECKED
+
+
+def test_an_error_in_a_batch_thread_reaches_the_caller() -> None:
+    creatures = [Body(EntityId(f"c{i}"), Size.MEDIUM, Side.PARTY, 2 * i, 0) for i in range(6)]
+    built = index(width=2 * len(creatures), height=SIZE)
+    calls: list[int] = []
+
+    def failing(*args: object) -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("batch failed")
+
+    with (
+        mock.patch.object(cover_module, "PAIR_LINES_IN_FLIGHT", 8),
+        mock.patch.object(cover_module, "pair_workers", lambda: 2),
+        mock.patch.object(cover_module, "_solve_batch", failing),
+        pytest.raises(RuntimeError, match="batch failed"),
+    ):
+        cover_all_pairs(built, creatures)
+    assert len(calls) > 2  # many batches, some in a second thread
+
+
+def test_pair_workers_stay_within_bounds() -> None:
+    assert 1 <= cover_module.pair_workers() <= cover_module.MAX_PAIR_WORKERS
