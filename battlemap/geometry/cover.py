@@ -205,13 +205,16 @@ def _squares_and_centre(x: float, y: float, side: float) -> tuple[list[Space], P
     return space.squares(), space.centre
 
 
-PAIR_LINES_IN_FLIGHT = 1_200_000
+PAIR_LINES_IN_FLIGHT = 800_000
 """About this many lines are traced at once by ``cover_all_pairs``, split between its
 threads (``pair_workers``): its working arrays stay under ~200 MB however many creatures there
 are and however many CPUs. Smaller batches cost more per-batch work (150,000 lines a batch
 took ~10 % more time than 600,000)."""
 
 MAX_PAIR_WORKERS = 4
+
+WALLED_OFF_PAIRS_PER_THREAD = 4096
+"""Fewer pairs than this a thread are proven walled off in the calling thread alone."""
 """More threads than this gain little: each holds a batch, and the Python between the bulk
 steps holds the GIL."""
 
@@ -251,31 +254,44 @@ def cover_all_pairs(
         ],
         axis=1,
     )
-    walled = boxes_walled_off(index.cover_walls, boxes[attackers], boxes[targets])
+    workers = pair_workers()
+    parts = workers if len(attackers) >= WALLED_OFF_PAIRS_PER_THREAD * workers else 1
+    halves = [np.array_split(v, parts) for v in (attackers, targets)]
+    walled = np.concatenate(
+        _in_threads(
+            workers,
+            lambda part: boxes_walled_off(index.cover_walls, boxes[part[0]], boxes[part[1]]),
+            list(zip(*halves, strict=True)),
+        )
+    )
     combos = rows.n_origins[attackers] * rows.n_squares[targets]
     combos += rows.n_origins[targets] * rows.n_squares[attackers]
-    workers = pair_workers()
-    # Cut where the running count of lines (4 per combo) passes a multiple of the batch size.
-    before = np.cumsum(combos) - combos
-    batch_of = before // max(1, PAIR_LINES_IN_FLIGHT // workers // 4)
+    combos[walled] = 0  # no line traced
+    # As many batches for each thread, of about as many traced lines (4 per combo) each: cut
+    # where the running count of combos passes a multiple of the batch size.
+    total = int(combos.sum())
+    rounds = max(1, -(-4 * total // PAIR_LINES_IN_FLIGHT))
+    batch_of = (np.cumsum(combos) - combos) // max(1, -(-total // (rounds * workers)))
     cuts = np.flatnonzero(np.diff(batch_of)) + 1
-    batches = zip(*(np.split(v, cuts) for v in (attackers, targets, walled)), strict=True)
 
     def solve(batch: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]) -> None:
         a, t, w = batch
         both_ways = np.stack([np.stack([a, t], axis=1), np.stack([t, a], axis=1)], axis=1)
         _solve_batch(index, creatures, both_ways.reshape(-1, 2), rows, table, np.repeat(w, 2))
 
-    if workers == 1 or not len(cuts):
-        for batch in batches:
-            solve(batch)
-    else:
-        # The batches share only read-only arrays (the index builds its trees and tables
-        # when it is made) and write disjoint slots of the table.
-        with ThreadPoolExecutor(workers, thread_name_prefix="cover") as pool:
-            for _ in pool.map(solve, batches):
-                pass  # re-raises a batch's error here
+    batches = zip(*(np.split(v, cuts) for v in (attackers, targets, walled)), strict=True)
+    _in_threads(workers, solve, list(batches))
     return table
+
+
+def _in_threads(workers: int, work: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+    """``[work(item) for item in items]``, in ``workers`` threads at once. The work shares only
+    read-only arrays (a ``MapIndex`` builds its trees and tables when it is made) and writes
+    disjoint slots of a ``PairCover``; a worker's error is raised here."""
+    if workers == 1 or len(items) < 2:
+        return [work(item) for item in items]
+    with ThreadPoolExecutor(workers, thread_name_prefix="cover") as pool:
+        return list(pool.map(work, items))
 
 
 def pair_workers() -> int:
