@@ -12,7 +12,6 @@ import base64
 import functools
 import io
 import json
-import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -24,11 +23,9 @@ from battlemap.io.loader import encounter_from_map, load_demo_encounter
 from battlemap.model.encounter import Background, Encounter
 from battlemap.model.fog import FogMode, FogOfWar
 from battlemap.rules.loader import ruleset_files, shipped_rulesets_dir
+from tests.shared_data import SHARED_DATA
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED_DATA = Path(os.environ.get("BATTLEMAP_SHARED_DATA", ROOT.parent.parent / "shared" / "data"))
-"""The real maps and monsters (``../shared/data`` beside the worktrees, or
-``$BATTLEMAP_SHARED_DATA``); when absent, the seeds come from the repository alone."""
 FIXTURES = ROOT / "tests" / "io" / "fixtures"
 TINY_PNG = FIXTURES / "tiny.png"
 RARE = 0.03

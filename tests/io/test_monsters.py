@@ -23,16 +23,15 @@ from battlemap.io.monsters import (
 from battlemap.model import Side, Size
 from battlemap.model.statblock import Ability, AttackKind, StatBlock
 from battlemap.resources import asset_path
+from tests.shared_data import SHARED_DATA, shared_file
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT.parent / "shared" / "data" / "5e-SRD-Monsters.json"
+SOURCE = SHARED_DATA / "5e-SRD-Monsters.json"
 LIBRARY = asset_path("srd-monsters.json")
 
 
 def source() -> Path:
-    if not SOURCE.is_file():
-        pytest.skip(f"5e-database source {SOURCE} is not present")
-    return SOURCE
+    return shared_file(SOURCE.name)
 
 
 def bundled() -> dict[str, StatBlock]:

@@ -19,9 +19,10 @@ from battlemap.io.errors import FileFormatError
 from battlemap.io.map_import import ReplaceMap
 from battlemap.io.uvtt import read_uvtt
 from battlemap.model import Document, Encounter, Grid, Wall, WallKind
+from tests.shared_data import SHARED_DATA, shared_file
 
 FIXTURES = Path(__file__).parent / "fixtures"
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA = SHARED_DATA
 SAMPLE = DATA / "uvtt2fgu_sampleMap.dd2vtt"
 RED_TOWER = DATA / "vtt-maps_red-tower-base.dd2vtt"
 AZHEIM = DATA / "vtt-maps_azheim-meeting.dd2vtt"
@@ -29,9 +30,7 @@ TINY = FIXTURES / "tiny-format-0.2.uvtt"
 
 
 def real(path: Path) -> Path:
-    if not path.is_file():
-        pytest.skip(f"real test data {path.name} is not present in {DATA}")
-    return path
+    return shared_file(path.name)
 
 
 def counts(walls: tuple[Wall, ...] | None) -> Counter[WallKind]:

@@ -14,12 +14,13 @@ from battlemap.io.json_kind import JsonKind, sniff_json
 from battlemap.io.loader import load_encounter_file
 from battlemap.io.uvtt import read_uvtt
 from battlemap.resources import asset_path
+from tests.shared_data import SHARED_DATA, shared_file
 from tests.test_cli import run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY = FIXTURES / "tiny-format-0.2.uvtt"
 TINY_PNG = FIXTURES / "tiny.png"
-MONSTERS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "5e-SRD-Monsters.json"
+MONSTERS = SHARED_DATA / "5e-SRD-Monsters.json"
 
 
 def format_1(image: str | None = None) -> dict[str, Any]:
@@ -170,8 +171,7 @@ def test_a_broken_uvtt_map_named_json_is_refused_as_a_map(tmp_path: Path) -> Non
 
 
 def test_a_monster_file_opened_as_an_encounter_says_what_it_is(tmp_path: Path) -> None:
-    if not MONSTERS.is_file():
-        pytest.skip(f"{MONSTERS} is not present")
+    shared_file(MONSTERS.name)
     with pytest.raises(FileFormatError) as caught:
         load_encounter_file(MONSTERS)
     assert str(caught.value) == (

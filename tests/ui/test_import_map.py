@@ -16,11 +16,11 @@ from battlemap.ui.background_item import TILE, BackgroundItem
 from battlemap.ui.main_window import MainWindow
 from battlemap.ui.render import render_scene
 from battlemap.ui.style import MAP_BACKGROUND, cell_to_scene
+from tests.shared_data import shared_file
 
 FIXTURES = Path(__file__).resolve().parents[1] / "io" / "fixtures"
 TINY_UVTT = FIXTURES / "tiny-format-0.2.uvtt"
 TINY_PNG = FIXTURES / "tiny.png"
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 
 def error_box(window: MainWindow) -> QMessageBox | None:
@@ -141,9 +141,7 @@ def test_dropping_another_file_is_not_accepted(window: MainWindow, tmp_path: Pat
 
 
 def test_real_webp_map_is_decoded_and_drawn(window: MainWindow) -> None:
-    path = DATA / "vtt-maps_azheim-meeting.dd2vtt"
-    if not path.is_file():
-        pytest.skip(f"real test data {path.name} is not present in {DATA}")
+    path = shared_file("vtt-maps_azheim-meeting.dd2vtt")
     assert window.map_importer.import_file(path)
     item = window.scene.background_layer.item
     assert item is not None and (item.image_width, item.image_height) == (2048, 2048)

@@ -13,14 +13,10 @@ from battlemap.model import Encounter
 from battlemap.model.creature import Creature, Side
 from battlemap.model.grid import Grid
 from battlemap.model.ids import EntityId
+from tests.shared_data import shared_file
 from tests.ui.drag_helpers import open_window
 
-TOWER = (
-    Path(__file__).resolve().parents[2].parent
-    / "shared"
-    / "data"
-    / "vtt-maps_red-tower-base.dd2vtt"
-)
+TOWER = "vtt-maps_red-tower-base.dd2vtt"
 
 
 def creature(cid: str, name: str, x: float, y: float, side: Side = Side.HOSTILE) -> Creature:
@@ -42,7 +38,7 @@ def test_tokens_off_the_map_or_in_walls_move_to_free_cells_in_one_undo_step(
     cleric = creature("c-cleric", "Cleric", 4, 5, Side.PARTY)
     before = Encounter(grid=Grid(width=30, height=30), creatures=(goblin, orc, cleric))
     window = open_window(qtbot, tmp_path, before)
-    assert window.map_importer.import_file(TOWER)
+    assert window.map_importer.import_file(shared_file(TOWER))
     after = window.document.encounter
     assert (after.grid.width, after.grid.height) == (10, 12)
     assert crosses_a_wall(after, 1, 1)  # the Goblin really stood in the wall
@@ -68,6 +64,6 @@ def test_tokens_off_the_map_or_in_walls_move_to_free_cells_in_one_undo_step(
 def test_an_import_that_displaces_nobody_moves_nobody(qtbot: QtBot, tmp_path: Path) -> None:
     cleric = creature("c-cleric", "Cleric", 4, 5, Side.PARTY)
     window = open_window(qtbot, tmp_path, Encounter(creatures=(cleric,)))
-    assert window.map_importer.import_file(TOWER)
+    assert window.map_importer.import_file(shared_file(TOWER))
     assert window.document.encounter.creatures == (cleric,)
     assert "Moved" not in window.map_importer.last_message

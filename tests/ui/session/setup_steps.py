@@ -17,16 +17,17 @@ from battlemap.model.statblock import Ability
 from battlemap.ui.character_form import PlayerCharacterDialog
 from battlemap.ui.combat.widgets import rows
 from battlemap.ui.library_dock import NAME_COLUMN
-from tests.ui.session.table import DATA, Table
+from tests.shared_data import shared_file
+from tests.ui.session.table import Table
 from tests.ui.test_file_actions import drag_and_drop
 from tests.ui.test_window_layout import first_start
 
-MAP = DATA / "vtt-maps_red-tower-base.dd2vtt"
+MAP = "vtt-maps_red-tower-base.dd2vtt"
 
 
 def import_map(table: Table) -> None:
     window = table.window
-    assert drag_and_drop(window.view.viewport(), MAP)  # the file dropped on the map
+    assert drag_and_drop(window.view.viewport(), shared_file(MAP))  # the file dropped on the map
     grid = window.document.encounter.grid
     assert (grid.width, grid.height) == (10, 12) and window.document.encounter.walls
     assert "red-tower-base" in window.map_importer.last_message

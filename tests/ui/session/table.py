@@ -33,8 +33,6 @@ from battlemap.ui.token_state import TokenState, Vital
 from tests.ui.drag_helpers import move_through, press_at, release_at
 from tests.ui.test_turn_controls_fold import unfolded
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
-
 
 @dataclass
 class Table:
