@@ -26,8 +26,9 @@ def _time(
     for _ in range(RUNS):
         for name, run in runs.items():
             _prepare(run)
-            # A whole-process case (start-up) runs in a child: this thread's CPU time would
-            # not count it, so it keeps the wall clock even under --cpu.
+            # A whole-process case (start-up) runs in a child, a threaded one (all-pairs
+            # cover) partly in other threads: this thread's CPU time would not count them,
+            # so they keep the wall clock even under --cpu.
             timer = time.perf_counter if getattr(run, "wall_clock", False) else clock
             start = timer()
             run()
@@ -40,6 +41,35 @@ def _prepare(run: Callable[[], object]) -> None:
     prepare = getattr(run, "prepare", None)
     if prepare is not None:
         prepare()
+
+
+def _machine() -> str:
+    """The CPUs this process may use and two fixed yardsticks, timed now: figures from
+    different machines (or a loaded one) compare by them."""
+    import os
+
+    import numpy as np
+
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    values = np.random.default_rng(0).random(1_000_000)
+
+    def best_ms(work: Callable[[], object]) -> float:
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            work()
+            times.append((time.perf_counter() - start) * 1000)
+        return min(times)
+
+    sort_ms = best_ms(lambda: np.sort(values))
+    loop_ms = best_ms(lambda: sum(i * i for i in range(1_000_000)))
+    return (
+        f"machine: {cpus} CPUs usable; yardsticks (best of 5): numpy sort of 1,000,000 floats "
+        f"{sort_ms:.1f} ms, a Python loop of 1,000,000 steps {loop_ms:.1f} ms"
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -90,6 +120,7 @@ def main(argv: list[str]) -> int:
     width = max((len(name) for name, _, _, _ in rows), default=10)
     for note in notes:
         print(note)
+    print(_machine())
     print(f"times: {'CPU time of this thread' if cpu else 'wall clock'}, {RUNS} runs in turns")
     print(f"{'case':<{width}}  {'best ms':>9}  {'median ms':>9}  {'worst ms':>9}  {'goal ms':>8}")
     for name, best, median, worst in rows:
