@@ -259,3 +259,54 @@ def test_walls_only_ever_remove_squares(
     template = Template(shape, (15, 15), 20, aim=(15 + math.cos(angle), 15 + math.sin(angle)))
     index = MapIndex(GRID, [wall((wall_x, wall_from), (wall_x, 30))])
     assert set(template_coverage(template, GRID, [], index).cells) <= cells_of(template)
+
+
+CHECKED_REACHED: list[int] = []
+
+
+@given(
+    x=coords,
+    y=coords,
+    angle=angles,
+    walls=st.lists(
+        st.tuples(*[st.floats(3, 27, allow_nan=False)] * 4).filter(
+            lambda w: math.hypot(w[2] - w[0], w[3] - w[1]) > 0.1
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_squares_of_an_area_cut_by_walls_are_those_at_least_half_covered(
+    x: float, y: float, angle: float, walls: list[tuple[float, float, float, float]]
+) -> None:
+    # The area a wall cuts has a ragged outline (and pieces or holes): each square's share
+    # measured by a clip of its rectangle must agree with the full overlay.
+    index = MapIndex(GRID, [wall((w[0], w[1]), (w[2], w[3])) for w in walls])
+    template = Template(
+        TemplateShape.CONE, (x, y), 30, aim=(x + math.cos(angle), y + math.sin(angle))
+    )
+    reached = template_coverage(template, GRID, [], index).reached
+    cells = set(affected_cells(reached, GRID))
+    for c in range(30):
+        for r in range(30):
+            covered = reached.intersection(box(c, r, c + 1, r + 1)).area
+            if covered >= 0.5 + 1e-6:
+                assert (c, r) in cells
+            elif covered < 0.5 - 1e-6:
+                assert (c, r) not in cells
+    CHECKED_REACHED.append(len(cells))
+
+
+def test_a_square_inside_a_hole_or_between_pieces_is_not_affected() -> None:
+    ring = box(2, 2, 9, 9).difference(box(4, 4, 7, 7))  # a 3 x 3 hole
+    pieces = ring.union(box(12, 2, 14, 4))
+    cells = set(affected_cells(pieces, GRID))
+    assert (5, 5) not in cells and (4, 4) not in cells  # in the hole
+    assert (3, 3) in cells and (12, 2) in cells and (13, 3) in cells
+    assert (10, 3) not in cells  # between the pieces
+    assert len(cells) == 7 * 7 - 3 * 3 + 4
+
+
+def test_the_cut_area_property_checked_enough_areas() -> None:
+    # Runs after the property above (file order): its draws really had squares to check.
+    assert len(CHECKED_REACHED) >= 50 and sum(CHECKED_REACHED) > 1000, CHECKED_REACHED
