@@ -6,11 +6,14 @@ the template covers at least half of it; a creature is caught when any of its sq
 
 from __future__ import annotations
 
+import importlib
 import math
+from unittest import mock
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from shapely.errors import GEOSException
 from shapely.geometry import box
 
 from battlemap.geometry import MapIndex
@@ -26,6 +29,7 @@ from battlemap.model import Grid, Size, WallKind
 from tests.geometry.helpers import body, foe, wall
 
 GRID = Grid(width=30, height=30)
+templates_module = importlib.import_module("battlemap.geometry.templates")
 
 
 def cells_of(template: Template, grid: Grid = GRID) -> set[tuple[int, int]]:
@@ -310,3 +314,26 @@ def test_a_square_inside_a_hole_or_between_pieces_is_not_affected() -> None:
 def test_the_cut_area_property_checked_enough_areas() -> None:
     # Runs after the property above (file order): its draws really had squares to check.
     assert len(CHECKED_REACHED) >= 50 and sum(CHECKED_REACHED) > 1000, CHECKED_REACHED
+
+
+def test_a_clip_that_fails_or_errs_near_half_a_square_is_measured_by_the_overlay() -> None:
+    # A circle of 15 ft: squares on its outline hold all shares from slivers to nearly whole.
+    polygon = template_polygon(Template(TemplateShape.CIRCLE, (10.3, 10.6), 15), GRID.cell_feet)
+    exact = set(affected_cells(polygon, GRID))
+    real_clip = templates_module.shapely.clip_by_rect
+    calls: list[tuple[float, float]] = []
+    pushed: list[tuple[float, float]] = []
+
+    def unreliable(geometry: object, x0: float, y0: float, x1: float, y1: float) -> object:
+        calls.append((x0, y0))
+        if len(calls) % 3 == 0:
+            raise GEOSException("TopologyException: side location conflict")
+        clipped = real_clip(geometry, x0, y0, x1, y1)
+        if abs(clipped.area - 0.5) < 0.05:  # a sliver's error pushes it across half
+            pushed.append((x0, y0))
+            return box(x0, y0, x0 + 1, y0 + (0.46 if clipped.area >= 0.5 else 0.54))
+        return clipped
+
+    with mock.patch.object(templates_module.shapely, "clip_by_rect", unreliable):
+        assert set(affected_cells(polygon, GRID)) == exact
+    assert len(calls) >= 12 and pushed  # the outline's squares went through the clip
