@@ -13,17 +13,15 @@ import pytest
 from battlemap.io.errors import FileFormatError
 from battlemap.io.uvtt import read_uvtt
 from battlemap.model import Document, Encounter, LightLevel, MapLighting
+from tests.shared_data import SHARED_DATA, shared_file
 
-DATA = Path("/work/shared/data")
-SAMPLE = DATA / "uvtt2fgu_sampleMap.dd2vtt"
-RED_TOWER = DATA / "vtt-maps_red-tower-base.dd2vtt"
+SAMPLE = SHARED_DATA / "uvtt2fgu_sampleMap.dd2vtt"
+RED_TOWER = SHARED_DATA / "vtt-maps_red-tower-base.dd2vtt"
 TINY_PNG = Path(__file__).parent / "fixtures" / "tiny.png"
 
 
 def real(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"{path} is not on this machine")
-    return path
+    return shared_file(path.name)
 
 
 def test_a_baked_export_keeps_its_baked_lighting_and_white_ambient_is_bright() -> None:
