@@ -10,7 +10,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battlemap.model import Wall
+from battlemap.model import EntityId, Wall
 from battlemap.model.features import Point
 from battlemap.model.fog import Cell
 from battlemap.ui.players.wall_cells import walls_touching
@@ -110,3 +110,17 @@ def test_huge_obstacles_and_terrain_are_kept_only_over_known_cells() -> None:
     assert huge_map_features(frozenset({(1, 1), (2, 1)})) == (1, 1)
     assert huge_map_features(frozenset({(right, 0)})) == (0, 0)  # just right of the box
     assert huge_map_features(frozenset({(right - 1, bottom - 1)})) == (1, 1)  # its last cell
+
+
+def test_the_walls_arrays_kept_for_a_tuple_follow_a_new_tuple_and_never_a_changed_list() -> None:
+    near = Wall(id=EntityId("near"), a=(1.0, 1.5), b=(3.0, 1.5))
+    far = Wall(id=EntityId("far"), a=(20.0, 20.5), b=(22.0, 20.5))
+    cells = frozenset({(2, 1)})
+    walls = (near, far)
+    assert walls_touching(walls, cells) == (near,)
+    assert walls_touching(walls, frozenset({(21, 20)})) == (far,)  # same walls, other cells
+    assert walls_touching((far, near), cells) == (near,)  # a new tuple: its own arrays
+    changing = [near, far]
+    assert walls_touching(changing, cells) == (near,)
+    changing[0] = far
+    assert walls_touching(changing, cells) == ()  # the list changed in place: read again

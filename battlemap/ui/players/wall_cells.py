@@ -33,10 +33,7 @@ def walls_touching(walls: Sequence[Wall], cells: frozenset[Cell]) -> tuple[Wall,
     """The walls that pass through or touch one of ``cells``, in their order."""
     if not walls or not cells:
         return ()
-    ends = np.fromiter(
-        chain.from_iterable(wall.a + wall.b for wall in walls), float, 4 * len(walls)
-    ).reshape(-1, 2, 2)
-    steps = _steps(walls, ends)
+    ends, steps = _wall_arrays(walls)
     columns, rows = zip(*cells, strict=True)
     # A sample outside this box is not within NUDGE of any of ``cells`` (nor of a wall).
     low = (
@@ -59,6 +56,25 @@ def walls_touching(walls: Sequence[Wall], cells: frozenset[Cell]) -> tuple[Wall,
         touching[chunk] = _touching(ends[chunk], steps[chunk], first[chunk], counts[chunk], cells)
         start = chunk.stop
     return tuple(wall for wall, touches in zip(walls, touching.tolist(), strict=True) if touches)
+
+
+_last_walls: list[tuple[Sequence[Wall], Floats, Ints]] = []
+"""The last walls asked about and their arrays: a move asks again about the same walls."""
+
+
+def _wall_arrays(walls: Sequence[Wall]) -> tuple[Floats, Ints]:
+    """The walls' ends (n, 2, 2) and samples (``_steps``), kept while the same object is
+    asked about (an encounter's walls are a tuple of frozen walls, shared by its copies
+    after a move; a list could change in place, so it is never kept)."""
+    if _last_walls and _last_walls[0][0] is walls and isinstance(walls, tuple):
+        return _last_walls[0][1], _last_walls[0][2]
+    ends = np.fromiter(
+        chain.from_iterable(wall.a + wall.b for wall in walls), float, 4 * len(walls)
+    ).reshape(-1, 2, 2)
+    steps = _steps(walls, ends)
+    ends.flags.writeable = steps.flags.writeable = False
+    _last_walls[:] = [(walls, ends, steps)]
+    return ends, steps
 
 
 def _samples_near(
