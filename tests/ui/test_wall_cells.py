@@ -7,13 +7,14 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlemap.model import EntityId, Wall
 from battlemap.model.features import Point
 from battlemap.model.fog import Cell
-from battlemap.ui.players.wall_cells import walls_touching
+from battlemap.ui.players.wall_cells import KnownCells, walls_touching
 
 
 def cells_sampled_one_at_a_time(a: Point, b: Point) -> set[Cell]:
@@ -124,3 +125,32 @@ def test_the_walls_arrays_kept_for_a_tuple_follow_a_new_tuple_and_never_a_change
     assert walls_touching(changing, cells) == (near,)
     changing[0] = far
     assert walls_touching(changing, cells) == ()  # the list changed in place: read again
+
+
+BOXES_CHECKED: list[bool] = []
+
+
+@settings(max_examples=300)
+@given(
+    cells=st.frozensets(st.tuples(st.integers(-3, 12), st.integers(-3, 12)), max_size=30),
+    box=st.tuples(*[st.integers(-6, 16)] * 4),
+)
+def test_known_cells_find_a_cell_in_a_box_exactly_when_one_is_there(
+    cells: frozenset[Cell], box: tuple[int, int, int, int]
+) -> None:
+    left, top, width, height = box[0], box[1], box[2] % 8, box[3] % 8
+    right, bottom = left + width, top + height
+    expected = any(left <= c < right and top <= r < bottom for c, r in cells)
+    known = KnownCells.of(cells)
+    assert (known is not None and known.any_in(left, top, right, bottom)) is expected
+    if known is not None:
+        cols = np.array([c for c in range(-5, 15) for _ in range(-5, 15)])
+        rows = np.array([r for _ in range(-5, 15) for r in range(-5, 15)])
+        held = known.holds(cols, rows)
+        assert held.tolist() == [(c, r) in cells for c, r in zip(cols, rows, strict=True)]
+    BOXES_CHECKED.append(expected)
+
+
+def test_the_box_property_saw_boxes_with_and_without_known_cells() -> None:
+    # Runs after the property above (file order).
+    assert BOXES_CHECKED.count(True) >= 30 and BOXES_CHECKED.count(False) >= 30

@@ -25,7 +25,7 @@ from battlemap.model.traits import HealthShown
 from battlemap.rules.schema import Ruleset
 from battlemap.rules.schema_roles import ConditionRoles
 from battlemap.rules.vitals import looks_bloodied
-from battlemap.ui.players.wall_cells import walls_touching
+from battlemap.ui.players.wall_cells import KnownCells, walls_touching
 
 
 class HealthState(StrEnum):
@@ -203,16 +203,13 @@ def creature_cells(creature: Creature, cell_feet: float) -> frozenset[Cell]:
     return frozenset((c, r) for c in cols for r in rows)
 
 
-def _box_touches(points: list[Point], known: frozenset[Cell]) -> bool:
+def _box_touches(points: list[Point], known: KnownCells | None) -> bool:
     """True when a cell under a polygon's bounding box is known: generous, so a feature is
-    never cut off. Walks the box or the known cells, whichever is fewer (a polygon thousands
-    of cells across made tens of millions of cells to test)."""
+    never cut off (a polygon thousands of cells across costs one slice of the table)."""
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     left, right = math.floor(min(xs)), math.ceil(max(xs))
     top, bottom = math.floor(min(ys)), math.ceil(max(ys))
-    if (right - left) * (bottom - top) <= len(known):
-        return any((c, r) in known for c in range(left, right) for r in range(top, bottom))
-    return any(left <= c < right and top <= r < bottom for c, r in known)
+    return known is not None and known.any_in(left, top, right, bottom)
 
 
 def project(
@@ -252,8 +249,10 @@ def project(
         explored = (fog.explored - visible) if fog.mode.uses_sight else frozenset()
         known = visible | explored
 
+    known_table = None if known is None else KnownCells.of(known)
+
     def on_known_box(points: list[Point]) -> bool:
-        return known is None or _box_touches(points, known)
+        return known is None or _box_touches(points, known_table)
 
     combat = combat or CombatFacts()
     conditions = combat.conditions or {}
@@ -306,7 +305,7 @@ def project(
     return PlayerView(
         grid=grid,
         background=encounter.background,
-        walls=encounter.walls if known is None else walls_touching(encounter.walls, known),
+        walls=encounter.walls if known is None else walls_touching(encounter.walls, known_table),
         obstacles=tuple(o for o in encounter.obstacles if on_known_box(o.points)),
         terrain=tuple(t for t in encounter.terrain if not t.secret and on_known_box(t.points)),
         tokens=tokens,

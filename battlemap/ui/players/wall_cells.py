@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
@@ -29,20 +30,67 @@ Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
 
-def walls_touching(walls: Sequence[Wall], cells: frozenset[Cell]) -> tuple[Wall, ...]:
+@dataclass(frozen=True, slots=True)
+class KnownCells:
+    """A set of cells as a table over their bounding box: a lookup per sample or per box
+    instead of hashing tuples (a move's projection asks about thousands of them)."""
+
+    left: int
+    top: int
+    table: npt.NDArray[np.bool_]
+    """``table[row - top, col - left]``: the cell (col, row) is in the set."""
+
+    @classmethod
+    def of(cls, cells: frozenset[Cell]) -> KnownCells | None:
+        """The table of ``cells`` (None for no cells)."""
+        if not cells:
+            return None
+        flat = np.fromiter((c for cell in cells for c in cell), np.int64, 2 * len(cells))
+        cols, rows = flat[0::2], flat[1::2]
+        left, top = int(cols.min()), int(rows.min())
+        table = np.zeros((int(rows.max()) - top + 1, int(cols.max()) - left + 1), dtype=bool)
+        table[rows - top, cols - left] = True
+        return cls(left, top, table)
+
+    @property
+    def right(self) -> int:
+        return self.left + int(self.table.shape[1])
+
+    @property
+    def bottom(self) -> int:
+        return self.top + int(self.table.shape[0])
+
+    def holds(self, cols: Ints, rows: Ints) -> npt.NDArray[np.bool_]:
+        """Per (col, row), whether that cell is in the set."""
+        c, r = cols - self.left, rows - self.top
+        inside = (c >= 0) & (c < self.table.shape[1]) & (r >= 0) & (r < self.table.shape[0])
+        found = np.zeros(len(cols), dtype=bool)
+        found[inside] = self.table[r[inside], c[inside]]
+        return found
+
+    def any_in(self, left: int, top: int, right: int, bottom: int) -> bool:
+        """Whether a cell (col, row) with left <= col < right, top <= row < bottom is in it."""
+        c0, c1 = max(left, self.left) - self.left, min(right, self.right) - self.left
+        r0, r1 = max(top, self.top) - self.top, min(bottom, self.bottom) - self.top
+        return c0 < c1 and r0 < r1 and bool(self.table[r0:r1, c0:c1].any())
+
+
+def walls_touching(
+    walls: Sequence[Wall], cells: frozenset[Cell] | KnownCells | None
+) -> tuple[Wall, ...]:
     """The walls that pass through or touch one of ``cells``, in their order."""
-    if not walls or not cells:
+    known = KnownCells.of(cells) if isinstance(cells, frozenset) else cells
+    if not walls or known is None:
         return ()
     ends, steps = _wall_arrays(walls)
-    columns, rows = zip(*cells, strict=True)
     # A sample outside this box is not within NUDGE of any of ``cells`` (nor of a wall).
     low = (
-        max(min(columns) - 1.0, math.floor(ends[:, :, 0].min()) - 1.0),
-        max(min(rows) - 1.0, math.floor(ends[:, :, 1].min()) - 1.0),
+        max(known.left - 1.0, math.floor(ends[:, :, 0].min()) - 1.0),
+        max(known.top - 1.0, math.floor(ends[:, :, 1].min()) - 1.0),
     )
     high = (
-        min(max(columns) + 2.0, math.floor(ends[:, :, 0].max()) + 2.0),
-        min(max(rows) + 2.0, math.floor(ends[:, :, 1].max()) + 2.0),
+        min(known.right + 1.0, math.floor(ends[:, :, 0].max()) + 2.0),
+        min(known.bottom + 1.0, math.floor(ends[:, :, 1].max()) + 2.0),
     )
     if low[0] > high[0] or low[1] > high[1]:
         return ()
@@ -53,7 +101,7 @@ def walls_touching(walls: Sequence[Wall], cells: frozenset[Cell]) -> tuple[Wall,
     while start < len(walls):
         stop = start + 1 + int(np.searchsorted(np.cumsum(counts[start:]), CHUNK_SAMPLES))
         chunk = slice(start, min(stop, len(walls)))
-        touching[chunk] = _touching(ends[chunk], steps[chunk], first[chunk], counts[chunk], cells)
+        touching[chunk] = _touching(ends[chunk], steps[chunk], first[chunk], counts[chunk], known)
         start = chunk.stop
     return tuple(wall for wall, touches in zip(walls, touching.tolist(), strict=True) if touches)
 
@@ -104,7 +152,7 @@ def _touching(
     steps: Ints,
     first: Ints,
     counts: Ints,
-    cells: frozenset[Cell],
+    known: KnownCells,
 ) -> npt.NDArray[np.bool_]:
     total = int(counts.sum())
     if total == 0:
@@ -117,20 +165,10 @@ def _touching(
     y = a[:, 1] + delta[:, 1] * index / steps[wall]
     near_x = [np.floor(x + nudge).astype(np.int64) for nudge in (-NUDGE, NUDGE)]
     near_y = [np.floor(y + nudge).astype(np.int64) for nudge in (-NUDGE, NUDGE)]
-    # The cells asked about as a grid over the samples' cells: one lookup per sample.
-    left = int(min(near_x[0].min(), near_x[1].min()))
-    top = int(min(near_y[0].min(), near_y[1].min()))
-    width = int(max(near_x[0].max(), near_x[1].max())) - left + 1
-    height = int(max(near_y[0].max(), near_y[1].max())) - top + 1
-    known = np.zeros((width, height), dtype=bool)
-    flat = np.fromiter((c for cell in cells for c in cell), np.int64, 2 * len(cells))
-    cols, rows = flat[0::2] - left, flat[1::2] - top
-    inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
-    known[cols[inside], rows[inside]] = True
     hit = np.zeros(total, dtype=bool)
     for cx in near_x:
         for cy in near_y:
-            hit |= known[cx - left, cy - top]
+            hit |= known.holds(cx, cy)
     touching = np.zeros(len(ends), dtype=bool)
     touching[wall[hit]] = True
     return touching
