@@ -460,7 +460,7 @@ def _solve_layout(
     """Find what blocks a batch's lines (walls and windows, obstacles, then creatures where
     they can still matter), score each (corner, square) combo and choose each query's best."""
     walls = wall_blocks(index, layout)
-    obstacle_pairs = obstacles_crossed(index, layout.lines)
+    obstacle_pairs = obstacles_crossed(index, layout)
     caps = np.concatenate([_FIXED_CAPS, index.cover_obstacle_ranks])
     hard = hard_blocks(walls, obstacle_pairs)
     scoring = Scoring(layout.n_combos, FIRST_OBSTACLE + len(index.cover_obstacles), caps)
@@ -482,10 +482,11 @@ def _chosen_lines_tracer(index: MapIndex, solved: _Solved) -> _Tracer:
         ],
         axis=1,
     )
-    first_obstacle = strongest_per_line(len(layout.lines), solved.obstacle_pairs, solved.caps)
+    first_obstacle = strongest_per_line(layout.n_lines, solved.obstacle_pairs, solved.caps)
+    chosen_lines = layout.lines_at(chosen.ravel()).reshape(*chosen.shape, 2, 2)
     traced = traced_lines(
         chosen,
-        layout.lines,
+        chosen_lines,
         walls.traced_origins,
         walls.traced_corners,
         layout.start_row,
@@ -493,7 +494,7 @@ def _chosen_lines_tracer(index: MapIndex, solved: _Solved) -> _Tracer:
     )
     return _Tracer(
         index,
-        layout.lines[chosen],
+        chosen_lines,
         traced,
         walls.wall_block[chosen],
         walls.window_block[chosen],

@@ -128,10 +128,13 @@ class Layout:
     """Every line of a batch: per query, origins x squares x 4 corners (the corner lines, in
     query order), then one centre line per query. Origins and squares are shared between
     queries (same attacker, same target), so they are converted once and the lines are
-    gathered by index arithmetic."""
+    gathered by index arithmetic, only where their coordinates are read (``lines_at``): the
+    wall test tells lines apart by their rows, and a batch of all pairs holds millions."""
 
-    lines: NDArray[np.float64]
-    """(line, 2, 2): start and end of every line."""
+    centres: NDArray[np.float64]
+    """Per query, the start of its centre line (the attacker's centre or the origin)."""
+    target_centres: NDArray[np.float64]
+    """Per query, the end of its centre line."""
     line_query: NDArray[np.int64]
     """The query of each line."""
     line_combo: NDArray[np.int64]
@@ -158,8 +161,34 @@ class Layout:
     """The origin and corner rows as the wall test traces them, when already known."""
 
     @property
+    def n_lines(self) -> int:
+        return self.corner_total + len(self.centres)
+
+    @property
     def centre_line_index(self) -> list[int]:
-        return list(range(self.corner_total, len(self.lines)))
+        return list(range(self.corner_total, self.n_lines))
+
+    @property
+    def centre_lines(self) -> NDArray[np.float64]:
+        """(query, 2, 2): each query's centre line."""
+        return np.stack([self.centres, self.target_centres], axis=1)
+
+    @property
+    def lines(self) -> NDArray[np.float64]:
+        """(line, 2, 2): start and end of every line."""
+        return self.lines_at(np.arange(self.n_lines))
+
+    def lines_at(self, which: NDArray[np.intp]) -> NDArray[np.float64]:
+        """(len(which), 2, 2): start and end of the lines ``which``."""
+        lines = np.empty((len(which), 2, 2))
+        corner = which < self.corner_total
+        at = which[corner]
+        lines[corner, 0] = self.origin_arr[self.start_row[at]]
+        lines[corner, 1] = self.corner_arr[self.end_row[at]]
+        query = which[~corner] - self.corner_total
+        lines[~corner, 0] = self.centres[query]
+        lines[~corner, 1] = self.target_centres[query]
+        return lines
 
 
 @dataclass
@@ -254,15 +283,14 @@ def lay_out_rows(rows: Rows) -> Layout:
     r = within % per_line[line_query]
     start_row = rows.origin_at[line_query] + o
     end_row = rows.square_at[line_query] + r
-    start_arr = np.concatenate([rows.origin_arr[start_row], rows.centres])
-    end_arr = np.concatenate([rows.corner_arr[end_row], rows.target_centres])
     combos_per_query = n_origins * n_squares
     combo_first = np.cumsum(combos_per_query) - combos_per_query
     line_combo = np.concatenate(
         [combo_first[line_query] + o * n_squares[line_query] + r // 4, np.full(n_queries, -1)]
     )
     return Layout(
-        lines=np.stack([start_arr, end_arr], axis=1),
+        centres=rows.centres,
+        target_centres=rows.target_centres,
         line_query=np.concatenate([line_query, np.arange(n_queries)]),
         line_combo=line_combo,
         start_row=start_row,
@@ -345,20 +373,21 @@ def wall_blocks(index: MapIndex, layout: Layout) -> WallBlocks:
         traced_corners,
         layout.start_row,
         layout.end_row,
-        layout.lines[layout.corner_total :],
+        layout.centre_lines,
     )
     wall_block = index.cover_walls.blocks(unique_lines)[back]
-    window_block = np.zeros(len(layout.lines), dtype=bool)
+    window_block = np.zeros(layout.n_lines, dtype=bool)
     if len(walls) > len(index.cover_walls):
         window_block = walls.blocks(unique_lines)[back] & ~wall_block
     return WallBlocks(wall_block, window_block, traced_origins, traced_corners)
 
 
-def obstacles_crossed(index: MapIndex, lines: NDArray[np.float64]) -> NDArray[np.intp]:
-    """(line, obstacle) pairs where the line passes through the polygon's inside. A
-    zero-length line (creatures sharing a corner) only touches, even at a point inside."""
+def obstacles_crossed(index: MapIndex, layout: Layout) -> NDArray[np.intp]:
+    """(line, obstacle) pairs where a line of ``layout`` passes through the polygon's inside.
+    A zero-length line (creatures sharing a corner) only touches, even at a point inside."""
     if not index.cover_obstacles:
         return np.empty((2, 0), dtype=np.intp)
+    lines = layout.lines
     geoms = line_array(lines)
     pairs = index.cover_obstacle_tree.query(geoms, predicate="intersects")
     pairs = pairs[:, np.any(lines[pairs[0], 0] != lines[pairs[0], 1], axis=1)]
@@ -401,13 +430,15 @@ def scores_with_creatures(
     three_quarters = CoverDegree.THREE_QUARTERS.rank
     line_degree = partial.degree[np.maximum(line_combo, 0)]
     lowest = np.minimum.reduceat(partial.degree, layout.combo_first)
-    hard_line = np.zeros(len(layout.lines), dtype=bool)
+    hard_line = np.zeros(layout.n_lines, dtype=bool)
     hard_line[hard[0]] = True
     open_lines = np.flatnonzero(
         (line_combo >= 0)
         & ((line_degree < three_quarters) | ((lowest[line_query] >= three_quarters) & ~hard_line))
     )
-    creature_pairs = creature_hits(layout.lines, open_lines, line_query, owners, creatures)
+    creature_pairs = creature_hits(
+        layout.lines_at(open_lines), open_lines, line_query, owners, creatures
+    )
     creature_src = np.stack([creature_pairs[0], np.full(creature_pairs.shape[1], CREATURE)])
     return scoring.combos(np.concatenate([hard, creature_src.astype(np.int64)], axis=1))
 
@@ -416,7 +447,7 @@ def all_lines_total(
     layout: Layout, hard: NDArray[np.int64], caps: NDArray[np.int64], n_queries: int
 ) -> NDArray[np.bool_]:
     """Per query, total cover: every line (the centre line too) blocked by a total source."""
-    total_lines = np.zeros(len(layout.lines), dtype=bool)
+    total_lines = np.zeros(layout.n_lines, dtype=bool)
     total_lines[hard[0][caps[hard[1]] >= CoverDegree.TOTAL.rank]] = True
     lines_per_query = np.bincount(layout.line_query, minlength=n_queries)
     total_per_query = np.bincount(layout.line_query, weights=total_lines, minlength=n_queries)
@@ -496,19 +527,19 @@ def strongest_per_line(
 
 def traced_lines(
     chosen: NDArray[np.int64],
-    lines: NDArray[np.float64],
+    chosen_lines: NDArray[np.float64],
     origins: NDArray[np.float64],
     corners: NDArray[np.float64],
     start_row: NDArray[np.int64],
     end_row: NDArray[np.int64],
 ) -> NDArray[np.float64]:
-    """Lines ``chosen`` as the wall test traced them: corner lines (the first
-    ``len(start_row)``) from the possibly nudged ``origins[start_row]`` to
-    ``corners[end_row]``; the centre lines after them as they are."""
+    """Lines ``chosen`` (their ends as given: ``chosen_lines``) as the wall test traced them:
+    corner lines (the first ``len(start_row)``) from the possibly nudged
+    ``origins[start_row]`` to ``corners[end_row]``; the centre lines after them as they are."""
     corner = chosen < len(start_row)
     at = np.where(corner, chosen, 0)
     nudged = np.stack([origins[start_row[at]], corners[end_row[at]]], axis=-2)
-    return np.where(corner[..., None, None], nudged, lines[chosen])
+    return np.where(corner[..., None, None], nudged, chosen_lines)
 
 
 def home(origin: PointXY, space: Space | None) -> PointXY:
@@ -529,21 +560,21 @@ def creature_hits(
     owners: Owners,
     creatures: Sequence[Body],
 ) -> NDArray[np.intp]:
-    """(line index, creature index) pairs where one of ``lines[subset]`` passes through the
-    inside of a creature's space other than its query's attacker and target."""
+    """(line index, creature index) pairs where one of the lines ``subset`` (whose ends are
+    ``lines``, in the same order) passes through the inside of a creature's space other than
+    its query's attacker and target."""
     if not creatures or len(subset) == 0:
         return np.empty((2, 0), dtype=np.intp)
     boxes = creature_boxes(creatures)
-    li, ci = _overlapping_boxes(lines[subset], boxes)
-    if len(li) == 0:
+    local, ci = _overlapping_boxes(lines, boxes)
+    if len(local) == 0:
         return np.empty((2, 0), dtype=np.intp)
-    li = subset[li]
     attacker_at, target_at = owners
-    query_of = line_query[li]
+    query_of = line_query[subset[local]]
     own = (ci == target_at[query_of]) | (ci == attacker_at[query_of])
-    li, ci = li[~own], ci[~own]
-    inside = segment_crosses_open_box(lines[li], boxes[ci])
-    return np.stack([li[inside], ci[inside]])
+    local, ci = local[~own], ci[~own]
+    inside = segment_crosses_open_box(lines[local], boxes[ci])
+    return np.stack([subset[local[inside]], ci[inside]])
 
 
 def creature_boxes(creatures: Sequence[Body]) -> NDArray[np.float64]:
