@@ -427,7 +427,8 @@ class BarrierSet:
             lo, hi = np.minimum(a, b) - pad, np.maximum(a, b) + pad
             piece, wall = self.tree.query(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
             line = owner[piece]
-        keys = sorted_unique(line.astype(np.int64) * len(self.ids) + wall)
+        key_type = np.int32 if len(lines) * len(self.ids) < 1 << 31 else np.int64  # sorts faster
+        keys = sorted_unique(line.astype(key_type) * len(self.ids) + wall.astype(key_type))
         return (keys // len(self.ids)).astype(np.intp), (keys % len(self.ids)).astype(np.intp)
 
     def _events(

@@ -5,6 +5,7 @@ passes, found column by column of buckets without a sort."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -15,9 +16,10 @@ WALK_SLACK = 1e-9
 """Bucket units by which a line's height in a column of buckets is widened (rounding)."""
 BUCKET_ENTRIES = 1 << 21
 """Most (bucket, wall) entries in a bucket grid; beyond, buckets grow, then the STR-tree."""
+IntegerT = TypeVar("IntegerT", bound=np.integer)
 
 
-def sorted_unique(values: NDArray[np.int64]) -> NDArray[np.int64]:
+def sorted_unique(values: NDArray[IntegerT]) -> NDArray[IntegerT]:
     """``np.unique`` by sorting (numpy's hashing path is several times slower here)."""
     ordered = np.sort(values)
     return ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if len(ordered) else ordered
