@@ -496,7 +496,7 @@ class Scoring:
         column[present] = np.arange(len(present))
         table = np.zeros((4 * n, len(present)), dtype=bool)
         table[line, column[source]] = True
-        counts = table.reshape(n, 4, len(present)).sum(axis=1)
+        counts = _four_at_a_time(table)
         by_count = np.where(counts <= 2, CoverDegree.HALF.rank, CoverDegree.THREE_QUARTERS.rank)
         capped = np.minimum(by_count, self.caps[present])
         # Per combo, the strongest source wins (degrees do not add up): the highest capped
@@ -509,8 +509,15 @@ class Scoring:
         scores.degree[rows] = capped[rows, best[rows]]
         scores.uncapped[rows] = by_count[rows, best[rows]]
         scores.source[rows] = present[best[rows]]
-        scores.count[:] = table.any(axis=1).reshape(n, 4).sum(axis=1)
+        scores.count[:] = _four_at_a_time(np.logical_or.reduce(table, axis=1))
         return scores
+
+
+def _four_at_a_time(flags: NDArray[np.bool_]) -> NDArray[np.uint8]:
+    """Sums of ``flags`` (rows of lines, four per combo) over each combo's four rows: adding
+    bytes is several times faster than numpy's sum of booleans along an axis."""
+    bytes_ = flags.view(np.uint8).reshape(len(flags) // 4, 4, *flags.shape[1:])
+    return bytes_[:, 0] + bytes_[:, 1] + bytes_[:, 2] + bytes_[:, 3]
 
 
 def strongest_per_line(
