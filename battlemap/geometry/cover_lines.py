@@ -60,10 +60,9 @@ def unique_corner_lines(
     n_points = len(points)
     a = point_id[: len(origins)][start_row].astype(np.int64)
     b = point_id[len(origins) :][end_row].astype(np.int64)
-    keys = np.minimum(a, b) * n_points + np.maximum(a, b)
-    if n_points * n_points < 1 << 31:
-        keys = keys.astype(np.int32)  # sorts ~10 % faster
-    order = np.argsort(keys)  # any order among equal keys: they are one line
+    low, high = np.minimum(a, b), np.maximum(a, b)
+    keys = low * n_points + high
+    order = _pair_order(low, high, keys, n_points)
     ordered = keys[order]
     new = np.r_[True, ordered[1:] != ordered[:-1]] if len(keys) else np.empty(0, dtype=bool)
     back = np.empty(len(keys), dtype=np.intp)
@@ -75,6 +74,18 @@ def unique_corner_lines(
         np.concatenate([corner_lines.reshape(-1, 2, 2), centres]),
         np.concatenate([back, centre_back + len(corner_lines)]),
     )
+
+
+def _pair_order(
+    low: NDArray[np.int64], high: NDArray[np.int64], keys: NDArray[np.int64], n_points: int
+) -> NDArray[np.intp]:
+    """An order that sorts the point-id pairs (``keys``: low * n_points + high). Ids that fit
+    in 16 bits are sorted by two stable passes, high then low, which numpy does by radix
+    sort: about 3x faster than sorting the keys."""
+    if n_points > 1 << 16:
+        return np.argsort(keys)
+    by_high = np.argsort(high.astype(np.uint16), kind="stable")
+    return by_high[np.argsort(low.astype(np.uint16)[by_high], kind="stable")]
 
 
 def canonical_unique(
