@@ -46,29 +46,18 @@ def _prepare(run: Callable[[], object]) -> None:
 def _machine() -> str:
     """The CPUs this process may use and two fixed yardsticks, timed now: figures from
     different machines (or a loaded one) compare by them."""
-    import os
-
     import numpy as np
 
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
+    from battlemap.geometry.cover import usable_cpus
+
     values = np.random.default_rng(0).random(1_000_000)
-
-    def best_ms(work: Callable[[], object]) -> float:
-        times = []
-        for _ in range(5):
-            start = time.perf_counter()
-            work()
-            times.append((time.perf_counter() - start) * 1000)
-        return min(times)
-
-    sort_ms = best_ms(lambda: np.sort(values))
-    loop_ms = best_ms(lambda: sum(i * i for i in range(1_000_000)))
+    times = _time(
+        {"sort": lambda: np.sort(values), "loop": lambda: sum(i * i for i in range(1_000_000))}
+    )
     return (
-        f"machine: {cpus} CPUs usable; yardsticks (best of 5): numpy sort of 1,000,000 floats "
-        f"{sort_ms:.1f} ms, a Python loop of 1,000,000 steps {loop_ms:.1f} ms"
+        f"machine: {usable_cpus()} CPUs usable; yardsticks (best of {RUNS}): numpy sort of "
+        f"1,000,000 floats {min(times['sort']):.1f} ms, a Python loop of 1,000,000 steps "
+        f"{min(times['loop']):.1f} ms"
     )
 
 

@@ -212,11 +212,11 @@ are and however many CPUs. Smaller batches cost more per-batch work (150,000 lin
 took ~10 % more time than 600,000)."""
 
 MAX_PAIR_WORKERS = 4
+"""More threads than this gain little: each holds a batch, and the Python between the bulk
+steps holds the GIL."""
 
 WALLED_OFF_PAIRS_PER_THREAD = 4096
 """Fewer pairs than this a thread are proven walled off in the calling thread alone."""
-"""More threads than this gain little: each holds a batch, and the Python between the bulk
-steps holds the GIL."""
 
 
 def cover_all_pairs(
@@ -256,12 +256,12 @@ def cover_all_pairs(
     )
     workers = pair_workers()
     parts = workers if len(attackers) >= WALLED_OFF_PAIRS_PER_THREAD * workers else 1
-    halves = [np.array_split(v, parts) for v in (attackers, targets)]
+    chunks = [np.array_split(v, parts) for v in (attackers, targets)]
     walled = np.concatenate(
         _in_threads(
             workers,
             lambda part: boxes_walled_off(index.cover_walls, boxes[part[0]], boxes[part[1]]),
-            list(zip(*halves, strict=True)),
+            list(zip(*chunks, strict=True)),
         )
     )
     combos = rows.n_origins[attackers] * rows.n_squares[targets]
@@ -295,14 +295,18 @@ def _in_threads(workers: int, work: Callable[[Any], Any], items: list[Any]) -> l
 
 
 def pair_workers() -> int:
-    """Threads ``cover_all_pairs`` solves its batches in: one per CPU this process may use,
-    at most ``MAX_PAIR_WORKERS``. The batches' work is bulk numpy and shapely, which run
-    without the GIL, so two threads take ~40 % less wall-clock time than one."""
+    """Threads ``cover_all_pairs`` solves its batches in: one per usable CPU, at most
+    ``MAX_PAIR_WORKERS``. The batches' work is bulk numpy and shapely, which run without the
+    GIL, so two threads take ~40 % less wall-clock time than one."""
+    return min(usable_cpus(), MAX_PAIR_WORKERS)
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, where the OS tells it)."""
     try:
-        cpus = len(os.sched_getaffinity(0))
+        return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(cpus, MAX_PAIR_WORKERS))
+        return os.cpu_count() or 1
 
 
 def _creature_rows(creatures: Sequence[Body]) -> Rows:

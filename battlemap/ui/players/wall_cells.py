@@ -106,7 +106,7 @@ def walls_touching(
     return tuple(wall for wall, touches in zip(walls, touching.tolist(), strict=True) if touches)
 
 
-_last_walls: list[tuple[Sequence[Wall], Floats, Ints]] = []
+_last_walls: list[tuple[tuple[Wall, ...], Floats, Ints]] = []
 """The last walls asked about and their arrays: a move asks again about the same walls."""
 
 
@@ -114,14 +114,15 @@ def _wall_arrays(walls: Sequence[Wall]) -> tuple[Floats, Ints]:
     """The walls' ends (n, 2, 2) and samples (``_steps``), kept while the same object is
     asked about (an encounter's walls are a tuple of frozen walls, shared by its copies
     after a move; a list could change in place, so it is never kept)."""
-    if _last_walls and _last_walls[0][0] is walls and isinstance(walls, tuple):
+    if _last_walls and _last_walls[0][0] is walls:
         return _last_walls[0][1], _last_walls[0][2]
     ends = np.fromiter(
         chain.from_iterable(wall.a + wall.b for wall in walls), float, 4 * len(walls)
     ).reshape(-1, 2, 2)
     steps = _steps(walls, ends)
-    ends.flags.writeable = steps.flags.writeable = False
-    _last_walls[:] = [(walls, ends, steps)]
+    if isinstance(walls, tuple):
+        ends.flags.writeable = steps.flags.writeable = False
+        _last_walls[:] = [(walls, ends, steps)]
     return ends, steps
 
 
